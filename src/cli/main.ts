@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { CommanderError } from 'commander';
+import { buildProgram } from './program';
+import { ExitCode, exitCodeFor } from './exit-codes';
+import { describeError } from '../core/errors';
+
+/** The entry point: the only place that calls process.exit. */
+async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv as string[]);
+    return ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    process.stderr.write(`mirrorflow: ${describeError(error)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});
