@@ -1,0 +1,29 @@
+/**
+ * Puts mirrorflow's record codec in place of kafkajs's before kafkajs is first loaded.
+ *
+ * kafkajs binds its record decoder and produce request modules with `require` at load time, so
+ * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
+ * module before kafkajs; loading kafkajs any other way first is a programming error, caught here.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+import Module from 'node:module';
+import { decodeRecord } from './record-decoder';
+import { produceRequestV3 } from './produce-request';
+import { KAFKAJS_PATHS } from './kafkajs-internals';
+
+function preload(request: string, exports: unknown): void {
+  const filename = require.resolve(request);
+  const cached = require.cache[filename];
+  if (cached) {
+    if (cached.exports === exports) return;
+    throw new Error(`kafkajs module ${request} was loaded before mirrorflow's codec was installed; import kafkajs only through src/kafka/kafkajs.ts.`);
+  }
+  const module = new Module(filename, undefined);
+  module.filename = filename;
+  module.loaded = true;
+  module.exports = exports;
+  require.cache[filename] = module;
+}
+
+preload(KAFKAJS_PATHS.recordDecoder, decodeRecord);
+preload(KAFKAJS_PATHS.produceRequestV3, produceRequestV3);
