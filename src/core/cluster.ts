@@ -1,0 +1,24 @@
+/** How to reach one Kafka cluster, as the adapters need it (resolved from the pipeline config). */
+export interface ClusterConnection {
+  readonly alias: string;
+  readonly bootstrapServers: readonly string[];
+  readonly clientId?: string;
+  readonly security: ClusterSecurity;
+  readonly connectionTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+}
+
+export type SecurityProtocol = 'plaintext' | 'ssl' | 'sasl_plaintext' | 'sasl_ssl';
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+
+export interface ClusterSecurity {
+  readonly protocol: SecurityProtocol;
+  readonly sasl?: { readonly mechanism: SaslMechanism; readonly username: string; readonly password: string };
+  readonly ssl?: {
+    readonly caFile?: string;
+    readonly certFile?: string;
+    readonly keyFile?: string;
+    readonly keyPassword?: string;
+    readonly rejectUnauthorized: boolean;
+  };
+}

@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './cluster-admin';
+export * from './record-writer';
+export * from './record-source';
+export * from './kafka-clients';

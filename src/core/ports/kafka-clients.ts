@@ -1,0 +1,31 @@
+import type { ClusterAdmin } from './cluster-admin';
+import type { Compression, RecordWriter } from './record-writer';
+import type { RecordSource, TopicReader } from './record-source';
+
+export interface WriterOptions {
+  /** Names the client in broker logs and quotas. */
+  readonly role: string;
+  readonly compression: Compression;
+  /** Acknowledgement wait per produce request, ms. */
+  readonly timeoutMs?: number;
+}
+
+export interface SourceOptions {
+  readonly role: string;
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
+  readonly maxBytesPerPartition: number;
+  readonly maxWaitMs: number;
+}
+
+/** Creates clients for the clusters of one pipeline. The only way flows reach Kafka. */
+export interface KafkaClients {
+  admin(cluster: string): ClusterAdmin;
+  writer(cluster: string, options: WriterOptions): RecordWriter;
+  source(cluster: string, options: SourceOptions): RecordSource;
+  reader(cluster: string): TopicReader;
+  /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
+  checkReachable(cluster: string): Promise<void>;
+  /** Closes every client made so far. */
+  close(): Promise<void>;
+}
+export const KafkaClients = Symbol.for('mirrorflow.KafkaClients');

@@ -1,0 +1,35 @@
+import type { Observable } from 'rxjs';
+import type { SourceBatch, TopicPartition } from '../record';
+
+/** Bounds what has been fetched but not yet acknowledged by the target. */
+export interface FlowControl {
+  /**
+   * Resolves when `bytes` more may be taken into the flow. `keepAlive` is called while waiting so
+   * a group member stays in its group; `signal` abandons the wait.
+   */
+  acquire(bytes: number, keepAlive?: () => Promise<void>, signal?: AbortSignal): Promise<void>;
+  release(bytes: number): void;
+}
+
+export interface ConsumeOptions {
+  readonly topics: readonly string[];
+  /** Consumer group that spreads partitions over the processes running this flow. */
+  readonly groupId: string;
+  /** The next offset to read for a newly assigned partition. */
+  readonly startOffset: (tp: TopicPartition) => Promise<number>;
+  readonly flowControl: FlowControl;
+}
+
+/** Fetches records from a source cluster in batches, per partition, in offset order. */
+export interface RecordSource {
+  readonly cluster: string;
+  /** Starts consuming on subscribe; unsubscribing leaves the group and closes the consumer. */
+  consume(options: ConsumeOptions): Observable<SourceBatch>;
+}
+
+/** Reads whole (usually compacted) topics, from the start to their current end. */
+export interface TopicReader {
+  readonly cluster: string;
+  /** Emits every record up to the high watermark each partition had when the read began, then completes. */
+  readToEnd(topic: string): Observable<SourceBatch>;
+}

@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TestScheduler } from 'rxjs/testing';
+import { map, timer, type Observable } from 'rxjs';
+import { writeBatches, type BatchPolicy } from './write-batches';
+import type { FlowBatch, MirrorRecord } from '../../core/record';
+import type { OutboundRecord } from '../../core/ports/record-writer';
+
+const scheduler = () => new TestScheduler((actual, expected) => assert.deepStrictEqual(actual, expected));
+
+function batch(name: string, count: number, bytesPerRecord = 10): FlowBatch {
+  const records: MirrorRecord[] = Array.from({ length: count }, (_, i) => ({
+    source: { topic: name, partition: 0, offset: i },
+    topic: `t.${name}`,
+    partition: 0,
+    timestamp: 0,
+    key: null,
+    value: Buffer.alloc(bytesPerRecord),
+    headers: [],
+  }));
+  return { source: { topic: name, partition: 0 }, records, nextOffset: count, highWatermark: count, bytes: count * bytesPerRecord, sourceRecords: count };
+}
+
+const policy: BatchPolicy = { maxRecords: 100, maxBytes: 1_000_000, maxWaitMs: 3, maxPartitionBytes: 1_000_000 };
+
+/** A fake target: each write takes `frames` of virtual time and numbers records from `next`. */
+function fakeTarget(frames: number, writes: string[][]) {
+  let next = 0;
+  return (records: readonly OutboundRecord[]): Observable<Float64Array> => {
+    writes.push(records.map((r) => r.topic));
+    return timer(frames).pipe(map(() => Float64Array.from(records, () => next++)));
+  };
+}
+
+const names = (w: { batches: readonly FlowBatch[] }) => w.batches.map((b) => b.source.topic).join('');
+
+test('writeBatches waits max_wait for more records while the target is idle', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b--------|', { a: batch('a', 1), b: batch('b', 1) });
+    const out = input.pipe(writeBatches(policy, fakeTarget(2, writes)), map(names));
+    // a arrives at 0, the wait ends at 3 with a and b; the write takes 2 frames → 5.
+    expectObservable(out).toBe('-----x-----|', { x: 'ab' });
+  });
+});
+
+test('writeBatches sends what piled up during a write as soon as it returns', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a---bc-d---------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1), d: batch('d', 1) });
+    const out = input.pipe(writeBatches({ ...policy, maxWaitMs: 0 }, fakeTarget(5, writes)), map(names));
+    // a is written at 0 and returns at 5; b, c arrived meanwhile and go at 5, returning at 10; d waited too.
+    expectObservable(out).toBe('-----x----y----z-|', { x: 'a', y: 'bc', z: 'd' });
+  });
+});
+
+test('writeBatches flushes at once when max_records is reached and never splits a flow batch', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a--|', { a: batch('a', 150) });
+    const out = input.pipe(writeBatches(policy, fakeTarget(1, writes)), map((w) => w.offsets.length));
+    expectObservable(out).toBe('-x-|', { x: 150 });
+  });
+});
+
+test('writeBatches reports each record offset in input order across partition rounds', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a|', { a: batch('a', 5, 100) });
+    const out = input.pipe(writeBatches({ ...policy, maxWaitMs: 0, maxPartitionBytes: 350 }, fakeTarget(1, writes)), map((w) => Array.from(w.offsets)));
+    // 164 bytes per record with overhead: two fit in 350, so rounds of 2, 2, 1, written one after another.
+    expectObservable(out).toBe('---(x|)', { x: [0, 1, 2, 3, 4] });
+  });
+});
+
+test('writeBatches drains everything before completing when the input completes', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('(ab|)', { a: batch('a', 60), b: batch('b', 60) });
+    const out = input.pipe(writeBatches(policy, fakeTarget(2, writes)), map(names));
+    // a and b together exceed max_records: a goes first, then b.
+    expectObservable(out).toBe('--x-(y|)', { x: 'a', y: 'b' });
+  });
+});
+
+test('writeBatches passes batches with no records through in order without writing', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const empty: FlowBatch = { ...batch('e', 0) };
+    const input = cold('e|', { e: empty });
+    const out = input.pipe(writeBatches({ ...policy, maxWaitMs: 0 }, fakeTarget(2, writes)), map(names));
+    expectObservable(out).toBe('x|', { x: 'e' });
+  });
+});

@@ -1,0 +1,167 @@
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
+import type { FlowBatch } from '../../core/record';
+import type { OutboundRecord } from '../../core/ports/record-writer';
+import { recordBytes } from '../../core/record';
+
+/** One batching policy: the first limit reached flushes. */
+export interface BatchPolicy {
+  /** Most records in one write. */
+  readonly maxRecords: number;
+  /** Most payload bytes in one write. */
+  readonly maxBytes: number;
+  /** How long the first waiting record may wait for more while the target is idle. 0 = no wait. */
+  readonly maxWaitMs: number;
+  /** Most payload bytes for one partition in one produce request (the broker's record-batch limit). */
+  readonly maxPartitionBytes: number;
+}
+
+/** Batches whose records the target acknowledged; `offsets[i]` is where the i-th record (across batches, in order) landed. */
+export interface WrittenBatches {
+  readonly batches: readonly FlowBatch[];
+  readonly offsets: Float64Array;
+}
+
+export type WriteRecords = (records: readonly OutboundRecord[]) => Observable<Float64Array>;
+
+/**
+ * The batched sink. Collects flow batches and writes them with one write in flight at a time:
+ * while a write is out, arriving batches pile up and go out together as soon as it returns, so
+ * batches grow with load and latency stays low when idle. Whole flow batches are never split
+ * across writes (their progress commits as one); a write is split into several produce rounds
+ * only where one partition's records would exceed `maxPartitionBytes`.
+ *
+ * Emits in input order. Completes after the last write when the input completes.
+ */
+export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<FlowBatch, WrittenBatches> {
+  return (source) =>
+    new Observable<WrittenBatches>((subscriber) => {
+      const pending: FlowBatch[] = [];
+      let pendingRecords = 0;
+      let pendingBytes = 0;
+      let inFlight: Subscription | undefined;
+      let timer: Subscription | undefined;
+      let sourceDone = false;
+
+      const full = (): boolean => pendingRecords >= policy.maxRecords || pendingBytes >= policy.maxBytes;
+
+      const takeWrite = (): FlowBatch[] => {
+        const taken: FlowBatch[] = [];
+        let records = 0;
+        let bytes = 0;
+        while (pending.length > 0) {
+          const next = pending[0]!;
+          if (taken.length > 0 && (records + next.records.length > policy.maxRecords || bytes + next.bytes > policy.maxBytes)) break;
+          taken.push(pending.shift()!);
+          records += next.records.length;
+          bytes += next.bytes;
+        }
+        pendingRecords -= records;
+        pendingBytes -= bytes;
+        return taken;
+      };
+
+      const flush = (): void => {
+        timer?.unsubscribe();
+        timer = undefined;
+        if (inFlight || pending.length === 0) {
+          if (!inFlight && sourceDone) subscriber.complete();
+          return;
+        }
+        const batches = takeWrite();
+        const records: OutboundRecord[] = [];
+        for (const b of batches) for (const r of b.records) records.push(r);
+        const done = (offsets: Float64Array): void => {
+          inFlight = undefined;
+          subscriber.next({ batches, offsets });
+          // Whatever arrived during the write has waited long enough: send it now.
+          if (pending.length > 0 || sourceDone) flush();
+        };
+        const written = records.length === 0 ? of(new Float64Array(0)) : writeInRounds(records, policy.maxPartitionBytes, write);
+        // A write that answers synchronously (no records, or a test fake) completes before
+        // `subscribe` returns; handle it after, so `inFlight` is never left pointing at it.
+        let syncResult: Float64Array | undefined;
+        let sync = true;
+        const subscription = written.subscribe({
+          next: (offsets) => {
+            if (sync) syncResult = offsets;
+            else done(offsets);
+          },
+          error: (error: unknown) => subscriber.error(error),
+        });
+        sync = false;
+        if (syncResult) done(syncResult);
+        else if (!subscription.closed) inFlight = subscription;
+      };
+
+      const schedule = (): void => {
+        if (inFlight) return;
+        if (full() || policy.maxWaitMs <= 0) {
+          flush();
+          return;
+        }
+        timer ??= scheduler.schedule(flush, policy.maxWaitMs);
+      };
+
+      const input = source.subscribe({
+        next: (batch) => {
+          pending.push(batch);
+          pendingRecords += batch.records.length;
+          pendingBytes += batch.bytes;
+          schedule();
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          sourceDone = true;
+          flush();
+        },
+      });
+
+      return () => {
+        input.unsubscribe();
+        timer?.unsubscribe();
+        inFlight?.unsubscribe();
+      };
+    });
+}
+
+/**
+ * Splits records into produce rounds so no partition gets more than `maxPartitionBytes` in one
+ * request, writes the rounds one after another (keeping each partition's order) and stitches
+ * the offsets back into input order. The common case is a single round.
+ */
+function writeInRounds(records: readonly OutboundRecord[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
+  const roundOf = new Uint32Array(records.length);
+  const bytesByPartition = new Map<string, { round: number; bytes: number }>();
+  let rounds = 1;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const key = `${r.topic}\u0000${r.partition}`;
+    const size = recordBytes(r) + 64;
+    const state = bytesByPartition.get(key);
+    if (!state) {
+      bytesByPartition.set(key, { round: 0, bytes: size });
+      continue;
+    }
+    if (state.bytes + size > maxPartitionBytes) {
+      state.round++;
+      state.bytes = 0;
+    }
+    state.bytes += size;
+    roundOf[i] = state.round;
+    if (state.round + 1 > rounds) rounds = state.round + 1;
+  }
+  if (rounds === 1) return write(records);
+  const perRound: { records: OutboundRecord[]; indices: number[] }[] = Array.from({ length: rounds }, () => ({ records: [], indices: [] }));
+  for (let i = 0; i < records.length; i++) {
+    const round = perRound[roundOf[i]!]!;
+    round.records.push(records[i]!);
+    round.indices.push(i);
+  }
+  return from(perRound).pipe(
+    concatMap((round) => write(round.records).pipe(map((offsets) => ({ round, offsets })))),
+    reduce((all, { round, offsets }) => {
+      for (let j = 0; j < round.indices.length; j++) all[round.indices[j]!] = offsets[j]!;
+      return all;
+    }, new Float64Array(records.length)),
+  );
+}

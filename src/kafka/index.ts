@@ -1,0 +1,1 @@
+export { KafkajsClients, type KafkajsClientsOptions } from './kafkajs-clients';

@@ -1,0 +1,121 @@
+import { defer, map, type Observable } from 'rxjs';
+import { ConfigResourceTypes, type Admin, type Kafka } from './kafkajs';
+import type { ClusterAdmin, ConfigSource, NewTopic, PartitionOffsets, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
+import { toTransportError } from './errors';
+
+const CONFIG_SOURCES: Record<number, ConfigSource> = {
+  1: 'topic',
+  2: 'dynamic-broker',
+  3: 'dynamic-default-broker',
+  4: 'static-broker',
+  5: 'default',
+};
+
+/** ClusterAdmin over the kafkajs admin client; connects on first use. */
+export class KafkajsAdmin implements ClusterAdmin {
+  private readonly admin: Admin;
+  private connected: Promise<void> | undefined;
+
+  constructor(
+    readonly cluster: string,
+    kafka: Kafka,
+  ) {
+    this.admin = kafka.admin();
+  }
+
+  private call<T>(action: string, fn: (admin: Admin) => Promise<T>): Observable<T> {
+    return defer(async () => {
+      try {
+        this.connected ??= this.admin.connect();
+        await this.connected;
+        return await fn(this.admin);
+      } catch (error) {
+        this.connected = undefined;
+        throw toTransportError(this.cluster, error, action);
+      }
+    });
+  }
+
+  listTopics(): Observable<readonly TopicDescription[]> {
+    return this.call('Listing topics', (admin) => admin.fetchTopicMetadata()).pipe(
+      map((metadata) => metadata.topics.map((t) => ({ name: t.name, partitions: t.partitions.length }))),
+    );
+  }
+
+  createTopics(topics: readonly NewTopic[]): Observable<readonly string[]> {
+    return this.call('Creating topics', async (admin) => {
+      const created: string[] = [];
+      // One request per topic: kafkajs turns a mix of new and existing topics into one opaque error.
+      for (const topic of topics) {
+        try {
+          const made = await admin.createTopics({
+            waitForLeaders: true,
+            topics: [
+              {
+                topic: topic.name,
+                numPartitions: topic.partitions,
+                replicationFactor: topic.replicationFactor,
+                configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
+              },
+            ],
+          });
+          if (made) created.push(topic.name);
+        } catch (error) {
+          if (isTopicExists(error)) continue;
+          throw error;
+        }
+      }
+      return created;
+    });
+  }
+
+  createPartitions(topic: string, count: number): Observable<void> {
+    return this.call('Adding partitions', (admin) => admin.createPartitions({ topicPartitions: [{ topic, count }] }).then(() => undefined));
+  }
+
+  describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>> {
+    return this.call('Describing topic configs', async (admin) => {
+      const result = new Map<string, TopicConfigEntry[]>();
+      if (topics.length === 0) return result;
+      const response = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })),
+      });
+      for (const resource of response.resources) {
+        result.set(
+          resource.resourceName,
+          resource.configEntries.map((e) => ({
+            name: e.configName,
+            value: e.configValue ?? null,
+            isDefault: e.isDefault,
+            readOnly: e.readOnly,
+            sensitive: e.isSensitive,
+            source: CONFIG_SOURCES[(e as { configSource?: number }).configSource ?? 0] ?? 'unknown',
+          })),
+        );
+      }
+      return result;
+    });
+  }
+
+  partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]> {
+    return this.call('Reading partition offsets', (admin) => admin.fetchTopicOffsets(topic)).pipe(
+      map((offsets) =>
+        offsets
+          .map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) }))
+          .sort((a, b) => a.partition - b.partition),
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.connected === undefined) return;
+    this.connected = undefined;
+    await this.admin.disconnect();
+  }
+}
+
+function isTopicExists(error: unknown): boolean {
+  const e = error as { type?: string; errors?: { type?: string }[] } | undefined;
+  return e?.type === 'TOPIC_ALREADY_EXISTS' || (e?.errors ?? []).every((x) => x.type === 'TOPIC_ALREADY_EXISTS') && (e?.errors?.length ?? 0) > 0;
+}

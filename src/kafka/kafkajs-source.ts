@@ -1,0 +1,124 @@
+import { Observable } from 'rxjs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from './kafkajs';
+import type { ConsumeOptions, RecordSource } from '../core/ports/record-source';
+import type { SourceOptions } from '../core/ports/kafka-clients';
+import type { Logger } from '../core/ports/logger';
+import { type KafkaRecord, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
+import { toTransportError } from './errors';
+
+const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
+
+/** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
+type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
+
+/**
+ * RecordSource over a kafkajs consumer group. Partitions are shared between the processes running
+ * the flow by the group protocol, but positions come from the flow (its stored progress), never
+ * from group commits: the consumer never commits. When a partition is (re)assigned, the first
+ * batch is checked against the flow's start offset and the consumer seeks when they differ.
+ */
+export class KafkajsSource implements RecordSource {
+  /** A new consumer waits for the previous one to leave the group, so subscriptions never overlap. */
+  private previousStop: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly cluster: string,
+    private readonly kafka: Kafka,
+    private readonly options: SourceOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  consume(options: ConsumeOptions): Observable<SourceBatch> {
+    return new Observable<SourceBatch>((subscriber) => {
+      const abort = new AbortController();
+      const next = new Map<string, number>();
+      const consumer: Consumer = this.kafka.consumer({
+        groupId: options.groupId,
+        readUncommitted: this.options.isolationLevel === 'read_uncommitted',
+        maxBytesPerPartition: this.options.maxBytesPerPartition,
+        maxWaitTimeInMs: this.options.maxWaitMs,
+        allowAutoTopicCreation: false,
+      });
+      consumer.on(consumer.events.GROUP_JOIN, () => next.clear());
+      consumer.on(consumer.events.CRASH, (event) => {
+        if (event.payload.restart) return;
+        subscriber.error(toTransportError(this.cluster, event.payload.error, 'Consuming'));
+      });
+
+      const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
+        const key = `${batch.topic}-${batch.partition}`;
+        let expected = next.get(key);
+        if (expected === undefined) {
+          expected = await options.startOffset({ topic: batch.topic, partition: batch.partition });
+          next.set(key, expected);
+        }
+        const messages = batch.messages as unknown as DecodedMessage[];
+        const lastOffset = Number(batch.lastOffset());
+        if (lastOffset < expected) {
+          consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
+          return;
+        }
+        let first = 0;
+        while (first < messages.length && Number(messages[first]!.offset) < expected) first++;
+        const records: KafkaRecord[] = new Array<KafkaRecord>(messages.length - first);
+        let bytes = 0;
+        for (let i = first; i < messages.length; i++) {
+          const m = messages[i]!;
+          const record: KafkaRecord = {
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: Number(m.offset),
+            timestamp: Number(m.timestamp),
+            key: m.key ?? null,
+            value: m.value ?? null,
+            headers: m.headers,
+          };
+          bytes += recordBytes(record);
+          records[i - first] = record;
+        }
+        try {
+          await options.flowControl.acquire(bytes, heartbeat, abort.signal);
+        } catch (error) {
+          if (abort.signal.aborted) return;
+          throw error;
+        }
+        if (!isRunning() || isStale()) {
+          options.flowControl.release(bytes);
+          return;
+        }
+        next.set(key, lastOffset + 1);
+        subscriber.next({
+          topic: batch.topic,
+          partition: batch.partition,
+          records,
+          nextOffset: lastOffset + 1,
+          highWatermark: Number(batch.highWatermark),
+          bytes,
+        });
+      };
+
+      const start = this.previousStop.then(async () => {
+        if (abort.signal.aborted) return;
+        await consumer.connect();
+        await consumer.subscribe({ topics: [...options.topics], fromBeginning: true });
+        await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY, eachBatch });
+      });
+      start.catch((error: unknown) => {
+        if (!abort.signal.aborted) subscriber.error(toTransportError(this.cluster, error, 'Starting the consumer'));
+      });
+
+      return () => {
+        abort.abort();
+        this.previousStop = start
+          .catch(() => undefined)
+          .then(() => consumer.disconnect())
+          .catch((error: unknown) => this.logger.warn('Consumer did not leave its group cleanly.', { error: String(error) }));
+      };
+    });
+  }
+
+  /** Resolves once the last consumer has left its group. */
+  stopped(): Promise<void> {
+    return this.previousStop;
+  }
+}

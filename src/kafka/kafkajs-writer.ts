@@ -1,0 +1,92 @@
+import { defer, type Observable } from 'rxjs';
+import { CompressionTypes, type Kafka, type Message, type Producer } from './kafkajs';
+import type { Compression, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { WriterOptions } from '../core/ports/kafka-clients';
+import { toTransportError } from './errors';
+
+const COMPRESSION: Record<Compression, CompressionTypes> = {
+  none: CompressionTypes.None,
+  gzip: CompressionTypes.GZIP,
+  snappy: CompressionTypes.Snappy,
+  lz4: CompressionTypes.LZ4,
+  zstd: CompressionTypes.ZSTD,
+};
+
+interface PartitionGroup {
+  readonly messages: Message[];
+  readonly indices: number[];
+}
+
+/**
+ * RecordWriter over a kafkajs producer: acks=all, not idempotent (as MM2's Connect producer), no
+ * topic auto-creation. Records go out in one sendBatch per write, which kafkajs splits into one
+ * request per broker; each partition's records form one record batch, in order.
+ */
+export class KafkajsWriter implements RecordWriter {
+  private readonly producer: Producer;
+  private connected: Promise<void> | undefined;
+  private readonly compression: CompressionTypes;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly cluster: string,
+    kafka: Kafka,
+    options: WriterOptions,
+  ) {
+    this.producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1 });
+    this.compression = COMPRESSION[options.compression];
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  write(records: readonly OutboundRecord[]): Observable<Float64Array> {
+    return defer(async () => {
+      const offsets = new Float64Array(records.length);
+      if (records.length === 0) return offsets;
+      const byTopic = new Map<string, Map<number, PartitionGroup>>();
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i]!;
+        let partitions = byTopic.get(r.topic);
+        if (!partitions) byTopic.set(r.topic, (partitions = new Map()));
+        let group = partitions.get(r.partition);
+        if (!group) partitions.set(r.partition, (group = { messages: [], indices: [] }));
+        // Our produce encoder (wire/) takes headers as an ordered list, which kafkajs's types do not know.
+        group.messages.push({
+          partition: r.partition,
+          key: r.key,
+          value: r.value,
+          timestamp: String(r.timestamp),
+          headers: r.headers as unknown as Message['headers'],
+        });
+        group.indices.push(i);
+      }
+      try {
+        this.connected ??= this.producer.connect();
+        await this.connected;
+        const acks = await this.producer.sendBatch({
+          acks: -1,
+          timeout: this.timeoutMs,
+          compression: this.compression,
+          topicMessages: [...byTopic].map(([topic, partitions]) => ({
+            topic,
+            messages: [...partitions.values()].flatMap((g) => g.messages),
+          })),
+        });
+        for (const ack of acks) {
+          const group = byTopic.get(ack.topicName)?.get(ack.partition);
+          if (!group) continue;
+          const base = Number(ack.baseOffset);
+          for (let j = 0; j < group.indices.length; j++) offsets[group.indices[j]!] = base + j;
+        }
+        return offsets;
+      } catch (error) {
+        throw toTransportError(this.cluster, error, 'Writing records');
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.connected === undefined) return;
+    this.connected = undefined;
+    await this.producer.disconnect();
+  }
+}
