@@ -4,22 +4,55 @@
  * A transform sees one record at a time and returns the record to write (a new object; never
  * mutate the input) or `undefined` to drop it. Records are raw bytes, as MM2's ByteArrayConverter
  * gives them; a plugin that understands a format decodes it itself.
+ *
+ * `z` is re-exported so a plugin builds its schema with the same zod the host validates with
+ * (the config schema is exported as JSON Schema, which needs zod 4 schemas).
  */
-import type { z } from 'zod';
-import type { MirrorRecord, RecordHeader } from '../core/record';
+import { z } from 'zod';
+import type { MirrorRecord, RecordHeader, SourcePosition } from '../core/record';
 import type { Logger } from '../core/ports/logger';
+import { PluginError } from '../core/errors';
 
-export type { MirrorRecord, RecordHeader, Logger };
+export { z, PluginError };
+export type { MirrorRecord, RecordHeader, SourcePosition, Logger };
+
+/** A monotonically increasing count, e.g. records a transform passed through untouched. */
+export interface TransformCounter {
+  inc(by?: number): void;
+}
+
+/**
+ * Metrics scoped to one transform step. The host exports a counter named `name` (snake_case)
+ * as `mirrorflow_transform_<name>_total`, labelled with the flow, the plugin and the step path.
+ * Create counters in `create()`, not per record.
+ */
+export interface TransformMetrics {
+  counter(name: string, help: string): TransformCounter;
+}
+
+/** Metrics that go nowhere, for tests and hosts without telemetry. */
+export const noopTransformMetrics: TransformMetrics = {
+  counter() {
+    return { inc() {} };
+  },
+};
 
 export interface TransformContext {
   /** The flow this transform instance belongs to. */
   readonly flow: { readonly source: string; readonly target: string };
   /** A logger already labelled with the flow and the transform. */
   readonly logger: Logger;
+  /** Counters labelled with the flow and this step. */
+  readonly metrics: TransformMetrics;
 }
 
 export interface Transform {
-  /** Returns the record to write, or `undefined` to drop it. Must not throw for ordinary input. */
+  /**
+   * Returns the record to write, or `undefined` to drop it. Must not throw for ordinary input:
+   * a throw stops the flow. Throw a `PluginError` when the message is safe to show (it is
+   * reported as-is); any other error is reported by class name only, because its message may
+   * quote record bytes.
+   */
   apply(record: MirrorRecord): MirrorRecord | undefined;
 }
 
@@ -28,7 +61,11 @@ export interface TransformDefinition<Config = unknown> {
   readonly name: string;
   /** One sentence for `mirrorflow plugins` and the docs. */
   readonly summary: string;
-  /** Validates and defaults the step's options (every key of the step except `type`). */
+  /**
+   * Validates and defaults the step's options (every key of the step except `type`). Prefer
+   * `z.strictObject` so a misspelt option is an error rather than silently ignored, and give
+   * every field a `.describe()`: it becomes the field's documentation in the JSON Schema.
+   */
   readonly configSchema: z.ZodType<Config>;
   create(config: Config, context: TransformContext): Transform;
 }
