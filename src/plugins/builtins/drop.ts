@@ -1,0 +1,27 @@
+/**
+ * `drop`: drops the records a predicate selects (Kafka Connect's Filter with a predicate).
+ */
+import { defineTransform, z } from '../api';
+import { compileRecordPredicate, recordPredicateSchema } from './record-predicate';
+
+export const drop = defineTransform({
+  name: 'drop',
+  summary:
+    'Drops records for which every condition under `when` holds (or, with negate: true, keeps only those records). Dropped records count as replicated.',
+  configSchema: z.strictObject({
+    when: recordPredicateSchema,
+    negate: z
+      .boolean()
+      .default(false)
+      .describe('true drops the records that do NOT satisfy `when`, i.e. keeps only those that do.'),
+  }),
+  create(config) {
+    const matches = compileRecordPredicate(config.when);
+    const negate = config.negate;
+    return {
+      apply(record) {
+        return matches(record) !== negate ? undefined : record;
+      },
+    };
+  },
+});
