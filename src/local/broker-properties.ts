@@ -1,0 +1,113 @@
+/**
+ * The `server.properties` of a local single-node KRaft cluster: one JVM is both broker and
+ * controller (static quorum, so `kafka-storage format` needs no `--standalone`), PLAINTEXT on
+ * loopback only. Settings are tuned for tests and demos on a small machine.
+ */
+
+export interface BrokerPropertiesInput {
+  /** Port for clients (PLAINTEXT listener). */
+  readonly brokerPort: number;
+  /** Port for the KRaft controller listener. */
+  readonly controllerPort: number;
+  /** Folder for the log segments and the metadata log. */
+  readonly dataDir: string;
+  readonly host?: string;
+  /** Extra or replacing settings; a value of `undefined` removes a default. */
+  readonly overrides?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Defaults that do not depend on ports or folders. Exported so tests and docs can show them. */
+export const LOCAL_BROKER_DEFAULTS: Readonly<Record<string, string>> = {
+  // One node: every replication factor and ISR minimum must be 1 or topics cannot be created.
+  'num.partitions': '1',
+  'default.replication.factor': '1',
+  'min.insync.replicas': '1',
+  'offsets.topic.replication.factor': '1',
+  'transaction.state.log.replication.factor': '1',
+  'transaction.state.log.min.isr': '1',
+  'share.coordinator.state.topic.replication.factor': '1',
+  'share.coordinator.state.topic.min.isr': '1',
+  // The default 50 partitions each make the first group or transaction wait for 50 logs.
+  'offsets.topic.num.partitions': '5',
+  'transaction.state.log.num.partitions': '5',
+  // Tests join groups constantly; the 3 s default delay would slow every one of them.
+  'group.initial.rebalance.delay.ms': '0',
+  // Code that forgets to create a topic must fail in tests as it would on a managed cluster.
+  'auto.create.topics.enable': 'false',
+  'delete.topic.enable': 'true',
+  // Retention tests should not wait the default 5 minutes for the cleaner to look.
+  'log.retention.check.interval.ms': '10000',
+  // The cleaner takes 128 MiB of a 512 MiB heap by default; compacted topics here are small.
+  'log.cleaner.dedupe.buffer.size': '16777216',
+  // A faster heartbeat unfences the freshly started broker sooner, so it answers sooner.
+  'broker.heartbeat.interval.ms': '500',
+  // Fewer threads than the production defaults: the test machines have two cores.
+  'num.network.threads': '2',
+  'num.io.threads': '4',
+  'num.recovery.threads.per.data.dir': '1',
+};
+
+export function brokerProperties(input: BrokerPropertiesInput): Record<string, string> {
+  const host = input.host ?? '127.0.0.1';
+  const base: Record<string, string> = {
+    'process.roles': 'broker,controller',
+    'node.id': '1',
+    'controller.quorum.voters': `1@${host}:${input.controllerPort}`,
+    listeners: `PLAINTEXT://${host}:${input.brokerPort},CONTROLLER://${host}:${input.controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://${host}:${input.brokerPort}`,
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'controller.listener.names': 'CONTROLLER',
+    'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'log.dirs': input.dataDir,
+    ...LOCAL_BROKER_DEFAULTS,
+  };
+  for (const [key, value] of Object.entries(input.overrides ?? {})) {
+    if (value === undefined) delete base[key];
+    else base[key] = value;
+  }
+  return base;
+}
+
+/** Renders properties in Java `.properties` syntax, escaping what Java would misread. */
+export function renderProperties(properties: Readonly<Record<string, string>>, header?: string): string {
+  const lines: string[] = [];
+  if (header !== undefined) for (const line of header.split('\n')) lines.push(`# ${line}`);
+  for (const [key, value] of Object.entries(properties)) {
+    lines.push(`${escapeProperty(key, true)}=${escapeProperty(value, false)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function escapeProperty(text: string, isKey: boolean): string {
+  let out = '';
+  for (const [index, char] of [...text].entries()) {
+    switch (char) {
+      case '\\':
+        out += '\\\\';
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '=':
+      case ':':
+        out += isKey ? `\\${char}` : char;
+        break;
+      case '#':
+      case '!':
+        out += index === 0 ? `\\${char}` : char;
+        break;
+      case ' ':
+        out += isKey || index === 0 ? '\\ ' : ' ';
+        break;
+      default:
+        out += char;
+    }
+  }
+  return out;
+}

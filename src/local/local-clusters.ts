@@ -1,0 +1,115 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalKafkaError } from '../core/errors';
+import { silentLogger, type Logger } from '../core/ports/logger';
+import { DEFAULT_KAFKA_VERSION, ensureKafkaDistribution, type KafkaDistribution } from './kafka-distribution';
+import { startBroker, type BrokerHandle, type LocalCluster } from './local-broker';
+import { processWatchdog } from './watchdog';
+
+export interface StartLocalClustersOptions {
+  /** One independent cluster per alias. Default `['primary', 'backup']`. */
+  readonly aliases?: readonly string[];
+  /** Kafka release from Maven Central. Default `$MIRRORFLOW_KAFKA_VERSION` or DEFAULT_KAFKA_VERSION. */
+  readonly version?: string;
+  /** Cache root for the jars (see ensureKafkaDistribution). */
+  readonly cacheDir?: string;
+  /** Parent of the per-cluster temp dirs. Default the OS temp dir. */
+  readonly workDir?: string;
+  /** Broker heap in MiB. Default 512. */
+  readonly heapMb?: number;
+  /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
+  readonly brokerProperties?: Readonly<Record<string, string | undefined>>;
+  /** Deadline for each broker to answer after its JVM started. Default 90 s. */
+  readonly startTimeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+export interface LocalClusters {
+  readonly version: string;
+  readonly distribution: KafkaDistribution;
+  readonly clusters: Readonly<Record<string, LocalCluster>>;
+  /** `{ alias: "127.0.0.1:port" }`, the shape of MIRRORFLOW_TEST_CLUSTERS. */
+  bootstrapServers(): Record<string, string>;
+  /** Stops every broker (SIGTERM, then SIGKILL) and deletes their temp dirs. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_ALIASES: readonly string[] = ['primary', 'backup'];
+/** Letters, digits, '_' and '-': safe in paths, and no '.', which MM2 uses as a separator. */
+const ALIAS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export function validateAliases(aliases: readonly string[]): void {
+  if (aliases.length === 0) throw new LocalKafkaError('At least one cluster alias is needed.');
+  for (const alias of aliases) {
+    if (!ALIAS_PATTERN.test(alias)) {
+      throw new LocalKafkaError(`"${alias}" is not a usable cluster alias; use letters, digits, "_" and "-".`);
+    }
+  }
+  const duplicate = aliases.find((alias, index) => aliases.indexOf(alias) !== index);
+  if (duplicate !== undefined) throw new LocalKafkaError(`Cluster alias "${duplicate}" is given twice.`);
+}
+
+/** The Kafka version to use when none is given: `$MIRRORFLOW_KAFKA_VERSION` or the default. */
+export function defaultKafkaVersion(env: NodeJS.ProcessEnv = process.env): string {
+  return env['MIRRORFLOW_KAFKA_VERSION'] || DEFAULT_KAFKA_VERSION;
+}
+
+/**
+ * Starts independent single-node KRaft clusters, one per alias, each on free loopback ports in
+ * its own temp dir, and resolves once every one serves clients. The clusters belong to this
+ * process: `stop()` ends them, and if this process exits or is killed first, a watchdog stops
+ * them and deletes their dirs. Either all start or none stays running.
+ */
+export async function startLocalClusters(options: StartLocalClustersOptions = {}): Promise<LocalClusters> {
+  const aliases = options.aliases ?? DEFAULT_ALIASES;
+  validateAliases(aliases);
+  const logger = options.logger ?? silentLogger;
+  const distribution = await ensureKafkaDistribution(options.version ?? defaultKafkaVersion(), {
+    cacheDir: options.cacheDir,
+    logger,
+  });
+  const watchdog = processWatchdog();
+  const workDir = options.workDir ?? tmpdir();
+
+  const results = await Promise.allSettled(
+    aliases.map(async (alias) => {
+      const dir = await mkdtemp(join(workDir, `mirrorflow-kafka-${alias}-`));
+      try {
+        return await startBroker({
+          alias,
+          distribution,
+          dir,
+          heapMb: options.heapMb,
+          brokerProperties: options.brokerProperties,
+          startTimeoutMs: options.startTimeoutMs,
+          logger,
+          watchdog,
+        });
+      } catch (error) {
+        // The error carries the broker log's tail; the temp dir is of no further use.
+        await rm(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }),
+  );
+  const handles = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (failures.length > 0) {
+    await Promise.all(handles.map((handle) => handle.stop()));
+    throw failures[0];
+  }
+  return localClusters(distribution, handles);
+}
+
+function localClusters(distribution: KafkaDistribution, handles: readonly BrokerHandle[]): LocalClusters {
+  const clusters = Object.fromEntries(handles.map((handle) => [handle.cluster.alias, handle.cluster]));
+  let stopping: Promise<void> | undefined;
+  return {
+    version: distribution.version,
+    distribution,
+    clusters,
+    bootstrapServers: () => Object.fromEntries(handles.map((handle) => [handle.cluster.alias, handle.cluster.bootstrapServers])),
+    stop: () => (stopping ??= Promise.all(handles.map((handle) => handle.stop())).then(() => undefined)),
+  };
+}
