@@ -1,0 +1,117 @@
+import type { Logger } from '../../core/ports/logger';
+import {
+  detachedClusterStatus,
+  downDetachedClusters,
+  upDetachedClusters,
+  type DetachedCluster,
+  type DetachedClusterStatus,
+} from '../../local';
+
+/** Options of `mirrorflow local up`, as parsed by the command. */
+export interface LocalUpOptions {
+  readonly aliases: readonly string[];
+  readonly version?: string;
+  readonly stateDir?: string;
+  readonly json: boolean;
+}
+
+export interface LocalStatusOptions {
+  readonly stateDir?: string;
+  readonly json: boolean;
+}
+
+export interface LocalDownOptions {
+  readonly aliases: readonly string[];
+  readonly stateDir?: string;
+}
+
+/** Where the actions write; tests pass their own. */
+export interface ActionOutput {
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+}
+
+const processOutput: ActionOutput = { out: process.stdout, err: process.stderr };
+
+/** Starts clusters that keep running after the command ends and prints their addresses. */
+export async function localUpAction(options: LocalUpOptions, output: ActionOutput = processOutput): Promise<void> {
+  const result = await upDetachedClusters({
+    aliases: options.aliases,
+    version: options.version,
+    stateDir: options.stateDir,
+    logger: progressLogger(output.err),
+  });
+  const all = [...result.started, ...result.alreadyRunning].sort((a, b) => options.aliases.indexOf(a.alias) - options.aliases.indexOf(b.alias));
+  if (options.json) {
+    output.out.write(JSON.stringify(bootstrapMap(all)) + '\n');
+    return;
+  }
+  const rows = all.map((cluster) => [
+    cluster.alias,
+    cluster.bootstrapServers,
+    `Kafka ${cluster.version}`,
+    `pid ${cluster.pid}`,
+    result.started.includes(cluster) ? 'started' : 'already running',
+  ]);
+  output.out.write(table(rows));
+  output.out.write(`\nFor the tests: export MIRRORFLOW_TEST_CLUSTERS='${JSON.stringify(bootstrapMap(all))}'\n`);
+  output.out.write('Stop with: mirrorflow local down\n');
+}
+
+/** Lists recorded clusters with whether each still runs and answers. */
+export async function localStatusAction(options: LocalStatusOptions, output: ActionOutput = processOutput): Promise<void> {
+  const clusters = await detachedClusterStatus({ stateDir: options.stateDir });
+  if (options.json) {
+    output.out.write(JSON.stringify(clusters, undefined, 2) + '\n');
+    return;
+  }
+  if (clusters.length === 0) {
+    output.out.write('No local clusters are running. Start some with: mirrorflow local up\n');
+    return;
+  }
+  output.out.write(table([['ALIAS', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.map(statusRow)]));
+}
+
+/** Stops recorded clusters (all, or the aliases given) and removes their files. */
+export async function localDownAction(options: LocalDownOptions, output: ActionOutput = processOutput): Promise<void> {
+  const stopped = await downDetachedClusters({ aliases: options.aliases, stateDir: options.stateDir });
+  if (stopped.length === 0) {
+    output.out.write('No local clusters were running.\n');
+    return;
+  }
+  for (const cluster of stopped) output.out.write(`${cluster.alias} stopped\n`);
+}
+
+function statusRow(cluster: DetachedClusterStatus): string[] {
+  const state = cluster.answering ? 'up' : cluster.running ? 'not answering' : 'dead';
+  return [cluster.alias, cluster.bootstrapServers, cluster.version, String(cluster.pid), state, cluster.logFile];
+}
+
+function bootstrapMap(clusters: readonly DetachedCluster[]): Record<string, string> {
+  return Object.fromEntries(clusters.map((cluster) => [cluster.alias, cluster.bootstrapServers]));
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+/** Start-up can take a while the first time (jar download); say what is happening on stderr. */
+function progressLogger(err: NodeJS.WritableStream): Logger {
+  const logger: Logger = {
+    error: (message) => err.write(`${message}\n`),
+    warn: (message) => err.write(`${message}\n`),
+    info: (message, meta) => {
+      const cluster = typeof meta?.['cluster'] === 'string' ? `${meta['cluster']}: ` : '';
+      err.write(`${cluster}${message}\n`);
+    },
+    debug: () => undefined,
+    child: (meta) => ({
+      ...logger,
+      info: (message, more) => logger.info(message, { ...meta, ...more }),
+      warn: (message, more) => logger.warn(message, { ...meta, ...more }),
+    }),
+  };
+  return logger;
+}

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { localDownAction, localStatusAction, localUpAction } from '../actions/local.action';
+import { DEFAULT_ALIASES, DEFAULT_KAFKA_VERSION } from '../../local';
+
+interface UpFlags {
+  readonly kafkaVersion?: string;
+  readonly stateDir?: string;
+  readonly json?: boolean;
+}
+
+interface StateFlags {
+  readonly stateDir?: string;
+  readonly json?: boolean;
+}
+
+/** `mirrorflow local up|status|down`: Kafka clusters on this machine for demos and tests. */
+export function registerLocalCommand(program: Command): void {
+  const local = program
+    .command('local')
+    .description('Run single-node Kafka clusters on this machine from the official jars (needs Java 17 and Maven).');
+  const stateDirHelp = 'where pids, ports and broker files are kept (default ~/.cache/mirrorflow/local)';
+
+  local
+    .command('up')
+    .description('Start clusters that keep running after this command, and print their addresses.')
+    .argument('[aliases...]', `cluster aliases (default: ${DEFAULT_ALIASES.join(' ')})`)
+    .option('--kafka-version <version>', `Kafka release from Maven Central (default ${DEFAULT_KAFKA_VERSION})`)
+    .option('--state-dir <dir>', stateDirHelp)
+    .option('--json', 'print {"alias": "host:port"} only')
+    .action((aliases: string[], flags: UpFlags) =>
+      localUpAction({
+        aliases: aliases.length > 0 ? aliases : DEFAULT_ALIASES,
+        version: flags.kafkaVersion,
+        stateDir: flags.stateDir,
+        json: flags.json === true,
+      }),
+    );
+
+  local
+    .command('status')
+    .description('List the clusters started with "local up" and whether they answer.')
+    .option('--state-dir <dir>', stateDirHelp)
+    .option('--json', 'print JSON')
+    .action((flags: StateFlags) => localStatusAction({ stateDir: flags.stateDir, json: flags.json === true }));
+
+  local
+    .command('down')
+    .description('Stop clusters started with "local up" (all, or the aliases given) and delete their files.')
+    .argument('[aliases...]', 'cluster aliases (default: all)')
+    .option('--state-dir <dir>', stateDirHelp)
+    .action((aliases: string[], flags: StateFlags) => localDownAction({ aliases, stateDir: flags.stateDir }));
+}
