@@ -1,0 +1,231 @@
+/**
+ * Turns a flow's `transforms:` steps into one function over a batch of records.
+ *
+ * Validation and construction happen once, when the flow is built; the returned chain is the
+ * per-record hot path and does nothing but call each transform in order.
+ */
+import { type ConfigIssue, formatConfigIssue, PluginError } from '../core/errors';
+import type { Logger } from '../core/ports/logger';
+import type { MirrorRecord, SourcePosition } from '../core/record';
+import { noopTransformMetrics, type Transform, type TransformDefinition, type TransformMetrics } from './api';
+import { connectTransformEquivalents } from './builtins';
+import { didYouMean } from './did-you-mean';
+import type { PluginRegistry } from './registry';
+
+/** One entry of a flow's `transforms:` list, as the config loader hands it over. */
+export interface TransformStep {
+  /** The transform's name, e.g. `rename_topic`. */
+  readonly type: string;
+  /** Every key of the step except `type`; validated by the transform's schema. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Where the step sits in the pipeline file, e.g. `flows[0].transforms[2]`. */
+  readonly path: string;
+}
+
+/** What the flow gives the chain; each step gets its own labelled logger and metrics from it. */
+export interface TransformChainContext {
+  readonly flow: { readonly source: string; readonly target: string };
+  readonly logger: Logger;
+  /** Metrics for one step; without it, counters go nowhere. */
+  readonly metrics?: (step: { readonly plugin: string; readonly path: string }) => TransformMetrics;
+}
+
+/**
+ * Runs records through every step in order and returns those not dropped. With no steps it
+ * returns its input as-is, which is why the result is readonly.
+ */
+export type TransformChain = (records: readonly MirrorRecord[]) => readonly MirrorRecord[];
+
+/**
+ * Every problem in every step — unknown types and invalid options — with its path, so the
+ * config loader can report them all at once before anything starts.
+ */
+export function validateTransformSteps(steps: readonly TransformStep[], registry: PluginRegistry): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const step of steps) {
+    const checked = checkStep(step, registry);
+    if ('issues' in checked) issues.push(...checked.issues);
+  }
+  return issues;
+}
+
+/**
+ * Validates the steps, creates one transform instance per step and returns the chain.
+ * Throws a PluginError for the first step that is unknown, has invalid options or fails to
+ * create (call `validateTransformSteps` first to report every problem).
+ */
+export function buildTransformChain(
+  steps: readonly TransformStep[],
+  registry: PluginRegistry,
+  context: TransformChainContext,
+): TransformChain {
+  const transforms: Transform[] = [];
+  const plugins: string[] = [];
+  const paths: string[] = [];
+  for (const step of steps) {
+    const checked = checkStep(step, registry);
+    if ('issues' in checked) {
+      const described = checked.issues.map((issue) => formatConfigIssue(issue)).join('; ');
+      throw new PluginError(step.type, `invalid step at ${step.path}: ${described}`);
+    }
+    const { definition, config } = checked;
+    transforms.push(createTransform(definition, config, step, context));
+    plugins.push(definition.name);
+    paths.push(step.path);
+  }
+
+  const count = transforms.length;
+  if (count === 0) return (records) => records;
+
+  return (records) => {
+    const out: MirrorRecord[] = [];
+    // Indexes live outside the loop so one try/catch around the whole batch can still say
+    // which step failed on which record.
+    let i = 0;
+    let j = 0;
+    try {
+      for (; i < records.length; i++) {
+        let record: MirrorRecord | undefined = records[i]!;
+        for (j = 0; j < count; j++) {
+          record = transforms[j]!.apply(record);
+          if (record === undefined) break;
+          if (typeof record !== 'object' || record === null) throw new BadReturn(record);
+        }
+        if (record !== undefined) out.push(record);
+      }
+    } catch (error) {
+      throw transformFailed(plugins[j]!, paths[j]!, records[i]!.source, error);
+    }
+    return out;
+  };
+}
+
+type CheckedStep = { definition: TransformDefinition; config: unknown } | { issues: ConfigIssue[] };
+
+function checkStep(step: TransformStep, registry: PluginRegistry): CheckedStep {
+  const definition = registry.get(step.type);
+  if (definition === undefined) return { issues: [unknownType(step, registry)] };
+
+  let result: ReturnType<TransformDefinition['configSchema']['safeParse']>;
+  try {
+    result = definition.configSchema.safeParse(step.options);
+  } catch (error) {
+    // A plugin's own refinement threw instead of reporting an issue.
+    return { issues: [{ path: step.path, message: `The options of "${step.type}" could not be checked: ${messageOf(error)}` }] };
+  }
+  if (result.success) return { definition, config: result.data };
+
+  const known = optionNames(definition);
+  const issues: ConfigIssue[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const suggestion = issue.path.length === 0 && known !== undefined ? didYouMean(key, known) : undefined;
+        issues.push({
+          path: joinPath(step.path, [...issue.path, key]),
+          message: `Unknown option "${key}" for transform "${step.type}"`,
+          hint: suggestion !== undefined ? `did you mean "${suggestion}"?` : known !== undefined ? `options are: ${known.join(', ')}` : undefined,
+        });
+      }
+    } else {
+      issues.push({ path: joinPath(step.path, issue.path), message: issue.message });
+    }
+  }
+  return { issues };
+}
+
+function unknownType(step: TransformStep, registry: PluginRegistry): ConfigIssue {
+  const names = registry.names();
+  const equivalent = connectEquivalent(step.type);
+  const suggestion = equivalent !== undefined && registry.has(equivalent) ? equivalent : didYouMean(step.type, names);
+  const known = `known types: ${names.join(', ')}`;
+  return {
+    path: `${step.path}.type`,
+    message: `Unknown transform type "${step.type}"`,
+    hint: suggestion !== undefined ? `did you mean "${suggestion}"? ${known}` : known,
+  };
+}
+
+/** The built-in for a Connect SMT named by class (`org.apache…RegexRouter`) or short name (`RegexRouter`). */
+function connectEquivalent(type: string): string | undefined {
+  const bare = type.replace(/\$(Key|Value|Header)$/, '');
+  for (const [className, builtIn] of Object.entries(connectTransformEquivalents)) {
+    if (className === bare || className.endsWith(`.${bare}`)) return builtIn;
+  }
+  return undefined;
+}
+
+/** Top-level option names, when the schema is an object schema (it usually is). */
+function optionNames(definition: TransformDefinition): string[] | undefined {
+  const shape: unknown = (definition.configSchema as { shape?: unknown }).shape;
+  return typeof shape === 'object' && shape !== null ? Object.keys(shape).sort() : undefined;
+}
+
+function createTransform(
+  definition: TransformDefinition,
+  config: unknown,
+  step: TransformStep,
+  context: TransformChainContext,
+): Transform {
+  const target = { plugin: definition.name, path: step.path };
+  let transform: Transform;
+  try {
+    transform = definition.create(config, {
+      flow: context.flow,
+      logger: context.logger.child({ transform: definition.name, step: step.path }),
+      metrics: context.metrics?.(target) ?? noopTransformMetrics,
+    });
+  } catch (error) {
+    throw new PluginError(definition.name, `could not be created at ${step.path}: ${messageOf(error)}`, { cause: error });
+  }
+  if (typeof transform !== 'object' || transform === null || typeof transform.apply !== 'function') {
+    throw new PluginError(definition.name, `create() at ${step.path} must return an object with an apply(record) method.`);
+  }
+  return transform;
+}
+
+/** A transform returned something that is neither a record nor undefined. */
+class BadReturn extends Error {
+  override readonly name = 'BadReturn';
+  constructor(readonly value: unknown) {
+    super('bad return');
+  }
+}
+
+/**
+ * The error for a transform that threw. It names the step and the record's source position but
+ * never quotes the record: a plugin's own PluginError message is shown (the API documents it as
+ * safe to show), any other error only by class name, since messages like JSON.parse's quote
+ * their input. The original error stays reachable as `cause`.
+ */
+function transformFailed(plugin: string, path: string, source: SourcePosition, error: unknown): PluginError {
+  const where = `${path} on the record at topic "${source.topic}" partition ${source.partition} offset ${source.offset}`;
+  if (error instanceof BadReturn) {
+    const got = error.value === null ? 'null' : typeof error.value;
+    return new PluginError(plugin, `failed at ${where}: apply() returned ${got}; return a record, or undefined to drop it.`);
+  }
+  let detail: string;
+  if (error instanceof PluginError) {
+    const prefix = `Plugin "${error.plugin}": `;
+    detail = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  } else {
+    const name = error instanceof Error ? error.name : typeof error;
+    detail = `${name} thrown; its message is withheld because it may quote record data (see the cause).`;
+  }
+  return new PluginError(plugin, `failed at ${where}: ${detail}`, { cause: error });
+}
+
+/** `flows[0].transforms[1]` + `['when', 'topic_matches']` → `flows[0].transforms[1].when.topic_matches`. */
+function joinPath(base: string, segments: readonly PropertyKey[]): string {
+  let path = base;
+  for (const segment of segments) {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$-]*$/.test(segment)) path += `.${segment}`;
+    else path += `[${JSON.stringify(String(segment))}]`;
+  }
+  return path;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
