@@ -1,0 +1,26 @@
+/**
+ * Transform plugins: the API plugins are written against, the registry of available transforms,
+ * the loader for custom plugin folders, the built-ins, and the chain a flow runs records through.
+ */
+export {
+  defineTransform,
+  noopTransformMetrics,
+  z,
+  type Transform,
+  type TransformContext,
+  type TransformCounter,
+  type TransformDefinition,
+  type TransformMetrics,
+} from './api';
+export { PluginRegistry } from './registry';
+export { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, type LoadedPlugin, type PluginRegistryOptions } from './loader';
+export {
+  buildTransformChain,
+  validateTransformSteps,
+  type TransformChain,
+  type TransformChainContext,
+  type TransformStep,
+} from './transform-chain';
+export { builtInTransforms, connectTransformEquivalents } from './builtins';
+export { isSnakeCase } from './check-transform-definition';
+export { didYouMean } from './did-you-mean';
