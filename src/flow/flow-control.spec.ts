@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ByteBudget } from './flow-control';
+
+test('ByteBudget admits up to its limit and holds the rest until bytes are released', async () => {
+  const budget = new ByteBudget(100);
+  await budget.acquire(60);
+  let second = false;
+  const pending = budget.acquire(60).then(() => (second = true));
+  await Promise.resolve();
+  assert.equal(second, false, 'the second batch must wait: 120 bytes would exceed the budget');
+  budget.release(60);
+  await pending;
+  assert.equal(second, true);
+  assert.equal(budget.inFlightBytes, 60);
+});
+
+test('ByteBudget lets one batch larger than the budget through when nothing else is in flight', async () => {
+  const budget = new ByteBudget(10);
+  await budget.acquire(500);
+  assert.equal(budget.inFlightBytes, 500);
+});
+
+test('ByteBudget grants waiters in arrival order', async () => {
+  const budget = new ByteBudget(10);
+  await budget.acquire(10);
+  const order: string[] = [];
+  const a = budget.acquire(5).then(() => order.push('a'));
+  const b = budget.acquire(5).then(() => order.push('b'));
+  budget.release(10);
+  await Promise.all([a, b]);
+  assert.deepEqual(order, ['a', 'b']);
+});
+
+test('ByteBudget abandons a wait when its signal aborts', async () => {
+  const budget = new ByteBudget(10);
+  await budget.acquire(10);
+  const abort = new AbortController();
+  const waiting = budget.acquire(10, undefined, abort.signal);
+  abort.abort();
+  await assert.rejects(waiting);
+  budget.release(10);
+  assert.equal(budget.inFlightBytes, 0, 'an abandoned wait must not be granted bytes later');
+});

@@ -1,0 +1,59 @@
+import type { FlowBatch } from '../core/record';
+import { topicPartitionKey } from '../core/record';
+
+export interface PartitionStatus {
+  readonly topic: string;
+  readonly partition: number;
+  /** Next source offset to replicate (everything before it is on the target). */
+  nextOffset: number;
+  /** Source high watermark when last fetched. */
+  highWatermark: number;
+}
+
+/**
+ * Live counters of one flow, read by the CLI's progress line, the status endpoint and metrics.
+ * Updated once per acknowledged batch, never per record.
+ */
+export class FlowStatus {
+  recordsReplicated = 0;
+  recordsDropped = 0;
+  bytesReplicated = 0;
+  writes = 0;
+  /** Milliseconds from the source timestamp to the target's acknowledgement, for the last batch's newest record. */
+  lastReplicationLatencyMs: number | undefined;
+  topics = 0;
+  readonly partitions = new Map<string, PartitionStatus>();
+  state: 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
+
+  constructor(
+    readonly source: string,
+    readonly target: string,
+  ) {}
+
+  recordWrite(batches: readonly FlowBatch[], now: number): void {
+    this.writes++;
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const batch of batches) {
+      this.recordsReplicated += batch.records.length;
+      this.recordsDropped += batch.sourceRecords - batch.records.length;
+      this.bytesReplicated += batch.bytes;
+      for (let i = 0; i < batch.records.length; i++) if (batch.records[i]!.timestamp > newest) newest = batch.records[i]!.timestamp;
+      const key = topicPartitionKey(batch.source);
+      const p = this.partitions.get(key);
+      if (p) {
+        p.nextOffset = batch.nextOffset;
+        p.highWatermark = Math.max(p.highWatermark, batch.highWatermark);
+      } else {
+        this.partitions.set(key, { ...batch.source, nextOffset: batch.nextOffset, highWatermark: batch.highWatermark });
+      }
+    }
+    if (newest > Number.NEGATIVE_INFINITY) this.lastReplicationLatencyMs = Math.max(0, now - newest);
+  }
+
+  /** Records on the source not yet on the target, as of the last fetch of each partition. */
+  get lag(): number {
+    let lag = 0;
+    for (const p of this.partitions.values()) lag += Math.max(0, p.highWatermark - p.nextOffset);
+    return lag;
+  }
+}

@@ -1,0 +1,139 @@
+import { type Observable, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
+import type { ClusterAdmin } from '../core/ports/cluster-admin';
+import type { RecordWriter } from '../core/ports/record-writer';
+import type { TopicReader } from '../core/ports/record-source';
+import type { Logger } from '../core/ports/logger';
+import type { TopicPartition } from '../core/record';
+import { topicPartitionKey } from '../core/record';
+import {
+  DEFAULT_OFFSETS_TOPIC_PARTITIONS,
+  MIRROR_SOURCE_CONNECTOR,
+  RecordFormatError,
+  connectOffsetsPartition,
+  decodeConnectOffsetKey,
+  decodeConnectOffsetValue,
+  decodeSourceOffsetKey,
+  encodeConnectOffsetValue,
+  encodeSourceOffsetKey,
+} from '../formats';
+
+export interface ProgressStoreOptions {
+  /** The flow's source alias: the `cluster` field of MM2's offset keys. */
+  readonly sourceAlias: string;
+  /** `mm2-offsets.<source>.internal` on the target, as MM2's Connect worker names it. */
+  readonly topic: string;
+  readonly replicationFactor: number;
+  readonly targetAdmin: ClusterAdmin;
+  readonly reader: TopicReader;
+  readonly writer: RecordWriter;
+  readonly logger: Logger;
+}
+
+/**
+ * Source progress, stored where and how MM2 stores it: MirrorSourceConnector offsets in the
+ * Connect offsets topic on the target cluster, keyed by `["MirrorSourceConnector",{cluster,
+ * partition, topic}]`, value `{"offset": last replicated offset}`. So a user can stop MM2 and
+ * start mirrorflow (or the reverse) and replication resumes where the other left off.
+ *
+ * Progress is recorded in memory only after the target acknowledged the records (the flow calls
+ * `markReplicated` from its commit stage) and written to Kafka by `flush`.
+ */
+export class ProgressStore {
+  /** Last replicated source offset per partition, as stored (MM2 semantics: resume at +1). */
+  private readonly replicated = new Map<string, { tp: TopicPartition; offset: number }>();
+  private readonly dirty = new Set<string>();
+  private partitions = DEFAULT_OFFSETS_TOPIC_PARTITIONS;
+
+  constructor(private readonly options: ProgressStoreOptions) {}
+
+  /** Creates the offsets topic if needed, then reads every stored offset of this flow. */
+  load(): Observable<void> {
+    const { targetAdmin, topic, reader, sourceAlias, logger } = this.options;
+    return defer(async () => {
+      await firstValueFrom(
+        targetAdmin.createTopics([
+          {
+            name: topic,
+            partitions: DEFAULT_OFFSETS_TOPIC_PARTITIONS,
+            replicationFactor: this.options.replicationFactor,
+            configs: { 'cleanup.policy': 'compact' },
+          },
+        ]),
+      );
+      const described = (await firstValueFrom(targetAdmin.listTopics())).find((t) => t.name === topic);
+      this.partitions = described?.partitions ?? DEFAULT_OFFSETS_TOPIC_PARTITIONS;
+      let skipped = 0;
+      await lastValueFrom(
+        reader.readToEnd(topic).pipe(
+          tap((batch) => {
+            for (const record of batch.records) {
+              try {
+                if (decodeConnectOffsetKey(record.key).connector !== MIRROR_SOURCE_CONNECTOR) continue;
+                const key = decodeSourceOffsetKey(record.key);
+                if (key.sourceClusterAlias !== sourceAlias) continue;
+                const tp = { topic: key.topic, partition: key.partition };
+                const offset = decodeConnectOffsetValue(record.value);
+                if (offset === null) this.replicated.delete(topicPartitionKey(tp));
+                else this.replicated.set(topicPartitionKey(tp), { tp, offset });
+              } catch (error) {
+                if (!(error instanceof RecordFormatError)) throw error;
+                skipped++;
+              }
+            }
+          }),
+          toArray(),
+        ),
+        { defaultValue: [] },
+      );
+      if (skipped > 0) logger.warn('Skipped malformed records in the progress topic.', { topic, skipped });
+      logger.info('Progress loaded.', { topic, partitions: this.replicated.size });
+    });
+  }
+
+  /** The next source offset to read for a partition, if any progress is stored. */
+  nextOffset(tp: TopicPartition): number | undefined {
+    const entry = this.replicated.get(topicPartitionKey(tp));
+    return entry === undefined ? undefined : entry.offset + 1;
+  }
+
+  /** Records that every source offset up to and including `offset` is on the target. */
+  markReplicated(tp: TopicPartition, offset: number): void {
+    const key = topicPartitionKey(tp);
+    const entry = this.replicated.get(key);
+    if (entry !== undefined && entry.offset >= offset) return;
+    this.replicated.set(key, { tp, offset });
+    this.dirty.add(key);
+  }
+
+  get pendingFlush(): number {
+    return this.dirty.size;
+  }
+
+  /** Writes every changed offset to the progress topic (acks=all). */
+  flush(): Observable<void> {
+    return defer(() => {
+      if (this.dirty.size === 0) return of(undefined);
+      const keys = [...this.dirty];
+      this.dirty.clear();
+      const written = keys.map((k) => ({ k, entry: this.replicated.get(k)! }));
+      const records = written.map(({ entry }) => {
+        const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: entry.tp.topic, partition: entry.tp.partition });
+        return {
+          topic: this.options.topic,
+          partition: connectOffsetsPartition(key, this.partitions),
+          timestamp: Date.now(),
+          key,
+          value: encodeConnectOffsetValue(entry.offset),
+          headers: [],
+        };
+      });
+      return this.options.writer.write(records).pipe(
+        tap({
+          // Put them back so the next flush retries; a newer offset may have replaced them meanwhile.
+          error: () => written.forEach(({ k }) => this.dirty.add(k)),
+        }),
+        map(() => undefined),
+      );
+    });
+  }
+}

@@ -1,0 +1,251 @@
+import {
+  type Observable,
+  type SchedulerLike,
+  EMPTY,
+  NEVER,
+  catchError,
+  concat,
+  defer,
+  distinctUntilChanged,
+  exhaustMap,
+  firstValueFrom,
+  ignoreElements,
+  map,
+  merge,
+  mergeMap,
+  share,
+  switchMap,
+  takeUntil,
+  tap,
+  throwError,
+  timer,
+} from 'rxjs';
+import type { ClusterAdmin } from '../core/ports/cluster-admin';
+import type { RecordSource } from '../core/ports/record-source';
+import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { Logger } from '../core/ports/logger';
+import type { FlowBatch, MirrorRecord, SourceBatch, TopicPartition } from '../core/record';
+import { topicPartitionKey } from '../core/record';
+import { describeError } from '../core/errors';
+import { retryWithBackoff } from '../core/retry';
+import { ByteBudget } from './flow-control';
+import { FlowStatus } from './flow-status';
+import { ProgressStore } from './progress-store';
+import { OffsetSyncEmitter, type OffsetSyncSource } from './offset-sync-emitter';
+import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
+import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
+
+export interface ReplicationFlowSettings {
+  readonly source: string;
+  readonly target: string;
+  readonly groupId: string;
+  readonly start: 'earliest' | 'latest';
+  readonly refreshIntervalMs: number;
+  readonly flushIntervalMs: number;
+  readonly batching: BatchPolicy;
+  readonly maxInFlightBytes: number;
+  readonly offsetSyncsEnabled: boolean;
+}
+
+export interface ReplicationFlowParts {
+  readonly settings: ReplicationFlowSettings;
+  readonly sourceRecords: RecordSource;
+  readonly sourceAdmin: ClusterAdmin;
+  readonly writer: RecordWriter;
+  readonly topicSync: TopicSync;
+  readonly progress: ProgressStore;
+  readonly offsetSyncs: OffsetSyncSource;
+  readonly offsetSyncEmitter: OffsetSyncEmitter | undefined;
+  /** The replication policy's remote name for a source topic. */
+  readonly remoteTopic: (sourceTopic: string) => string;
+  /** The flow's transforms; the identity function when there are none. */
+  readonly transform: (records: readonly MirrorRecord[]) => readonly MirrorRecord[];
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+  readonly status: FlowStatus;
+}
+
+/**
+ * One direction of replication, MM2's MirrorSourceConnector:
+ *
+ *   topics (timer) ─► source(tp) ─► rename ─► transforms ─► batch ─► sink ─► commit
+ *   flush (timer)  ─► progress topic + offset syncs
+ *
+ * A source offset counts as done only after the target acknowledged it (acks=all): progress and
+ * offset syncs are taken from the sink's acknowledgement, never before it. Emitting `stop$` stops
+ * fetching, drains what is in flight, stores progress and completes.
+ */
+export class ReplicationFlow {
+  private readonly budget: ByteBudget;
+  /** Next offset to read per partition, for partitions this process has fetched from. */
+  private readonly positions = new Map<string, number>();
+  private readonly remoteNames = new Map<string, string>();
+
+  constructor(private readonly parts: ReplicationFlowParts) {
+    this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
+  }
+
+  run(stop$: Observable<unknown>): Observable<never> {
+    const { parts } = this;
+    const { settings, scheduler, logger, status } = parts;
+    const stopping$ = stop$.pipe(
+      tap(() => (status.state = 'draining')),
+      share(),
+    );
+
+    const init$ = concat(parts.progress.load(), parts.offsetSyncEmitter?.ensureTopic() ?? EMPTY).pipe(ignoreElements());
+
+    const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
+      takeUntil(stopping$),
+      exhaustMap(() =>
+        parts.topicSync.refresh().pipe(
+          catchError((error: unknown) => {
+            logger.warn('Topic refresh failed; will retry at the next refresh.', { error: describeError(error) });
+            return EMPTY;
+          }),
+        ),
+      ),
+      distinctUntilChanged(sameTopics),
+      tap((topics) => {
+        status.topics = topics.length;
+        logger.info('Replicating topics.', { count: topics.length, topics: topics.slice(0, 20).map((t) => `${t.source}→${t.target}`) });
+      }),
+    );
+
+    const batches$ = topics$.pipe(
+      switchMap((topics: readonly ReplicatedTopic[]) =>
+        topics.length === 0
+          ? NEVER
+          : parts.sourceRecords.consume({
+              topics: topics.map((t) => t.source),
+              groupId: settings.groupId,
+              startOffset: (tp) => this.startOffset(tp),
+              flowControl: this.budget,
+            }),
+      ),
+      takeUntil(stopping$),
+    );
+
+    const replication$ = batches$.pipe(
+      map((batch) => this.mirror(batch)),
+      writeBatches(settings.batching, (records) => this.write(records), scheduler),
+      mergeMap((written) => this.commit(written)),
+    );
+
+    const flushes$ = timer(settings.flushIntervalMs, settings.flushIntervalMs, scheduler).pipe(
+      takeUntil(stopping$),
+      exhaustMap(() => this.flush().pipe(catchError((error: unknown) => this.logFlushFailure(error)))),
+    );
+
+    return concat(
+      init$,
+      defer(() => {
+        status.state = 'running';
+        logger.info('Replication started.', { source: settings.source, target: settings.target });
+        return merge(replication$, flushes$).pipe(ignoreElements());
+      }),
+      defer(() => this.flush()).pipe(ignoreElements()),
+      defer(() => {
+        status.state = 'stopped';
+        logger.info('Replication stopped.', { records: status.recordsReplicated });
+        return EMPTY;
+      }),
+    ).pipe(
+      catchError((error: unknown) => {
+        status.state = 'failed';
+        // Keep what the target already acknowledged, then fail.
+        return concat(this.flush().pipe(catchError(() => EMPTY), ignoreElements()), throwError(() => error));
+      }),
+    );
+  }
+
+  /** Where a newly assigned partition starts: our own position, stored progress, or `start`. */
+  private async startOffset(tp: TopicPartition): Promise<number> {
+    const key = topicPartitionKey(tp);
+    const known = this.positions.get(key) ?? this.parts.progress.nextOffset(tp);
+    if (known !== undefined) return known;
+    const offsets = await firstValueFrom(this.parts.sourceAdmin.partitionOffsets(tp.topic));
+    const partition = offsets.find((o) => o.partition === tp.partition);
+    if (!partition) return 0;
+    if (this.parts.settings.start === 'earliest') return partition.earliest;
+    // Remember the starting point so a restart or another member does not skip past it.
+    if (partition.latest > 0) this.parts.progress.markReplicated(tp, partition.latest - 1);
+    return partition.latest;
+  }
+
+  private mirror(batch: SourceBatch): FlowBatch {
+    let remote = this.remoteNames.get(batch.topic);
+    if (remote === undefined) {
+      remote = this.parts.remoteTopic(batch.topic);
+      this.remoteNames.set(batch.topic, remote);
+    }
+    const records: MirrorRecord[] = new Array<MirrorRecord>(batch.records.length);
+    for (let i = 0; i < batch.records.length; i++) {
+      const r = batch.records[i]!;
+      records[i] = {
+        source: { topic: r.topic, partition: r.partition, offset: r.offset },
+        topic: remote,
+        partition: r.partition,
+        timestamp: r.timestamp,
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+      };
+    }
+    this.positions.set(`${batch.topic}-${batch.partition}`, batch.nextOffset);
+    return {
+      source: { topic: batch.topic, partition: batch.partition },
+      records: this.parts.transform(records),
+      nextOffset: batch.nextOffset,
+      highWatermark: batch.highWatermark,
+      bytes: batch.bytes,
+      sourceRecords: batch.records.length,
+    };
+  }
+
+  private write(records: readonly OutboundRecord[]): Observable<Float64Array> {
+    const { logger } = this.parts;
+    return this.parts.writer.write(records).pipe(
+      retryWithBackoff({
+        retries: Number.POSITIVE_INFINITY,
+        initialDelayMs: 500,
+        maxDelayMs: 30_000,
+        factor: 2,
+        jitter: 0.2,
+        scheduler: this.parts.scheduler,
+        onRetry: (error, attempt, delayMs) => logger.warn('Write to the target failed; retrying.', { error: describeError(error), attempt, delayMs }),
+      }),
+    );
+  }
+
+  /** After the target's acknowledgement: progress, offset syncs, flow control, status. */
+  private commit(written: WrittenBatches): Observable<never> {
+    const { progress, offsetSyncs, status } = this.parts;
+    let i = 0;
+    for (const batch of written.batches) {
+      for (const record of batch.records) offsetSyncs.update(batch.source, record.source.offset, written.offsets[i++]!);
+      progress.markReplicated(batch.source, batch.nextOffset - 1);
+      this.budget.release(batch.bytes);
+    }
+    status.recordWrite(written.batches, Date.now());
+    const emitter = this.parts.offsetSyncEmitter;
+    if (!emitter) return EMPTY;
+    return emitter.emitPending().pipe(
+      ignoreElements(),
+      catchError((error: unknown) => {
+        this.parts.logger.warn('Writing offset syncs failed.', { error: describeError(error) });
+        return EMPTY;
+      }),
+    );
+  }
+
+  private flush(): Observable<void> {
+    const emitter = this.parts.offsetSyncEmitter;
+    return concat(this.parts.progress.flush(), emitter ? emitter.flush() : EMPTY);
+  }
+
+  private logFlushFailure(error: unknown): Observable<never> {
+    this.parts.logger.warn('Storing progress failed; will retry at the next flush.', { error: describeError(error) });
+    return EMPTY;
+  }
+}

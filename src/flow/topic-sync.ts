@@ -1,0 +1,77 @@
+import { type Observable, defer, firstValueFrom } from 'rxjs';
+import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
+import type { Logger } from '../core/ports/logger';
+
+/** A source topic and the remote topic it is replicated to. */
+export interface ReplicatedTopic {
+  readonly source: string;
+  readonly target: string;
+  readonly partitions: number;
+}
+
+export interface TopicSyncOptions {
+  readonly sourceAdmin: ClusterAdmin;
+  readonly targetAdmin: ClusterAdmin;
+  /** The replication policy's `formatRemoteTopic` for this flow's source. */
+  readonly remoteTopic: (sourceTopic: string) => string;
+  /** MM2's `shouldReplicateTopic`: filters, heartbeats, internal topics, cycles. */
+  readonly shouldReplicate: (sourceTopic: string) => boolean;
+  /** Which source configs a new remote topic gets (MM2's ConfigPropertyFilter / targetConfig). */
+  readonly targetConfig: (entries: readonly TopicConfigEntry[]) => Record<string, string>;
+  readonly syncConfigs: boolean;
+  readonly replicationFactor: number;
+  readonly logger: Logger;
+}
+
+/**
+ * MM2's topic discovery and creation (MirrorSourceConnector.computeAndCreateTopicPartitions):
+ * find the source topics to replicate, create missing remote topics with the source's partition
+ * count and configs, grow remote topics whose source grew. Never deletes or shrinks anything.
+ */
+export class TopicSync {
+  constructor(private readonly options: TopicSyncOptions) {}
+
+  /** One pass; emits the topics being replicated, sorted by source name. */
+  refresh(): Observable<readonly ReplicatedTopic[]> {
+    return defer(async () => {
+      const { sourceAdmin, targetAdmin, remoteTopic, shouldReplicate, logger } = this.options;
+      const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
+      if (sourceTopics.length === 0) return [];
+      const targetTopics = new Map<string, TopicDescription>((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t]));
+      const replicated = sourceTopics
+        .map((t) => ({ source: t.name, target: remoteTopic(t.name), partitions: t.partitions }))
+        .sort((a, b) => a.source.localeCompare(b.source));
+
+      const missing = replicated.filter((t) => !targetTopics.has(t.target));
+      if (missing.length > 0) {
+        const configs = this.options.syncConfigs
+          ? await firstValueFrom(sourceAdmin.describeTopicConfigs(missing.map((t) => t.source)))
+          : new Map<string, readonly TopicConfigEntry[]>();
+        const created = await firstValueFrom(
+          targetAdmin.createTopics(
+            missing.map((t) => ({
+              name: t.target,
+              partitions: t.partitions,
+              replicationFactor: this.options.replicationFactor,
+              configs: this.options.targetConfig(configs.get(t.source) ?? []),
+            })),
+          ),
+        );
+        for (const name of created) logger.info('Remote topic created.', { topic: name });
+      }
+      for (const t of replicated) {
+        const existing = targetTopics.get(t.target);
+        if (existing && existing.partitions < t.partitions) {
+          await firstValueFrom(targetAdmin.createPartitions(t.target, t.partitions));
+          logger.info('Remote topic partitions added.', { topic: t.target, from: existing.partitions, to: t.partitions });
+        }
+      }
+      return replicated;
+    });
+  }
+}
+
+/** True when two refreshes describe the same subscription (same topics, same partition counts). */
+export function sameTopics(a: readonly ReplicatedTopic[], b: readonly ReplicatedTopic[]): boolean {
+  return a.length === b.length && a.every((t, i) => t.source === b[i]!.source && t.partitions === b[i]!.partitions && t.target === b[i]!.target);
+}
