@@ -1,0 +1,164 @@
+/**
+ * `npm test` / `npm run test:unit`: runs the compiled tests with Node's test runner.
+ *
+ *   node dist/test/support/run-tests.js [--unit] [--kafka-version V] [--concurrency N] [filter...]
+ *
+ * Collects `dist/src/**\/*.spec.js`, `dist/plugins/**\/*.spec.js` and (unless --unit)
+ * `dist/test/**\/*.test.js`, skipping compiled files whose source is gone. For integration tests
+ * it starts the local clusters `primary` and `backup` once (or uses MIRRORFLOW_TEST_CLUSTERS when
+ * set), hands their addresses to every test process in MIRRORFLOW_TEST_CLUSTERS, streams the
+ * TAP report (ending in `# pass N` / `# fail N`) to stdout, stops the clusters and exits with the
+ * test run's exit code. Its own messages go to stderr so stdout stays pure TAP.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism, constants } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultKafkaVersion, startLocalClusters, type LocalClusters } from '../../src/local';
+import { parseTestClusters, TEST_CLUSTERS_ENV } from './clusters';
+
+const root = resolve(__dirname, '..', '..', '..');
+const dist = join(root, 'dist');
+
+/** Integration tests wait on Kafka more than on the CPU, but the brokers share the 2 cores. */
+const INTEGRATION_CONCURRENCY = 2;
+/** Per test: a hung test must fail the run, not hang CI. */
+const DEFAULT_TEST_TIMEOUT_MS = 180_000;
+
+interface RunnerOptions {
+  readonly unit: boolean;
+  readonly kafkaVersion: string;
+  readonly concurrency: number;
+  readonly testTimeoutMs: number;
+  readonly filters: readonly string[];
+}
+
+function parseOptions(argv: readonly string[]): RunnerOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      unit: { type: 'boolean', default: false },
+      'kafka-version': { type: 'string' },
+      concurrency: { type: 'string' },
+    },
+  });
+  const unit = values.unit === true;
+  const concurrency = Number(values.concurrency ?? process.env['MIRRORFLOW_TEST_CONCURRENCY'] ?? (unit ? availableParallelism() : INTEGRATION_CONCURRENCY));
+  return {
+    unit,
+    kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
+    concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1,
+    testTimeoutMs: Number(process.env['MIRRORFLOW_TEST_TIMEOUT_MS'] ?? DEFAULT_TEST_TIMEOUT_MS),
+    filters: positionals,
+  };
+}
+
+/** Compiled test files, sorted, whose `.ts` source still exists (tsc never deletes stale output). */
+export function collectTestFiles(distDir: string, rootDir: string, options: { unit: boolean; filters: readonly string[] }): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, suffix: string): void => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, suffix);
+      else if (entry.name.endsWith(suffix)) found.push(path);
+    }
+  };
+  walk(join(distDir, 'src'), '.spec.js');
+  walk(join(distDir, 'plugins'), '.spec.js');
+  if (!options.unit) walk(join(distDir, 'test'), '.test.js');
+  return found
+    .filter((file) => {
+      const source = join(rootDir, relative(distDir, file)).replace(/\.js$/, '.ts');
+      if (!existsSync(source)) return false;
+      const shown = relative(rootDir, source).split(sep).join('/');
+      return options.filters.length === 0 || options.filters.some((filter) => shown.includes(filter));
+    })
+    .sort();
+}
+
+function say(message: string): void {
+  process.stderr.write(`[run-tests] ${message}\n`);
+}
+
+/** A TAP report for a run that could not start, so CI still finds `# pass` / `# fail`. */
+function reportSetupFailure(what: string, error: unknown): void {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => `    ${line}`).join('\n');
+  process.stdout.write(
+    `TAP version 13\nnot ok 1 - ${what}\n  ---\n  message: |-\n${message}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`,
+  );
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const files = collectTestFiles(dist, root, options);
+  if (files.length === 0) {
+    say('No test files matched.');
+    process.stdout.write('TAP version 13\n1..0\n# tests 0\n# pass 0\n# fail 0\n');
+    return 0;
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let clusters: LocalClusters | undefined;
+  const needsKafka = files.some((file) => file.endsWith('.test.js'));
+  if (needsKafka && env[TEST_CLUSTERS_ENV]) {
+    try {
+      parseTestClusters(env[TEST_CLUSTERS_ENV]);
+    } catch (error) {
+      reportSetupFailure('read MIRRORFLOW_TEST_CLUSTERS', error);
+      return 1;
+    }
+    say(`Using the clusters in ${TEST_CLUSTERS_ENV}: ${env[TEST_CLUSTERS_ENV]}`);
+  } else if (needsKafka) {
+    say(`Starting local Kafka ${options.kafkaVersion} clusters primary and backup.`);
+    const started = Date.now();
+    try {
+      clusters = await startLocalClusters({ aliases: ['primary', 'backup'], version: options.kafkaVersion });
+    } catch (error) {
+      reportSetupFailure('start local Kafka clusters', error);
+      return 1;
+    }
+    env[TEST_CLUSTERS_ENV] = JSON.stringify(clusters.bootstrapServers());
+    say(`Clusters ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env[TEST_CLUSTERS_ENV]}`);
+  }
+
+  say(`Running ${files.length} test files, ${options.concurrency} at a time.`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      '--test-reporter=tap',
+      `--test-concurrency=${options.concurrency}`,
+      `--test-timeout=${options.testTimeoutMs}`,
+      // A test file that leaves a client connected must not hang the run once its tests are done.
+      '--test-force-exit',
+      ...files,
+    ],
+    { stdio: 'inherit', env, cwd: root },
+  );
+  const forward = (signal: NodeJS.Signals): void => {
+    say(`Received ${signal}; stopping the tests.`);
+    child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const code = await new Promise<number>((resolveExit) =>
+    child.on('close', (exitCode, signal) => resolveExit(exitCode ?? 128 + (signal === null ? 0 : constants.signals[signal]))),
+  );
+  if (clusters !== undefined) {
+    say('Stopping the local Kafka clusters.');
+    await clusters.stop();
+  }
+  return code;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      reportSetupFailure('run the tests', error);
+      process.exit(1);
+    },
+  );
+}
