@@ -1,0 +1,307 @@
+/**
+ * The pipeline file, as one zod schema: the single source of truth for validation, defaults, the
+ * JSON Schema editors use (`config/pipeline.schema.json`) and the docs. Every key says which MM2
+ * setting it stands for, so an MM2 user can find their way, and where our default differs, why.
+ *
+ * The schema describes the file as written. Cross-field rules (a flow names declared clusters,
+ * `sasl` iff a SASL protocol, regexes compile) live in `semantic-checks.ts`, because they must be
+ * reported together with the shape problems, not only once the shape is right.
+ */
+import { z } from 'zod';
+
+/** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
+export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
+/** The pipeline name goes into group ids, client ids and metric labels. */
+export const pipelineNamePattern = /^[A-Za-z0-9._-]+$/;
+/** `host:port`, `[ipv6]:port`. The port range is checked separately (a regex cannot say 1..65535 readably). */
+const hostPortPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[^\s:,[\]]+):\d{1,5}$/;
+
+/** MM2 `topics.exclude` default (MirrorSourceConfig). */
+export const defaultTopicsExclude: readonly string[] = ['.*[\\-\\.]internal', '.*\\.replica', '__.*'];
+/** MM2 `config.properties.exclude` default (DefaultConfigPropertyFilter): never synced. */
+export const defaultConfigsExclude: readonly string[] = [
+  'follower\\.replication\\.throttled\\.replicas',
+  'leader\\.replication\\.throttled\\.replicas',
+  'message\\.timestamp\\.difference\\.max\\.ms',
+  'message\\.timestamp\\.type',
+  'unclean\\.leader\\.election\\.enable',
+  'min\\.insync\\.replicas',
+];
+
+const positiveInt = () => z.int().min(1);
+const nonNegativeInt = () => z.int().min(0);
+
+/**
+ * Upper and lower case are both accepted because MM2 files say `SASL_SSL` and `SCRAM-SHA-512`;
+ * the validated config always holds the lower-case form.
+ */
+function caseInsensitiveEnum<const T extends readonly [string, ...string[]]>(values: T, description: string) {
+  const upper = values.map((v) => v.toUpperCase());
+  const accepted = z.enum([...values, ...upper] as [string, ...string[]]).describe(description);
+  return {
+    required: () => accepted.transform(lowerCase<T[number]>),
+    // The default sits inside the transform so that the JSON Schema (input side) shows it.
+    withDefault: (value: T[number]) => accepted.default(value).transform(lowerCase<T[number]>),
+  };
+}
+
+function lowerCase<T extends string>(value: string): T {
+  return value.toLowerCase() as T;
+}
+
+const hostPort = z
+  .string()
+  .regex(hostPortPattern, { error: 'must be host:port, e.g. 127.0.0.1:9092', abort: true })
+  .refine((value) => {
+    const port = Number(value.slice(value.lastIndexOf(':') + 1));
+    return port >= 1 && port <= 65535;
+  }, 'the port must be between 1 and 65535');
+
+/** Kafka's LIST parsing (ConfigDef): trim, then split on commas with optional spaces around them. */
+function splitList(value: string): string[] {
+  const trimmed = value.trim();
+  return trimmed === '' ? [] : trimmed.split(/\s*,\s*/);
+}
+
+const bootstrapServers = z
+  .union([z.string().transform(splitList), z.array(z.string())], {
+    error: 'expected a list of host:port, or one comma-separated string',
+  })
+  .pipe(z.array(hostPort).min(1))
+  .describe(
+    'Brokers to bootstrap from, as a list or a comma-separated string (host:port). MM2: `<alias>.bootstrap.servers`.',
+  );
+
+const regexList = (description: string) => z.array(z.string()).describe(description);
+
+const saslSchema = z
+  .strictObject({
+    mechanism: caseInsensitiveEnum(
+      ['plain', 'scram-sha-256', 'scram-sha-512'],
+      'SASL mechanism. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; upper case accepted).',
+    ).required(),
+    username: z.string().min(1).describe('SASL user name. MM2: the `username` in `sasl.jaas.config`.'),
+    password: z
+      .string()
+      .min(1)
+      .describe('SASL password; use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: the `password` in `sasl.jaas.config`.'),
+  })
+  .describe('SASL credentials; required when `protocol` is `sasl_plaintext` or `sasl_ssl`, and only then.');
+
+const sslSchema = z
+  .strictObject({
+    ca_file: z.string().min(1).optional().describe('PEM file of the CA(s) to trust, relative to the pipeline file. MM2: `ssl.truststore.location`.'),
+    cert_file: z.string().min(1).optional().describe('PEM client certificate for mutual TLS, relative to the pipeline file. MM2: `ssl.keystore.location`.'),
+    key_file: z.string().min(1).optional().describe('PEM private key of `cert_file`, relative to the pipeline file. MM2: `ssl.keystore.location`.'),
+    key_password: z.string().optional().describe('Passphrase of `key_file`. MM2: `ssl.key.password`.'),
+    reject_unauthorized: z
+      .boolean()
+      .default(true)
+      .describe('Verify the brokers\' certificates and host names; turn off only for throwaway test clusters. MM2: `ssl.endpoint.identification.algorithm` (empty = off).'),
+  })
+  .describe('TLS settings; used when `protocol` is `ssl` or `sasl_ssl`, and only then.');
+
+const securitySchema = z
+  .strictObject({
+    protocol: caseInsensitiveEnum(
+      ['plaintext', 'ssl', 'sasl_plaintext', 'sasl_ssl'],
+      'How clients talk to the brokers. MM2: `security.protocol` (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL; upper case accepted).',
+    ).withDefault('plaintext'),
+    sasl: saslSchema.optional(),
+    ssl: sslSchema.optional(),
+  })
+  .describe('Transport security of every client of this cluster. MM2: `<alias>.security.protocol`, `<alias>.ssl.*`, `<alias>.sasl.*`.');
+
+export const clusterSchema = z
+  .strictObject({
+    bootstrap_servers: bootstrapServers,
+    client_id: z.string().min(1).optional().describe('Prefix of every client id used against this cluster. MM2: `<alias>.client.id`.'),
+    security: securitySchema.prefault({}),
+    connection_timeout_ms: positiveInt()
+      .default(10000)
+      .describe('Time to establish a connection to a broker, ms. MM2: `socket.connection.setup.timeout.ms` (10000).'),
+    request_timeout_ms: positiveInt()
+      .default(30000)
+      .describe('Time to wait for a broker response, ms. MM2: `request.timeout.ms` (30000).'),
+  })
+  .describe('A Kafka cluster. MM2: the `<alias>.*` properties.');
+
+const defaultPolicySchema = z.strictObject({
+  type: z.literal('default').describe('Remote topics are `<source><separator><topic>`. MM2: `DefaultReplicationPolicy`.'),
+  separator: z.string().min(1).default('.').describe('Between the source alias and the topic name. MM2: `replication.policy.separator` (".").'),
+  internal_topic_separator_enabled: z
+    .boolean()
+    .default(true)
+    .describe('Use `separator` in internal topic names too (`mm2-offset-syncs<sep><alias><sep>internal`); false keeps ".". MM2: `replication.policy.internal.topic.separator.enabled` (true).'),
+});
+
+const identityPolicySchema = z.strictObject({
+  type: z.literal('identity').describe('Remote topics keep their names; only heartbeats are prefixed. Cannot prevent replication loops for normal topics. MM2: `IdentityReplicationPolicy`.'),
+  separator: z
+    .string()
+    .min(1)
+    .default('.')
+    .describe('Used for the prefixed heartbeats topic (`<source><separator>heartbeats`), as MM2 does. MM2: `replication.policy.separator` (".").'),
+});
+
+const replicationPolicySchema = z
+  .discriminatedUnion('type', [defaultPolicySchema, identityPolicySchema])
+  .describe('How remote topics are named. MM2: `replication.policy.class`.');
+
+const topicSyncSchema = z
+  .strictObject({
+    refresh_interval_ms: z
+      .int()
+      .min(1000)
+      .default(30000)
+      .describe('How often new topics and partitions are looked for, ms. MM2: `refresh.topics.interval.seconds` (600 s, which made new topics appear far too late).'),
+    replication_factor: z
+      .int()
+      .max(32767)
+      .refine((value) => value === -1 || value >= 1, 'must be -1 (the target broker\'s default) or at least 1')
+      .default(-1)
+      .describe('Replication factor of remote topics created on the target; -1 = the target broker\'s `default.replication.factor`. MM2: `replication.factor` (2).'),
+    sync_configs: z.boolean().default(true).describe('Copy topic configs to remote topics. MM2: `sync.topic.configs.enabled` (true).'),
+    configs_exclude: regexList(
+      'Topic config names never copied (regexes, full match). MM2: `config.properties.exclude`.',
+    ).default(() => [...defaultConfigsExclude]),
+  })
+  .describe('Creating remote topics and keeping their partitions and configs in step with the source.');
+
+const offsetSyncsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe('Write offset syncs, which checkpoints need to translate consumer offsets. MM2: `emit.offset-syncs.enabled` (true).'),
+    location: z
+      .enum(['source', 'target'])
+      .default('source')
+      .describe('Cluster that holds `mm2-offset-syncs.<cluster>.internal`. MM2: `offset-syncs.topic.location` (source).'),
+    lag_max: nonNegativeInt()
+      .default(100)
+      .describe('Emit a sync at least every this many records per partition. MM2: `offset.lag.max` (100).'),
+  })
+  .describe('Offset-sync records (MM2-compatible), from which consumer offsets are translated.');
+
+const progressSchema = z
+  .strictObject({
+    flush_interval_ms: positiveInt()
+      .default(5000)
+      .describe('How often replicated source offsets are stored, ms; only acknowledged records count. MM2: `offset.flush.interval.ms` (60000).'),
+  })
+  .describe('Where replication resumes after a restart.');
+
+const batchingSchema = z
+  .strictObject({
+    max_records: positiveInt().default(10000).describe('Write a batch once it holds this many records.'),
+    max_bytes: positiveInt().default(16777216).describe('Write a batch once it holds this many bytes.'),
+    max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
+  })
+  .describe('Batches written to the target, per target partition; a batch is written when any limit is reached. MM2: producer `batch.size` / `linger.ms`.');
+
+const bufferSchema = z
+  .strictObject({
+    max_bytes: positiveInt()
+      .default(67108864)
+      .describe('Bytes fetched from the source but not yet acknowledged by the target; fetching pauses at this bound (backpressure).'),
+  })
+  .describe('Memory bound of one flow.');
+
+const consumerSchema = z
+  .strictObject({
+    isolation_level: z
+      .enum(['read_committed', 'read_uncommitted'])
+      .default('read_committed')
+      .describe('Skip records of aborted transactions. MM2: `consumer.isolation.level` (read_uncommitted; exactly-once needs read_committed).'),
+    max_bytes_per_partition: positiveInt()
+      .default(1048576)
+      .describe('Most bytes fetched from one partition per request. MM2: `consumer.max.partition.fetch.bytes` (1048576).'),
+    max_wait_ms: nonNegativeInt()
+      .default(500)
+      .describe('How long a fetch waits for data at the broker, ms. MM2: `consumer.fetch.max.wait.ms` (500).'),
+  })
+  .describe('The source consumer. MM2: `<source>.consumer.*`.');
+
+const producerSchema = z
+  .strictObject({
+    compression: z
+      .enum(['none', 'gzip', 'snappy', 'lz4', 'zstd'])
+      .default('none')
+      .describe('Compression of batches written to the target. MM2: `producer.compression.type` (none).'),
+    max_request_bytes: positiveInt()
+      .default(1000000)
+      .describe('Largest produce request. MM2: `producer.max.request.size` (1048576).'),
+  })
+  .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
+
+const transformStepSchema = z
+  .looseObject({
+    type: z.string().min(1).describe('Name of a built-in or custom transform plugin.'),
+  })
+  .describe('One transform: `type` plus that plugin\'s own options, which its schema checks.');
+
+/** Every flow field except `source`/`target`; also the shape of `flow_defaults`. */
+const flowSettings = {
+  enabled: z.boolean().default(true).describe('Run this flow. MM2: `<source>-><target>.enabled` (false there: flows are off unless enabled; here listing a flow means you want it).'),
+  topics: regexList('Topics to replicate (regexes, full match); an empty list replicates only heartbeats. MM2: `topics`.').default(() => ['.*']),
+  topics_exclude: regexList('Topics never replicated (regexes, full match), applied after `topics`. MM2: `topics.exclude`.').default(() => [...defaultTopicsExclude]),
+  replication_policy: replicationPolicySchema.prefault({ type: 'default' }),
+  replicate_heartbeats: z
+    .boolean()
+    .default(true)
+    .describe('Replicate `heartbeats` topics even when the topic filters exclude them. MM2: `heartbeats.replication.enabled` (true).'),
+  start: z
+    .enum(['earliest', 'latest'])
+    .default('earliest')
+    .describe('Where partitions with no stored progress start. MM2: `consumer.auto.offset.reset` (earliest).'),
+  topic_sync: topicSyncSchema.prefault({}),
+  offset_syncs: offsetSyncsSchema.prefault({}),
+  progress: progressSchema.prefault({}),
+  batching: batchingSchema.prefault({}),
+  buffer: bufferSchema.prefault({}),
+  consumer: consumerSchema.prefault({}),
+  producer: producerSchema.prefault({}),
+  transforms: z
+    .array(transformStepSchema)
+    .default(() => [])
+    .describe('Per-record transforms, in order. MM2: `transforms` (Connect SMTs).'),
+};
+
+export const flowSchema = z
+  .strictObject({
+    source: z.string().min(1).describe('Alias of the cluster to copy from. MM2: the `A` in `A->B`.'),
+    target: z.string().min(1).describe('Alias of the cluster to copy to; not the source. MM2: the `B` in `A->B`.'),
+    ...flowSettings,
+  })
+  .describe('One direction of replication, source -> target. MM2: a `A->B` flow (its source, checkpoint and heartbeat connectors).');
+
+export const flowDefaultsSchema = z
+  .strictObject(flowSettings)
+  .describe('Settings every flow starts from; a flow\'s own value wins. Maps are merged key by key, lists are replaced. MM2: top-level connector properties.');
+
+const loggingSchema = z
+  .strictObject({
+    level: z.enum(['error', 'warn', 'info', 'debug']).default('info').describe('Least severe level written.'),
+    format: z.enum(['text', 'json']).default('text').describe('`text` for people, `json` for log collectors.'),
+  })
+  .describe('Process logs (stdout).');
+
+export const pipelineFileSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(pipelineNamePattern, { error: 'may only contain letters, digits, ".", "_" and "-"' })
+      .optional()
+      .describe('Pipeline name, used in group ids, client ids and metrics; default: the file name without extension.'),
+    clusters: z
+      .record(
+        z.string().regex(clusterAliasPattern, { error: 'a cluster alias may only contain letters, digits, "_" and "-"' }),
+        clusterSchema,
+      )
+      .describe('Clusters by alias. MM2: `clusters` plus the `<alias>.*` properties.'),
+    flow_defaults: flowDefaultsSchema.optional(),
+    flows: z.array(flowSchema).min(1).describe('Replication flows. MM2: the `A->B.enabled = true` flows.'),
+    logging: loggingSchema.prefault({}),
+  })
+  .meta({
+    title: 'mirrorflow pipeline',
+    description: 'A mirrorflow pipeline: Kafka clusters and the flows that replicate topics between them. Run with `mirrorflow run FILE`.',
+  });
