@@ -1,0 +1,109 @@
+/**
+ * Rules that span several keys: flows name declared clusters, a flow never copies a cluster onto
+ * itself and is written once, `sasl`/`ssl` blocks match the protocol, topic regexes work. They run
+ * on unvalidated data, next to the schema check, so that one run reports everything; where the
+ * shape is wrong they stay quiet and leave that to the schema.
+ */
+import { didYouMean } from '../plugins';
+import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from './config-path';
+import { topicPatternProblem } from './check-topic-pattern';
+
+export interface SemanticReporter {
+  report(path: PathSegment[], message: string, hint?: string): void;
+  /** Whether the value at `path` came from outside the file (`${…}`, `--set`) and so must not be quoted. */
+  isSensitive(path: ConfigPath): boolean;
+}
+
+/** `data` is the document after interpolation, `--set` and `flow_defaults` merging. */
+export function checkPipelineSemantics(data: unknown, reporter: SemanticReporter): void {
+  if (!isPlainObject(data)) return;
+  const clusters = isPlainObject(data['clusters']) ? data['clusters'] : undefined;
+  if (clusters !== undefined) {
+    if (Object.keys(clusters).length < 2) {
+      reporter.report(['clusters'], 'declare at least two clusters', 'a flow copies topics from one cluster to another');
+    }
+    for (const [alias, cluster] of Object.entries(clusters)) {
+      if (isPlainObject(cluster) && isPlainObject(cluster['security'])) {
+        checkSecurity(['clusters', alias, 'security'], cluster['security'], reporter);
+      }
+    }
+  }
+  if (isPlainObject(data['flow_defaults'])) checkPatterns(['flow_defaults'], data['flow_defaults'], reporter);
+  if (Array.isArray(data['flows'])) checkFlows(data['flows'], clusters, reporter);
+}
+
+function checkSecurity(path: PathSegment[], security: Record<string, unknown>, reporter: SemanticReporter): void {
+  const written = security['protocol'];
+  // An invalid protocol is the schema's to report; judging sasl/ssl against it would only add noise.
+  if (written !== undefined && typeof written !== 'string') return;
+  const protocol = (written ?? 'plaintext').toLowerCase();
+  if (!['plaintext', 'ssl', 'sasl_plaintext', 'sasl_ssl'].includes(protocol)) return;
+  const usesSasl = protocol.startsWith('sasl_');
+  const usesSsl = protocol === 'ssl' || protocol === 'sasl_ssl';
+  const protocolNote = written === undefined ? ' (protocol defaults to plaintext)' : '';
+
+  if (usesSasl && security['sasl'] === undefined) {
+    reporter.report([...path, 'sasl'], 'a SASL protocol needs a "sasl" block', 'add sasl: { mechanism, username, password }');
+  }
+  if (!usesSasl && security['sasl'] !== undefined) {
+    reporter.report([...path, 'sasl'], `"sasl" is set but the protocol is not SASL${protocolNote}`, 'set protocol: sasl_ssl or sasl_plaintext, or remove sasl');
+  }
+  if (!usesSsl && security['ssl'] !== undefined) {
+    reporter.report([...path, 'ssl'], `"ssl" is set but the protocol does not use TLS${protocolNote}`, 'set protocol: ssl or sasl_ssl, or remove ssl');
+  }
+  const ssl = security['ssl'];
+  if (isPlainObject(ssl) && (ssl['cert_file'] === undefined) !== (ssl['key_file'] === undefined)) {
+    const missing = ssl['cert_file'] === undefined ? 'cert_file' : 'key_file';
+    reporter.report([...path, 'ssl', missing], `missing "${missing}": cert_file and key_file go together`, 'mutual TLS needs both; for server verification alone, ca_file is enough');
+  }
+}
+
+function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefined, reporter: SemanticReporter): void {
+  const aliases = clusters === undefined ? undefined : Object.keys(clusters);
+  const seen = new Map<string, number>();
+  flows.forEach((flow, index) => {
+    if (!isPlainObject(flow)) return;
+    const path: PathSegment[] = ['flows', index];
+    const source = flow['source'];
+    const target = flow['target'];
+    for (const [key, alias] of [['source', source], ['target', target]] as const) {
+      if (typeof alias !== 'string' || alias === '' || aliases === undefined || aliases.includes(alias)) continue;
+      const shown = reporter.isSensitive([...path, key]) ? '' : ` "${alias}"`;
+      // One-letter aliases are all one edit apart; a suggestion there would be a guess.
+      const suggestion = alias.length >= 3 ? didYouMean(alias, aliases) : undefined;
+      reporter.report(
+        [...path, key],
+        `unknown cluster${shown}`,
+        suggestion === undefined ? `declared clusters: ${aliases.join(', ') || 'none'}` : `did you mean "${suggestion}"?`,
+      );
+    }
+    if (typeof source === 'string' && typeof target === 'string') {
+      if (source === target) {
+        reporter.report([...path, 'target'], 'target is the same cluster as source', 'a flow copies between two different clusters');
+      } else {
+        const key = JSON.stringify([source, target]);
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, index);
+        else reporter.report(path, `same source and target as ${formatPath(['flows', first])}`, 'write each direction once; merge the two flows');
+      }
+    }
+    checkPatterns(path, flow, reporter);
+  });
+}
+
+function checkPatterns(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const lists: [PathSegment[], unknown][] = [
+    [['topics'], flow['topics']],
+    [['topics_exclude'], flow['topics_exclude']],
+    [['topic_sync', 'configs_exclude'], isPlainObject(flow['topic_sync']) ? flow['topic_sync']['configs_exclude'] : undefined],
+  ];
+  for (const [relative, list] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((pattern, index) => {
+      if (typeof pattern !== 'string') return;
+      const at = [...path, ...relative, index];
+      const problem = topicPatternProblem(pattern, !reporter.isSensitive(at));
+      if (problem !== undefined) reporter.report(at, problem.message, problem.hint);
+    });
+  }
+}
