@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { validateAction } from '../actions/validate.action';
+
+interface ValidateFlags {
+  readonly set: string[];
+  readonly pluginDir: string[];
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** `mirrorflow validate FILE...`: check pipeline files as `run` would, without connecting to Kafka. */
+export function registerValidateCommand(program: Command): void {
+  program
+    .command('validate')
+    .description('Check pipeline files without connecting to Kafka: print every problem with file, line and path, or "FILE: ok".')
+    .argument('<files...>', 'pipeline YAML files')
+    .option('-s, --set <path=value>', 'override a value of each file, as run does, e.g. flows.0.batching.max_records=5000 (repeatable)', collect, [])
+    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collect, [])
+    .action((files: string[], flags: ValidateFlags) => validateAction({ files, set: flags.set, pluginDirs: flags.pluginDir }));
+}
