@@ -20,5 +20,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 void main(process.argv).then((code) => {
-  process.exitCode = code;
+  // Exit explicitly: a client library may still hold sockets or timers after a failed run, and
+  // a replicator that hangs instead of exiting hides its failure from supervisors.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 });

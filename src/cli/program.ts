@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerLocalCommand } from './commands/local.command';
+import { registerRunCommand } from './commands/run.command';
 import { registerValidateCommand } from './commands/validate.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
@@ -8,6 +9,7 @@ export function buildProgram(): Command {
     .description('Kafka cluster-to-cluster replication, compatible with MirrorMaker 2.')
     .showHelpAfterError()
     .exitOverride();
+  registerRunCommand(program);
   registerValidateCommand(program);
   registerLocalCommand(program);
   return program;

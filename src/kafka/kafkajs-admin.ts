@@ -2,6 +2,7 @@ import { defer, map, type Observable } from 'rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from './kafkajs';
 import type { ClusterAdmin, ConfigSource, NewTopic, PartitionOffsets, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
 import { toTransportError } from './errors';
+import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 
 const CONFIG_SOURCES: Record<number, ConfigSource> = {
   1: 'topic',
@@ -23,6 +24,7 @@ export class KafkajsAdmin implements ClusterAdmin {
     this.admin = kafka.admin();
   }
 
+  /** Runs one admin call; transient failures (a leader moving, a topic still being created) are retried. */
   private call<T>(action: string, fn: (admin: Admin) => Promise<T>): Observable<T> {
     return defer(async () => {
       try {
@@ -30,10 +32,9 @@ export class KafkajsAdmin implements ClusterAdmin {
         await this.connected;
         return await fn(this.admin);
       } catch (error) {
-        this.connected = undefined;
         throw toTransportError(this.cluster, error, action);
       }
-    });
+    }).pipe(retryWithBackoff({ ...defaultRetryConfig, retries: 8, initialDelayMs: 100, maxDelayMs: 5000 }));
   }
 
   listTopics(): Observable<readonly TopicDescription[]> {
@@ -45,6 +46,9 @@ export class KafkajsAdmin implements ClusterAdmin {
   createTopics(topics: readonly NewTopic[]): Observable<readonly string[]> {
     return this.call('Creating topics', async (admin) => {
       const created: string[] = [];
+      // Ask first: kafkajs logs an error for every topic that already exists.
+      const existing = new Set(await admin.listTopics());
+      topics = topics.filter((t) => !existing.has(t.name));
       // One request per topic: kafkajs turns a mix of new and existing topics into one opaque error.
       for (const topic of topics) {
         try {

@@ -1,5 +1,5 @@
 import { defer, type Observable } from 'rxjs';
-import { CompressionTypes, type Kafka, type Message, type Producer } from './kafkajs';
+import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from './kafkajs';
 import type { Compression, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
@@ -33,7 +33,9 @@ export class KafkajsWriter implements RecordWriter {
     kafka: Kafka,
     options: WriterOptions,
   ) {
-    this.producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1 });
+    // Every record names its partition, so the partitioner is never used; naming one silences
+    // kafkajs's warning about its default.
+    this.producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
     this.compression = COMPRESSION[options.compression];
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }

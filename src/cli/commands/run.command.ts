@@ -1,0 +1,38 @@
+import { type Command, Option } from 'commander';
+import { runAction } from '../actions/run.action';
+
+interface RunFlags {
+  readonly set: string[];
+  readonly pluginDir: string[];
+  readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  readonly logFormat?: 'text' | 'json';
+  readonly shutdownTimeout: string;
+  readonly statusInterval: string;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** `mirrorflow run FILE`: replicate as the pipeline file says, until stopped. */
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
+    .argument('<file>', 'pipeline YAML file')
+    .option('-s, --set <path=value>', 'override a value of the file, e.g. flows.0.batching.max_records=5000 (repeatable)', collect, [])
+    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collect, [])
+    .addOption(new Option('--log-level <level>', 'override logging.level').choices(['error', 'warn', 'info', 'debug']))
+    .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
+    .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
+    .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
+    .action((file: string, flags: RunFlags) =>
+      runAction({
+        file,
+        set: flags.set,
+        pluginDirs: flags.pluginDir,
+        logLevel: flags.logLevel,
+        logFormat: flags.logFormat,
+        shutdownTimeoutMs: Number(flags.shutdownTimeout),
+        statusIntervalMs: Number(flags.statusInterval),
+      }),
+    );
+}

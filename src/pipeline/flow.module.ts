@@ -1,0 +1,172 @@
+import { ContainerModule, type ResolutionContext } from 'inversify';
+import type { SchedulerLike } from 'rxjs';
+import type { FlowConfig, PipelineConfig } from '../config';
+import { KafkaClients } from '../core/ports/kafka-clients';
+import { Logger } from '../core/ports/logger';
+import type { MirrorRecord } from '../core/record';
+import { type ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, createReplicationPolicy, newTopicConfigs, shouldReplicateTopic } from '../policy';
+import { buildTransformChain, type PluginRegistry } from '../plugins';
+import { FlowStatus } from '../flow/flow-status';
+import { TopicSync } from '../flow/topic-sync';
+import { ProgressStore } from '../flow/progress-store';
+import { OffsetSyncWriter } from '../flow/offset-sync-writer';
+import { OffsetSyncEmitter } from '../flow/offset-sync-emitter';
+import { ReplicationFlow } from '../flow/replication-flow';
+import {
+  FlowConfigToken,
+  FlowStatusToken,
+  OffsetSyncEmitterToken,
+  OffsetSyncsToken,
+  PipelineConfigToken,
+  PluginRegistryToken,
+  ProgressStoreToken,
+  ReplicationFlowToken,
+  ReplicationPolicyToken,
+  SchedulerToken,
+  TopicSyncToken,
+  TransformChainToken,
+} from './tokens';
+
+/** Connect's name for the offsets topic of a herder whose source is `alias` (mm2-offsets.<alias>.internal). */
+export const progressTopicName = (sourceAlias: string): string => `mm2-offsets.${sourceAlias}.internal`;
+
+/** Each flow's consumer group on its source: shares partitions between processes of one pipeline. */
+export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirrorflow.${pipeline}.${flow.source}-${flow.target}`;
+
+/**
+ * Everything one flow is made of, bound in the flow's own child container. Every part is a
+ * singleton of that container, so the flow's graph shares one policy, one store, one status.
+ */
+export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind<FlowConfig>(FlowConfigToken).toConstantValue(flow);
+    // The flow's own logger shadows the pipeline's in this child container.
+    bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
+
+    bind<ReplicationPolicy>(ReplicationPolicyToken)
+      .toDynamicValue(() =>
+        createReplicationPolicy(
+          flow.replication_policy.type === 'identity'
+            ? { type: 'identity', separator: flow.replication_policy.separator, sourceAlias: flow.source }
+            : {
+                type: 'default',
+                separator: flow.replication_policy.separator,
+                internalTopicSeparatorEnabled: flow.replication_policy.internal_topic_separator_enabled,
+              },
+        ),
+      )
+      .inSingletonScope();
+
+    bind<FlowStatus>(FlowStatusToken).toConstantValue(new FlowStatus(flow.source, flow.target));
+
+    bind<TopicSync>(TopicSyncToken)
+      .toDynamicValue((ctx) => {
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        const policy = ctx.get<ReplicationPolicy>(ReplicationPolicyToken);
+        const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
+        const configFilter = new DefaultConfigPropertyFilter({ exclude: flow.topic_sync.configs_exclude });
+        return new TopicSync({
+          sourceAdmin: clients.admin(flow.source),
+          targetAdmin: clients.admin(flow.target),
+          remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+          shouldReplicate: (topic) =>
+            shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
+          targetConfig: (entries) => newTopicConfigs(configFilter, entries),
+          syncConfigs: flow.topic_sync.sync_configs,
+          replicationFactor: flow.topic_sync.replication_factor,
+          logger: flowLogger(ctx),
+        });
+      })
+      .inSingletonScope();
+
+    bind<ProgressStore>(ProgressStoreToken)
+      .toDynamicValue((ctx) => {
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        return new ProgressStore({
+          sourceAlias: flow.source,
+          topic: progressTopicName(flow.source),
+          replicationFactor: flow.topic_sync.replication_factor,
+          targetAdmin: clients.admin(flow.target),
+          reader: clients.reader(flow.target),
+          writer: clients.writer(flow.target, { role: `${flow.name}|progress`, compression: 'none' }),
+          logger: flowLogger(ctx),
+        });
+      })
+      .inSingletonScope();
+
+    bind<OffsetSyncWriter>(OffsetSyncsToken).toConstantValue(new OffsetSyncWriter({ offsetLagMax: flow.offset_syncs.lag_max }));
+
+    bind<OffsetSyncEmitter | undefined>(OffsetSyncEmitterToken)
+      .toDynamicValue((ctx) => {
+        if (!flow.offset_syncs.enabled) return undefined;
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        const policy = ctx.get<ReplicationPolicy>(ReplicationPolicyToken);
+        const onSource = flow.offset_syncs.location === 'source';
+        const cluster = onSource ? flow.source : flow.target;
+        return new OffsetSyncEmitter(ctx.get<OffsetSyncWriter>(OffsetSyncsToken), {
+          // The name carries the alias of the other cluster (MirrorSourceConfig.offsetSyncsTopic).
+          topic: policy.offsetSyncsTopic(onSource ? flow.target : flow.source),
+          admin: clients.admin(cluster),
+          writer: clients.writer(cluster, { role: `${flow.name}|offset-syncs`, compression: 'none' }),
+          replicationFactor: flow.topic_sync.replication_factor,
+        });
+      })
+      .inSingletonScope();
+
+    bind<(records: readonly MirrorRecord[]) => readonly MirrorRecord[]>(TransformChainToken)
+      .toDynamicValue((ctx) =>
+        buildTransformChain(flow.transforms, ctx.get<PluginRegistry>(PluginRegistryToken), {
+          flow: { source: flow.source, target: flow.target },
+          logger: flowLogger(ctx),
+        }),
+      )
+      .inSingletonScope();
+
+    bind<ReplicationFlow>(ReplicationFlowToken)
+      .toDynamicValue((ctx) => {
+        const pipeline = ctx.get<PipelineConfig>(PipelineConfigToken);
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        const policy = ctx.get<ReplicationPolicy>(ReplicationPolicyToken);
+        return new ReplicationFlow({
+          settings: {
+            source: flow.source,
+            target: flow.target,
+            groupId: flowGroupId(pipeline.name, flow),
+            start: flow.start,
+            refreshIntervalMs: flow.topic_sync.refresh_interval_ms,
+            flushIntervalMs: flow.progress.flush_interval_ms,
+            batching: {
+              maxRecords: flow.batching.max_records,
+              maxBytes: flow.batching.max_bytes,
+              maxWaitMs: flow.batching.max_wait_ms,
+              maxPartitionBytes: flow.producer.max_request_bytes,
+            },
+            maxInFlightBytes: flow.buffer.max_bytes,
+            offsetSyncsEnabled: flow.offset_syncs.enabled,
+          },
+          sourceRecords: clients.source(flow.source, {
+            role: `${flow.name}|replication-consumer`,
+            isolationLevel: flow.consumer.isolation_level,
+            maxBytesPerPartition: flow.consumer.max_bytes_per_partition,
+            maxWaitMs: flow.consumer.max_wait_ms,
+          }),
+          sourceAdmin: clients.admin(flow.source),
+          writer: clients.writer(flow.target, { role: `${flow.name}|replication-producer`, compression: flow.producer.compression }),
+          topicSync: ctx.get<TopicSync>(TopicSyncToken),
+          progress: ctx.get<ProgressStore>(ProgressStoreToken),
+          offsetSyncs: ctx.get<OffsetSyncWriter>(OffsetSyncsToken),
+          offsetSyncEmitter: ctx.get<OffsetSyncEmitter | undefined>(OffsetSyncEmitterToken),
+          remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+          transform: ctx.get(TransformChainToken),
+          scheduler: ctx.get<SchedulerLike>(SchedulerToken),
+          logger: flowLogger(ctx),
+          status: ctx.get<FlowStatus>(FlowStatusToken),
+        });
+      })
+      .inSingletonScope();
+  });
+}
+
+function flowLogger(ctx: ResolutionContext): Logger {
+  return ctx.get<Logger>(Logger);
+}

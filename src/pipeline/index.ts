@@ -1,0 +1,2 @@
+export { Pipeline, type PipelineOptions } from './pipeline';
+export { flowGroupId, progressTopicName } from './flow.module';

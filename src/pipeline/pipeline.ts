@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { type SchedulerLike, Subject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import type { PipelineConfig } from '../config';
+import { KafkaClients } from '../core/ports/kafka-clients';
+import { Logger } from '../core/ports/logger';
+import type { PluginRegistry } from '../plugins';
+import { KafkajsClients } from '../kafka';
+import type { FlowStatus } from '../flow/flow-status';
+import type { ReplicationFlow } from '../flow/replication-flow';
+import { toClusterConnection } from './cluster-connection';
+import { flowModule } from './flow.module';
+import { FlowStatusToken, PipelineConfigToken, PluginRegistryToken, ReplicationFlowToken, SchedulerToken, TransformChainToken } from './tokens';
+
+export interface PipelineOptions {
+  readonly logger: Logger;
+  readonly registry: PluginRegistry;
+  readonly scheduler?: SchedulerLike;
+  /** Replaces the kafkajs clients (tests may put fakes behind the ports). */
+  readonly clients?: KafkaClients;
+}
+
+interface RunningFlow {
+  readonly container: Container;
+  readonly flow: ReplicationFlow;
+  readonly status: FlowStatus;
+}
+
+/**
+ * One running pipeline: a DI container with the pipeline's config, clients and scheduler, and a
+ * child container per enabled flow. `start` checks everything that can be checked before any
+ * client writes (transforms build, every cluster answers) so bad input never half-starts.
+ */
+export class Pipeline {
+  private readonly container: Container;
+  private readonly flows: RunningFlow[] = [];
+  private readonly stop$ = new Subject<void>();
+  private readonly clients: KafkaClients;
+  private readonly logger: Logger;
+
+  constructor(
+    readonly config: PipelineConfig,
+    options: PipelineOptions,
+  ) {
+    this.logger = options.logger.child({ pipeline: config.name });
+    this.clients =
+      options.clients ??
+      new KafkajsClients({
+        clusters: Object.values(config.clusters).map(toClusterConnection),
+        logger: this.logger,
+        clientIdPrefix: `mirrorflow-${config.name}`,
+        debug: config.logging.level === 'debug',
+      });
+    this.container = new Container();
+    this.container.bind<PipelineConfig>(PipelineConfigToken).toConstantValue(config);
+    this.container.bind<Logger>(Logger).toConstantValue(this.logger);
+    this.container.bind<KafkaClients>(KafkaClients).toConstantValue(this.clients);
+    this.container.bind<SchedulerLike>(SchedulerToken).toConstantValue(options.scheduler ?? asyncScheduler);
+    this.container.bind<PluginRegistry>(PluginRegistryToken).toConstantValue(options.registry);
+  }
+
+  get statuses(): readonly FlowStatus[] {
+    return this.flows.map((f) => f.status);
+  }
+
+  /** Builds every flow and checks every cluster it uses is reachable; writes nothing. */
+  async prepare(): Promise<void> {
+    const enabled = this.config.flows.filter((f) => f.enabled);
+    for (const flow of enabled) {
+      const container = new Container({ parent: this.container });
+      container.load(flowModule(flow, this.logger));
+      container.get(TransformChainToken); // plugin problems surface here, before any connection
+      this.flows.push({ container, flow: container.get<ReplicationFlow>(ReplicationFlowToken), status: container.get<FlowStatus>(FlowStatusToken) });
+    }
+    const clusters = [...new Set(enabled.flatMap((f) => [f.source, f.target]))];
+    await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
+  }
+
+  /** Runs every flow until `stop()` (resolves) or a flow fails (rejects). */
+  async run(): Promise<void> {
+    const stop$ = this.stop$.asObservable();
+    try {
+      await lastValueFrom(merge(...this.flows.map((f) => f.flow.run(stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** Stops fetching, drains in-flight batches, stores progress; `run()` then resolves. */
+  stop(): void {
+    this.stop$.next();
+    this.stop$.complete();
+  }
+
+  private async close(): Promise<void> {
+    await this.clients.close();
+    for (const f of this.flows) f.container.unbindAll();
+    this.container.unbindAll();
+  }
+}

@@ -1,0 +1,148 @@
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { createHash } from 'node:crypto';
+import { KafkajsClients } from '../../src/kafka';
+import { Kafka, logLevel, CompressionTypes } from '../../src/kafka/kafkajs';
+import { registerCodecs } from '../../src/kafka/codecs';
+import type { Compression, OutboundRecord, RecordWriter } from '../../src/core/ports/record-writer';
+import type { KafkaRecord, RecordHeader } from '../../src/core/record';
+import type { TopicConfigEntry } from '../../src/core/ports/cluster-admin';
+import { silentLogger } from '../../src/core/ports/logger';
+
+/** A record as a test writes it or compares it: everything replication must keep. */
+export interface TestRecord {
+  readonly partition: number;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: readonly RecordHeader[];
+  readonly timestamp: number;
+}
+
+/** Kafka access for tests, through the product's own adapters (so headers keep their order). */
+export class KafkaKit {
+  private readonly clients: KafkajsClients;
+  /** One producer per compression, kept open: tests that produce in a loop must not connect each time. */
+  private readonly writers = new Map<Compression, RecordWriter>();
+
+  constructor(private readonly bootstrap: string) {
+    this.clients = new KafkajsClients({
+      clusters: [
+        {
+          alias: 'kit',
+          bootstrapServers: [bootstrap],
+          security: { protocol: 'plaintext' },
+          connectionTimeoutMs: 10_000,
+          requestTimeoutMs: 30_000,
+        },
+      ],
+      logger: silentLogger,
+      clientIdPrefix: 'mirrorflow-test',
+    });
+  }
+
+  async createTopic(name: string, partitions = 1, configs: Record<string, string> = {}): Promise<void> {
+    // Tests write old explicit timestamps; keep them from being deleted by time retention.
+    await firstValueFrom(this.clients.admin('kit').createTopics([{ name, partitions, replicationFactor: 1, configs: { 'retention.ms': '-1', ...configs } }]));
+  }
+
+  async addPartitions(topic: string, count: number): Promise<void> {
+    await firstValueFrom(this.clients.admin('kit').createPartitions(topic, count));
+  }
+
+  async topics(): Promise<Map<string, number>> {
+    const list = await firstValueFrom(this.clients.admin('kit').listTopics());
+    return new Map(list.map((t) => [t.name, t.partitions]));
+  }
+
+  /** The topic's config entries by name (value, source, isDefault) as the broker describes them. */
+  async topicConfigs(topic: string): Promise<Map<string, TopicConfigEntry>> {
+    const described = await firstValueFrom(this.clients.admin('kit').describeTopicConfigs([topic]));
+    return new Map((described.get(topic) ?? []).map((entry) => [entry.name, entry]));
+  }
+
+  /** Names of the topics whose name contains `text` (tests look for their own unique names). */
+  async topicsContaining(text: string): Promise<string[]> {
+    return [...(await this.topics()).keys()].filter((name) => name.includes(text)).sort();
+  }
+
+  /** Offsets the next record of each partition will get (the high watermarks). */
+  async endOffsets(topic: string): Promise<number[]> {
+    const offsets = await firstValueFrom(this.clients.admin('kit').partitionOffsets(topic));
+    return offsets.map((o) => o.latest);
+  }
+
+  async count(topic: string): Promise<number> {
+    return (await this.endOffsets(topic)).reduce((a, b) => a + b, 0);
+  }
+
+  async produce(topic: string, records: readonly TestRecord[], compression: Compression = 'none'): Promise<void> {
+    let writer = this.writers.get(compression);
+    if (!writer) {
+      writer = this.clients.writer('kit', { role: `producer-${compression}`, compression });
+      this.writers.set(compression, writer);
+    }
+    const outbound: OutboundRecord[] = records.map((r) => ({ topic, ...r }));
+    for (let i = 0; i < outbound.length; i += 5000) await firstValueFrom(writer.write(outbound.slice(i, i + 5000)));
+  }
+
+  /** Writes with a transactional producer: `commit` records are committed, `abort` ones aborted. */
+  async produceTransactional(topic: string, batches: readonly { records: readonly TestRecord[]; commit: boolean }[]): Promise<void> {
+    registerCodecs();
+    const kafka = new Kafka({ brokers: [this.bootstrap], clientId: 'mirrorflow-test-tx', logLevel: logLevel.NOTHING });
+    const producer = kafka.producer({ transactionalId: `tx-${topic}`, maxInFlightRequests: 1, idempotent: true });
+    await producer.connect();
+    try {
+      for (const batch of batches) {
+        const tx = await producer.transaction();
+        await tx.send({
+          topic,
+          compression: CompressionTypes.None,
+          messages: batch.records.map((r) => ({ partition: r.partition, key: r.key, value: r.value, timestamp: String(r.timestamp), headers: r.headers as never })),
+        });
+        if (batch.commit) await tx.commit();
+        else await tx.abort();
+      }
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** Every record of a topic, by partition, in offset order. */
+  async readAll(topic: string): Promise<Map<number, KafkaRecord[]>> {
+    const batches = await lastValueFrom(this.clients.reader('kit').readToEnd(topic).pipe(toArray()));
+    const byPartition = new Map<number, KafkaRecord[]>();
+    for (const batch of batches) {
+      const list = byPartition.get(batch.partition) ?? [];
+      list.push(...batch.records);
+      byPartition.set(batch.partition, list);
+    }
+    return byPartition;
+  }
+
+  /** Every record of a topic in partition, then offset order. */
+  async readAllFlat(topic: string): Promise<KafkaRecord[]> {
+    const byPartition = await this.readAll(topic);
+    return [...byPartition.keys()].sort((a, b) => a - b).flatMap((p) => byPartition.get(p)!);
+  }
+
+  async close(): Promise<void> {
+    await this.clients.close();
+  }
+}
+
+/** What must survive replication, as comparable plain data. */
+export function snapshot(records: readonly (KafkaRecord | TestRecord)[]): object[] {
+  return records.map((r) => ({
+    partition: r.partition,
+    key: r.key === null ? null : r.key.toString('base64'),
+    value: r.value === null ? null : r.value.toString('base64'),
+    timestamp: r.timestamp,
+    headers: r.headers.map((h) => [h.key, h.value === null ? null : h.value.toString('base64')]),
+  }));
+}
+
+/** A short digest of a partition's content, for large comparisons with readable failures. */
+export function digest(records: readonly (KafkaRecord | TestRecord)[]): string {
+  const hash = createHash('sha256');
+  for (const r of snapshot(records)) hash.update(JSON.stringify(r));
+  return `${records.length}:${hash.digest('hex').slice(0, 16)}`;
+}
