@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerLocalCommand } from './commands/local.command';
 import { registerRunCommand } from './commands/run.command';
+import { registerDemoCommand } from './commands/demo.command';
 import { registerValidateCommand } from './commands/validate.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
@@ -12,5 +13,6 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerValidateCommand(program);
   registerLocalCommand(program);
+  registerDemoCommand(program);
   return program;
 }

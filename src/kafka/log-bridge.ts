@@ -2,9 +2,10 @@ import { logLevel, type logCreator } from './kafkajs';
 import type { Logger } from '../core/ports/logger';
 
 /**
- * Routes kafkajs's logs into our logger. kafkajs logs transient, retried conditions (a
- * coordinator still loading, a leader moving) at ERROR; they are warnings for our users, and
- * real failures reach them as errors through the flows.
+ * Routes kafkajs's logs into our logger. kafkajs logs every error response of a connection at
+ * ERROR, including transient ones it retries (a coordinator still loading, a leader moving);
+ * those go to debug. Failures that matter reach users through the flows' own errors, and the
+ * rest of kafkajs's errors and warnings stay warnings.
  */
 export function kafkajsLogCreator(logger: Logger): logCreator {
   return () =>
@@ -14,12 +15,11 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
       switch (level) {
         case logLevel.ERROR:
         case logLevel.WARN:
-          logger.warn(message, fields);
+          if (namespace === 'Connection') logger.debug(message, fields);
+          else logger.warn(message, fields);
           break;
         default:
           logger.debug(message, fields);
       }
     };
 }
-
-export const kafkajsLogLevel = (logger: { isDebug?: boolean }): logLevel => (logger.isDebug ? logLevel.DEBUG : logLevel.WARN);

@@ -1,2 +1,3 @@
 export { Pipeline, type PipelineOptions } from './pipeline';
 export { flowGroupId, progressTopicName } from './flow.module';
+export { createKafkaClients, plaintextConnection } from './clients';

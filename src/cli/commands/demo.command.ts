@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import { demoAction } from '../actions/demo.action';
+
+/** `mirrorflow demo`: see replication work on this machine in a minute. */
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('Start two local Kafka clusters, replicate sample data with pipelines/primary-to-backup.yaml, and check the copy.')
+    .option('--records <n>', 'records written before replication starts, and again while it runs', '50000')
+    .action((flags: { records: string }) => demoAction({ records: Number(flags.records), out: process.stdout }));
+}
