@@ -6,7 +6,7 @@
  */
 import { didYouMean } from '../plugins';
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from './config-path';
-import { topicPatternProblem } from './check-topic-pattern';
+import { regexListProblems } from './check-topic-pattern';
 
 export interface SemanticReporter {
   report(path: PathSegment[], message: string, hint?: string): void;
@@ -98,12 +98,11 @@ function checkPatterns(path: PathSegment[], flow: Record<string, unknown>, repor
     [['topic_sync', 'configs_exclude'], isPlainObject(flow['topic_sync']) ? flow['topic_sync']['configs_exclude'] : undefined],
   ];
   for (const [relative, list] of lists) {
-    if (!Array.isArray(list)) continue;
-    list.forEach((pattern, index) => {
-      if (typeof pattern !== 'string') return;
-      const at = [...path, ...relative, index];
-      const problem = topicPatternProblem(pattern, !reporter.isSensitive(at));
-      if (problem !== undefined) reporter.report(at, problem.message, problem.hint);
-    });
+    // Non-strings are the schema's to report; the policy compiles strings only.
+    if (!Array.isArray(list) || !list.every((pattern) => typeof pattern === 'string')) continue;
+    const at = (index: number): PathSegment[] => [...path, ...relative, index];
+    for (const problem of regexListProblems(list as string[], (index) => !reporter.isSensitive(at(index)))) {
+      reporter.report(at(problem.index), problem.message);
+    }
   }
 }

@@ -1,62 +1,27 @@
 /**
- * Whether one regex of a topic or config-name list works the way the filters will use it: MM2
- * semantics, a full match (`^(?:p)$`). The compile step is kept to one function so that it can
- * switch to `compilePatternList` from `src/policy/topic-filter.ts` once that lands, and the two
- * can never disagree about what compiles.
+ * Which entries of a regex list (`topics`, `topics_exclude`, `configs_exclude`) the filters would
+ * reject. Asks the policy layer, which compiles MM2's Java regex syntax, so the config check and
+ * the running filter can never disagree about what compiles.
  */
+import { patternListProblems } from '../policy';
 
 export interface PatternProblem {
+  readonly index: number;
   readonly message: string;
-  readonly hint?: string;
 }
 
 /**
- * What is wrong with `pattern`. The message quotes the pattern only when `quote` is set: a
+ * One problem per bad entry. The message quotes the pattern only when `quote(index)` says so: a
  * pattern that came from `${…}` or `--set` must not be echoed.
  */
-export function topicPatternProblem(pattern: string, quote: boolean): PatternProblem | undefined {
-  const shown = quote ? ` ${JSON.stringify(pattern)}` : '';
-  const reason = compileProblem(pattern);
-  if (reason !== undefined) {
-    const hint = javaOnlySyntaxHint(pattern);
-    return { message: `invalid regular expression${shown}: ${reason}`, ...(hint === undefined ? {} : { hint }) };
-  }
-  const escape = javaOnlyEscape(pattern);
-  if (escape !== undefined) {
-    // These compile in JavaScript but mean something else (a plain letter), so the filter would
-    // silently differ from MM2's.
-    return {
-      message: `regular expression${shown} uses \\${escape}, which is Java-only; in JavaScript it matches the letter ${escape}`,
-      hint: escape === 'Q' || escape === 'E' ? 'escape each special character with \\ instead' : 'the whole topic name is matched anyway; drop it',
-    };
-  }
-  return undefined;
+export function regexListProblems(patterns: readonly string[], quote: (index: number) => boolean): PatternProblem[] {
+  return patternListProblems(patterns).map((problem) => ({
+    index: problem.index,
+    message: `invalid regular expression${quote(problem.index) ? ` ${JSON.stringify(problem.pattern)}` : ''}: ${lowerFirst(problem.reason)}`,
+  }));
 }
 
-function compileProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(`^(?:${pattern})$`);
-    return undefined;
-  } catch (error) {
-    // V8 says "Invalid regular expression: /^(?:[a)$/: Unterminated character class"; keep the reason.
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = message.slice(message.lastIndexOf(': ') + 2).trim();
-    return reason === '' ? 'it does not compile' : reason.charAt(0).toLowerCase() + reason.slice(1);
-  }
-}
-
-function javaOnlySyntaxHint(pattern: string): string | undefined {
-  if (/\(\?[imsxu-]+\)/.test(pattern)) return 'JavaScript regexes have no inline flags like (?i); spell out both cases, e.g. [Oo]rders';
-  if (/[*+?}]\+/.test(pattern)) return 'JavaScript regexes have no possessive quantifiers like *+; drop the second +';
-  return undefined;
-}
-
-function javaOnlyEscape(pattern: string): string | undefined {
-  for (let i = 0; i < pattern.length - 1; i++) {
-    if (pattern[i] !== '\\') continue;
-    const next = pattern[i + 1]!;
-    if ('AZzQE'.includes(next)) return next;
-    i += 1;
-  }
-  return undefined;
+/** V8's reasons start in upper case, the policy's in lower; messages here read as one sentence. */
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -169,9 +169,14 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     });
   });
 
-  it('21. Java-only regex syntax gets a hint', () => {
-    expectIssue(withFlowLines("    topics_exclude: ['(?i)test.*']"), { path: 'flows[0].topics_exclude[0]', message: /invalid regular expression/, line: 9, hint: /no inline flags/ });
-    expectIssue(withFlowLines("    topics: ['\\Qa.b\\E']"), { path: 'flows[0].topics[0]', message: /Java-only/, line: 9 });
+  it('21. Java regex syntax JavaScript cannot express is rejected; what MM2 users write is accepted', () => {
+    expectIssue(withFlowLines("    topics_exclude: ['test.*+']"), {
+      path: 'flows[0].topics_exclude[0]',
+      message: /^invalid regular expression "test\.\*\+": possessive quantifiers/,
+      line: 9,
+    });
+    const accepted = parsePipeline(withFlowLines("    topics: ['(?i)orders.*', '\\Qa.b\\E']"), 'pipelines/test.yaml', { env: {} });
+    assert.deepEqual(accepted.flows[0]!.topics, ['(?i)orders.*', '\\Qa.b\\E']);
   });
 
   it('22. unknown cluster alias, with did-you-mean', () => {

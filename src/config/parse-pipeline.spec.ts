@@ -190,10 +190,14 @@ describe('parsePipeline: interpolation', () => {
   const withTopics = (topics: string) => `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    topics: ${topics}`;
 
   it('replaces ${VAR}, ${VAR:default} and ${VAR:} and keeps $${ literal', () => {
-    const config = parse(withTopics('["${PREFIX}.*", "${MISSING:fallback:x}", "a${EMPTY:}b", "$${NOT_A_VAR}", "cost$5"]'), {
-      env: { PREFIX: 'orders' },
-    });
-    assert.deepEqual(config.flows[0]!.topics, ['orders.*', 'fallback:x', 'ab', '${NOT_A_VAR}', 'cost$5']);
+    const text = withTopics('["${PREFIX}.*", "${MISSING:fallback:x}", "a${EMPTY:}b", "cost$"]').replace(
+      '127.0.0.1:9092" }',
+      // A function, because a replacement string would read `$$` as `$`.
+      () => '127.0.0.1:9092", client_id: "$${NOT_A_VAR} and $$ and $" }',
+    );
+    const config = parse(text, { env: { PREFIX: 'orders' } });
+    assert.deepEqual(config.flows[0]!.topics, ['orders.*', 'fallback:x', 'ab', 'cost$']);
+    assert.equal(config.clusters['primary']!.client_id, '${NOT_A_VAR} and $$ and $');
   });
 
   it('prefers the variable to its default, even when it is empty', () => {

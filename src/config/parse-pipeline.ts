@@ -93,8 +93,16 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
   }
   // Unresolved aliases make toJS throw; they are reported above, so stop here.
   if (interpolation.problems.some((p) => p.kind === 'alias')) throw issues.error();
+  let js: unknown;
+  try {
+    js = doc.toJS();
+  } catch (error) {
+    // yaml's guard against alias bombs ("billion laughs"): an alias expanding too far.
+    issues.add({ line: 1, column: 1, message: `the document cannot be read: ${firstLine(error instanceof Error ? error.message : String(error))}` });
+    throw issues.error();
+  }
   // Aliases share objects in toJS output; a tree copy lets --set change one place only.
-  const data = copyTree(doc.toJS({ maxAliasCount: 1000 })) as Record<string, unknown>;
+  const data = copyTree(js) as Record<string, unknown>;
 
   // 3. Overrides.
   const overrides: SetOverride[] = [];
