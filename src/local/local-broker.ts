@@ -10,7 +10,7 @@ import { findFreePorts } from './free-ports';
 import { javaCommand, type KafkaDistribution } from './kafka-distribution';
 import { isBrokerReady } from './kafka-probe';
 import { randomKafkaUuid } from './kafka-uuid';
-import { readLogTail } from './log-tail';
+import { lastLines, logExcerpt, readLogEnd } from './log-tail';
 import { signal, terminateProcess } from './processes';
 import type { Watchdog } from './watchdog';
 
@@ -82,14 +82,23 @@ export async function startBroker(options: StartBrokerOptions): Promise<BrokerHa
     try {
       return await startOnce(options, logger);
     } catch (error) {
-      if (!(error instanceof PortTakenError) || attempt >= START_ATTEMPTS) throw error;
+      if (!(error instanceof PortTakenError)) throw error;
+      if (attempt >= START_ATTEMPTS) {
+        throw new LocalKafkaError(
+          `Local Kafka cluster "${options.alias}" could not bind its ports in ${START_ATTEMPTS} attempts. Broker log:\n${error.logTail}`,
+        );
+      }
       logger.warn('A port was taken before the broker could bind it; retrying with new ports.', { attempt });
     }
   }
 }
 
+/** Another process bound one of the free ports first; worth another try with new ports. */
 class PortTakenError extends Error {
   override readonly name = 'PortTakenError';
+  constructor(readonly logTail: string) {
+    super('A port of the broker was taken.');
+  }
 }
 
 async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<BrokerHandle> {
@@ -171,12 +180,10 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
   let lastProbeError = 'no answer yet';
   for (;;) {
     if (exit !== undefined) {
-      const tail = await brokerLogTail(logFile, stdoutFile);
+      const { excerpt, bindFailed } = await brokerLog(logFile, stdoutFile);
       await handle.stop({ keepDir: true });
-      if (/Address already in use|BindException/.test(tail)) throw new PortTakenError(tail);
-      throw new LocalKafkaError(
-        `Local Kafka cluster "${alias}" stopped during start-up (${exit}). Broker log:\n${tail}`,
-      );
+      if (bindFailed) throw new PortTakenError(excerpt);
+      throw new LocalKafkaError(`Local Kafka cluster "${alias}" stopped during start-up (${exit}). Broker log:\n${excerpt}`);
     }
     try {
       if (await isBrokerReady(HOST, port)) break;
@@ -185,11 +192,11 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
       lastProbeError = describeError(error);
     }
     if (Date.now() >= deadline) {
-      const tail = await brokerLogTail(logFile, stdoutFile);
+      const { excerpt } = await brokerLog(logFile, stdoutFile);
       await handle.stop({ keepDir: true });
       throw new LocalKafkaError(
         `Local Kafka cluster "${alias}" did not answer on ${HOST}:${port} within ${timeoutMs} ms (${lastProbeError}). ` +
-          `Broker log:\n${tail}`,
+          `Broker log:\n${excerpt}`,
       );
     }
     await sleep(PROBE_INTERVAL_MS);
@@ -236,8 +243,18 @@ async function formatStorage(
   }
 }
 
-/** JVM errors (bad options, missing class) go to stdout.log; Kafka's own messages to server.log. */
-async function brokerLogTail(logFile: string, stdoutFile: string): Promise<string> {
-  const [log, stdout] = await Promise.all([readLogTail(logFile, 30), readLogTail(stdoutFile, 15)]);
-  return [stdout && `--- ${stdoutFile}\n${stdout}`, log && `--- ${logFile}\n${log}`].filter(Boolean).join('\n') || '(no log output)';
+/**
+ * What the broker said before it failed. JVM errors (bad options, missing class) go to
+ * stdout.log, Kafka's own messages to server.log.
+ */
+async function brokerLog(logFile: string, stdoutFile: string): Promise<{ excerpt: string; bindFailed: boolean }> {
+  const [log, stdout] = await Promise.all([readLogEnd(logFile), readLogEnd(stdoutFile, 16 * 1024)]);
+  const parts = [
+    stdout.trim() && `--- ${stdoutFile}\n${lastLines(stdout, 15).join('\n')}`,
+    log.trim() && `--- ${logFile}\n${logExcerpt(log)}`,
+  ].filter(Boolean);
+  return {
+    excerpt: parts.join('\n') || '(the broker wrote no log)',
+    bindFailed: /Address already in use|BindException/.test(log + stdout),
+  };
 }

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 
-/** The last `maxLines` lines of a text file (reading at most its last 64 KiB); '' if missing. */
-export async function readLogTail(file: string, maxLines = 40): Promise<string> {
+/** The last `maxBytes` of a text file, starting at a line boundary; '' if the file is missing. */
+export async function readLogEnd(file: string, maxBytes = 256 * 1024): Promise<string> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -10,14 +10,41 @@ export async function readLogTail(file: string, maxLines = 40): Promise<string> 
   }
   try {
     const { size } = await handle.stat();
-    const length = Math.min(size, 64 * 1024);
+    const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n');
-    if (length < size) lines.shift(); // the first line is probably cut
-    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    return lines.slice(-maxLines).join('\n');
+    const text = buffer.toString('utf8');
+    // The first line is probably cut when we did not read from the start.
+    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
   } finally {
     await handle.close();
   }
+}
+
+/** The last `count` non-empty-ended lines of `text`. */
+export function lastLines(text: string, count: number): string[] {
+  const lines = text.split('\n');
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.slice(-count);
+}
+
+/**
+ * What to show when a broker fails: its first ERROR lines (the cause; the end of the log is
+ * mostly shutdown chatter) and its last lines.
+ */
+export function logExcerpt(text: string, options: { errors?: number; tail?: number } = {}): string {
+  const lines = text.split('\n');
+  const errors: string[] = [];
+  for (let i = 0; i < lines.length && errors.length < (options.errors ?? 5) * 2; i++) {
+    if (!/\b(ERROR|FATAL)\b/.test(lines[i]!)) continue;
+    errors.push(lines[i]!);
+    // The exception message ("...: Address already in use") is on the line after, not in the ERROR line.
+    const next = lines[i + 1];
+    if (next !== undefined && next !== '' && !next.startsWith('[') && !/^\s+at /.test(next)) errors.push(next);
+  }
+  const tail = lastLines(text, options.tail ?? 20);
+  const parts: string[] = [];
+  if (errors.length > 0) parts.push('first errors:', ...errors);
+  if (tail.length > 0) parts.push('last lines:', ...tail);
+  return parts.join('\n');
 }
