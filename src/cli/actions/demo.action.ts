@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
-import { loadPipelineFile } from '../../config';
-import { createPluginRegistry, projectPluginsDir, validateTransformSteps } from '../../plugins';
-import { Pipeline, createKafkaClients, plaintextConnection } from '../../pipeline';
+import { Pipeline, createKafkaClients, loadPipeline, plaintextConnection } from '../../pipeline';
 import { startLocalClusters } from '../../local';
 import { createLogger } from '../../telemetry';
 import { MirrorflowError } from '../../core/errors';
@@ -42,12 +40,10 @@ export async function demoAction(options: DemoOptions): Promise<void> {
     await seed(clients, 0, options.records);
     say(`Wrote ${options.records.toLocaleString('en-US')} records to ${DEMO_TOPICS.map((t) => t.name).join(', ')} on primary.`);
 
-    const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir()] });
     const file = resolve(__dirname, '..', '..', '..', '..', 'pipelines', 'primary-to-backup.yaml');
-    const config = await loadPipelineFile(file, {
+    const { config, registry } = await loadPipeline(file, {
       env: { ...process.env, PRIMARY_BOOTSTRAP: addresses['primary'], BACKUP_BOOTSTRAP: addresses['backup'] },
       set: ['flows.0.topic_sync.refresh_interval_ms=2000', 'flows.0.progress.flush_interval_ms=1000'],
-      validateTransforms: (steps) => validateTransformSteps(steps, registry),
     });
     say(`Running ${file}`);
     const pipeline = new Pipeline(config, { logger, registry });

@@ -1,6 +1,4 @@
-import { loadPipelineFile } from '../../config';
-import { createPluginRegistry, projectPluginsDir, validateTransformSteps } from '../../plugins';
-import { Pipeline } from '../../pipeline';
+import { Pipeline, loadPipeline } from '../../pipeline';
 import { createLogger } from '../../telemetry';
 import { MirrorflowError } from '../../core/errors';
 
@@ -22,11 +20,7 @@ export interface RunOptions {
  * before any cluster is contacted.
  */
 export async function runAction(options: RunOptions): Promise<void> {
-  const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...options.pluginDirs] });
-  const config = await loadPipelineFile(options.file, {
-    set: [...options.set],
-    validateTransforms: (steps) => validateTransformSteps(steps, registry),
-  });
+  const { config, registry } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
   const logger = createLogger({
     level: options.logLevel ?? config.logging.level,
     format: options.logFormat ?? config.logging.format,

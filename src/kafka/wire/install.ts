@@ -5,7 +5,6 @@
  * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
  * module before kafkajs; loading kafkajs any other way first is a programming error, caught here.
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
 import Module from 'node:module';
 import { decodeRecord } from './record-decoder';
 import { produceRequestV3 } from './produce-request';

@@ -1,0 +1,28 @@
+import { loadPipelineFile, type PipelineConfig } from '../config';
+import { createPluginRegistry, projectPluginsDir, validateTransformSteps, type PluginRegistry } from '../plugins';
+
+export interface LoadPipelineOptions {
+  readonly set?: readonly string[];
+  /** Folders of compiled plugins besides the project's own `plugins/`. */
+  readonly pluginDirs?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface LoadedPipeline {
+  readonly config: PipelineConfig;
+  readonly registry: PluginRegistry;
+}
+
+/**
+ * Loads the transform plugins and a pipeline file, checking every transform step against its
+ * plugin's schema, so every problem of the file is reported at once and nothing connects.
+ */
+export async function loadPipeline(file: string, options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
+  const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
+  const config = await loadPipelineFile(file, {
+    env: options.env,
+    set: options.set,
+    validateTransforms: (steps) => validateTransformSteps(steps, registry),
+  });
+  return { config, registry };
+}
