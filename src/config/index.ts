@@ -4,7 +4,6 @@
  */
 export { loadPipelineFile } from './load-pipeline-file';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
-export { createTransformValidator } from './create-transform-validator';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './pipeline-json-schema';
 export {
   clusterSchema,

@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../../core/errors';
-import { createTransformValidator, loadPipelineFile } from '../../config';
+import { loadPipeline } from '../../pipeline';
 
 export interface ValidateOptions {
   readonly files: readonly string[];
@@ -16,11 +16,11 @@ export async function validateAction(
   options: ValidateOptions,
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<void> {
-  const validateTransforms = createTransformValidator({ pluginDirs: options.pluginDirs });
   const issues: ConfigIssue[] = [];
   for (const file of options.files) {
     try {
-      await loadPipelineFile(file, { set: options.set, validateTransforms });
+      // The same loader as run: plugins, --set and transform options are checked alike.
+      await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
       print(`${file}: ok`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
