@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { after, test } from 'node:test';
+import { isBrokerReady, isProcessAlive, type DetachedClusterStatus } from '../../src/local';
+
+const run = promisify(execFile);
+const cli = resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');
+const stateDir = mkdtempSync(join(tmpdir(), 'mirrorflow-local-command-test-'));
+
+function mirrorflow(...args: string[]) {
+  return run(process.execPath, [cli, ...args, '--state-dir', stateDir], { timeout: 180_000 });
+}
+
+after(async () => {
+  // Whatever the test did, leave no broker behind.
+  await mirrorflow('local', 'down').catch(() => undefined);
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+test('local up starts clusters that outlive the command; status reports them; down stops them', async () => {
+  const up = await mirrorflow('local', 'up', 'east', '--json');
+  const addresses = JSON.parse(up.stdout) as Record<string, string>;
+  assert.deepEqual(Object.keys(addresses), ['east']);
+  for (const address of Object.values(addresses)) {
+    const [host, port] = address.split(':');
+    assert.equal(await isBrokerReady(host!, Number(port)), true, `${address} answers after the command exited`);
+  }
+
+  const again = await mirrorflow('local', 'up', 'east');
+  assert.match(again.stdout, /east\s+\S+\s+Kafka [\d.]+\s+pid \d+\s+already running/);
+
+  const status = JSON.parse((await mirrorflow('local', 'status', '--json')).stdout) as DetachedClusterStatus[];
+  assert.deepEqual(
+    status.map((cluster) => [cluster.alias, cluster.bootstrapServers, cluster.answering]),
+    [['east', addresses['east'], true]],
+  );
+
+  const down = await mirrorflow('local', 'down');
+  assert.match(down.stdout, /east stopped/);
+  for (const cluster of status) {
+    assert.equal(isProcessAlive(cluster.pid), false, `broker ${cluster.alias} still runs`);
+    assert.equal(existsSync(cluster.dir), false, `${cluster.dir} still exists`);
+  }
+  assert.match((await mirrorflow('local', 'status')).stdout, /No local clusters are running/);
+});
+
+test('local up with an unusable alias fails with exit code 69 and says why', async () => {
+  await assert.rejects(mirrorflow('local', 'up', 'bad.alias'), (error: { code?: number; stderr?: string }) => {
+    assert.equal(error.code, 69);
+    assert.match(error.stderr ?? '', /"bad\.alias" is not a usable cluster alias/);
+    return true;
+  });
+});
