@@ -15,7 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism, constants } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultKafkaVersion, startLocalClusters, type LocalClusters } from '../../src/local';
+import { defaultKafkaVersion, isBrokerReady, startLocalClusters, type LocalClusters } from '../../src/local';
 import { parseTestClusters, TEST_CLUSTERS_ENV } from './clusters';
 
 const root = resolve(__dirname, '..', '..', '..');
@@ -91,6 +91,15 @@ function reportSetupFailure(what: string, error: unknown): void {
   );
 }
 
+/** Clusters given from outside may be gone; one clear failure beats every test timing out. */
+async function checkClustersAnswer(clusters: Readonly<Record<string, string>>): Promise<void> {
+  for (const [alias, address] of Object.entries(clusters)) {
+    const [host, port] = address.split(':');
+    const ready = await isBrokerReady(host ?? '', Number(port), 5000).catch(() => false);
+    if (!ready) throw new Error(`Cluster ${alias} at ${address} does not answer Kafka requests.`);
+  }
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const files = collectTestFiles(dist, root, options);
@@ -104,9 +113,9 @@ async function main(): Promise<number> {
   const needsKafka = files.some((file) => file.endsWith('.test.js'));
   if (needsKafka && env[TEST_CLUSTERS_ENV]) {
     try {
-      parseTestClusters(env[TEST_CLUSTERS_ENV]);
+      await checkClustersAnswer(parseTestClusters(env[TEST_CLUSTERS_ENV]));
     } catch (error) {
-      reportSetupFailure('read MIRRORFLOW_TEST_CLUSTERS', error);
+      reportSetupFailure('use the clusters in MIRRORFLOW_TEST_CLUSTERS', error);
       return 1;
     }
     say(`Using the clusters in ${TEST_CLUSTERS_ENV}: ${env[TEST_CLUSTERS_ENV]}`);
