@@ -48,7 +48,7 @@ describe('parsePipeline: the happy path', () => {
       target: 'backup',
       enabled: true,
       topics: ['.*'],
-      topics_exclude: ['.*[\\-\\.]internal', '.*\\.replica', '__.*'],
+      topics_exclude: ['mm2.*\\.internal', '.*\\.replica', '__.*'],
       replication_policy: { type: 'default', separator: '.', internal_topic_separator_enabled: true },
       replicate_heartbeats: true,
       start: 'earliest',
@@ -57,12 +57,14 @@ describe('parsePipeline: the happy path', () => {
         replication_factor: -1,
         sync_configs: true,
         configs_exclude: [
-          'follower\\.replication\\.throttled\\.replicas',
-          'leader\\.replication\\.throttled\\.replicas',
-          'message\\.timestamp\\.difference\\.max\\.ms',
-          'message\\.timestamp\\.type',
-          'unclean\\.leader\\.election\\.enable',
-          'min\\.insync\\.replicas',
+          'follower.replication.throttled.replicas',
+          'leader.replication.throttled.replicas',
+          'message.timestamp.difference.max.ms',
+          'log.message.timestamp.before.max.ms',
+          'log.message.timestamp.after.max.ms',
+          'message.timestamp.type',
+          'unclean.leader.election.enable',
+          'min.insync.replicas',
         ],
       },
       offset_syncs: { enabled: true, location: 'source', lag_max: 100 },
@@ -79,7 +81,7 @@ describe('parsePipeline: the happy path', () => {
   it('gives each parse its own default lists', () => {
     const first = parse(minimal);
     (first.flows[0]!.topics_exclude as string[]).push('mutated');
-    assert.deepEqual(parse(minimal).flows[0]!.topics_exclude, ['.*[\\-\\.]internal', '.*\\.replica', '__.*']);
+    assert.deepEqual(parse(minimal).flows[0]!.topics_exclude, ['mm2.*\\.internal', '.*\\.replica', '__.*']);
   });
 
   it('normalises comma-separated servers, MM2 upper case and TLS paths', () => {

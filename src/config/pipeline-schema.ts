@@ -8,6 +8,7 @@
  * reported together with the shape problems, not only once the shape is right.
  */
 import { z } from 'zod';
+import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../policy';
 
 /** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
 export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
@@ -16,17 +17,10 @@ export const pipelineNamePattern = /^[A-Za-z0-9._-]+$/;
 /** `host:port`, `[ipv6]:port`. The port range is checked separately (a regex cannot say 1..65535 readably). */
 const hostPortPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[^\s:,[\]]+):\d{1,5}$/;
 
-/** MM2 `topics.exclude` default (MirrorSourceConfig). */
-export const defaultTopicsExclude: readonly string[] = ['.*[\\-\\.]internal', '.*\\.replica', '__.*'];
+/** MM2 `topics.exclude` default, as Kafka 4.3's MirrorSourceConfig has it (one list, in the policy layer). */
+export const defaultTopicsExclude: readonly string[] = DEFAULT_TOPICS_EXCLUDE;
 /** MM2 `config.properties.exclude` default (DefaultConfigPropertyFilter): never synced. */
-export const defaultConfigsExclude: readonly string[] = [
-  'follower\\.replication\\.throttled\\.replicas',
-  'leader\\.replication\\.throttled\\.replicas',
-  'message\\.timestamp\\.difference\\.max\\.ms',
-  'message\\.timestamp\\.type',
-  'unclean\\.leader\\.election\\.enable',
-  'min\\.insync\\.replicas',
-];
+export const defaultConfigsExclude: readonly string[] = DEFAULT_CONFIG_PROPERTIES_EXCLUDE;
 
 const positiveInt = () => z.int().min(1);
 const nonNegativeInt = () => z.int().min(0);
