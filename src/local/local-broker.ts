@@ -85,7 +85,7 @@ export async function startBroker(options: StartBrokerOptions): Promise<BrokerHa
       if (!(error instanceof PortTakenError)) throw error;
       if (attempt >= START_ATTEMPTS) {
         throw new LocalKafkaError(
-          `Local Kafka cluster "${options.alias}" could not bind its ports in ${START_ATTEMPTS} attempts. Broker log:\n${error.logTail}`,
+          `Local Kafka cluster "${options.alias}" could not bind its ports in ${START_ATTEMPTS} attempts. Broker log:\n${error.excerpt}`,
         );
       }
       logger.warn('A port was taken before the broker could bind it; retrying with new ports.', { attempt });
@@ -96,7 +96,7 @@ export async function startBroker(options: StartBrokerOptions): Promise<BrokerHa
 /** Another process bound one of the free ports first; worth another try with new ports. */
 class PortTakenError extends Error {
   override readonly name = 'PortTakenError';
-  constructor(readonly logTail: string) {
+  constructor(readonly excerpt: string) {
     super('A port of the broker was taken.');
   }
 }
