@@ -1,6 +1,6 @@
 import { defer, map, type Observable } from 'rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from './kafkajs';
-import type { ClusterAdmin, ConfigSource, NewTopic, PartitionOffsets, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
+import type { ClusterAdmin, ConfigSource, GroupOffset, GroupState, NewTopic, PartitionOffsets, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
 import { toTransportError } from './errors';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 
@@ -10,6 +10,14 @@ const CONFIG_SOURCES: Record<number, ConfigSource> = {
   3: 'dynamic-default-broker',
   4: 'static-broker',
   5: 'default',
+};
+
+const GROUP_STATES: Record<string, GroupState> = {
+  empty: 'empty',
+  stable: 'stable',
+  preparingrebalance: 'preparing-rebalance',
+  completingrebalance: 'completing-rebalance',
+  dead: 'dead',
 };
 
 /** ClusterAdmin over the kafkajs admin client; connects on first use. */
@@ -110,6 +118,45 @@ export class KafkajsAdmin implements ClusterAdmin {
           .sort((a, b) => a.partition - b.partition),
       ),
     );
+  }
+
+  listGroups(): Observable<readonly string[]> {
+    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
+  }
+
+  describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>> {
+    return this.call('Describing consumer groups', async (admin) => {
+      const states = new Map<string, GroupState>();
+      if (groupIds.length === 0) return states;
+      const described = await admin.describeGroups([...groupIds]);
+      for (const g of described.groups) states.set(g.groupId, GROUP_STATES[g.state.toLowerCase()] ?? 'unknown');
+      for (const id of groupIds) if (!states.has(id)) states.set(id, 'dead');
+      return states;
+    });
+  }
+
+  fetchGroupOffsets(groupId: string): Observable<readonly GroupOffset[]> {
+    return this.call('Reading consumer group offsets', (admin) => admin.fetchOffsets({ groupId })).pipe(
+      map((topics) =>
+        topics.flatMap((t) =>
+          t.partitions
+            .filter((p) => Number(p.offset) >= 0)
+            .map((p) => ({ topic: t.topic, partition: p.partition, offset: Number(p.offset), metadata: p.metadata ?? '' })),
+        ),
+      ),
+    );
+  }
+
+  commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void> {
+    return this.call('Committing consumer group offsets', async (admin) => {
+      const byTopic = new Map<string, { partition: number; offset: string }[]>();
+      for (const o of offsets) {
+        const list = byTopic.get(o.topic) ?? [];
+        list.push({ partition: o.partition, offset: String(o.offset) });
+        byTopic.set(o.topic, list);
+      }
+      for (const [topic, partitions] of byTopic) await admin.setOffsets({ groupId, topic, partitions });
+    });
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,16 @@ export interface PartitionOffsets {
   readonly latest: number;
 }
 
+/** A consumer group's state, as the broker reports it (classic or KIP-848 groups). */
+export type GroupState = 'empty' | 'stable' | 'preparing-rebalance' | 'completing-rebalance' | 'dead' | 'unknown';
+
+export interface GroupOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly metadata: string;
+}
+
 /** Metadata and topic management on one cluster. Every call is lazy: nothing happens until subscribed. */
 export interface ClusterAdmin {
   readonly cluster: string;
@@ -43,5 +53,16 @@ export interface ClusterAdmin {
   createPartitions(topic: string, count: number): Observable<void>;
   describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]>;
+  /** Ids of the consumer groups on the cluster. */
+  listGroups(): Observable<readonly string[]>;
+  /** State per group; a group the broker does not know is `dead`. */
+  describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>>;
+  /** The group's committed offsets (partitions without a commit are left out). */
+  fetchGroupOffsets(groupId: string): Observable<readonly GroupOffset[]>;
+  /**
+   * Commits offsets for a group that has no active members (the broker refuses it for an active
+   * group, which errors with a KafkaTransportError).
+   */
+  commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void>;
   close(): Promise<void>;
 }
