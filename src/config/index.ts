@@ -23,6 +23,8 @@ export type {
   OffsetSyncsConfig,
   PipelineConfig,
   ProducerConfig,
+  CheckpointsConfig,
+  HeartbeatsConfig,
   ProgressConfig,
   ReplicationPolicyConfig,
   SaslConfig,

@@ -73,6 +73,16 @@ describe('parsePipeline: the happy path', () => {
       buffer: { max_bytes: 67108864 },
       consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500 },
       producer: { compression: 'none', max_request_bytes: 1000000 },
+      checkpoints: {
+        enabled: true,
+        interval_ms: 60000,
+        groups: ['.*'],
+        groups_exclude: ['console-consumer-.*', 'connect-.*', '__.*'],
+        refresh_groups_interval_ms: 30000,
+        replication_factor: -1,
+        sync_group_offsets: { enabled: false, interval_ms: 60000 },
+      },
+      heartbeats: { enabled: true, interval_ms: 1000, replication_factor: -1 },
       transforms: [],
     };
     assert.deepEqual(config.flows, [expected]);

@@ -37,6 +37,8 @@ export type BatchingConfig = FlowConfig['batching'];
 export type BufferConfig = FlowConfig['buffer'];
 export type ConsumerConfig = FlowConfig['consumer'];
 export type ProducerConfig = FlowConfig['producer'];
+export type CheckpointsConfig = FlowConfig['checkpoints'];
+export type HeartbeatsConfig = FlowConfig['heartbeats'];
 export type LoggingConfig = ParsedFile['logging'];
 
 export interface PipelineConfig {

@@ -8,7 +8,7 @@
  * reported together with the shape problems, not only once the shape is right.
  */
 import { z } from 'zod';
-import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../policy';
+import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../policy';
 
 /** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
 export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
@@ -226,6 +226,55 @@ const producerSchema = z
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
 
+const checkpointsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe('Emit checkpoints (translated consumer group offsets) to `<source>.checkpoints.internal` on the target. MM2: `emit.checkpoints.enabled` (true).'),
+    interval_ms: positiveInt()
+      .default(60000)
+      .describe('How often group offsets are translated and checkpointed, ms. MM2: `emit.checkpoints.interval.seconds` (60).'),
+    groups: regexList('Consumer groups to checkpoint (regexes, full match). MM2: `groups`.').default(() => [...DEFAULT_GROUPS_INCLUDE]),
+    groups_exclude: regexList('Consumer groups never checkpointed (regexes, full match). MM2: `groups.exclude`.').default(() => [...DEFAULT_GROUPS_EXCLUDE]),
+    refresh_groups_interval_ms: z
+      .int()
+      .min(1000)
+      .default(30000)
+      .describe('How often new consumer groups are looked for, ms. MM2: `refresh.groups.interval.seconds` (600).'),
+    replication_factor: z
+      .int()
+      .max(32767)
+      .refine((value) => value === -1 || value >= 1, 'must be -1 (the broker\'s default) or at least 1')
+      .default(-1)
+      .describe('Replication factor of the checkpoints topic; -1 = the broker\'s default. MM2: `checkpoints.topic.replication.factor` (3).'),
+    sync_group_offsets: z
+      .strictObject({
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe('Write translated offsets into the target\'s consumer groups that have no active members. MM2: `sync.group.offsets.enabled` (false).'),
+        interval_ms: positiveInt()
+          .default(60000)
+          .describe('How often target groups are synced, ms. MM2: `sync.group.offsets.interval.seconds` (60).'),
+      })
+      .prefault({})
+      .describe('Consumer group offset sync into the target cluster (for failover).'),
+  })
+  .describe('Checkpoints: consumer group offsets translated to the target. MM2: MirrorCheckpointConnector.');
+
+const heartbeatsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe('Emit heartbeats to the target\'s `heartbeats` topic. MM2: `emit.heartbeats.enabled` (true).'),
+    interval_ms: positiveInt()
+      .default(1000)
+      .describe('How often a heartbeat is written, ms. MM2: `emit.heartbeats.interval.seconds` (1).'),
+    replication_factor: z
+      .int()
+      .max(32767)
+      .refine((value) => value === -1 || value >= 1, 'must be -1 (the broker\'s default) or at least 1')
+      .default(-1)
+      .describe('Replication factor of the heartbeats topic; -1 = the broker\'s default. MM2: `heartbeats.topic.replication.factor` (3).'),
+  })
+  .describe('Heartbeats: liveness records that let tools count replication hops. MM2: MirrorHeartbeatConnector.');
+
 const transformStepSchema = z
   .looseObject({
     type: z.string().min(1).describe('Name of a built-in or custom transform plugin.'),
@@ -253,6 +302,8 @@ const flowSettings = {
   buffer: bufferSchema.prefault({}),
   consumer: consumerSchema.prefault({}),
   producer: producerSchema.prefault({}),
+  checkpoints: checkpointsSchema.prefault({}),
+  heartbeats: heartbeatsSchema.prefault({}),
   transforms: z
     .array(transformStepSchema)
     .default(() => [])
