@@ -18,24 +18,12 @@ export interface KafkajsCodec {
   decompress(buffer: Buffer): Promise<Buffer>;
 }
 
-/** kafkajs's write buffer (protocol/encoder.js), only as far as the produce request needs it. */
-export interface KafkajsEncoder {
-  readonly buffer: Buffer;
-  writeInt16(value: number): KafkajsEncoder;
-  writeInt32(value: number): KafkajsEncoder;
-  writeString(value: string | null): KafkajsEncoder;
-  writeArray(values: readonly KafkajsEncoder[]): KafkajsEncoder;
-  writeBuffer(value: Buffer): KafkajsEncoder;
-}
-
 export const KAFKAJS_PATHS = {
   recordDecoder: 'kafkajs/src/protocol/recordBatch/record/v0/decoder',
   produceRequestV3: 'kafkajs/src/protocol/requests/produce/v3/request',
+  groupMessagesPerPartition: 'kafkajs/src/producer/groupMessagesPerPartition',
+  requestFrame: 'kafkajs/src/protocol/request',
 } as const;
-
-export function kafkajsEncoderClass(): new () => KafkajsEncoder {
-  return require('kafkajs/src/protocol/encoder') as new () => KafkajsEncoder;
-}
 
 export function kafkajsLookupCodec(): (type: number) => KafkajsCodec {
   return (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec;
@@ -43,8 +31,4 @@ export function kafkajsLookupCodec(): (type: number) => KafkajsCodec {
 
 export function kafkajsApiKeys(): { Produce: number } {
   return require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number };
-}
-
-export function kafkajsTimestampTypes(): { LOG_APPEND_TIME: number } {
-  return require('kafkajs/src/protocol/timestampTypes') as { LOG_APPEND_TIME: number };
 }
