@@ -21,6 +21,9 @@ export interface WrittenBatches {
   readonly offsets: Float64Array;
 }
 
+/** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */
+const RECORD_OVERHEAD_BYTES = 64;
+
 export type WriteRecords = (records: readonly OutboundRecord[]) => Observable<Float64Array>;
 
 /**
@@ -131,24 +134,30 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
  */
 function writeInRounds(records: readonly OutboundRecord[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
   const roundOf = new Uint32Array(records.length);
-  const bytesByPartition = new Map<string, { round: number; bytes: number }>();
+  const byTopic = new Map<string, Map<number, { round: number; bytes: number }>>();
   let rounds = 1;
+  // Consecutive records usually share a partition: remember the last one to skip the lookups.
+  let lastTopic: string | undefined;
+  let lastPartition = -1;
+  let state: { round: number; bytes: number } | undefined;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const key = `${r.topic}\u0000${r.partition}`;
-    const size = recordBytes(r) + 64;
-    const state = bytesByPartition.get(key);
-    if (!state) {
-      bytesByPartition.set(key, { round: 0, bytes: size });
-      continue;
+    if (r.topic !== lastTopic || r.partition !== lastPartition) {
+      let partitions = byTopic.get(r.topic);
+      if (!partitions) byTopic.set(r.topic, (partitions = new Map()));
+      state = partitions.get(r.partition);
+      if (!state) partitions.set(r.partition, (state = { round: 0, bytes: 0 }));
+      lastTopic = r.topic;
+      lastPartition = r.partition;
     }
-    if (state.bytes + size > maxPartitionBytes) {
-      state.round++;
-      state.bytes = 0;
+    const size = recordBytes(r) + RECORD_OVERHEAD_BYTES;
+    if (state!.bytes > 0 && state!.bytes + size > maxPartitionBytes) {
+      state!.round++;
+      state!.bytes = 0;
+      if (state!.round + 1 > rounds) rounds = state!.round + 1;
     }
-    state.bytes += size;
-    roundOf[i] = state.round;
-    if (state.round + 1 > rounds) rounds = state.round + 1;
+    state!.bytes += size;
+    roundOf[i] = state!.round;
   }
   if (rounds === 1) return write(records);
   const perRound: { records: OutboundRecord[]; indices: number[] }[] = Array.from({ length: rounds }, () => ({ records: [], indices: [] }));

@@ -11,12 +11,13 @@
  *       partition  => INT32
  *       record_set => INT32 length + record batch
  *
- * The module keeps kafkajs's calling convention exactly (same arguments, same request object),
- * since kafkajs's producer and its v4-v7 wrappers call it.
+ * The module keeps kafkajs's calling convention (same arguments, same request object), since
+ * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
+ * exact size; request-frame.ts only reads its `.buffer`.
  */
-import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
 import { crc32c } from '@node-rs/crc32';
-import { kafkajsApiKeys, kafkajsEncoderClass, kafkajsLookupCodec, type KafkajsEncoder } from './kafkajs-internals';
+import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
+import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 
 interface PartitionData {
   readonly partition: number;
@@ -43,7 +44,6 @@ export interface ProduceRequestArgs {
 }
 
 export function produceRequestV3(args: ProduceRequestArgs) {
-  const Encoder = kafkajsEncoderClass();
   const compression = args.compression ?? 0;
   const codec = compression === 0 ? undefined : kafkajsLookupCodec()(compression);
   const producerId = args.producerId === undefined ? -1 : Number(args.producerId.toString());
@@ -54,10 +54,14 @@ export function produceRequestV3(args: ProduceRequestArgs) {
     apiVersion: 3,
     apiName: 'Produce',
     expectResponse: () => args.acks !== 0,
-    encode: async (): Promise<KafkajsEncoder> => {
-      const topics: KafkajsEncoder[] = [];
+    encode: async (): Promise<{ readonly buffer: Buffer }> => {
+      const topics: { name: Buffer; partitions: { partition: number; batch: Buffer }[] }[] = [];
+      const transactionalIdBytes = transactionalId === null ? null : Buffer.from(transactionalId, 'utf8');
+      let size = 2 + (transactionalIdBytes?.length ?? 0) + 2 + 4 + 4;
       for (const { topic, partitions } of args.topicData) {
-        const encodedPartitions: KafkajsEncoder[] = [];
+        const name = Buffer.from(topic, 'utf8');
+        const encoded: { partition: number; batch: Buffer }[] = [];
+        size += 2 + name.length + 4;
         for (const data of partitions) {
           const batch = await encodeRecordBatch(data.messages, {
             compression,
@@ -68,11 +72,28 @@ export function produceRequestV3(args: ProduceRequestArgs) {
             firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
             transactional: transactionalId !== null,
           });
-          encodedPartitions.push(new Encoder().writeInt32(data.partition).writeInt32(batch.length).writeBuffer(batch));
+          encoded.push({ partition: data.partition, batch });
+          size += 4 + 4 + batch.length;
         }
-        topics.push(new Encoder().writeString(topic).writeArray(encodedPartitions));
+        topics.push({ name, partitions: encoded });
       }
-      return new Encoder().writeString(transactionalId).writeInt16(args.acks).writeInt32(args.timeout).writeArray(topics);
+      const body = Buffer.allocUnsafe(size);
+      let offset = body.writeInt16BE(transactionalIdBytes === null ? -1 : transactionalIdBytes.length, 0);
+      if (transactionalIdBytes !== null) offset += transactionalIdBytes.copy(body, offset);
+      offset = body.writeInt16BE(args.acks, offset);
+      offset = body.writeInt32BE(args.timeout, offset);
+      offset = body.writeInt32BE(topics.length, offset);
+      for (const topic of topics) {
+        offset = body.writeInt16BE(topic.name.length, offset);
+        offset += topic.name.copy(body, offset);
+        offset = body.writeInt32BE(topic.partitions.length, offset);
+        for (const { partition, batch } of topic.partitions) {
+          offset = body.writeInt32BE(partition, offset);
+          offset = body.writeInt32BE(batch.length, offset);
+          offset += batch.copy(body, offset);
+        }
+      }
+      return { buffer: body };
     },
   };
 }

@@ -59,10 +59,30 @@ function toBytes(value: Buffer | string | null | undefined): Buffer | null {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
 }
 
+/** Header keys repeat across records; encoding each one once saves an allocation per header. */
+const headerKeyCache = new Map<string, Buffer>();
+const HEADER_KEY_CACHE_LIMIT = 10_000;
+
+function headerKeyBytes(key: string): Buffer {
+  let bytes = headerKeyCache.get(key);
+  if (bytes === undefined) {
+    bytes = Buffer.from(key, 'utf8');
+    if (headerKeyCache.size >= HEADER_KEY_CACHE_LIMIT) headerKeyCache.clear();
+    headerKeyCache.set(key, bytes);
+  }
+  return bytes;
+}
+
+const NO_HEADERS: NormalisedHeader[] = [];
+
 function normaliseHeaders(headers: OutgoingMessage['headers']): NormalisedHeader[] {
-  if (headers === undefined) return [];
+  if (headers === undefined) return NO_HEADERS;
   if (Array.isArray(headers)) {
-    return (headers as readonly RecordHeader[]).map((h) => ({ key: Buffer.from(h.key, 'utf8'), value: h.value }));
+    const list = headers as readonly RecordHeader[];
+    if (list.length === 0) return NO_HEADERS;
+    const out = new Array<NormalisedHeader>(list.length);
+    for (let i = 0; i < list.length; i++) out[i] = { key: headerKeyBytes(list[i]!.key), value: list[i]!.value };
+    return out;
   }
   const out: NormalisedHeader[] = [];
   for (const [key, raw] of Object.entries(headers as Record<string, Buffer | string | (Buffer | string)[] | undefined>)) {
@@ -118,8 +138,15 @@ interface Prepared {
   bodySize: number;
 }
 
-/** Encodes the records section (without batch header) and returns it with the timestamp range. */
-function encodeRecords(messages: readonly OutgoingMessage[], now: number): { records: Buffer; baseTimestamp: number; maxTimestamp: number } {
+interface PreparedRecords {
+  readonly prepared: Prepared[];
+  readonly size: number;
+  readonly baseTimestamp: number;
+  readonly maxTimestamp: number;
+}
+
+/** Normalises the records and sizes them, so they can be written into one exact buffer. */
+function prepareRecords(messages: readonly OutgoingMessage[], now: number): PreparedRecords {
   const prepared: Prepared[] = new Array<Prepared>(messages.length);
   let baseTimestamp = Number.POSITIVE_INFINITY;
   let maxTimestamp = Number.NEGATIVE_INFINITY;
@@ -140,8 +167,12 @@ function encodeRecords(messages: readonly OutgoingMessage[], now: number): { rec
     p.bodySize = size;
     total += varintSize(size) + size;
   }
-  const records = Buffer.allocUnsafe(total);
-  let offset = 0;
+  return { prepared, size: total, baseTimestamp, maxTimestamp };
+}
+
+/** Writes prepared records into `target` from `offset`. */
+function writeRecords({ prepared, baseTimestamp }: PreparedRecords, target: Buffer, offset: number): void {
+  const records = target;
   for (let i = 0; i < prepared.length; i++) {
     const p = prepared[i]!;
     offset = writeUnsignedVarint(records, offset, zigzag32(p.bodySize));
@@ -156,19 +187,26 @@ function encodeRecords(messages: readonly OutgoingMessage[], now: number): { rec
       offset = writeBytes(records, offset, h.value);
     }
   }
-  return { records, baseTimestamp, maxTimestamp };
 }
 
 export async function encodeRecordBatch(messages: readonly OutgoingMessage[], options: BatchOptions): Promise<Buffer> {
   const now = options.now ?? Date.now();
-  const { records, baseTimestamp, maxTimestamp } = encodeRecords(messages, now);
+  const records = prepareRecords(messages, now);
+  const { baseTimestamp, maxTimestamp } = records;
   const codecBits = options.compression & CODEC_MASK;
-  let body = records;
-  if (codecBits !== 0) {
+  let batch: Buffer;
+  if (codecBits === 0) {
+    // Uncompressed: records go straight into the batch, no intermediate copy.
+    batch = Buffer.allocUnsafe(HEADER_BYTES + records.size);
+    writeRecords(records, batch, HEADER_BYTES);
+  } else {
     if (!options.codec) throw new Error(`No codec registered for compression type ${codecBits}.`);
-    body = await options.codec.compress({ buffer: records });
+    const raw = Buffer.allocUnsafe(records.size);
+    writeRecords(records, raw, 0);
+    const body = await options.codec.compress({ buffer: raw });
+    batch = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+    body.copy(batch, HEADER_BYTES);
   }
-  const batch = Buffer.allocUnsafe(HEADER_BYTES + body.length);
   batch.writeBigInt64BE(0n, 0);
   batch.writeInt32BE(batch.length - 12, 8);
   batch.writeInt32BE(-1, 12);
@@ -181,7 +219,6 @@ export async function encodeRecordBatch(messages: readonly OutgoingMessage[], op
   batch.writeInt16BE(options.producerEpoch ?? -1, 51);
   batch.writeInt32BE(options.firstSequence ?? -1, 53);
   batch.writeInt32BE(messages.length, 57);
-  body.copy(batch, HEADER_BYTES);
   batch.writeUInt32BE(options.crc32c(batch.subarray(CRC_START)) >>> 0, 17);
   return batch;
 }
