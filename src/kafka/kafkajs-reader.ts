@@ -1,12 +1,18 @@
-import { Observable } from 'rxjs';
+import { Observable, firstValueFrom } from 'rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Kafka, KafkaMessage } from './kafkajs';
-import type { TopicReader } from '../core/ports/record-source';
+import type { TopicFollowEvent, TopicReader } from '../core/ports/record-source';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { KafkaRecord, RecordHeader, SourceBatch } from '../core/record';
 import { toTransportError } from './errors';
 
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
+
+/**
+ * How long a follower's fetch waits at the broker for new records. Short, because kafkajs's
+ * disconnect waits for the fetch in flight, and stopping a flow should not take seconds.
+ */
+const FOLLOW_MAX_WAIT_MS = 500;
 
 /**
  * Reads a whole topic from its start up to the high watermarks it had when the read began.
@@ -60,6 +66,71 @@ export class KafkajsTopicReader implements TopicReader {
         });
       };
       run().catch((error: unknown) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
+      return () => {
+        stopped = true;
+        void consumer.disconnect().catch(() => undefined);
+      };
+    });
+  }
+
+  follow(topic: string, partition: number): Observable<TopicFollowEvent> {
+    return new Observable<TopicFollowEvent>((subscriber) => {
+      let stopped = false;
+      let caughtUp = false;
+      /** The next offset to emit; records before it were emitted already (a rejoin restarts from the beginning). */
+      let next = -1;
+      let end = 0;
+      const consumer = this.kafka.consumer({
+        groupId: `mirrorflow-reader-${randomUUID()}`,
+        allowAutoTopicCreation: false,
+        maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS,
+      });
+      const reached = (nextOffset: number): void => {
+        if (caughtUp || stopped || nextOffset < end) return;
+        caughtUp = true;
+        subscriber.next({ type: 'caught-up' });
+      };
+      const run = async (): Promise<void> => {
+        const offsets = await firstValueFrom(this.admin.partitionOffsets(topic));
+        const bounds = offsets.find((o) => o.partition === partition);
+        end = bounds?.latest ?? 0;
+        if (bounds === undefined || bounds.latest <= bounds.earliest) reached(end);
+        consumer.on(consumer.events.CRASH, (event) => {
+          if (event.payload.restart || stopped) return;
+          subscriber.error(toTransportError(this.cluster, event.payload.error, `Following topic ${topic}`));
+        });
+        // Batches that held only transaction markers reach this event and not eachBatch.
+        consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+          if (payload.topic === topic && payload.partition === partition) reached(Number(payload.lastOffset) + 1);
+        });
+        await consumer.connect();
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        await consumer.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            if (stopped || batch.partition !== partition) return;
+            const lastOffset = Number(batch.lastOffset());
+            if (lastOffset < next) {
+              consumer.seek({ topic, partition, offset: String(next) });
+              return;
+            }
+            const records: KafkaRecord[] = [];
+            for (const m of batch.messages as unknown as DecodedMessage[]) {
+              const offset = Number(m.offset);
+              if (offset < next) continue;
+              records.push({ topic, partition, offset, timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers });
+            }
+            next = lastOffset + 1;
+            subscriber.next({
+              type: 'records',
+              batch: { topic, partition, records, nextOffset: next, highWatermark: Number(batch.highWatermark), bytes: 0 },
+            });
+          },
+        });
+      };
+      run().catch((error: unknown) => {
+        if (!stopped) subscriber.error(toTransportError(this.cluster, error, `Following topic ${topic}`));
+      });
       return () => {
         stopped = true;
         void consumer.disconnect().catch(() => undefined);

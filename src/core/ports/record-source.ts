@@ -27,9 +27,21 @@ export interface RecordSource {
   consume(options: ConsumeOptions): Observable<SourceBatch>;
 }
 
+/** What following a topic partition reports: records as they come, and once, that the start-time end was reached. */
+export type TopicFollowEvent =
+  | { readonly type: 'records'; readonly batch: SourceBatch }
+  /** Everything up to the high watermark the partition had at subscription has been emitted. */
+  | { readonly type: 'caught-up' };
+
 /** Reads whole (usually compacted) topics, from the start to their current end. */
 export interface TopicReader {
   readonly cluster: string;
   /** Emits every record up to the high watermark each partition had when the read began, then completes. */
   readToEnd(topic: string): Observable<SourceBatch>;
+  /**
+   * Reads one partition from its start and keeps reading new records until unsubscribed (MM2's
+   * KafkaBasedLog: an internal topic loaded once, then followed). Emits `caught-up` exactly once,
+   * when the partition's end at subscription time was reached (at once for an empty partition).
+   */
+  follow(topic: string, partition: number): Observable<TopicFollowEvent>;
 }
