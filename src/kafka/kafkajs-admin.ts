@@ -1,7 +1,18 @@
 import { defer, map, type Observable } from 'rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from './kafkajs';
-import type { ClusterAdmin, ConfigSource, GroupOffset, GroupState, NewTopic, PartitionOffsets, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
+import {
+  GroupActiveError,
+  type ClusterAdmin,
+  type ConfigSource,
+  type GroupOffset,
+  type GroupState,
+  type NewTopic,
+  type PartitionOffsets,
+  type TopicConfigEntry,
+  type TopicDescription,
+} from '../core/ports/cluster-admin';
 import { toTransportError } from './errors';
+import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 
 const CONFIG_SOURCES: Record<number, ConfigSource> = {
@@ -20,14 +31,22 @@ const GROUP_STATES: Record<string, GroupState> = {
   dead: 'dead',
 };
 
+/**
+ * What the broker answers an admin offset commit for a group with members: classic groups say
+ * UNKNOWN_MEMBER_ID (or are rebalancing), KIP-848 consumer groups may speak of member epochs.
+ */
+const GROUP_ACTIVE_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_MEMBER_EPOCH', 'STALE_MEMBER_EPOCH']);
+
 /** ClusterAdmin over the kafkajs admin client; connects on first use. */
 export class KafkajsAdmin implements ClusterAdmin {
   private readonly admin: Admin;
   private connected: Promise<void> | undefined;
+  /** For admin offset commits, which kafkajs's admin cannot make (see kafkajs-cluster.ts). */
+  private groupCluster: Promise<KafkajsCluster> | undefined;
 
   constructor(
     readonly cluster: string,
-    kafka: Kafka,
+    private readonly kafka: Kafka,
   ) {
     this.admin = kafka.admin();
   }
@@ -148,18 +167,44 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void> {
-    return this.call('Committing consumer group offsets', async (admin) => {
-      const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    return this.call('Committing consumer group offsets', async () => {
+      if (offsets.length === 0) return;
+      const byTopic = new Map<string, { partition: number; offset: string; metadata: string | null }[]>();
       for (const o of offsets) {
         const list = byTopic.get(o.topic) ?? [];
-        list.push({ partition: o.partition, offset: String(o.offset) });
+        list.push({ partition: o.partition, offset: String(o.offset), metadata: o.metadata });
         byTopic.set(o.topic, list);
       }
-      for (const [topic, partitions] of byTopic) await admin.setOffsets({ groupId, topic, partitions });
+      this.groupCluster ??= (async () => {
+        const cluster = createKafkajsCluster(this.kafka);
+        await cluster.connect();
+        return cluster;
+      })().catch((error: unknown) => {
+        this.groupCluster = undefined;
+        throw error;
+      });
+      const coordinator = await (await this.groupCluster).findGroupCoordinator({ groupId });
+      try {
+        // Generation -1 and no member id: the broker accepts it only while the group has no members.
+        await coordinator.offsetCommit({
+          groupId,
+          groupGenerationId: -1,
+          memberId: '',
+          retentionTime: -1,
+          topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+        });
+      } catch (error) {
+        const type = (error as { type?: string } | undefined)?.type;
+        if (type !== undefined && GROUP_ACTIVE_ERRORS.has(type)) throw new GroupActiveError(this.cluster, groupId, { cause: error });
+        throw error;
+      }
     });
   }
 
   async close(): Promise<void> {
+    const groupCluster = this.groupCluster;
+    this.groupCluster = undefined;
+    if (groupCluster !== undefined) await groupCluster.then((c) => c.disconnect()).catch(() => undefined);
     if (this.connected === undefined) return;
     this.connected = undefined;
     await this.admin.disconnect();

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { MirrorflowError, type ErrorOptions } from '../errors';
 
 export interface TopicDescription {
   readonly name: string;
@@ -60,9 +61,24 @@ export interface ClusterAdmin {
   /** The group's committed offsets (partitions without a commit are left out). */
   fetchGroupOffsets(groupId: string): Observable<readonly GroupOffset[]>;
   /**
-   * Commits offsets for a group that has no active members (the broker refuses it for an active
-   * group, which errors with a KafkaTransportError).
+   * Commits offsets as an admin (no membership) for a group that has no active members, as Java's
+   * `Admin.alterConsumerGroupOffsets` does; a group the broker does not know is created. The
+   * broker refuses it for a group with members: that errors with `GroupActiveError`.
    */
   commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void>;
   close(): Promise<void>;
+}
+
+/** The broker refused an admin offset commit because the group has active members. Not retriable. */
+export class GroupActiveError extends MirrorflowError {
+  override readonly name = 'GroupActiveError';
+  override readonly code = 'GROUP_ACTIVE';
+
+  constructor(
+    readonly cluster: string,
+    readonly groupId: string,
+    options: ErrorOptions = {},
+  ) {
+    super(`Cluster "${cluster}": consumer group "${groupId}" has active members; its offsets cannot be changed now.`, options);
+  }
 }
