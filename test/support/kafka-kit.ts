@@ -46,6 +46,11 @@ export class KafkaKit {
 
   async addPartitions(topic: string, count: number): Promise<void> {
     await firstValueFrom(this.clients.admin('kit').createPartitions(topic, count));
+    // A producer keeps its partition metadata for minutes and (kafkajs) silently drops records
+    // for partitions it does not know: the next produce must start from fresh metadata.
+    const writers = [...this.writers.values()];
+    this.writers.clear();
+    await Promise.all(writers.map((w) => w.close()));
   }
 
   async topics(): Promise<Map<string, number>> {
