@@ -1,0 +1,168 @@
+/**
+ * Byte fidelity (issue #2): what a consumer of the remote topic reads is what producers wrote on
+ * the source — keys, values, headers (order, duplicates, null values), timestamps, partitions —
+ * whatever the source's compression, and only committed transactional records.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
+import { testClusters, uniqueName } from '../support/clusters';
+import { cleanupHarness, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import type { Compression } from '../../src/core/ports/record-writer';
+
+/** A fixed, recent-ish CreateTime, so timestamps compare exactly. */
+const T0 = 1_700_000_000_000;
+
+let source: KafkaKit;
+let target: KafkaKit;
+
+before(async () => {
+  const clusters = await testClusters();
+  source = new KafkaKit(clusters.primary);
+  target = new KafkaKit(clusters.backup);
+});
+
+after(async () => {
+  await cleanupHarness();
+  await source?.close();
+  await target?.close();
+});
+
+const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** Runs a pipeline over `topics` until the target holds `expected[topic]` records each, then stops it. */
+async function replicate(prefix: string, expected: Readonly<Record<string, number>>, flow: Record<string, unknown> = {}): Promise<void> {
+  const { file } = await writePipeline({ flows: [{ topics: [`${prefix}.*`], ...flow }] });
+  const run: RunningPipeline = await startPipeline(file);
+  try {
+    for (const [topic, count] of Object.entries(expected)) {
+      await run.until(async () => (await target.count(`primary.${topic}`)) >= count, { what: `${count} records in primary.${topic}`, timeoutMs: 60_000 });
+    }
+  } finally {
+    await run.stop();
+  }
+}
+
+/** Asserts the remote topic has the source's partition count and the same records, partition by partition. */
+async function assertIdentical(topic: string, expected?: readonly TestRecord[]): Promise<void> {
+  const remote = `primary.${topic}`;
+  const sourcePartitions = (await source.topics()).get(topic);
+  const targetPartitions = (await target.topics()).get(remote);
+  assert.equal(targetPartitions, sourcePartitions, `${remote} must have as many partitions as ${topic}`);
+  const fromSource = await source.readAll(topic);
+  const onTarget = await target.readAll(remote);
+  for (let p = 0; p < sourcePartitions!; p++) {
+    const want = expected ? expected.filter((r) => r.partition === p) : (fromSource.get(p) ?? []);
+    assert.deepEqual(snapshot(onTarget.get(p) ?? []), snapshot(want), `partition ${p} of ${remote} must equal partition ${p} of ${topic}`);
+  }
+}
+
+describe('byte fidelity', () => {
+  test('keys, values, headers and timestamps arrive exactly as written, in the same partitions', async () => {
+    const prefix = uniqueName('fid-bytes');
+    const topic = `${prefix}.mixed`;
+    await source.createTopic(topic, 3);
+    const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i)); // every byte value, not valid UTF-8
+    const records: TestRecord[] = [
+      { partition: 0, key: null, value: buf('null key'), headers: [], timestamp: T0 },
+      { partition: 0, key: Buffer.alloc(0), value: buf('empty key'), headers: [], timestamp: T0 + 1 },
+      { partition: 0, key: buf('tombstone'), value: null, headers: [], timestamp: T0 + 2 },
+      { partition: 0, key: buf('empty value'), value: Buffer.alloc(0), headers: [], timestamp: T0 + 3 },
+      { partition: 0, key: null, value: null, headers: [], timestamp: T0 + 4 },
+      {
+        partition: 1,
+        key: buf('headers'),
+        value: buf('duplicate header keys, interleaved'),
+        headers: [
+          { key: 'a', value: buf('1') },
+          { key: 'b', value: buf('2') },
+          { key: 'a', value: buf('3') },
+          { key: 'null-value', value: null },
+          { key: 'empty-value', value: Buffer.alloc(0) },
+          { key: '', value: buf('empty header key') },
+          { key: 'binary', value: binary },
+          { key: 'ünïcödé', value: buf('✓') },
+        ],
+        timestamp: T0 + 5,
+      },
+      {
+        partition: 1,
+        key: buf('many headers'),
+        value: buf('x'),
+        headers: Array.from({ length: 40 }, (_, i) => ({ key: `h${i % 7}`, value: i % 5 === 0 ? null : buf(String(i)) })),
+        timestamp: T0 + 6,
+      },
+      { partition: 2, key: binary, value: binary, headers: [], timestamp: 0 },
+      { partition: 2, key: buf('epoch'), value: buf('timestamp 0 again'), headers: [{ key: 'a', value: null }], timestamp: 0 },
+      { partition: 2, key: buf('older than the first'), value: buf('timestamps need not grow'), headers: [], timestamp: T0 - 86_400_000 },
+      { partition: 2, key: buf('large'), value: Buffer.alloc(200_000, 7), headers: [], timestamp: T0 + 7 },
+    ];
+    // Plus enough ordinary records that several fetches and batches are involved.
+    for (let i = 0; i < 600; i++) {
+      records.push({ partition: i % 3, key: buf(`k${i}`), value: buf(`v${i}`), headers: [{ key: 'i', value: buf(String(i)) }], timestamp: T0 + 1000 + i });
+    }
+    await source.produce(topic, records);
+
+    await replicate(prefix, { [topic]: records.length });
+    await assertIdentical(topic, records);
+  });
+
+  test('records written with gzip, snappy, lz4 and zstd arrive identical', async () => {
+    const prefix = uniqueName('fid-codec');
+    const codecs: Compression[] = ['gzip', 'snappy', 'lz4', 'zstd'];
+    const written = new Map<string, TestRecord[]>();
+    for (const codec of codecs) {
+      const topic = `${prefix}.${codec}`;
+      await source.createTopic(topic, 2);
+      const records: TestRecord[] = Array.from({ length: 400 }, (_, i) => ({
+        partition: i % 2,
+        key: i % 10 === 0 ? null : buf(`${codec}-${i}`),
+        value: i % 13 === 0 ? null : buf(`${codec} value ${i} `.repeat(1 + (i % 20))),
+        headers: [
+          { key: 'codec', value: buf(codec) },
+          { key: 'n', value: i % 3 === 0 ? null : buf(String(i)) },
+          { key: 'codec', value: buf('again') },
+        ],
+        timestamp: T0 + i,
+      }));
+      await source.produce(topic, records, codec);
+      written.set(topic, records);
+    }
+
+    await replicate(prefix, Object.fromEntries([...written].map(([topic, records]) => [topic, records.length])));
+    for (const [topic, records] of written) await assertIdentical(topic, records);
+  });
+
+  test('a transactional source: exactly the committed records arrive, in order', async () => {
+    const prefix = uniqueName('fid-tx');
+    const topic = `${prefix}.tx`;
+    await source.createTopic(topic, 2);
+    let n = 0;
+    const batch = (label: string, size: number): TestRecord[] =>
+      Array.from({ length: size }, () => {
+        const i = n++;
+        return { partition: i % 2, key: buf(`${label}-${i}`), value: buf(`${label} ${i}`), headers: [{ key: 'state', value: buf(label) }], timestamp: T0 + i };
+      });
+    const batches = [
+      { records: batch('committed', 50), commit: true },
+      { records: batch('aborted', 30), commit: false },
+      { records: batch('committed', 40), commit: true },
+      { records: batch('aborted', 20), commit: false },
+      { records: batch('aborted', 10), commit: false },
+      { records: batch('committed', 25), commit: true },
+    ];
+    await source.produceTransactional(topic, batches);
+    const committed = batches.filter((b) => b.commit).flatMap((b) => b.records);
+
+    await replicate(prefix, { [topic]: committed.length });
+    const onTarget = await target.readAll(`primary.${topic}`);
+    for (const p of [0, 1]) {
+      assert.deepEqual(
+        snapshot(onTarget.get(p) ?? []),
+        snapshot(committed.filter((r) => r.partition === p)),
+        `partition ${p} must hold the committed records only, in the order they were written`,
+      );
+    }
+    assert.equal(await target.count(`primary.${topic}`), committed.length, 'no aborted record and no transaction marker may be copied');
+  });
+});
