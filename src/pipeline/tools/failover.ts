@@ -1,0 +1,261 @@
+/**
+ * Failover of one consumer group from a flow's source to its target, as one command instead of
+ * MM2's hand-run procedure (stop the consumers, RemoteClusterUtils.translateOffsets, commit the
+ * result on the target with kafka-consumer-groups, start the consumers there).
+ *
+ * `planFailover` reads and decides, writing nothing: the group must have no active members on
+ * the target (offsets of an active group cannot be changed, and its consumers would not see
+ * them); the translated offsets come from the checkpoints the flow wrote to the target; an
+ * offset the group already has on the target is never moved backwards unless forced, so a
+ * repeated failover, or one after consumers already ran on the target, cannot replay their work.
+ * `executeFailover` commits what the plan says and reads the offsets back.
+ */
+import { firstValueFrom } from 'rxjs';
+import { describeError } from '../../core/errors';
+import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';
+import type { ReplicationPolicy } from '../../policy';
+import type { DirectionRequest, PipelineTools } from './pipeline-tools';
+import type { TranslatedOffset } from './mirror-client';
+import { FailoverRefusedError } from './tool-errors';
+
+export interface FailoverRequest extends DirectionRequest {
+  readonly group: string;
+  /** Move target offsets backwards too, when the checkpoint is behind them. */
+  readonly force: boolean;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * - `commit`: the target has no offset, or one behind the translated offset.
+ * - `unchanged`: the target already has exactly the translated offset.
+ * - `keep-target`: the target is ahead of the translated offset; kept (use force to rewind).
+ * - `rewind`: the target is ahead and force was given: it is moved back.
+ * - `missing-partition`: the checkpoint names a partition the target does not have.
+ * - `no-checkpoint`: the group has a committed offset on the source but no checkpoint for it.
+ */
+export type FailoverAction = 'commit' | 'unchanged' | 'keep-target' | 'rewind' | 'missing-partition' | 'no-checkpoint';
+
+export interface FailoverPartition {
+  /** Topic-partition on the target (for `no-checkpoint`, the name it would have there). */
+  readonly topic: string;
+  readonly partition: number;
+  /** The group's committed offset on the source now, when the source could be read. */
+  readonly sourceOffset?: number;
+  /** The group's source offset the newest checkpoint was taken at. */
+  readonly checkpointOffset?: number;
+  /** When that checkpoint was taken (epoch ms). */
+  readonly checkpointedAt?: number;
+  /** The offset on the target the checkpoint translates to. */
+  readonly translatedOffset?: number;
+  /** The group's committed offset on the target before the failover. */
+  readonly targetOffset?: number;
+  readonly metadata: string;
+  readonly action: FailoverAction;
+}
+
+export interface FailoverPlan {
+  readonly group: string;
+  readonly source: string;
+  readonly target: string;
+  readonly checkpointsTopic: string;
+  readonly force: boolean;
+  readonly targetState: GroupState;
+  /** Undefined when the source could not be reached (the usual case in a disaster). */
+  readonly sourceState?: GroupState;
+  readonly partitions: readonly FailoverPartition[];
+  /** Things the operator should know; the failover can still proceed. */
+  readonly warnings: readonly string[];
+  /** Why the failover cannot proceed, if it cannot. */
+  readonly refusal?: string;
+}
+
+export interface FailoverResult {
+  /** Offsets written to the target. */
+  readonly committed: readonly GroupOffset[];
+}
+
+/** A group with members (or rebalancing towards having them). */
+function isActive(state: GroupState): boolean {
+  return state === 'stable' || state === 'preparing-rebalance' || state === 'completing-rebalance';
+}
+
+/** Why offsets cannot be written for a group in `state` on `cluster`, if they cannot. */
+function activeRefusal(group: string, cluster: string, state: GroupState): string | undefined {
+  if (isActive(state)) {
+    return (
+      `Group "${group}" has active members on cluster "${cluster}" (state ${state}): the offsets of an active group cannot be changed. ` +
+      `Stop its consumers on "${cluster}" and run failover again.`
+    );
+  }
+  if (state === 'unknown') {
+    return `The broker of cluster "${cluster}" reports a state for group "${group}" that mirrorflow does not know, so it cannot tell whether the group is active; nothing is written.`;
+  }
+  return undefined;
+}
+
+/** Whether (and how) one partition's target offset changes. */
+export function decideAction(translated: number, current: number | undefined, force: boolean): FailoverAction {
+  if (current === undefined || current < translated) return 'commit';
+  if (current === translated) return 'unchanged';
+  return force ? 'rewind' : 'keep-target';
+}
+
+/** MM2's `MirrorCheckpointTask.renameTopicPartition`: a source topic's name on the target. */
+export function targetTopicName(policy: ReplicationPolicy, sourceAlias: string, targetAlias: string, topic: string): string {
+  // A topic that came from the target goes back to its original name there (failback).
+  return policy.topicSource(topic) === targetAlias ? policy.originalTopic(topic) : policy.formatRemoteTopic(sourceAlias, topic);
+}
+
+export function isWritten(action: FailoverAction): boolean {
+  return action === 'commit' || action === 'rewind';
+}
+
+export async function planFailover(tools: PipelineTools, request: FailoverRequest): Promise<FailoverPlan> {
+  const { source, target, policy, flow } = tools.direction(request);
+  const { group } = request;
+  await tools.checkReachable(target);
+  const targetAdmin = tools.admin(target);
+  const checkpointsTopic = policy.checkpointsTopic(source);
+  const warnings: string[] = [];
+
+  const targetState = (await firstValueFrom(targetAdmin.describeGroups([group]))).get(group) ?? 'dead';
+  const translated = await tools.mirrorClient(target, policy).remoteConsumerOffsets(group, source, { timeoutMs: request.timeoutMs });
+  if (translated.length === 0) {
+    throw new FailoverRefusedError(
+      `No checkpoints for group "${group}" in ${checkpointsTopic} on cluster "${target}", so there are no offsets to fail over to. ` +
+        `The flow ${source}->${target} checkpoints a group once it has committed offsets on replicated topics ` +
+        `(every ${flow.checkpoints.interval_ms} ms; checkpoints.enabled must be true).`,
+    );
+  }
+  const targetOffsets = await firstValueFrom(targetAdmin.fetchGroupOffsets(group));
+  const partitionCounts = new Map((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t.partitions]));
+
+  const sourceSide = await readSource(tools, source, group);
+  if (sourceSide.error !== undefined) {
+    warnings.push(
+      `Cluster "${source}" could not be read (${sourceSide.error}); the checkpoints alone decide, and the source offsets column is empty.`,
+    );
+  } else if (sourceSide.state !== undefined && isActive(sourceSide.state)) {
+    warnings.push(
+      `Group "${group}" still has active members on "${source}" (state ${sourceSide.state}). Its consumers there keep consuming and committing; ` +
+        `stop them before starting the consumers on "${target}", or both sides process the same records.`,
+    );
+  }
+  const sourceByTarget = new Map<string, GroupOffset>();
+  for (const o of sourceSide.offsets) sourceByTarget.set(key(targetTopicName(policy, source, target, o.topic), o.partition), o);
+
+  const partitions: FailoverPartition[] = [];
+  for (const t of translated) partitions.push(partitionPlan(t, targetOffsets, sourceByTarget, partitionCounts, request.force));
+  const checkpointed = new Set(translated.map((t) => key(t.topic, t.partition)));
+  for (const [k, o] of sourceByTarget) {
+    if (checkpointed.has(k)) continue;
+    const topic = targetTopicName(policy, source, target, o.topic);
+    const targetOffset = targetOffsets.find((c) => c.topic === topic && c.partition === o.partition)?.offset;
+    partitions.push({ topic, partition: o.partition, sourceOffset: o.offset, targetOffset, metadata: o.metadata, action: 'no-checkpoint' });
+  }
+  partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+
+  const behind = partitions.filter((p) => p.sourceOffset !== undefined && p.checkpointOffset !== undefined && p.sourceOffset > p.checkpointOffset);
+  if (behind.length > 0) {
+    const most = Math.max(...behind.map((p) => p.sourceOffset! - p.checkpointOffset!));
+    warnings.push(
+      `On ${behind.length} partition(s) the group committed further on "${source}" after the newest checkpoint, so its consumers on "${target}" ` +
+        `will re-read up to ${most} record(s) per partition (none are skipped). Running failover again after the next checkpoint narrows this.`,
+    );
+  }
+  const unchecked = partitions.filter((p) => p.action === 'no-checkpoint');
+  if (unchecked.length > 0) {
+    warnings.push(
+      `${unchecked.length} partition(s) with offsets on "${source}" have no checkpoint (topic not replicated, or not checkpointed yet); ` +
+        `on "${target}" the group starts those where its consumers' auto.offset.reset says.`,
+    );
+  }
+
+  const refusal = activeRefusal(group, target, targetState);
+  return {
+    group,
+    source,
+    target,
+    checkpointsTopic,
+    force: request.force,
+    targetState,
+    ...(sourceSide.error === undefined ? { sourceState: sourceSide.state } : {}),
+    partitions,
+    warnings,
+    ...(refusal !== undefined ? { refusal } : {}),
+  };
+}
+
+/** Commits the plan's `commit` and `rewind` offsets on the target and checks they took. */
+export async function executeFailover(tools: PipelineTools, plan: FailoverPlan): Promise<FailoverResult> {
+  if (plan.refusal !== undefined) throw new FailoverRefusedError(plan.refusal);
+  const admin = tools.admin(plan.target);
+  // The group may have become active since the plan was made; the broker would refuse anyway,
+  // but this says why in our words.
+  const state = (await firstValueFrom(admin.describeGroups([plan.group]))).get(plan.group) ?? 'dead';
+  const refusal = activeRefusal(plan.group, plan.target, state);
+  if (refusal !== undefined) throw new FailoverRefusedError(`${refusal} (It became so while failing over; nothing was written.)`);
+  const committed: GroupOffset[] = plan.partitions
+    .filter((p) => isWritten(p.action))
+    .map((p) => ({ topic: p.topic, partition: p.partition, offset: p.translatedOffset!, metadata: p.metadata }));
+  if (committed.length === 0) return { committed };
+  try {
+    await firstValueFrom(admin.commitGroupOffsets(plan.group, committed));
+  } catch (error) {
+    throw new FailoverRefusedError(`Committing the offsets of group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, { cause: error });
+  }
+  const after = await firstValueFrom(admin.fetchGroupOffsets(plan.group));
+  const wrong = committed.filter((c) => after.find((a) => a.topic === c.topic && a.partition === c.partition)?.offset !== c.offset);
+  if (wrong.length > 0) {
+    throw new FailoverRefusedError(
+      `After committing, group "${plan.group}" on cluster "${plan.target}" does not hold the translated offsets for ` +
+        `${wrong.map((w) => `${w.topic}-${w.partition}`).join(', ')}; another client may have committed at the same time.`,
+    );
+  }
+  return { committed };
+}
+
+function partitionPlan(
+  t: TranslatedOffset,
+  targetOffsets: readonly GroupOffset[],
+  sourceByTarget: ReadonlyMap<string, GroupOffset>,
+  partitionCounts: ReadonlyMap<string, number>,
+  force: boolean,
+): FailoverPartition {
+  const current = targetOffsets.find((o) => o.topic === t.topic && o.partition === t.partition)?.offset;
+  const exists = t.partition < (partitionCounts.get(t.topic) ?? 0);
+  return {
+    topic: t.topic,
+    partition: t.partition,
+    sourceOffset: sourceByTarget.get(key(t.topic, t.partition))?.offset,
+    checkpointOffset: t.upstreamOffset,
+    checkpointedAt: t.checkpointedAt,
+    translatedOffset: t.offset,
+    targetOffset: current,
+    metadata: t.metadata,
+    action: exists ? decideAction(t.offset, current, force) : 'missing-partition',
+  };
+}
+
+interface SourceSide {
+  readonly state?: GroupState;
+  readonly offsets: readonly GroupOffset[];
+  readonly error?: string;
+}
+
+/** The group on the source, if the source answers: in a disaster it usually does not. */
+async function readSource(tools: PipelineTools, source: string, group: string): Promise<SourceSide> {
+  try {
+    await tools.checkReachable(source);
+    const admin = tools.admin(source);
+    const state = (await firstValueFrom(admin.describeGroups([group]))).get(group) ?? 'dead';
+    const offsets = await firstValueFrom(admin.fetchGroupOffsets(group));
+    return { state, offsets };
+  } catch (error) {
+    return { offsets: [], error: describeError(error) };
+  }
+}
+
+function key(topic: string, partition: number): string {
+  return JSON.stringify([topic, partition]);
+}

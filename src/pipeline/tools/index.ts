@@ -1,0 +1,22 @@
+/**
+ * The pipeline's tools around MM2's RemoteClusterUtils: a MirrorClient over the ports, offset
+ * translation from checkpoints, upstream clusters and hops from heartbeats, and group failover.
+ */
+export { MirrorClient, CheckpointFold, DEFAULT_READ_TIMEOUT_MS, type MirrorClientOptions, type TranslatedOffset, type HeartbeatSeen, type ReadOptions } from './mirror-client';
+export * as remoteTopology from './remote-topology';
+export { PipelineTools, flowReplicationPolicy, type OpenPipelineToolsOptions, type DirectionRequest, type FlowDirection } from './pipeline-tools';
+export { translateOffsets, type TranslateOffsetsRequest, type TranslateOffsetsResult, type GroupTranslation } from './translate-offsets';
+export { describeUpstream, type UpstreamRequest, type UpstreamCluster, type ClusterUpstream } from './upstream-clusters';
+export {
+  planFailover,
+  executeFailover,
+  decideAction,
+  targetTopicName,
+  isWritten,
+  type FailoverRequest,
+  type FailoverAction,
+  type FailoverPartition,
+  type FailoverPlan,
+  type FailoverResult,
+} from './failover';
+export { ToolUsageError, CheckpointsTopicMissingError, FailoverRefusedError } from './tool-errors';
