@@ -176,9 +176,10 @@ describe('planFailover', () => {
         ['primary.unreplicated', 0, 3, undefined, undefined, undefined, 'no-checkpoint'],
       ],
     );
-    assert.equal(plan.warnings.length, 2);
+    assert.equal(plan.warnings.length, 3);
     assert.match(plan.warnings[0]!, /re-read up to 20 record\(s\)/);
-    assert.match(plan.warnings[1]!, /1 partition\(s\) with offsets on "primary" have no checkpoint/);
+    assert.match(plan.warnings[1]!, /1 checkpoint\(s\) name partitions that "backup" does not have/);
+    assert.match(plan.warnings[2]!, /1 partition\(s\) with offsets on "primary" have no checkpoint/);
   });
 
   it('rewinds a target offset that is ahead only when forced', async () => {

@@ -163,6 +163,12 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
         `will re-read up to ${most} record(s) per partition (none are skipped). Running failover again after the next checkpoint narrows this.`,
     );
   }
+  const missing = partitions.filter((p) => p.action === 'missing-partition');
+  if (missing.length > 0) {
+    warnings.push(
+      `${missing.length} checkpoint(s) name partitions that "${target}" does not have (topic deleted, or not created there yet); they are skipped.`,
+    );
+  }
   const unchecked = partitions.filter((p) => p.action === 'no-checkpoint');
   if (unchecked.length > 0) {
     warnings.push(
