@@ -3,6 +3,9 @@ import { registerLocalCommand } from './commands/local.command';
 import { registerRunCommand } from './commands/run.command';
 import { registerDemoCommand } from './commands/demo.command';
 import { registerValidateCommand } from './commands/validate.command';
+import { registerOffsetsCommand } from './commands/offsets.command';
+import { registerClustersCommand } from './commands/clusters.command';
+import { registerFailoverCommand } from './commands/failover.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -14,5 +17,8 @@ export function buildProgram(): Command {
   registerValidateCommand(program);
   registerLocalCommand(program);
   registerDemoCommand(program);
+  registerOffsetsCommand(program);
+  registerClustersCommand(program);
+  registerFailoverCommand(program);
   return program;
 }

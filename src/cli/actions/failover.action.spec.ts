@@ -1,0 +1,65 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FailoverPlan } from '../../pipeline/tools';
+import { renderFailover } from './failover.action';
+import { renderTranslation } from './offsets-translate.action';
+
+const NOW = Date.parse('2026-01-01T00:01:00Z');
+const plan: FailoverPlan = {
+  group: 'orders-app',
+  source: 'primary',
+  target: 'backup',
+  checkpointsTopic: 'primary.checkpoints.internal',
+  force: false,
+  targetState: 'empty',
+  sourceState: 'dead',
+  partitions: [
+    { topic: 'primary.orders', partition: 0, sourceOffset: 120, checkpointOffset: 100, checkpointedAt: NOW - 60_000, translatedOffset: 99, metadata: '', action: 'commit' },
+    { topic: 'primary.orders', partition: 1, checkpointOffset: 40, translatedOffset: 39, targetOffset: 50, metadata: '', action: 'keep-target' },
+  ],
+  warnings: ['Something to know.'],
+};
+
+describe('renderFailover', () => {
+  it('shows every partition with its offsets and action, the warnings, and that a dry run wrote nothing', () => {
+    const text = renderFailover(plan, true, undefined, NOW);
+    assert.match(text, /^Dry run: failover of group "orders-app" from primary to backup$/m);
+    assert.match(text, /newest checkpoint: 2026-01-01T00:00:00\.000Z \(60s ago\)/);
+    assert.match(text, /^TOPIC +PARTITION +SOURCE +CHECKPOINT +TRANSLATED +TARGET +ACTION$/m);
+    assert.match(text, /^primary\.orders +0 +120 +100 +99 +- +would commit 99$/m);
+    assert.match(text, /^primary\.orders +1 +- +40 +39 +50 +kept: target is ahead \(--force rewinds\)$/m);
+    assert.match(text, /^ {2}- Something to know\.$/m);
+    assert.match(text, /Dry run: nothing was written\. Without --dry-run, 1 offset\(s\) would be committed on backup\./);
+  });
+
+  it('says what was committed after a real run', () => {
+    const text = renderFailover(plan, false, { committed: [{ topic: 'primary.orders', partition: 0, offset: 99, metadata: '' }] }, NOW);
+    assert.match(text, /^primary\.orders +0 +120 +100 +99 +- +committed 99$/m);
+    assert.match(text, /Committed 1 offset\(s\) for group "orders-app" on backup\. Start its consumers on backup\./);
+  });
+
+  it('says a refused failover wrote nothing, and why', () => {
+    const text = renderFailover({ ...plan, targetState: 'stable', refusal: 'Group "orders-app" has active members.' }, false, undefined, NOW);
+    assert.match(text, /group on backup: stable \(has active members\)/);
+    assert.match(text, /would commit 99/);
+    assert.match(text, /Refused: nothing was written\. Group "orders-app" has active members\./);
+  });
+});
+
+describe('renderTranslation', () => {
+  it('prints one row per topic-partition, or says there is nothing yet', () => {
+    const result = {
+      source: 'primary',
+      target: 'backup',
+      checkpointsTopic: 'primary.checkpoints.internal',
+      groups: [{ group: 'g', offsets: [{ topic: 'primary.orders', partition: 3, offset: 987, metadata: 'm', upstreamOffset: 1000, checkpointedAt: NOW - 5000 }] }],
+    };
+    const text = renderTranslation(result, false, NOW);
+    assert.match(text, /^Offsets on backup of group "g", translated from primary \(primary\.checkpoints\.internal on backup\):$/m);
+    assert.match(text, /^primary\.orders +3 +987 +1000 +2026-01-01T00:00:55\.000Z \(5s ago\) +m$/m);
+    assert.equal(
+      renderTranslation({ ...result, groups: [{ group: 'g', offsets: [] }] }, false, NOW),
+      'No translated offsets: group "g" has no checkpoints in primary.checkpoints.internal on backup yet.\n',
+    );
+  });
+});

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { clustersUpstreamAction } from '../actions/clusters-upstream.action';
+import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
+
+interface UpstreamFlags extends ToolCommonFlags {
+  readonly cluster: string[];
+  readonly heartbeats: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** `mirrorflow clusters upstream FILE [--cluster C]`: upstream clusters and hops from heartbeats. */
+export function registerClustersCommand(program: Command): void {
+  const clusters = program.command('clusters').description('What the clusters of a pipeline know about replication between them.');
+  const upstream = clusters
+    .command('upstream')
+    .description(
+      'List the clusters that replicate into a cluster and over how many hops, from its heartbeats topics ' +
+        "(MM2's RemoteClusterUtils.upstreamClusters and replicationHops), with the newest heartbeat of each path.",
+    )
+    .argument('<file>', 'pipeline YAML file')
+    .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collect, [])
+    .option('--no-heartbeats', 'only look at topic names; do not read the heartbeats topics');
+  addToolCommonOptions(upstream).action((file: string, flags: UpstreamFlags) =>
+    clustersUpstreamAction({ ...toolCommonOptions(file, flags), clusters: flags.cluster, heartbeats: flags.heartbeats }),
+  );
+}

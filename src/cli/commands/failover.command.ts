@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { failoverAction } from '../actions/failover.action';
+import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
+
+interface FailoverFlags extends ToolCommonFlags {
+  readonly group: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly dryRun?: boolean;
+  readonly force?: boolean;
+}
+
+/** `mirrorflow failover FILE --group G`: move a stopped consumer group to the flow's target. */
+export function registerFailoverCommand(program: Command): void {
+  const failover = program
+    .command('failover')
+    .description(
+      'Fail a stopped consumer group over to the flow\'s target: check it has no active members there, translate its offsets ' +
+        'from the checkpoints, and commit them on the target (never moving an offset backwards unless --force).',
+    )
+    .argument('<file>', 'pipeline YAML file')
+    .requiredOption('-g, --group <id>', 'consumer group id')
+    .option('--from <cluster>', 'the cluster the group consumed from, the flow\'s source (default: the only flow\'s)')
+    .option('--to <cluster>', 'the cluster to move the group to, the flow\'s target (default: the only flow\'s)')
+    .option('--dry-run', 'print what would be committed, and write nothing')
+    .option('--force', 'also move target offsets backwards when the checkpoint is behind them');
+  addToolCommonOptions(failover).action((file: string, flags: FailoverFlags) =>
+    failoverAction({
+      ...toolCommonOptions(file, flags),
+      group: flags.group,
+      from: flags.from,
+      to: flags.to,
+      dryRun: flags.dryRun === true,
+      force: flags.force === true,
+    }),
+  );
+}
