@@ -37,7 +37,7 @@ function records(label: string, count: number, partitions: readonly number[]): T
 }
 
 async function waitForRecords(run: RunningPipeline, topic: string, count: number): Promise<void> {
-  await run.until(async () => (await target.count(topic)) >= count, { what: `${count} records in ${topic}`, timeoutMs: 60_000 });
+  await run.until(async () => (await target.count(topic)) >= count, { what: `${count} records in ${topic}`, timeoutMs: 30_000 });
 }
 
 describe('topic discovery while running', () => {
