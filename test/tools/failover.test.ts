@@ -1,0 +1,277 @@
+/**
+ * `mirrorflow offsets translate` and `mirrorflow failover` against real clusters (issue 3),
+ * run as a user runs them: `node dist/src/cli/main.js …` child processes.
+ *
+ * Each test replicates its own topic primary -> backup with a real mirrorflow pipeline, gives
+ * its own consumer group committed offsets on primary, and has checkpoints for that group on
+ * backup. Then it checks what a user would notice: translate prints what MM2's
+ * RemoteClusterUtils answers, --dry-run writes nothing, a failover lets a consumer on backup
+ * resume at 0 < position <= end without missing a record, and an active group is refused.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { firstValueFrom } from 'rxjs';
+import { Kafka, logLevel, type Consumer } from '../../src/kafka/kafkajs';
+import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
+import { encodeCheckpointKey, encodeCheckpointValue } from '../../src/formats';
+import { silentLogger } from '../../src/core/ports/logger';
+import type { GroupOffset } from '../../src/core/ports/cluster-admin';
+import type { KafkaClients } from '../../src/core/ports/kafka-clients';
+import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { cleanupHarness, runCli, startPipeline, writePipeline, type TestPipelineFile } from '../support/pipeline-harness';
+import { RemoteClusterUtilsProbe, type JavaOffset } from '../interop/remote-cluster-utils-probe';
+
+const PARTITIONS = 3;
+const PER_PARTITION = 40;
+/** What the group has consumed on primary, per partition, when it is stopped. */
+const CONSUMED = [10, 25, 40];
+
+let clusters: TestClusters;
+let primary: KafkaKit;
+let backup: KafkaKit;
+let clients: KafkaClients;
+const consumers: Consumer[] = [];
+
+before(async () => {
+  clusters = await testClusters();
+  primary = new KafkaKit(clusters.primary);
+  backup = new KafkaKit(clusters.backup);
+  clients = createKafkaClients(
+    [plaintextConnection('primary', clusters.primary), plaintextConnection('backup', clusters.backup)],
+    silentLogger,
+    'mirrorflow-tools-test',
+  );
+});
+
+after(async () => {
+  await Promise.allSettled(consumers.map((c) => c.disconnect()));
+  await cleanupHarness();
+  await clients?.close();
+  await primary?.close();
+  await backup?.close();
+});
+
+interface Scenario {
+  readonly topic: string;
+  readonly remote: string;
+  readonly group: string;
+  readonly pipeline: TestPipelineFile;
+  readonly written: readonly TestRecord[];
+}
+
+function records(topic: string): TestRecord[] {
+  const list: TestRecord[] = [];
+  for (let p = 0; p < PARTITIONS; p++) {
+    for (let i = 0; i < PER_PARTITION; i++) {
+      list.push({ partition: p, key: Buffer.from(`k${p}-${i}`), value: Buffer.from(`${topic} p${p} #${i}`), headers: [], timestamp: Date.now() });
+    }
+  }
+  return list;
+}
+
+/**
+ * A topic on primary replicated to backup by a real mirrorflow run, a stopped group on primary
+ * that consumed CONSUMED records per partition, and checkpoints for it on backup.
+ */
+async function scenario(label: string): Promise<Scenario> {
+  const topic = uniqueName(label);
+  const remote = `primary.${topic}`;
+  const group = uniqueName(`${label}-group`);
+  await primary.createTopic(topic, PARTITIONS);
+  const written = records(topic);
+  await primary.produce(topic, written);
+
+  const pipeline = await writePipeline({ flows: [{ topics: [topic] }] });
+  const run = await startPipeline(pipeline.file);
+  await run.until(async () => (await backup.topics()).has(remote) && (await backup.count(remote)) === written.length, {
+    what: `${written.length} records replicated to ${remote}`,
+    timeoutMs: 60_000,
+  });
+  await run.stop();
+
+  // The group, stopped: committed offsets and no members.
+  await firstValueFrom(
+    clients.admin('primary').commitGroupOffsets(
+      group,
+      CONSUMED.map((offset, partition) => ({ topic, partition, offset, metadata: `consumed ${offset}` })),
+    ),
+  );
+  await writeCheckpoints(group, remote, topic);
+  return { topic, remote, group, pipeline, written };
+}
+
+/**
+ * Checkpoints for `group`, byte-identical to MM2's, as the flow primary->backup writes them to
+ * primary.checkpoints.internal on backup. The copy is record for record (fresh topic, no
+ * transactions, no filters), so a source offset is the same offset on backup, which is what
+ * MM2's translation gives at a sync point.
+ * TODO(issue 3): read the checkpoints the pipeline's checkpoint flow writes, once it is wired.
+ */
+async function writeCheckpoints(group: string, remote: string, topic: string): Promise<void> {
+  const checkpoints = 'primary.checkpoints.internal';
+  await backup.createTopic(checkpoints, 1, { 'cleanup.policy': 'compact' });
+  const committed = await firstValueFrom(clients.admin('primary').fetchGroupOffsets(group));
+  await backup.produce(
+    checkpoints,
+    committed
+      .filter((o) => o.topic === topic)
+      .map((o) => ({
+        partition: 0,
+        key: encodeCheckpointKey({ consumerGroupId: group, topicPartition: { topic: remote, partition: o.partition } }),
+        value: encodeCheckpointValue({ upstreamOffset: o.offset, downstreamOffset: o.offset, metadata: o.metadata }),
+        headers: [],
+        timestamp: Date.now(),
+      })),
+  );
+}
+
+async function targetOffsets(group: string): Promise<readonly GroupOffset[]> {
+  return firstValueFrom(clients.admin('backup').fetchGroupOffsets(group));
+}
+
+function kafkaConsumer(group: string): Consumer {
+  const consumer = new Kafka({ brokers: [clusters.backup], clientId: 'mirrorflow-tools-test', logLevel: logLevel.NOTHING }).consumer({
+    groupId: group,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 500,
+  });
+  consumers.push(consumer);
+  return consumer;
+}
+
+/**
+ * Starts a consumer of `group` on backup (as an application would after failover) and returns
+ * what it reads per partition up to the end; `fromBeginning: false` so only committed offsets
+ * decide where it starts.
+ */
+async function consumeOnBackup(
+  group: string,
+  topic: string,
+  starts: readonly number[],
+  ends: readonly number[],
+): Promise<Map<number, { offset: number; value: string }[]>> {
+  const consumer = kafkaConsumer(group);
+  const got = new Map<number, { offset: number; value: string }[]>();
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: false });
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      const list = got.get(partition) ?? [];
+      list.push({ offset: Number(message.offset), value: message.value?.toString() ?? '' });
+      got.set(partition, list);
+    },
+  });
+  await waitFor(() => ends.every((end, p) => Math.max(starts[p]!, (got.get(p)?.at(-1)?.offset ?? -1) + 1) >= end), {
+    what: `the consumer on backup to reach the end of ${topic}`,
+    timeoutMs: 60_000,
+  });
+  await consumer.disconnect();
+  return got;
+}
+
+describe('mirrorflow offsets translate', () => {
+  let probe: RemoteClusterUtilsProbe;
+  before(async () => {
+    probe = await RemoteClusterUtilsProbe.compile();
+  });
+  after(() => probe?.dispose());
+
+  test('prints per topic-partition what RemoteClusterUtils.translateOffsets answers', async () => {
+    const s = await scenario('translate');
+    const result = await runCli(['offsets', 'translate', s.pipeline.file, '--group', s.group, '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as { source: string; target: string; groups: { group: string; offsets: JavaOffset[] }[] };
+    assert.deepEqual([json.source, json.target], ['primary', 'backup']);
+    const ours = json.groups[0]!.offsets.map(({ topic, partition, offset, metadata }) => ({ topic, partition, offset, metadata }));
+
+    const java = await probe.ask({ bootstrap: clusters.backup, remote: 'primary', groups: [s.group] });
+    assert.deepEqual(ours, java.translateOffsets[s.group]);
+    assert.deepEqual(ours.map((o) => [o.topic, o.partition]), CONSUMED.map((_, p) => [s.remote, p]));
+
+    const table = await runCli(['offsets', 'translate', s.pipeline.file, '--group', s.group]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, new RegExp(`^Offsets on backup of group "${s.group}", translated from primary`, 'm'));
+    for (const o of ours) assert.match(table.stdout, new RegExp(`^${o.topic.replace(/\./g, '\\.')} +${o.partition} +${o.offset} `, 'm'));
+  });
+});
+
+describe('mirrorflow failover', () => {
+  test('--dry-run prints the plan and writes nothing', async () => {
+    const s = await scenario('dryrun');
+    const result = await runCli(['failover', s.pipeline.file, '--group', s.group, '--dry-run']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Dry run: failover of group/m);
+    for (let p = 0; p < PARTITIONS; p++) assert.match(result.stdout, new RegExp(`^${s.remote.replace(/\./g, '\\.')} +${p} .*would commit `, 'm'));
+    assert.match(result.stdout, /Dry run: nothing was written\. Without --dry-run, 3 offset\(s\) would be committed on backup\./);
+    assert.deepEqual(await targetOffsets(s.group), []);
+    const states = await firstValueFrom(clients.admin('backup').describeGroups([s.group]));
+    assert.equal(states.get(s.group), 'dead', 'a dry run must not even create the group');
+  });
+
+  test('commits the translated offsets; a consumer on backup resumes at 0 < position <= end and misses nothing', async () => {
+    const s = await scenario('failover');
+    const result = await runCli(['failover', s.pipeline.file, '--group', s.group, '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { committed: number; partitions: { partition: number; translatedOffset: number; action: string }[] };
+    assert.equal(report.committed, PARTITIONS);
+    assert.deepEqual(report.partitions.map((p) => p.action), ['commit', 'commit', 'commit']);
+
+    const committed = await targetOffsets(s.group);
+    const ends = await backup.endOffsets(s.remote);
+    for (const o of committed) {
+      assert.ok(o.offset > 0 && o.offset <= ends[o.partition]!, `partition ${o.partition}: 0 < ${o.offset} <= ${ends[o.partition]}`);
+      assert.ok(o.offset <= CONSUMED[o.partition]!, `partition ${o.partition}: never past what the group consumed on primary`);
+    }
+    // Metadata travels with the checkpoint, as with MM2's translateOffsets.
+    assert.deepEqual(committed.map((o) => o.metadata).sort(), CONSUMED.map((c) => `consumed ${c}`).sort());
+
+    const starts = ends.map((_, p) => committed.find((o) => o.partition === p)!.offset);
+    const got = await consumeOnBackup(s.group, s.remote, starts, ends);
+    for (let p = 0; p < PARTITIONS; p++) {
+      const read = got.get(p) ?? [];
+      if (starts[p]! < ends[p]!) assert.equal(read[0]?.offset, starts[p], `partition ${p} resumes at the committed offset`);
+      // Every record the group had not consumed on primary is read on backup.
+      const unconsumed = s.written.filter((r) => r.partition === p).slice(CONSUMED[p]).map((r) => r.value!.toString());
+      const values = new Set(read.map((r) => r.value));
+      assert.deepEqual(unconsumed.filter((v) => !values.has(v)), [], `partition ${p}: no record missed`);
+    }
+
+    // Again: the group is already there, nothing moves.
+    const again = await runCli(['failover', s.pipeline.file, '--group', s.group]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /kept: target is ahead|already there/);
+    assert.match(again.stdout, /Nothing to commit/);
+  });
+
+  test('refuses a group with active members on backup, says so, exits non-zero and writes nothing', async () => {
+    const s = await scenario('active');
+    const consumer = kafkaConsumer(s.group);
+    await consumer.connect();
+    await consumer.subscribe({ topics: [s.remote], fromBeginning: false });
+    await consumer.run({ autoCommit: false, eachMessage: async () => {} });
+    await waitFor(async () => (await firstValueFrom(clients.admin('backup').describeGroups([s.group]))).get(s.group) === 'stable', {
+      what: `group ${s.group} to be active on backup`,
+      timeoutMs: 30_000,
+    });
+
+    const result = await runCli(['failover', s.pipeline.file, '--group', s.group]);
+    assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stderr, new RegExp(`Group "${s.group}" has active members on cluster "backup" \\(state stable\\)`));
+    assert.match(result.stderr, /Stop its consumers on "backup" and run failover again/);
+    assert.match(result.stdout, /Refused: nothing was written\./);
+    assert.deepEqual(await targetOffsets(s.group), []);
+    await consumer.disconnect();
+  });
+
+  test('says what is missing and exits non-zero for a group without checkpoints or an unknown cluster', async () => {
+    const s = await scenario('missing');
+    const unknownGroup = await runCli(['failover', s.pipeline.file, '--group', uniqueName('never-seen')]);
+    assert.equal(unknownGroup.code, 1);
+    assert.match(unknownGroup.stderr, /No checkpoints for group "never-seen-[^"]+" in primary\.checkpoints\.internal on cluster "backup"/);
+
+    const unknownCluster = await runCli(['failover', s.pipeline.file, '--group', s.group, '--to', 'nowhere']);
+    assert.equal(unknownCluster.code, 64);
+    assert.match(unknownCluster.stderr, /--to nowhere: the pipeline .* has no cluster "nowhere"; its clusters are backup, primary\./);
+  });
+});
