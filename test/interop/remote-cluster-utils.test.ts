@@ -171,6 +171,42 @@ describe('MM2 RemoteClusterUtils against records in MM2 format', () => {
   });
 });
 
+describe('MM2 RemoteClusterUtils with a custom separator', () => {
+  test('the pipeline\'s separator names the checkpoints and heartbeats topics as MM2 names them', async () => {
+    const id = uniqueName('rcu-sep');
+    const src = `${id}-src`;
+    const up = `${id}-up`;
+    const group = `${id}-g`;
+    const checkpoints = `${src}__checkpoints__internal`;
+    await backup.createTopic(checkpoints, 1, { 'cleanup.policy': 'compact' });
+    await backup.produce(checkpoints, [checkpoint(group, `${src}__orders`, 0, 12, 11), checkpoint(group, `${src}__orders`, 1, 3, 3, 'x')]);
+    await backup.createTopic(`${up}__${src}__heartbeats`, 1, { 'cleanup.policy': 'compact' });
+    await backup.produce(`${up}__${src}__heartbeats`, [heartbeat(src, up, Date.now())]);
+
+    const java = await probe.ask({ bootstrap: clusters.backup, remote: src, separator: '__', groups: [group], hops: [up, src] });
+    assert.deepEqual(java.translateOffsets[group], [
+      { topic: `${src}__orders`, partition: 0, offset: 11, metadata: '' },
+      { topic: `${src}__orders`, partition: 1, offset: 3, metadata: 'x' },
+    ]);
+    assert.deepEqual(java.replicationHops, { [up]: 1, [src]: 2 });
+
+    const { file } = await writePipeline({
+      clusters: { [src]: clusters.primary },
+      flows: [{ source: src, target: 'backup', topics: [`${id}-none`], replication_policy: { type: 'default', separator: '__' } }],
+    });
+    const translated = await runCli(['offsets', 'translate', file, '--group', group, '--json']);
+    assert.equal(translated.code, 0, translated.stderr);
+    const result = JSON.parse(translated.stdout) as { checkpointsTopic: string; groups: { offsets: TranslatedOffset[] }[] };
+    assert.equal(result.checkpointsTopic, checkpoints);
+    assert.deepEqual(asJava(result.groups[0]!.offsets), java.translateOffsets[group]);
+
+    const upstream = await runCli(['clusters', 'upstream', file, '--cluster', 'backup', '--no-heartbeats', '--json']);
+    assert.equal(upstream.code, 0, upstream.stderr);
+    const [report] = JSON.parse(upstream.stdout) as { upstream: { alias: string; hops: number }[] }[];
+    assert.deepEqual(Object.fromEntries(report!.upstream.filter((u) => u.alias.includes(id)).map((u) => [u.alias, u.hops])), java.replicationHops);
+  });
+});
+
 describe('MM2 RemoteClusterUtils and a tombstone on the checkpoints topic', () => {
   const id = uniqueName('rcu-tomb');
   const src = `${id}-src`;
