@@ -1,5 +1,7 @@
 import type { FlowBatch } from '../core/record';
 import { topicPartitionKey } from '../core/record';
+import { CheckpointStatus } from './checkpoint-status';
+import { HeartbeatStatus } from './heartbeat-status';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -24,6 +26,9 @@ export class FlowStatus {
   topics = 0;
   readonly partitions = new Map<string, PartitionStatus>();
   state: 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
+  /** The flow's checkpoints and group offset sync (state `disabled` when off). */
+  readonly checkpoints = new CheckpointStatus();
+  readonly heartbeats = new HeartbeatStatus();
 
   constructor(
     readonly source: string,

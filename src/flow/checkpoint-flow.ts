@@ -1,0 +1,412 @@
+/**
+ * One flow's checkpoints, MM2's MirrorCheckpointConnector + MirrorCheckpointTask:
+ *
+ *   start            create `<source>.checkpoints.internal` on the target; load its checkpoints;
+ *                    load the offset syncs, then keep following them
+ *   timer(refresh)   list the source's consumer groups through the group filter; keep those
+ *                    with committed offsets on topics the topic filter accepts
+ *   timer(interval)  per group: committed offsets on the source → translate (offset-sync store)
+ *                    → rename to target topic-partitions → monotonic filter → checkpoint
+ *                    records, byte-identical to MM2's, on partition 0 of the checkpoints topic
+ *   timer(sync)      optional: translated offsets into the target's idle consumer groups
+ *
+ * Every timer takes the injected scheduler; a pass that takes longer than the interval is not
+ * overlapped by the next tick (exhaustMap: that tick is dropped). Emitting `stop$` stops the
+ * timers and the offset-sync follower; a pass under way finishes, then the observable completes.
+ * Failures of a pass are logged and counted, and the next tick tries again; the flow fails
+ * (status `failed`, replication unaffected) only if the offset syncs cannot be read at all.
+ */
+import {
+  type Observable,
+  type SchedulerLike,
+  EMPTY,
+  catchError,
+  concat,
+  concatMap,
+  defer,
+  endWith,
+  exhaustMap,
+  finalize,
+  from,
+  ignoreElements,
+  map,
+  merge,
+  mergeMap,
+  of,
+  reduce,
+  takeUntil,
+  tap,
+  timer,
+} from 'rxjs';
+import type { ClusterAdmin, GroupOffset } from '../core/ports/cluster-admin';
+import type { Logger } from '../core/ports/logger';
+import type { TopicReader } from '../core/ports/record-source';
+import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { TopicPartition } from '../core/record';
+import { describeError } from '../core/errors';
+import { retryWithBackoff } from '../core/retry';
+import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../formats';
+import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../policy';
+import { CheckpointStore } from './checkpoint-store';
+import type { CheckpointStatus } from './checkpoint-status';
+import { GroupOffsetSync } from './group-offset-sync';
+import { OffsetSyncStore } from './offset-sync-store';
+import { withStopSignal } from './operators/with-stop-signal';
+
+export interface CheckpointFlowSettings {
+  readonly source: string;
+  readonly target: string;
+  /** `checkpoints.interval_ms` (MM2 `emit.checkpoints.interval.seconds`). */
+  readonly intervalMs: number;
+  /** `checkpoints.refresh_groups_interval_ms` (MM2 `refresh.groups.interval.seconds`). */
+  readonly refreshGroupsIntervalMs: number;
+  /** `<source>.checkpoints.internal`, per the replication policy. */
+  readonly checkpointsTopic: string;
+  readonly checkpointsReplicationFactor: number;
+  /** `mm2-offset-syncs.<other cluster>.internal` on the cluster `offset_syncs.location` names. */
+  readonly offsetSyncsTopic: string;
+  readonly offsetSyncsReplicationFactor: number;
+  readonly syncGroupOffsets: { readonly enabled: boolean; readonly intervalMs: number };
+}
+
+export interface CheckpointFlowParts {
+  readonly settings: CheckpointFlowSettings;
+  /** Consumer groups and their offsets. */
+  readonly sourceAdmin: ClusterAdmin;
+  /** Creates the checkpoints topic; target groups for the offset sync. */
+  readonly targetAdmin: ClusterAdmin;
+  /** On the cluster that holds the offset-syncs topic (creates it if it is missing). */
+  readonly offsetSyncsAdmin: ClusterAdmin;
+  /** Reads the checkpoints topic on the target. */
+  readonly checkpointsReader: TopicReader;
+  /** Follows the offset-syncs topic. */
+  readonly offsetSyncsReader: TopicReader;
+  /** Writes checkpoints to the target. */
+  readonly writer: RecordWriter;
+  readonly groupFilter: GroupFilter;
+  /** MM2's `shouldCheckpointTopic`: the flow's topic filter alone. */
+  readonly topicFilter: TopicFilter;
+  readonly policy: ReplicationPolicy;
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+  readonly status: CheckpointStatus;
+}
+
+/** Groups whose offsets are read at once, in discovery and in a pass. */
+const GROUP_CONCURRENCY = 8;
+/** Checkpoint records per produce request. */
+const WRITE_CHUNK = 2000;
+
+/**
+ * MM2's `renameTopicPartition`: a source topic-partition as the target knows it. A topic that
+ * came from the target goes back to its original name (`target2.topic3` → `topic3`); any other
+ * gets the source's prefix (`topic3` → `source1.topic3`, `source6.topic7` → `source1.source6.topic7`).
+ */
+export function renameTopicPartition(tp: TopicPartition, policy: ReplicationPolicy, sourceAlias: string, targetAlias: string): TopicPartition {
+  if (policy.topicSource(tp.topic) === targetAlias) return { topic: policy.originalTopic(tp.topic), partition: tp.partition };
+  return { topic: policy.formatRemoteTopic(sourceAlias, tp.topic), partition: tp.partition };
+}
+
+export interface CheckpointContext {
+  readonly shouldCheckpointTopic: (topic: string) => boolean;
+  /** The offset-sync store's `translateDownstream` (source topic-partition). */
+  readonly translate: (tp: TopicPartition, upstreamOffset: number) => number | undefined;
+  readonly rename: (tp: TopicPartition) => TopicPartition;
+  readonly store: CheckpointStore;
+}
+
+/**
+ * MM2's `checkpointsForGroup`: the new checkpoints of one group from its committed source
+ * offsets: only topics the topic filter accepts, only partitions with offset syncs, not when
+ * the offset is older than every sync kept (-1), and only when more recent than the last one.
+ */
+export function checkpointsForGroup(group: string, upstream: readonly GroupOffset[], ctx: CheckpointContext): Checkpoint[] {
+  const out: Checkpoint[] = [];
+  for (const o of upstream) {
+    if (!ctx.shouldCheckpointTopic(o.topic)) continue;
+    const downstream = ctx.translate(o, o.offset);
+    if (downstream === undefined || downstream < 0) continue;
+    const cp: Checkpoint = {
+      consumerGroupId: group,
+      topicPartition: ctx.rename(o),
+      upstreamOffset: o.offset,
+      downstreamOffset: downstream,
+      metadata: o.metadata,
+    };
+    if (ctx.store.isMoreRecent(cp)) out.push(cp);
+  }
+  return out;
+}
+
+interface GroupCheckpoints {
+  readonly group: string;
+  /** When the group's source offsets were read: the records' timestamp (as MM2). */
+  readonly timestamp: number;
+  readonly checkpoints: readonly Checkpoint[];
+}
+
+export class CheckpointFlow {
+  private groups: readonly string[] = [];
+  private checkpoints = new CheckpointStore();
+  private syncs: OffsetSyncStore | undefined;
+  private readonly groupSync: GroupOffsetSync;
+
+  constructor(private readonly parts: CheckpointFlowParts) {
+    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger: parts.logger, status: parts.status.groupSync });
+  }
+
+  /** The checkpoints written so far (loaded ones included), for status and tools. */
+  get store(): CheckpointStore {
+    return this.checkpoints;
+  }
+
+  /** The offset-sync store being followed, once the flow has started. */
+  get offsetSyncs(): OffsetSyncStore | undefined {
+    return this.syncs;
+  }
+
+  run(stop$: Observable<unknown>): Observable<never> {
+    const { parts } = this;
+    const { settings, scheduler, logger, status } = parts;
+    return withStopSignal(stop$, (stopped$) => {
+      status.state = 'starting';
+      status.groupSync.enabled = settings.syncGroupOffsets.enabled;
+
+      const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(takeUntil(stopped$));
+      const running$ = (loaded: boolean): Observable<never> => {
+        const follow$ = this.followOffsetSyncs(!loaded).pipe(takeUntil(stopped$));
+        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
+          takeUntil(stopped$),
+          exhaustMap(() => this.refreshGroups()),
+        );
+        const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(
+          takeUntil(stopped$),
+          exhaustMap(() => this.pass()),
+        );
+        const sync$ = settings.syncGroupOffsets.enabled
+          ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(
+              takeUntil(stopped$),
+              exhaustMap(() => this.groupSync.sync(this.checkpoints.convertedOffsets())),
+            )
+          : EMPTY;
+        return merge(follow$, groups$, checkpoints$, sync$).pipe(ignoreElements());
+      };
+
+      return start$.pipe(
+        concatMap(({ loaded }) => running$(loaded)),
+        catchError((error: unknown) => {
+          status.state = 'failed';
+          logger.error('Checkpoints stopped; replication goes on without them.', { error: describeError(error) });
+          return EMPTY;
+        }),
+        finalize(() => {
+          if (status.state !== 'failed') status.state = 'stopped';
+        }),
+      );
+    });
+  }
+
+  /** The checkpoints topic on the target and the offset-syncs topic, as MM2 creates them. */
+  private ensureTopics(): Observable<never> {
+    const { settings, targetAdmin, offsetSyncsAdmin, logger } = this.parts;
+    const compacted = (name: string, replicationFactor: number) => [{ name, partitions: 1, replicationFactor, configs: { 'cleanup.policy': 'compact' } }];
+    const ensure = (admin: ClusterAdmin, name: string, replicationFactor: number): Observable<never> =>
+      admin.createTopics(compacted(name, replicationFactor)).pipe(
+        tap((created) => {
+          if (created.length > 0) logger.info('Internal topic created.', { cluster: admin.cluster, topic: name });
+        }),
+        ignoreElements(),
+        // MM2 carries on when it may not create topics (they may exist or be auto-created); if the
+        // topic is really missing, the load or the writes fail later and say so.
+        catchError((error: unknown) => {
+          logger.warn('Could not create an internal topic.', { cluster: admin.cluster, topic: name, error: describeError(error) });
+          return EMPTY;
+        }),
+      );
+    return concat(
+      ensure(targetAdmin, settings.checkpointsTopic, settings.checkpointsReplicationFactor),
+      ensure(offsetSyncsAdmin, settings.offsetSyncsTopic, settings.offsetSyncsReplicationFactor),
+    );
+  }
+
+  private loadCheckpoints(): Observable<{ loaded: boolean }> {
+    const { settings, checkpointsReader, groupFilter, logger, status } = this.parts;
+    return defer(() => {
+      status.state = 'loading';
+      return CheckpointStore.load(checkpointsReader, settings.checkpointsTopic, {
+        acceptGroup: (group) => groupFilter.shouldReplicateGroup(group),
+        logger,
+      }).pipe(
+        map(({ store, loaded }) => {
+          this.checkpoints = store;
+          return { loaded };
+        }),
+      );
+    });
+  }
+
+  /**
+   * Loads the offset syncs and keeps following them. A failure starts over with a new store after
+   * a backoff (translations pause until it has read to the end again).
+   */
+  private followOffsetSyncs(initializationMustReadToEnd: boolean): Observable<never> {
+    const { settings, offsetSyncsReader, logger, status, scheduler } = this.parts;
+    return defer(() => {
+      const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
+      this.syncs = store;
+      return store.follow(offsetSyncsReader, settings.offsetSyncsTopic);
+    }).pipe(
+      tap(() => {
+        status.state = 'running';
+        logger.info('Checkpoints started.', { source: settings.source, target: settings.target, topic: settings.checkpointsTopic });
+      }),
+      retryWithBackoff({
+        retries: Number.POSITIVE_INFINITY,
+        initialDelayMs: 1000,
+        maxDelayMs: 30_000,
+        factor: 2,
+        jitter: 0.2,
+        scheduler,
+        onRetry: (error, attempt, delayMs) => {
+          status.errors++;
+          logger.warn('Reading offset syncs failed; retrying.', { topic: settings.offsetSyncsTopic, error: describeError(error), attempt, delayMs });
+        },
+      }),
+      ignoreElements(),
+    );
+  }
+
+  /** MM2's `findConsumerGroups`. Keeps the previous set if the listing fails. */
+  private refreshGroups(): Observable<void> {
+    const { sourceAdmin, groupFilter, topicFilter, logger, status } = this.parts;
+    return sourceAdmin.listGroups().pipe(
+      mergeMap((all) =>
+        from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+          mergeMap(
+            (group) =>
+              sourceAdmin.fetchGroupOffsets(group).pipe(
+                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
+                // A group deleted since the listing, say: leave it out this time.
+                catchError(() => of(undefined)),
+              ),
+            GROUP_CONCURRENCY,
+          ),
+          reduce<string | undefined, string[]>((kept, g) => (g === undefined ? kept : [...kept, g]), []),
+        ),
+      ),
+      map((groups) => {
+        const sorted = groups.sort();
+        if (sorted.length !== this.groups.length || sorted.some((g, i) => g !== this.groups[i])) {
+          logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
+        }
+        this.groups = sorted;
+        status.groups = sorted.length;
+      }),
+      catchError((error: unknown) => {
+        status.errors++;
+        logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
+        return EMPTY;
+      }),
+    );
+  }
+
+  /** One checkpoint pass (MM2's `poll`): nothing until both stores are loaded. */
+  private pass(): Observable<void> {
+    const { sourceAdmin, scheduler, logger, status } = this.parts;
+    return defer(() => {
+      const syncs = this.syncs;
+      if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
+      status.offsetSyncPartitions = syncs.partitionCount;
+      const startedAt = scheduler.now();
+      const ctx = this.context(syncs);
+      return from(this.groups).pipe(
+        mergeMap((group) => {
+          const timestamp = scheduler.now();
+          return sourceAdmin.fetchGroupOffsets(group).pipe(
+            map((offsets): GroupCheckpoints => ({ group, timestamp, checkpoints: checkpointsForGroup(group, offsets, ctx) })),
+            catchError((error: unknown) => {
+              status.errors++;
+              logger.warn('Reading a consumer group\'s offsets on the source failed; skipped this pass.', { group, error: describeError(error) });
+              return EMPTY;
+            }),
+          );
+        }, GROUP_CONCURRENCY),
+        reduce<GroupCheckpoints, GroupCheckpoints[]>((all, g) => (g.checkpoints.length === 0 ? all : [...all, g]), []),
+        mergeMap((results) => this.write(results).pipe(map(() => results))),
+        map((results) => {
+          // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.
+          let written = 0;
+          let oldest = Number.POSITIVE_INFINITY;
+          for (const r of results) {
+            this.checkpoints.update(r.checkpoints);
+            written += r.checkpoints.length;
+            oldest = Math.min(oldest, r.timestamp);
+          }
+          const now = scheduler.now();
+          status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
+          if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
+        }),
+        catchError((error: unknown) => {
+          status.errors++;
+          logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
+          return EMPTY;
+        }),
+      );
+    });
+  }
+
+  private context(syncs: OffsetSyncStore): CheckpointContext {
+    const { policy, settings, topicFilter } = this.parts;
+    const renamed = new Map<string, string>();
+    return {
+      shouldCheckpointTopic: (topic) => topicFilter.shouldReplicateTopic(topic),
+      translate: (tp, offset) => syncs.translateDownstream(tp, offset),
+      rename: (tp) => {
+        let topic = renamed.get(tp.topic);
+        if (topic === undefined) {
+          topic = renameTopicPartition(tp, policy, settings.source, settings.target).topic;
+          renamed.set(tp.topic, topic);
+        }
+        return { topic, partition: tp.partition };
+      },
+      store: this.checkpoints,
+    };
+  }
+
+  private write(results: readonly GroupCheckpoints[]): Observable<void> {
+    const { writer, settings, scheduler, logger } = this.parts;
+    const records: OutboundRecord[] = [];
+    for (const r of results) {
+      for (const cp of r.checkpoints) {
+        records.push({
+          topic: settings.checkpointsTopic,
+          partition: 0,
+          timestamp: r.timestamp,
+          key: encodeCheckpointKey(cp),
+          value: encodeCheckpointValue(cp),
+          headers: [],
+        });
+      }
+    }
+    if (records.length === 0) return of(undefined);
+    const chunks: OutboundRecord[][] = [];
+    for (let i = 0; i < records.length; i += WRITE_CHUNK) chunks.push(records.slice(i, i + WRITE_CHUNK));
+    return from(chunks).pipe(
+      concatMap((chunk) =>
+        writer.write(chunk).pipe(
+          retryWithBackoff({
+            retries: 3,
+            initialDelayMs: 500,
+            maxDelayMs: 5000,
+            factor: 2,
+            jitter: 0.2,
+            scheduler,
+            onRetry: (error, attempt, delayMs) => logger.warn('Writing checkpoints failed; retrying.', { error: describeError(error), attempt, delayMs }),
+          }),
+        ),
+      ),
+      ignoreElements(),
+      endWith(undefined),
+    );
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Live counters of one flow's checkpoints and consumer-group offset sync, read by the CLI's
+ * progress line, the status endpoint and metrics (`FlowStatus.checkpoints`). Updated once per
+ * pass, never per record.
+ */
+export class CheckpointStatus {
+  state: 'disabled' | 'starting' | 'loading' | 'running' | 'stopped' | 'failed' = 'disabled';
+  /** Consumer groups being checkpointed (found on the source by the last group refresh). */
+  groups = 0;
+  passes = 0;
+  /** Checkpoint records written and acknowledged. */
+  checkpointsWritten = 0;
+  /** Epoch ms of the last completed pass. */
+  lastPassAt: number | undefined;
+  lastPassDurationMs: number | undefined;
+  /**
+   * MM2's `checkpoint-latency-ms` for the last pass: from reading a group's source offsets (the
+   * checkpoint's record timestamp) to the target's acknowledgement of its checkpoints; the
+   * largest over the pass's groups.
+   */
+  lastCheckpointLatencyMs: number | undefined;
+  /** Passes, group refreshes and group syncs that failed (each is retried at its next interval). */
+  errors = 0;
+  /** Offset syncs loaded and followed: partitions known, malformed records skipped. */
+  offsetSyncPartitions = 0;
+  readonly groupSync = new GroupSyncStatus();
+
+  /** Called after a pass whose checkpoints were acknowledged. */
+  recordPass(written: number, startedAt: number, now: number, latencyMs: number | undefined): void {
+    this.passes++;
+    this.checkpointsWritten += written;
+    this.lastPassAt = now;
+    this.lastPassDurationMs = Math.max(0, now - startedAt);
+    if (latencyMs !== undefined) this.lastCheckpointLatencyMs = latencyMs;
+  }
+}
+
+/** Consumer-group offset sync into the target (`checkpoints.sync_group_offsets`). */
+export class GroupSyncStatus {
+  enabled = false;
+  passes = 0;
+  /** Groups whose offsets were committed on the target. */
+  groupsSynced = 0;
+  offsetsCommitted = 0;
+  /**
+   * Times a group was left alone because it had active members on the target (MM2 only logs
+   * this, which is why "sync.group.offsets.enabled doesn't work" is a common report).
+   */
+  skippedActive = 0;
+  /** The groups skipped as active in the last pass. */
+  activeGroups: readonly string[] = [];
+  errors = 0;
+}
