@@ -186,7 +186,7 @@ const progressSchema = z
 const batchingSchema = z
   .strictObject({
     max_records: positiveInt().default(10000).describe('Write a batch once it holds this many records.'),
-    max_bytes: positiveInt().default(16777216).describe('Write a batch once it holds this many bytes.'),
+    max_bytes: positiveInt().default(4194304).describe('Write a batch once it holds this many bytes.'),
     max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
   })
   .describe('Batches written to the target, per target partition; a batch is written when any limit is reached. MM2: producer `batch.size` / `linger.ms`.');
@@ -194,7 +194,7 @@ const batchingSchema = z
 const bufferSchema = z
   .strictObject({
     max_bytes: positiveInt()
-      .default(67108864)
+      .default(16777216)
       .describe('Bytes fetched from the source but not yet acknowledged by the target; fetching pauses at this bound (backpressure).'),
   })
   .describe('Memory bound of one flow.');

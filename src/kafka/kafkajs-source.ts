@@ -7,6 +7,8 @@ import { type KafkaRecord, type RecordHeader, type SourceBatch, recordBytes } fr
 import { toTransportError } from './errors';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
+const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
@@ -38,6 +40,10 @@ export class KafkajsSource implements RecordSource {
         maxBytesPerPartition: this.options.maxBytesPerPartition,
         maxWaitTimeInMs: this.options.maxWaitMs,
         allowAutoTopicCreation: false,
+        // A member that crashed holds its partitions until its session expires; a short session
+        // lets a restarted process get them back within seconds instead of kafkajs's 30.
+        sessionTimeout: SESSION_TIMEOUT_MS,
+        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       });
       consumer.on(consumer.events.GROUP_JOIN, () => next.clear());
       consumer.on(consumer.events.CRASH, (event) => {

@@ -1,6 +1,6 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
 import { createLogger } from '../../telemetry';
-import { MirrorflowError } from '../../core/errors';
+import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 
 export interface RunOptions {
   readonly file: string;
@@ -20,11 +20,12 @@ export interface RunOptions {
  * before any cluster is contacted.
  */
 export async function runAction(options: RunOptions): Promise<void> {
-  const { config, registry } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
+  const { config, registry, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
   const logger = createLogger({
     level: options.logLevel ?? config.logging.level,
     format: options.logFormat ?? config.logging.format,
   }).child({ pipeline: config.name });
+  for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
 
   const pipeline = new Pipeline(config, { logger, registry });
   await pipeline.prepare();
@@ -56,6 +57,8 @@ export async function runAction(options: RunOptions): Promise<void> {
               records: s.recordsReplicated,
               lag: s.lag,
               latencyMs: s.lastReplicationLatencyMs,
+              rssMb: Math.round(process.memoryUsage.rss() / 1048576),
+              heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
             });
           }
         }, options.statusIntervalMs)
