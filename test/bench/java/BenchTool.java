@@ -1,0 +1,393 @@
+/*
+ * The benchmark's Java side, compiled at bench time against the Kafka jars (`javac -cp lib/*`).
+ * Java because the Kafka Java client is the fastest producer and consumer on the machine, and
+ * because the harness must not measure mirrorflow with mirrorflow's own client.
+ *
+ *   produce --bootstrap B --topics t1,t2 --partitions P --records N --key-bytes K --value-bytes V
+ *           --headers H [--rate R] [--seed S] [--producer k=v]...
+ *       N records per topic, record i of a topic to partition i % P (even spread), random
+ *       (incompressible) values, keys = the record's index as 16 hex digits padded or cut to K
+ *       bytes, H small headers. --rate R paces the sends at R records/s overall.
+ *       Prints {"records":n,"bytes":b,"ms":t}.
+ *   digest --bootstrap B --topics t1,t2 [--skip-timestamps]
+ *       Reads every partition from its start to the end offset it had when the command began.
+ *       Prints {"t1":{"0":{"count":n,"hash":"…"},…},…}: hash = SHA-256 over each record's
+ *       timestamp (unless skipped), key, value and headers (length-prefixed, null ≠ empty).
+ *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
+ *           --from-offsets o0,o1,…
+ *       Pairs source and target records by partition and offset (a fresh remote topic has the
+ *       source's offsets) from the given offsets on, and prints the distribution of
+ *       target timestamp − source timestamp (both topics use LogAppendTime, so this is arrival on
+ *       the target minus arrival on the source), and how many pairs had different keys.
+ */
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+public final class BenchTool {
+    /** No command may run longer than this: the harness has its own deadlines, this one is the backstop. */
+    private static final long MAX_RUN_MS = 30 * 60_000L;
+
+    public static void main(String[] argv) throws Exception {
+        if (argv.length == 0) throw new IllegalArgumentException("usage: BenchTool produce|digest|latency [options]");
+        Args args = new Args(Arrays.copyOfRange(argv, 1, argv.length));
+        switch (argv[0]) {
+            case "produce" -> produce(args);
+            case "digest" -> digest(args);
+            case "latency" -> latency(args);
+            default -> throw new IllegalArgumentException("unknown command " + argv[0]);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static void produce(Args args) throws Exception {
+        List<String> topics = args.list("topics");
+        int partitions = args.integer("partitions");
+        long records = args.longValue("records");
+        int keyBytes = args.integer("key-bytes");
+        int valueBytes = args.integer("value-bytes");
+        int headers = args.integer("headers");
+        double rate = args.has("rate") ? Double.parseDouble(args.one("rate")) : -1;
+        SplittableRandom random = new SplittableRandom(args.has("seed") ? args.longValue("seed") : System.nanoTime());
+
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, args.one("bootstrap"));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L << 20));
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(4 << 20));
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "mirrorflow-bench-producer");
+        for (String kv : args.all("producer")) {
+            int eq = kv.indexOf('=');
+            props.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        AtomicLong acked = new AtomicLong();
+        long bytes = 0;
+        long started = System.nanoTime();
+        long deadline = System.currentTimeMillis() + MAX_RUN_MS;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            long sent = 0;
+            long total = records * topics.size();
+            for (long i = 0; i < records; i++) {
+                for (String topic : topics) {
+                    if (failure.get() != null) throw failure.get();
+                    if (rate > 0) {
+                        // Pace by the clock, not by sleeps of a fixed length: send what is due, then wait a tick.
+                        for (;;) {
+                            double due = (System.nanoTime() - started) / 1e9 * rate;
+                            if (sent < due) break;
+                            if (System.currentTimeMillis() > deadline) throw new IllegalStateException("produce ran past its deadline");
+                            Thread.sleep(0, 200_000);
+                        }
+                    }
+                    byte[] key = key(i, keyBytes);
+                    byte[] value = new byte[valueBytes];
+                    fill(random, value);
+                    List<Header> hs = new ArrayList<>(headers);
+                    int headerBytes = 0;
+                    for (int h = 0; h < headers; h++) {
+                        byte[] hv = new byte[8];
+                        fill(random, hv);
+                        RecordHeader header = new RecordHeader(HEADER_KEYS[h % HEADER_KEYS.length], hv);
+                        hs.add(header);
+                        headerBytes += header.key().length() + hv.length;
+                    }
+                    int partition = (int) (i % partitions);
+                    producer.send(new ProducerRecord<>(topic, partition, null, key, value, hs), (metadata, error) -> {
+                        if (error != null) failure.compareAndSet(null, error);
+                        else acked.incrementAndGet();
+                    });
+                    bytes += key.length + value.length + headerBytes;
+                    sent++;
+                }
+            }
+            producer.flush();
+            if (failure.get() != null) throw failure.get();
+            if (acked.get() != total) throw new IllegalStateException("acknowledged " + acked.get() + " of " + total + " records");
+        }
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        System.out.println("{\"records\":" + acked.get() + ",\"bytes\":" + bytes + ",\"ms\":" + ms + "}");
+    }
+
+    private static final String[] HEADER_KEYS = {"bench-h0", "bench-h1", "bench-h2", "bench-h3", "bench-h4", "bench-h5", "bench-h6", "bench-h7"};
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    /** The index in hex, right-aligned and padded with '0': unique, and sorted like the indexes. */
+    private static byte[] key(long index, int keyBytes) {
+        byte[] out = new byte[keyBytes];
+        long rest = index;
+        for (int j = keyBytes - 1; j >= 0; j--) {
+            out[j] = HEX[(int) (rest & 0xf)];
+            rest >>>= 4;
+        }
+        return out;
+    }
+
+    private static void fill(SplittableRandom random, byte[] bytes) {
+        int i = 0;
+        for (; i + 8 <= bytes.length; i += 8) {
+            long r = random.nextLong();
+            for (int b = 0; b < 8; b++) bytes[i + b] = (byte) (r >>> (8 * b));
+        }
+        if (i < bytes.length) {
+            long r = random.nextLong();
+            for (int b = 0; i < bytes.length; b++, i++) bytes[i] = (byte) (r >>> (8 * b));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static void digest(Args args) throws Exception {
+        boolean skipTimestamps = args.has("skip-timestamps");
+        Map<String, Map<Integer, PartitionDigest>> result = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("bootstrap"))) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (String topic : args.list("topics")) {
+                Map<Integer, PartitionDigest> byPartition = new TreeMap<>();
+                for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                    byPartition.put(info.partition(), new PartitionDigest());
+                    all.add(new TopicPartition(topic, info.partition()));
+                }
+                result.put(topic, byPartition);
+            }
+            readToEnd(consumer, all, Map.of(), (record) -> result.get(record.topic()).get(record.partition()).add(record, skipTimestamps));
+        }
+        StringBuilder out = new StringBuilder("{");
+        boolean firstTopic = true;
+        for (Map.Entry<String, Map<Integer, PartitionDigest>> topic : result.entrySet()) {
+            if (!firstTopic) out.append(',');
+            firstTopic = false;
+            out.append(jsonString(topic.getKey())).append(":{");
+            boolean first = true;
+            for (Map.Entry<Integer, PartitionDigest> p : topic.getValue().entrySet()) {
+                if (!first) out.append(',');
+                first = false;
+                out.append('"').append(p.getKey()).append("\":{\"count\":").append(p.getValue().count)
+                    .append(",\"hash\":\"").append(p.getValue().hex()).append("\"}");
+            }
+            out.append('}');
+        }
+        System.out.println(out.append('}'));
+    }
+
+    private static final class PartitionDigest {
+        private final MessageDigest sha;
+        private final ByteBuffer scratch = ByteBuffer.allocate(8);
+        long count;
+
+        PartitionDigest() throws Exception {
+            sha = MessageDigest.getInstance("SHA-256");
+        }
+
+        void add(ConsumerRecord<byte[], byte[]> record, boolean skipTimestamps) {
+            count++;
+            if (!skipTimestamps) putLong(record.timestamp());
+            putBytes(record.key());
+            putBytes(record.value());
+            Header[] headers = record.headers().toArray();
+            putLong(headers.length);
+            for (Header header : headers) {
+                putBytes(header.key().getBytes(StandardCharsets.UTF_8));
+                putBytes(header.value());
+            }
+        }
+
+        private void putBytes(byte[] bytes) {
+            if (bytes == null) {
+                putLong(-1);
+            } else {
+                putLong(bytes.length);
+                sha.update(bytes);
+            }
+        }
+
+        private void putLong(long value) {
+            scratch.clear();
+            scratch.putLong(value);
+            sha.update(scratch.array(), 0, 8);
+        }
+
+        String hex() {
+            byte[] d = sha.digest();
+            StringBuilder s = new StringBuilder();
+            for (int i = 0; i < 16; i++) s.append(String.format("%02x", d[i]));
+            return s.toString();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static void latency(Args args) throws Exception {
+        String sourceTopic = args.one("source-topic");
+        String targetTopic = args.one("target-topic");
+        List<String> from = args.list("from-offsets");
+        Map<TopicPartition, Long> sourceStart = new HashMap<>();
+        Map<TopicPartition, Long> targetStart = new HashMap<>();
+        for (int p = 0; p < from.size(); p++) {
+            sourceStart.put(new TopicPartition(sourceTopic, p), Long.parseLong(from.get(p)));
+            targetStart.put(new TopicPartition(targetTopic, p), Long.parseLong(from.get(p)));
+        }
+        // Source side: timestamp and key of every record, by partition and offset.
+        Map<Integer, Map<Long, long[]>> source = new HashMap<>();
+        Map<Integer, Map<Long, byte[]>> sourceKeys = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("source-bootstrap"))) {
+            readToEnd(consumer, new ArrayList<>(sourceStart.keySet()), sourceStart, (record) -> {
+                source.computeIfAbsent(record.partition(), k -> new HashMap<>()).put(record.offset(), new long[] {record.timestamp()});
+                sourceKeys.computeIfAbsent(record.partition(), k -> new HashMap<>()).put(record.offset(), record.key());
+            });
+        }
+        List<Long> latencies = new ArrayList<>();
+        long[] unmatched = {0};
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("target-bootstrap"))) {
+            readToEnd(consumer, new ArrayList<>(targetStart.keySet()), targetStart, (record) -> {
+                long[] ts = source.getOrDefault(record.partition(), Map.of()).get(record.offset());
+                byte[] key = sourceKeys.getOrDefault(record.partition(), Map.of()).get(record.offset());
+                if (ts == null || !Arrays.equals(key, record.key())) {
+                    unmatched[0]++;
+                    return;
+                }
+                latencies.add(record.timestamp() - ts[0]);
+            });
+        }
+        long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+        long sourceCount = source.values().stream().mapToLong(Map::size).sum();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("sourceRecords", sourceCount);
+        out.put("pairs", sorted.length);
+        out.put("unmatched", unmatched[0]);
+        out.put("p50", percentile(sorted, 0.50));
+        out.put("p90", percentile(sorted, 0.90));
+        out.put("p99", percentile(sorted, 0.99));
+        out.put("p999", percentile(sorted, 0.999));
+        out.put("max", sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
+        out.put("min", sorted.length == 0 ? -1 : sorted[0]);
+        out.put("mean", sorted.length == 0 ? -1 : Arrays.stream(sorted).average().orElse(-1));
+        StringBuilder s = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : out.entrySet()) {
+            if (s.length() > 1) s.append(',');
+            s.append('"').append(e.getKey()).append("\":").append(e.getValue());
+        }
+        System.out.println(s.append('}'));
+    }
+
+    /** Nearest-rank percentile. */
+    private static long percentile(long[] sorted, double q) {
+        if (sorted.length == 0) return -1;
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20000");
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20));
+        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 << 20));
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "mirrorflow-bench-reader");
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private interface RecordSink {
+        void accept(ConsumerRecord<byte[], byte[]> record) throws Exception;
+    }
+
+    /** Reads each partition from `start` (or its beginning) to the end offset it has now. */
+    private static void readToEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> start, RecordSink sink) throws Exception {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+        List<TopicPartition> pending = new ArrayList<>();
+        for (TopicPartition tp : partitions) pending.add(tp);
+        consumer.assign(pending);
+        for (TopicPartition tp : pending) {
+            if (start.containsKey(tp)) consumer.seek(tp, start.get(tp));
+            else consumer.seekToBeginning(List.of(tp));
+        }
+        long deadline = System.currentTimeMillis() + MAX_RUN_MS;
+        while (true) {
+            pending.removeIf(tp -> consumer.position(tp) >= end.get(tp));
+            if (pending.isEmpty()) return;
+            if (System.currentTimeMillis() > deadline) throw new IllegalStateException("reading ran past its deadline; still pending " + pending);
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+                if (record.offset() < end.get(tp)) sink.accept(record);
+            }
+        }
+    }
+
+    private static String jsonString(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** `--name value` pairs; a name may repeat. */
+    private static final class Args {
+        private final Map<String, List<String>> values = new HashMap<>();
+
+        Args(String[] argv) {
+            for (int i = 0; i < argv.length; i++) {
+                if (!argv[i].startsWith("--")) throw new IllegalArgumentException("unexpected argument " + argv[i]);
+                String name = argv[i].substring(2);
+                String value = i + 1 < argv.length && !argv[i + 1].startsWith("--") ? argv[++i] : "true";
+                values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+            }
+        }
+
+        boolean has(String name) {
+            return values.containsKey(name);
+        }
+
+        String one(String name) {
+            List<String> v = values.get(name);
+            if (v == null) throw new IllegalArgumentException("missing --" + name);
+            return v.get(v.size() - 1);
+        }
+
+        List<String> all(String name) {
+            return values.getOrDefault(name, List.of());
+        }
+
+        List<String> list(String name) {
+            return Arrays.asList(one(name).split(","));
+        }
+
+        int integer(String name) {
+            return Integer.parseInt(one(name));
+        }
+
+        long longValue(String name) {
+            return Long.parseLong(one(name));
+        }
+    }
+}
