@@ -1,0 +1,107 @@
+/**
+ * Topic housekeeping and progress polling for the benchmark, through a plain kafkajs admin
+ * client (via mirrorflow's one door to kafkajs). None of this is timed work of a replicator.
+ */
+import { Kafka, logLevel, type Admin } from '../../src/kafka/kafkajs';
+
+export interface NewTopic {
+  readonly name: string;
+  readonly partitions: number;
+  readonly configs?: Readonly<Record<string, string>>;
+}
+
+export class BenchAdmin {
+  private readonly admin: Admin;
+  private connected: Promise<void> | undefined;
+
+  constructor(
+    readonly bootstrap: string,
+    clientId: string,
+  ) {
+    this.admin = new Kafka({
+      brokers: [bootstrap],
+      clientId,
+      logLevel: logLevel.NOTHING,
+      // The poller asks every 100 ms; a slow answer must not pile up retries behind it.
+      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+      requestTimeout: 30_000,
+    }).admin();
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= this.admin.connect();
+    return this.connected;
+  }
+
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
+    await this.connect();
+    await this.admin.createTopics({
+      waitForLeaders: true,
+      topics: topics.map((t) => ({
+        topic: t.name,
+        numPartitions: t.partitions,
+        replicationFactor: 1,
+        // Keep old timestamps from retention; nothing here should ever be deleted by time.
+        configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+
+  async listTopics(): Promise<string[]> {
+    await this.connect();
+    return this.admin.listTopics();
+  }
+
+  /** Deletes the topics whose name contains `marker`; returns their names. */
+  async deleteTopicsContaining(marker: string): Promise<string[]> {
+    const names = (await this.listTopics()).filter((name) => name.includes(marker));
+    if (names.length > 0) await this.admin.deleteTopics({ topics: names, timeout: 30_000 });
+    return names;
+  }
+
+  /**
+   * High watermarks of each topic by partition; a topic that does not exist (yet) is left out.
+   * `known` is the caller's cache of existing topics, so that polling does not list all topics
+   * each time once they exist.
+   */
+  async endOffsets(topics: readonly string[], known?: Set<string>): Promise<Map<string, number[]>> {
+    await this.connect();
+    let existing = topics.filter((t) => known?.has(t));
+    if (existing.length < topics.length) {
+      const all = new Set(await this.admin.listTopics());
+      existing = topics.filter((t) => all.has(t));
+      for (const t of existing) known?.add(t);
+    }
+    const result = new Map<string, number[]>();
+    await Promise.all(
+      existing.map(async (topic) => {
+        const offsets = await this.admin.fetchTopicOffsets(topic);
+        const byPartition: number[] = [];
+        for (const o of offsets) byPartition[o.partition] = Number(o.high);
+        result.set(topic, byPartition);
+      }),
+    );
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.connected !== undefined) await this.admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Sum of all partitions of all topics. */
+export function sumOffsets(offsets: ReadonlyMap<string, readonly number[]>): number {
+  let sum = 0;
+  for (const list of offsets.values()) for (const value of list) sum += value ?? 0;
+  return sum;
+}
+
+/** True when every topic of `expected` exists in `actual` and each partition reached its expected offset. */
+export function reached(actual: ReadonlyMap<string, readonly number[]>, expected: ReadonlyMap<string, readonly number[]>, rename: (topic: string) => string): boolean {
+  for (const [topic, wanted] of expected) {
+    const have = actual.get(rename(topic));
+    if (have === undefined || have.length < wanted.length) return false;
+    for (let p = 0; p < wanted.length; p++) if ((have[p] ?? 0) < (wanted[p] ?? 0)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,176 @@
+/**
+ * The benchmark of issue 5: local clusters, then for each workload and round every replicator in
+ * turn (mirrorflow, MM2 default, MM2 tuned, the limit — A B C L A B C L …), each on fresh topics;
+ * medians, ratios per round, and one report.
+ */
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { ensureKafkaDistribution, mirrorflowCacheDir, startLocalClusters, type LocalClusters } from '../../src/local';
+import { BenchAdmin } from './bench-admin';
+import { headline, renderMarkdown, renderText, summarize, type BenchReport, type MachineInfo } from './bench-report';
+import { LIMIT_LATENCY_PRODUCER_PROPS, LIMIT_PRODUCER_PROPS, runOnce, type BenchEnv, type RunResult } from './bench-run';
+import { JavaTools } from './java-tools';
+import { tunedSettings } from './mm2-properties';
+import { MM2_HEAP_MB, type MirrorflowLaunch, type ReplicatorName } from './replicators';
+import { describeWorkload, type Workload } from './workloads';
+
+export interface BenchOptions {
+  readonly workloads: readonly Workload[];
+  readonly replicators: readonly ReplicatorName[];
+  readonly rounds: number;
+  /** Existing clusters to use instead of starting two (the CI smoke uses the test clusters). */
+  readonly clusters?: { readonly source: string; readonly target: string };
+  readonly kafkaVersion: string;
+  /** Parent folder of the brokers' data; default: /dev/shm when it has room, else the OS temp dir. */
+  readonly brokerDir?: string;
+  readonly mirrorflow: MirrorflowLaunch;
+  /** tasks.max of MM2 tuned. */
+  readonly tunedTasks: number;
+  readonly runTimeoutMs: number;
+  /** Keep the per-run folders (configs, logs) even when every run passed. */
+  readonly keepRunDirs: boolean;
+  readonly log: (line: string) => void;
+}
+
+/** Broker settings for the benchmark, on top of the launcher's (which already suit 2 cores). */
+export const BENCH_BROKER_HEAP_MB = 1024;
+export const BENCH_BROKER_PROPERTIES: Readonly<Record<string, string>> = {
+  // A deleted topic's files go after 1 s instead of 60 s, so finished runs do not pile up in tmpfs.
+  'log.segment.delete.delay.ms': '1000',
+};
+
+/** Brokers on tmpfs when it has room: no disk writeback competing for the 2 cores mid-run. */
+function defaultBrokerDir(): string {
+  const shm = '/dev/shm';
+  try {
+    if (existsSync(shm)) {
+      const stats = statfsSync(shm);
+      if (stats.bavail * stats.bsize >= 8 * 1024 ** 3) return shm;
+    }
+  } catch {
+    // fall through to the temp dir
+  }
+  return tmpdir();
+}
+
+async function machineInfo(java: JavaTools, kafka: string): Promise<MachineInfo> {
+  let cpuModel = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) cpuModel = line.split(':')[1]!.trim();
+  } catch {
+    // keep os.cpus()'s model
+  }
+  return {
+    cpus: availableParallelism(),
+    cpuModel,
+    memoryGiB: totalmem() / 1024 ** 3,
+    kernel: release(),
+    node: process.version,
+    java: await java.javaVersion(),
+    kafka,
+  };
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const log = options.log;
+  const date = new Date().toISOString();
+  const distribution = await ensureKafkaDistribution(options.kafkaVersion);
+  const java = await JavaTools.prepare(distribution, mirrorflowCacheDir());
+  const machine = await machineInfo(java, distribution.version);
+  const workRoot = await mkdtemp(join(tmpdir(), 'mirrorflow-bench-'));
+  const runsDir = join(workRoot, 'runs');
+  await mkdir(runsDir, { recursive: true });
+
+  let local: LocalClusters | undefined;
+  const brokerDir = options.brokerDir ?? defaultBrokerDir();
+  let source: BenchEnv['source'];
+  let target: BenchEnv['target'];
+  if (options.clusters !== undefined) {
+    source = { bootstrap: options.clusters.source };
+    target = { bootstrap: options.clusters.target };
+    log(`Using the clusters at ${source.bootstrap} (source) and ${target.bootstrap} (target).`);
+  } else {
+    log(`Starting two local Kafka ${distribution.version} clusters (data in ${brokerDir}).`);
+    local = await startLocalClusters({
+      aliases: ['bench-source', 'bench-target'],
+      version: distribution.version,
+      workDir: brokerDir,
+      heapMb: BENCH_BROKER_HEAP_MB,
+      brokerProperties: BENCH_BROKER_PROPERTIES,
+    });
+    const s = local.clusters['bench-source']!;
+    const t = local.clusters['bench-target']!;
+    source = { bootstrap: s.bootstrapServers, pid: s.pid };
+    target = { bootstrap: t.bootstrapServers, pid: t.pid };
+  }
+  const sourceAdmin = new BenchAdmin(source.bootstrap, 'mirrorflow-bench-source-admin');
+  const targetAdmin = new BenchAdmin(target.bootstrap, 'mirrorflow-bench-target-admin');
+  const env: BenchEnv = {
+    source,
+    target,
+    sourceAdmin,
+    targetAdmin,
+    java,
+    distribution,
+    runsDir,
+    mirrorflow: options.mirrorflow,
+    tunedTasks: options.tunedTasks,
+    runTimeoutMs: options.runTimeoutMs,
+    log,
+  };
+
+  const runs: RunResult[] = [];
+  try {
+    for (const workload of options.workloads) {
+      log(`Workload ${workload.name}: ${describeWorkload(workload)}.`);
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const replicator of options.replicators) {
+          const result = await runOnce(env, workload, round, replicator);
+          runs.push(result);
+          log(describeRun(result));
+        }
+      }
+    }
+  } finally {
+    await sourceAdmin.close();
+    await targetAdmin.close();
+    if (local !== undefined) await local.stop();
+  }
+
+  const summaries = options.workloads.map((w) => summarize(w, runs, options.rounds));
+  const head = headline(date, machine, options.rounds);
+  const ok = runs.every((r) => r.status === 'ok');
+  if (ok && !options.keepRunDirs) await rm(workRoot, { recursive: true, force: true });
+  else log(`Run folders (configs and logs) are in ${runsDir}.`);
+  return {
+    schema: 1,
+    date,
+    machine,
+    rounds: options.rounds,
+    settings: {
+      workloads: options.workloads,
+      replicators: options.replicators,
+      brokers: options.clusters !== undefined ? 'given' : { heapMb: BENCH_BROKER_HEAP_MB, dataDir: brokerDir, properties: BENCH_BROKER_PROPERTIES },
+      mirrorflow: { nodeArgs: options.mirrorflow.nodeArgs, set: options.mirrorflow.set, settings: 'pipeline defaults; topics = the run\'s topics' },
+      mm2: { heapMb: MM2_HEAP_MB, default: 'MM2 defaults (see test/bench/mm2-properties.ts)', tuned: tunedSettings(options.tunedTasks) },
+      limit: { producerProps: LIMIT_PRODUCER_PROPS, latencyProducerProps: LIMIT_LATENCY_PRODUCER_PROPS },
+    },
+    summaries,
+    runs,
+    ok,
+    text: renderText(summaries, head),
+    markdown: renderMarkdown(summaries, head),
+  };
+}
+
+function describeRun(r: RunResult): string {
+  const head = `  ${r.workload} round ${r.round} ${r.replicator.padEnd(11)}`;
+  if (r.status === 'failed') return `${head} FAILED: ${r.failure ?? ''}`;
+  const rate = `${Math.round(r.recordsPerSec ?? 0).toLocaleString('en-US')} records/s in ${((r.elapsedMs ?? 0) / 1000).toFixed(1)} s`;
+  const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms` : '';
+  const cpu = `, CPU ${(r.cpuSeconds ?? 0).toFixed(1)} s, RSS ${Math.round(r.peakRssMiB ?? 0)} MiB, others' CPU ${(r.otherCpuSeconds ?? 0).toFixed(1)} s`;
+  return `${head} ${rate}${lat}${cpu}`;
+}

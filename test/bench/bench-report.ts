@@ -1,0 +1,212 @@
+/**
+ * Medians, ratios and the table of a benchmark: the text printed at the end, the Markdown put in
+ * the README, and the JSON written next to them. Failed runs never count in a median; a
+ * replicator whose every run failed shows FAILED instead of numbers.
+ */
+import type { RunResult } from './bench-run';
+import type { ReplicatorName } from './replicators';
+import { describeWorkload, type Workload, type WorkloadName } from './workloads';
+
+export interface MachineInfo {
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly memoryGiB: number;
+  readonly kernel: string;
+  readonly node: string;
+  readonly java: string;
+  readonly kafka: string;
+}
+
+export interface ReplicatorSummary {
+  readonly runs: number;
+  readonly failed: number;
+  readonly failures: readonly string[];
+  readonly recordsPerSec?: number;
+  readonly mibPerSec?: number;
+  readonly steadyRecordsPerSec?: number;
+  readonly firstRecordMs?: number;
+  readonly cpuSecondsPerMillion?: number;
+  readonly peakRssMiB?: number;
+  readonly otherCpuSeconds?: number;
+  readonly latencyMs?: { readonly p50?: number; readonly p99?: number; readonly max?: number };
+}
+
+/** mirrorflow against one other, round by round. */
+export interface Comparison {
+  readonly against: ReplicatorName;
+  /** Throughput: mirrorflow ÷ other (> 1 = mirrorflow faster). Latency workload: p99 mirrorflow ÷ other (< 1 = mirrorflow lower). */
+  readonly perRound: readonly (number | undefined)[];
+  readonly median?: number;
+  /** Median CPU s per million records, mirrorflow ÷ other (< 1 = mirrorflow cheaper). */
+  readonly cpu?: number;
+  /** Median peak RSS, mirrorflow ÷ other (< 1 = mirrorflow smaller). */
+  readonly rss?: number;
+}
+
+export interface WorkloadSummary {
+  readonly workload: WorkloadName;
+  readonly kind: Workload['kind'];
+  readonly description: string;
+  readonly replicators: Partial<Record<ReplicatorName, ReplicatorSummary>>;
+  readonly comparisons: readonly Comparison[];
+}
+
+export interface BenchReport {
+  readonly schema: 1;
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly settings: Record<string, unknown>;
+  readonly rounds: number;
+  readonly summaries: readonly WorkloadSummary[];
+  readonly runs: readonly RunResult[];
+  readonly ok: boolean;
+  readonly text: string;
+  readonly markdown: string;
+}
+
+export function median(values: readonly (number | undefined)[]): number | undefined {
+  const sorted = values.filter((v): v is number => v !== undefined && Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
+  const ok = runs.filter((r) => r.status === 'ok');
+  const pick = (f: (r: RunResult) => number | undefined): number | undefined => median(ok.map(f));
+  return {
+    runs: runs.length,
+    failed: runs.length - ok.length,
+    failures: runs.filter((r) => r.status === 'failed').map((r) => `round ${r.round}: ${r.failure ?? 'failed'} (${r.dir})`),
+    recordsPerSec: pick((r) => r.recordsPerSec),
+    mibPerSec: pick((r) => r.mibPerSec),
+    steadyRecordsPerSec: pick((r) => r.steadyRecordsPerSec),
+    firstRecordMs: pick((r) => r.firstRecordMs),
+    cpuSecondsPerMillion: pick((r) => r.cpuSecondsPerMillion),
+    peakRssMiB: pick((r) => r.peakRssMiB),
+    otherCpuSeconds: pick((r) => r.otherCpuSeconds),
+    latencyMs: ok.some((r) => r.latencyMs)
+      ? { p50: pick((r) => r.latencyMs?.p50), p99: pick((r) => r.latencyMs?.p99), max: pick((r) => r.latencyMs?.max) }
+      : undefined,
+  };
+}
+
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined || b === 0 ? undefined : a / b;
+}
+
+export function summarize(workload: Workload, runs: readonly RunResult[], rounds: number): WorkloadSummary {
+  const mine = runs.filter((r) => r.workload === workload.name);
+  const names = [...new Set(mine.map((r) => r.replicator))];
+  const replicators: Partial<Record<ReplicatorName, ReplicatorSummary>> = {};
+  for (const name of names) replicators[name] = summarizeReplicator(mine.filter((r) => r.replicator === name));
+  const comparisons: Comparison[] = [];
+  const mf = replicators.mirrorflow;
+  const okRun = (name: ReplicatorName, round: number): RunResult | undefined =>
+    mine.find((r) => r.replicator === name && r.round === round && r.status === 'ok');
+  if (mf !== undefined) {
+    for (const against of names.filter((n) => n !== 'mirrorflow')) {
+      const other = replicators[against]!;
+      const perRound = Array.from({ length: rounds }, (_, i) => {
+        const a = okRun('mirrorflow', i + 1);
+        const b = okRun(against, i + 1);
+        return workload.kind === 'latency' ? ratio(a?.latencyMs?.p99, b?.latencyMs?.p99) : ratio(a?.recordsPerSec, b?.recordsPerSec);
+      });
+      comparisons.push({
+        against,
+        perRound,
+        median: median(perRound),
+        cpu: ratio(mf.cpuSecondsPerMillion, other.cpuSecondsPerMillion),
+        rss: ratio(mf.peakRssMiB, other.peakRssMiB),
+      });
+    }
+  }
+  return { workload: workload.name, kind: workload.kind, description: describeWorkload(workload), replicators, comparisons };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+const LABEL: Record<ReplicatorName, string> = {
+  mirrorflow: 'mirrorflow',
+  'mm2-default': 'MM2 default',
+  'mm2-tuned': 'MM2 tuned',
+  limit: 'limit (ProducerPerformance)',
+};
+
+const int = (v: number | undefined): string => (v === undefined ? '–' : Math.round(v).toLocaleString('en-US'));
+const dec = (v: number | undefined, digits = 1): string => (v === undefined ? '–' : v.toFixed(digits));
+const secs = (ms: number | undefined): string => (ms === undefined ? '–' : (ms / 1000).toFixed(1));
+const times = (v: number | undefined): string => (v === undefined ? '–' : `${v.toFixed(2)}×`);
+
+interface Table {
+  readonly title: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  readonly notes: readonly string[];
+}
+
+function workloadTable(summary: WorkloadSummary): Table {
+  const latency = summary.kind === 'latency';
+  const header = latency
+    ? ['', 'p50 ms', 'p99 ms', 'max ms', 'records/s', 'CPU s / M records', 'peak RSS MiB', 'ok runs']
+    : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'ok runs'];
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const name of Object.keys(LABEL) as ReplicatorName[]) {
+    const s = summary.replicators[name];
+    if (s === undefined) continue;
+    const ok = `${s.runs - s.failed}/${s.runs}`;
+    if (s.failed === s.runs) {
+      rows.push([LABEL[name], 'FAILED', ...header.slice(2, -1).map(() => ''), ok]);
+    } else if (latency) {
+      rows.push([LABEL[name], int(s.latencyMs?.p50), int(s.latencyMs?.p99), int(s.latencyMs?.max), int(s.recordsPerSec), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
+    } else {
+      rows.push([LABEL[name], int(s.recordsPerSec), dec(s.mibPerSec), int(s.steadyRecordsPerSec), secs(s.firstRecordMs), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
+    }
+    for (const failure of s.failures) notes.push(`${LABEL[name]} FAILED ${failure}`);
+  }
+  for (const c of summary.comparisons) {
+    const rounds = c.perRound.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' ');
+    const what = latency ? 'p99' : 'records/s';
+    const tail = c.against === 'limit' ? '' : `; CPU/M ${times(c.cpu)}, RSS ${times(c.rss)}`;
+    notes.push(`mirrorflow ÷ ${LABEL[c.against]}: ${what} ${times(c.median)} (rounds: ${rounds})${tail}`);
+  }
+  return { title: `${summary.workload}: ${summary.description}`, header, rows, notes };
+}
+
+function textTable(table: Table): string {
+  const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [table.title, `  ${line(table.header)}`, ...table.rows.map((r) => `  ${line(r)}`), ...table.notes.map((n) => `  ${n}`)].join('\n');
+}
+
+function markdownTable(table: Table): string {
+  const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [
+    `**${table.title}**`,
+    '',
+    row(table.header),
+    row(table.header.map((_, i) => (i === 0 ? '---' : '---:'))),
+    ...table.rows.map(row),
+    '',
+    ...table.notes.map((n) => `- ${n}`),
+  ].join('\n');
+}
+
+export function headline(date: string, machine: MachineInfo, rounds: number): string {
+  return (
+    `${date.slice(0, 10)}, ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB, ` +
+    `Linux ${machine.kernel}, Node ${machine.node}, ${machine.java}, Kafka ${machine.kafka}; ` +
+    `medians of ${rounds} round${rounds === 1 ? '' : 's'}`
+  );
+}
+
+export function renderText(summaries: readonly WorkloadSummary[], head: string): string {
+  return [`mirrorflow benchmark — ${head}`, '', ...summaries.map((s) => `${textTable(workloadTable(s))}\n`)].join('\n');
+}
+
+export function renderMarkdown(summaries: readonly WorkloadSummary[], head: string): string {
+  return [`Measured ${head}.`, '', ...summaries.map((s) => `${markdownTable(workloadTable(s))}\n`)].join('\n');
+}

@@ -1,0 +1,147 @@
+/**
+ * Starting the replicators under test as child processes, each with its config written into the
+ * run's folder and its output in log files there: mirrorflow (`node dist/src/cli/main.js run`)
+ * and MirrorMaker 2 (`org.apache.kafka.connect.mirror.MirrorMaker`, dedicated mode).
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { javaCommand, type KafkaDistribution } from '../../src/local';
+import { signal, waitForProcessExit } from '../../src/local/processes';
+import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
+
+export type ReplicatorName = 'mirrorflow' | 'mm2-default' | 'mm2-tuned' | 'limit';
+export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
+
+/** `dist/src/cli/main.js`, from `dist/test/bench`. */
+export const MIRRORFLOW_MAIN = resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');
+
+/** The heap MirrorMaker 2's own launcher gives it (connect-mirror-maker.sh: -Xms256M -Xmx2G). */
+export const MM2_HEAP_MB = 2048;
+
+export interface ChildRun {
+  readonly pid: number;
+  readonly logFile: string;
+  /** Exit code or signal once the process has ended; undefined while it runs. */
+  exitStatus(): string | undefined;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  /** The last `lines` lines of its output. */
+  tail(lines?: number): Promise<string>;
+}
+
+const children = new Set<number>();
+let exitHookInstalled = false;
+
+/** A benchmark that dies must not leave replicators running: kill what is left at exit. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of children) signal(pid, 'SIGKILL');
+  });
+}
+
+/** Spawns `command` with stdout and stderr appended to `logFile`. */
+export function spawnLogged(command: string, args: readonly string[], logFile: string, cwd: string): ChildRun {
+  installExitHook();
+  const out = openSync(logFile, 'a');
+  let child;
+  try {
+    child = spawn(command, [...args], { cwd, stdio: ['ignore', out, out] });
+  } finally {
+    closeSync(out);
+  }
+  if (child.pid === undefined) throw new Error(`${command} could not be started.`);
+  const pid = child.pid;
+  children.add(pid);
+  let status: string | undefined;
+  child.on('error', (error) => (status = `spawn error: ${error.message}`));
+  child.on('exit', (code, sig) => {
+    status = sig === null ? `exit code ${code}` : `signal ${sig}`;
+    children.delete(pid);
+  });
+  return {
+    pid,
+    logFile,
+    exitStatus: () => status,
+    stop: async (graceMs = 30_000) => {
+      if (status !== undefined) return;
+      signal(pid, 'SIGTERM');
+      if (!(await waitForProcessExit(pid, graceMs))) {
+        signal(pid, 'SIGKILL');
+        await waitForProcessExit(pid, 10_000);
+      }
+    },
+    tail: async (lines = 20) => {
+      const text = await readFile(logFile, 'utf8').catch(() => '');
+      return text.trimEnd().split('\n').slice(-lines).join('\n');
+    },
+  };
+}
+
+export interface ReplicationRun {
+  /** Work folder of this run: configs and logs. */
+  readonly dir: string;
+  readonly name: string;
+  readonly sourceAlias: string;
+  readonly targetAlias: string;
+  readonly sourceBootstrap: string;
+  readonly targetBootstrap: string;
+  readonly topics: readonly string[];
+}
+
+export interface MirrorflowLaunch {
+  /** Extra node flags, e.g. `--cpu-prof`, `--max-semi-space-size=64`. */
+  readonly nodeArgs: readonly string[];
+  /** `--set path=value` overrides for `mirrorflow run`. */
+  readonly set: readonly string[];
+}
+
+/**
+ * mirrorflow with every setting at its default (checkpoints, heartbeats, offset syncs on; progress
+ * flushed every 5 s), only the run's topics selected.
+ */
+export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown> {
+  return {
+    name: run.name,
+    clusters: {
+      [run.sourceAlias]: { bootstrap_servers: [run.sourceBootstrap] },
+      [run.targetAlias]: { bootstrap_servers: [run.targetBootstrap] },
+    },
+    flows: [{ source: run.sourceAlias, target: run.targetAlias, topics: run.topics.map(exactTopicRegex) }],
+    logging: { level: 'info', format: 'json' },
+  };
+}
+
+export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLaunch): Promise<ChildRun> {
+  const file = join(run.dir, 'pipeline.yaml');
+  await writeFile(file, `# mirrorflow for a benchmark run, written by test/bench.\n${stringify(mirrorflowPipeline(run))}`);
+  const args = [...launch.nodeArgs, MIRRORFLOW_MAIN, 'run', file, '--status-interval', '0', ...launch.set.flatMap((s) => ['--set', s])];
+  return spawnLogged(process.execPath, args, join(run.dir, 'mirrorflow.log'), run.dir);
+}
+
+export async function startMm2(run: ReplicationRun, distribution: KafkaDistribution, variant: Mm2Variant, tunedTasks: number): Promise<ChildRun> {
+  const file = join(run.dir, 'mm2.properties');
+  await writeFile(
+    file,
+    renderMm2Properties({
+      sourceAlias: run.sourceAlias,
+      targetAlias: run.targetAlias,
+      sourceBootstrap: run.sourceBootstrap,
+      targetBootstrap: run.targetBootstrap,
+      topics: run.topics.map(exactTopicRegex),
+      variant,
+      tunedTasks,
+    }),
+  );
+  const java = javaCommand(distribution, {
+    mainClass: 'org.apache.kafka.connect.mirror.MirrorMaker',
+    args: [file, '--clusters', run.targetAlias],
+    heapMb: MM2_HEAP_MB,
+    logDir: run.dir,
+  });
+  return spawnLogged(java.command, java.args, join(run.dir, 'mm2.out'), run.dir);
+}

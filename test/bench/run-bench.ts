@@ -1,0 +1,193 @@
+/**
+ * `npm run bench [-- options]`: mirrorflow against MirrorMaker 2 and the limit, on local clusters.
+ *
+ *   --workloads bulk,large,wide,latency     which workloads (default: all four)
+ *   --replicators mirrorflow,mm2-default,mm2-tuned,limit
+ *   --rounds N                              rounds per workload (default 3; 1 with --smoke)
+ *   --smoke                                 tiny sizes: seconds per run, for correctness only
+ *   --scale F                               multiply record counts (latency: seconds) by F
+ *   --bulk-records N --bulk-partitions N --large-records N --large-value-bytes N
+ *   --wide-topics N --wide-partitions N --wide-records N (per topic)
+ *   --latency-rate N --latency-seconds N --latency-partitions N
+ *   --source HOST:PORT --target HOST:PORT   use these clusters instead of starting two
+ *   --kafka-version V --broker-dir DIR      Kafka release; parent dir of the brokers' data
+ *   --node-arg ARG (repeatable)             extra node flag for mirrorflow, e.g. --max-semi-space-size=64
+ *   --set PATH=VALUE (repeatable)           `mirrorflow run --set`, e.g. flows.0.batching.max_records=5000
+ *   --cpu-prof DIR                          profile mirrorflow (node --cpu-prof) into DIR
+ *   --tuned-tasks N                         tasks.max of MM2 tuned (default: the number of cores)
+ *   --run-timeout-s N                       deadline per run (default 900)
+ *   --keep                                  keep every run's folder (configs and logs)
+ *   --out FILE | --no-out                   JSON report (default test/bench/results/latest.json; none with --smoke)
+ *   --update-readme                         put the table into README.md between the bench markers
+ *
+ * Exit code 0 when every run was correct, 1 when any run FAILED, 2 on bad options.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultKafkaVersion } from '../../src/local';
+import { runBench, type BenchOptions } from './bench-harness';
+import type { BenchReport } from './bench-report';
+import { REPLICATOR_NAMES, type ReplicatorName } from './replicators';
+import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
+
+/** The repository root, from `dist/test/bench`. */
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+export const DEFAULT_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'latest.json');
+export const README_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-readme) -->';
+export const README_END = '<!-- bench:end -->';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface CliOptions {
+  readonly bench: Omit<BenchOptions, 'log'>;
+  readonly out?: string;
+  readonly updateReadme: boolean;
+}
+
+function positiveNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, got "${value}".`);
+  return n;
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  const n = positiveNumber(name, value);
+  if (n !== undefined && !Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${value}".`);
+  return n;
+}
+
+function list<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  for (const item of items) {
+    if (!allowed.includes(item as T)) throw new UsageError(`--${name}: "${item}" is not one of ${allowed.join(', ')}.`);
+  }
+  return items as T[];
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      workloads: { type: 'string' },
+      replicators: { type: 'string' },
+      rounds: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      scale: { type: 'string' },
+      'bulk-records': { type: 'string' },
+      'bulk-partitions': { type: 'string' },
+      'large-records': { type: 'string' },
+      'large-value-bytes': { type: 'string' },
+      'wide-topics': { type: 'string' },
+      'wide-partitions': { type: 'string' },
+      'wide-records': { type: 'string' },
+      'latency-rate': { type: 'string' },
+      'latency-seconds': { type: 'string' },
+      'latency-partitions': { type: 'string' },
+      source: { type: 'string' },
+      target: { type: 'string' },
+      'kafka-version': { type: 'string' },
+      'broker-dir': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
+      'cpu-prof': { type: 'string' },
+      'tuned-tasks': { type: 'string' },
+      'run-timeout-s': { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'no-out': { type: 'boolean', default: false },
+      'update-readme': { type: 'boolean', default: false },
+    },
+  });
+  const smoke = values.smoke === true;
+  const base = smoke ? SMOKE_WORKLOADS : DEFAULT_WORKLOADS;
+  const scale = positiveNumber('scale', values.scale) ?? 1;
+  const names = list<WorkloadName>('workloads', values.workloads, WORKLOAD_NAMES) ?? [...WORKLOAD_NAMES];
+  const sized = (name: WorkloadName): Workload => {
+    const w = scaleWorkload(base[name], scale);
+    const n = (flag: string): number | undefined => positiveInt(flag, values[flag as keyof typeof values] as string | undefined);
+    switch (w.name) {
+      case 'bulk':
+        return { ...w, recordsPerTopic: n('bulk-records') ?? w.recordsPerTopic, partitions: n('bulk-partitions') ?? w.partitions };
+      case 'large':
+        return { ...w, recordsPerTopic: n('large-records') ?? w.recordsPerTopic, shape: { ...w.shape, valueBytes: n('large-value-bytes') ?? w.shape.valueBytes } };
+      case 'wide':
+        return { ...w, topics: n('wide-topics') ?? w.topics, partitions: n('wide-partitions') ?? w.partitions, recordsPerTopic: n('wide-records') ?? w.recordsPerTopic };
+      case 'latency':
+        return { ...w, rate: n('latency-rate') ?? w.rate, seconds: n('latency-seconds') ?? w.seconds, partitions: n('latency-partitions') ?? w.partitions };
+    }
+  };
+  if ((values.source === undefined) !== (values.target === undefined)) throw new UsageError('--source and --target go together.');
+  const nodeArgs = [...(values['node-arg'] ?? [])];
+  if (values['cpu-prof'] !== undefined) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`);
+  if (values.out !== undefined && values['no-out'] === true) throw new UsageError('--out and --no-out contradict each other.');
+  return {
+    bench: {
+      workloads: names.map(sized),
+      replicators: list<ReplicatorName>('replicators', values.replicators, REPLICATOR_NAMES) ?? [...REPLICATOR_NAMES],
+      rounds: positiveInt('rounds', values.rounds) ?? (smoke ? 1 : 3),
+      clusters: values.source !== undefined && values.target !== undefined ? { source: values.source, target: values.target } : undefined,
+      kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
+      brokerDir: values['broker-dir'],
+      mirrorflow: { nodeArgs, set: [...(values.set ?? [])] },
+      tunedTasks: positiveInt('tuned-tasks', values['tuned-tasks']) ?? availableParallelism(),
+      runTimeoutMs: (positiveNumber('run-timeout-s', values['run-timeout-s']) ?? 900) * 1000,
+      keepRunDirs: values.keep === true,
+    },
+    out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : smoke ? undefined : DEFAULT_OUT,
+    updateReadme: values['update-readme'] === true,
+  };
+}
+
+/** The README with the section between the bench markers replaced by `markdown`. */
+export function replaceReadmeSection(readme: string, markdown: string): string {
+  const begin = readme.indexOf(README_BEGIN);
+  const end = readme.indexOf(README_END);
+  if (begin < 0 || end < begin) throw new Error(`README.md has no "${README_BEGIN}" … "${README_END}" section.`);
+  return `${readme.slice(0, begin + README_BEGIN.length)}\n${markdown.trim()}\n${readme.slice(end)}`;
+}
+
+export async function writeReport(report: BenchReport, out: string): Promise<void> {
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let cli: CliOptions;
+  try {
+    cli = parseCli(argv);
+  } catch (error) {
+    process.stderr.write(`run-bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const started = Date.now();
+  const report = await runBench({ ...cli.bench, log: (line) => process.stderr.write(`[bench] ${line}\n`) });
+  process.stdout.write(`\n${report.text}\n`);
+  if (cli.out !== undefined) {
+    await writeReport(report, cli.out);
+    process.stderr.write(`[bench] Wrote ${cli.out}.\n`);
+  }
+  if (cli.updateReadme) {
+    const readme = join(REPO_ROOT, 'README.md');
+    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown));
+    process.stderr.write(`[bench] Updated the Performance section of ${readme}.\n`);
+  }
+  process.stderr.write(`[bench] Done in ${((Date.now() - started) / 60_000).toFixed(1)} min; ${report.ok ? 'every run was correct' : 'some runs FAILED'}.\n`);
+  return report.ok ? 0 : 1;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`run-bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
