@@ -3,6 +3,7 @@ import { registerLocalCommand } from './commands/local.command';
 import { registerRunCommand } from './commands/run.command';
 import { registerDemoCommand } from './commands/demo.command';
 import { registerValidateCommand } from './commands/validate.command';
+import { registerConvertCommand } from './commands/convert.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerRunCommand(program);
   registerValidateCommand(program);
+  registerConvertCommand(program);
   registerLocalCommand(program);
   registerDemoCommand(program);
   registerOffsetsCommand(program);

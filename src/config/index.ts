@@ -1,8 +1,11 @@
 /**
  * Pipeline configuration: the YAML file's schema, loading with `${…}` interpolation and `--set`
- * overrides, validation that reports every problem with its line, and the JSON Schema for editors.
+ * overrides, MM2's mm2.properties read as a pipeline, validation that reports every problem with
+ * its line, and the JSON Schema for editors.
  */
-export { loadPipelineFile } from './load-pipeline-file';
+export { isMm2PropertiesFile, loadPipelineFile, readPipelineFile } from './load-pipeline-file';
+export { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
+export { convertMm2Properties, type ConvertOptions, type Converted } from './convert-mm2-properties';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './pipeline-json-schema';
 export {

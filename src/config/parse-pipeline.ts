@@ -4,29 +4,21 @@
  *   1. YAML syntax (nothing else is trustworthy while the syntax is broken; duplicate keys are not
  *      a syntax break, so checking goes on after them)
  *   2. `${…}` interpolation, on the YAML tree so positions are still known
- *   3. `--set` overrides, on plain data, before anything is validated
- *   4. `flow_defaults` laid under each flow
- *   5. schema, cross-field rules and transform options, all collected together
+ *   3–5. `--set`, `flow_defaults`, schema and cross-field rules: `validatePipelineData`, which the
+ *      mm2.properties front end shares
  */
-import { dirname, basename, extname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { LineCounter, isMap, parseDocument, type Node } from 'yaml';
-import type { ConfigIssue } from '../core/errors';
-import { formatPath, hasPath, isPathPrefix, isPlainObject, parsePath, valueAtPath, type ConfigPath, type PathSegment } from './config-path';
-import { checkPipelineSemantics } from './check-pipeline-semantics';
-import { describeZodIssue } from './describe-zod-issue';
+import { formatPath, isPlainObject } from './config-path';
 import { interpolateDocument } from './interpolate-document';
 import { IssueList } from './issue-list';
-import { mergeFlowDefaults } from './merge-flow-defaults';
-import type { ClusterConfig, FlowConfig, PipelineConfig, SecurityConfig, TransformStep } from './pipeline-config';
-import { pipelineJsonSchema } from './pipeline-json-schema';
-import { pipelineFileSchema, pipelineNamePattern } from './pipeline-schema';
+import type { PipelineConfig } from './pipeline-config';
+import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
 import { createReferenceResolver } from './reference-resolver';
-import { SchemaNavigator } from './schema-navigator';
-import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, type SetProblem } from './set-overrides';
+import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
 import { YamlLocator } from './yaml-locator';
 
-/** Checks the options of transform steps against their plugins' schemas; wired by the pipeline layer. */
-export type TransformStepValidator = (steps: readonly TransformStep[]) => readonly ConfigIssue[];
+export type { TransformStepValidator };
 
 export interface ParsePipelineOptions {
   /** Variables for `${VAR}` and `${env:VAR}`; default `process.env`. */
@@ -34,13 +26,6 @@ export interface ParsePipelineOptions {
   /** `path=value` overrides, as given to `--set`. */
   readonly set?: readonly string[];
   readonly validateTransforms?: TransformStepValidator;
-}
-
-let navigator: SchemaNavigator | undefined;
-
-function schemaNavigator(): SchemaNavigator {
-  navigator ??= new SchemaNavigator(pipelineJsonSchema());
-  return navigator;
 }
 
 /** `fileName` names the file in messages; relative `${file:…}`/`${dir:…}` and TLS paths start at its folder. */
@@ -82,7 +67,7 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
 
   // 2. Interpolation.
   const env = options.env ?? process.env;
-  const interpolation = interpolateDocument(doc, text, createReferenceResolver({ env, baseDir }), schemaNavigator());
+  const interpolation = interpolateDocument(doc, text, createReferenceResolver({ env, baseDir }), pipelineSchemaNavigator());
   for (const problem of interpolation.problems) {
     issues.add({
       ...toIssuePosition(locator.position(problem.offset)),
@@ -104,145 +89,16 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
   // Aliases share objects in toJS output; a tree copy lets --set change one place only.
   const data = copyTree(js) as Record<string, unknown>;
 
-  // 3. Overrides.
-  const overrides: SetOverride[] = [];
-  const reportSetProblem = (problem: SetProblem): void =>
-    issues.add({
-      ...(problem.path === undefined ? {} : { path: formatPath(problem.path) }),
-      message: problem.message,
-      ...(problem.hint === undefined ? {} : { hint: problem.hint }),
-    });
-  for (const entry of options.set ?? []) {
-    const parsed = parseSetOverride(entry, schemaNavigator());
-    if (isSetProblem(parsed)) {
-      reportSetProblem(parsed);
-      continue;
-    }
-    const problem = applySetOverride(data, parsed);
-    if (problem === undefined) overrides.push(parsed);
-    else reportSetProblem(problem);
-  }
-
-  // Where a problem at `path` was written: a flow's value may come from flow_defaults or --set.
-  const origin = (path: ConfigPath): { path: ConfigPath; override?: SetOverride } => {
-    let written = path;
-    if (path[0] === 'flows' && path.length > 2) {
-      const flow = valueAtPath(data, path.slice(0, 2));
-      const rest = path.slice(2);
-      if (!hasPath(flow, rest) && hasPath(data['flow_defaults'], rest)) written = ['flow_defaults', ...rest];
-    }
-    const override = overrides.findLast((o) => isPathPrefix(o.path, written));
-    return override === undefined ? { path: written } : { path: written, override };
+  const failedPaths = interpolation.problems.map((problem) => problem.path);
+  const origin: DocumentOrigin = {
+    positionOf: (path, opts) => locator.positionOf(path, opts),
+    isResolved: (path) => {
+      const node: Node | undefined = locator.nodeAt(path);
+      return node !== undefined && interpolation.resolvedNodes.has(node);
+    },
+    failedPaths,
   };
-  // A value whose `${…}` failed is already reported; what it became (often "") would only add
-  // confusing follow-on problems, which might even quote the part that did resolve.
-  const unresolved = interpolation.problems.map((problem) => problem.path);
-  const report = (path: ConfigPath, message: string, hint?: string, atKey = false): void => {
-    const { path: written, override } = origin(path);
-    if (override === undefined && unresolved.some((failed) => isPathPrefix(failed, written))) return;
-    const note = override === undefined ? undefined : `set by --set ${override.text}`;
-    const hints = [hint, note].filter((h): h is string => h !== undefined);
-    issues.add({
-      ...(override === undefined ? toIssuePosition(locator.positionOf(written, { key: atKey })) : {}),
-      path: formatPath(written),
-      message,
-      ...(hints.length === 0 ? {} : { hint: hints.join('; ') }),
-    });
-  };
-  const isSensitive = (path: ConfigPath): boolean => {
-    const { path: written, override } = origin(path);
-    if (override !== undefined) return true;
-    const node: Node | undefined = locator.nodeAt(written);
-    return node !== undefined && interpolation.resolvedNodes.has(node);
-  };
-
-  // The default name comes from the file name, which must then make a valid name too.
-  if (data['name'] === undefined) {
-    const fromFile = basename(fileName, extname(fileName));
-    if (pipelineNamePattern.test(fromFile)) data['name'] = fromFile;
-    else report(['name'], 'no name given, and the file name is not a valid pipeline name', 'add name: using letters, digits, ".", "_" and "-"');
-  }
-
-  // 4. flow_defaults under each flow.
-  const merged: Record<string, unknown> = Array.isArray(data['flows'])
-    ? { ...data, flows: data['flows'].map((flow) => mergeFlowDefaults(data['flow_defaults'], flow)) }
-    : data;
-
-  // 5. Schema, cross-field rules, transform options.
-  const result = pipelineFileSchema.safeParse(merged);
-  if (!result.success) {
-    const context = {
-      data: merged,
-      allowedKeys: (path: ConfigPath, value: unknown) => schemaNavigator().allowedKeys(path, value),
-      isSensitive,
-      hasDefault: (path: ConfigPath) => schemaNavigator().at(path).some((schema) => schema.default !== undefined),
-    };
-    for (const zodIssue of result.error.issues) {
-      for (const issue of describeZodIssue(zodIssue, context)) report(issue.path, issue.message, issue.hint, issue.atKey);
-    }
-  }
-  checkPipelineSemantics(merged, { report: (path, message, hint) => report(path, message, hint), isSensitive });
-  if (options.validateTransforms !== undefined) {
-    const steps = transformSteps(merged);
-    if (steps.length > 0) {
-      for (const issue of options.validateTransforms(steps)) {
-        const path = issue.path === undefined ? undefined : parsePath(issue.path);
-        if (issue.line !== undefined || path === undefined) issues.add(issue);
-        else report(path, issue.message, issue.hint);
-      }
-    }
-  }
-
-  if (issues.size > 0 || !result.success) throw issues.error();
-  return toPipelineConfig(result.data, baseDir);
-}
-
-type ParsedFile = ReturnType<typeof pipelineFileSchema.parse>;
-
-function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
-  const clusters: Record<string, ClusterConfig> = {};
-  for (const [alias, cluster] of Object.entries(parsed.clusters)) {
-    clusters[alias] = { ...cluster, alias, security: withAbsoluteTlsPaths(cluster.security, baseDir) };
-  }
-  const flows = parsed.flows.map(
-    (flow, index): FlowConfig => ({
-      ...flow,
-      name: `${flow.source}->${flow.target}`,
-      transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, ['flows', index, 'transforms', stepIndex])),
-    }),
-  );
-  // The name is set from the file name above when the file has none.
-  return { name: parsed.name!, clusters, flows, logging: parsed.logging };
-}
-
-function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): SecurityConfig {
-  const ssl = security.ssl;
-  if (ssl === undefined) return security;
-  const absolute = (path: string | undefined): string | undefined =>
-    path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path);
-  const files = { ca_file: absolute(ssl.ca_file), cert_file: absolute(ssl.cert_file), key_file: absolute(ssl.key_file) };
-  const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
-  return { ...security, ssl: { ...ssl, ...defined } };
-}
-
-/** Steps of every flow that at least have a `type`; the rest is the schema's to report. */
-function transformSteps(data: Record<string, unknown>): TransformStep[] {
-  const steps: TransformStep[] = [];
-  const flows = Array.isArray(data['flows']) ? data['flows'] : [];
-  flows.forEach((flow, index) => {
-    if (!isPlainObject(flow) || !Array.isArray(flow['transforms'])) return;
-    flow['transforms'].forEach((step, stepIndex) => {
-      if (isPlainObject(step) && typeof step['type'] === 'string') {
-        steps.push(toTransformStep(step as { type: string }, ['flows', index, 'transforms', stepIndex]));
-      }
-    });
-  });
-  return steps;
-}
-
-function toTransformStep(step: { type: string } & Record<string, unknown>, path: PathSegment[]): TransformStep {
-  const { type, ...options } = step;
-  return { type, options, path: formatPath(path) };
+  return validatePipelineData(data, fileName, baseDir, issues, origin, options);
 }
 
 /** A copy in which no object is reached twice (structuredClone would keep the sharing). */

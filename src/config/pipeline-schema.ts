@@ -283,7 +283,12 @@ const transformStepSchema = z
 
 /** Every flow field except `source`/`target`; also the shape of `flow_defaults`. */
 const flowSettings = {
-  enabled: z.boolean().default(true).describe('Run this flow. MM2: `<source>-><target>.enabled` (false there: flows are off unless enabled; here listing a flow means you want it).'),
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Replicate topics and emit checkpoints. MM2: `<source>-><target>.enabled` (false there: flows are off unless enabled; here listing a flow means you want it). A flow with `enabled: false` still emits heartbeats unless `heartbeats.enabled` is false, as MM2 runs heartbeats for every pair of clusters; `mirrorflow convert` writes such heartbeats-only flows.',
+    ),
   topics: regexList('Topics to replicate (regexes, full match); an empty list replicates only heartbeats. MM2: `topics`.').default(() => ['.*']),
   topics_exclude: regexList('Topics never replicated (regexes, full match), applied after `topics`. MM2: `topics.exclude`.').default(() => [...defaultTopicsExclude]),
   replication_policy: replicationPolicySchema.prefault({ type: 'default' }),

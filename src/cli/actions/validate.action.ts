@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigIssue } from '../../core/errors';
+import { ConfigError, formatConfigIssue, type ConfigIssue } from '../../core/errors';
 import { loadPipeline } from '../../pipeline';
 
 export interface ValidateOptions {
@@ -8,20 +8,23 @@ export interface ValidateOptions {
 }
 
 /**
- * Checks each file exactly as `run` would before connecting (same `--set`, same plugins), prints
- * `FILE: ok` for the good ones, and throws one ConfigError with the problems of all the bad ones,
- * which the entry point prints as `file:line:col: message at path (hint)` and exits with 78.
+ * Checks each file (YAML pipeline or MM2's mm2.properties) exactly as `run` would before
+ * connecting (same `--set`, same plugins), prints `FILE: ok` for the good ones and their warnings,
+ * and throws one ConfigError with the problems of all the bad ones, which the entry point prints as
+ * `file:line:col: message at path (hint)` and exits with 78.
  */
 export async function validateAction(
   options: ValidateOptions,
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
   const issues: ConfigIssue[] = [];
   for (const file of options.files) {
     try {
       // The same loader as run: plugins, --set and transform options are checked alike.
-      await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
+      const { warnings } = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
       print(`${file}: ok`);
+      for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       issues.push(...error.issues);

@@ -17,8 +17,8 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
-    .argument('<file>', 'pipeline YAML file')
-    .option('-s, --set <path=value>', 'override a value of the file, e.g. flows.0.batching.max_records=5000 (repeatable)', collect, [])
+    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .option('-s, --set <path=value>', 'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)', collect, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collect, [])
     .addOption(new Option('--log-level <level>', 'override logging.level').choices(['error', 'warn', 'info', 'debug']))
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))

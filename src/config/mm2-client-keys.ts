@@ -1,0 +1,191 @@
+/**
+ * Kafka client settings in an mm2.properties file: what mirrorflow does with each one MM2 users
+ * write (`A.security.protocol`, `A.consumer.isolation.level`, `A->B.producer.compression.type`).
+ * Connection settings belong to a cluster in a pipeline; a few consumer and producer settings
+ * belong to a flow; tuning knobs of the Java clients are accepted without effect (and said so);
+ * anything else is refused, so no setting is silently dropped.
+ */
+import type { Mm2Support } from './mm2-keys';
+
+export type ClientRole = 'consumer' | 'producer' | 'admin';
+export const CLIENT_ROLES: readonly ClientRole[] = ['consumer', 'producer', 'admin'];
+
+/** MM2's `MirrorClientConfig.CLIENT_CONFIG_DEF`: the keys a cluster prefix hands to every client role. */
+export function isSharedClientKey(key: string): boolean {
+  return key === 'bootstrap.servers' || key === 'security.protocol' || key.startsWith('ssl.') || key.startsWith('sasl.');
+}
+
+/** Settings that say how to reach a cluster: one value per cluster in a pipeline. */
+export const CONNECTION_KEYS: readonly string[] = [
+  'bootstrap.servers',
+  'security.protocol',
+  'sasl.mechanism',
+  'sasl.jaas.config',
+  'ssl.truststore.location',
+  'ssl.truststore.type',
+  'ssl.truststore.password',
+  'ssl.keystore.location',
+  'ssl.keystore.type',
+  'ssl.keystore.password',
+  'ssl.key.password',
+  'ssl.endpoint.identification.algorithm',
+  'client.id',
+  'request.timeout.ms',
+  'socket.connection.setup.timeout.ms',
+];
+
+export function isConnectionKey(key: string): boolean {
+  return CONNECTION_KEYS.includes(key);
+}
+
+const TLS_NEGOTIATION = 'Node.js negotiates the TLS version and ciphers itself';
+const JAVA_CLIENT_TUNING = 'a Java client tuning setting; mirrorflow sizes fetches and batches with the flow\'s consumer, batching and buffer settings';
+
+/** Connection settings that are refused with a reason, or accepted without effect. */
+const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
+  'ssl.truststore.certificates': { kind: 'unsupported', why: 'put the PEM certificates in a file and use ssl.truststore.type = PEM with ssl.truststore.location', accepts: [] },
+  'ssl.keystore.certificate.chain': { kind: 'unsupported', why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location', accepts: [] },
+  'ssl.keystore.key': { kind: 'unsupported', why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location', accepts: [] },
+  'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.enabled.protocols': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.cipher.suites': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.keymanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.trustmanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
+  'sasl.client.callback.handler.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
+  'sasl.login.callback.handler.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
+  'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
+  'sasl.kerberos.service.name': { kind: 'unsupported', why: 'Kerberos (GSSAPI) is not supported yet', accepts: [] },
+};
+
+/** Prefixes of SASL settings for mechanisms mirrorflow cannot use yet. */
+const UNSUPPORTED_SASL_PREFIXES: readonly [string, string][] = [
+  ['sasl.kerberos.', 'Kerberos (GSSAPI) is not supported yet'],
+  ['sasl.oauthbearer.', 'OAUTHBEARER is not supported yet'],
+  ['sasl.login.', 'token login refresh settings belong to OAUTHBEARER and GSSAPI, which are not supported yet'],
+];
+
+/** Settings common to every Java client that mirrorflow has no use for. */
+const COMMON_TUNING = [
+  'receive.buffer.bytes',
+  'send.buffer.bytes',
+  'metadata.max.age.ms',
+  'reconnect.backoff.ms',
+  'reconnect.backoff.max.ms',
+  'retry.backoff.ms',
+  'retry.backoff.max.ms',
+  'connections.max.idle.ms',
+  'socket.connection.setup.timeout.max.ms',
+  'client.dns.lookup',
+  'client.rack',
+  'metrics.num.samples',
+  'metrics.sample.window.ms',
+  'metrics.recording.level',
+  'default.api.timeout.ms',
+];
+
+/** Flow settings read from the replication consumer and producer (`flows[].consumer/producer`). */
+const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>> = {
+  consumer: {
+    'isolation.level': 'flows[].consumer.isolation_level',
+    'auto.offset.reset': 'flows[].start',
+    'max.partition.fetch.bytes': 'flows[].consumer.max_bytes_per_partition',
+    'fetch.max.wait.ms': 'flows[].consumer.max_wait_ms',
+  },
+  producer: {
+    'compression.type': 'flows[].producer.compression',
+    'max.request.size': 'flows[].producer.max_request_bytes',
+  },
+  admin: {},
+};
+
+/** Kafka's client defaults for the settings a flow reads. */
+export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
+  'isolation.level': 'read_uncommitted',
+  'auto.offset.reset': 'latest',
+  'max.partition.fetch.bytes': '1048576',
+  'fetch.max.wait.ms': '500',
+  'compression.type': 'none',
+  'max.request.size': '1048576',
+};
+
+const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Support>>>> = {
+  consumer: {
+    'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: false },
+    'group.id': { kind: 'no-effect', why: 'the replication consumer is assigned partitions; mirrorflow names its own group', warn: true },
+    'fetch.min.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'fetch.max.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'max.poll.records': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'max.poll.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'session.timeout.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'heartbeat.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: false },
+    'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: false },
+    'partition.assignment.strategy': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
+    'key.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
+    'value.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
+    'interceptor.classes': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [''] },
+  },
+  producer: {
+    acks: { kind: 'unsupported', why: 'mirrorflow always writes with acks=all, so that no acknowledged record can be lost', accepts: ['all', '-1'] },
+    'enable.idempotence': { kind: 'no-effect', why: 'MM2\'s Connect producer is not idempotent either; mirrorflow writes one batch at a time per partition', warn: false },
+    'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
+    'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
+    'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },
+    'max.in.flight.requests.per.connection': { kind: 'no-effect', why: 'mirrorflow has one write in flight per flow', warn: false },
+    'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
+    retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
+    'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'partitioner.class': { kind: 'java', why: 'records keep their partition number', accepts: [] },
+    'key.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
+    'value.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
+    'interceptor.classes': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [''] },
+    'transactional.id': { kind: 'unsupported', why: 'exactly-once replication is not supported yet', accepts: [] },
+  },
+  admin: {
+    retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: false },
+  },
+};
+
+/** What a client setting written for `role` (or for every role, when undefined) leads to. */
+export type ClientKeyUse =
+  | { readonly kind: 'connection' }
+  | { readonly kind: 'flow'; readonly field: string }
+  | { readonly kind: 'support'; readonly support: Mm2Support }
+  | { readonly kind: 'unknown'; readonly candidates: readonly string[] };
+
+export function clientKeyUse(key: string, role: ClientRole | undefined): ClientKeyUse {
+  if (isConnectionKey(key)) return { kind: 'connection' };
+  const extra = CONNECTION_EXTRAS[key];
+  if (extra !== undefined) return { kind: 'support', support: extra };
+  for (const [prefix, why] of UNSUPPORTED_SASL_PREFIXES) {
+    if (key.startsWith(prefix)) return { kind: 'support', support: { kind: 'unsupported', why, accepts: [] } };
+  }
+  if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false } };
+  if (role !== undefined) {
+    const field = ROLE_MAPPED[role][key];
+    if (field !== undefined) return { kind: 'flow', field };
+    const support = ROLE_EXTRAS[role][key];
+    if (support !== undefined) return { kind: 'support', support };
+  }
+  return { kind: 'unknown', candidates: knownClientKeys(role) };
+}
+
+/** The roles whose settings include `key`, e.g. `consumer` for `isolation.level`. */
+export function rolesOf(key: string): ClientRole[] {
+  return CLIENT_ROLES.filter((role) => ROLE_MAPPED[role][key] !== undefined || ROLE_EXTRAS[role][key] !== undefined);
+}
+
+/** Every client key this file knows for `role`, for did-you-mean hints. */
+export function knownClientKeys(role: ClientRole | undefined): string[] {
+  const roles = role === undefined ? [] : [role];
+  return [
+    ...CONNECTION_KEYS,
+    ...Object.keys(CONNECTION_EXTRAS),
+    ...COMMON_TUNING,
+    ...roles.flatMap((r) => [...Object.keys(ROLE_MAPPED[r]), ...Object.keys(ROLE_EXTRAS[r])]),
+  ];
+}

@@ -1,0 +1,198 @@
+/**
+ * A cluster of an mm2.properties file as a pipeline cluster: bootstrap servers, security (the
+ * SASL user and password out of `sasl.jaas.config`, TLS files in PEM form), client id and
+ * timeouts. Java keystores (JKS, PKCS12) cannot be read by Node.js: those are refused with the
+ * command that turns them into PEM files.
+ */
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import type { PathSegment } from './config-path';
+import { parseJaasConfig } from './jaas-config';
+import { CLIENT_ROLES, CONNECTION_KEYS } from './mm2-client-keys';
+import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
+import type { Mm2Values } from './mm2-values';
+
+const LOGIN_MODULES: Readonly<Record<string, string>> = {
+  plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
+  'scram-sha-256': 'org.apache.kafka.common.security.scram.ScramLoginModule',
+  'scram-sha-512': 'org.apache.kafka.common.security.scram.ScramLoginModule',
+};
+
+export interface ClusterMappingContext {
+  readonly document: Mm2Document;
+  readonly values: Mm2Values;
+  readonly provenance: (prop: Mm2Property) => Provenance;
+  /** Relative file paths start here (the JVM's working directory, for MM2). */
+  readonly cwd: string;
+}
+
+/** `props` is MM2's `clusterProps(alias)`. */
+export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property>, clustersProp: Mm2Property, context: ClusterMappingContext): void {
+  const { document, values, provenance } = context;
+  const base: PathSegment[] = ['clusters', alias];
+  document.declare(base, provenance(clustersProp));
+  const set = (path: PathSegment[], value: unknown, prop: Mm2Property): void => document.set([...base, ...path], value, provenance(prop));
+
+  const bootstrap = props.get('bootstrap.servers');
+  if (bootstrap === undefined) {
+    values.report(clustersProp, `cluster "${alias}" has no bootstrap servers`, `add ${alias}.bootstrap.servers = host:9092`, false);
+    document.fail([...base, 'bootstrap_servers']);
+  } else {
+    set(['bootstrap_servers'], bootstrap.value.trim(), bootstrap);
+  }
+  const clientId = props.get('client.id');
+  if (clientId !== undefined) set(['client_id'], clientId.value.trim(), clientId);
+  const timeouts: [string, string][] = [
+    ['request.timeout.ms', 'request_timeout_ms'],
+    ['socket.connection.setup.timeout.ms', 'connection_timeout_ms'],
+  ];
+  for (const [key, field] of timeouts) {
+    const prop = props.get(key);
+    if (prop !== undefined) {
+      const value = values.integerLeaf(prop, key === 'request.timeout.ms' ? 'int' : 'long');
+      if (value !== undefined) set([field], value, prop);
+    }
+  }
+  checkOneSettingPerCluster(alias, props, values);
+  const problemsBefore = values.problems.length;
+  mapSecurity(alias, props, { ...context, set });
+  if (values.problems.length > problemsBefore) document.fail([...base, 'security']);
+}
+
+/** A pipeline cluster has one value of each connection setting; MM2 can set one per client role. */
+function checkOneSettingPerCluster(alias: string, props: ReadonlyMap<string, Mm2Property>, values: Mm2Values): void {
+  for (const key of CONNECTION_KEYS) {
+    const shared = props.get(key);
+    for (const role of CLIENT_ROLES) {
+      const own = props.get(`${role}.${key}`);
+      if (own === undefined || own === shared || own.value === shared?.value) continue;
+      values.report(own, `a connection setting for one client role is not supported yet`, `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`, false);
+    }
+  }
+}
+
+type Setter = (path: PathSegment[], value: unknown, prop: Mm2Property) => void;
+
+function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+  const { values, set } = context;
+  const protocolProp = props.get('security.protocol');
+  let protocol = 'plaintext';
+  if (protocolProp !== undefined) {
+    const chosen = values.choice(protocolProp, ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const);
+    if (chosen === undefined) return;
+    protocol = chosen.toLowerCase();
+    set(['security', 'protocol'], protocol, protocolProp);
+  }
+  const usesSasl = protocol.startsWith('sasl_');
+  const usesTls = protocol === 'ssl' || protocol === 'sasl_ssl';
+  const own = (prop: Mm2Property): boolean => prop.key.startsWith(`${alias}.`);
+  for (const prop of new Set(props.values())) {
+    const key = prop.key.slice(prop.key.startsWith(`${alias}.`) ? alias.length + 1 : 0);
+    if (!own(prop)) continue;
+    if (!usesSasl && key.startsWith('sasl.')) values.warn(prop, `has no effect: ${alias} does not use SASL (security.protocol is ${protocol.toUpperCase()})`);
+    if (!usesTls && key.startsWith('ssl.')) values.warn(prop, `has no effect: ${alias} does not use TLS (security.protocol is ${protocol.toUpperCase()})`);
+  }
+  if (usesSasl) mapSasl(alias, props, protocolProp!, values, set);
+  if (usesTls) mapTls(alias, props, context);
+}
+
+function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter): void {
+  const mechanismProp = props.get('sasl.mechanism');
+  if (mechanismProp === undefined) {
+    values.report(protocolProp, `${alias} uses SASL but sets no sasl.mechanism, and Kafka's default, GSSAPI (Kerberos), is not supported yet`, `set ${alias}.sasl.mechanism = SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256)`, false);
+    return;
+  }
+  const mechanism = values.choice(mechanismProp, ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const, 'GSSAPI, OAUTHBEARER and AWS_MSK_IAM are not supported yet');
+  if (mechanism === undefined) return;
+  const lower = mechanism.toLowerCase();
+  set(['security', 'sasl', 'mechanism'], lower, mechanismProp);
+  const jaasProp = props.get('sasl.jaas.config');
+  if (jaasProp === undefined) {
+    values.report(mechanismProp, `${alias} uses SASL but sets no sasl.jaas.config`, `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`, false);
+    return;
+  }
+  if (values.isOpaque(jaasProp) && !/\s/.test(jaasProp.value.trim())) {
+    values.report(jaasProp, `comes whole from a \${…} reference, and convert cannot take the user and password out of it without printing them`, 'write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}"');
+    return;
+  }
+  const parsed = parseJaasConfig(jaasProp.value);
+  if ('error' in parsed) {
+    values.report(jaasProp, `cannot be read: ${parsed.error}`);
+    return;
+  }
+  const { module } = parsed;
+  if (module.loginModule !== LOGIN_MODULES[lower]) {
+    values.report(jaasProp, `names login module ${module.loginModule}, which does not go with sasl.mechanism ${mechanism}`, `use ${LOGIN_MODULES[lower]}`);
+    return;
+  }
+  for (const option of ['username', 'password']) {
+    const value = module.options.get(option);
+    if (value === undefined || value === '') values.report(jaasProp, `has no ${option}`);
+    else set(['security', 'sasl', option], value, jaasProp);
+  }
+  for (const option of module.options.keys()) {
+    if (option !== 'username' && option !== 'password') values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads username and password');
+  }
+}
+
+function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+  const { values, set, cwd } = context;
+  const path = (prop: Mm2Property): string => {
+    const value = prop.value.trim();
+    return values.isOpaque(prop) || isAbsolute(value) ? value : resolvePath(cwd, value);
+  };
+  for (const store of ['truststore', 'keystore'] as const) {
+    const location = props.get(`ssl.${store}.location`);
+    if (location === undefined) continue;
+    const typeProp = props.get(`ssl.${store}.type`);
+    const type = typeProp === undefined ? 'JKS' : values.isOpaque(typeProp) ? undefined : typeProp.value.trim().toUpperCase();
+    if (type === undefined) {
+      values.report(typeProp!, `comes from a \${…} reference, and convert needs its value`, 'write the value in the file');
+      continue;
+    }
+    if (type !== 'PEM') {
+      values.report(location, keystoreMessage(alias, store, type, typeProp === undefined), keystoreHint(alias, store, type));
+      continue;
+    }
+    const password = props.get(`ssl.${store}.password`);
+    if (password !== undefined) {
+      values.report(password, `cannot be used with a PEM ${store}`, store === 'keystore' ? `an encrypted PEM key takes ${alias}.ssl.key.password` : 'a PEM truststore has no password; remove it');
+    }
+    if (store === 'truststore') {
+      set(['security', 'ssl', 'ca_file'], path(location), location);
+    } else {
+      // A PEM keystore file holds the certificate chain and the private key together.
+      set(['security', 'ssl', 'cert_file'], path(location), location);
+      set(['security', 'ssl', 'key_file'], path(location), location);
+      const keyPassword = props.get('ssl.key.password');
+      if (keyPassword !== undefined) set(['security', 'ssl', 'key_password'], keyPassword.value.trim(), keyPassword);
+    }
+  }
+  const endpoint = props.get('ssl.endpoint.identification.algorithm');
+  if (endpoint !== undefined && !values.isOpaque(endpoint) && endpoint.value.trim().toLowerCase() !== 'https') {
+    values.report(
+      endpoint,
+      endpoint.value.trim() === ''
+        ? `turning off host name verification alone is not supported yet`
+        : `must be https`,
+      'mirrorflow always checks the broker certificate\'s host name; give the brokers certificates that name them (a pipeline file can turn all verification off with ssl.reject_unauthorized: false, for throwaway test clusters only)',
+    );
+  }
+}
+
+function keystoreMessage(alias: string, store: 'truststore' | 'keystore', type: string, defaulted: boolean): string {
+  const what = type === 'JKS' || type === 'PKCS12' ? `a ${type} ${store}` : `a ${store} of type ${type}`;
+  const note = defaulted ? ` (ssl.${store}.type is not set, and Kafka's default is JKS)` : '';
+  return `${alias}.ssl.${store}.location is ${what}${note}, which this runtime cannot read: Node.js takes PEM files`;
+}
+
+function keystoreHint(alias: string, store: 'truststore' | 'keystore', type: string): string {
+  const convert =
+    store === 'truststore'
+      ? type === 'PKCS12'
+        ? 'openssl pkcs12 -in truststore.p12 -nokeys -out ca.pem'
+        : 'keytool -exportcert -rfc -keystore truststore.jks -alias <alias> -file ca.pem'
+      : type === 'PKCS12'
+        ? 'openssl pkcs12 -in keystore.p12 -out client.pem'
+        : 'keytool -importkeystore -srckeystore keystore.jks -destkeystore keystore.p12 -deststoretype PKCS12, then openssl pkcs12 -in keystore.p12 -out client.pem';
+  return `convert it (${convert}), then set ${alias}.ssl.${store}.type = PEM and ${alias}.ssl.${store}.location to the PEM file`;
+}

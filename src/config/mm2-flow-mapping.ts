@@ -1,0 +1,154 @@
+/**
+ * One MM2 flow (`source->target` herder) as a pipeline flow, from the connector, client and worker
+ * configs MM2 would give its three connectors (see `Mm2DriverConfig`). Every field is written out
+ * with MM2's value, its default included, because several of mirrorflow's own defaults differ
+ * (topic refresh every 30 s rather than 10 min, replication factor -1 rather than 2, …): a
+ * properties file must behave as it did under MM2.
+ */
+import type { PathSegment } from './config-path';
+import { CLIENT_DEFAULTS } from './mm2-client-keys';
+import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS } from './mm2-keys';
+import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
+import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
+import type { Mm2Values } from './mm2-values';
+
+export interface FlowMappingContext {
+  readonly driver: Mm2DriverConfig;
+  readonly document: Mm2Document;
+  readonly values: Mm2Values;
+  readonly provenance: (prop: Mm2Property) => Provenance;
+}
+
+/** What the mapping learnt about a flow, for checks across flows. */
+export interface MappedFlow {
+  readonly pair: HerderPair;
+  readonly enabled: boolean | undefined;
+  /** `sync.topic.acls.enabled` as MM2 would read it (default true). */
+  readonly aclSync: boolean | undefined;
+}
+
+export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property | undefined, context: FlowMappingContext): MappedFlow {
+  const { driver, document, values, provenance } = context;
+  const connector = driver.connectorConfig(pair);
+  const sourceConsumer = driver.clientConfig(connector, 'source', 'consumer');
+  const targetProducer = driver.clientConfig(connector, 'target', 'producer');
+  const worker = driver.workerConfig(pair.target);
+  const base: PathSegment[] = ['flows', index];
+  if (declaredBy !== undefined) document.declare(base, provenance(declaredBy));
+
+  /** The effective property, or MM2's default as a property without a place in the file. */
+  const effective = (config: ReadonlyMap<string, Mm2Property>, key: string): { prop: Mm2Property; origin: Provenance } => {
+    const prop = config.get(key);
+    if (prop !== undefined && prop.entry !== undefined) return { prop, origin: provenance(prop) };
+    const value = prop?.value ?? mm2Key(key)?.default ?? CLIENT_DEFAULTS[key] ?? '';
+    return { prop: { key, value }, origin: { kind: 'default', key } };
+  };
+  const field = <T>(path: PathSegment[], config: ReadonlyMap<string, Mm2Property>, key: string, read: (prop: Mm2Property) => T | undefined): T | undefined => {
+    const { prop, origin } = effective(config, key);
+    const value = read(prop);
+    if (value !== undefined) document.set([...base, ...path], value, origin);
+    else document.fail([...base, ...path]);
+    return value;
+  };
+  const c = connector;
+
+  document.set([...base, 'source'], pair.source);
+  document.set([...base, 'target'], pair.target);
+  const enabled = field(['enabled'], c, 'enabled', (p) => values.boolean(p));
+  field(['topics'], c, 'topics', (p) => values.list(p));
+  field(['topics_exclude'], c, 'topics.exclude', (p) => values.list(p));
+  mapPolicy(base, connector, context, effective);
+  field(['replicate_heartbeats'], c, 'heartbeats.replication.enabled', (p) => values.booleanLeaf(p));
+  field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
+
+  field(['topic_sync', 'refresh_interval_ms'], c, 'refresh.topics.interval.seconds', (p) => values.secondsAsMs(p));
+  const replicationFactor = field(['topic_sync', 'replication_factor'], c, 'replication.factor', (p) => values.integerLeaf(p, 'int'));
+  field(['topic_sync', 'sync_configs'], c, 'sync.topic.configs.enabled', (p) => values.booleanLeaf(p));
+  field(['topic_sync', 'configs_exclude'], c, 'config.properties.exclude', (p) => values.list(p));
+  // mirrorflow creates all its internal topics with one replication factor.
+  for (const [config, key] of [
+    [c, 'offset-syncs.topic.replication.factor'],
+    [worker, 'offset.storage.replication.factor'],
+  ] as const) {
+    const prop = config.get(key);
+    if (prop === undefined || typeof replicationFactor !== 'number') continue;
+    const value = values.integer(prop, 'short', 'to compare it with replication.factor');
+    if (value !== undefined && value !== replicationFactor) {
+      values.report(prop, `${key} differs from replication.factor (${replicationFactor}), which mirrorflow uses for all the topics it creates: not supported yet`, `set both to the same value`);
+    }
+  }
+
+  const offsetSyncs = field(['offset_syncs', 'enabled'], c, 'emit.offset-syncs.enabled', (p) => values.boolean(p));
+  field(['offset_syncs', 'location'], c, 'offset-syncs.topic.location', (p) => values.choice(p, ['source', 'target'] as const));
+  field(['offset_syncs', 'lag_max'], c, 'offset.lag.max', (p) => values.integerLeaf(p, 'long'));
+  field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
+
+  field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
+  field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
+  field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
+  field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
+  field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
+
+  // MM2's checkpoint connector refuses to start without offset syncs (MirrorCheckpointConfig.validate).
+  field(['checkpoints', 'enabled'], c, 'emit.checkpoints.enabled', (p) => {
+    const on = values.boolean(p);
+    if (on === true && offsetSyncs === false) {
+      if (enabled === true) values.warn(effective(c, 'emit.offset-syncs.enabled').prop, `${pair.source}->${pair.target} emits no checkpoints: MM2's checkpoint connector cannot run without offset syncs`);
+      return false;
+    }
+    return on;
+  });
+  field(['checkpoints', 'interval_ms'], c, 'emit.checkpoints.interval.seconds', (p) => values.secondsAsMs(p));
+  field(['checkpoints', 'groups'], c, 'groups', (p) => values.list(p));
+  field(['checkpoints', 'groups_exclude'], c, 'groups.exclude', (p) => values.list(p));
+  field(['checkpoints', 'refresh_groups_interval_ms'], c, 'refresh.groups.interval.seconds', (p) => values.secondsAsMs(p));
+  field(['checkpoints', 'replication_factor'], c, 'checkpoints.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
+  field(['checkpoints', 'sync_group_offsets', 'enabled'], c, 'sync.group.offsets.enabled', (p) => values.booleanLeaf(p));
+  field(['checkpoints', 'sync_group_offsets', 'interval_ms'], c, 'sync.group.offsets.interval.seconds', (p) => values.secondsAsMs(p));
+
+  field(['heartbeats', 'enabled'], c, 'emit.heartbeats.enabled', (p) => values.boolean(p));
+  field(['heartbeats', 'interval_ms'], c, 'emit.heartbeats.interval.seconds', (p) => values.secondsAsMs(p));
+  field(['heartbeats', 'replication_factor'], c, 'heartbeats.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
+
+  const acl = c.get('sync.topic.acls.enabled');
+  const aclSync = acl === undefined ? true : values.isOpaque(acl) ? undefined : acl.value.trim().toLowerCase() !== 'false';
+  return { pair, enabled, aclSync };
+}
+
+function mapPolicy(
+  base: PathSegment[],
+  connector: ReadonlyMap<string, Mm2Property>,
+  context: FlowMappingContext,
+  effective: (config: ReadonlyMap<string, Mm2Property>, key: string) => { prop: Mm2Property; origin: Provenance },
+): void {
+  const { document, values } = context;
+  const path = [...base, 'replication_policy'];
+  const policy = effective(connector, 'replication.policy.class');
+  const className = values.isOpaque(policy.prop) ? undefined : policy.prop.value.trim();
+  if (className === undefined) {
+    values.report(policy.prop, `comes from a \${…} reference, and convert needs its value`, 'write the class name in the file');
+    return;
+  }
+  const type = className === DEFAULT_POLICY_CLASS ? 'default' : className === IDENTITY_POLICY_CLASS ? 'identity' : undefined;
+  if (type === undefined) {
+    values.report(
+      policy.prop,
+      `names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in`,
+      `use ${DEFAULT_POLICY_CLASS} (remote topics named <source>.<topic>) or ${IDENTITY_POLICY_CLASS} (names kept)`,
+    );
+    return;
+  }
+  document.set([...path, 'type'], type, policy.origin);
+  // The policy reads its separator untrimmed, and the internal-topic flag only with a separator.
+  const separator = connector.get('replication.policy.separator');
+  if (separator === undefined) return;
+  document.set([...path, 'separator'], separator.value, context.provenance(separator));
+  const internal = connector.get('replication.policy.internal.topic.separator.enabled');
+  if (internal === undefined) return;
+  const enabled = values.booleanLeaf(internal);
+  if (type === 'default') {
+    if (enabled !== undefined) document.set([...path, 'internal_topic_separator_enabled'], enabled, context.provenance(internal));
+  } else if (enabled !== true) {
+    values.report(internal, `with the identity policy is not supported yet`, 'with the identity policy mirrorflow names internal topics with the separator, as MM2 does by default');
+  }
+}

@@ -1,0 +1,10 @@
+import { pipelineJsonSchema } from './pipeline-json-schema';
+import { SchemaNavigator } from './schema-navigator';
+
+let navigator: SchemaNavigator | undefined;
+
+/** The navigator over the pipeline's JSON Schema, built once: every loader and `--set` share it. */
+export function pipelineSchemaNavigator(): SchemaNavigator {
+  navigator ??= new SchemaNavigator(pipelineJsonSchema());
+  return navigator;
+}

@@ -1,0 +1,197 @@
+/**
+ * Steps 3–5 of reading a pipeline, shared by both front ends (the YAML file and MM2's
+ * mm2.properties): `--set` overrides, the default name, `flow_defaults` laid under each flow, then
+ * the schema, the cross-field rules and the transform options, all collected together. The front
+ * end says where a path was written (`DocumentOrigin`), so every problem points at its text.
+ */
+import { basename, extname, isAbsolute, resolve as resolvePath } from 'node:path';
+import type { ConfigIssue } from '../core/errors';
+import { formatPath, hasPath, isPathPrefix, isPlainObject, parsePath, valueAtPath, type ConfigPath, type PathSegment } from './config-path';
+import { checkFlowLoops } from './check-flow-loops';
+import { checkPipelineSemantics } from './check-pipeline-semantics';
+import { describeZodIssue } from './describe-zod-issue';
+import type { IssueList } from './issue-list';
+import { mergeFlowDefaults } from './merge-flow-defaults';
+import type { ClusterConfig, FlowConfig, PipelineConfig, SecurityConfig, TransformStep } from './pipeline-config';
+import { pipelineFileSchema, pipelineNamePattern } from './pipeline-schema';
+import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
+import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, type SetProblem } from './set-overrides';
+import type { SourcePosition } from './yaml-locator';
+
+/** Checks the options of transform steps against their plugins' schemas; wired by the pipeline layer. */
+export type TransformStepValidator = (steps: readonly TransformStep[]) => readonly ConfigIssue[];
+
+/** Where the values of a document were written, as its front end knows it. */
+export interface DocumentOrigin {
+  /** The value (or with `key`, the key) at `path`, or the nearest written ancestor. */
+  positionOf(path: ConfigPath, options?: { key?: boolean }): SourcePosition | undefined;
+  /** The path as the user wrote it, when that differs from the pipeline path (an MM2 key). */
+  displayPath?(path: ConfigPath): string | undefined;
+  /** Whether the value at exactly `path` holds text from outside the file (`${…}`): never quote it. */
+  isResolved(path: ConfigPath): boolean;
+  /** Paths whose `${…}` failed (already reported): what they became would only add noise. */
+  readonly failedPaths: readonly ConfigPath[];
+}
+
+export interface ValidateDataOptions {
+  /** `path=value` overrides, as given to `--set`. */
+  readonly set?: readonly string[];
+  readonly validateTransforms?: TransformStepValidator;
+}
+
+/**
+ * `data` is the plain document (interpolated); it is changed in place by `--set`. Throws the
+ * ConfigError of `issues` when anything is wrong, including problems the front end added before.
+ */
+export function validatePipelineData(
+  data: Record<string, unknown>,
+  fileName: string,
+  /** Relative TLS paths start here. */
+  baseDir: string,
+  issues: IssueList,
+  origin: DocumentOrigin,
+  options: ValidateDataOptions = {},
+): PipelineConfig {
+  const navigator = pipelineSchemaNavigator();
+
+  // 3. Overrides.
+  const overrides: SetOverride[] = [];
+  const reportSetProblem = (problem: SetProblem): void =>
+    issues.add({
+      ...(problem.path === undefined ? {} : { path: formatPath(problem.path) }),
+      message: problem.message,
+      ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+    });
+  for (const entry of options.set ?? []) {
+    const parsed = parseSetOverride(entry, navigator);
+    if (isSetProblem(parsed)) {
+      reportSetProblem(parsed);
+      continue;
+    }
+    const problem = applySetOverride(data, parsed);
+    if (problem === undefined) overrides.push(parsed);
+    else reportSetProblem(problem);
+  }
+
+  // Where a problem at `path` was written: a flow's value may come from flow_defaults or --set.
+  const written = (path: ConfigPath): { path: ConfigPath; override?: SetOverride } => {
+    let at = path;
+    if (path[0] === 'flows' && path.length > 2) {
+      const flow = valueAtPath(data, path.slice(0, 2));
+      const rest = path.slice(2);
+      if (!hasPath(flow, rest) && hasPath(data['flow_defaults'], rest)) at = ['flow_defaults', ...rest];
+    }
+    const override = overrides.findLast((o) => isPathPrefix(o.path, at));
+    return override === undefined ? { path: at } : { path: at, override };
+  };
+  const report = (path: ConfigPath, message: string, hint?: string, atKey = false): void => {
+    const { path: at, override } = written(path);
+    if (override === undefined && origin.failedPaths.some((failed) => isPathPrefix(failed, at))) return;
+    const note = override === undefined ? undefined : `set by --set ${override.text}`;
+    const hints = [hint, note].filter((h): h is string => h !== undefined);
+    const position = override === undefined ? origin.positionOf(at, { key: atKey }) : undefined;
+    const shown = override === undefined ? origin.displayPath?.(at) : undefined;
+    issues.add({
+      ...(position === undefined ? {} : { line: position.line, column: position.column }),
+      path: shown ?? formatPath(at),
+      message,
+      ...(hints.length === 0 ? {} : { hint: hints.join('; ') }),
+    });
+  };
+  const isSensitive = (path: ConfigPath): boolean => {
+    const { path: at, override } = written(path);
+    return override !== undefined || origin.isResolved(at);
+  };
+
+  // The default name comes from the file name, which must then make a valid name too.
+  if (data['name'] === undefined) {
+    const fromFile = basename(fileName, extname(fileName));
+    if (pipelineNamePattern.test(fromFile)) data['name'] = fromFile;
+    else report(['name'], 'no name given, and the file name is not a valid pipeline name', 'add name: using letters, digits, ".", "_" and "-"');
+  }
+
+  // 4. flow_defaults under each flow.
+  const merged: Record<string, unknown> = Array.isArray(data['flows'])
+    ? { ...data, flows: data['flows'].map((flow) => mergeFlowDefaults(data['flow_defaults'], flow)) }
+    : data;
+
+  // 5. Schema, cross-field rules, transform options.
+  const result = pipelineFileSchema.safeParse(merged);
+  if (!result.success) {
+    const context = {
+      data: merged,
+      allowedKeys: (path: ConfigPath, value: unknown) => navigator.allowedKeys(path, value),
+      isSensitive,
+      hasDefault: (path: ConfigPath) => navigator.at(path).some((schema) => schema.default !== undefined),
+    };
+    for (const zodIssue of result.error.issues) {
+      for (const issue of describeZodIssue(zodIssue, context)) report(issue.path, issue.message, issue.hint, issue.atKey);
+    }
+  }
+  checkPipelineSemantics(merged, { report: (path, message, hint) => report(path, message, hint), isSensitive });
+  if (options.validateTransforms !== undefined) {
+    const steps = transformSteps(merged);
+    if (steps.length > 0) {
+      for (const issue of options.validateTransforms(steps)) {
+        const path = issue.path === undefined ? undefined : parsePath(issue.path);
+        if (issue.line !== undefined || path === undefined) issues.add(issue);
+        else report(path, issue.message, issue.hint);
+      }
+    }
+  }
+
+  if (issues.size > 0 || !result.success) throw issues.error();
+  const config = toPipelineConfig(result.data, baseDir);
+  // Loops can only be judged on a valid pipeline: they need the flows' compiled filters.
+  for (const loop of checkFlowLoops(config)) report(['flows', loop.flowIndex], loop.message, loop.hint);
+  if (issues.size > 0) throw issues.error();
+  return config;
+}
+
+type ParsedFile = ReturnType<typeof pipelineFileSchema.parse>;
+
+function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
+  const clusters: Record<string, ClusterConfig> = {};
+  for (const [alias, cluster] of Object.entries(parsed.clusters)) {
+    clusters[alias] = { ...cluster, alias, security: withAbsoluteTlsPaths(cluster.security, baseDir) };
+  }
+  const flows = parsed.flows.map(
+    (flow, index): FlowConfig => ({
+      ...flow,
+      name: `${flow.source}->${flow.target}`,
+      transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, ['flows', index, 'transforms', stepIndex])),
+    }),
+  );
+  // The name is set from the file name above when the file has none.
+  return { name: parsed.name!, clusters, flows, logging: parsed.logging };
+}
+
+function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): SecurityConfig {
+  const ssl = security.ssl;
+  if (ssl === undefined) return security;
+  const absolute = (path: string | undefined): string | undefined =>
+    path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path);
+  const files = { ca_file: absolute(ssl.ca_file), cert_file: absolute(ssl.cert_file), key_file: absolute(ssl.key_file) };
+  const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
+  return { ...security, ssl: { ...ssl, ...defined } };
+}
+
+/** Steps of every flow that at least have a `type`; the rest is the schema's to report. */
+function transformSteps(data: Record<string, unknown>): TransformStep[] {
+  const steps: TransformStep[] = [];
+  const flows = Array.isArray(data['flows']) ? data['flows'] : [];
+  flows.forEach((flow, index) => {
+    if (!isPlainObject(flow) || !Array.isArray(flow['transforms'])) return;
+    flow['transforms'].forEach((step, stepIndex) => {
+      if (isPlainObject(step) && typeof step['type'] === 'string') {
+        steps.push(toTransformStep(step as { type: string }, ['flows', index, 'transforms', stepIndex]));
+      }
+    });
+  });
+  return steps;
+}
+
+function toTransformStep(step: { type: string } & Record<string, unknown>, path: PathSegment[]): TransformStep {
+  const { type, ...options } = step;
+  return { type, options, path: formatPath(path) };
+}
