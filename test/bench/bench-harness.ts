@@ -3,6 +3,7 @@
  * turn (mirrorflow, MM2 default, MM2 tuned, the limit — A B C L A B C L …), each on fresh topics;
  * medians, ratios per round, and one report.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
@@ -55,6 +56,19 @@ function defaultBrokerDir(): string {
   return tmpdir();
 }
 
+/**
+ * The commit under test, and whether `src/` differed from it: the benchmark runs the working
+ * tree as built in `dist/`, which is not always what is committed.
+ */
+function revision(): { commit: string; srcChanged: boolean } {
+  const git = (args: string[]): string => execFileSync('git', args, { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return { commit: git(['rev-parse', '--short', 'HEAD']), srcChanged: git(['status', '--porcelain', '--', ':/src']).length > 0 };
+  } catch {
+    return { commit: 'unknown', srcChanged: false };
+  }
+}
+
 async function machineInfo(java: JavaTools, kafka: string): Promise<MachineInfo> {
   let cpuModel = cpus()[0]?.model ?? 'unknown CPU';
   try {
@@ -77,6 +91,7 @@ async function machineInfo(java: JavaTools, kafka: string): Promise<MachineInfo>
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const log = options.log;
   const date = new Date().toISOString();
+  const underTest = revision();
   const distribution = await ensureKafkaDistribution(options.kafkaVersion);
   const java = await JavaTools.prepare(distribution, mirrorflowCacheDir());
   const machine = await machineInfo(java, distribution.version);
@@ -124,6 +139,12 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
   const runs: RunResult[] = [];
   try {
+    if (local !== undefined) {
+      // The first run of round 1 would otherwise meet brokers whose JIT has not compiled the
+      // produce and fetch paths yet; that run is always mirrorflow's.
+      log('Warming up the brokers (produce and read 300,000 records on each).');
+      await warmUpBrokers(env);
+    }
     for (const workload of options.workloads) {
       log(`Workload ${workload.name}: ${describeWorkload(workload)}.`);
       for (let round = 1; round <= options.rounds; round++) {
@@ -151,6 +172,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     machine,
     rounds: options.rounds,
     settings: {
+      revision: underTest,
       workloads: options.workloads,
       replicators: options.replicators,
       brokers: options.clusters !== undefined ? 'given' : { heapMb: BENCH_BROKER_HEAP_MB, dataDir: brokerDir, properties: BENCH_BROKER_PROPERTIES },
@@ -164,6 +186,24 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     text: renderText(summaries, head),
     markdown: renderMarkdown(summaries, head),
   };
+}
+
+async function warmUpBrokers(env: BenchEnv): Promise<void> {
+  await Promise.all(
+    [env.sourceAdmin, env.targetAdmin].map(async (admin) => {
+      const topic = `bench-warm-up-${process.pid}`;
+      await admin.createTopics([{ name: topic, partitions: 8 }]);
+      try {
+        await env.java.benchToolJson(
+          ['produce', '--bootstrap', admin.bootstrap, '--topics', topic, '--partitions', '8', '--records', '300000', '--key-bytes', '16', '--value-bytes', '256', '--headers', '2'],
+          10 * 60_000,
+        );
+        await env.java.benchToolJson(['digest', '--bootstrap', admin.bootstrap, '--topics', topic], 10 * 60_000);
+      } finally {
+        await admin.deleteTopicsContaining(topic);
+      }
+    }),
+  );
 }
 
 function describeRun(r: RunResult): string {
