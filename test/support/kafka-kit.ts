@@ -145,6 +145,21 @@ export function snapshot(records: readonly (KafkaRecord | TestRecord)[]): object
   }));
 }
 
+/**
+ * The records without repeats, in first-occurrence order. A producer that is not idempotent
+ * (the test's own, or mirrorflow's, as MM2's) may write a record twice when a request is retried
+ * under load; tests about names and placement compare what is there, not how often.
+ */
+export function distinct<T extends KafkaRecord | TestRecord>(records: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return records.filter((record) => {
+    const id = JSON.stringify(snapshot([record])[0]);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 /** A short digest of a partition's content, for large comparisons with readable failures. */
 export function digest(records: readonly (KafkaRecord | TestRecord)[]): string {
   const hash = createHash('sha256');
