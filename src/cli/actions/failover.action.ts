@@ -48,7 +48,8 @@ export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: Fail
   if (newest > 0) lines.push(`  newest checkpoint: ${timeWithAge(newest, now)}`);
   lines.push(
     `  SOURCE: the group's offset on ${plan.source} now; CHECKPOINT: its ${plan.source} offset in the newest checkpoint;`,
-    `  TRANSLATED: that position on ${plan.target}; TARGET: the group's offset on ${plan.target} before this failover.`,
+    `  TRANSLATED: that position on ${plan.target}, at or before it (MM2's translation steps back to the nearest offset sync:`,
+    `  consumers may re-read some records, never skip one); TARGET: the group's offset on ${plan.target} before this failover.`,
     '',
   );
   const rows = [['TOPIC', 'PARTITION', 'SOURCE', 'CHECKPOINT', 'TRANSLATED', 'TARGET', 'ACTION']];
