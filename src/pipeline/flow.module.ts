@@ -4,7 +4,15 @@ import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
 import type { MirrorRecord } from '../core/record';
-import { type ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, createReplicationPolicy, newTopicConfigs, shouldReplicateTopic } from '../policy';
+import {
+  type ReplicationPolicy,
+  DefaultConfigPropertyFilter,
+  DefaultGroupFilter,
+  DefaultTopicFilter,
+  createReplicationPolicy,
+  newTopicConfigs,
+  shouldReplicateTopic,
+} from '../policy';
 import { buildTransformChain, type PluginRegistry } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicSync } from '../flow/topic-sync';
@@ -12,9 +20,13 @@ import { ProgressStore } from '../flow/progress-store';
 import { OffsetSyncWriter } from '../flow/offset-sync-writer';
 import { OffsetSyncEmitter } from '../flow/offset-sync-emitter';
 import { ReplicationFlow } from '../flow/replication-flow';
+import { CheckpointFlow } from '../flow/checkpoint-flow';
+import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import {
+  CheckpointFlowToken,
   FlowConfigToken,
   FlowStatusToken,
+  HeartbeatFlowToken,
   OffsetSyncEmitterToken,
   OffsetSyncsToken,
   PipelineConfigToken,
@@ -161,6 +173,73 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
           scheduler: ctx.get<SchedulerLike>(SchedulerToken),
           logger: flowLogger(ctx),
           status: ctx.get<FlowStatus>(FlowStatusToken),
+        });
+      })
+      .inSingletonScope();
+
+    // MM2's MirrorCheckpointConnector; none when checkpoints are off, or when there are no offset
+    // syncs to translate with (MM2 rejects that combination; config validation should too).
+    bind<CheckpointFlow | undefined>(CheckpointFlowToken)
+      .toDynamicValue((ctx) => {
+        if (!flow.checkpoints.enabled) return undefined;
+        const logger = flowLogger(ctx);
+        if (!flow.offset_syncs.enabled) {
+          logger.warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
+          return undefined;
+        }
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        const policy = ctx.get<ReplicationPolicy>(ReplicationPolicyToken);
+        const onSource = flow.offset_syncs.location === 'source';
+        const syncsCluster = onSource ? flow.source : flow.target;
+        const { checkpoints } = flow;
+        return new CheckpointFlow({
+          settings: {
+            source: flow.source,
+            target: flow.target,
+            intervalMs: checkpoints.interval_ms,
+            refreshGroupsIntervalMs: checkpoints.refresh_groups_interval_ms,
+            checkpointsTopic: policy.checkpointsTopic(flow.source),
+            checkpointsReplicationFactor: checkpoints.replication_factor,
+            offsetSyncsTopic: policy.offsetSyncsTopic(onSource ? flow.target : flow.source),
+            offsetSyncsReplicationFactor: flow.topic_sync.replication_factor,
+            syncGroupOffsets: { enabled: checkpoints.sync_group_offsets.enabled, intervalMs: checkpoints.sync_group_offsets.interval_ms },
+          },
+          sourceAdmin: clients.admin(flow.source),
+          targetAdmin: clients.admin(flow.target),
+          offsetSyncsAdmin: clients.admin(syncsCluster),
+          checkpointsReader: clients.reader(flow.target),
+          offsetSyncsReader: clients.reader(syncsCluster),
+          writer: clients.writer(flow.target, { role: `${flow.name}|checkpoints`, compression: 'none' }),
+          groupFilter: new DefaultGroupFilter({ include: checkpoints.groups, exclude: checkpoints.groups_exclude }),
+          // MM2's checkpoint task uses the topic filter alone (shouldCheckpointTopic).
+          topicFilter: new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude }),
+          policy,
+          scheduler: ctx.get<SchedulerLike>(SchedulerToken),
+          logger,
+          status: ctx.get<FlowStatus>(FlowStatusToken).checkpoints,
+        });
+      })
+      .inSingletonScope();
+
+    // MM2's MirrorHeartbeatConnector for this flow's pair: (source, target) heartbeats on the target.
+    bind<HeartbeatFlow | undefined>(HeartbeatFlowToken)
+      .toDynamicValue((ctx) => {
+        if (!flow.heartbeats.enabled) return undefined;
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        const policy = ctx.get<ReplicationPolicy>(ReplicationPolicyToken);
+        return new HeartbeatFlow({
+          settings: {
+            source: flow.source,
+            target: flow.target,
+            intervalMs: flow.heartbeats.interval_ms,
+            topic: policy.heartbeatsTopic(),
+            replicationFactor: flow.heartbeats.replication_factor,
+          },
+          targetAdmin: clients.admin(flow.target),
+          writer: clients.writer(flow.target, { role: `${flow.name}|heartbeats`, compression: 'none' }),
+          scheduler: ctx.get<SchedulerLike>(SchedulerToken),
+          logger: flowLogger(ctx),
+          status: ctx.get<FlowStatus>(FlowStatusToken).heartbeats,
         });
       })
       .inSingletonScope();

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type SchedulerLike, Subject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, Subject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
@@ -8,9 +8,20 @@ import type { PluginRegistry } from '../plugins';
 import { KafkajsClients } from '../kafka';
 import type { FlowStatus } from '../flow/flow-status';
 import type { ReplicationFlow } from '../flow/replication-flow';
+import type { CheckpointFlow } from '../flow/checkpoint-flow';
+import type { HeartbeatFlow } from '../flow/heartbeat-flow';
 import { toClusterConnection } from './cluster-connection';
 import { flowModule } from './flow.module';
-import { FlowStatusToken, PipelineConfigToken, PluginRegistryToken, ReplicationFlowToken, SchedulerToken, TransformChainToken } from './tokens';
+import {
+  CheckpointFlowToken,
+  FlowStatusToken,
+  HeartbeatFlowToken,
+  PipelineConfigToken,
+  PluginRegistryToken,
+  ReplicationFlowToken,
+  SchedulerToken,
+  TransformChainToken,
+} from './tokens';
 
 export interface PipelineOptions {
   readonly logger: Logger;
@@ -23,7 +34,14 @@ export interface PipelineOptions {
 interface RunningFlow {
   readonly container: Container;
   readonly flow: ReplicationFlow;
+  readonly checkpoints: CheckpointFlow | undefined;
+  readonly heartbeats: HeartbeatFlow | undefined;
   readonly status: FlowStatus;
+}
+
+/** One flow as DESIGN.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
+function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
+  return merge(flow.flow.run(stop$), flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
 }
 
 /**
@@ -70,7 +88,13 @@ export class Pipeline {
       const container = new Container({ parent: this.container });
       container.load(flowModule(flow, this.logger));
       container.get(TransformChainToken); // plugin problems surface here, before any connection
-      this.flows.push({ container, flow: container.get<ReplicationFlow>(ReplicationFlowToken), status: container.get<FlowStatus>(FlowStatusToken) });
+      this.flows.push({
+        container,
+        flow: container.get<ReplicationFlow>(ReplicationFlowToken),
+        checkpoints: container.get<CheckpointFlow | undefined>(CheckpointFlowToken),
+        heartbeats: container.get<HeartbeatFlow | undefined>(HeartbeatFlowToken),
+        status: container.get<FlowStatus>(FlowStatusToken),
+      });
     }
     const clusters = [...new Set(enabled.flatMap((f) => [f.source, f.target]))];
     await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
@@ -80,7 +104,7 @@ export class Pipeline {
   async run(): Promise<void> {
     const stop$ = this.stop$.asObservable();
     try {
-      await lastValueFrom(merge(...this.flows.map((f) => f.flow.run(stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } finally {
       await this.close();
     }
