@@ -5,8 +5,8 @@
  * failback; nothing for topics with nothing mirrored; offset syncs on the target; sources
  * written by a transactional producer; an empty partition.
  *
- * Record values are `<partition>:<source offset>`, so a record read on the target says where
- * it came from. Every topic and group carries the test's unique name (the clusters are shared).
+ * Record values are unique (`<partition>:<n>`), so a record read on the target can be matched to
+ * its source record. Every topic and group carries the test's unique name (the clusters are shared).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -52,8 +52,6 @@ function records(partitions: readonly number[], from: number, count: number): Te
     Array.from({ length: count }, (_, i) => ({ partition, key: null, value: Buffer.from(`${partition}:${from + i}`), headers: [], timestamp: Date.now() })),
   );
 }
-
-const sourceOffsetOf = (value: string): number => Number(value.split(':')[1]);
 
 async function waitForCheckpoints(
   run: RunningPipeline,
