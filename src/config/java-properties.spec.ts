@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJavaProperties } from './java-properties';
+import { parseJavaProperties, readPropertyEntries } from './java-properties';
 
 describe('parseJavaProperties', () => {
   it('reads the three separators, comments, blanks and escapes as java.util.Properties does', () => {
@@ -40,5 +40,26 @@ describe('parseJavaProperties', () => {
 
   it('lets a later key win', () => {
     assert.equal(parseJavaProperties('k=1\nk=2').get('k'), '2');
+  });
+});
+
+describe('readPropertyEntries', () => {
+  it('keeps every entry in order with the line and column of its key and value', () => {
+    const text = ['# c', 'a = 1', '  b:2', 'list = x,\\', '   y', 'a=3', 'empty ='].join('\n');
+    assert.deepEqual(
+      readPropertyEntries(text).map((e) => [e.key, e.value, e.line, e.column, e.valueLine, e.valueColumn]),
+      [
+        ['a', '1', 2, 1, 2, 5],
+        ['b', '2', 3, 3, 3, 5],
+        ['list', 'x,y', 4, 1, 4, 8],
+        ['a', '3', 6, 1, 6, 3],
+        ['empty', '', 7, 1, 7, 8],
+      ],
+    );
+  });
+
+  it('places a value that starts on a continuation line there', () => {
+    const [entry] = readPropertyEntries('key = \\\n    value');
+    assert.deepEqual([entry!.valueLine, entry!.valueColumn, entry!.value], [2, 5, 'value']);
   });
 });

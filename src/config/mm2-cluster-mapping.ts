@@ -30,6 +30,8 @@ export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property
   const { document, values, provenance } = context;
   const base: PathSegment[] = ['clusters', alias];
   document.declare(base, provenance(clustersProp));
+  // The cluster exists even when its settings are broken: flows that name it are not the problem.
+  document.set(base, {});
   const set = (path: PathSegment[], value: unknown, prop: Mm2Property): void => document.set([...base, ...path], value, provenance(prop));
 
   const bootstrap = props.get('bootstrap.servers');

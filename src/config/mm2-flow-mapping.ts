@@ -39,7 +39,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   /** The effective property, or MM2's default as a property without a place in the file. */
   const effective = (config: ReadonlyMap<string, Mm2Property>, key: string): { prop: Mm2Property; origin: Provenance } => {
     const prop = config.get(key);
-    if (prop !== undefined && prop.entry !== undefined) return { prop, origin: provenance(prop) };
+    if (prop !== undefined && (prop.entry !== undefined || prop.viaSet === true)) return { prop, origin: provenance(prop) };
     const value = prop?.value ?? mm2Key(key)?.default ?? CLIENT_DEFAULTS[key] ?? '';
     return { prop: { key, value }, origin: { kind: 'default', key } };
   };
