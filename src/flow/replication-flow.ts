@@ -20,7 +20,7 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import type { ClusterAdmin } from '../core/ports/cluster-admin';
+import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { RecordSource } from '../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
@@ -34,6 +34,9 @@ import { ProgressStore } from './progress-store';
 import { OffsetSyncEmitter, type OffsetSyncSource } from './offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
+
+/** How long one answer about a topic's offsets serves partitions assigned together. */
+const OFFSETS_REUSE_MS = 2_000;
 
 export interface ReplicationFlowSettings {
   readonly source: string;
@@ -80,6 +83,7 @@ export class ReplicationFlow {
   /** Next offset to read per partition, for partitions this process has fetched from. */
   private readonly positions = new Map<string, number>();
   private readonly remoteNames = new Map<string, string>();
+  private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
 
   constructor(private readonly parts: ReplicationFlowParts) {
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
@@ -164,13 +168,29 @@ export class ReplicationFlow {
     const key = topicPartitionKey(tp);
     const known = this.positions.get(key) ?? this.parts.progress.nextOffset(tp);
     if (known !== undefined) return known;
-    const offsets = await firstValueFrom(this.parts.sourceAdmin.partitionOffsets(tp.topic));
+    const offsets = await this.topicOffsets(tp.topic);
     const partition = offsets.find((o) => o.partition === tp.partition);
     if (!partition) return 0;
     if (this.parts.settings.start === 'earliest') return partition.earliest;
-    // Remember the starting point so a restart or another member does not skip past it.
-    if (partition.latest > 0) this.parts.progress.markReplicated(tp, partition.latest - 1);
+    // Remember the starting point so a restart or another member does not skip past it; for an
+    // empty partition that is MM2's offset -1 ("resume at 0").
+    this.parts.progress.markReplicated(tp, partition.latest - 1);
     return partition.latest;
+  }
+
+  /**
+   * A topic's offsets, shared by the partitions assigned together: a rebalance over a wide
+   * topic asks the broker once per topic, not once per partition.
+   */
+  private topicOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    let pending = this.offsetsByTopic.get(topic);
+    if (!pending) {
+      pending = firstValueFrom(this.parts.sourceAdmin.partitionOffsets(topic));
+      this.offsetsByTopic.set(topic, pending);
+      const forget = (): void => void setTimeout(() => this.offsetsByTopic.delete(topic), OFFSETS_REUSE_MS).unref();
+      pending.then(forget, forget);
+    }
+    return pending;
   }
 
   private mirror(batch: SourceBatch): FlowBatch {

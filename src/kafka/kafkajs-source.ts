@@ -45,7 +45,21 @@ export class KafkajsSource implements RecordSource {
         sessionTimeout: SESSION_TIMEOUT_MS,
         heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       });
-      consumer.on(consumer.events.GROUP_JOIN, () => next.clear());
+      // Start positions are decided when partitions are assigned, not when their first batch
+      // arrives: for `start: latest`, a partition that is empty now must start at its current
+      // end, not at wherever its end is once records show up.
+      const starts = new Map<string, Promise<number>>();
+      consumer.on(consumer.events.GROUP_JOIN, (event) => {
+        next.clear();
+        starts.clear();
+        for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
+          for (const partition of partitions) {
+            const start = options.startOffset({ topic, partition });
+            start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
+            starts.set(`${topic}-${partition}`, start);
+          }
+        }
+      });
       consumer.on(consumer.events.CRASH, (event) => {
         if (event.payload.restart) return;
         subscriber.error(toTransportError(this.cluster, event.payload.error, 'Consuming'));
@@ -55,7 +69,7 @@ export class KafkajsSource implements RecordSource {
         const key = `${batch.topic}-${batch.partition}`;
         let expected = next.get(key);
         if (expected === undefined) {
-          expected = await options.startOffset({ topic: batch.topic, partition: batch.partition });
+          expected = await (starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }));
           next.set(key, expected);
         }
         const messages = batch.messages as unknown as DecodedMessage[];

@@ -3,6 +3,7 @@ import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer
 import type { Compression, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
+import { KafkaTransportError } from '../core/errors';
 
 const COMPRESSION: Record<Compression, CompressionTypes> = {
   none: CompressionTypes.None,
@@ -23,21 +24,25 @@ interface PartitionGroup {
  * request per broker; each partition's records form one record batch, in order.
  */
 export class KafkajsWriter implements RecordWriter {
-  private readonly producer: Producer;
+  private producer: Producer;
   private connected: Promise<void> | undefined;
   private readonly compression: CompressionTypes;
   private readonly timeoutMs: number;
 
   constructor(
     readonly cluster: string,
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     options: WriterOptions,
   ) {
     // Every record names its partition, so the partitioner is never used; naming one silences
     // kafkajs's warning about its default.
-    this.producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = this.newProducer();
     this.compression = COMPRESSION[options.compression];
     this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
   write(records: readonly OutboundRecord[]): Observable<Float64Array> {
@@ -68,17 +73,38 @@ export class KafkajsWriter implements RecordWriter {
             messages: [...partitions.values()].flatMap((g) => g.messages),
           })),
         });
+        let acknowledged = 0;
         for (const ack of acks) {
           const group = byTopic.get(ack.topicName)?.get(ack.partition);
           if (!group) continue;
+          acknowledged++;
           const base = Number(ack.baseOffset);
           for (let j = 0; j < group.indices.length; j++) offsets[group.indices[j]!] = base + j;
         }
+        let partitions = 0;
+        for (const p of byTopic.values()) partitions += p.size;
+        if (acknowledged < partitions) {
+          // kafkajs silently leaves out partitions its metadata does not know yet (for example
+          // right after partitions were added). Nothing was acknowledged for them: fail, so the
+          // write is retried with a producer that reads fresh metadata.
+          await this.reset();
+          throw new KafkaTransportError(this.cluster, `Writing records failed: ${partitions - acknowledged} partitions were not acknowledged (metadata out of date)`, true);
+        }
         return offsets;
       } catch (error) {
+        if (error instanceof KafkaTransportError) throw error;
         throw toTransportError(this.cluster, error, 'Writing records');
       }
     });
+  }
+
+  /** Drops the producer (and its cached metadata); the next write connects a new one. */
+  private async reset(): Promise<void> {
+    const old = this.producer;
+    const wasConnected = this.connected !== undefined;
+    this.producer = this.newProducer();
+    this.connected = undefined;
+    if (wasConnected) await old.disconnect().catch(() => undefined);
   }
 
   async close(): Promise<void> {
