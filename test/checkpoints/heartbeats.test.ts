@@ -1,0 +1,121 @@
+/**
+ * Heartbeats (issue #3; MM2 spec §1.3, §5, §6): every flow writes `(source, target, now)` to the
+ * target's `heartbeats` topic, byte-identical to MM2's, and heartbeats topics travel along the
+ * flows like MM2's (`a.heartbeats`, then `b.a.heartbeats` one hop further), so the hops between
+ * clusters can be counted from topic names.
+ *
+ * The second test needs three clusters; it names the two test clusters three times over (`c` is
+ * the primary cluster again under another alias), which is what a ring of flows looks like to
+ * each flow. Aliases are unique per run, so the topics they name are too.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { testClusters, uniqueName, type TestClusters } from '../support/clusters';
+import { cleanupHarness, startPipeline, writePipeline } from '../support/pipeline-harness';
+import { GroupKit } from './checkpoint-kit';
+import { encodeHeartbeatKey, encodeHeartbeatValue } from '../../src/formats';
+import { DefaultReplicationPolicy } from '../../src/policy';
+import { KafkaKit } from '../support/kafka-kit';
+
+let clusters: TestClusters;
+let primary: GroupKit;
+let backup: GroupKit;
+let backupRecords: KafkaKit;
+
+before(async () => {
+  clusters = await testClusters();
+  primary = new GroupKit(clusters.primary);
+  backup = new GroupKit(clusters.backup);
+  backupRecords = new KafkaKit(clusters.backup);
+});
+
+after(async () => {
+  await cleanupHarness();
+  await Promise.all([primary?.close(), backup?.close(), backupRecords?.close()]);
+});
+
+/** A unique cluster alias (letters and digits only, so it never looks like a separator). */
+const alias = (prefix: string): string => `${prefix}${randomBytes(4).toString('hex')}`;
+
+describe('heartbeats', () => {
+  test('a flow writes MM2 heartbeat records (source, target, now) to partition 0 of the target\'s compacted heartbeats topic', async () => {
+    const source = alias('hbsrc');
+    const p = uniqueName('hb-emit');
+    const { file } = await writePipeline({
+      clusters: { [source]: clusters.primary },
+      flows: [{ source, target: 'backup', topics: [`${p}-.*`], heartbeats: { interval_ms: 200 } }],
+    });
+    const started = Date.now();
+    const run = await startPipeline(file);
+    const mine = await run.until(
+      async () => {
+        const beats = (await backup.heartbeats('heartbeats')).filter((h) => h.sourceClusterAlias === source);
+        return beats.length >= 3 ? beats : undefined;
+      },
+      { what: `three heartbeats from ${source} on backup`, intervalMs: 300 },
+    );
+    await run.stop();
+    assert.equal(await backup.partitions('heartbeats'), 1);
+    assert.equal(await backup.topicConfig('heartbeats', 'cleanup.policy'), 'compact');
+    for (const hb of mine) {
+      assert.equal(hb.targetClusterAlias, 'backup');
+      assert.equal(hb.partition, 0);
+      assert.equal(hb.recordTimestamp, hb.timestamp, 'the record timestamp is the heartbeat time');
+      assert.ok(hb.timestamp >= started - 1000 && hb.timestamp <= Date.now());
+    }
+    // Byte for byte what MM2's Heartbeat writes.
+    const raw = (await backupRecords.readAll('heartbeats')).get(0)!.filter((r) => r.key?.equals(encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: 'backup' })));
+    assert.ok(raw.length >= 3);
+    for (const r of raw) {
+      assert.deepEqual(r.value, encodeHeartbeatValue({ timestamp: r.timestamp }));
+      assert.deepEqual(r.headers, []);
+    }
+    assert.ok(run.statuses()[0]!.heartbeats.written >= 3);
+  });
+
+  test('heartbeats topics are replicated along the flows: a.heartbeats one hop away, b.a.heartbeats two', async () => {
+    const [a, b, c] = [alias('hba'), alias('hbb'), alias('hbc')];
+    const p = uniqueName('hb-hops');
+    // a and c are the primary cluster, b the backup: a→b, b→c; c's heartbeats are a's.
+    const hop = { topics: [`${p}-.*`], replicate_heartbeats: true, heartbeats: { interval_ms: 200 } };
+    const { file } = await writePipeline({
+      clusters: { [a]: clusters.primary, [b]: clusters.backup, [c]: clusters.primary },
+      flows: [
+        { ...hop, source: a, target: b },
+        { ...hop, source: b, target: c },
+      ],
+    });
+    const run = await startPipeline(file);
+    const oneHop = `${a}.heartbeats`;
+    const twoHops = `${b}.${a}.heartbeats`;
+    // b→c writes (b, c) heartbeats into the primary cluster's `heartbeats`; a→b carries them to the backup as a.heartbeats; b→c carries those on.
+    await run.until(async () => (await backup.heartbeats(oneHop)).some((h) => h.sourceClusterAlias === b && h.targetClusterAlias === c), {
+      what: `${oneHop} on the backup cluster`,
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+    await run.until(async () => (await primary.heartbeats(twoHops)).some((h) => h.sourceClusterAlias === b && h.targetClusterAlias === c), {
+      what: `${twoHops} on the primary cluster`,
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+    await run.stop();
+
+    // What MM2's MirrorClient concludes from those names on cluster c (countHopsForTopic).
+    const policy = new DefaultReplicationPolicy();
+    const hops = (topic: string, upstream: string): number => {
+      let t: string | undefined = topic;
+      for (let n = 1; t !== undefined; n++) {
+        const from = policy.topicSource(t);
+        if (from === undefined) return -1;
+        if (from === upstream) return n;
+        t = policy.upstreamTopic(t);
+      }
+      return -1;
+    };
+    assert.equal(hops(`${b}.heartbeats`, b), 1);
+    assert.equal(hops(twoHops, a), 2);
+    assert.ok(await primary.topicExists(`${b}.heartbeats`), `${b}.heartbeats on the primary cluster`);
+  });
+});
