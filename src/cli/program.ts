@@ -4,6 +4,7 @@ import { registerRunCommand } from './commands/run.command';
 import { registerDemoCommand } from './commands/demo.command';
 import { registerValidateCommand } from './commands/validate.command';
 import { registerConvertCommand } from './commands/convert.command';
+import { registerPlanCommand } from './commands/plan.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerValidateCommand(program);
   registerConvertCommand(program);
+  registerPlanCommand(program);
   registerLocalCommand(program);
   registerDemoCommand(program);
   registerOffsetsCommand(program);

@@ -2,3 +2,6 @@ export { Pipeline, type PipelineOptions } from './pipeline';
 export { flowGroupId, progressTopicName } from './flow.module';
 export { createKafkaClients, plaintextConnection } from './clients';
 export { loadPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';
+export { toClusterConnection } from './cluster-connection';
+export { planPipeline, type PipelinePlan, type FlowPlan, type TopicPlan, type ClusterPlan, type InternalTopicPlan } from './plan';
+export { formatPlan } from './plan-report';
