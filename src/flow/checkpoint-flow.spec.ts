@@ -329,13 +329,13 @@ describe('CheckpointFlow in virtual time', () => {
     });
   });
 
-  test('a slow pass is not overlapped: ticks during it are dropped, and the stop waits for it to finish', () => {
+  test('a slow pass is not overlapped: ticks during it are dropped; a stop ends the pass under way', () => {
     const scheduler = newScheduler();
     scheduler.run(({ cold, expectObservable, flush }) => {
       const h = harness(scheduler, { fetchFrames: 25 });
       const stop$ = cold('75ms s');
-      // Passes start at 10, 40, 70; the one at 70 is still reading at the stop and ends at 95.
-      expectObservable(h.flow.run(stop$)).toBe('95ms |');
+      // Passes start at 10, 40, 70; the one at 70 is still reading at the stop: it ends with the flow.
+      expectObservable(h.flow.run(stop$)).toBe('75ms |');
       flush();
       assert.deepEqual(
         h.calls.filter((c) => c.startsWith('fetch:')),
@@ -347,7 +347,7 @@ describe('CheckpointFlow in virtual time', () => {
     });
   });
 
-  test('stopping stops every timer and the offset-sync follower at once when no pass is under way', () => {
+  test('stopping stops every timer and the offset-sync follower at once', () => {
     const scheduler = newScheduler();
     scheduler.run(({ cold, expectObservable, flush }) => {
       const h = harness(scheduler, { settings: { syncGroupOffsets: { enabled: true, intervalMs: 20 } } });

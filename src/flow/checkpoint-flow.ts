@@ -11,8 +11,10 @@
  *   timer(sync)      optional: translated offsets into the target's idle consumer groups
  *
  * Every timer takes the injected scheduler; a pass that takes longer than the interval is not
- * overlapped by the next tick (exhaustMap: that tick is dropped). Emitting `stop$` stops the
- * timers and the offset-sync follower; a pass under way finishes, then the observable completes.
+ * overlapped by the next tick (exhaustMap: that tick is dropped). Emitting `stop$` ends every
+ * timer, the offset-sync follower and any pass under way at once, and the observable completes:
+ * checkpoints are idempotent and recomputed on the next start, so a stop never waits for an admin
+ * call that may be retrying against an unreachable cluster.
  * Failures of a pass are logged and counted, and the next tick tries again; the flow fails
  * (status `failed`, replication unaffected) only if the offset syncs cannot be read at all.
  */
@@ -174,22 +176,15 @@ export class CheckpointFlow {
 
       const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(takeUntil(stopped$));
       const running$ = (loaded: boolean): Observable<never> => {
-        const follow$ = this.followOffsetSyncs(!loaded).pipe(takeUntil(stopped$));
-        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
-          takeUntil(stopped$),
-          exhaustMap(() => this.refreshGroups()),
-        );
-        const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(
-          takeUntil(stopped$),
-          exhaustMap(() => this.pass()),
-        );
+        const follow$ = this.followOffsetSyncs(!loaded);
+        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(exhaustMap(() => this.refreshGroups()));
+        const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
           ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(
-              takeUntil(stopped$),
               exhaustMap(() => this.groupSync.sync(this.checkpoints.convertedOffsets())),
             )
           : EMPTY;
-        return merge(follow$, groups$, checkpoints$, sync$).pipe(ignoreElements());
+        return merge(follow$, groups$, checkpoints$, sync$).pipe(ignoreElements(), takeUntil(stopped$));
       };
 
       return start$.pipe(
@@ -254,6 +249,7 @@ export class CheckpointFlow {
     return defer(() => {
       const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
       this.syncs = store;
+      status.state = 'loading';
       return store.follow(offsetSyncsReader, settings.offsetSyncsTopic);
     }).pipe(
       tap(() => {

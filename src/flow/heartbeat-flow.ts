@@ -6,9 +6,9 @@
  * The flow `A->B` replicates `A`'s `heartbeats` topic to `B` as `A.heartbeats` (the replication
  * flow does that, whatever the topic filter says), so tools on `B` can count the hops from `A`.
  *
- * Writes never overlap (a slow write makes the next tick wait, exhaustMap); a failed write is
- * counted and the next tick tries again. Emitting `stop$` stops the timer; a write under way
- * finishes, then the observable completes.
+ * Writes never overlap (a tick during a slow write is dropped, exhaustMap); a failed write is
+ * counted and the next tick tries again. Emitting `stop$` ends the timer and any write under way
+ * at once, and the observable completes.
  */
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
@@ -48,18 +48,16 @@ export class HeartbeatFlow {
     const { settings, scheduler, status } = this.parts;
     return withStopSignal(stop$, (stopped$) => {
       status.state = 'starting';
-      const beats$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(
-        takeUntil(stopped$),
-        exhaustMap(() => this.beat()),
-      );
+      const beats$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.beat()));
       return concat(
-        this.ensureTopic().pipe(takeUntil(stopped$)),
+        this.ensureTopic(),
         defer(() => {
           status.state = 'running';
           return beats$;
         }),
       ).pipe(
         ignoreElements(),
+        takeUntil(stopped$),
         finalize(() => (status.state = 'stopped')),
       );
     });
