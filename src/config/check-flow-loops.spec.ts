@@ -63,9 +63,9 @@ describe('checkFlowLoops', () => {
 describe('topicNameSamples', () => {
   it('reads literal text, classes, groups and quantifiers', () => {
     assert.deepEqual(topicNameSamples('orders'), ['orders']);
-    assert.deepEqual(topicNameSamples('.*'), ['', 'x']);
+    assert.deepEqual(topicNameSamples('.*'), ['x', '']);
     assert.deepEqual(topicNameSamples('[a-z]+-\\d{2}'), ['a-00']);
-    assert.deepEqual(topicNameSamples('(?i)(eu|us)\\.orders?|x'), ['eu.order', 'x', 'eu.orders']);
+    assert.deepEqual(topicNameSamples('(?i)(eu|us)\\.orders?|x'), ['eu.orders', 'x', 'eu.order']);
     assert.deepEqual(topicNameSamples('a(?=b)'), []);
   });
 });

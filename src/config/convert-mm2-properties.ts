@@ -33,6 +33,7 @@ export function convertMm2Properties(text: string, fileName: string, options: Co
 
   const issues = new IssueList(fileName);
   const file = readMm2File(text, issues, options, 'keep');
+  if (file.properties.length === 0) throw issues.error();
   const mapping = mm2ToPipeline({ ...file, isOpaque: isOpaqueValue });
   for (const problem of mapping.problems) addProblem(issues, problem);
   if (issues.size > 0) throw issues.error();

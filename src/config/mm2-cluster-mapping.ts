@@ -55,9 +55,9 @@ export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property
     }
   }
   checkOneSettingPerCluster(alias, props, values);
-  const problemsBefore = values.problems.length;
+  const failuresBefore = values.failures;
   mapSecurity(alias, props, { ...context, set });
-  if (values.problems.length > problemsBefore) document.fail([...base, 'security']);
+  if (values.failures > failuresBefore) document.fail([...base, 'security']);
 }
 
 /** A pipeline cluster has one value of each connection setting; MM2 can set one per client role. */

@@ -29,10 +29,13 @@ export interface Mm2ValuesOptions {
 export class Mm2Values {
   readonly problems: Mm2Problem[] = [];
   readonly warnings: Mm2Problem[] = [];
+  /** Problems found, counting those not reported because their key's `${…}` failed. */
+  failures = 0;
 
   constructor(private readonly options: Mm2ValuesOptions) {}
 
   report(prop: Mm2Property, message: string, hint?: string, atValue = true): void {
+    this.failures += 1;
     if (this.options.failedKeys.has(prop.key)) return;
     this.problems.push({ key: prop.key, ...(prop.entry === undefined ? {} : { entry: prop.entry }), atValue, message, ...(hint === undefined ? {} : { hint }), ...(prop.viaSet === true ? { viaSet: true } : {}) });
   }

@@ -27,6 +27,7 @@ export interface ParsedPipeline {
 export function parseMm2Properties(text: string, fileName: string, options: ParseMm2Options = {}): ParsedPipeline {
   const issues = new IssueList(fileName);
   const file = readMm2File(text, issues, options, 'resolve');
+  if (file.properties.length === 0) throw issues.error();
   const mapping = mm2ToPipeline({ ...file, isOpaque: () => false });
   for (const problem of mapping.problems) addProblem(issues, problem);
   const warnings = new IssueList(fileName);

@@ -8,7 +8,8 @@
 /** Samples for one pattern: the shortest reading and one with every repetition taken once. */
 export function topicNameSamples(pattern: string): string[] {
   const samples = new Set<string>();
-  for (const repeat of [false, true]) {
+  // Repetitions taken once first: `orders-x` reads better as an example than `orders-`.
+  for (const repeat of [true, false]) {
     for (const alternative of splitTopLevel(stripInlineFlags(pattern))) {
       const sample = sampleOf(alternative, repeat);
       if (sample !== undefined) samples.add(sample);

@@ -1,0 +1,77 @@
+/**
+ * The corpus of broken pipeline and mm2.properties files (issue #4): for each, `mirrorflow
+ * validate FILE` and `mirrorflow run FILE` (the real CLI, in the corpus folder) exit with 78 and
+ * print exactly the problems `corpus/manifest.json` lists, with file, line, column, path and hint;
+ * and no cluster is touched: where a file is otherwise valid its clusters are the test clusters
+ * (aliases `corpus-*`), and no topic or consumer group naming them appears on either.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { testClusters, type TestClusters } from '../support/clusters';
+import { ClusterInventory, mirrorflow } from './cli';
+
+/** The sources, not `dist/`: the files are data. */
+const corpusDir = resolve(__dirname, '..', '..', '..', 'test', 'config', 'corpus');
+
+interface Case {
+  readonly file: string;
+  readonly args?: readonly string[];
+  readonly exit: number;
+  /** The problems as printed, `{file}` for the file name, `{dir}` for the corpus folder. */
+  readonly problems: readonly string[];
+}
+
+const cases = JSON.parse(readFileSync(join(corpusDir, 'manifest.json'), 'utf8')) as Case[];
+
+let clusters: TestClusters;
+let inventories: ClusterInventory[];
+let untouched: { topics: string[]; groups: string[] }[];
+
+before(async () => {
+  clusters = await testClusters();
+  inventories = [new ClusterInventory(clusters.primary), new ClusterInventory(clusters.backup)];
+  untouched = await Promise.all(inventories.map((i) => i.namesContaining(['corpus'])));
+});
+
+after(async () => {
+  await Promise.all((inventories ?? []).map((i) => i.close()));
+});
+
+/** The problems `mirrorflow` printed on stderr, one per entry. */
+function printedProblems(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .map((line) => /^mirrorflow: Invalid configuration: (.*)$/.exec(line)?.[1] ?? /^ {2}- (.*)$/.exec(line)?.[1])
+    .filter((problem): problem is string => problem !== undefined);
+}
+
+describe('corpus of broken configuration files', () => {
+  test('holds at least 30 files, each listed in the manifest', () => {
+    const files = readdirSync(corpusDir).filter((name) => name !== 'manifest.json').sort();
+    assert.ok(files.length >= 30, `only ${files.length} files`);
+    assert.deepEqual([...new Set(cases.map((c) => c.file))].sort(), files);
+    assert.ok(files.some((f) => f.endsWith('.yaml')) && files.some((f) => f.endsWith('.properties')));
+  });
+
+  for (const c of cases) {
+    const label = [c.file, ...(c.args ?? [])].join(' ');
+    test(`${label}: every problem, exit ${c.exit}, nothing written`, async () => {
+      const env = { PRIMARY_BOOTSTRAP: clusters.primary, BACKUP_BOOTSTRAP: clusters.backup };
+      const expected = c.problems.map((p) => p.replaceAll('{file}', c.file).replaceAll('{dir}', corpusDir));
+      // Both commands at once: they must not depend on each other, and the suite stays quick.
+      await Promise.all(
+        ['validate', 'run'].map(async (command) => {
+          const args = command === 'run' ? ['run', c.file, '--status-interval', '0', ...(c.args ?? [])] : ['validate', c.file, ...(c.args ?? [])];
+          const result = await mirrorflow(args, { cwd: corpusDir, env });
+          assert.equal(result.code, c.exit, `${command} ${label}: exit code; stderr:\n${result.stderr}`);
+          assert.deepEqual(printedProblems(result.stderr), expected, `${command} ${label}`);
+          assert.equal(result.stdout, '', `${command} ${label} printed on stdout`);
+        }),
+      );
+      const now = await Promise.all(inventories.map((i) => i.namesContaining(['corpus'])));
+      assert.deepEqual(now, untouched, 'no topic or consumer group may appear on the test clusters');
+    });
+  }
+});
