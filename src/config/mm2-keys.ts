@@ -54,7 +54,7 @@ const CUSTOM_CODE = 'custom Java classes cannot run in mirrorflow; write a trans
 
 export const MM2_KEYS: readonly Mm2KeySpec[] = [
   // MirrorMakerConfig (the driver)
-  { key: 'clusters', group: 'driver', type: 'list', support: mapped('clusters') },
+  { key: 'clusters', group: 'driver', type: 'list', support: mapped('clusters, one per alias, with its <alias>.* settings') },
   { key: 'config.providers', group: 'driver', type: 'list', default: '', support: mapped('${file:…}, ${env:…}, ${dir:…} references') },
   {
     key: 'dedicated.mode.enable.internal.rest',

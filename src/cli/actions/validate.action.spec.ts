@@ -53,3 +53,32 @@ describe('mirrorflow validate', () => {
     );
   });
 });
+
+describe('mirrorflow validate with mm2.properties', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mirrorflow-validate-mm2-'));
+    const mm2 = ['clusters = a, b', 'a.bootstrap.servers = h:1', 'b.bootstrap.servers = h:2', 'a->b.enabled = true', 'tasks.max = 2', 'sync.topic.acls.enabled = false'];
+    writeFileSync(join(dir, 'mm2.properties'), mm2.join('\n'));
+    writeFileSync(join(dir, 'mm2.conf'), mm2.join('\n'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('checks a .properties file as MM2 reads it, and prints its warnings apart', async () => {
+    const printed: string[] = [];
+    const warned: string[] = [];
+    await validateAction({ files: [join(dir, 'mm2.properties')], set: [], pluginDirs: [] }, (line) => printed.push(line), (line) => warned.push(line));
+    assert.deepEqual(printed, [`${join(dir, 'mm2.properties')}: ok`]);
+    assert.deepEqual(warned, [
+      `warning: ${join(dir, 'mm2.properties')}:5:1: has no effect in mirrorflow: one mirrorflow process replicates every partition of a flow; run more processes of the same pipeline to share them at tasks.max`,
+    ]);
+  });
+
+  it('says so when a properties file is read as YAML', async () => {
+    await assert.rejects(validateAction({ files: [join(dir, 'mm2.conf')], set: [], pluginDirs: [] }, () => {}), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(formatConfigIssue(error.issues[0]!), /the top level must be a map \(this looks like an MM2 driver file: give it the \.properties extension to run it as one\)/);
+      return true;
+    });
+  });
+});
