@@ -129,7 +129,12 @@ function code(text: string): string {
   return `\`${text.replace(/\|/g, '\\|')}\``;
 }
 
-/** Table cells may not hold a `|` or a line break. */
+/** Table cells may not hold a `|` or a line break; `<alias>` outside code would read as HTML. */
 function cell(text: string | undefined): string {
-  return (text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  return (text ?? '')
+    .split('`')
+    .map((part, index) => (index % 2 === 0 ? part.replace(/</g, '&lt;').replace(/>/g, '&gt;') : part))
+    .join('`')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 }

@@ -385,3 +385,13 @@ describe('parseMm2Properties: --set', () => {
     ]);
   });
 });
+
+describe('parseMm2Properties: secrets', () => {
+  it('never quotes a value that came from a reference, not even a bad pattern in a list', () => {
+    const lines = problems(
+      [...BASE, 'config.providers = env', 'config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider', 'primary->backup.enabled = true', 'primary->backup.topics = ok, ${env:TOPICS}'],
+      { env: { TOPICS: '[hidden-secret' } },
+    );
+    assert.deepEqual(lines, ['mm2.properties:7:26: invalid regular expression: unclosed character class (at index 0) at primary->backup.topics[1]']);
+  });
+});

@@ -65,8 +65,12 @@ export function mm2Origin(document: Mm2Document, failedKeys: ReadonlySet<string>
     },
     displayPath: (path) => displayPath(document, path),
     isResolved: (path) => {
-      const provenance = document.exactProvenance(path);
-      return provenance?.kind === 'property' && provenance.resolved;
+      // A list item (`topics[0]`) holds text of the property that set the list.
+      for (let length = path.length; length > 2; length--) {
+        const provenance = document.exactProvenance(path.slice(0, length));
+        if (provenance !== undefined) return provenance.kind === 'property' && provenance.resolved;
+      }
+      return false;
     },
     failedPaths,
   };
