@@ -1,7 +1,8 @@
 /**
- * The corpus of broken pipeline and mm2.properties files (issue #4): for each, `mirrorflow
- * validate FILE` and `mirrorflow run FILE` (the real CLI, in the corpus folder) exit with 78 and
- * print exactly the problems `corpus/manifest.json` lists, with file, line, column, path and hint;
+ * The corpus of broken pipeline and mm2.properties files (issue #4): `mirrorflow validate` of all
+ * of them at once, and `mirrorflow run FILE` of each (the real CLI, in the corpus folder), exit
+ * with 78 and print exactly the problems `corpus/manifest.json` lists, with file, line, column,
+ * path and hint;
  * and no cluster is touched: where a file is otherwise valid its clusters are the test clusters
  * (aliases `corpus-*`), and no topic or consumer group naming them appears on either.
  */
@@ -47,7 +48,7 @@ function printedProblems(stderr: string): string[] {
     .filter((problem): problem is string => problem !== undefined);
 }
 
-describe('corpus of broken configuration files', () => {
+describe('corpus of broken configuration files', { concurrency: 4 }, () => {
   test('holds at least 30 files, each listed in the manifest', () => {
     const files = readdirSync(corpusDir).filter((name) => name !== 'manifest.json').sort();
     assert.ok(files.length >= 30, `only ${files.length} files`);
@@ -55,23 +56,42 @@ describe('corpus of broken configuration files', () => {
     assert.ok(files.some((f) => f.endsWith('.yaml')) && files.some((f) => f.endsWith('.properties')));
   });
 
+  test('validate FILE... reports the problems of every file at once, in file order, and exits 78', async () => {
+    const plain = cases.filter((c) => c.args === undefined);
+    const result = await mirrorflow(['validate', ...plain.map((c) => c.file)], { cwd: corpusDir, env: env() });
+    assert.equal(result.code, 78, result.stderr);
+    assert.equal(result.stdout, '', 'no file is ok');
+    assert.deepEqual(printedProblems(result.stderr), plain.flatMap(expectedProblems));
+    await assertUntouched();
+  });
+
+  // `run` reads one file; each is run on its own, several at a time.
   for (const c of cases) {
     const label = [c.file, ...(c.args ?? [])].join(' ');
-    test(`${label}: every problem, exit ${c.exit}, nothing written`, async () => {
-      const env = { PRIMARY_BOOTSTRAP: clusters.primary, BACKUP_BOOTSTRAP: clusters.backup };
-      const expected = c.problems.map((p) => p.replaceAll('{file}', c.file).replaceAll('{dir}', corpusDir));
-      // Both commands at once: they must not depend on each other, and the suite stays quick.
-      await Promise.all(
-        ['validate', 'run'].map(async (command) => {
-          const args = command === 'run' ? ['run', c.file, '--status-interval', '0', ...(c.args ?? [])] : ['validate', c.file, ...(c.args ?? [])];
-          const result = await mirrorflow(args, { cwd: corpusDir, env });
-          assert.equal(result.code, c.exit, `${command} ${label}: exit code; stderr:\n${result.stderr}`);
-          assert.deepEqual(printedProblems(result.stderr), expected, `${command} ${label}`);
-          assert.equal(result.stdout, '', `${command} ${label} printed on stdout`);
-        }),
-      );
-      const now = await Promise.all(inventories.map((i) => i.namesContaining(['corpus'])));
-      assert.deepEqual(now, untouched, 'no topic or consumer group may appear on the test clusters');
+    test(`run ${label}: every problem, exit ${c.exit}, nothing written`, async () => {
+      const commands = c.args === undefined ? [['run', c.file]] : [['run', c.file], ['validate', c.file]];
+      for (const [command, file] of commands) {
+        const args = command === 'run' ? ['run', file!, '--status-interval', '0', ...(c.args ?? [])] : [command!, file!, ...(c.args ?? [])];
+        const result = await mirrorflow(args, { cwd: corpusDir, env: env() });
+        assert.equal(result.code, c.exit, `${command} ${label}: exit code; stderr:\n${result.stderr}`);
+        assert.deepEqual(printedProblems(result.stderr), expectedProblems(c), `${command} ${label}`);
+        assert.equal(result.stdout, '', `${command} ${label} printed on stdout`);
+      }
+      await assertUntouched();
     });
   }
 });
+
+/** The files' clusters, where they are otherwise valid, are the test clusters. */
+function env(): NodeJS.ProcessEnv {
+  return { PRIMARY_BOOTSTRAP: clusters.primary, BACKUP_BOOTSTRAP: clusters.backup };
+}
+
+function expectedProblems(c: Case): string[] {
+  return c.problems.map((p) => p.replaceAll('{file}', c.file).replaceAll('{dir}', corpusDir));
+}
+
+async function assertUntouched(): Promise<void> {
+  const now = await Promise.all(inventories.map((i) => i.namesContaining(['corpus'])));
+  assert.deepEqual(now, untouched, 'no topic or consumer group may appear on the test clusters');
+}
