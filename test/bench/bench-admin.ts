@@ -2,6 +2,7 @@
  * Topic housekeeping and progress polling for the benchmark, through a plain kafkajs admin
  * client (via mirrorflow's one door to kafkajs). None of this is timed work of a replicator.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin } from '../../src/kafka/kafkajs';
 
 export interface NewTopic {
@@ -36,7 +37,8 @@ export class BenchAdmin {
   async createTopics(topics: readonly NewTopic[]): Promise<void> {
     await this.connect();
     await this.admin.createTopics({
-      waitForLeaders: true,
+      // createReadyTopics waits, with its own deadline: kafkajs' wait gives up after its retries.
+      waitForLeaders: false,
       topics: topics.map((t) => ({
         topic: t.name,
         numPartitions: t.partitions,
@@ -45,6 +47,22 @@ export class BenchAdmin {
         configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
       })),
     });
+  }
+
+  /**
+   * Creates the topics and waits until every partition answers ListOffsets: a broker that has
+   * the metadata but not yet the log answers NOT_LEADER_OR_FOLLOWER, which made the Java
+   * producer's first batches of a 320-partition preload fail.
+   */
+  async createReadyTopics(topics: readonly NewTopic[], timeoutMs = 60_000): Promise<void> {
+    await this.createTopics(topics);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const offsets = await this.endOffsets(topics.map((t) => t.name)).catch(() => new Map<string, number[]>());
+      if (topics.every((t) => (offsets.get(t.name) ?? []).filter((o) => o !== undefined).length === t.partitions)) return;
+      if (Date.now() >= deadline) throw new Error(`The partitions of ${topics.map((t) => t.name).join(', ')} did not all get a leader within ${timeoutMs} ms.`);
+      await sleep(100);
+    }
   }
 
   async listTopics(): Promise<string[]> {

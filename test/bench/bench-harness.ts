@@ -192,7 +192,7 @@ async function warmUpBrokers(env: BenchEnv): Promise<void> {
   await Promise.all(
     [env.sourceAdmin, env.targetAdmin].map(async (admin) => {
       const topic = `bench-warm-up-${process.pid}`;
-      await admin.createTopics([{ name: topic, partitions: 8 }]);
+      await admin.createReadyTopics([{ name: topic, partitions: 8 }]);
       try {
         await env.java.benchToolJson(
           ['produce', '--bootstrap', admin.bootstrap, '--topics', topic, '--partitions', '8', '--records', '300000', '--key-bytes', '16', '--value-bytes', '256', '--headers', '2'],
@@ -209,6 +209,7 @@ async function warmUpBrokers(env: BenchEnv): Promise<void> {
 function describeRun(r: RunResult): string {
   const head = `  ${r.workload} round ${r.round} ${r.replicator.padEnd(11)}`;
   if (r.status === 'failed') return `${head} FAILED: ${r.failure ?? ''}`;
+  if (r.status === 'error') return `${head} ERROR (harness, not counted): ${r.failure ?? ''}`;
   const rate = `${Math.round(r.recordsPerSec ?? 0).toLocaleString('en-US')} records/s in ${((r.elapsedMs ?? 0) / 1000).toFixed(1)} s`;
   const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms` : '';
   const cpu = `, CPU ${(r.cpuSeconds ?? 0).toFixed(1)} s, RSS ${Math.round(r.peakRssMiB ?? 0)} MiB, others' CPU ${(r.otherCpuSeconds ?? 0).toFixed(1)} s`;

@@ -20,6 +20,8 @@ export interface MachineInfo {
 export interface ReplicatorSummary {
   readonly runs: number;
   readonly failed: number;
+  /** Runs the harness could not set up; not the replicator's fault, not in any median. */
+  readonly errors: number;
   readonly failures: readonly string[];
   readonly recordsPerSec?: number;
   readonly mibPerSec?: number;
@@ -37,6 +39,9 @@ export interface Comparison {
   /** Throughput: mirrorflow ÷ other (> 1 = mirrorflow faster). Latency workload: p99 mirrorflow ÷ other (< 1 = mirrorflow lower). */
   readonly perRound: readonly (number | undefined)[];
   readonly median?: number;
+  /** Records/s once running (startup left out), mirrorflow ÷ other, per round; throughput workloads only. */
+  readonly steadyPerRound?: readonly (number | undefined)[];
+  readonly steadyMedian?: number;
   /** Median CPU s per million records, mirrorflow ÷ other (< 1 = mirrorflow cheaper). */
   readonly cpu?: number;
   /** Median peak RSS, mirrorflow ÷ other (< 1 = mirrorflow smaller). */
@@ -71,13 +76,20 @@ export function median(values: readonly (number | undefined)[]): number | undefi
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The first line of a failure, cut to a length a table note can carry; the JSON keeps it whole. */
+function shortFailure(failure: string | undefined): string {
+  const line = (failure ?? 'failed').split('\n')[0]!;
+  return line.length > 240 ? `${line.slice(0, 240)}…` : line;
+}
+
 function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
   const ok = runs.filter((r) => r.status === 'ok');
   const pick = (f: (r: RunResult) => number | undefined): number | undefined => median(ok.map(f));
   return {
     runs: runs.length,
-    failed: runs.length - ok.length,
-    failures: runs.filter((r) => r.status === 'failed').map((r) => `round ${r.round}: ${r.failure ?? 'failed'} (${r.dir})`),
+    failed: runs.filter((r) => r.status === 'failed').length,
+    errors: runs.filter((r) => r.status === 'error').length,
+    failures: runs.filter((r) => r.status !== 'ok').map((r) => `${r.status === 'failed' ? 'FAILED' : 'ERROR (harness)'} round ${r.round}: ${shortFailure(r.failure)} (${r.dir})`),
     recordsPerSec: pick((r) => r.recordsPerSec),
     mibPerSec: pick((r) => r.mibPerSec),
     steadyRecordsPerSec: pick((r) => r.steadyRecordsPerSec),
@@ -112,10 +124,16 @@ export function summarize(workload: Workload, runs: readonly RunResult[], rounds
         const b = okRun(against, i + 1);
         return workload.kind === 'latency' ? ratio(a?.latencyMs?.p99, b?.latencyMs?.p99) : ratio(a?.recordsPerSec, b?.recordsPerSec);
       });
+      const steadyPerRound =
+        workload.kind === 'latency'
+          ? undefined
+          : Array.from({ length: rounds }, (_, i) => ratio(okRun('mirrorflow', i + 1)?.steadyRecordsPerSec, okRun(against, i + 1)?.steadyRecordsPerSec));
       comparisons.push({
         against,
         perRound,
         median: median(perRound),
+        steadyPerRound,
+        steadyMedian: steadyPerRound === undefined ? undefined : median(steadyPerRound),
         cpu: ratio(mf.cpuSecondsPerMillion, other.cpuSecondsPerMillion),
         rss: ratio(mf.peakRssMiB, other.peakRssMiB),
       });
@@ -156,21 +174,22 @@ function workloadTable(summary: WorkloadSummary): Table {
   for (const name of Object.keys(LABEL) as ReplicatorName[]) {
     const s = summary.replicators[name];
     if (s === undefined) continue;
-    const ok = `${s.runs - s.failed}/${s.runs}`;
-    if (s.failed === s.runs) {
-      rows.push([LABEL[name], 'FAILED', ...header.slice(2, -1).map(() => ''), ok]);
+    const ok = `${s.runs - s.failed - s.errors}/${s.runs}`;
+    if (s.failed + s.errors === s.runs) {
+      rows.push([LABEL[name], s.failed > 0 ? 'FAILED' : 'ERROR', ...header.slice(2, -1).map(() => ''), ok]);
     } else if (latency) {
       rows.push([LABEL[name], int(s.latencyMs?.p50), int(s.latencyMs?.p99), int(s.latencyMs?.max), int(s.recordsPerSec), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
     } else {
       rows.push([LABEL[name], int(s.recordsPerSec), dec(s.mibPerSec), int(s.steadyRecordsPerSec), secs(s.firstRecordMs), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
     }
-    for (const failure of s.failures) notes.push(`${LABEL[name]} FAILED ${failure}`);
+    for (const failure of s.failures) notes.push(`${LABEL[name]}: ${failure}`);
   }
+  const perRound = (values: readonly (number | undefined)[]): string => values.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' ');
   for (const c of summary.comparisons) {
-    const rounds = c.perRound.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' ');
     const what = latency ? 'p99' : 'records/s';
-    const tail = c.against === 'limit' ? '' : `; CPU/M ${times(c.cpu)}, RSS ${times(c.rss)}`;
-    notes.push(`mirrorflow ÷ ${LABEL[c.against]}: ${what} ${times(c.median)} (rounds: ${rounds})${tail}`);
+    const steady = c.steadyPerRound === undefined ? '' : `; once running ${times(c.steadyMedian)} (${perRound(c.steadyPerRound)})`;
+    const tail = c.against === 'limit' ? '' : `; CPU/M ${times(c.cpu)}; RSS ${times(c.rss)}`;
+    notes.push(`mirrorflow ÷ ${LABEL[c.against]}: ${what} ${times(c.median)} (rounds ${perRound(c.perRound)})${steady}${tail}`);
   }
   return { title: `${summary.workload}: ${summary.description}`, header, rows, notes };
 }

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaDistribution } from '../../src/local';
 import { BenchAdmin, reached, sumOffsets } from './bench-admin';
 import { parseProducerPerformance, type JavaTools, type ProducerPerformanceSummary } from './java-tools';
-import { machineBusySeconds, processCpuSeconds, ProcessMeter, treeCpuSeconds } from './process-meter';
+import { machineBusySeconds, processCpuSeconds, ProcessMeter } from './process-meter';
 import { spawnLogged, startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
 import { recordBytes, totalRecords, type LatencyWorkload, type ThroughputWorkload, type Workload } from './workloads';
 
@@ -65,7 +65,12 @@ export interface RunResult {
   readonly round: number;
   readonly replicator: ReplicatorName;
   readonly id: string;
-  readonly status: 'ok' | 'failed';
+  /**
+   * `failed`: the replicator delivered wrong or incomplete data, or died — it never counts in a
+   * median. `error`: the harness could not set the run up (say, the preload failed); the
+   * replicator is not to blame, and the run is not counted either.
+   */
+  readonly status: 'ok' | 'failed' | 'error';
   readonly failure?: string;
   readonly records: number;
   readonly bytes: number;
@@ -104,8 +109,23 @@ class PhaseClock {
   }
 }
 
+/** The replicator's fault: wrong data, a timeout, a crash. */
 class RunFailure extends Error {
   override readonly name = 'RunFailure';
+}
+
+/** The harness's own trouble before the replicator started (preload, topic setup). */
+class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+}
+
+/** Runs a set-up step; whatever it throws is the harness's trouble, not the replicator's. */
+async function setup<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new HarnessError(`${what}: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`, { cause: error });
+  }
 }
 
 const POLL_MS = 100;
@@ -136,11 +156,11 @@ interface CpuMark {
   readonly harness: number;
 }
 
-function cpuMark(env: BenchEnv, pid: number): CpuMark {
+function cpuMark(env: BenchEnv, meter: ProcessMeter, at = performance.now()): CpuMark {
   const self = process.cpuUsage();
   return {
-    at: performance.now(),
-    replicator: treeCpuSeconds(pid),
+    at,
+    replicator: meter.cpuSeconds(),
     source: env.source.pid === undefined ? undefined : processCpuSeconds(env.source.pid),
     target: env.target.pid === undefined ? undefined : processCpuSeconds(env.target.pid),
     machine: machineBusySeconds(),
@@ -175,6 +195,12 @@ async function pollUntil<T>(what: string, deadlineMs: number, child: ChildRun | 
 }
 
 type Offsets = Map<string, number[]>;
+
+/** Records ÷ (last − first record on the target); undefined under 1 s, where 100 ms polls make it noise. */
+function steadyRate(records: number, elapsedMs: number, firstRecordMs: number): number | undefined {
+  const ms = elapsedMs - firstRecordMs;
+  return ms >= 1000 ? records / (ms / 1000) : undefined;
+}
 
 function produceArgs(bootstrap: string, topics: readonly string[], partitions: number, records: number, workload: Workload, extra: readonly string[] = []): string[] {
   return [
@@ -236,8 +262,9 @@ export async function runOnce(env: BenchEnv, workload: Workload, round: number, 
           : await runThroughput(env, workload, replicator, id, dir, clock);
     return { ...base, ...measured };
   } catch (error) {
-    const failure = error instanceof RunFailure ? error.message : `harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-    return { ...base, status: 'failed', failure };
+    if (error instanceof RunFailure) return { ...base, status: 'failed', failure: error.message };
+    const failure = error instanceof HarnessError ? error.message : `harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    return { ...base, status: 'error', failure: failure.slice(0, 4000) };
   } finally {
     await Promise.all([env.sourceAdmin.deleteTopicsContaining(id), env.targetAdmin.deleteTopicsContaining(id)]).catch((error: unknown) =>
       env.log(`Could not delete the topics of run ${id}: ${error instanceof Error ? error.message : String(error)}`),
@@ -274,28 +301,28 @@ function startReplicator(env: BenchEnv, run: ReplicationRun, replicator: Exclude
 async function runThroughput(env: BenchEnv, workload: ThroughputWorkload, replicator: Exclude<ReplicatorName, 'limit'>, id: string, dir: string, clock: PhaseClock): Promise<Measured> {
   const topics = topicNames(workload, id);
   const run = replicationRun(env, id, dir, topics);
-  await env.sourceAdmin.createTopics(topics.map((name) => ({ name, partitions: workload.partitions })));
+  await setup('creating the source topics', () => env.sourceAdmin.createReadyTopics(topics.map((name) => ({ name, partitions: workload.partitions }))));
   clock.mark('setup');
-  const preload = await env.java.benchToolJson<{ records: number; ms: number }>(
-    produceArgs(run.sourceBootstrap, topics, workload.partitions, workload.recordsPerTopic, workload),
-    30 * 60_000,
+  const preload = await setup('preloading', () =>
+    env.java.benchToolJson<{ records: number; ms: number }>(produceArgs(run.sourceBootstrap, topics, workload.partitions, workload.recordsPerTopic, workload), 30 * 60_000),
   );
   clock.mark('preload');
-  const expected: Offsets = await env.sourceAdmin.endOffsets(topics);
+  const expected: Offsets = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
   const total = totalRecords(workload);
-  if (sumOffsets(expected) !== total) throw new RunFailure(`the preload wrote ${sumOffsets(expected)} records, not ${total}`);
+  if (sumOffsets(expected) !== total) throw new HarnessError(`the preload wrote ${sumOffsets(expected)} records, not ${total}`);
 
   const remote = (topic: string): string => `${run.sourceAlias}.${topic}`;
   const known = new Set<string>();
+  const spawnedAt = performance.now();
   const child = await startReplicator(env, run, replicator);
-  const start = cpuMark(env, child.pid);
   const meter = new ProcessMeter(child.pid);
+  const start = cpuMark(env, meter, spawnedAt);
   try {
     let firstAt: number | undefined;
     const end = await pollUntil(`${total.toLocaleString('en-US')} records on the target`, env.runTimeoutMs, child, async () => {
       const offsets = await env.targetAdmin.endOffsets(topics.map(remote), known);
       if (firstAt === undefined && sumOffsets(offsets) > 0) firstAt = performance.now();
-      return reached(offsets, expected, remote) ? cpuMark(env, child.pid) : undefined;
+      return reached(offsets, expected, remote) ? cpuMark(env, meter) : undefined;
     });
     const reading = meter.read();
     const cpu = cpuBetween(start, end);
@@ -313,7 +340,7 @@ async function runThroughput(env: BenchEnv, workload: ThroughputWorkload, replic
       firstRecordMs,
       recordsPerSec: total / (elapsedMs / 1000),
       mibPerSec: (total * recordBytes(workload.shape)) / MIB / (elapsedMs / 1000),
-      steadyRecordsPerSec: elapsedMs > firstRecordMs ? total / ((elapsedMs - firstRecordMs) / 1000) : undefined,
+      steadyRecordsPerSec: steadyRate(total, elapsedMs, firstRecordMs),
       cpuSeconds: cpu.replicator,
       cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
       peakRssMiB: reading.peakRssMiB,
@@ -337,8 +364,10 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
   // difference is the replication latency alone. Neither replicator copies
   // message.timestamp.type (MM2's config.properties.exclude), so the pre-created remote topic keeps it.
   const appendTime = { 'message.timestamp.type': 'LogAppendTime' };
-  await env.sourceAdmin.createTopics([{ name: topic, partitions: workload.partitions, configs: appendTime }]);
-  await env.targetAdmin.createTopics([{ name: remoteTopic, partitions: workload.partitions, configs: appendTime }]);
+  await setup('creating the topics', async () => {
+    await env.sourceAdmin.createReadyTopics([{ name: topic, partitions: workload.partitions, configs: appendTime }]);
+    await env.targetAdmin.createReadyTopics([{ name: remoteTopic, partitions: workload.partitions, configs: appendTime }]);
+  });
   clock.mark('setup');
 
   const warmup = workload.partitions * 25;
@@ -350,18 +379,20 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
   const meter = new ProcessMeter(child.pid);
   try {
     // Warm-up: proves the replicator is running before the measured records start.
-    await env.java.benchToolJson(produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload), 5 * 60_000);
+    await setup('writing the warm-up records', () => env.java.benchToolJson(produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload), 5 * 60_000));
     const fromOffsets = await env.sourceAdmin.endOffsets(topics);
     await pollUntil('the warm-up records on the target', env.runTimeoutMs, child, async () => ((await delivered(fromOffsets)) ? true : undefined));
     clock.mark('warm-up');
-    const start = cpuMark(env, child.pid);
+    const start = cpuMark(env, meter);
 
-    const paced = await env.java.benchToolJson<{ records: number; ms: number }>(
-      produceArgs(run.sourceBootstrap, topics, workload.partitions, total, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
-      workload.seconds * 1000 + 5 * 60_000,
+    const paced = await setup('writing the paced records', () =>
+      env.java.benchToolJson<{ records: number; ms: number }>(
+        produceArgs(run.sourceBootstrap, topics, workload.partitions, total, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
+        workload.seconds * 1000 + 5 * 60_000,
+      ),
     );
     const expected = await env.sourceAdmin.endOffsets(topics);
-    const end = await pollUntil('every paced record on the target', env.runTimeoutMs, child, async () => ((await delivered(expected)) ? cpuMark(env, child.pid) : undefined));
+    const end = await pollUntil('every paced record on the target', env.runTimeoutMs, child, async () => ((await delivered(expected)) ? cpuMark(env, meter) : undefined));
     const reading = meter.read();
     const cpu = cpuBetween(start, end);
     clock.mark('replicate');
@@ -418,7 +449,7 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
 async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: string, clock: PhaseClock): Promise<Measured> {
   const topic = `bench-${id}`;
   const total = totalRecords(workload);
-  await env.targetAdmin.createTopics([{ name: topic, partitions: workload.partitions }]);
+  await setup('creating the target topic', () => env.targetAdmin.createReadyTopics([{ name: topic, partitions: workload.partitions }]));
   clock.mark('setup');
   const latency = workload.kind === 'latency';
   const java = env.java.producerPerformance(
@@ -431,9 +462,10 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
     ],
     dir,
   );
+  const spawnedAt = performance.now();
   const child = spawnLogged(java.command, java.args, join(dir, 'producer-performance.out'), dir);
-  const start = cpuMark(env, child.pid);
   const meter = new ProcessMeter(child.pid);
+  const start = cpuMark(env, meter, spawnedAt);
   try {
     const known = new Set<string>();
     const expected: Offsets = new Map([[topic, [total]]]);
@@ -442,7 +474,10 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
       const offsets = await env.targetAdmin.endOffsets([topic], known);
       const sum = sumOffsets(offsets);
       if (firstAt === undefined && sum > 0) firstAt = performance.now();
-      return reached(new Map([[topic, [sum]]]), expected, (t) => t) ? cpuMark(env, child.pid) : undefined;
+      if (!reached(new Map([[topic, [sum]]]), expected, (t) => t)) return undefined;
+      // ProducerPerformance exits once everything is acknowledged, often before this poll sees
+      // the last records: its exit is then the end.
+      return cpuMark(env, meter, Math.min(performance.now(), child.exitedAt() ?? Infinity));
     });
     const reading = meter.read();
     const cpu = cpuBetween(start, end);
@@ -463,7 +498,7 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
       firstRecordMs,
       recordsPerSec: total / (elapsedMs / 1000),
       mibPerSec: (total * recordBytes(workload.shape)) / MIB / (elapsedMs / 1000),
-      steadyRecordsPerSec: latency || elapsedMs <= firstRecordMs ? undefined : total / ((elapsedMs - firstRecordMs) / 1000),
+      steadyRecordsPerSec: latency ? undefined : steadyRate(total, elapsedMs, firstRecordMs),
       cpuSeconds: cpu.replicator,
       cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
       peakRssMiB: reading.peakRssMiB,

@@ -107,17 +107,19 @@ export interface MeterReading {
 }
 
 /**
- * Samples a process tree every `intervalMs` for its resident memory, and reads its CPU on
- * demand. `read()` must be called while the root still runs (before it is stopped), so the
- * shutdown is not charged and the numbers are there to read.
+ * Samples a process tree every `intervalMs` for its resident memory and CPU. Read it before the
+ * root is stopped, so the shutdown is not charged. Once the root has exited, /proc has nothing
+ * left to read, and the last sample stands (a process that ends by itself, such as
+ * ProducerPerformance, loses at most `intervalMs` of CPU).
  */
 export class ProcessMeter {
   private peakRssKib = 0;
+  private lastCpuSeconds = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     readonly root: number,
-    intervalMs = 200,
+    intervalMs = 100,
   ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
@@ -125,14 +127,23 @@ export class ProcessMeter {
   }
 
   private sample(): void {
+    const tree = processTree(this.root);
     let rss = 0;
-    for (const pid of processTree(this.root)) rss += statusKib(pid, 'VmRSS');
+    for (const pid of tree) rss += statusKib(pid, 'VmRSS');
     this.peakRssKib = Math.max(this.peakRssKib, rss, statusKib(this.root, 'VmHWM'));
+    // A gone root reads as 0; CPU time never goes down, so keep the largest reading.
+    this.lastCpuSeconds = Math.max(this.lastCpuSeconds, treeCpuSeconds(this.root));
+  }
+
+  /** CPU seconds of the tree so far (the last sample once the root has exited). */
+  cpuSeconds(): number {
+    this.lastCpuSeconds = Math.max(this.lastCpuSeconds, treeCpuSeconds(this.root));
+    return this.lastCpuSeconds;
   }
 
   read(): MeterReading {
     this.sample();
-    return { cpuSeconds: treeCpuSeconds(this.root), peakRssMiB: this.peakRssKib / 1024 };
+    return { cpuSeconds: this.lastCpuSeconds, peakRssMiB: this.peakRssKib / 1024 };
   }
 
   stop(): void {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { javaCommand, type KafkaDistribution } from '../../src/local';
 import { signal, waitForProcessExit } from '../../src/local/processes';
@@ -26,6 +27,8 @@ export interface ChildRun {
   readonly logFile: string;
   /** Exit code or signal once the process has ended; undefined while it runs. */
   exitStatus(): string | undefined;
+  /** `performance.now()` when the process ended. */
+  exitedAt(): number | undefined;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
   stop(graceMs?: number): Promise<void>;
   /** The last `lines` lines of its output. */
@@ -58,8 +61,10 @@ export function spawnLogged(command: string, args: readonly string[], logFile: s
   const pid = child.pid;
   children.add(pid);
   let status: string | undefined;
+  let endedAt: number | undefined;
   child.on('error', (error) => (status = `spawn error: ${error.message}`));
   child.on('exit', (code, sig) => {
+    endedAt = performance.now();
     status = sig === null ? `exit code ${code}` : `signal ${sig}`;
     children.delete(pid);
   });
@@ -67,6 +72,7 @@ export function spawnLogged(command: string, args: readonly string[], logFile: s
     pid,
     logFile,
     exitStatus: () => status,
+    exitedAt: () => endedAt,
     stop: async (graceMs = 30_000) => {
       if (status !== undefined) return;
       signal(pid, 'SIGTERM');
