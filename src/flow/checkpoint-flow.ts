@@ -35,10 +35,10 @@ import {
   merge,
   mergeMap,
   of,
-  reduce,
   takeUntil,
   tap,
   timer,
+  toArray,
 } from 'rxjs';
 import type { ClusterAdmin, GroupOffset } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
@@ -287,7 +287,8 @@ export class CheckpointFlow {
               ),
             GROUP_CONCURRENCY,
           ),
-          reduce<string | undefined, string[]>((kept, g) => (g === undefined ? kept : [...kept, g]), []),
+          toArray(),
+          map((found) => found.filter((g): g is string => g !== undefined)),
         ),
       ),
       map((groups) => {
@@ -327,7 +328,8 @@ export class CheckpointFlow {
             }),
           );
         }, GROUP_CONCURRENCY),
-        reduce<GroupCheckpoints, GroupCheckpoints[]>((all, g) => (g.checkpoints.length === 0 ? all : [...all, g]), []),
+        toArray(),
+        map((all) => all.filter((g) => g.checkpoints.length > 0)),
         mergeMap((results) => this.write(results).pipe(map(() => results))),
         map((results) => {
           // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.

@@ -3,7 +3,7 @@
  * commits as a consumer would make them, real kafkajs consumers that resume from committed
  * offsets, and the checkpoints topic read with mirrorflow's own CheckpointStore.
  */
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { type Observable, firstValueFrom, lastValueFrom, timeout, toArray } from 'rxjs';
 import { KafkajsClients } from '../../src/kafka';
 import { Kafka, logLevel } from '../../src/kafka/kafkajs';
 import { registerCodecs } from '../../src/kafka/codecs';
@@ -11,6 +11,13 @@ import { silentLogger } from '../../src/core/ports/logger';
 import type { GroupOffset, GroupState } from '../../src/core/ports/cluster-admin';
 import { type Checkpoint, decodeCheckpoint, decodeHeartbeat, type Heartbeat } from '../../src/formats';
 import { CheckpointStore } from '../../src/flow/checkpoint-store';
+
+/** A read that stops delivering for this long has hung: fail it, so the test says why. */
+const READ_STALL_MS = 30_000;
+
+function allBatches<T>(source: Observable<T>): Promise<T[]> {
+  return lastValueFrom(source.pipe(timeout({ each: READ_STALL_MS }), toArray()));
+}
 
 export interface Consumed {
   readonly topic: string;
@@ -102,7 +109,7 @@ export class GroupKit {
 
   /** Every checkpoint of `group` on a checkpoints topic, in log order (partition 0). */
   async checkpointLog(topic: string, group: string): Promise<Checkpoint[]> {
-    const batches = await lastValueFrom(this.clients.reader('kit').readToEnd(topic).pipe(toArray()));
+    const batches = await allBatches(this.clients.reader('kit').readToEnd(topic));
     const out: Checkpoint[] = [];
     for (const batch of batches) {
       if (batch.partition !== 0) continue;
@@ -116,7 +123,7 @@ export class GroupKit {
 
   /** The latest checkpoint of `group` per target topic-partition (`topic-partition` keys). */
   async checkpoints(topic: string, group: string): Promise<ReadonlyMap<string, Checkpoint>> {
-    const store = await firstValueFrom(CheckpointStore.read(this.clients.reader('kit'), topic, { acceptGroup: (g) => g === group }));
+    const store = await firstValueFrom(CheckpointStore.read(this.clients.reader('kit'), topic, { acceptGroup: (g) => g === group }).pipe(timeout({ first: READ_STALL_MS * 2 })));
     return store.get(group) ?? new Map();
   }
 
@@ -135,7 +142,7 @@ export class GroupKit {
 
   /** Heartbeats on a heartbeats topic with their record timestamps (partition 0). */
   async heartbeats(topic: string): Promise<(Heartbeat & { recordTimestamp: number; partition: number })[]> {
-    const batches = await lastValueFrom(this.clients.reader('kit').readToEnd(topic).pipe(toArray()));
+    const batches = await allBatches(this.clients.reader('kit').readToEnd(topic));
     return batches.flatMap((b) => b.records.map((r) => ({ ...decodeHeartbeat(r.key, r.value), recordTimestamp: r.timestamp, partition: r.partition })));
   }
 

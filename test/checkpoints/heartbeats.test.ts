@@ -77,13 +77,16 @@ describe('heartbeats', () => {
   test('heartbeats topics are replicated along the flows: a.heartbeats one hop away, b.a.heartbeats two', async () => {
     const [a, b, c] = [alias('hba'), alias('hbb'), alias('hbc')];
     const p = uniqueName('hb-hops');
-    // a and c are the primary cluster, b the backup: a→b, b→c; c's heartbeats are a's.
-    const hop = { topics: [`${p}-.*`], replicate_heartbeats: true, heartbeats: { interval_ms: 200 } };
+    // a and c are the primary cluster, b the backup: a→b, b→c; c's heartbeats are a's. Each flow
+    // names the heartbeats topics it copies: `replicate_heartbeats` would copy every heartbeats
+    // topic of the shared clusters, and the next run would copy the copies (that rule itself is
+    // MM2's heartbeats.replication.enabled, covered by the policy's unit tests).
+    const hop = { replicate_heartbeats: false, heartbeats: { interval_ms: 200 } };
     const { file } = await writePipeline({
       clusters: { [a]: clusters.primary, [b]: clusters.backup, [c]: clusters.primary },
       flows: [
-        { ...hop, source: a, target: b },
-        { ...hop, source: b, target: c },
+        { ...hop, source: a, target: b, topics: ['heartbeats', `${p}-.*`] },
+        { ...hop, source: b, target: c, topics: ['heartbeats', `${a}\\.heartbeats`, `${p}-.*`] },
       ],
     });
     const run = await startPipeline(file);
