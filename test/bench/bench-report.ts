@@ -214,12 +214,32 @@ function markdownTable(table: Table): string {
   ].join('\n');
 }
 
-export function headline(date: string, machine: MachineInfo, rounds: number): string {
+export function headline(date: string, machine: MachineInfo, rounds: number, runs: readonly RunResult[] = []): string {
   return (
     `${date.slice(0, 10)}, ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB, ` +
     `Linux ${machine.kernel}, Node ${machine.node}, ${machine.java}, Kafka ${machine.kafka}; ` +
-    `medians of ${rounds} round${rounds === 1 ? '' : 's'}`
+    `medians of ${rounds} round${rounds === 1 ? '' : 's'}${backgroundLoad(runs)}`
   );
+}
+
+/**
+ * How busy the machine was with other work while runs were timed: others' CPU seconds per second
+ * of run, median over runs. Near 0 on a quiet machine; a shared one shows it here.
+ */
+export function backgroundLoad(runs: readonly RunResult[]): string {
+  const load = median(runs.map((r) => (r.otherCpuSeconds === undefined || !r.elapsedMs ? undefined : r.otherCpuSeconds / (r.elapsedMs / 1000))));
+  return load === undefined ? '' : `; other processes used ${load.toFixed(2)} cores meanwhile (median over runs)`;
+}
+
+/**
+ * The report again from its own runs, with this version's summaries and rendering: for a table
+ * whose format changed after the runs were measured.
+ */
+export function rerender(report: BenchReport): BenchReport {
+  const workloads = (report.settings['workloads'] ?? []) as Workload[];
+  const summaries = workloads.map((w) => summarize(w, report.runs, report.rounds));
+  const head = headline(report.date, report.machine, report.rounds, report.runs);
+  return { ...report, summaries, text: renderText(summaries, head), markdown: renderMarkdown(summaries, head) };
 }
 
 export function renderText(summaries: readonly WorkloadSummary[], head: string): string {

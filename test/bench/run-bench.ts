@@ -19,6 +19,7 @@
  *   --keep                                  keep every run's folder (configs and logs)
  *   --out FILE | --no-out                   JSON report (default test/bench/results/latest.json; none with --smoke)
  *   --update-readme                         put the table into README.md between the bench markers
+ *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-readme)
  *
  * Exit code 0 when every run was correct, 1 when any run FAILED, 2 on bad options.
  */
@@ -28,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultKafkaVersion } from '../../src/local';
 import { runBench, type BenchOptions } from './bench-harness';
-import type { BenchReport } from './bench-report';
+import { rerender, type BenchReport } from './bench-report';
 import { REPLICATOR_NAMES, type ReplicatorName } from './replicators';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
 
@@ -46,6 +47,8 @@ export interface CliOptions {
   readonly bench: Omit<BenchOptions, 'log'>;
   readonly out?: string;
   readonly updateReadme: boolean;
+  /** A report to re-render instead of measuring. */
+  readonly fromJson?: string;
 }
 
 function positiveNumber(name: string, value: string | undefined): number | undefined {
@@ -103,6 +106,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       out: { type: 'string' },
       'no-out': { type: 'boolean', default: false },
       'update-readme': { type: 'boolean', default: false },
+      'from-json': { type: 'string' },
     },
   });
   const smoke = values.smoke === true;
@@ -142,6 +146,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     },
     out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : smoke ? undefined : DEFAULT_OUT,
     updateReadme: values['update-readme'] === true,
+    fromJson: values['from-json'] === undefined ? undefined : resolve(values['from-json']),
   };
 }
 
@@ -167,7 +172,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const started = Date.now();
-  const report = await runBench({ ...cli.bench, log: (line) => process.stderr.write(`[bench] ${line}\n`) });
+  const report =
+    cli.fromJson !== undefined
+      ? rerender(JSON.parse(await readFile(cli.fromJson, 'utf8')) as BenchReport)
+      : await runBench({ ...cli.bench, log: (line) => process.stderr.write(`[bench] ${line}\n`) });
   process.stdout.write(`\n${report.text}\n`);
   if (cli.out !== undefined) {
     await writeReport(report, cli.out);
