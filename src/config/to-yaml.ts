@@ -1,6 +1,6 @@
 /**
  * Writes the pipeline document read from an mm2.properties file as a YAML pipeline a person can
- * read and keep: values equal to mirrorflow's defaults are left out, values every flow shares go
+ * read and keep: defaults that MM2 and mirrorflow share are left out, values every flow shares go
  * to `flow_defaults`, and each value carries a comment naming the MM2 key (and line) it came from,
  * or saying it is MM2's default where that differs from mirrorflow's.
  */
@@ -30,7 +30,8 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   const kept = document
     .leaves()
     .map((path): Leaf => ({ path, value: restoreAll(valueAtPath(document.data, path), options.restore), provenance: document.exactProvenance(path) }))
-    .filter((leaf) => leaf.value !== undefined && !isSchemaDefault(leaf.path, leaf.value));
+    // What the file says stays, with its key; a default that mirrorflow shares with MM2 goes.
+    .filter((leaf) => leaf.value !== undefined && (leaf.provenance?.kind === 'property' || !isSchemaDefault(leaf.path, leaf.value)));
   // `type: default` alone is the default policy; with a separator beside it, the type must stay.
   const policyOf = (path: PathSegment[]): string => formatPath(path.slice(0, path.indexOf('replication_policy') + 1));
   const leaves = kept.filter(
@@ -71,7 +72,7 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
     ` Converted from ${options.sourceFile} by mirrorflow convert.`,
     ' Each value names the MM2 key it came from; "MM2 default" marks a default of MM2 that differs',
     ' from mirrorflow\'s own, kept so that this pipeline behaves as the properties file did.',
-    ' Values equal to mirrorflow\'s defaults are left out. Check it with: mirrorflow validate FILE',
+    ' Defaults that MM2 and mirrorflow share are left out. Check it with: mirrorflow validate FILE',
   ].join('\n');
   for (const [path, comment] of comments) {
     const node = doc.getIn(path, true) as Node | undefined;
