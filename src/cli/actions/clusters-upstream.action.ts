@@ -5,6 +5,8 @@ import { withPipelineTools, type ToolCommonOptions } from './tool-session';
 export interface ClustersUpstreamOptions extends ToolCommonOptions {
   /** Default: every cluster of the pipeline. */
   readonly clusters: readonly string[];
+  /** Only these upstream clusters; default all. */
+  readonly upstream: readonly string[];
   /** Read the heartbeats topics for the newest heartbeat of each path. */
   readonly heartbeats: boolean;
 }
@@ -15,7 +17,7 @@ export interface ClustersUpstreamOptions extends ToolCommonOptions {
  */
 export async function clustersUpstreamAction(options: ClustersUpstreamOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const reports = await withPipelineTools(options, (tools) =>
-    describeUpstream(tools, { clusters: options.clusters, heartbeats: options.heartbeats, timeoutMs: options.timeoutMs }),
+    describeUpstream(tools, { clusters: options.clusters, upstream: options.upstream, heartbeats: options.heartbeats, timeoutMs: options.timeoutMs }),
   );
   out.write(options.json ? `${JSON.stringify(reports, null, 2)}\n` : reports.map((r) => renderUpstream(r)).join('\n'));
 }
@@ -25,7 +27,7 @@ export function renderUpstream(report: ClusterUpstream, now: number = Date.now()
   if (report.upstream.length === 0) {
     text += report.heartbeatTopics.length === 0
       ? '  No heartbeats topics: no flow into this cluster has emitted heartbeats yet.\n'
-      : '  No upstream clusters: its heartbeats topics name none.\n';
+      : '  No upstream clusters (of those asked for): its heartbeats topics name none.\n';
   } else {
     const rows = [['UPSTREAM', 'HOPS', 'VIA', ...(report.heartbeats ? ['LAST HEARTBEAT'] : [])]];
     for (const u of report.upstream) {

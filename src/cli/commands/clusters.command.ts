@@ -4,6 +4,7 @@ import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from '.
 
 interface UpstreamFlags extends ToolCommonFlags {
   readonly cluster: string[];
+  readonly upstream: string[];
   readonly heartbeats: boolean;
 }
 
@@ -20,8 +21,9 @@ export function registerClustersCommand(program: Command): void {
     )
     .argument('<file>', 'pipeline YAML file')
     .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collect, [])
+    .option('-u, --upstream <alias>', 'only this upstream cluster (repeatable; default: all)', collect, [])
     .option('--no-heartbeats', 'only look at topic names; do not read the heartbeats topics');
   addToolCommonOptions(upstream).action((file: string, flags: UpstreamFlags) =>
-    clustersUpstreamAction({ ...toolCommonOptions(file, flags), clusters: flags.cluster, heartbeats: flags.heartbeats }),
+    clustersUpstreamAction({ ...toolCommonOptions(file, flags), clusters: flags.cluster, upstream: flags.upstream, heartbeats: flags.heartbeats }),
   );
 }

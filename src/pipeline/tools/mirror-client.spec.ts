@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NEVER, Observable, VirtualTimeScheduler, of } from 'rxjs';
+import { NEVER, Observable, VirtualTimeScheduler, of, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { KafkaRecord, SourceBatch } from '../../core/record';
@@ -181,5 +181,22 @@ describe('MirrorClient topology', () => {
       { topic: 'a.heartbeats', sourceClusterAlias: 'x', targetClusterAlias: 'a', timestamp: 50 },
     ]);
     assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /^Skipped malformed heartbeat records\. .*"records":1/);
+  });
+
+  it('leaves out a heartbeats topic that cannot be read, with a warning', async () => {
+    const warnings: string[] = [];
+    const hb: KafkaRecord = {
+      topic: 'b.heartbeats',
+      partition: 0,
+      offset: 0,
+      timestamp: 7,
+      key: encodeHeartbeatKey({ sourceClusterAlias: 'b', targetClusterAlias: 'c' }),
+      value: encodeHeartbeatValue({ timestamp: 7 }),
+      headers: [],
+    };
+    const c = client(['a.heartbeats', 'b.heartbeats'], { 'a.heartbeats': throwError(() => new Error('gone')), 'b.heartbeats': of(batch([hb])) }, warnings);
+    assert.deepEqual(await c.lastHeartbeats(['a.heartbeats', 'b.heartbeats']), [{ topic: 'b.heartbeats', sourceClusterAlias: 'b', targetClusterAlias: 'c', timestamp: 7 }]);
+    assert.match(warnings[0]!, /^Could not read a heartbeats topic; its heartbeats are left out\. .*"topic":"a\.heartbeats".*gone/);
   });
 });

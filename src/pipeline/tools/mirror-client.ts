@@ -8,8 +8,8 @@
  * and a read that does not reach the end of the topic in time is an error (Java returns whatever
  * it read by then, which can be an older position per partition without saying so).
  */
-import { EMPTY, Observable, asyncScheduler, concatMap, filter, firstValueFrom, from, timer, type SchedulerLike } from 'rxjs';
-import { MirrorflowError } from '../../core/errors';
+import { EMPTY, Observable, asyncScheduler, catchError, concatMap, filter, firstValueFrom, from, ignoreElements, mergeMap, tap, timer, type SchedulerLike } from 'rxjs';
+import { MirrorflowError, describeError } from '../../core/errors';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { silentLogger, type Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
@@ -129,22 +129,41 @@ export class MirrorClient {
   /**
    * The newest heartbeat per (source, target) pair on each heartbeats topic: how recently each
    * upstream path delivered one. MM2 has no such call; it tells a live path from a dead one.
+   * Topics are read `concurrency` at a time; one that cannot be read is left out with a warning.
    */
-  async lastHeartbeats(topics: readonly string[], options: ReadOptions = {}): Promise<HeartbeatSeen[]> {
+  async lastHeartbeats(topics: readonly string[], options: ReadOptions & { readonly concurrency?: number } = {}): Promise<HeartbeatSeen[]> {
     const seen = new Map<string, HeartbeatSeen>();
+    const readOne = (topic: string): Observable<never> => {
+      let malformed = 0;
+      let reason = '';
+      return this.readPartitionZero(topic, options).pipe(
+        tap({
+          next: (record) => {
+            try {
+              const hb = decodeHeartbeat(record.key, record.value);
+              const key = JSON.stringify([topic, hb.sourceClusterAlias, hb.targetClusterAlias]);
+              const previous = seen.get(key);
+              if (previous === undefined || hb.timestamp >= previous.timestamp) seen.set(key, { topic, ...hb });
+            } catch (error) {
+              if (!(error instanceof RecordFormatError)) throw error;
+              if (malformed++ === 0) reason = error.message;
+            }
+          },
+          // One line per topic: a topic full of foreign records must not flood the output.
+          complete: () => {
+            if (malformed > 0) this.logger.warn('Skipped malformed heartbeat records.', { topic, records: malformed, reason });
+          },
+        }),
+        ignoreElements(),
+        catchError((error: unknown) => {
+          this.logger.warn('Could not read a heartbeats topic; its heartbeats are left out.', { topic, reason: describeError(error) });
+          return EMPTY;
+        }),
+      );
+    };
     await from(topics)
-      .pipe(concatMap((topic) => this.readPartitionZero(topic, options)))
-      .forEach((record) => {
-          try {
-            const hb = decodeHeartbeat(record.key, record.value);
-            const key = JSON.stringify([record.topic, hb.sourceClusterAlias, hb.targetClusterAlias]);
-            const previous = seen.get(key);
-            if (previous === undefined || hb.timestamp >= previous.timestamp) seen.set(key, { topic: record.topic, ...hb });
-          } catch (error) {
-            if (!(error instanceof RecordFormatError)) throw error;
-            this.logger.warn('Skipped a malformed heartbeat record.', { topic: record.topic, offset: record.offset, reason: error.message });
-          }
-      });
+      .pipe(mergeMap(readOne, options.concurrency ?? 8))
+      .forEach(() => undefined);
     return [...seen.values()].sort((a, b) => compareText(a.topic, b.topic) || compareText(a.sourceClusterAlias, b.sourceClusterAlias));
   }
 

@@ -5,6 +5,8 @@ import { countHopsForTopic } from './remote-topology';
 export interface UpstreamRequest {
   /** The clusters to look at; default every cluster of the pipeline. */
   readonly clusters?: readonly string[];
+  /** Only these upstream clusters (default: all). */
+  readonly upstream?: readonly string[];
   /** Also read the heartbeats topics for the time of the newest heartbeat on each path. */
   readonly heartbeats: boolean;
   readonly timeoutMs?: number;
@@ -25,7 +27,10 @@ export interface ClusterUpstream {
   readonly heartbeatTopics: readonly string[];
   /** RemoteClusterUtils.upstreamClusters, each with its hop count; by hops, then alias. */
   readonly upstream: readonly UpstreamCluster[];
-  /** Every heartbeat path seen (when heartbeats were read): topic, source -> target, newest time. */
+  /**
+   * When heartbeats were read: the newest heartbeat per path on the topics read, which are the
+   * shortest path from each upstream cluster listed and this cluster's own heartbeats topic.
+   */
   readonly heartbeats?: readonly HeartbeatSeen[];
 }
 
@@ -37,22 +42,33 @@ export async function describeUpstream(tools: PipelineTools, request: UpstreamRe
   const clusters = request.clusters && request.clusters.length > 0 ? [...request.clusters] : tools.clusterAliases;
   for (const c of clusters) tools.requireCluster(c, '--cluster');
   const reports: ClusterUpstream[] = [];
+  const only = request.upstream && request.upstream.length > 0 ? new Set(request.upstream) : undefined;
   for (const cluster of clusters) {
     await tools.checkReachable(cluster);
     const client = tools.mirrorClient(cluster);
     const topics = await client.heartbeatTopics();
-    const aliases = await client.upstreamClusters();
-    const heartbeats = request.heartbeats ? await client.lastHeartbeats(topics, { timeoutMs: request.timeoutMs }) : undefined;
-    const upstream = aliases.map((alias): UpstreamCluster => {
-      let hops = -1;
-      let via = '';
-      for (const topic of topics) {
-        const h = countHopsForTopic(client.policy, topic, alias);
-        if (h !== -1 && (hops === -1 || h < hops)) [hops, via] = [h, topic];
+    const upstream = (await client.upstreamClusters())
+      .filter((alias) => only === undefined || only.has(alias))
+      .map((alias): UpstreamCluster => {
+        let hops = -1;
+        let via = '';
+        for (const topic of topics) {
+          const h = countHopsForTopic(client.policy, topic, alias);
+          if (h !== -1 && (hops === -1 || h < hops)) [hops, via] = [h, topic];
+        }
+        return { alias, hops, via };
+      });
+    let heartbeats: HeartbeatSeen[] | undefined;
+    if (request.heartbeats) {
+      // Only the topics the listing needs: a cluster can hold thousands of heartbeats topics.
+      const local = client.policy.heartbeatsTopic();
+      const wanted = [...new Set([...upstream.map((u) => u.via), ...(topics.includes(local) ? [local] : [])])];
+      heartbeats = await client.lastHeartbeats(wanted, { timeoutMs: request.timeoutMs });
+      for (const [i, u] of upstream.entries()) {
+        const times = heartbeats.filter((h) => h.topic === u.via).map((h) => h.timestamp);
+        if (times.length > 0) upstream[i] = { ...u, lastHeartbeat: Math.max(...times) };
       }
-      const times = (heartbeats ?? []).filter((s) => s.topic === via).map((s) => s.timestamp);
-      return { alias, hops, via, ...(times.length > 0 ? { lastHeartbeat: Math.max(...times) } : {}) };
-    });
+    }
     upstream.sort((a, b) => a.hops - b.hops || (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
     reports.push({ cluster, heartbeatTopics: topics, upstream, ...(heartbeats ? { heartbeats } : {}) });
   }
