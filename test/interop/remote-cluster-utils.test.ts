@@ -8,10 +8,11 @@
  * for names that contain it, because the clusters are shared with other test files.
  */
 import assert from 'node:assert/strict';
+import { firstValueFrom } from 'rxjs';
 import { after, before, describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { testClusters, uniqueName, type TestClusters } from '../support/clusters';
-import { cleanupHarness, runCli, writePipeline } from '../support/pipeline-harness';
+import { cleanupHarness, runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { MirrorClient, type TranslatedOffset } from '../../src/pipeline/tools';
 import { DefaultReplicationPolicy } from '../../src/policy';
@@ -168,6 +169,82 @@ describe('MM2 RemoteClusterUtils against records in MM2 format', () => {
     assert.equal(report?.cluster, 'backup');
     const hops = Object.fromEntries(report!.upstream.filter((u) => u.alias.includes(id)).map((u) => [u.alias, u.hops]));
     assert.deepEqual(hops, java.replicationHops);
+  });
+});
+
+describe('MM2 RemoteClusterUtils against what a mirrorflow pipeline wrote', () => {
+  test('translateOffsets, upstreamClusters and replicationHops read mirrorflow\'s checkpoints and heartbeats as mirrorflow does', async () => {
+    // Own cluster aliases (on the shared brokers), so the checkpoints topic, the heartbeat keys
+    // and the replicated heartbeats topic are this test's alone.
+    const id = uniqueName('rcu-run');
+    const [a, b] = [`${id}-a`, `${id}-b`];
+    const topic = `${id}-orders`;
+    const group = `${id}-app`;
+    const primary = new KafkaKit(clusters.primary);
+    try {
+      await primary.createTopic(topic, 3);
+      await primary.produce(
+        topic,
+        Array.from({ length: 90 }, (_, i) => ({ partition: i % 3, key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`), headers: [], timestamp: Date.now() })),
+      );
+    } finally {
+      await primary.close();
+    }
+    const primaryClients = createKafkaClients([plaintextConnection(a, clusters.primary)], silentLogger, 'mirrorflow-interop-test');
+    try {
+      // The group consumed part of each partition on `a`, then stopped.
+      await firstValueFrom(
+        primaryClients.admin(a).commitGroupOffsets(group, [
+          { topic, partition: 0, offset: 7, metadata: 'seven' },
+          { topic, partition: 1, offset: 30, metadata: '' },
+          { topic, partition: 2, offset: 18, metadata: '' },
+        ]),
+      );
+    } finally {
+      await primaryClients.close();
+    }
+
+    // a -> b replicates the topic and `a`'s heartbeats topic, checkpoints every second;
+    // b -> a writes the (b, a) heartbeats into `a`'s heartbeats topic, as MM2's b->a herder does.
+    // `heartbeats` is named in the topic filter instead of turning on replicate_heartbeats, which
+    // would also copy every other test's `*.heartbeats` topic from the shared cluster.
+    const fast = { checkpoints: { interval_ms: 1000, refresh_groups_interval_ms: 1000 }, heartbeats: { interval_ms: 500 } };
+    const { file } = await writePipeline({
+      clusters: { [a]: clusters.primary, [b]: clusters.backup },
+      flows: [
+        { source: a, target: b, topics: [topic, 'heartbeats'], ...fast },
+        { source: b, target: a, topics: [`${id}-none`], ...fast },
+      ],
+    });
+    const run = await startPipeline(file);
+    const checkpointsOnB = new MirrorClient({ admin: clients.admin('backup'), reader: clients.reader('backup'), policy: new DefaultReplicationPolicy() });
+    await run.until(
+      async () => {
+        const offsets = await checkpointsOnB.remoteConsumerOffsets(group, a);
+        const hops = await checkpointsOnB.replicationHops(a);
+        if (offsets.length === 3 && hops === 1) return true;
+        throw new Error(`${offsets.length} checkpoint(s), ${hops} hop(s) from ${a}; statuses ${JSON.stringify(run.statuses())}`);
+      },
+      { what: `checkpoints of ${group} for 3 partitions and ${a}.heartbeats on ${b}`, timeoutMs: 90_000 },
+    );
+    // Stopped before either side reads: a running flow may still write newer checkpoints.
+    await run.stop();
+    const ours = await checkpointsOnB.remoteConsumerOffsets(group, a);
+
+    const java = await probe.ask({ bootstrap: clusters.backup, remote: a, groups: [group], patterns: [`${id}-.*`], hops: [a, b] });
+    assert.deepEqual(java.translateOffsets[group], asJava(ours));
+    assert.deepEqual(java.translateOffsetsPattern[`${id}-.*`], { [group]: asJava(ours) });
+    assert.deepEqual(java.replicationHops, { [a]: 1, [b]: -1 });
+    assert.deepEqual(mine(id)(java.upstreamClusters), mine(id)(await checkpointsOnB.upstreamClusters()));
+    assert.ok(java.upstreamClusters.includes(a), `${a} is upstream of ${b}: ${java.upstreamClusters.join(', ')}`);
+    // Translated as MM2 does: never past what the group consumed, on the remote topic.
+    const committed = [7, 30, 18];
+    for (const o of ours) {
+      assert.equal(o.topic, `${a}.${topic}`);
+      assert.ok(o.offset > 0 && o.offset <= committed[o.partition]!, `${o.topic}-${o.partition}: 0 < ${o.offset} <= ${committed[o.partition]}`);
+      assert.equal(o.upstreamOffset, committed[o.partition]);
+    }
+    assert.equal(ours[0]!.metadata, 'seven');
   });
 });
 

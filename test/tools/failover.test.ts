@@ -2,9 +2,9 @@
  * `mirrorflow offsets translate` and `mirrorflow failover` against real clusters (issue 3),
  * run as a user runs them: `node dist/src/cli/main.js …` child processes.
  *
- * Each test replicates its own topic primary -> backup with a real mirrorflow pipeline, gives
- * its own consumer group committed offsets on primary, and has checkpoints for that group on
- * backup. Then it checks what a user would notice: translate prints what MM2's
+ * Each test gives its own consumer group committed offsets on its own topic on primary, and
+ * runs a real mirrorflow pipeline primary -> backup until the topic is replicated and the
+ * pipeline has checkpointed the group on backup. Then it checks what a user would notice: translate prints what MM2's
  * RemoteClusterUtils answers, --dry-run writes nothing, a failover lets a consumer on backup
  * resume at 0 < position <= end without missing a record, and an active group is refused.
  */
@@ -13,7 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import { firstValueFrom } from 'rxjs';
 import { Kafka, logLevel, type Consumer } from '../../src/kafka/kafkajs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
-import { encodeCheckpointKey, encodeCheckpointValue } from '../../src/formats';
+import { MirrorClient } from '../../src/pipeline/tools';
+import { DefaultReplicationPolicy } from '../../src/policy';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { GroupOffset } from '../../src/core/ports/cluster-admin';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';
@@ -72,7 +73,7 @@ function records(topic: string): TestRecord[] {
 
 /**
  * A topic on primary replicated to backup by a real mirrorflow run, a stopped group on primary
- * that consumed CONSUMED records per partition, and checkpoints for it on backup.
+ * that consumed CONSUMED records per partition, and the checkpoints the run wrote for it.
  */
 async function scenario(label: string): Promise<Scenario> {
   const topic = uniqueName(label);
@@ -81,15 +82,6 @@ async function scenario(label: string): Promise<Scenario> {
   await primary.createTopic(topic, PARTITIONS);
   const written = records(topic);
   await primary.produce(topic, written);
-
-  const pipeline = await writePipeline({ flows: [{ topics: [topic] }] });
-  const run = await startPipeline(pipeline.file);
-  await run.until(async () => (await backup.topics()).has(remote) && (await backup.count(remote)) === written.length, {
-    what: `${written.length} records replicated to ${remote}`,
-    timeoutMs: 60_000,
-  });
-  await run.stop();
-
   // The group, stopped: committed offsets and no members.
   await firstValueFrom(
     clients.admin('primary').commitGroupOffsets(
@@ -97,33 +89,21 @@ async function scenario(label: string): Promise<Scenario> {
       CONSUMED.map((offset, partition) => ({ topic, partition, offset, metadata: `consumed ${offset}` })),
     ),
   );
-  await writeCheckpoints(group, remote, topic);
-  return { topic, remote, group, pipeline, written };
-}
 
-/**
- * Checkpoints for `group`, byte-identical to MM2's, as the flow primary->backup writes them to
- * primary.checkpoints.internal on backup. The copy is record for record (fresh topic, no
- * transactions, no filters), so a source offset is the same offset on backup, which is what
- * MM2's translation gives at a sync point.
- * TODO(issue 3): read the checkpoints the pipeline's checkpoint flow writes, once it is wired.
- */
-async function writeCheckpoints(group: string, remote: string, topic: string): Promise<void> {
-  const checkpoints = 'primary.checkpoints.internal';
-  await backup.createTopic(checkpoints, 1, { 'cleanup.policy': 'compact' });
-  const committed = await firstValueFrom(clients.admin('primary').fetchGroupOffsets(group));
-  await backup.produce(
-    checkpoints,
-    committed
-      .filter((o) => o.topic === topic)
-      .map((o) => ({
-        partition: 0,
-        key: encodeCheckpointKey({ consumerGroupId: group, topicPartition: { topic: remote, partition: o.partition } }),
-        value: encodeCheckpointValue({ upstreamOffset: o.offset, downstreamOffset: o.offset, metadata: o.metadata }),
-        headers: [],
-        timestamp: Date.now(),
-      })),
+  const pipeline = await writePipeline({
+    flows: [{ topics: [topic], checkpoints: { interval_ms: 1000, refresh_groups_interval_ms: 1000 } }],
+  });
+  const run = await startPipeline(pipeline.file);
+  const checkpoints = new MirrorClient({ admin: clients.admin('backup'), reader: clients.reader('backup'), policy: new DefaultReplicationPolicy() });
+  await run.until(
+    async () =>
+      (await backup.topics()).has(remote) &&
+      (await backup.count(remote)) === written.length &&
+      (await checkpoints.remoteConsumerOffsets(group, 'primary').catch(() => [])).length === PARTITIONS,
+    { what: `${written.length} records replicated to ${remote} and checkpoints of ${group}`, timeoutMs: 90_000 },
   );
+  await run.stop();
+  return { topic, remote, group, pipeline, written };
 }
 
 async function targetOffsets(group: string): Promise<readonly GroupOffset[]> {
