@@ -28,6 +28,12 @@ export function renderUpstream(report: ClusterUpstream, now: number = Date.now()
     text += report.heartbeatTopics.length === 0
       ? '  No heartbeats topics: no flow into this cluster has emitted heartbeats yet.\n'
       : '  No upstream clusters (of those asked for): its heartbeats topics name none.\n';
+    const direct = [...new Set((report.heartbeats ?? []).filter((h) => h.topic === 'heartbeats' && h.targetClusterAlias === report.cluster).map((h) => h.sourceClusterAlias))];
+    if (direct.length > 0) {
+      text +=
+        `  (${direct.join(', ')} ${direct.length === 1 ? 'writes' : 'write'} heartbeats here directly, but MM2's tools count a cluster as upstream only through a replicated ` +
+        `heartbeats topic such as ${direct[0]}.heartbeats, which needs a heartbeats topic on ${direct[0]} itself.)\n`;
+    }
   } else {
     const rows = [['UPSTREAM', 'HOPS', 'VIA', ...(report.heartbeats ? ['LAST HEARTBEAT'] : [])]];
     for (const u of report.upstream) {

@@ -235,6 +235,13 @@ describe('planFailover', () => {
     });
     await assert.rejects(planFailover(t, { group: G, force: false, from: 'backup', to: 'primary' }), /has no flow backup->primary/);
   });
+
+  it('takes the one enabled flow when a disabled one also matches (an mm2.properties pair kept for heartbeats)', async () => {
+    const file = pipelineFile('  - { source: primary, target: backup }\n  - { source: backup, target: primary, enabled: false }\n');
+    const t = await tools(standardClusters(), file);
+    assert.equal(t.direction({}).flow.name, 'primary->backup');
+    assert.equal(t.direction({ from: 'backup' }).flow.name, 'backup->primary');
+  });
 });
 
 describe('executeFailover', () => {

@@ -78,8 +78,8 @@ export class PipelineTools {
   }
 
   /**
-   * The flow `from->to`. Either end may be left out when the pipeline's flows leave only one
-   * choice; otherwise the error lists the flows to pick from.
+   * The flow `from->to`. Either end may be left out when the pipeline's flows (its enabled ones,
+   * if any match) leave only one choice; otherwise the error lists the flows to pick from.
    */
   direction(request: DirectionRequest): FlowDirection {
     if (request.from !== undefined) this.requireCluster(request.from, '--from');
@@ -87,9 +87,12 @@ export class PipelineTools {
     if (request.from !== undefined && request.from === request.to) {
       throw new ToolUsageError(`--from and --to are both "${request.from}"; they must be two different clusters.`);
     }
-    const candidates = this.config.flows.filter(
+    const matching = this.config.flows.filter(
       (f) => (request.from === undefined || f.source === request.from) && (request.to === undefined || f.target === request.to),
     );
+    // A disabled flow (an mm2.properties pair kept for its heartbeats) counts only when named.
+    const enabled = matching.filter((f) => f.enabled);
+    const candidates = matching.length > 1 && enabled.length > 0 ? enabled : matching;
     const all = this.config.flows.map((f) => f.name).join(', ');
     if (candidates.length === 0) {
       const wanted = `${request.from ?? '*'}->${request.to ?? '*'}`;

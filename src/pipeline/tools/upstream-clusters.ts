@@ -63,7 +63,9 @@ export async function describeUpstream(tools: PipelineTools, request: UpstreamRe
       // Only the topics the listing needs: a cluster can hold thousands of heartbeats topics.
       const local = client.policy.heartbeatsTopic();
       const wanted = [...new Set([...upstream.map((u) => u.via), ...(topics.includes(local) ? [local] : [])])];
-      heartbeats = await client.lastHeartbeats(wanted, { timeoutMs: request.timeoutMs });
+      heartbeats = (await client.lastHeartbeats(wanted, { timeoutMs: request.timeoutMs })).filter(
+        (h) => only === undefined || h.topic !== local || only.has(h.sourceClusterAlias),
+      );
       for (const [i, u] of upstream.entries()) {
         const times = heartbeats.filter((h) => h.topic === u.via).map((h) => h.timestamp);
         if (times.length > 0) upstream[i] = { ...u, lastHeartbeat: Math.max(...times) };
