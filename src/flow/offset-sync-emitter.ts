@@ -1,4 +1,4 @@
-import { type Observable, EMPTY, defer, finalize, firstValueFrom, map } from 'rxjs';
+import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { TopicPartition } from '../core/record';
@@ -6,7 +6,8 @@ import { type OffsetSync, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../
 
 /** The part of OffsetSyncWriter (MM2's sync rules) that the emitter drives. */
 export interface OffsetSyncSource {
-  update(tp: TopicPartition, upstreamOffset: number, downstreamOffset: number): void;
+  /** True when a sync was decided and is now pending. */
+  update(tp: TopicPartition, upstreamOffset: number, downstreamOffset: number): boolean;
   promoteDelayed(): void;
   takePending(limit?: number): OffsetSync[];
 }
@@ -21,11 +22,18 @@ export interface OffsetSyncEmitterOptions {
 
 /**
  * Writes offset syncs to MM2's offset-syncs topic (one partition, compacted, partition 0 always)
- * so checkpoints — ours or MM2's — can translate consumer offsets. One write in flight at a time;
- * syncs decided meanwhile wait in the OffsetSyncWriter, which keeps only the latest per partition.
+ * so checkpoints — ours or MM2's — can translate consumer offsets.
+ *
+ * The flow calls `record` for every acknowledged record. A sync the rules decide on is queued
+ * at once, as MM2 sends each decided sync right after the record that caused it: the rules keep
+ * one pending sync per partition, and a whole acknowledged batch passing through them would
+ * otherwise keep only the batch's last one (losing, for example, the first sync of a lifetime,
+ * which translation of a group inside the batch needs). One write is in flight at a time; syncs
+ * decided meanwhile go out with the next one.
  */
 export class OffsetSyncEmitter {
-  private writing = false;
+  private decided: OffsetSync[] = [];
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly syncs: OffsetSyncSource,
@@ -42,34 +50,51 @@ export class OffsetSyncEmitter {
     });
   }
 
-  /** Sends the pending syncs unless a send is already under way. */
+  /** One acknowledged record: source offset `upstream` landed at target offset `downstream`. */
+  record(tp: TopicPartition, upstream: number, downstream: number): void {
+    if (this.syncs.update(tp, upstream, downstream)) {
+      for (const sync of this.syncs.takePending()) this.decided.push(sync);
+    }
+  }
+
+  /** Sends the decided syncs unless a send is already under way (they then go with the next). */
   emitPending(): Observable<void> {
-    return defer(() => {
-      if (this.writing) return EMPTY;
-      const pending = this.syncs.takePending();
-      if (pending.length === 0) return EMPTY;
-      this.writing = true;
-      const now = Date.now();
-      const records = pending.map((sync) => ({
-        topic: this.options.topic,
-        partition: 0,
-        timestamp: now,
-        key: encodeOffsetSyncKey(sync.topicPartition),
-        value: encodeOffsetSyncValue(sync),
-        headers: [],
-      }));
-      return this.options.writer.write(records).pipe(
-        map(() => undefined),
-        finalize(() => (this.writing = false)),
-      );
+    return defer(() => (this.writing || this.decided.length === 0 ? EMPTY : this.send()));
+  }
+
+  /**
+   * At a progress flush: promote delayed syncs (MM2 does this on Connect's offset commit) and
+   * send everything decided, after any send under way.
+   */
+  flush(): Observable<void> {
+    return defer(async () => {
+      this.syncs.promoteDelayed();
+      for (const sync of this.syncs.takePending()) this.decided.push(sync);
+      await this.writing;
+      if (this.decided.length > 0) await lastValueFrom(this.send(), { defaultValue: undefined });
     });
   }
 
-  /** At a progress flush: promote delayed syncs (MM2 does this on Connect's offset commit) and send. */
-  flush(): Observable<void> {
-    return defer(() => {
-      this.syncs.promoteDelayed();
-      return this.emitPending();
-    });
+  private send(): Observable<void> {
+    const batch = this.decided;
+    this.decided = [];
+    const now = Date.now();
+    const records = batch.map((sync) => ({
+      topic: this.options.topic,
+      partition: 0,
+      timestamp: now,
+      key: encodeOffsetSyncKey(sync.topicPartition),
+      value: encodeOffsetSyncValue(sync),
+      headers: [],
+    }));
+    let done: () => void = () => {};
+    this.writing = new Promise<void>((resolve) => (done = resolve));
+    return this.options.writer.write(records).pipe(
+      map(() => undefined),
+      finalize(() => {
+        this.writing = undefined;
+        done();
+      }),
+    );
   }
 }

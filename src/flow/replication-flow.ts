@@ -31,7 +31,7 @@ import { retryWithBackoff } from '../core/retry';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
 import { ProgressStore } from './progress-store';
-import { OffsetSyncEmitter, type OffsetSyncSource } from './offset-sync-emitter';
+import type { OffsetSyncEmitter } from './offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
 
@@ -47,7 +47,6 @@ export interface ReplicationFlowSettings {
   readonly flushIntervalMs: number;
   readonly batching: BatchPolicy;
   readonly maxInFlightBytes: number;
-  readonly offsetSyncsEnabled: boolean;
 }
 
 export interface ReplicationFlowParts {
@@ -57,7 +56,6 @@ export interface ReplicationFlowParts {
   readonly writer: RecordWriter;
   readonly topicSync: TopicSync;
   readonly progress: ProgressStore;
-  readonly offsetSyncs: OffsetSyncSource;
   readonly offsetSyncEmitter: OffsetSyncEmitter | undefined;
   /** The replication policy's remote name for a source topic. */
   readonly remoteTopic: (sourceTopic: string) => string;
@@ -240,15 +238,15 @@ export class ReplicationFlow {
 
   /** After the target's acknowledgement: progress, offset syncs, flow control, status. */
   private commit(written: WrittenBatches): Observable<never> {
-    const { progress, offsetSyncs, status } = this.parts;
+    const { progress, status } = this.parts;
+    const emitter = this.parts.offsetSyncEmitter;
     let i = 0;
     for (const batch of written.batches) {
-      for (const record of batch.records) offsetSyncs.update(batch.source, record.source.offset, written.offsets[i++]!);
+      if (emitter) for (const record of batch.records) emitter.record(batch.source, record.source.offset, written.offsets[i++]!);
       progress.markReplicated(batch.source, batch.nextOffset - 1);
       this.budget.release(batch.bytes);
     }
     status.recordWrite(written.batches, Date.now());
-    const emitter = this.parts.offsetSyncEmitter;
     if (!emitter) return EMPTY;
     return emitter.emitPending().pipe(
       ignoreElements(),

@@ -154,7 +154,6 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
               maxPartitionBytes: flow.producer.max_request_bytes,
             },
             maxInFlightBytes: flow.buffer.max_bytes,
-            offsetSyncsEnabled: flow.offset_syncs.enabled,
           },
           sourceRecords: clients.source(flow.source, {
             role: `${flow.name}|replication-consumer`,
@@ -166,7 +165,6 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
           writer: clients.writer(flow.target, { role: `${flow.name}|replication-producer`, compression: flow.producer.compression }),
           topicSync: ctx.get<TopicSync>(TopicSyncToken),
           progress: ctx.get<ProgressStore>(ProgressStoreToken),
-          offsetSyncs: ctx.get<OffsetSyncWriter>(OffsetSyncsToken),
           offsetSyncEmitter: ctx.get<OffsetSyncEmitter | undefined>(OffsetSyncEmitterToken),
           remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
           transform: ctx.get(TransformChainToken),
