@@ -33,7 +33,8 @@ export interface PipelineOptions {
 
 interface RunningFlow {
   readonly container: Container;
-  readonly flow: ReplicationFlow;
+  /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
+  readonly flow: ReplicationFlow | undefined;
   readonly checkpoints: CheckpointFlow | undefined;
   readonly heartbeats: HeartbeatFlow | undefined;
   readonly status: FlowStatus;
@@ -41,12 +42,12 @@ interface RunningFlow {
 
 /** One flow as DESIGN.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(flow.flow.run(stop$), flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
+  return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
 }
 
 /**
  * One running pipeline: a DI container with the pipeline's config, clients and scheduler, and a
- * child container per enabled flow. `start` checks everything that can be checked before any
+ * child container per flow that runs (enabled, or emitting heartbeats only). `start` checks everything that can be checked before any
  * client writes (transforms build, every cluster answers) so bad input never half-starts.
  */
 export class Pipeline {
@@ -83,20 +84,21 @@ export class Pipeline {
 
   /** Builds every flow and checks every cluster it uses is reachable; writes nothing. */
   async prepare(): Promise<void> {
-    const enabled = this.config.flows.filter((f) => f.enabled);
-    for (const flow of enabled) {
+    // As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too.
+    const running = this.config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
+    for (const flow of running) {
       const container = new Container({ parent: this.container });
       container.load(flowModule(flow, this.logger));
-      container.get(TransformChainToken); // plugin problems surface here, before any connection
+      if (flow.enabled) container.get(TransformChainToken); // plugin problems surface here, before any connection
       this.flows.push({
         container,
-        flow: container.get<ReplicationFlow>(ReplicationFlowToken),
-        checkpoints: container.get<CheckpointFlow | undefined>(CheckpointFlowToken),
+        flow: flow.enabled ? container.get<ReplicationFlow>(ReplicationFlowToken) : undefined,
+        checkpoints: flow.enabled ? container.get<CheckpointFlow | undefined>(CheckpointFlowToken) : undefined,
         heartbeats: container.get<HeartbeatFlow | undefined>(HeartbeatFlowToken),
         status: container.get<FlowStatus>(FlowStatusToken),
       });
     }
-    const clusters = [...new Set(enabled.flatMap((f) => [f.source, f.target]))];
+    const clusters = [...new Set(running.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];
     await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
   }
 

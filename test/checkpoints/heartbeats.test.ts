@@ -22,17 +22,19 @@ let clusters: TestClusters;
 let primary: GroupKit;
 let backup: GroupKit;
 let backupRecords: KafkaKit;
+let primaryRecords: KafkaKit;
 
 before(async () => {
   clusters = await testClusters();
   primary = new GroupKit(clusters.primary);
   backup = new GroupKit(clusters.backup);
   backupRecords = new KafkaKit(clusters.backup);
+  primaryRecords = new KafkaKit(clusters.primary);
 });
 
 after(async () => {
   await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close(), backupRecords?.close()]);
+  await Promise.all([primary?.close(), backup?.close(), backupRecords?.close(), primaryRecords?.close()]);
 });
 
 /** A unique cluster alias (letters and digits only, so it never looks like a separator). */
@@ -72,6 +74,24 @@ describe('heartbeats', () => {
       assert.deepEqual(r.headers, []);
     }
     assert.ok(run.statuses()[0]!.heartbeats.written >= 3);
+  });
+
+  test('a flow that is not enabled still writes heartbeats, and replicates nothing (MM2\'s heartbeat-only herder)', async () => {
+    const source = alias('hboff');
+    const p = uniqueName('hb-off');
+    await primaryRecords.createTopic(`${p}-data`, 1);
+    await primaryRecords.produce(`${p}-data`, [{ partition: 0, key: null, value: Buffer.from('x'), headers: [], timestamp: Date.now() }]);
+    const { file } = await writePipeline({
+      clusters: { [source]: clusters.primary },
+      flows: [{ source, target: 'backup', enabled: false, topics: [`${p}-.*`], heartbeats: { interval_ms: 200 } }],
+    });
+    const run = await startPipeline(file);
+    await run.until(
+      async () => ((await backup.heartbeats('heartbeats')).filter((h) => h.sourceClusterAlias === source).length >= 2 ? true : undefined),
+      { what: `heartbeats from the disabled flow ${source} on backup`, intervalMs: 300 },
+    );
+    await run.stop();
+    assert.equal((await backupRecords.topics()).has(`${source}.${p}-data`), false, 'a disabled flow copies no topic');
   });
 
   test('heartbeats topics are replicated along the flows: a.heartbeats one hop away, b.a.heartbeats two', async () => {
