@@ -23,6 +23,9 @@ import {
   TransformChainToken,
 } from './tokens';
 
+/** How long closing the Kafka clients may take after the flows stopped. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
 export interface PipelineOptions {
   readonly logger: Logger;
   readonly registry: PluginRegistry;
@@ -119,7 +122,15 @@ export class Pipeline {
   }
 
   private async close(): Promise<void> {
-    await this.clients.close();
+    // Progress is already stored when the flows complete; a client that will not disconnect
+    // (a broker gone, an admin call still retrying) must not keep the process from ending.
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      this.clients.close().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!closed) this.logger.warn('Kafka clients did not close in time; leaving them.', { timeoutMs: CLOSE_TIMEOUT_MS });
     for (const f of this.flows) f.container.unbindAll();
     this.container.unbindAll();
   }
