@@ -163,6 +163,9 @@ describe('consumer group offset sync', () => {
     await run.stop();
     const offsets = await targetGroups.committed(group);
     assert.equal(offsets.get(`${remote}-0`)!.offset, ahead, 'partition 0 keeps the offset the target consumer committed');
-    assert.equal(offsets.get(`${remote}-1`)!.offset, synced.get(`${remote}-1`)!.offset, 'partition 1 is not rewound');
+    // Syncs may still move it forward (a later offset sync can translate the same position more
+    // precisely), never back to the rewound checkpoint.
+    assert.ok(offsets.get(`${remote}-1`)!.offset >= synced.get(`${remote}-1`)!.offset, 'partition 1 is not rewound');
+    assert.ok(offsets.get(`${remote}-1`)!.offset > after.get(`${remote}-1`)!.downstreamOffset, 'partition 1 did not follow the rewound checkpoint');
   });
 });
