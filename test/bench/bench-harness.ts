@@ -162,7 +162,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   }
 
   const summaries = options.workloads.map((w) => summarize(w, runs, options.rounds));
-  const head = headline(date, machine, options.rounds, runs);
+  const head = headline(date, machine, options.rounds, runs, underTest);
   const ok = runs.every((r) => r.status === 'ok');
   if (ok && !options.keepRunDirs) await rm(workRoot, { recursive: true, force: true });
   else log(`Run folders (configs and logs) are in ${runsDir}.`);

@@ -214,9 +214,10 @@ function markdownTable(table: Table): string {
   ].join('\n');
 }
 
-export function headline(date: string, machine: MachineInfo, rounds: number, runs: readonly RunResult[] = []): string {
+export function headline(date: string, machine: MachineInfo, rounds: number, runs: readonly RunResult[] = [], revision?: { commit: string; srcChanged: boolean }): string {
+  const commit = revision === undefined ? '' : `mirrorflow ${revision.commit}${revision.srcChanged ? ' (with uncommitted changes in src/)' : ''}, `;
   return (
-    `${date.slice(0, 10)}, ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB, ` +
+    `${date.slice(0, 10)}, ${commit}${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB, ` +
     `Linux ${machine.kernel}, Node ${machine.node}, ${machine.java}, Kafka ${machine.kafka}; ` +
     `medians of ${rounds} round${rounds === 1 ? '' : 's'}${backgroundLoad(runs)}`
   );
@@ -238,7 +239,7 @@ export function backgroundLoad(runs: readonly RunResult[]): string {
 export function rerender(report: BenchReport): BenchReport {
   const workloads = (report.settings['workloads'] ?? []) as Workload[];
   const summaries = workloads.map((w) => summarize(w, report.runs, report.rounds));
-  const head = headline(report.date, report.machine, report.rounds, report.runs);
+  const head = headline(report.date, report.machine, report.rounds, report.runs, report.settings['revision'] as { commit: string; srcChanged: boolean } | undefined);
   return { ...report, summaries, text: renderText(summaries, head), markdown: renderMarkdown(summaries, head) };
 }
 

@@ -73,12 +73,13 @@ export function scaleWorkload(workload: Workload, scale: number): Workload {
   return { ...workload, recordsPerTopic: Math.max(workload.partitions, Math.round(workload.recordsPerTopic * scale)) };
 }
 
-/** One line for logs and the report: "8 partitions, 2,000,000 × 304 B". */
+/** One line for logs and the report: "8 partitions, 2,000,000 records × 304 B". */
 export function describeWorkload(workload: Workload): string {
   const bytes = recordBytes(workload.shape);
+  const partitions = `${workload.partitions} partition${workload.partitions === 1 ? '' : 's'}`;
   if (workload.kind === 'latency') {
-    return `${workload.partitions} partitions, ${workload.rate.toLocaleString('en-US')} records/s for ${workload.seconds} s, ${bytes} B each`;
+    return `${partitions}, ${workload.rate.toLocaleString('en-US')} records/s for ${workload.seconds} s, ${bytes} B each`;
   }
   const topics = workload.topics === 1 ? '' : `${workload.topics} topics × `;
-  return `${topics}${workload.partitions} partitions, ${workload.recordsPerTopic.toLocaleString('en-US')} records${workload.topics === 1 ? '' : ' each'} × ${bytes} B`;
+  return `${topics}${partitions}, ${workload.recordsPerTopic.toLocaleString('en-US')} records${workload.topics === 1 ? '' : ' each'} × ${bytes} B`;
 }
