@@ -134,6 +134,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     mirrorflow: options.mirrorflow,
     tunedTasks: options.tunedTasks,
     runTimeoutMs: options.runTimeoutMs,
+    sharedClusters: options.clusters !== undefined,
     log,
   };
 

@@ -40,6 +40,8 @@ export interface BenchEnv {
   readonly tunedTasks: number;
   /** Deadline for the replicator to deliver everything, per run. */
   readonly runTimeoutMs: number;
+  /** The clusters serve other work too (the CI smoke): runs must touch only their own topics. */
+  readonly sharedClusters: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -284,6 +286,7 @@ function replicationRun(env: BenchEnv, id: string, dir: string, topics: readonly
     sourceBootstrap: env.source.bootstrap,
     targetBootstrap: env.target.bootstrap,
     topics,
+    isolateFrom: env.sharedClusters ? `bench-${id}` : undefined,
   };
 }
 

@@ -30,6 +30,12 @@ export interface Mm2PropertiesInput {
   readonly variant: Mm2Variant;
   /** tasks.max of the tuned run; MM2 caps it at the number of partitions. */
   readonly tunedTasks: number;
+  /**
+   * On clusters shared with other work (the CI smoke on the test clusters): do not replicate
+   * other `*.heartbeats` topics (MM2 replicates them whatever `topics` says) and checkpoint no
+   * other consumer groups, so the run touches only its own topics.
+   */
+  readonly isolateFrom?: string;
 }
 
 /** Tuned settings, also shown in the report. `<target>.`/`<source>.` prefixes are added per run. */
@@ -67,6 +73,10 @@ export function mm2Properties(input: Mm2PropertiesInput): Record<string, string>
     'config.storage.replication.factor': '1',
     'sync.topic.acls.enabled': 'false',
   };
+  if (input.isolateFrom !== undefined) {
+    properties['heartbeats.replication.enabled'] = 'false';
+    properties['groups'] = `${input.isolateFrom}-no-such-group`;
+  }
   if (input.variant === 'tuned') {
     for (const [key, value] of Object.entries(tunedSettings(input.tunedTasks))) {
       // `<alias>.producer.*` of the target reaches the Connect worker's producers (the replication

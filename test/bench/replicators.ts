@@ -97,6 +97,8 @@ export interface ReplicationRun {
   readonly sourceBootstrap: string;
   readonly targetBootstrap: string;
   readonly topics: readonly string[];
+  /** Set on clusters shared with other work: see Mm2PropertiesInput.isolateFrom. */
+  readonly isolateFrom?: string;
 }
 
 export interface MirrorflowLaunch {
@@ -117,7 +119,14 @@ export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown>
       [run.sourceAlias]: { bootstrap_servers: [run.sourceBootstrap] },
       [run.targetAlias]: { bootstrap_servers: [run.targetBootstrap] },
     },
-    flows: [{ source: run.sourceAlias, target: run.targetAlias, topics: run.topics.map(exactTopicRegex) }],
+    flows: [
+      {
+        source: run.sourceAlias,
+        target: run.targetAlias,
+        topics: run.topics.map(exactTopicRegex),
+        ...(run.isolateFrom === undefined ? {} : { replicate_heartbeats: false, checkpoints: { groups: [`${run.isolateFrom}-no-such-group`] } }),
+      },
+    ],
     logging: { level: 'info', format: 'json' },
   };
 }
@@ -141,6 +150,7 @@ export async function startMm2(run: ReplicationRun, distribution: KafkaDistribut
       topics: run.topics.map(exactTopicRegex),
       variant,
       tunedTasks,
+      isolateFrom: run.isolateFrom,
     }),
   );
   const java = javaCommand(distribution, {
