@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { javaCommand, type KafkaDistribution } from '../../src/local';
 import { signal, waitForProcessExit } from '../../src/local/processes';
+import { processWatchdog } from '../../src/local/watchdog';
 import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
 
 export type ReplicatorName = 'mirrorflow' | 'mm2-default' | 'mm2-tuned' | 'limit';
@@ -47,19 +48,26 @@ function installExitHook(): void {
   });
 }
 
-/** Spawns `command` with stdout and stderr appended to `logFile`. */
+/**
+ * Spawns `command` in `cwd` (the run's folder, which its command line must name) with stdout and
+ * stderr appended to `logFile`. The child leads its own process group and is watched by the
+ * launcher's watchdog, so that even a SIGKILL of the benchmark (a test runner's timeout) leaves
+ * no MirrorMaker behind.
+ */
 export function spawnLogged(command: string, args: readonly string[], logFile: string, cwd: string): ChildRun {
   installExitHook();
   const out = openSync(logFile, 'a');
   let child;
   try {
-    child = spawn(command, [...args], { cwd, stdio: ['ignore', out, out] });
+    child = spawn(command, [...args], { cwd, stdio: ['ignore', out, out], detached: true });
   } finally {
     closeSync(out);
   }
   if (child.pid === undefined) throw new Error(`${command} could not be started.`);
   const pid = child.pid;
   children.add(pid);
+  const watchdog = processWatchdog();
+  watchdog.watch(pid, cwd);
   let status: string | undefined;
   let endedAt: number | undefined;
   child.on('error', (error) => (status = `spawn error: ${error.message}`));
@@ -67,6 +75,7 @@ export function spawnLogged(command: string, args: readonly string[], logFile: s
     endedAt = performance.now();
     status = sig === null ? `exit code ${code}` : `signal ${sig}`;
     children.delete(pid);
+    watchdog.release(pid);
   });
   return {
     pid,
