@@ -188,6 +188,11 @@ const batchingSchema = z
     max_records: positiveInt().default(10000).describe('Write a batch once it holds this many records.'),
     max_bytes: positiveInt().default(4194304).describe('Write a batch once it holds this many bytes.'),
     max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
+    forward_min_bytes: nonNegativeInt()
+      .default(8192)
+      .describe(
+        'In flows without transforms, source record batches of at least this many bytes go to the target as fetched: same records, same compression, not decoded and re-encoded (not for control, compacted-with-gaps or LogAppendTime batches, nor for batches compressed other than `producer.compression` when that is not none). Smaller batches are re-encoded together, since Kafka takes one batch per partition per produce request. Set above `consumer.max_bytes_per_partition` to always re-encode.',
+      ),
   })
   .describe('Batches written to the target, per target partition; a batch is written when any limit is reached. MM2: producer `batch.size` / `linger.ms`.');
 

@@ -51,11 +51,33 @@ export interface MirrorRecord {
   readonly headers: readonly RecordHeader[];
 }
 
+/**
+ * A v2 record batch exactly as the source broker returned it, forwarded to the target without
+ * decoding its records: same records, same compression, same timestamps. Only batches whose
+ * records sit at consecutive offsets are forwarded (the target assigns offsets by count), so
+ * record `i` of the batch is at `baseOffset + i` on the source and at the target's base offset
+ * plus `i` there.
+ */
+export interface RawRecordBatch {
+  readonly baseOffset: number;
+  readonly recordCount: number;
+  /** Largest record timestamp (CreateTime), for replication latency. */
+  readonly maxTimestamp: number;
+  /** The whole batch, from its BaseOffset field to its last byte. */
+  readonly bytes: Buffer;
+}
+
 /** Records fetched together from one source partition. */
 export interface SourceBatch {
   readonly topic: string;
   readonly partition: number;
+  /** The records, decoded. Empty when the batch travels as `recordBatches`. */
   readonly records: readonly KafkaRecord[];
+  /**
+   * Set when the source forwards record batches as fetched (flows without transforms): the
+   * batch's records, in order, undecoded. `records` is then empty.
+   */
+  readonly recordBatches?: readonly RawRecordBatch[];
   /** Offset just after the last record the fetch covered (skipped control records included). */
   readonly nextOffset: number;
   /** The partition's high watermark when the batch was fetched (for lag). */
@@ -72,11 +94,28 @@ export interface SourceBatch {
 export interface FlowBatch {
   readonly source: TopicPartition;
   readonly records: readonly MirrorRecord[];
+  /** The source's undecoded record batches, addressed to the target (then `records` is empty). */
+  readonly recordBatches?: readonly OutboundRecordBatch[];
   readonly nextOffset: number;
   readonly highWatermark: number;
   readonly bytes: number;
   /** Source records read for this batch (before drops), for metrics. */
   readonly sourceRecords: number;
+}
+
+/** A forwarded record batch on its way to a target topic and partition. */
+export interface OutboundRecordBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly batch: RawRecordBatch;
+}
+
+/** Records a flow batch carries, decoded or not. */
+export function flowBatchRecordCount(batch: FlowBatch): number {
+  if (batch.recordBatches === undefined) return batch.records.length;
+  let n = 0;
+  for (const b of batch.recordBatches) n += b.batch.recordCount;
+  return n;
 }
 
 export function topicPartitionKey(tp: TopicPartition): string {

@@ -266,7 +266,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
       defer(() => {
         const n = writeNumber++;
         if (options.failingWrites?.has(n)) return throwError(() => new Error('not leader'));
-        writes.push({ at: scheduler.now(), records });
+        writes.push({ at: scheduler.now(), records: records as readonly OutboundRecord[] }); // these flows write records only
         return timer(options.writeFrames ?? 1, scheduler).pipe(map(() => new Float64Array(records.length)));
       }),
     close: async () => undefined,

@@ -1,5 +1,5 @@
 import type { FlowBatch } from '../core/record';
-import { topicPartitionKey } from '../core/record';
+import { flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
 
@@ -20,6 +20,8 @@ export class FlowStatus {
   recordsReplicated = 0;
   recordsDropped = 0;
   bytesReplicated = 0;
+  /** Source record batches written to the target as fetched, without decoding their records. */
+  recordBatchesForwarded = 0;
   writes = 0;
   /** Milliseconds from the source timestamp to the target's acknowledgement, for the last batch's newest record. */
   lastReplicationLatencyMs: number | undefined;
@@ -39,10 +41,15 @@ export class FlowStatus {
     this.writes++;
     let newest = Number.NEGATIVE_INFINITY;
     for (const batch of batches) {
-      this.recordsReplicated += batch.records.length;
-      this.recordsDropped += batch.sourceRecords - batch.records.length;
+      const records = flowBatchRecordCount(batch);
+      this.recordsReplicated += records;
+      this.recordsDropped += batch.sourceRecords - records;
       this.bytesReplicated += batch.bytes;
       for (let i = 0; i < batch.records.length; i++) if (batch.records[i]!.timestamp > newest) newest = batch.records[i]!.timestamp;
+      if (batch.recordBatches !== undefined) {
+        this.recordBatchesForwarded += batch.recordBatches.length;
+        for (const { batch: whole } of batch.recordBatches) if (whole.maxTimestamp > newest) newest = whole.maxTimestamp;
+      }
       const key = topicPartitionKey(batch.source);
       const p = this.partitions.get(key);
       if (p) {

@@ -27,7 +27,7 @@ function harness(scheduler: SchedulerLike, frame: () => number, options: { write
     write: (records) =>
       defer(() => {
         if (options.failing?.has(n++)) return throwError(() => new Error('not enough replicas'));
-        writes.push({ at: frame(), records });
+        writes.push({ at: frame(), records: records as readonly OutboundRecord[] }); // these flows write records only
         return timer(options.writeFrames ?? 1, scheduler).pipe(map(() => new Float64Array(records.length)));
       }),
     close: async () => undefined,

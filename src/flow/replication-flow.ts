@@ -21,8 +21,8 @@ import {
   timer,
 } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
-import type { RecordSource } from '../core/ports/record-source';
-import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
+import type { OutboundItem, RecordWriter } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { FlowBatch, MirrorRecord, SourceBatch, TopicPartition } from '../core/record';
 import { topicPartitionKey } from '../core/record';
@@ -47,6 +47,8 @@ export interface ReplicationFlowSettings {
   readonly flushIntervalMs: number;
   readonly batching: BatchPolicy;
   readonly maxInFlightBytes: number;
+  /** Forward fetched record batches without decoding them; only for flows without transforms. */
+  readonly forwardRecordBatches?: ForwardRecordBatches;
 }
 
 export interface ReplicationFlowParts {
@@ -123,6 +125,7 @@ export class ReplicationFlow {
               groupId: settings.groupId,
               startOffset: (tp) => this.startOffset(tp),
               flowControl: this.budget,
+              ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
             }),
       ),
       takeUntil(stopping$),
@@ -197,6 +200,22 @@ export class ReplicationFlow {
       remote = this.parts.remoteTopic(batch.topic);
       this.remoteNames.set(batch.topic, remote);
     }
+    this.positions.set(`${batch.topic}-${batch.partition}`, batch.nextOffset);
+    if (batch.recordBatches !== undefined) {
+      // Whole record batches: the source only forwards them to flows without transforms.
+      const target = remote;
+      let sourceRecords = 0;
+      for (const b of batch.recordBatches) sourceRecords += b.recordCount;
+      return {
+        source: { topic: batch.topic, partition: batch.partition },
+        records: [],
+        recordBatches: batch.recordBatches.map((b) => ({ topic: target, partition: batch.partition, batch: b })),
+        nextOffset: batch.nextOffset,
+        highWatermark: batch.highWatermark,
+        bytes: batch.bytes,
+        sourceRecords,
+      };
+    }
     const records: MirrorRecord[] = new Array<MirrorRecord>(batch.records.length);
     for (let i = 0; i < batch.records.length; i++) {
       const r = batch.records[i]!;
@@ -210,7 +229,6 @@ export class ReplicationFlow {
         headers: r.headers,
       };
     }
-    this.positions.set(`${batch.topic}-${batch.partition}`, batch.nextOffset);
     return {
       source: { topic: batch.topic, partition: batch.partition },
       records: this.parts.transform(records),
@@ -221,7 +239,7 @@ export class ReplicationFlow {
     };
   }
 
-  private write(records: readonly OutboundRecord[]): Observable<Float64Array> {
+  private write(records: readonly OutboundItem[]): Observable<Float64Array> {
     const { logger } = this.parts;
     return this.parts.writer.write(records).pipe(
       retryWithBackoff({
@@ -242,7 +260,16 @@ export class ReplicationFlow {
     const emitter = this.parts.offsetSyncEmitter;
     let i = 0;
     for (const batch of written.batches) {
-      if (emitter) for (const record of batch.records) emitter.record(batch.source, record.source.offset, written.offsets[i++]!);
+      if (batch.recordBatches !== undefined) {
+        for (const { batch: whole } of batch.recordBatches) {
+          const target = written.offsets[i++]!;
+          if (emitter) for (let k = 0; k < whole.recordCount; k++) emitter.record(batch.source, whole.baseOffset + k, target + k);
+        }
+      } else if (emitter) {
+        for (const record of batch.records) emitter.record(batch.source, record.source.offset, written.offsets[i++]!);
+      } else {
+        i += batch.records.length;
+      }
       progress.markReplicated(batch.source, batch.nextOffset - 1);
       this.budget.release(batch.bytes);
     }

@@ -1,9 +1,11 @@
 import { Observable } from 'rxjs';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from './kafkajs';
-import type { ConsumeOptions, RecordSource } from '../core/ports/record-source';
+import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import { type KafkaRecord, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
+import type { Compression } from '../core/ports/record-writer';
+import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
+import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
@@ -12,6 +14,13 @@ const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
+type FetchedMessage = DecodedMessage | FetchedRecordBatch;
+
+const CODECS: Record<Compression, number> = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
+
+function forwardPolicy({ minBytes, compression }: ForwardRecordBatches): ForwardPolicy {
+  return { minBytes, ...(compression === undefined ? {} : { codec: CODECS[compression] }) };
+}
 
 /**
  * RecordSource over a kafkajs consumer group. Partitions are shared between the processes running
@@ -72,30 +81,14 @@ export class KafkajsSource implements RecordSource {
           expected = await (starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }));
           next.set(key, expected);
         }
-        const messages = batch.messages as unknown as DecodedMessage[];
         const lastOffset = Number(batch.lastOffset());
         if (lastOffset < expected) {
           consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
           return;
         }
-        let first = 0;
-        while (first < messages.length && Number(messages[first]!.offset) < expected) first++;
-        const records: KafkaRecord[] = new Array<KafkaRecord>(messages.length - first);
+        const pieces = await this.split(batch.topic, batch.partition, batch.messages as unknown as FetchedMessage[], expected, lastOffset + 1, Number(batch.highWatermark));
         let bytes = 0;
-        for (let i = first; i < messages.length; i++) {
-          const m = messages[i]!;
-          const record: KafkaRecord = {
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: Number(m.offset),
-            timestamp: Number(m.timestamp),
-            key: m.key ?? null,
-            value: m.value ?? null,
-            headers: m.headers,
-          };
-          bytes += recordBytes(record);
-          records[i - first] = record;
-        }
+        for (const piece of pieces) bytes += piece.bytes;
         try {
           await options.flowControl.acquire(bytes, heartbeat, abort.signal);
         } catch (error) {
@@ -107,21 +100,18 @@ export class KafkajsSource implements RecordSource {
           return;
         }
         next.set(key, lastOffset + 1);
-        subscriber.next({
-          topic: batch.topic,
-          partition: batch.partition,
-          records,
-          nextOffset: lastOffset + 1,
-          highWatermark: Number(batch.highWatermark),
-          bytes,
-        });
+        for (const piece of pieces) subscriber.next(piece);
       };
 
+      const forwarding = options.forwardRecordBatches;
+      const run = (): Promise<void> => consumer.run({ autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY, eachBatch });
       const start = this.previousStop.then(async () => {
         if (abort.signal.aborted) return;
         await consumer.connect();
         await consumer.subscribe({ topics: [...options.topics], fromBeginning: true });
-        await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY, eachBatch });
+        // The consumer's fetch loop starts inside run(): started in the forwarding context, its
+        // fetches hand over whole record batches (wire/fetch-decoder.ts).
+        await (forwarding ? withRecordBatchForwarding(forwardPolicy(forwarding), run) : run());
       });
       start.catch((error: unknown) => {
         if (!abort.signal.aborted) subscriber.error(toTransportError(this.cluster, error, 'Starting the consumer'));
@@ -135,6 +125,53 @@ export class KafkajsSource implements RecordSource {
           .catch((error: unknown) => this.logger.warn('Consumer did not leave its group cleanly.', { error: String(error) }));
       };
     });
+  }
+
+  /**
+   * Turns one fetch of a partition into source batches from `from` on: runs of decoded records
+   * and runs of whole record batches, in offset order. A whole batch that starts before `from`
+   * (a restart in the middle of it) is decoded, and only its records from `from` on are kept.
+   */
+  private async split(topic: string, partition: number, messages: readonly FetchedMessage[], from: number, nextOffset: number, highWatermark: number): Promise<SourceBatch[]> {
+    const pieces: SourceBatch[] = [];
+    let records: KafkaRecord[] = [];
+    let recordBatches: RawRecordBatch[] = [];
+    let bytes = 0;
+    const cut = (next: number): void => {
+      if (records.length > 0) pieces.push({ topic, partition, records, nextOffset: next, highWatermark, bytes });
+      else if (recordBatches.length > 0) pieces.push({ topic, partition, records: [], recordBatches, nextOffset: next, highWatermark, bytes });
+      records = [];
+      recordBatches = [];
+      bytes = 0;
+    };
+    const addRecord = (m: DecodedMessage): void => {
+      const offset = Number(m.offset);
+      if (offset < from) return;
+      if (recordBatches.length > 0) cut(offset);
+      const record: KafkaRecord = { topic, partition, offset, timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers };
+      bytes += recordBytes(record);
+      records.push(record);
+    };
+    for (const m of messages) {
+      if (!isFetchedRecordBatch(m)) {
+        addRecord(m);
+        continue;
+      }
+      const whole = m.recordBatch;
+      if (whole.baseOffset + whole.recordCount <= from) continue;
+      if (whole.baseOffset < from) {
+        for (const record of await decodeRecordBatch(whole.bytes)) addRecord(record as unknown as DecodedMessage);
+        continue;
+      }
+      if (records.length > 0) cut(whole.baseOffset);
+      recordBatches.push(whole);
+      bytes += whole.bytes.length;
+    }
+    if (records.length > 0 || recordBatches.length > 0) cut(nextOffset);
+    // A fetch of nothing but skipped records (control records, aborted transactions) still moves
+    // the partition forward.
+    else if (pieces.length === 0) pieces.push({ topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
+    return pieces;
   }
 
   /** Resolves once the last consumer has left its group. */

@@ -1,6 +1,7 @@
 import { defer, type Observable } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from './kafkajs';
-import type { Compression, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import { isRecordBatch, type Compression, type OutboundItem, type RecordWriter } from '../core/ports/record-writer';
+import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
 import { KafkaTransportError } from '../core/errors';
@@ -16,12 +17,14 @@ const COMPRESSION: Record<Compression, CompressionTypes> = {
 interface PartitionGroup {
   readonly messages: Message[];
   readonly indices: number[];
+  forwarded: boolean;
 }
 
 /**
  * RecordWriter over a kafkajs producer: acks=all, not idempotent (as MM2's Connect producer), no
  * topic auto-creation. Records go out in one sendBatch per write, which kafkajs splits into one
- * request per broker; each partition's records form one record batch, in order.
+ * request per broker; each partition's records form one record batch, in order. A forwarded
+ * record batch goes into the request as it is (wire/produce-request.ts).
  */
 export class KafkajsWriter implements RecordWriter {
   private producer: Producer;
@@ -45,20 +48,29 @@ export class KafkajsWriter implements RecordWriter {
     return this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
-  write(records: readonly OutboundRecord[]): Observable<Float64Array> {
+  write(items: readonly OutboundItem[]): Observable<Float64Array> {
     return defer(async () => {
-      const offsets = new Float64Array(records.length);
-      if (records.length === 0) return offsets;
+      const offsets = new Float64Array(items.length);
+      if (items.length === 0) return offsets;
       const byTopic = new Map<string, Map<number, PartitionGroup>>();
-      for (let i = 0; i < records.length; i++) {
-        const r = records[i]!;
-        let partitions = byTopic.get(r.topic);
-        if (!partitions) byTopic.set(r.topic, (partitions = new Map()));
-        let group = partitions.get(r.partition);
-        if (!group) partitions.set(r.partition, (group = { messages: [], indices: [] }));
-        // The record itself is the kafkajs message: our produce encoder (wire/) reads partition,
-        // key, value, numeric timestamp and the ordered header list from it, so no copy is made.
-        group.messages.push(r as unknown as Message);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i]!;
+        let partitions = byTopic.get(item.topic);
+        if (!partitions) byTopic.set(item.topic, (partitions = new Map()));
+        let group = partitions.get(item.partition);
+        if (!group) partitions.set(item.partition, (group = { messages: [], indices: [], forwarded: false }));
+        if (group.forwarded || (isRecordBatch(item) && group.messages.length > 0)) {
+          throw new Error(`A write may carry one forwarded record batch for ${item.topic}-${item.partition} and nothing else for it (one batch per partition per produce request).`);
+        }
+        if (isRecordBatch(item)) {
+          const message: ForwardedBatchMessage & { partition: number } = { partition: item.partition, value: null, recordBatch: item.batch };
+          group.messages.push(message as unknown as Message);
+          group.forwarded = true;
+        } else {
+          // The record itself is the kafkajs message: our produce encoder (wire/) reads partition,
+          // key, value, numeric timestamp and the ordered header list from it, so no copy is made.
+          group.messages.push(item as unknown as Message);
+        }
         group.indices.push(i);
       }
       try {

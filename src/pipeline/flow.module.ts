@@ -154,6 +154,11 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
               maxPartitionBytes: flow.producer.max_request_bytes,
             },
             maxInFlightBytes: flow.buffer.max_bytes,
+            // Records nobody looks into travel in their source batches; with the target
+            // compressing differently, only batches already compressed that way do.
+            ...(flow.transforms.length === 0
+              ? { forwardRecordBatches: { minBytes: flow.batching.forward_min_bytes, ...(flow.producer.compression === 'none' ? {} : { compression: flow.producer.compression }) } }
+              : {}),
           },
           sourceRecords: clients.source(flow.source, {
             role: `${flow.name}|replication-consumer`,

@@ -31,11 +31,23 @@ after(async () => {
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 
 /**
- * Runs a pipeline over `<prefix>.*` until each remote topic holds `expected[topic]` records (the
- * source's count: a retried produce may have put a record there twice), then stops it.
+ * The two ways records travel: decoded and re-encoded (what a flow with transforms does), and
+ * in the record batches they were fetched in (flows without transforms, batches of at least
+ * `batching.forward_min_bytes`). Every test runs both ways.
  */
-async function replicate(prefix: string, expected: Readonly<Record<string, number>>, flow: Record<string, unknown> = {}): Promise<void> {
-  const { file } = await writePipeline({ flows: [{ topics: [`${prefix}.*`], ...flow }] });
+const MODES = [
+  { name: 're-encoded record by record', forwardMinBytes: 1_000_000_000, forwards: false },
+  { name: 'forwarded in their fetched record batches', forwardMinBytes: 0, forwards: true },
+] as const;
+type Mode = (typeof MODES)[number];
+
+/**
+ * Runs a pipeline over `<prefix>.*` until each remote topic holds `expected[topic]` records (the
+ * source's count: a retried produce may have put a record there twice), then stops it, and
+ * checks that the records travelled the way `mode` says.
+ */
+async function replicate(mode: Mode, prefix: string, expected: Readonly<Record<string, number>>, flow: Record<string, unknown> = {}): Promise<void> {
+  const { file } = await writePipeline({ flows: [{ topics: [`${prefix}.*`], batching: { forward_min_bytes: mode.forwardMinBytes }, ...flow }] });
   const run: RunningPipeline = await startPipeline(file);
   try {
     for (const [topic, count] of Object.entries(expected)) {
@@ -44,6 +56,9 @@ async function replicate(prefix: string, expected: Readonly<Record<string, numbe
   } finally {
     await run.stop();
   }
+  const forwarded = run.statuses().reduce((n, s) => n + s.recordBatchesForwarded, 0);
+  if (mode.forwards) assert.ok(forwarded > 0, 'record batches must have been forwarded as fetched');
+  else assert.equal(forwarded, 0, 'no record batch may have been forwarded');
 }
 
 /**
@@ -69,9 +84,9 @@ async function assertIdentical(topic: string, written?: readonly TestRecord[]): 
   }
 }
 
-describe('byte fidelity', () => {
+for (const mode of MODES) describe(`byte fidelity, records ${mode.name}`, () => {
   test('keys, values, headers and timestamps arrive exactly as written, in the same partitions', async () => {
-    const prefix = uniqueName('fid-bytes');
+    const prefix = uniqueName(`fid-bytes-${mode.forwards ? 'f' : 'r'}`);
     const topic = `${prefix}.mixed`;
     await source.createTopic(topic, 3);
     const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i)); // every byte value, not valid UTF-8
@@ -115,12 +130,12 @@ describe('byte fidelity', () => {
     }
     await source.produce(topic, records);
 
-    await replicate(prefix, { [topic]: await source.count(topic) });
+    await replicate(mode, prefix, { [topic]: await source.count(topic) });
     await assertIdentical(topic, records);
   });
 
   test('records written with gzip, snappy, lz4 and zstd arrive identical', async () => {
-    const prefix = uniqueName('fid-codec');
+    const prefix = uniqueName(`fid-codec-${mode.forwards ? 'f' : 'r'}`);
     const codecs: Compression[] = ['gzip', 'snappy', 'lz4', 'zstd'];
     const written = new Map<string, TestRecord[]>();
     for (const codec of codecs) {
@@ -143,12 +158,12 @@ describe('byte fidelity', () => {
 
     const counts: Record<string, number> = {};
     for (const topic of written.keys()) counts[topic] = await source.count(topic);
-    await replicate(prefix, counts);
+    await replicate(mode, prefix, counts);
     for (const [topic, records] of written) await assertIdentical(topic, records);
   });
 
   test('a transactional source: exactly the committed records arrive, in order', async () => {
-    const prefix = uniqueName('fid-tx');
+    const prefix = uniqueName(`fid-tx-${mode.forwards ? 'f' : 'r'}`);
     const topic = `${prefix}.tx`;
     await source.createTopic(topic, 2);
     let n = 0;
@@ -168,7 +183,7 @@ describe('byte fidelity', () => {
     await source.produceTransactional(topic, batches);
     const committed = batches.filter((b) => b.commit).flatMap((b) => b.records);
 
-    await replicate(prefix, { [topic]: committed.length });
+    await replicate(mode, prefix, { [topic]: committed.length });
     const onTarget = await target.readAll(`primary.${topic}`);
     for (const p of [0, 1]) {
       assert.deepEqual(

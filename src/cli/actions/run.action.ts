@@ -55,6 +55,7 @@ export async function runAction(options: RunOptions): Promise<void> {
               state: s.state,
               topics: s.topics,
               records: s.recordsReplicated,
+              batchesForwarded: s.recordBatchesForwarded,
               lag: s.lag,
               latencyMs: s.lastReplicationLatencyMs,
               rssMb: Math.round(process.memoryUsage.rss() / 1048576),

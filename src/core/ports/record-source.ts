@@ -1,5 +1,14 @@
 import type { Observable } from 'rxjs';
 import type { SourceBatch, TopicPartition } from '../record';
+import type { Compression } from './record-writer';
+
+/** Which fetched record batches a source hands over whole (see RawRecordBatch). */
+export interface ForwardRecordBatches {
+  /** Smaller batches are decoded. */
+  readonly minBytes: number;
+  /** Forward only batches compressed this way (the target's configured compression); absent: any. */
+  readonly compression?: Compression;
+}
 
 /** Bounds what has been fetched but not yet acknowledged by the target. */
 export interface FlowControl {
@@ -18,6 +27,8 @@ export interface ConsumeOptions {
   /** The next offset to read for a newly assigned partition. */
   readonly startOffset: (tp: TopicPartition) => Promise<number>;
   readonly flowControl: FlowControl;
+  /** Deliver record batches undecoded where that is safe, for flows that do not look inside records. */
+  readonly forwardRecordBatches?: ForwardRecordBatches;
 }
 
 /** Fetches records from a source cluster in batches, per partition, in offset order. */

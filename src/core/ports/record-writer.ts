@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { RecordHeader } from '../record';
+import type { OutboundRecordBatch, RecordHeader } from '../record';
 
 /** A record to write to an explicit topic and partition. */
 export interface OutboundRecord {
@@ -11,18 +11,27 @@ export interface OutboundRecord {
   readonly headers: readonly RecordHeader[];
 }
 
+/** What one write carries: records, or whole record batches forwarded from the source. */
+export type OutboundItem = OutboundRecord | OutboundRecordBatch;
+
+export function isRecordBatch(item: OutboundItem): item is OutboundRecordBatch {
+  return (item as Partial<OutboundRecordBatch>).batch !== undefined;
+}
+
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
 /**
  * Writes records with acks=all. One `write` is one produce round (one request per broker);
- * records of one partition keep their order.
+ * records of one partition keep their order. Kafka takes one record batch per partition per
+ * produce request, so in one write a partition gets either records or a single forwarded batch.
  */
 export interface RecordWriter {
   readonly cluster: string;
   /**
    * Emits once, after every record was acknowledged by all in-sync replicas, with the offset
-   * each record got on its partition (same order as `records`); errors if any write failed.
+   * each item got on its partition (same order as `items`; for a forwarded batch, the offset
+   * of its first record); errors if any write failed.
    */
-  write(records: readonly OutboundRecord[]): Observable<Float64Array>;
+  write(items: readonly OutboundItem[]): Observable<Float64Array>;
   close(): Promise<void>;
 }

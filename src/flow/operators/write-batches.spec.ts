@@ -4,7 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { map, timer, type Observable } from 'rxjs';
 import { writeBatches, type BatchPolicy } from './write-batches';
 import type { FlowBatch, MirrorRecord } from '../../core/record';
-import type { OutboundRecord } from '../../core/ports/record-writer';
+import type { OutboundItem } from '../../core/ports/record-writer';
 
 const scheduler = () => new TestScheduler((actual, expected) => assert.deepStrictEqual(actual, expected));
 
@@ -26,7 +26,7 @@ const policy: BatchPolicy = { maxRecords: 100, maxBytes: 1_000_000, maxWaitMs: 3
 /** A fake target: each write takes `frames` of virtual time and numbers records from `next`. */
 function fakeTarget(frames: number, writes: string[][]) {
   let next = 0;
-  return (records: readonly OutboundRecord[]): Observable<Float64Array> => {
+  return (records: readonly OutboundItem[]): Observable<Float64Array> => {
     writes.push(records.map((r) => r.topic));
     return timer(frames).pipe(map(() => Float64Array.from(records, () => next++)));
   };
@@ -91,4 +91,31 @@ test('writeBatches passes batches with no records through in order without writi
     const out = input.pipe(writeBatches({ ...policy, maxWaitMs: 0 }, fakeTarget(2, writes)), map(names));
     expectObservable(out).toBe('x|', { x: 'e' });
   });
+});
+
+test('writeBatches gives each forwarded record batch its partition to itself in a produce round', () => {
+  const rounds: string[][] = [];
+  scheduler().run(({ cold, expectObservable }) => {
+    let next = 0;
+    const target = (items: readonly OutboundItem[]): Observable<Float64Array> => {
+      rounds.push(items.map((item) => ('batch' in item ? `${item.partition}:batch@${item.batch.baseOffset}` : `${item.partition}:record`)));
+      // A forwarded batch takes as many offsets as it has records.
+      return timer(1).pipe(map(() => Float64Array.from(items, (item) => ((next += 'batch' in item ? item.batch.recordCount : 1), next - ('batch' in item ? item.batch.recordCount : 1)))));
+    };
+    const whole = (partition: number, baseOffset: number, recordCount: number): FlowBatch => ({
+      source: { topic: 'a', partition },
+      records: [],
+      recordBatches: [{ topic: 't.a', partition, batch: { baseOffset, recordCount, maxTimestamp: 0, bytes: Buffer.alloc(100) } }],
+      nextOffset: baseOffset + recordCount,
+      highWatermark: 0,
+      bytes: 100,
+      sourceRecords: recordCount,
+    });
+    const input = cold('(abcd|)', { a: whole(0, 0, 5), b: whole(0, 5, 3), c: whole(1, 0, 4), d: batch('d', 1) });
+    const out = input.pipe(writeBatches(policy, target), map((w) => Array.from(w.offsets)));
+    // All four go in one write when the input completes. Round 1: partition 0's first batch, partition 1's batch, the record of d (another
+    // topic); round 2: partition 0's second batch. Offsets come back in input order.
+    expectObservable(out).toBe('--(x|)', { x: [0, 10, 5, 9] });
+  });
+  assert.deepEqual(rounds, [['0:batch@0', '1:batch@0', '0:record'], ['0:batch@5']]);
 });

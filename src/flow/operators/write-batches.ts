@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
-import type { OutboundRecord } from '../../core/ports/record-writer';
-import { recordBytes } from '../../core/record';
+import { isRecordBatch, type OutboundItem } from '../../core/ports/record-writer';
+import { flowBatchRecordCount, recordBytes } from '../../core/record';
 
 /** One batching policy: the first limit reached flushes. */
 export interface BatchPolicy {
@@ -15,7 +15,11 @@ export interface BatchPolicy {
   readonly maxPartitionBytes: number;
 }
 
-/** Batches whose records the target acknowledged; `offsets[i]` is where the i-th record (across batches, in order) landed. */
+/**
+ * Batches whose records the target acknowledged. `offsets[i]` is where the i-th item (across
+ * batches, in order: each batch's records, or its forwarded record batches) landed; for a
+ * forwarded record batch, where its first record landed.
+ */
 export interface WrittenBatches {
   readonly batches: readonly FlowBatch[];
   readonly offsets: Float64Array;
@@ -24,7 +28,7 @@ export interface WrittenBatches {
 /** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */
 const RECORD_OVERHEAD_BYTES = 64;
 
-export type WriteRecords = (records: readonly OutboundRecord[]) => Observable<Float64Array>;
+export type WriteRecords = (items: readonly OutboundItem[]) => Observable<Float64Array>;
 
 /**
  * The batched sink. Collects flow batches and writes them with one write in flight at a time:
@@ -53,9 +57,10 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
         let bytes = 0;
         while (pending.length > 0) {
           const next = pending[0]!;
-          if (taken.length > 0 && (records + next.records.length > policy.maxRecords || bytes + next.bytes > policy.maxBytes)) break;
+          const count = flowBatchRecordCount(next);
+          if (taken.length > 0 && (records + count > policy.maxRecords || bytes + next.bytes > policy.maxBytes)) break;
           taken.push(pending.shift()!);
-          records += next.records.length;
+          records += count;
           bytes += next.bytes;
         }
         pendingRecords -= records;
@@ -71,8 +76,11 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
           return;
         }
         const batches = takeWrite();
-        const records: OutboundRecord[] = [];
-        for (const b of batches) for (const r of b.records) records.push(r);
+        const records: OutboundItem[] = [];
+        for (const b of batches) {
+          for (const r of b.records) records.push(r);
+          if (b.recordBatches) for (const r of b.recordBatches) records.push(r);
+        }
         const done = (offsets: Float64Array): void => {
           inFlight = undefined;
           subscriber.next({ batches, offsets });
@@ -108,7 +116,7 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
       const input = source.subscribe({
         next: (batch) => {
           pending.push(batch);
-          pendingRecords += batch.records.length;
+          pendingRecords += flowBatchRecordCount(batch);
           pendingBytes += batch.bytes;
           schedule();
         },
@@ -129,10 +137,12 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
 
 /**
  * Splits records into produce rounds so no partition gets more than `maxPartitionBytes` in one
- * request, writes the rounds one after another (keeping each partition's order) and stitches
- * the offsets back into input order. The common case is a single round.
+ * request, and a forwarded record batch has its partition to itself in its round (Kafka takes
+ * one batch per partition per request); writes the rounds one after another (keeping each
+ * partition's order) and stitches the offsets back into input order. The common case is a
+ * single round.
  */
-function writeInRounds(records: readonly OutboundRecord[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
+function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
   const roundOf = new Uint32Array(records.length);
   const byTopic = new Map<string, Map<number, { round: number; bytes: number }>>();
   let rounds = 1;
@@ -150,8 +160,10 @@ function writeInRounds(records: readonly OutboundRecord[], maxPartitionBytes: nu
       lastTopic = r.topic;
       lastPartition = r.partition;
     }
-    const size = recordBytes(r) + RECORD_OVERHEAD_BYTES;
-    if (state!.bytes > 0 && state!.bytes + size > maxPartitionBytes) {
+    const whole = isRecordBatch(r);
+    // A forwarded batch fills its partition's round: whatever comes next starts a new one.
+    const size = whole ? Number.POSITIVE_INFINITY : recordBytes(r) + RECORD_OVERHEAD_BYTES;
+    if (state!.bytes > 0 && (whole || state!.bytes + size > maxPartitionBytes)) {
       state!.round++;
       state!.bytes = 0;
       if (state!.round + 1 > rounds) rounds = state!.round + 1;
@@ -160,7 +172,7 @@ function writeInRounds(records: readonly OutboundRecord[], maxPartitionBytes: nu
     roundOf[i] = state!.round;
   }
   if (rounds === 1) return write(records);
-  const perRound: { records: OutboundRecord[]; indices: number[] }[] = Array.from({ length: rounds }, () => ({ records: [], indices: [] }));
+  const perRound: { records: OutboundItem[]; indices: number[] }[] = Array.from({ length: rounds }, () => ({ records: [], indices: [] }));
   for (let i = 0; i < records.length; i++) {
     const round = perRound[roundOf[i]!]!;
     round.records.push(records[i]!);

@@ -1,6 +1,6 @@
 /**
- * Puts mirrorflow's record codec (and a linear message grouping) in place of kafkajs's before
- * kafkajs is first loaded.
+ * Puts mirrorflow's record codec, fetch decoder and produce encoder (and a linear message
+ * grouping) in place of kafkajs's before kafkajs is first loaded.
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
@@ -11,6 +11,7 @@ import { decodeRecord } from './record-decoder';
 import { produceRequestV3 } from './produce-request';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { frameRequest } from './request-frame';
+import { decodeMessages } from './fetch-decoder';
 import { KAFKAJS_PATHS } from './kafkajs-internals';
 
 function preload(request: string, exports: unknown): void {
@@ -31,3 +32,4 @@ preload(KAFKAJS_PATHS.recordDecoder, decodeRecord);
 preload(KAFKAJS_PATHS.produceRequestV3, produceRequestV3);
 preload(KAFKAJS_PATHS.groupMessagesPerPartition, groupMessagesPerPartition);
 preload(KAFKAJS_PATHS.requestFrame, frameRequest);
+preload(KAFKAJS_PATHS.fetchDecodeMessages, decodeMessages);

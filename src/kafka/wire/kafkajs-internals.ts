@@ -13,6 +13,13 @@ export interface KafkajsDecoder {
   readVarLong(): { toString(): string; toNumber(): number };
 }
 
+/** The constructor of kafkajs's read cursor. */
+export type KafkajsDecoderClass = new (buffer: Buffer) => KafkajsDecoder & {
+  readInt32(): number;
+  canReadBytes(length: number): boolean;
+  readBytes(length: number): Buffer;
+};
+
 export interface KafkajsCodec {
   compress(encoder: { buffer: Buffer }): Promise<Buffer>;
   decompress(buffer: Buffer): Promise<Buffer>;
@@ -23,7 +30,23 @@ export const KAFKAJS_PATHS = {
   produceRequestV3: 'kafkajs/src/protocol/requests/produce/v3/request',
   groupMessagesPerPartition: 'kafkajs/src/producer/groupMessagesPerPartition',
   requestFrame: 'kafkajs/src/protocol/request',
+  fetchDecodeMessages: 'kafkajs/src/protocol/requests/fetch/v4/decodeMessages',
 } as const;
+
+/** kafkajs's decoder of one v2 record batch (records decoded through our record decoder). */
+export type KafkajsRecordBatchDecoder = (decoder: KafkajsDecoder) => Promise<{ records: unknown[] }>;
+
+export function kafkajsFetchDecoding(): {
+  Decoder: KafkajsDecoderClass;
+  decodeRecordBatch: KafkajsRecordBatchDecoder;
+  decodeMessageSet: (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>;
+} {
+  return {
+    Decoder: require('kafkajs/src/protocol/decoder') as KafkajsDecoderClass,
+    decodeRecordBatch: require('kafkajs/src/protocol/recordBatch/v0/decoder') as KafkajsRecordBatchDecoder,
+    decodeMessageSet: require('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
+  };
+}
 
 export function kafkajsLookupCodec(): (type: number) => KafkajsCodec {
   return (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec;

@@ -11,19 +11,42 @@
  *       partition  => INT32
  *       record_set => INT32 length + record batch
  *
+ * A partition's messages may instead be one forwarded batch (a record batch as fetched from
+ * another cluster): it is copied into the request with its producer fields rewritten.
+ *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
  * exact size; request-frame.ts only reads its `.buffer`.
  */
 import { crc32c } from '@node-rs/crc32';
-import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
+import type { RawRecordBatch } from '../../core/record';
+import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
+
+/** A message that stands for a whole fetched record batch, forwarded as it is. */
+export interface ForwardedBatchMessage {
+  readonly value: null;
+  readonly recordBatch: RawRecordBatch;
+}
 
 interface PartitionData {
   readonly partition: number;
   readonly firstSequence?: number;
-  readonly messages: readonly OutgoingMessage[];
+  /** Records to encode into one batch, or exactly one forwarded batch. */
+  readonly messages: readonly (OutgoingMessage | ForwardedBatchMessage)[];
 }
+
+/** A partition's record set: encoded here, or a fetched batch copied into the request. */
+type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions };
+
+function forwardedBatch(messages: PartitionData['messages']): Buffer | undefined {
+  const first = messages[0] as Partial<ForwardedBatchMessage> | undefined;
+  if (first?.recordBatch === undefined) return undefined;
+  if (messages.length !== 1) throw new Error('A forwarded record batch must be the only one of its partition in a produce request.');
+  return first.recordBatch.bytes;
+}
+
+const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : set.forwarded.length);
 
 interface TopicData {
   readonly topic: string;
@@ -55,15 +78,15 @@ export function produceRequestV3(args: ProduceRequestArgs) {
     apiName: 'Produce',
     expectResponse: () => args.acks !== 0,
     encode: async (): Promise<{ readonly buffer: Buffer }> => {
-      const topics: { name: Buffer; partitions: { partition: number; batch: Buffer }[] }[] = [];
+      const topics: { name: Buffer; partitions: { partition: number; set: RecordSet }[] }[] = [];
       const transactionalIdBytes = transactionalId === null ? null : Buffer.from(transactionalId, 'utf8');
       let size = 2 + (transactionalIdBytes?.length ?? 0) + 2 + 4 + 4;
       for (const { topic, partitions } of args.topicData) {
         const name = Buffer.from(topic, 'utf8');
-        const encoded: { partition: number; batch: Buffer }[] = [];
+        const encoded: { partition: number; set: RecordSet }[] = [];
         size += 2 + name.length + 4;
         for (const data of partitions) {
-          const batch = await encodeRecordBatch(data.messages, {
+          const options: BatchOptions = {
             compression,
             codec,
             crc32c,
@@ -71,9 +94,12 @@ export function produceRequestV3(args: ProduceRequestArgs) {
             producerEpoch: idempotent ? (args.producerEpoch ?? 0) : -1,
             firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
             transactional: transactionalId !== null,
-          });
-          encoded.push({ partition: data.partition, batch });
-          size += 4 + 4 + batch.length;
+          };
+          const forwarded = forwardedBatch(data.messages);
+          const set: RecordSet =
+            forwarded === undefined ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) } : { forwarded, options };
+          encoded.push({ partition: data.partition, set });
+          size += 4 + 4 + recordSetSize(set);
         }
         topics.push({ name, partitions: encoded });
       }
@@ -87,10 +113,10 @@ export function produceRequestV3(args: ProduceRequestArgs) {
         offset = body.writeInt16BE(topic.name.length, offset);
         offset += topic.name.copy(body, offset);
         offset = body.writeInt32BE(topic.partitions.length, offset);
-        for (const { partition, batch } of topic.partitions) {
+        for (const { partition, set } of topic.partitions) {
           offset = body.writeInt32BE(partition, offset);
-          offset = body.writeInt32BE(batch.length, offset);
-          offset += batch.copy(body, offset);
+          offset = body.writeInt32BE(recordSetSize(set), offset);
+          offset = 'encoded' in set ? offset + set.encoded.copy(body, offset) : writeForwardedBatch(set.forwarded, body, offset, set.options);
         }
       }
       return { buffer: body };

@@ -222,3 +222,22 @@ export async function encodeRecordBatch(messages: readonly OutgoingMessage[], op
   batch.writeUInt32BE(options.crc32c(batch.subarray(CRC_START)) >>> 0, 17);
   return batch;
 }
+
+/**
+ * Copies a fetched v2 record batch into `target` at `offset` the way a producer would send it:
+ * records, compression and timestamps stay byte for byte; the fields a producer owns are written
+ * anew (base offset 0, no leader epoch, this producer's id, epoch and sequence, transactional
+ * only if this producer is) and the CRC is computed again. Returns where the copy ends.
+ */
+export function writeForwardedBatch(fetched: Buffer, target: Buffer, offset: number, options: BatchOptions): number {
+  const end = offset + fetched.copy(target, offset);
+  const attributes = fetched.readInt16BE(21) & ~TRANSACTIONAL_FLAG;
+  target.writeBigInt64BE(0n, offset);
+  target.writeInt32BE(-1, offset + 12);
+  target.writeInt16BE(attributes | (options.transactional ? TRANSACTIONAL_FLAG : 0), offset + 21);
+  target.writeBigInt64BE(BigInt(options.producerId ?? -1), offset + 43);
+  target.writeInt16BE(options.producerEpoch ?? -1, offset + 51);
+  target.writeInt32BE(options.firstSequence ?? -1, offset + 53);
+  target.writeUInt32BE(options.crc32c(target.subarray(offset + CRC_START, end)) >>> 0, offset + 17);
+  return end;
+}

@@ -1,0 +1,136 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { crc32c } from '@node-rs/crc32';
+import '../kafkajs';
+import { registerCodecs } from '../codecs';
+import { CompressionTypes } from '../kafkajs';
+import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
+import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
+import type { DecodedRecord } from './record-decoder';
+
+registerCodecs();
+
+const T0 = 1_700_000_000_000;
+
+function messages(count: number, label = 'r'): OutgoingMessage[] {
+  return Array.from({ length: count }, (_, i) => ({
+    key: i % 4 === 0 ? null : Buffer.from(`${label}${i}`),
+    value: i % 5 === 0 ? null : Buffer.from(`${label} value ${i}`),
+    timestamp: T0 + i * 3,
+    headers: [
+      { key: 'a', value: Buffer.from(String(i)) },
+      { key: 'b', value: null },
+      { key: 'a', value: Buffer.alloc(0) },
+    ],
+  }));
+}
+
+/** A batch as a broker would return it from its log: at `baseOffset`, with a leader epoch and the producer's fields. */
+async function storedBatch(baseOffset: number, records: OutgoingMessage[], options: Partial<BatchOptions> & { attributes?: number } = {}): Promise<Buffer> {
+  const compression = options.compression ?? 0;
+  const batch = await encodeRecordBatch(records, {
+    compression,
+    codec: compression === 0 ? undefined : kafkajsLookupCodec()(compression),
+    crc32c,
+    producerId: 4711,
+    producerEpoch: 3,
+    firstSequence: 99,
+    transactional: options.transactional ?? false,
+  });
+  batch.writeBigInt64BE(BigInt(baseOffset), 0);
+  batch.writeInt32BE(17, 12); // partition leader epoch
+  if (options.attributes !== undefined) batch.writeInt16BE(batch.readInt16BE(21) | options.attributes, 21);
+  return batch;
+}
+
+/** A Fetch response's record set: INT32 size, then the batches back to back. */
+function recordSet(...batches: Buffer[]): InstanceType<ReturnType<typeof kafkajsFetchDecoding>['Decoder']> {
+  const body = Buffer.concat(batches);
+  const size = Buffer.alloc(4);
+  size.writeInt32BE(body.length);
+  return new (kafkajsFetchDecoding().Decoder)(Buffer.concat([size, body]));
+}
+
+const ANY: ForwardPolicy = { minBytes: 0 };
+const decodeWith = (policy: ForwardPolicy | undefined, ...batches: Buffer[]): Promise<unknown[]> =>
+  policy === undefined ? decodeMessages(recordSet(...batches)) : withRecordBatchForwarding(policy, () => decodeMessages(recordSet(...batches)));
+
+const offsets = (decoded: unknown[]): string[] => decoded.map((m) => (m as DecodedRecord).offset);
+
+test('without forwarding, every consumer gets decoded records, as kafkajs gave them', async () => {
+  const decoded = await decodeWith(undefined, await storedBatch(100, messages(3)), await storedBatch(103, messages(2, 's')));
+  assert.deepEqual(offsets(decoded), ['100', '101', '102', '103', '104']);
+  assert.ok(!decoded.some(isFetchedRecordBatch));
+  assert.deepEqual((decoded[4] as DecodedRecord).value, Buffer.from('s value 1'));
+});
+
+test('forwarding hands each whole batch over as one message at its last offset, bytes untouched', async () => {
+  const first = await storedBatch(100, messages(3));
+  const second = await storedBatch(103, messages(40, 's'), { transactional: true });
+  const decoded = await decodeWith(ANY, first, second);
+  assert.equal(decoded.length, 2);
+  const [a, b] = decoded as FetchedRecordBatch[];
+  assert.equal(a!.offset, '102', "kafkajs's position moves past the whole batch");
+  assert.deepEqual(a!.recordBatch, { baseOffset: 100, recordCount: 3, maxTimestamp: T0 + 6, bytes: first });
+  assert.deepEqual(b!.batchContext, { producerId: '4711', inTransaction: true }, "kafkajs's aborted-transaction filter sees the batch's producer");
+  assert.deepEqual(b!.recordBatch.bytes, second);
+  assert.deepEqual(offsets(await decodeRecordBatch(b!.recordBatch.bytes)), Array.from({ length: 40 }, (_, i) => String(103 + i)));
+});
+
+test('forwarding decodes the batches whose bytes would not reproduce their records', async () => {
+  const cases: [string, Buffer][] = [
+    ['a control batch (transaction marker)', await storedBatch(0, messages(1), { attributes: 0x20 })],
+    ['a LogAppendTime batch', await storedBatch(0, messages(3), { attributes: 0x08 })],
+    ['a batch with the delete-horizon flag', await storedBatch(0, messages(3), { attributes: 0x40 })],
+  ];
+  const gapped = await storedBatch(0, messages(3));
+  gapped.writeInt32BE(5, 23); // offsets 0..5 hold 3 records: compaction removed some
+  cases.push(['a compacted batch with offset gaps', gapped]);
+  for (const [what, batch] of cases) {
+    const decoded = await decodeWith(ANY, batch);
+    assert.ok(decoded.length > 0 && !decoded.some(isFetchedRecordBatch), `${what} must be decoded`);
+  }
+});
+
+test('forwarding decodes batches below the size threshold or compressed other than asked', async () => {
+  const small = await storedBatch(0, messages(2));
+  const large = await storedBatch(2, messages(200));
+  const decoded = await decodeWith({ minBytes: small.length + 1 }, small, large);
+  assert.deepEqual(
+    decoded.map((m) => (isFetchedRecordBatch(m) ? 'whole' : 'record')),
+    ['record', 'record', 'whole'],
+  );
+  const lz4 = await storedBatch(0, messages(10), { compression: CompressionTypes.LZ4 });
+  const zstd = await storedBatch(10, messages(10), { compression: CompressionTypes.ZSTD });
+  const onlyZstd = await decodeWith({ minBytes: 0, codec: CompressionTypes.ZSTD }, lz4, zstd);
+  assert.equal(onlyZstd.filter(isFetchedRecordBatch).length, 1);
+  assert.equal((onlyZstd.find(isFetchedRecordBatch) as FetchedRecordBatch).recordBatch.baseOffset, 10);
+  assert.equal(onlyZstd.length, 11);
+});
+
+test('a batch cut short at the end of a fetch is left for the next fetch', async () => {
+  const whole = await storedBatch(0, messages(3));
+  const cut = (await storedBatch(3, messages(3))).subarray(0, 70);
+  for (const policy of [undefined, ANY]) {
+    const decoded = await decodeWith(policy, whole, cut);
+    const last = decoded.at(-1) as { offset: string };
+    assert.equal(last.offset, '2');
+  }
+});
+
+for (const [name, type] of Object.entries({ none: CompressionTypes.None, gzip: CompressionTypes.GZIP, lz4: CompressionTypes.LZ4, zstd: CompressionTypes.ZSTD })) {
+  test(`a forwarded batch is what this producer would have encoded for the same records (${name})`, async () => {
+    const records = messages(25);
+    const fetched = await storedBatch(5000, records, { compression: type, transactional: true });
+    const options: BatchOptions = { compression: type, codec: type === 0 ? undefined : kafkajsLookupCodec()(type), crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 };
+    const expected = await encodeRecordBatch(records, options);
+    const target = Buffer.alloc(fetched.length + 10, 0xee);
+    const end = writeForwardedBatch(fetched, target, 5, options);
+    assert.equal(end, 5 + fetched.length);
+    assert.deepEqual(target.subarray(5, end), expected, 'base offset, leader epoch, producer fields, transactional flag and CRC rewritten; records untouched');
+    assert.equal(target[4], 0xee);
+    assert.equal(target[end], 0xee);
+    assert.deepEqual(fetched.readBigInt64BE(0), 5000n, 'the fetched batch itself is not changed');
+  });
+}

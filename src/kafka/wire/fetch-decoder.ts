@@ -1,0 +1,130 @@
+/**
+ * Decoder of a Fetch response's record set (kafkajs's fetch/v4/decodeMessages, which its Fetch
+ * v4-v11 responses share), installed in place of kafkajs's own so that a consumer can take
+ * record batches whole instead of decoded record by record.
+ *
+ *   RecordBatch header (61 bytes), then the records:
+ *      0 BaseOffset int64        27 BaseTimestamp int64
+ *      8 BatchLength int32       35 MaxTimestamp int64
+ *     12 LeaderEpoch int32       43 ProducerId int64
+ *     16 Magic int8              51 ProducerEpoch int16
+ *     17 CRC uint32              53 BaseSequence int32
+ *     21 Attributes int16        57 RecordCount int32
+ *     23 LastOffsetDelta int32
+ *
+ * Which consumer asked for whole batches travels with the fetch as async context: the fetch
+ * loop of a consumer started inside `withRecordBatchForwarding` decodes in that context, every
+ * other consumer gets decoded records exactly as before. A forwarded batch is handed to kafkajs
+ * as one pseudo-message whose offset is the batch's last offset and whose batch context carries
+ * the producer id and transaction flag, so kafkajs's own bookkeeping works on it unchanged: the
+ * fetch position moves past the batch, and a batch of an aborted transaction is filtered out
+ * (a transactional batch belongs to one producer and one transaction).
+ *
+ * A batch is decoded instead of forwarded when forwarding it would not reproduce its records:
+ * control batches (transaction markers, never replicated), LogAppendTime batches (each record's
+ * timestamp is the batch's append time, which the target would not keep), batches with offset
+ * gaps left by compaction (the target assigns offsets by count, and rejects a count that does not
+ * match the offset range), and batches with the delete-horizon flag of the log cleaner. Small
+ * batches are decoded too: Kafka takes one batch per partition per produce request, so many small
+ * batches cost more as produce rounds than re-encoded into one.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RawRecordBatch } from '../../core/record';
+import type { DecodedRecord } from './record-decoder';
+import { kafkajsFetchDecoding, type KafkajsDecoder } from './kafkajs-internals';
+
+export const BATCH_HEADER_BYTES = 61;
+const MAGIC_OFFSET = 16;
+const ATTRIBUTES_OFFSET = 21;
+const LAST_OFFSET_DELTA_OFFSET = 23;
+const MAX_TIMESTAMP_OFFSET = 35;
+const PRODUCER_ID_OFFSET = 43;
+const RECORD_COUNT_OFFSET = 57;
+
+export const CODEC_MASK = 0x07;
+const LOG_APPEND_TIME_FLAG = 0x08;
+export const TRANSACTIONAL_FLAG = 0x10;
+const CONTROL_FLAG = 0x20;
+const DELETE_HORIZON_FLAG = 0x40;
+const NOT_FORWARDED = LOG_APPEND_TIME_FLAG | CONTROL_FLAG | DELETE_HORIZON_FLAG;
+
+export interface ForwardPolicy {
+  /** Forward only batches with this codec (attributes bits 0-2); absent: any codec. */
+  readonly codec?: number;
+  /** Batches smaller than this are decoded. */
+  readonly minBytes: number;
+}
+
+/** A forwarded batch as kafkajs's consumer sees it: one message, at the batch's last offset. */
+export interface FetchedRecordBatch {
+  readonly offset: string;
+  readonly key: null;
+  readonly value: null;
+  readonly isControlRecord: false;
+  readonly batchContext: { readonly producerId: string; readonly inTransaction: boolean };
+  readonly recordBatch: RawRecordBatch;
+}
+
+const forwarding = new AsyncLocalStorage<ForwardPolicy>();
+
+/** Runs `start` so that fetches it leads to hand over whole record batches where `policy` allows. */
+export function withRecordBatchForwarding<T>(policy: ForwardPolicy, start: () => T): T {
+  return forwarding.run(policy, start);
+}
+
+export function isFetchedRecordBatch(message: unknown): message is FetchedRecordBatch {
+  return (message as Partial<FetchedRecordBatch>).recordBatch !== undefined;
+}
+
+function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch | undefined {
+  if (bytes.length < policy.minBytes) return undefined;
+  const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
+  if ((attributes & NOT_FORWARDED) !== 0) return undefined;
+  if (policy.codec !== undefined && (attributes & CODEC_MASK) !== policy.codec) return undefined;
+  const recordCount = bytes.readInt32BE(RECORD_COUNT_OFFSET);
+  if (recordCount <= 0 || recordCount !== bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1) return undefined;
+  const baseOffset = Number(bytes.readBigInt64BE(0));
+  return {
+    offset: String(baseOffset + recordCount - 1),
+    key: null,
+    value: null,
+    isControlRecord: false,
+    batchContext: {
+      producerId: bytes.readBigInt64BE(PRODUCER_ID_OFFSET).toString(),
+      inTransaction: (attributes & TRANSACTIONAL_FLAG) !== 0,
+    },
+    recordBatch: { baseOffset, recordCount, maxTimestamp: Number(bytes.readBigInt64BE(MAX_TIMESTAMP_OFFSET)), bytes },
+  };
+}
+
+/** Decodes the records of one whole v2 batch (as fetched) the way kafkajs's consumer would. */
+export async function decodeRecordBatch(bytes: Buffer): Promise<DecodedRecord[]> {
+  const { Decoder, decodeRecordBatch: decode } = kafkajsFetchDecoding();
+  return (await decode(new Decoder(bytes))).records as DecodedRecord[];
+}
+
+export async function decodeMessages(decoder: KafkajsDecoder & { readInt32(): number; canReadBytes(n: number): boolean; readBytes(n: number): Buffer }): Promise<unknown[]> {
+  const size = decoder.readInt32();
+  if (size <= 0 || !decoder.canReadBytes(size)) return [];
+  const buffer = decoder.readBytes(size);
+  const kafkajs = kafkajsFetchDecoding();
+  if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), size);
+  const policy = forwarding.getStore();
+  const messages: unknown[] = [];
+  let position = 0;
+  while (position + BATCH_HEADER_BYTES <= buffer.length) {
+    const end = position + 12 + buffer.readInt32BE(position + 8);
+    // The broker fills a fetch up to its byte limit, so the last batch may be cut short.
+    if (end > buffer.length) break;
+    const bytes = buffer.subarray(position, end);
+    position = end;
+    const whole = policy === undefined ? undefined : forwardable(bytes, policy);
+    if (whole !== undefined) {
+      messages.push(whole);
+      continue;
+    }
+    const { records } = await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes));
+    for (const record of records) messages.push(record);
+  }
+  return messages;
+}
