@@ -32,10 +32,18 @@ export class FlowStatus {
   readonly checkpoints = new CheckpointStatus();
   readonly heartbeats = new HeartbeatStatus();
 
+  /** What bounds records fetched but not yet acknowledged (set by the running flow). */
+  buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
+
   constructor(
     readonly source: string,
     readonly target: string,
   ) {}
+
+  /** Bytes fetched from the source and not yet acknowledged by the target. */
+  get bufferedBytes(): number {
+    return this.buffer?.inFlightBytes ?? 0;
+  }
 
   recordWrite(batches: readonly FlowBatch[], now: number): void {
     this.writes++;

@@ -87,6 +87,7 @@ export class ReplicationFlow {
 
   constructor(private readonly parts: ReplicationFlowParts) {
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
+    parts.status.buffer = this.budget;
   }
 
   run(stop$: Observable<unknown>): Observable<never> {
