@@ -36,22 +36,22 @@ export const KAFKAJS_PATHS = {
 /** kafkajs's decoder of one v2 record batch (records decoded through our record decoder). */
 export type KafkajsRecordBatchDecoder = (decoder: KafkajsDecoder) => Promise<{ records: unknown[] }>;
 
-export function kafkajsFetchDecoding(): {
-  Decoder: KafkajsDecoderClass;
-  decodeRecordBatch: KafkajsRecordBatchDecoder;
-  decodeMessageSet: (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>;
-} {
-  return {
-    Decoder: require('kafkajs/src/protocol/decoder') as KafkajsDecoderClass,
-    decodeRecordBatch: require('kafkajs/src/protocol/recordBatch/v0/decoder') as KafkajsRecordBatchDecoder,
-    decodeMessageSet: require('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
-  };
+/**
+ * Loads a kafkajs module on first use and keeps it: these are called per request, and `require`
+ * resolves the path (stat calls, package.json reads) every time even for a cached module. Loading
+ * lazily keeps this file free of kafkajs imports, so install.ts can run before kafkajs loads.
+ */
+function lazy<T>(load: () => T): () => T {
+  let loaded: { value: T } | undefined;
+  return () => (loaded ??= { value: load() }).value;
 }
 
-export function kafkajsLookupCodec(): (type: number) => KafkajsCodec {
-  return (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec;
-}
+export const kafkajsFetchDecoding = lazy(() => ({
+  Decoder: require('kafkajs/src/protocol/decoder') as KafkajsDecoderClass,
+  decodeRecordBatch: require('kafkajs/src/protocol/recordBatch/v0/decoder') as KafkajsRecordBatchDecoder,
+  decodeMessageSet: require('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
+}));
 
-export function kafkajsApiKeys(): { Produce: number } {
-  return require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number };
-}
+export const kafkajsLookupCodec = lazy(() => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec);
+
+export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number });
