@@ -188,10 +188,16 @@ const batchingSchema = z
     max_records: positiveInt().default(10000).describe('Write a batch once it holds this many records.'),
     max_bytes: positiveInt().default(4194304).describe('Write a batch once it holds this many bytes.'),
     max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
-    forward_min_bytes: nonNegativeInt()
+    forward_batches: z
+      .boolean()
+      .default(true)
+      .describe(
+        'In flows without transforms, write source record batches to the target as fetched: same records, same compression, not decoded and re-encoded (uncompressed ones from one partition are joined into one batch per write). Not for control, LogAppendTime or compacted-with-gaps batches, nor for batches compressed other than `producer.compression` when that is not none: those are re-encoded.',
+      ),
+    forward_compressed_min_bytes: nonNegativeInt()
       .default(8192)
       .describe(
-        'In flows without transforms, source record batches of at least this many bytes go to the target as fetched: same records, same compression, not decoded and re-encoded (not for control, compacted-with-gaps or LogAppendTime batches, nor for batches compressed other than `producer.compression` when that is not none). Smaller batches are re-encoded together, since Kafka takes one batch per partition per produce request. Set above `consumer.max_bytes_per_partition` to always re-encode.',
+        'Compressed source batches smaller than this are re-encoded rather than forwarded: Kafka takes one batch per partition per produce request, and a compressed batch cannot be joined with others, so forwarding many small ones costs a produce round each.',
       ),
   })
   .describe('Batches written to the target, per target partition; a batch is written when any limit is reached. MM2: producer `batch.size` / `linger.ms`.');

@@ -61,6 +61,8 @@ export interface MirrorRecord {
 export interface RawRecordBatch {
   readonly baseOffset: number;
   readonly recordCount: number;
+  /** Whether the records are compressed (then the batch can only be forwarded whole, on its own). */
+  readonly compressed: boolean;
   /** Largest record timestamp (CreateTime), for replication latency. */
   readonly maxTimestamp: number;
   /** The whole batch, from its BaseOffset field to its last byte. */

@@ -17,14 +17,15 @@ const COMPRESSION: Record<Compression, CompressionTypes> = {
 interface PartitionGroup {
   readonly messages: Message[];
   readonly indices: number[];
-  forwarded: boolean;
+  /** Records per item: 1 for a record, the record count for a forwarded batch. */
+  readonly counts: number[];
 }
 
 /**
  * RecordWriter over a kafkajs producer: acks=all, not idempotent (as MM2's Connect producer), no
  * topic auto-creation. Records go out in one sendBatch per write, which kafkajs splits into one
- * request per broker; each partition's records form one record batch, in order. A forwarded
- * record batch goes into the request as it is (wire/produce-request.ts).
+ * request per broker; each partition's records form one record batch, in order. Forwarded record
+ * batches go into the request as they are, or joined when several (wire/produce-request.ts).
  */
 export class KafkajsWriter implements RecordWriter {
   private producer: Producer;
@@ -58,18 +59,16 @@ export class KafkajsWriter implements RecordWriter {
         let partitions = byTopic.get(item.topic);
         if (!partitions) byTopic.set(item.topic, (partitions = new Map()));
         let group = partitions.get(item.partition);
-        if (!group) partitions.set(item.partition, (group = { messages: [], indices: [], forwarded: false }));
-        if (group.forwarded || (isRecordBatch(item) && group.messages.length > 0)) {
-          throw new Error(`A write may carry one forwarded record batch for ${item.topic}-${item.partition} and nothing else for it (one batch per partition per produce request).`);
-        }
+        if (!group) partitions.set(item.partition, (group = { messages: [], indices: [], counts: [] }));
         if (isRecordBatch(item)) {
           const message: ForwardedBatchMessage & { partition: number } = { partition: item.partition, value: null, recordBatch: item.batch };
           group.messages.push(message as unknown as Message);
-          group.forwarded = true;
+          group.counts.push(item.batch.recordCount);
         } else {
           // The record itself is the kafkajs message: our produce encoder (wire/) reads partition,
           // key, value, numeric timestamp and the ordered header list from it, so no copy is made.
           group.messages.push(item as unknown as Message);
+          group.counts.push(1);
         }
         group.indices.push(i);
       }
@@ -90,8 +89,11 @@ export class KafkajsWriter implements RecordWriter {
           const group = byTopic.get(ack.topicName)?.get(ack.partition);
           if (!group) continue;
           acknowledged++;
-          const base = Number(ack.baseOffset);
-          for (let j = 0; j < group.indices.length; j++) offsets[group.indices[j]!] = base + j;
+          let offset = Number(ack.baseOffset);
+          for (let j = 0; j < group.indices.length; j++) {
+            offsets[group.indices[j]!] = offset;
+            offset += group.counts[j]!;
+          }
         }
         let partitions = 0;
         for (const p of byTopic.values()) partitions += p.size;

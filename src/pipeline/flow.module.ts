@@ -156,8 +156,13 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
             maxInFlightBytes: flow.buffer.max_bytes,
             // Records nobody looks into travel in their source batches; with the target
             // compressing differently, only batches already compressed that way do.
-            ...(flow.transforms.length === 0
-              ? { forwardRecordBatches: { minBytes: flow.batching.forward_min_bytes, ...(flow.producer.compression === 'none' ? {} : { compression: flow.producer.compression }) } }
+            ...(flow.transforms.length === 0 && flow.batching.forward_batches
+              ? {
+                  forwardRecordBatches: {
+                    minCompressedBytes: flow.batching.forward_compressed_min_bytes,
+                    ...(flow.producer.compression === 'none' ? {} : { compression: flow.producer.compression }),
+                  },
+                }
               : {}),
           },
           sourceRecords: clients.source(flow.source, {

@@ -38,14 +38,14 @@ const LAG_MAX = 10;
 
 /** A flow of test `p` with checkpoints every 500 ms for its own groups. */
 /**
- * Records travel in the record batches they were fetched in (every batch forwarded, however
- * small), so the offset syncs the translations rest on come from forwarded batches; the
- * interop test covers syncs of re-encoded records.
+ * Records travel in the record batches they were fetched in (the default for flows without
+ * transforms), so the offset syncs the translations rest on come from forwarded batches;
+ * group-sync.test.ts covers the syncs of re-encoded records.
  */
 function checkpointFlow(p: string, extra: Record<string, unknown> = {}): TestFlow {
   return {
     topics: [`${p}-.*`],
-    batching: { forward_min_bytes: 0 },
+    batching: { forward_batches: true },
     offset_syncs: { lag_max: LAG_MAX },
     checkpoints: { interval_ms: 500, refresh_groups_interval_ms: 1000, groups: [`${p}-.*`] },
     ...extra,

@@ -14,7 +14,7 @@ import { connectOffsetsPartition, encodeConnectOffsetValue, encodeSourceOffsetKe
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 const T0 = 1_700_000_000_000;
 /** Every batch forwarded that can be; heartbeats left out, so the counts are this test's own. */
-const FORWARD_EVERYTHING = { batching: { forward_min_bytes: 0 }, replicate_heartbeats: false };
+const FORWARD_EVERYTHING = { batching: { forward_compressed_min_bytes: 0 }, replicate_heartbeats: false };
 
 let source: KafkaKit;
 let target: KafkaKit;

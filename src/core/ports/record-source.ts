@@ -4,8 +4,8 @@ import type { Compression } from './record-writer';
 
 /** Which fetched record batches a source hands over whole (see RawRecordBatch). */
 export interface ForwardRecordBatches {
-  /** Smaller batches are decoded. */
-  readonly minBytes: number;
+  /** Compressed batches smaller than this are decoded. */
+  readonly minCompressedBytes: number;
   /** Forward only batches compressed this way (the target's configured compression); absent: any. */
   readonly compression?: Compression;
 }

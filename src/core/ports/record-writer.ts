@@ -23,7 +23,8 @@ export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 /**
  * Writes records with acks=all. One `write` is one produce round (one request per broker);
  * records of one partition keep their order. Kafka takes one record batch per partition per
- * produce request, so in one write a partition gets either records or a single forwarded batch.
+ * produce request, so in one write a partition gets either records, or one forwarded batch, or
+ * uncompressed forwarded batches (joined into one).
  */
 export interface RecordWriter {
   readonly cluster: string;

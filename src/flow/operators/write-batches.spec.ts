@@ -93,29 +93,44 @@ test('writeBatches passes batches with no records through in order without writi
   });
 });
 
-test('writeBatches gives each forwarded record batch its partition to itself in a produce round', () => {
+test('writeBatches puts forwarded batches of a partition in one round when uncompressed, a compressed one alone', () => {
   const rounds: string[][] = [];
   scheduler().run(({ cold, expectObservable }) => {
     let next = 0;
     const target = (items: readonly OutboundItem[]): Observable<Float64Array> => {
       rounds.push(items.map((item) => ('batch' in item ? `${item.partition}:batch@${item.batch.baseOffset}` : `${item.partition}:record`)));
       // A forwarded batch takes as many offsets as it has records.
-      return timer(1).pipe(map(() => Float64Array.from(items, (item) => ((next += 'batch' in item ? item.batch.recordCount : 1), next - ('batch' in item ? item.batch.recordCount : 1)))));
+      return timer(1).pipe(
+        map(() =>
+          Float64Array.from(items, (item) => {
+            const at = next;
+            next += 'batch' in item ? item.batch.recordCount : 1;
+            return at;
+          }),
+        ),
+      );
     };
-    const whole = (partition: number, baseOffset: number, recordCount: number): FlowBatch => ({
+    const whole = (partition: number, baseOffset: number, recordCount: number, compressed: boolean): FlowBatch => ({
       source: { topic: 'a', partition },
       records: [],
-      recordBatches: [{ topic: 't.a', partition, batch: { baseOffset, recordCount, maxTimestamp: 0, bytes: Buffer.alloc(100) } }],
+      recordBatches: [{ topic: 't.a', partition, batch: { baseOffset, recordCount, compressed, maxTimestamp: 0, bytes: Buffer.alloc(100) } }],
       nextOffset: baseOffset + recordCount,
       highWatermark: 0,
       bytes: 100,
       sourceRecords: recordCount,
     });
-    const input = cold('(abcd|)', { a: whole(0, 0, 5), b: whole(0, 5, 3), c: whole(1, 0, 4), d: batch('d', 1) });
+    const input = cold('(abcef|)', {
+      a: whole(0, 0, 5, true),
+      b: whole(0, 5, 3, true),
+      c: whole(1, 0, 4, false),
+      e: whole(1, 4, 2, false),
+      f: batch('f', 1),
+    });
     const out = input.pipe(writeBatches(policy, target), map((w) => Array.from(w.offsets)));
-    // All four go in one write when the input completes. Round 1: partition 0's first batch, partition 1's batch, the record of d (another
-    // topic); round 2: partition 0's second batch. Offsets come back in input order.
-    expectObservable(out).toBe('--(x|)', { x: [0, 10, 5, 9] });
+    // All five go in one write when the input completes. Round 1: partition 0's first
+    // (compressed) batch, both uncompressed batches of partition 1, the record of f (another
+    // topic); round 2: partition 0's second compressed batch. Offsets come back in input order.
+    expectObservable(out).toBe('--(x|)', { x: [0, 12, 5, 9, 11] });
   });
-  assert.deepEqual(rounds, [['0:batch@0', '1:batch@0', '0:record'], ['0:batch@5']]);
+  assert.deepEqual(rounds, [['0:batch@0', '1:batch@0', '1:batch@4', '0:record'], ['0:batch@5']]);
 });

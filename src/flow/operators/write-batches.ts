@@ -136,38 +136,55 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
 }
 
 /**
- * Splits records into produce rounds so no partition gets more than `maxPartitionBytes` in one
- * request, and a forwarded record batch has its partition to itself in its round (Kafka takes
- * one batch per partition per request); writes the rounds one after another (keeping each
- * partition's order) and stitches the offsets back into input order. The common case is a
- * single round.
+ * What a partition's items in one produce round must have in common: Kafka takes one record batch
+ * per partition per request, which the writer makes of records, or of uncompressed forwarded
+ * batches (joined), or of a single compressed forwarded batch.
+ */
+type RoundKind = 'records' | 'uncompressed' | 'compressed';
+
+interface RoundState {
+  round: number;
+  bytes: number;
+  kind: RoundKind | undefined;
+}
+
+function roundKind(item: OutboundItem): RoundKind {
+  if (!isRecordBatch(item)) return 'records';
+  return item.batch.compressed ? 'compressed' : 'uncompressed';
+}
+
+/**
+ * Splits records into produce rounds so that no partition gets more than `maxPartitionBytes`, nor
+ * items of different kinds (see RoundKind), in one request; writes the rounds one after another
+ * (keeping each partition's order) and stitches the offsets back into input order. The common
+ * case is a single round.
  */
 function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
   const roundOf = new Uint32Array(records.length);
-  const byTopic = new Map<string, Map<number, { round: number; bytes: number }>>();
+  const byTopic = new Map<string, Map<number, RoundState>>();
   let rounds = 1;
   // Consecutive records usually share a partition: remember the last one to skip the lookups.
   let lastTopic: string | undefined;
   let lastPartition = -1;
-  let state: { round: number; bytes: number } | undefined;
+  let state: RoundState | undefined;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     if (r.topic !== lastTopic || r.partition !== lastPartition) {
       let partitions = byTopic.get(r.topic);
       if (!partitions) byTopic.set(r.topic, (partitions = new Map()));
       state = partitions.get(r.partition);
-      if (!state) partitions.set(r.partition, (state = { round: 0, bytes: 0 }));
+      if (!state) partitions.set(r.partition, (state = { round: 0, bytes: 0, kind: undefined }));
       lastTopic = r.topic;
       lastPartition = r.partition;
     }
-    const whole = isRecordBatch(r);
-    // A forwarded batch fills its partition's round: whatever comes next starts a new one.
-    const size = whole ? Number.POSITIVE_INFINITY : recordBytes(r) + RECORD_OVERHEAD_BYTES;
-    if (state!.bytes > 0 && (whole || state!.bytes + size > maxPartitionBytes)) {
+    const kind = roundKind(r);
+    const size = isRecordBatch(r) ? r.batch.bytes.length : recordBytes(r) + RECORD_OVERHEAD_BYTES;
+    if (state!.kind !== undefined && (kind !== state!.kind || kind === 'compressed' || state!.bytes + size > maxPartitionBytes)) {
       state!.round++;
       state!.bytes = 0;
       if (state!.round + 1 > rounds) rounds = state!.round + 1;
     }
+    state!.kind = kind;
     state!.bytes += size;
     roundOf[i] = state!.round;
   }

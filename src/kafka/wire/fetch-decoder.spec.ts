@@ -4,7 +4,7 @@ import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
-import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
 import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
@@ -52,7 +52,7 @@ function recordSet(...batches: Buffer[]): InstanceType<ReturnType<typeof kafkajs
   return new (kafkajsFetchDecoding().Decoder)(Buffer.concat([size, body]));
 }
 
-const ANY: ForwardPolicy = { minBytes: 0 };
+const ANY: ForwardPolicy = { minCompressedBytes: 0 };
 const decodeWith = (policy: ForwardPolicy | undefined, ...batches: Buffer[]): Promise<unknown[]> =>
   policy === undefined ? decodeMessages(recordSet(...batches)) : withRecordBatchForwarding(policy, () => decodeMessages(recordSet(...batches)));
 
@@ -72,7 +72,7 @@ test('forwarding hands each whole batch over as one message at its last offset, 
   assert.equal(decoded.length, 2);
   const [a, b] = decoded as FetchedRecordBatch[];
   assert.equal(a!.offset, '102', "kafkajs's position moves past the whole batch");
-  assert.deepEqual(a!.recordBatch, { baseOffset: 100, recordCount: 3, maxTimestamp: T0 + 6, bytes: first });
+  assert.deepEqual(a!.recordBatch, { baseOffset: 100, recordCount: 3, compressed: false, maxTimestamp: T0 + 6, bytes: first });
   assert.deepEqual(b!.batchContext, { producerId: '4711', inTransaction: true }, "kafkajs's aborted-transaction filter sees the batch's producer");
   assert.deepEqual(b!.recordBatch.bytes, second);
   assert.deepEqual(offsets(await decodeRecordBatch(b!.recordBatch.bytes)), Array.from({ length: 40 }, (_, i) => String(103 + i)));
@@ -93,17 +93,19 @@ test('forwarding decodes the batches whose bytes would not reproduce their recor
   }
 });
 
-test('forwarding decodes batches below the size threshold or compressed other than asked', async () => {
-  const small = await storedBatch(0, messages(2));
-  const large = await storedBatch(2, messages(200));
-  const decoded = await decodeWith({ minBytes: small.length + 1 }, small, large);
+test('forwarding decodes compressed batches below the size threshold, and batches compressed other than asked', async () => {
+  const lz4 = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.LZ4 });
+  const small = await lz4(0, 2);
+  const large = await lz4(2, 200);
+  const uncompressed = await storedBatch(202, messages(1));
+  const decoded = await decodeWith({ minCompressedBytes: small.length + 1 }, small, large, uncompressed);
   assert.deepEqual(
     decoded.map((m) => (isFetchedRecordBatch(m) ? 'whole' : 'record')),
-    ['record', 'record', 'whole'],
+    ['record', 'record', 'whole', 'whole'],
+    'a small uncompressed batch is forwarded: it can be joined with others',
   );
-  const lz4 = await storedBatch(0, messages(10), { compression: CompressionTypes.LZ4 });
   const zstd = await storedBatch(10, messages(10), { compression: CompressionTypes.ZSTD });
-  const onlyZstd = await decodeWith({ minBytes: 0, codec: CompressionTypes.ZSTD }, lz4, zstd);
+  const onlyZstd = await decodeWith({ minCompressedBytes: 0, codec: CompressionTypes.ZSTD }, await lz4(0, 10), zstd);
   assert.equal(onlyZstd.filter(isFetchedRecordBatch).length, 1);
   assert.equal((onlyZstd.find(isFetchedRecordBatch) as FetchedRecordBatch).recordBatch.baseOffset, 10);
   assert.equal(onlyZstd.length, 11);
@@ -134,3 +136,23 @@ for (const [name, type] of Object.entries({ none: CompressionTypes.None, gzip: C
     assert.deepEqual(fetched.readBigInt64BE(0), 5000n, 'the fetched batch itself is not changed');
   });
 }
+
+test('uncompressed batches joined into one are what this producer would have encoded for all their records', async () => {
+  const first = messages(30, 'a');
+  // Timestamps older than the first batch's: the joined batch's deltas go negative.
+  const second = messages(1, 'b').map((m) => ({ ...m, timestamp: T0 - 86_400_000 }));
+  const third = messages(200, 'c').map((m, i) => ({ ...m, timestamp: T0 + 1_000_000 + i }));
+  const fetched = [await storedBatch(7, first, { transactional: true }), await storedBatch(37, second), await storedBatch(40, third)];
+  const options: BatchOptions = { compression: 0, crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 };
+  const joined = joinForwardedBatches(fetched, options);
+  assert.deepEqual(joined, await encodeRecordBatch([...first, ...second, ...third], options));
+  const records = await decodeRecordBatch(joined);
+  assert.equal(records.length, 231);
+  assert.equal(records[30]!.timestamp, String(T0 - 86_400_000));
+  assert.deepEqual(records[230]!.headers, [
+    { key: 'a', value: Buffer.from('199') },
+    { key: 'b', value: null },
+    { key: 'a', value: Buffer.alloc(0) },
+  ]);
+  await assert.rejects(async () => joinForwardedBatches([await storedBatch(0, first, { compression: CompressionTypes.GZIP }), fetched[1]!], options), /uncompressed/);
+});

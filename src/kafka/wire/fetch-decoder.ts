@@ -25,8 +25,9 @@
  * timestamp is the batch's append time, which the target would not keep), batches with offset
  * gaps left by compaction (the target assigns offsets by count, and rejects a count that does not
  * match the offset range), and batches with the delete-horizon flag of the log cleaner. Small
- * batches are decoded too: Kafka takes one batch per partition per produce request, so many small
- * batches cost more as produce rounds than re-encoded into one.
+ * compressed batches are decoded too: Kafka takes one batch per partition per produce request, and
+ * uncompressed batches can be joined into one cheaply (record-batch-encoder.ts), but compressed
+ * ones each need a produce round of their own, which costs more than re-encoding small ones.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RawRecordBatch } from '../../core/record';
@@ -51,8 +52,8 @@ const NOT_FORWARDED = LOG_APPEND_TIME_FLAG | CONTROL_FLAG | DELETE_HORIZON_FLAG;
 export interface ForwardPolicy {
   /** Forward only batches with this codec (attributes bits 0-2); absent: any codec. */
   readonly codec?: number;
-  /** Batches smaller than this are decoded. */
-  readonly minBytes: number;
+  /** Compressed batches smaller than this are decoded. */
+  readonly minCompressedBytes: number;
 }
 
 /** A forwarded batch as kafkajs's consumer sees it: one message, at the batch's last offset. */
@@ -77,10 +78,12 @@ export function isFetchedRecordBatch(message: unknown): message is FetchedRecord
 }
 
 function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch | undefined {
-  if (bytes.length < policy.minBytes) return undefined;
   const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
   if ((attributes & NOT_FORWARDED) !== 0) return undefined;
-  if (policy.codec !== undefined && (attributes & CODEC_MASK) !== policy.codec) return undefined;
+  const codec = attributes & CODEC_MASK;
+  if (policy.codec !== undefined && codec !== policy.codec) return undefined;
+  const compressed = codec !== 0;
+  if (compressed && bytes.length < policy.minCompressedBytes) return undefined;
   const recordCount = bytes.readInt32BE(RECORD_COUNT_OFFSET);
   if (recordCount <= 0 || recordCount !== bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1) return undefined;
   const baseOffset = Number(bytes.readBigInt64BE(0));
@@ -93,7 +96,7 @@ function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch |
       producerId: bytes.readBigInt64BE(PRODUCER_ID_OFFSET).toString(),
       inTransaction: (attributes & TRANSACTIONAL_FLAG) !== 0,
     },
-    recordBatch: { baseOffset, recordCount, maxTimestamp: Number(bytes.readBigInt64BE(MAX_TIMESTAMP_OFFSET)), bytes },
+    recordBatch: { baseOffset, recordCount, compressed, maxTimestamp: Number(bytes.readBigInt64BE(MAX_TIMESTAMP_OFFSET)), bytes },
   };
 }
 

@@ -11,8 +11,9 @@
  *       partition  => INT32
  *       record_set => INT32 length + record batch
  *
- * A partition's messages may instead be one forwarded batch (a record batch as fetched from
- * another cluster): it is copied into the request with its producer fields rewritten.
+ * A partition's messages may instead be forwarded batches (record batches as fetched from another
+ * cluster): one is copied into the request with its producer fields rewritten; several
+ * (uncompressed) are joined into one, since Kafka takes one batch per partition per request.
  *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
@@ -20,7 +21,7 @@
  */
 import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
-import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 
 /** A message that stands for a whole fetched record batch, forwarded as it is. */
@@ -32,18 +33,21 @@ export interface ForwardedBatchMessage {
 interface PartitionData {
   readonly partition: number;
   readonly firstSequence?: number;
-  /** Records to encode into one batch, or exactly one forwarded batch. */
+  /** Records to encode into one batch, or forwarded batches (one, or several uncompressed ones to join). */
   readonly messages: readonly (OutgoingMessage | ForwardedBatchMessage)[];
 }
 
 /** A partition's record set: encoded here, or a fetched batch copied into the request. */
 type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions };
 
-function forwardedBatch(messages: PartitionData['messages']): Buffer | undefined {
-  const first = messages[0] as Partial<ForwardedBatchMessage> | undefined;
-  if (first?.recordBatch === undefined) return undefined;
-  if (messages.length !== 1) throw new Error('A forwarded record batch must be the only one of its partition in a produce request.');
-  return first.recordBatch.bytes;
+/** The fetched batches a partition's messages stand for, or undefined when they are records. */
+function forwardedBatches(messages: PartitionData['messages']): Buffer[] | undefined {
+  if ((messages[0] as Partial<ForwardedBatchMessage> | undefined)?.recordBatch === undefined) return undefined;
+  return messages.map((message) => {
+    const batch = (message as Partial<ForwardedBatchMessage>).recordBatch;
+    if (batch === undefined) throw new Error('A partition of a produce request takes either records or forwarded record batches, not both.');
+    return batch.bytes;
+  });
 }
 
 const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : set.forwarded.length);
@@ -95,9 +99,13 @@ export function produceRequestV3(args: ProduceRequestArgs) {
             firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
             transactional: transactionalId !== null,
           };
-          const forwarded = forwardedBatch(data.messages);
+          const forwarded = forwardedBatches(data.messages);
           const set: RecordSet =
-            forwarded === undefined ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) } : { forwarded, options };
+            forwarded === undefined
+              ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) }
+              : forwarded.length === 1
+                ? { forwarded: forwarded[0]!, options }
+                : { encoded: joinForwardedBatches(forwarded, options) };
           encoded.push({ partition: data.partition, set });
           size += 4 + 4 + recordSetSize(set);
         }

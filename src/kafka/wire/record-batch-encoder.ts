@@ -241,3 +241,95 @@ export function writeForwardedBatch(fetched: Buffer, target: Buffer, offset: num
   target.writeUInt32BE(options.crc32c(target.subarray(offset + CRC_START, end)) >>> 0, offset + 17);
   return end;
 }
+
+/** Reads an unsigned varint at `at`; returns the value and where it ends. */
+function readUnsignedVarint(buffer: Buffer, at: number): { value: number; end: number } {
+  let value = 0;
+  let scale = 1;
+  let byte: number;
+  do {
+    if (at >= buffer.length) throw new RangeError('Truncated varint in a record batch.');
+    byte = buffer[at++]!;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  } while (byte >= 0x80);
+  return { value, end: at };
+}
+
+const unzigzag = (n: number): number => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+
+/**
+ * Walks the records of uncompressed fetched batches as they will sit in the joined batch:
+ * `visit(batch, recordStart, restStart, recordEnd, timestampDelta, index)` per record, where
+ * `restStart..recordEnd` is the key, value and headers (copied unchanged) and the deltas are
+ * against the joined batch's base timestamp and first offset.
+ */
+function forEachJoinedRecord(
+  fetched: readonly Buffer[],
+  baseTimestamp: number,
+  visit: (batch: Buffer, restStart: number, recordEnd: number, timestampDelta: number, index: number, attributes: number) => void,
+): void {
+  let index = 0;
+  for (const batch of fetched) {
+    const batchBase = Number(batch.readBigInt64BE(27));
+    const count = batch.readInt32BE(57);
+    let at = HEADER_BYTES;
+    for (let i = 0; i < count; i++) {
+      const length = readUnsignedVarint(batch, at);
+      const recordEnd = length.end + unzigzag(length.value);
+      const attributes = batch[length.end]!;
+      const timestamp = readUnsignedVarint(batch, length.end + 1);
+      const offsetDelta = readUnsignedVarint(batch, timestamp.end);
+      visit(batch, offsetDelta.end, recordEnd, batchBase + unzigzag(timestamp.value) - baseTimestamp, index++, attributes);
+      at = recordEnd;
+    }
+  }
+}
+
+/**
+ * Joins uncompressed fetched batches of one partition, in order, into one batch as this producer
+ * would send it (Kafka takes one batch per partition per produce request). Each record keeps its
+ * key, value, headers and timestamp byte for byte; only its offset and timestamp deltas are
+ * written anew against the joined batch, which is why compressed batches cannot be joined this
+ * way.
+ */
+export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
+  let baseTimestamp = Number.POSITIVE_INFINITY;
+  let maxTimestamp = Number.NEGATIVE_INFINITY;
+  for (const batch of fetched) {
+    if ((batch.readInt16BE(21) & CODEC_MASK) !== 0) throw new Error('Only uncompressed record batches can be joined.');
+    baseTimestamp = Math.min(baseTimestamp, Number(batch.readBigInt64BE(27)));
+    maxTimestamp = Math.max(maxTimestamp, Number(batch.readBigInt64BE(35)));
+  }
+  let size = HEADER_BYTES;
+  let count = 0;
+  forEachJoinedRecord(fetched, baseTimestamp, (_batch, restStart, recordEnd, timestampDelta, index) => {
+    const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
+    size += varintSize(body) + body;
+    count++;
+  });
+  const joined = Buffer.allocUnsafe(size);
+  let offset = HEADER_BYTES;
+  forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
+    const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
+    offset = writeUnsignedVarint(joined, offset, zigzag32(body));
+    joined[offset++] = attributes;
+    offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
+    offset = writeUnsignedVarint(joined, offset, zigzag32(index));
+    offset += batch.copy(joined, offset, restStart, recordEnd);
+  });
+  joined.writeBigInt64BE(0n, 0);
+  joined.writeInt32BE(size - 12, 8);
+  joined.writeInt32BE(-1, 12);
+  joined.writeInt8(2, 16);
+  joined.writeInt16BE(options.transactional ? TRANSACTIONAL_FLAG : 0, 21);
+  joined.writeInt32BE(count - 1, 23);
+  joined.writeBigInt64BE(BigInt(baseTimestamp), 27);
+  joined.writeBigInt64BE(BigInt(maxTimestamp), 35);
+  joined.writeBigInt64BE(BigInt(options.producerId ?? -1), 43);
+  joined.writeInt16BE(options.producerEpoch ?? -1, 51);
+  joined.writeInt32BE(options.firstSequence ?? -1, 53);
+  joined.writeInt32BE(count, 57);
+  joined.writeUInt32BE(options.crc32c(joined.subarray(CRC_START)) >>> 0, 17);
+  return joined;
+}
