@@ -76,21 +76,30 @@ export class KafkajsAdmin implements ClusterAdmin {
       // Ask first: kafkajs logs an error for every topic that already exists.
       const existing = new Set(await admin.listTopics());
       topics = topics.filter((t) => !existing.has(t.name));
-      // One request per topic: kafkajs turns a mix of new and existing topics into one opaque error.
+      const request = (batch: readonly NewTopic[]) =>
+        admin.createTopics({
+          waitForLeaders: true,
+          topics: batch.map((topic) => ({
+            topic: topic.name,
+            numPartitions: topic.partitions,
+            replicationFactor: topic.replicationFactor,
+            configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
+          })),
+        });
+      // All in one request: creating topics one by one costs a wait for leaders each (20 topics
+      // of 16 partitions: 3 s instead of 0.3 s).
+      if (topics.length > 1) {
+        try {
+          if (await request(topics)) return topics.map((t) => t.name);
+        } catch (error) {
+          if (!isTopicExists(error)) throw error;
+        }
+        // Someone else created some of them meanwhile, and kafkajs answers for the request as a
+        // whole: go topic by topic for the rest (topics this request made count as existing).
+      }
       for (const topic of topics) {
         try {
-          const made = await admin.createTopics({
-            waitForLeaders: true,
-            topics: [
-              {
-                topic: topic.name,
-                numPartitions: topic.partitions,
-                replicationFactor: topic.replicationFactor,
-                configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
-              },
-            ],
-          });
-          if (made) created.push(topic.name);
+          if (await request([topic])) created.push(topic.name);
         } catch (error) {
           if (isTopicExists(error)) continue;
           throw error;
