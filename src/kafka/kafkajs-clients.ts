@@ -60,7 +60,7 @@ export class KafkajsClients implements KafkaClients {
   }
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
-    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options);
+    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
     this.open.push(writer);
     return writer;
   }

@@ -1,10 +1,19 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { defer, type Observable } from 'rxjs';
-import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from './kafkajs';
+import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
 import { isRecordBatch, type Compression, type OutboundItem, type RecordWriter } from '../core/ports/record-writer';
 import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
-import { KafkaTransportError } from '../core/errors';
+import { KafkaTransportError, type MirrorflowError } from '../core/errors';
+import type { Logger } from '../core/ports/logger';
+import { withPartialProduceResults } from './wire/produce-response';
+import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
+
+/** Tries for the partitions left over when others of the same write were acknowledged (about 10 s in all). */
+const PARTIAL_RETRIES = 8;
+const PARTIAL_RETRY_FIRST_MS = 100;
+const PARTIAL_RETRY_MAX_MS = 3_000;
 
 const COMPRESSION: Record<Compression, CompressionTypes> = {
   none: CompressionTypes.None,
@@ -37,6 +46,7 @@ export class KafkajsWriter implements RecordWriter {
     readonly cluster: string,
     private readonly kafka: Kafka,
     options: WriterOptions,
+    private readonly logger?: Logger,
   ) {
     // Every record names its partition, so the partitioner is never used; naming one silences
     // kafkajs's warning about its default.
@@ -52,64 +62,96 @@ export class KafkajsWriter implements RecordWriter {
   write(items: readonly OutboundItem[]): Observable<Float64Array> {
     return defer(async () => {
       const offsets = new Float64Array(items.length);
-      if (items.length === 0) return offsets;
-      const byTopic = new Map<string, Map<number, PartitionGroup>>();
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i]!;
-        let partitions = byTopic.get(item.topic);
-        if (!partitions) byTopic.set(item.topic, (partitions = new Map()));
-        let group = partitions.get(item.partition);
-        if (!group) partitions.set(item.partition, (group = { messages: [], indices: [], counts: [] }));
-        if (isRecordBatch(item)) {
-          const message: ForwardedBatchMessage & { partition: number } = { partition: item.partition, value: null, recordBatch: item.batch };
-          group.messages.push(message as unknown as Message);
-          group.counts.push(item.batch.recordCount);
-        } else {
-          // The record itself is the kafkajs message: our produce encoder (wire/) reads partition,
-          // key, value, numeric timestamp and the ordered header list from it, so no copy is made.
-          group.messages.push(item as unknown as Message);
-          group.counts.push(1);
+      let pending: readonly number[] = items.map((_, i) => i);
+      let acknowledgedAny = false;
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        let left: number[];
+        let failure: MirrorflowError | undefined;
+        try {
+          ({ left, failure } = await this.send(items, pending, offsets));
+        } catch (error) {
+          const wrapped = toTransportError(this.cluster, error, 'Writing records');
+          // Nothing of this write is on the target yet: the caller retries it whole.
+          if (!acknowledgedAny || !wrapped.retriable) throw wrapped;
+          left = [...pending];
+          failure = wrapped;
         }
-        group.indices.push(i);
+        if (left.length < pending.length) acknowledgedAny = true;
+        pending = left;
+        if (pending.length === 0) break;
+        // Some partitions were written and others not. Sending the write again whole would write
+        // the first ones twice, so only the rest go again, with fresh metadata (a partition that
+        // is not led where the producer thought, or that it did not know of yet).
+        if (failure !== undefined && !failure.retriable) throw failure;
+        await this.reset();
+        const reason = failure?.message ?? 'partitions missing from the producer metadata';
+        if (attempt >= PARTIAL_RETRIES) {
+          throw new KafkaTransportError(this.cluster, `Writing records failed: ${pending.length} of ${items.length} items were not acknowledged after ${attempt} tries (${reason})`, true);
+        }
+        this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, reason });
+        await delay(Math.min(PARTIAL_RETRY_MAX_MS, PARTIAL_RETRY_FIRST_MS * 2 ** (attempt - 1)));
       }
-      try {
-        this.connected ??= this.producer.connect();
-        await this.connected;
-        const acks = await this.producer.sendBatch({
-          acks: -1,
-          timeout: this.timeoutMs,
-          compression: this.compression,
-          topicMessages: [...byTopic].map(([topic, partitions]) => ({
-            topic,
-            messages: [...partitions.values()].flatMap((g) => g.messages),
-          })),
-        });
-        let acknowledged = 0;
-        for (const ack of acks) {
-          const group = byTopic.get(ack.topicName)?.get(ack.partition);
-          if (!group) continue;
-          acknowledged++;
-          let offset = Number(ack.baseOffset);
-          for (let j = 0; j < group.indices.length; j++) {
-            offsets[group.indices[j]!] = offset;
-            offset += group.counts[j]!;
-          }
-        }
-        let partitions = 0;
-        for (const p of byTopic.values()) partitions += p.size;
-        if (acknowledged < partitions) {
-          // kafkajs silently leaves out partitions its metadata does not know yet (for example
-          // right after partitions were added). Nothing was acknowledged for them: fail, so the
-          // write is retried with a producer that reads fresh metadata.
-          await this.reset();
-          throw new KafkaTransportError(this.cluster, `Writing records failed: ${partitions - acknowledged} partitions were not acknowledged (metadata out of date)`, true);
-        }
-        return offsets;
-      } catch (error) {
-        if (error instanceof KafkaTransportError) throw error;
-        throw toTransportError(this.cluster, error, 'Writing records');
-      }
+      return offsets;
     });
+  }
+
+  /**
+   * One produce round for `indices` of `items`: sets `offsets` for the items whose partition
+   * acknowledged, returns the others with the first partition error, if any.
+   */
+  private async send(items: readonly OutboundItem[], indices: readonly number[], offsets: Float64Array): Promise<{ left: number[]; failure?: MirrorflowError }> {
+    const byTopic = new Map<string, Map<number, PartitionGroup>>();
+    for (const i of indices) {
+      const item = items[i]!;
+      let partitions = byTopic.get(item.topic);
+      if (!partitions) byTopic.set(item.topic, (partitions = new Map()));
+      let group = partitions.get(item.partition);
+      if (!group) partitions.set(item.partition, (group = { messages: [], indices: [], counts: [] }));
+      if (isRecordBatch(item)) {
+        const message: ForwardedBatchMessage & { partition: number } = { partition: item.partition, value: null, recordBatch: item.batch };
+        group.messages.push(message as unknown as Message);
+        group.counts.push(item.batch.recordCount);
+      } else {
+        // The record itself is the kafkajs message: our produce encoder (wire/) reads partition,
+        // key, value, numeric timestamp and the ordered header list from it, so no copy is made.
+        group.messages.push(item as unknown as Message);
+        group.counts.push(1);
+      }
+      group.indices.push(i);
+    }
+    this.connected ??= this.producer.connect();
+    await this.connected;
+    const acks = (await withPartialProduceResults(() =>
+      this.producer.sendBatch({
+        acks: -1,
+        timeout: this.timeoutMs,
+        compression: this.compression,
+        topicMessages: [...byTopic].map(([topic, partitions]) => ({
+          topic,
+          messages: [...partitions.values()].flatMap((g) => g.messages),
+        })),
+      }),
+    )) as (RecordMetadata & { errorCode: number })[];
+    let failure: MirrorflowError | undefined;
+    for (const ack of acks) {
+      const group = byTopic.get(ack.topicName)?.get(ack.partition);
+      if (!group) continue;
+      if (ack.errorCode !== 0) {
+        failure ??= toTransportError(this.cluster, kafkajsProtocolErrors().createErrorFromCode(ack.errorCode), `Writing records to ${ack.topicName}-${ack.partition}`);
+        continue;
+      }
+      byTopic.get(ack.topicName)!.delete(ack.partition);
+      let offset = Number(ack.baseOffset);
+      for (let j = 0; j < group.indices.length; j++) {
+        offsets[group.indices[j]!] = offset;
+        offset += group.counts[j]!;
+      }
+    }
+    // What is left: partitions that failed, and those kafkajs left out of the request because
+    // its metadata does not know them yet (right after partitions were added, say).
+    const left: number[] = [];
+    for (const partitions of byTopic.values()) for (const group of partitions.values()) for (const i of group.indices) left.push(i);
+    return failure === undefined ? { left } : { left, failure };
   }
 
   /** Drops the producer (and its cached metadata); the next write connects a new one. */

@@ -32,7 +32,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
-import { kafkajsFetchDecoding, type KafkajsDecoder } from './kafkajs-internals';
+import { kafkajsFetchDecoding, type KafkajsResponseDecoder } from './kafkajs-internals';
 
 export const BATCH_HEADER_BYTES = 61;
 const MAGIC_OFFSET = 16;
@@ -106,7 +106,7 @@ export async function decodeRecordBatch(bytes: Buffer): Promise<DecodedRecord[]>
   return (await decode(new Decoder(bytes))).records as DecodedRecord[];
 }
 
-export async function decodeMessages(decoder: KafkajsDecoder & { readInt32(): number; canReadBytes(n: number): boolean; readBytes(n: number): Buffer }): Promise<unknown[]> {
+export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<unknown[]> {
   const size = decoder.readInt32();
   if (size <= 0 || !decoder.canReadBytes(size)) return [];
   const buffer = decoder.readBytes(size);

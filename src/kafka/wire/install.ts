@@ -12,6 +12,7 @@ import { produceRequestV3 } from './produce-request';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
+import { produceResponseV3 } from './produce-response';
 import { KAFKAJS_PATHS } from './kafkajs-internals';
 
 function preload(request: string, exports: unknown): void {
@@ -33,3 +34,4 @@ preload(KAFKAJS_PATHS.produceRequestV3, produceRequestV3);
 preload(KAFKAJS_PATHS.groupMessagesPerPartition, groupMessagesPerPartition);
 preload(KAFKAJS_PATHS.requestFrame, frameRequest);
 preload(KAFKAJS_PATHS.fetchDecodeMessages, decodeMessages);
+preload(KAFKAJS_PATHS.produceResponseV3, produceResponseV3);

@@ -13,12 +13,19 @@ export interface KafkajsDecoder {
   readVarLong(): { toString(): string; toNumber(): number };
 }
 
-/** The constructor of kafkajs's read cursor. */
-export type KafkajsDecoderClass = new (buffer: Buffer) => KafkajsDecoder & {
+/** kafkajs's read cursor with the readers the fetch and produce response decoders use. */
+export type KafkajsResponseDecoder = KafkajsDecoder & {
+  readInt16(): number;
   readInt32(): number;
+  readInt64(): { toString(): string };
+  readString(): string;
+  readArray<T>(read: (decoder: KafkajsResponseDecoder) => T): T[];
   canReadBytes(length: number): boolean;
   readBytes(length: number): Buffer;
 };
+
+/** The constructor of kafkajs's read cursor. */
+export type KafkajsDecoderClass = new (buffer: Buffer) => KafkajsResponseDecoder;
 
 export interface KafkajsCodec {
   compress(encoder: { buffer: Buffer }): Promise<Buffer>;
@@ -31,7 +38,17 @@ export const KAFKAJS_PATHS = {
   groupMessagesPerPartition: 'kafkajs/src/producer/groupMessagesPerPartition',
   requestFrame: 'kafkajs/src/protocol/request',
   fetchDecodeMessages: 'kafkajs/src/protocol/requests/fetch/v4/decodeMessages',
+  produceResponseV3: 'kafkajs/src/protocol/requests/produce/v3/response',
 } as const;
+
+/** kafkajs's error codes: whether a code is a failure, and its error (with `retriable`, `type`). */
+export const kafkajsProtocolErrors = lazy(
+  () =>
+    require('kafkajs/src/protocol/error') as {
+      failure: (code: number) => boolean;
+      createErrorFromCode: (code: number) => Error & { retriable: boolean; type: string };
+    },
+);
 
 /** kafkajs's decoder of one v2 record batch (records decoded through our record decoder). */
 export type KafkajsRecordBatchDecoder = (decoder: KafkajsDecoder) => Promise<{ records: unknown[] }>;

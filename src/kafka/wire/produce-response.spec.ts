@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import '../kafkajs';
+import { produceResponseV3, withPartialProduceResults, type ProduceResponse } from './produce-response';
+
+const NOT_LEADER = 6;
+const NOT_ENOUGH_REPLICAS = 19;
+
+/** The wire form of a v3 produce response. */
+function encode(topics: { name: string; partitions: [partition: number, errorCode: number, baseOffset: number][] }[]): Buffer {
+  const parts: Buffer[] = [];
+  const int = (bytes: number, write: (b: Buffer) => void): void => {
+    const b = Buffer.alloc(bytes);
+    write(b);
+    parts.push(b);
+  };
+  int(4, (b) => b.writeInt32BE(topics.length));
+  for (const topic of topics) {
+    int(2, (b) => b.writeInt16BE(topic.name.length));
+    parts.push(Buffer.from(topic.name));
+    int(4, (b) => b.writeInt32BE(topic.partitions.length));
+    for (const [partition, errorCode, baseOffset] of topic.partitions) {
+      int(4, (b) => b.writeInt32BE(partition));
+      int(2, (b) => b.writeInt16BE(errorCode));
+      int(8, (b) => b.writeBigInt64BE(BigInt(baseOffset)));
+      int(8, (b) => b.writeBigInt64BE(-1n));
+    }
+  }
+  int(4, (b) => b.writeInt32BE(0));
+  return Buffer.concat(parts);
+}
+
+const response = (...partitions: [number, number, number][]): Promise<ProduceResponse> => produceResponseV3.decode(encode([{ name: 'orders', partitions }]));
+
+test('a response with every partition written parses as it is, in or out of the partial-results context', async () => {
+  const data = await response([0, 0, 100], [1, 0, 7]);
+  assert.deepEqual(await produceResponseV3.parse(data), data);
+  assert.deepEqual(await withPartialProduceResults(() => produceResponseV3.parse(data)), data);
+  assert.equal(data.topics[0]!.partitions[0]!.baseOffset, '100');
+});
+
+test('outside the context, one failed partition fails the response, as kafkajs did', async () => {
+  const data = await response([0, 0, 100], [1, NOT_LEADER, -1]);
+  await assert.rejects(produceResponseV3.parse(data), (error: Error & { type?: string; retriable?: boolean }) => error.type === 'NOT_LEADER_FOR_PARTITION' && error.retriable === true);
+});
+
+test('inside the context, a partly written response reports each partition, so the written ones are not sent again', async () => {
+  const data = await response([0, 0, 100], [1, NOT_LEADER, -1], [2, NOT_ENOUGH_REPLICAS, -1]);
+  const parsed = await withPartialProduceResults(() => produceResponseV3.parse(data));
+  assert.deepEqual(
+    parsed.topics[0]!.partitions.map((p) => [p.partition, p.errorCode]),
+    [
+      [0, 0],
+      [1, NOT_LEADER],
+      [2, NOT_ENOUGH_REPLICAS],
+    ],
+  );
+});
+
+test('inside the context, a response where nothing was written still fails, so the whole request is retried', async () => {
+  const data = await response([0, NOT_ENOUGH_REPLICAS, -1], [1, NOT_LEADER, -1]);
+  await assert.rejects(
+    withPartialProduceResults(() => produceResponseV3.parse(data)),
+    (error: Error & { type?: string }) => error.type === 'NOT_ENOUGH_REPLICAS',
+  );
+});

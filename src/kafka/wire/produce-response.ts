@@ -1,0 +1,65 @@
+/**
+ * Produce response v3 (whose `parse` kafkajs's v4-v7 responses share), installed in place of
+ * kafkajs's own so that a writer can learn which partitions of a request were written when
+ * others failed.
+ *
+ *   Produce Response (v3) => [responses] throttle_time_ms
+ *     responses => topic [partition error_code base_offset log_append_time]
+ *
+ * kafkajs's `parse` throws the first partition error of a response, and its producer then sends
+ * the whole request again: the partitions the broker did write are written twice. (A topic just
+ * created answers NOT_LEADER_OR_FOLLOWER on some partitions for a moment, so this happens on
+ * every first start.) A send made inside `withPartialProduceResults` gets the response as it is,
+ * each partition with its error code, whenever at least one partition was written; a response
+ * where every partition failed still throws, so kafkajs's own retry resends nothing written.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { kafkajsFetchDecoding, kafkajsProtocolErrors, type KafkajsResponseDecoder } from './kafkajs-internals';
+
+export interface ProducePartitionResponse {
+  readonly partition: number;
+  readonly errorCode: number;
+  readonly baseOffset: string;
+  readonly logAppendTime: string;
+}
+
+export interface ProduceResponse {
+  readonly topics: readonly { readonly topicName: string; readonly partitions: readonly ProducePartitionResponse[] }[];
+  readonly throttleTime: number;
+}
+
+const partialResults = new AsyncLocalStorage<true>();
+
+/** Runs `send` so that its produce responses report partition failures instead of throwing them (see above). */
+export function withPartialProduceResults<T>(send: () => T): T {
+  return partialResults.run(true, send);
+}
+
+const readPartition = (decoder: KafkajsResponseDecoder): ProducePartitionResponse => ({
+  partition: decoder.readInt32(),
+  errorCode: decoder.readInt16(),
+  baseOffset: decoder.readInt64().toString(),
+  logAppendTime: decoder.readInt64().toString(),
+});
+
+async function decode(rawData: Buffer): Promise<ProduceResponse> {
+  const decoder = new (kafkajsFetchDecoding().Decoder)(rawData);
+  const topics = decoder.readArray((d) => ({ topicName: d.readString(), partitions: d.readArray(readPartition) }));
+  return { topics, throttleTime: decoder.readInt32() };
+}
+
+async function parse(data: ProduceResponse): Promise<ProduceResponse> {
+  const { failure, createErrorFromCode } = kafkajsProtocolErrors();
+  let failed: ProducePartitionResponse | undefined;
+  let written = 0;
+  for (const topic of data.topics) {
+    for (const partition of topic.partitions) {
+      if (failure(partition.errorCode)) failed ??= partition;
+      else written++;
+    }
+  }
+  if (failed === undefined || (written > 0 && partialResults.getStore() === true)) return data;
+  throw createErrorFromCode(failed.errorCode);
+}
+
+export const produceResponseV3 = { decode, parse };
