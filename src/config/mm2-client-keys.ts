@@ -93,6 +93,7 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
     'auto.offset.reset': 'flows[].start',
     'max.partition.fetch.bytes': 'flows[].consumer.max_bytes_per_partition',
     'fetch.max.wait.ms': 'flows[].consumer.max_wait_ms',
+    'fetch.min.bytes': 'flows[].consumer.min_bytes',
   },
   producer: {
     'compression.type': 'flows[].producer.compression',
@@ -107,6 +108,7 @@ export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
   'auto.offset.reset': 'latest',
   'max.partition.fetch.bytes': '1048576',
   'fetch.max.wait.ms': '500',
+  'fetch.min.bytes': '1',
   'compression.type': 'none',
   'max.request.size': '1048576',
 };
@@ -115,7 +117,6 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
   consumer: {
     'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: false },
     'group.id': { kind: 'no-effect', why: 'the replication consumer is assigned partitions; mirrorflow names its own group', warn: true },
-    'fetch.min.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'fetch.max.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'max.poll.records': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'max.poll.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },

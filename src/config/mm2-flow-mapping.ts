@@ -86,6 +86,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
+  field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
 

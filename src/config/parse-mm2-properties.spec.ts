@@ -82,6 +82,7 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['primary.consumer.auto.offset.reset', 'latest', (f) => f.start, 'latest'],
       ['primary.consumer.max.partition.fetch.bytes', '2048', (f) => f.consumer.max_bytes_per_partition, 2048],
       ['primary.consumer.fetch.max.wait.ms', '100', (f) => f.consumer.max_wait_ms, 100],
+      ['primary.consumer.fetch.min.bytes', '16384', (f) => f.consumer.min_bytes, 16384],
       ['backup.producer.compression.type', 'zstd', (f) => f.producer.compression, 'zstd'],
       ['backup.producer.max.request.size', '2000000', (f) => f.producer.max_request_bytes, 2_000_000],
       ['backup.offset.flush.interval.ms', '1000', (f) => f.progress.flush_interval_ms, 1000],

@@ -48,6 +48,7 @@ export class KafkajsSource implements RecordSource {
         readUncommitted: this.options.isolationLevel === 'read_uncommitted',
         maxBytesPerPartition: this.options.maxBytesPerPartition,
         maxWaitTimeInMs: this.options.maxWaitMs,
+        minBytes: this.options.minBytes ?? 1,
         allowAutoTopicCreation: false,
         // A member that crashed holds its partitions until its session expires; a short session
         // lets a restarted process get them back within seconds instead of kafkajs's 30.

@@ -170,6 +170,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
             isolationLevel: flow.consumer.isolation_level,
             maxBytesPerPartition: flow.consumer.max_bytes_per_partition,
             maxWaitMs: flow.consumer.max_wait_ms,
+            minBytes: flow.consumer.min_bytes,
           }),
           sourceAdmin: clients.admin(flow.source),
           writer: clients.writer(flow.target, { role: `${flow.name}|replication-producer`, compression: flow.producer.compression }),

@@ -15,6 +15,8 @@ export interface SourceOptions {
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
   readonly maxBytesPerPartition: number;
   readonly maxWaitMs: number;
+  /** A fetch returns once this many bytes are there (or after maxWaitMs). */
+  readonly minBytes?: number;
 }
 
 /** Creates clients for the clusters of one pipeline. The only way flows reach Kafka. */
