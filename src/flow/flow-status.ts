@@ -1,4 +1,4 @@
-import type { FlowBatch } from '../core/record';
+import type { FlowBatch, TopicPartition } from '../core/record';
 import { flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
@@ -43,6 +43,18 @@ export class FlowStatus {
   /** Bytes fetched from the source and not yet acknowledged by the target. */
   get bufferedBytes(): number {
     return this.buffer?.inFlightBytes ?? 0;
+  }
+
+  /**
+   * A fetch of `partition` that starts at `firstOffset`: the partition counts in `lag` from
+   * now on, not only once the target acknowledged something of it (a target that refuses every
+   * write must not show a lag of 0).
+   */
+  recordFetch(tp: TopicPartition, firstOffset: number, highWatermark: number): void {
+    const key = topicPartitionKey(tp);
+    const p = this.partitions.get(key);
+    if (p) p.highWatermark = Math.max(p.highWatermark, highWatermark);
+    else this.partitions.set(key, { topic: tp.topic, partition: tp.partition, nextOffset: firstOffset, highWatermark });
   }
 
   recordWrite(batches: readonly FlowBatch[], now: number): void {

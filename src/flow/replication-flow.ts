@@ -202,6 +202,8 @@ export class ReplicationFlow {
       this.remoteNames.set(batch.topic, remote);
     }
     this.positions.set(`${batch.topic}-${batch.partition}`, batch.nextOffset);
+    const first = batch.recordBatches?.[0]?.baseOffset ?? batch.records[0]?.offset ?? batch.nextOffset;
+    this.parts.status.recordFetch(batch, first, batch.highWatermark);
     if (batch.recordBatches !== undefined) {
       // Whole record batches: the source only forwards them to flows without transforms.
       const target = remote;
