@@ -9,30 +9,27 @@
  * its source record. Every topic and group carries the test's unique name (the clusters are shared).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName } from '../support/clusters';
-import { cleanupHarness, startPipeline, writePipeline, type RunningPipeline, type TestFlow } from '../support/pipeline-harness';
+import { uniqueName } from '../support/clusters';
+import { startPipeline, writePipeline, type RunningPipeline, type TestFlow } from '../support/pipeline-harness';
 import { GroupKit, assertMonotonic } from './checkpoint-kit';
 import type { Checkpoint } from '../../src/formats';
+import { useKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
 let sourceGroups: GroupKit;
 let targetGroups: GroupKit;
-
-before(async () => {
-  const clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-  sourceGroups = new GroupKit(clusters.primary);
-  targetGroups = new GroupKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([source?.close(), target?.close(), sourceGroups?.close(), targetGroups?.close()]);
-});
+useKits(
+  (clusters) => ({
+    source: new KafkaKit(clusters.primary),
+    target: new KafkaKit(clusters.backup),
+    sourceGroups: new GroupKit(clusters.primary),
+    targetGroups: new GroupKit(clusters.backup),
+  }),
+  (kits) => ({ source, target, sourceGroups, targetGroups } = kits),
+);
 
 const LAG_MAX = 10;
 

@@ -14,11 +14,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, digest, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import { Kafka, logLevel } from '../../src/kafka/kafkajs';
+import { useKits } from '../support/use-kits';
 
 const MiB = 1024 * 1024;
 const PARTITIONS = 4;
@@ -39,18 +40,13 @@ const BLOCKED_LINES = 15;
 let clusters: TestClusters;
 let source: KafkaKit;
 let target: KafkaKit;
-
-before(async () => {
-  clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await source?.close();
-  await target?.close();
-});
+useKits(
+  (running) => {
+    clusters = running;
+    return { source: new KafkaKit(running.primary), target: new KafkaKit(running.backup) };
+  },
+  (kits) => ({ source, target } = kits),
+);
 
 interface Progress {
   readonly records: number;

@@ -4,25 +4,15 @@
  * topics get the source's partition count and its non-default, non-excluded configs.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, distinct, snapshot, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName } from '../support/clusters';
-import { cleanupHarness, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { uniqueName } from '../support/clusters';
+import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { useKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-
-before(async () => {
-  const clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await source?.close();
-  await target?.close();
-});
+useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
 
 const T0 = 1_700_000_000_000;
 

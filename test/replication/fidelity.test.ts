@@ -4,29 +4,19 @@
  * whatever the source's compression, and only committed transactional records.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, distinct, snapshot, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName } from '../support/clusters';
-import { cleanupHarness, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { uniqueName } from '../support/clusters';
+import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import type { Compression } from '../../src/core/ports/record-writer';
+import { useKits } from '../support/use-kits';
 
 /** A fixed, recent-ish CreateTime, so timestamps compare exactly. */
 const T0 = 1_700_000_000_000;
 
 let source: KafkaKit;
 let target: KafkaKit;
-
-before(async () => {
-  const clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await source?.close();
-  await target?.close();
-});
+useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 

@@ -5,11 +5,12 @@
  * fidelity.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName } from '../support/clusters';
-import { cleanupHarness, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { uniqueName } from '../support/clusters';
+import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import { connectOffsetsPartition, encodeConnectOffsetValue, encodeSourceOffsetKey, DEFAULT_OFFSETS_TOPIC_PARTITIONS } from '../../src/formats';
+import { useKits } from '../support/use-kits';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 const T0 = 1_700_000_000_000;
@@ -18,18 +19,7 @@ const FORWARD_EVERYTHING = { batching: { forward_compressed_min_bytes: 0 }, repl
 
 let source: KafkaKit;
 let target: KafkaKit;
-
-before(async () => {
-  const clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await source?.close();
-  await target?.close();
-});
+useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
 
 function numbered(label: string, from: number, count: number, partition = 0): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({

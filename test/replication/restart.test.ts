@@ -6,28 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as pace } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor } from '../support/clusters';
-import { cleanupHarness, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { uniqueName, waitFor } from '../support/clusters';
+import { spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import type { KafkaRecord } from '../../src/core/record';
+import { useKits } from '../support/use-kits';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-
-before(async () => {
-  const clusters = await testClusters();
-  source = new KafkaKit(clusters.primary);
-  target = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await source?.close();
-  await target?.close();
-});
+useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
 
 /** Records whose values are unique ids `<label>-<n>`, spread round-robin over `partitions`. */
 function numbered(label: string, from: number, count: number, partitions: readonly number[]): TestRecord[] {
