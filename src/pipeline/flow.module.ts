@@ -9,7 +9,6 @@ import {
   DefaultConfigPropertyFilter,
   DefaultGroupFilter,
   DefaultTopicFilter,
-  createReplicationPolicy,
   newTopicConfigs,
   shouldReplicateTopic,
 } from '../policy';
@@ -38,6 +37,7 @@ import {
   TopicSyncToken,
   TransformChainToken,
 } from './tokens';
+import { flowReplicationPolicy } from './flow-policy';
 
 /** Connect's name for the offsets topic of a herder whose source is `alias` (mm2-offsets.<alias>.internal). */
 export const progressTopicName = (sourceAlias: string): string => `mm2-offsets.${sourceAlias}.internal`;
@@ -56,17 +56,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
     bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
 
     bind<ReplicationPolicy>(ReplicationPolicyToken)
-      .toDynamicValue(() =>
-        createReplicationPolicy(
-          flow.replication_policy.type === 'identity'
-            ? { type: 'identity', separator: flow.replication_policy.separator, sourceAlias: flow.source }
-            : {
-                type: 'default',
-                separator: flow.replication_policy.separator,
-                internalTopicSeparatorEnabled: flow.replication_policy.internal_topic_separator_enabled,
-              },
-        ),
-      )
+      .toDynamicValue(() => flowReplicationPolicy(flow))
       .inSingletonScope();
 
     bind<FlowStatus>(FlowStatusToken).toConstantValue(new FlowStatus(flow.source, flow.target));

@@ -11,8 +11,7 @@ import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { KafkaRecord, SourceBatch } from '../../core/record';
 import { encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
-import { DefaultReplicationPolicy } from '../../policy';
-import { decideAction, executeFailover, planFailover, targetTopicName } from './failover';
+import { decideAction, executeFailover, planFailover } from './failover';
 import { PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError, ToolUsageError } from './tool-errors';
 
@@ -149,15 +148,6 @@ describe('decideAction', () => {
     assert.equal(decideAction(10, 10, false), 'unchanged');
     assert.equal(decideAction(10, 12, false), 'keep-target');
     assert.equal(decideAction(10, 12, true), 'rewind');
-  });
-});
-
-describe('targetTopicName (MM2 renameTopicPartition)', () => {
-  const policy = new DefaultReplicationPolicy();
-  it('prefixes a source topic, and gives a topic that came from the target its original name back', () => {
-    assert.equal(targetTopicName(policy, 'source1', 'target2', 'topic3'), 'source1.topic3');
-    assert.equal(targetTopicName(policy, 'source1', 'target2', 'source6.topic7'), 'source1.source6.topic7');
-    assert.equal(targetTopicName(policy, 'source1', 'target2', 'target2.topic3'), 'topic3');
   });
 });
 

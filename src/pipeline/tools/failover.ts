@@ -13,7 +13,7 @@
 import { firstValueFrom } from 'rxjs';
 import { describeError } from '../../core/errors';
 import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';
-import type { ReplicationPolicy } from '../../policy';
+import { renameTopicPartition } from '../../flow/checkpoint-flow';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';
 import type { TranslatedOffset } from './mirror-client';
 import { FailoverRefusedError } from './tool-errors';
@@ -100,12 +100,6 @@ export function decideAction(translated: number, current: number | undefined, fo
   return force ? 'rewind' : 'keep-target';
 }
 
-/** MM2's `MirrorCheckpointTask.renameTopicPartition`: a source topic's name on the target. */
-export function targetTopicName(policy: ReplicationPolicy, sourceAlias: string, targetAlias: string, topic: string): string {
-  // A topic that came from the target goes back to its original name there (failback).
-  return policy.topicSource(topic) === targetAlias ? policy.originalTopic(topic) : policy.formatRemoteTopic(sourceAlias, topic);
-}
-
 export function isWritten(action: FailoverAction): boolean {
   return action === 'commit' || action === 'rewind';
 }
@@ -142,14 +136,14 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
     );
   }
   const sourceByTarget = new Map<string, GroupOffset>();
-  for (const o of sourceSide.offsets) sourceByTarget.set(key(targetTopicName(policy, source, target, o.topic), o.partition), o);
+  for (const o of sourceSide.offsets) sourceByTarget.set(key(renameTopicPartition(o, policy, source, target).topic, o.partition), o);
 
   const partitions: FailoverPartition[] = [];
   for (const t of translated) partitions.push(partitionPlan(t, targetOffsets, sourceByTarget, partitionCounts, request.force));
   const checkpointed = new Set(translated.map((t) => key(t.topic, t.partition)));
   for (const [k, o] of sourceByTarget) {
     if (checkpointed.has(k)) continue;
-    const topic = targetTopicName(policy, source, target, o.topic);
+    const topic = renameTopicPartition(o, policy, source, target).topic;
     const targetOffset = targetOffsets.find((c) => c.topic === topic && c.partition === o.partition)?.offset;
     partitions.push({ topic, partition: o.partition, sourceOffset: o.offset, targetOffset, metadata: o.metadata, action: 'no-checkpoint' });
   }

@@ -4,14 +4,14 @@
  */
 export { MirrorClient, CheckpointFold, DEFAULT_READ_TIMEOUT_MS, type MirrorClientOptions, type TranslatedOffset, type HeartbeatSeen, type ReadOptions } from './mirror-client';
 export * as remoteTopology from './remote-topology';
-export { PipelineTools, flowReplicationPolicy, type OpenPipelineToolsOptions, type DirectionRequest, type FlowDirection } from './pipeline-tools';
+export { flowReplicationPolicy } from '../flow-policy';
+export { PipelineTools, type OpenPipelineToolsOptions, type DirectionRequest, type FlowDirection } from './pipeline-tools';
 export { translateOffsets, type TranslateOffsetsRequest, type TranslateOffsetsResult, type GroupTranslation } from './translate-offsets';
 export { describeUpstream, type UpstreamRequest, type UpstreamCluster, type ClusterUpstream } from './upstream-clusters';
 export {
   planFailover,
   executeFailover,
   decideAction,
-  targetTopicName,
   isWritten,
   type FailoverRequest,
   type FailoverAction,

@@ -9,6 +9,7 @@ import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { Logger } from '../../core/ports/logger';
 import { createReplicationPolicy, type ReplicationPolicy } from '../../policy';
 import { createKafkaClients } from '../clients';
+import { flowReplicationPolicy } from '../flow-policy';
 import { toClusterConnection } from '../cluster-connection';
 import { loadPipeline } from '../load-pipeline';
 import { MirrorClient } from './mirror-client';
@@ -35,16 +36,6 @@ export interface FlowDirection {
   readonly target: string;
   readonly flow: FlowConfig;
   readonly policy: ReplicationPolicy;
-}
-
-/** The replication policy of a flow, configured as the flow's containers configure it. */
-export function flowReplicationPolicy(flow: FlowConfig): ReplicationPolicy {
-  const p = flow.replication_policy;
-  return createReplicationPolicy(
-    p.type === 'identity'
-      ? { type: 'identity', separator: p.separator, sourceAlias: flow.source }
-      : { type: 'default', separator: p.separator, internalTopicSeparatorEnabled: p.internal_topic_separator_enabled },
-  );
 }
 
 export class PipelineTools {
