@@ -1,19 +1,17 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { defer, type Observable } from 'rxjs';
+import { catchError, defer, throwError, type Observable } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
 import { isRecordBatch, type Compression, type OutboundItem, type RecordWriter } from '../core/ports/record-writer';
 import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
-import { KafkaTransportError, type MirrorflowError } from '../core/errors';
+import { KafkaTransportError, describeError, isRetriable, type MirrorflowError } from '../core/errors';
+import { retryWithBackoff, type RetryConfig } from '../core/retry';
 import type { Logger } from '../core/ports/logger';
 import { withPartialProduceResults } from './wire/produce-response';
 import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 
-/** Tries for the partitions left over when others of the same write were acknowledged (about 10 s in all). */
-const PARTIAL_RETRIES = 8;
-const PARTIAL_RETRY_FIRST_MS = 100;
-const PARTIAL_RETRY_MAX_MS = 3_000;
+/** Retries for the partitions left over when others of the same write were acknowledged (about 10 s in all). */
+const PARTIAL_RETRY: RetryConfig = { retries: 7, initialDelayMs: 100, maxDelayMs: 3_000, factor: 2, jitter: 0.2 };
 
 const COMPRESSION: Record<Compression, CompressionTypes> = {
   none: CompressionTypes.None,
@@ -60,38 +58,45 @@ export class KafkajsWriter implements RecordWriter {
   }
 
   write(items: readonly OutboundItem[]): Observable<Float64Array> {
-    return defer(async () => {
+    return defer(() => {
       const offsets = new Float64Array(items.length);
       let pending: readonly number[] = items.map((_, i) => i);
-      let acknowledgedAny = false;
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        let left: number[];
-        let failure: MirrorflowError | undefined;
+      /** Sends what is pending; fails when something is left (retriably, unless a partition's error is not). */
+      const round = async (): Promise<Float64Array> => {
+        let result: { left: number[]; failure?: MirrorflowError };
         try {
-          ({ left, failure } = await this.send(items, pending, offsets));
+          result = await this.send(items, pending, offsets);
         } catch (error) {
-          const wrapped = toTransportError(this.cluster, error, 'Writing records');
-          // Nothing of this write is on the target yet: the caller retries it whole.
-          if (!acknowledgedAny || !wrapped.retriable) throw wrapped;
-          left = [...pending];
-          failure = wrapped;
+          throw toTransportError(this.cluster, error, 'Writing records');
         }
-        if (left.length < pending.length) acknowledgedAny = true;
+        const { left, failure } = result;
         pending = left;
-        if (pending.length === 0) break;
-        // Some partitions were written and others not. Sending the write again whole would write
-        // the first ones twice, so only the rest go again, with fresh metadata (a partition that
-        // is not led where the producer thought, or that it did not know of yet).
+        if (left.length === 0) return offsets;
         if (failure !== undefined && !failure.retriable) throw failure;
-        await this.reset();
         const reason = failure?.message ?? 'partitions missing from the producer metadata';
-        if (attempt >= PARTIAL_RETRIES) {
-          throw new KafkaTransportError(this.cluster, `Writing records failed: ${pending.length} of ${items.length} items were not acknowledged after ${attempt} tries (${reason})`, true);
-        }
-        this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, reason });
-        await delay(Math.min(PARTIAL_RETRY_MAX_MS, PARTIAL_RETRY_FIRST_MS * 2 ** (attempt - 1)));
-      }
-      return offsets;
+        throw new KafkaTransportError(this.cluster, `Writing records failed: ${left.length} of ${items.length} items were not acknowledged (${reason})`, true);
+      };
+      return defer(round).pipe(
+        catchError((error: unknown) => {
+          // Nothing of this write is on the target yet (the caller retries it whole), or
+          // retrying cannot help.
+          if (pending.length === items.length || !isRetriable(error)) return throwError(() => error);
+          // Some partitions were written and others not. Sending the write again whole would
+          // write the first ones twice, so only the rest go again, with fresh metadata (a
+          // partition not led where the producer thought, or one it did not know of yet).
+          this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, error: describeError(error) });
+          return defer(async () => {
+            await this.reset();
+            return round();
+          }).pipe(
+            retryWithBackoff({
+              ...PARTIAL_RETRY,
+              onRetry: (retryError, attempt, delayMs) =>
+                this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, delayMs, error: describeError(retryError) }),
+            }),
+          );
+        }),
+      );
     });
   }
 
