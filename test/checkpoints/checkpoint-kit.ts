@@ -11,6 +11,8 @@ import { silentLogger } from '../../src/core/ports/logger';
 import type { GroupOffset, GroupState } from '../../src/core/ports/cluster-admin';
 import { type Checkpoint, decodeCheckpoint, decodeHeartbeat, type Heartbeat } from '../../src/formats';
 import { CheckpointStore } from '../../src/flow/checkpoint-store';
+import { KafkaKit } from '../support/kafka-kit';
+import type { TestClusters } from '../support/clusters';
 
 /** A read that stops delivering for this long has hung: fail it, so the test says why. */
 const READ_STALL_MS = 30_000;
@@ -173,4 +175,22 @@ export function assertMonotonic(log: readonly Checkpoint[]): string | undefined 
     last.set(key, cp);
   }
   return undefined;
+}
+
+/** The kits a checkpoint test uses: records and consumer groups on each test cluster. */
+export interface CheckpointKits {
+  readonly source: KafkaKit;
+  readonly target: KafkaKit;
+  readonly sourceGroups: GroupKit;
+  readonly targetGroups: GroupKit;
+}
+
+/** Opens the checkpoint tests' kits (for `useKits`). */
+export function openCheckpointKits(clusters: TestClusters): CheckpointKits {
+  return {
+    source: new KafkaKit(clusters.primary),
+    target: new KafkaKit(clusters.backup),
+    sourceGroups: new GroupKit(clusters.primary),
+    targetGroups: new GroupKit(clusters.backup),
+  };
 }

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline, type TestFlow } from '../support/pipeline-harness';
-import { GroupKit, assertMonotonic } from './checkpoint-kit';
+import { GroupKit, assertMonotonic, openCheckpointKits } from './checkpoint-kit';
 import type { Checkpoint } from '../../src/formats';
 import { useKits } from '../support/use-kits';
 
@@ -17,15 +17,7 @@ let source: KafkaKit;
 let target: KafkaKit;
 let sourceGroups: GroupKit;
 let targetGroups: GroupKit;
-useKits(
-  (clusters) => ({
-    source: new KafkaKit(clusters.primary),
-    target: new KafkaKit(clusters.backup),
-    sourceGroups: new GroupKit(clusters.primary),
-    targetGroups: new GroupKit(clusters.backup),
-  }),
-  (kits) => ({ source, target, sourceGroups, targetGroups } = kits),
-);
+useKits(openCheckpointKits, (kits) => ({ source, target, sourceGroups, targetGroups } = kits));
 
 const LAG_MAX = 10;
 const CHECKPOINTS = 'primary.checkpoints.internal';

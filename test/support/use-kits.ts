@@ -7,7 +7,7 @@ import { cleanupHarness } from './pipeline-harness';
  * test clusters before the file's tests, `take` hands them to the file's variables; after the
  * tests, every pipeline they left running is stopped first, then the kits are closed.
  */
-export function useKits<K extends Record<string, { close(): Promise<void> }>>(open: (clusters: TestClusters) => K, take: (kits: K) => void): void {
+export function useKits<K extends { readonly [P in keyof K]: { close(): Promise<void> } }>(open: (clusters: TestClusters) => K, take: (kits: K) => void): void {
   let kits: K | undefined;
   before(async () => {
     kits = open(await testClusters());
@@ -15,6 +15,6 @@ export function useKits<K extends Record<string, { close(): Promise<void> }>>(op
   });
   after(async () => {
     await cleanupHarness();
-    if (kits) await Promise.all(Object.values(kits).map((kit) => kit.close()));
+    if (kits) await Promise.all(Object.values<{ close(): Promise<void> }>(kits).map((kit) => kit.close()));
   });
 }
