@@ -13,7 +13,6 @@ import {
   map,
   merge,
   mergeMap,
-  share,
   switchMap,
   takeUntil,
   tap,
@@ -34,6 +33,7 @@ import { ProgressStore } from './progress-store';
 import type { OffsetSyncEmitter } from './offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
+import { withStopSignal } from './operators/with-stop-signal';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -91,12 +91,14 @@ export class ReplicationFlow {
   }
 
   run(stop$: Observable<unknown>): Observable<never> {
+    // Replayed: a stop asked for while progress is still loading must end the parts that
+    // subscribe after loading, or the flow never completes.
+    return withStopSignal(stop$, (stopped$) => this.replicate(stopped$.pipe(tap(() => (this.parts.status.state = 'draining')))));
+  }
+
+  private replicate(stopping$: Observable<void>): Observable<never> {
     const { parts } = this;
     const { settings, scheduler, logger, status } = parts;
-    const stopping$ = stop$.pipe(
-      tap(() => (status.state = 'draining')),
-      share(),
-    );
 
     const init$ = concat(parts.progress.load(), parts.offsetSyncEmitter?.ensureTopic() ?? EMPTY).pipe(ignoreElements());
 

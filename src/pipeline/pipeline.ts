@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, type SchedulerLike, EMPTY, Subject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
@@ -56,7 +56,7 @@ function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> 
 export class Pipeline {
   private readonly container: Container;
   private readonly flows: RunningFlow[] = [];
-  private readonly stop$ = new Subject<void>();
+  private readonly stop$ = new ReplaySubject<void>(1);
   private readonly clients: KafkaClients;
   private readonly logger: Logger;
 
@@ -115,7 +115,10 @@ export class Pipeline {
     }
   }
 
-  /** Stops fetching, drains in-flight batches, stores progress; `run()` then resolves. */
+  /**
+   * Stops fetching, drains in-flight batches, stores progress; `run()` then resolves. The stop is
+   * kept: asked for before `run()` or while flows are still starting, it ends them as they start.
+   */
   stop(): void {
     this.stop$.next();
     this.stop$.complete();

@@ -2,14 +2,16 @@
  * Stopping and restarting `mirrorflow run` (issue #2; DESIGN "No data loss"; MM2 spec §1.6): a
  * graceful stop exits 0 and stores progress in MM2's Connect offsets topic, in MM2's key format;
  * a kill -9 loses nothing (duplicates allowed, bounded by the last stored progress); `start:
- * latest` holds across a restart. Every run here is a real child process.
+ * latest` holds across a restart; a stop asked for while the pipeline is still starting ends it.
+ * Every run here is a real child process, except that last one: its stop must land within the
+ * milliseconds the pipeline spends loading its progress, which only an in-process run can time.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as pace } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
-import { spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { spawnPipeline, startPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import type { KafkaRecord } from '../../src/core/record';
 import { useKits } from '../support/use-kits';
 
@@ -290,5 +292,29 @@ describe('restart', () => {
     const got = [...new Set(values(await target.readAllFlat(remote)))].sort();
     const want = [...numbered('new1', 0, 30, [0, 1, 2]), ...numbered('new2', 0, 30, [0, 1, 2])].map((r) => r.value!.toString()).sort();
     assert.deepEqual(got, want);
+  });
+
+  test('a stop asked for while the pipeline is still loading its progress ends it; the next start copies everything', async () => {
+    const p = uniqueName('rs-early-stop');
+    const topic = `${p}-feed`;
+    const remote = `primary.${topic}`;
+    await source.createTopic(topic, 2);
+    const written = numbered('early', 0, 60, [0, 1]);
+    await source.produce(topic, written);
+    const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
+
+    const early = await startPipeline(file);
+    // run() is reading the progress topic now; the parts that start after that must see the stop.
+    await early.stop();
+    assert.deepEqual(
+      early.statuses().map((s) => s.state),
+      ['stopped'],
+    );
+
+    const run = await startPipeline(file);
+    await run.until(async () => (await target.count(remote)) >= written.length, { what: `${written.length} records in ${remote}`, timeoutMs: 30_000 });
+    await run.stop();
+    const got = values(await target.readAllFlat(remote)).sort();
+    assert.deepEqual(got, written.map((r) => r.value!.toString()).sort(), 'every record once');
   });
 });

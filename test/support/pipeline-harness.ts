@@ -155,11 +155,14 @@ export interface RunningPipeline {
    * warnings and errors on failure.
    */
   until<T>(check: () => T | Promise<T>, options: WaitForOptions): Promise<NonNullable<T>>;
-  /** Asks the pipeline to drain and stop, and waits for it. */
+  /** Asks the pipeline to drain and stop, and waits for it; a stop that hangs fails, saying where each flow was. */
   stop(): Promise<void>;
 }
 
 const runningPipelines = new Set<RunningPipeline>();
+
+/** A drain in a test moves a few records; a stop taking longer than this has hung. */
+const STOP_TIMEOUT_MS = 60_000;
 
 /** Loads `file` as `mirrorflow run` does and starts it in this process. */
 export async function startPipeline(file: string, options: { set?: readonly string[] } = {}): Promise<RunningPipeline> {
@@ -210,9 +213,17 @@ export async function startPipeline(file: string, options: { set?: readonly stri
     stop: () => {
       stopped ??= (async () => {
         pipeline.stop();
+        let timer: NodeJS.Timeout | undefined;
+        const hung = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            const states = pipeline.statuses.map((s) => `${s.source}->${s.target}: ${s.state}`).join(', ');
+            reject(new Error(`Pipeline ${config.name} did not stop within ${STOP_TIMEOUT_MS} ms (${states})\n${problems(logger.lines)}`));
+          }, STOP_TIMEOUT_MS);
+        });
         try {
-          await done;
+          await Promise.race([done, hung]);
         } finally {
+          clearTimeout(timer);
           runningPipelines.delete(handle);
         }
       })();
