@@ -12,6 +12,7 @@ import {
   type TopicDescription,
 } from '../core/ports/cluster-admin';
 import { toTransportError } from './errors';
+import { KafkaTransportError } from '../core/errors';
 import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 
@@ -43,6 +44,7 @@ export class KafkajsAdmin implements ClusterAdmin {
   private connected: Promise<void> | undefined;
   /** For admin offset commits, which kafkajs's admin cannot make (see kafkajs-cluster.ts). */
   private groupCluster: Promise<KafkajsCluster> | undefined;
+  private closed = false;
 
   constructor(
     readonly cluster: string,
@@ -51,15 +53,22 @@ export class KafkajsAdmin implements ClusterAdmin {
     this.admin = kafka.admin();
   }
 
-  /** Runs one admin call; transient failures (a leader moving, a topic still being created) are retried. */
+  /**
+   * Runs one admin call; transient failures (a leader moving, a topic still being created) are
+   * retried. Unsubscribing does not abort a call kafkajs is making, and kafkajs reconnects to
+   * retry it: a call that ends after `close()` closes again what it opened.
+   */
   private call<T>(action: string, fn: (admin: Admin) => Promise<T>): Observable<T> {
     return defer(async () => {
+      if (this.closed) throw new KafkaTransportError(this.cluster, `${action}: the admin client is closed`, false);
       try {
         this.connected ??= this.admin.connect();
         await this.connected;
         return await fn(this.admin);
       } catch (error) {
         throw toTransportError(this.cluster, error, action);
+      } finally {
+        if (this.closed) await this.disconnect();
       }
     }).pipe(retryWithBackoff({ ...defaultRetryConfig, retries: 8, initialDelayMs: 100, maxDelayMs: 5000 }));
   }
@@ -211,12 +220,15 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   async close(): Promise<void> {
-    const groupCluster = this.groupCluster;
-    this.groupCluster = undefined;
-    if (groupCluster !== undefined) await groupCluster.then((c) => c.disconnect()).catch(() => undefined);
-    if (this.connected === undefined) return;
-    this.connected = undefined;
-    await this.admin.disconnect();
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  /** Closes the admin client and the group cluster; safe to repeat, and repeated by calls ending after `close()`. */
+  private async disconnect(): Promise<void> {
+    // A connect under way would finish after a disconnect made now, and stay open.
+    await Promise.allSettled([this.connected, this.groupCluster]);
+    await Promise.allSettled([this.admin.disconnect(), this.groupCluster?.then((c) => c.disconnect())]);
   }
 }
 
