@@ -10,8 +10,12 @@ import type { Logger } from '../core/ports/logger';
 import { withPartialProduceResults } from './wire/produce-response';
 import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 
-/** Retries for the partitions left over when others of the same write were acknowledged (about 10 s in all). */
-const PARTIAL_RETRY: RetryConfig = { retries: 7, initialDelayMs: 100, maxDelayMs: 3_000, factor: 2, jitter: 0.2 };
+/**
+ * Retries for the partitions left over when others of the same write were acknowledged: for as
+ * long as their failure is retriable, since giving up would make the caller send the write again
+ * whole, writing the acknowledged partitions twice. A stop ends them (unsubscribing).
+ */
+export const PARTIAL_RETRY: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 100, maxDelayMs: 5_000, factor: 2, jitter: 0.2 };
 
 const COMPRESSION: Record<Compression, CompressionTypes> = {
   none: CompressionTypes.None,
@@ -45,6 +49,7 @@ export class KafkajsWriter implements RecordWriter {
     private readonly kafka: Kafka,
     options: WriterOptions,
     private readonly logger?: Logger,
+    private readonly partialRetry: RetryConfig = PARTIAL_RETRY,
   ) {
     // Every record names its partition, so the partitioner is never used; naming one silences
     // kafkajs's warning about its default.
@@ -90,7 +95,7 @@ export class KafkajsWriter implements RecordWriter {
             return round();
           }).pipe(
             retryWithBackoff({
-              ...PARTIAL_RETRY,
+              ...this.partialRetry,
               onRetry: (retryError, attempt, delayMs) =>
                 this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, delayMs, error: describeError(retryError) }),
             }),
