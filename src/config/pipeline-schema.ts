@@ -192,7 +192,7 @@ const batchingSchema = z
       .boolean()
       .default(true)
       .describe(
-        'In flows without transforms, write source record batches to the target as fetched: same records, same compression, not decoded and re-encoded (uncompressed ones from one partition are joined into one batch per write). Not for control, LogAppendTime or compacted-with-gaps batches, nor for batches compressed other than `producer.compression` when that is not none: those are re-encoded.',
+        'In flows without transforms, write source record batches to the target as fetched: same records, same compression, not decoded and re-encoded (uncompressed ones from one partition are joined into one batch per write). Not for control, LogAppendTime or compacted-with-gaps batches, batches larger than `producer.max_request_bytes`, nor batches compressed other than `producer.compression` when that is not none: those are re-encoded.',
       ),
     forward_compressed_min_bytes: nonNegativeInt()
       .default(8192)
@@ -238,7 +238,7 @@ const producerSchema = z
       .describe('Compression of batches written to the target. MM2: `producer.compression.type` (none).'),
     max_request_bytes: positiveInt()
       .default(1000000)
-      .describe('Largest produce request. MM2: `producer.max.request.size` (1048576).'),
+      .describe('Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. MM2: `producer.max.request.size` (1048576).'),
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
 

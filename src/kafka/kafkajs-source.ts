@@ -18,8 +18,8 @@ type FetchedMessage = DecodedMessage | FetchedRecordBatch;
 
 const CODECS: Record<Compression, number> = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
 
-function forwardPolicy({ minCompressedBytes, compression }: ForwardRecordBatches): ForwardPolicy {
-  return { minCompressedBytes, ...(compression === undefined ? {} : { codec: CODECS[compression] }) };
+function forwardPolicy({ minCompressedBytes, maxBytes, compression }: ForwardRecordBatches): ForwardPolicy {
+  return { minCompressedBytes, maxBytes, ...(compression === undefined ? {} : { codec: CODECS[compression] }) };
 }
 
 /**

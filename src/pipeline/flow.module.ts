@@ -150,6 +150,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
               ? {
                   forwardRecordBatches: {
                     minCompressedBytes: flow.batching.forward_compressed_min_bytes,
+                    maxBytes: flow.producer.max_request_bytes,
                     ...(flow.producer.compression === 'none' ? {} : { compression: flow.producer.compression }),
                   },
                 }

@@ -5,6 +5,7 @@
  * fidelity.test.ts.)
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
@@ -105,5 +106,26 @@ describe('forwarded record batches', () => {
     }
     // One batch each: the zstd one forwarded, the lz4 one re-encoded with zstd.
     assert.equal(forwardedBatches(run), 1);
+  });
+
+  test('a batch larger than the target producer may send is re-encoded into requests the target takes', async () => {
+    const topic = `${uniqueName('fwd-large')}.blobs`;
+    const remote = `primary.${topic}`;
+    // 400 KiB that zstd cannot shrink, in one batch: the source broker takes it (1 MiB by
+    // default); the target's copy of the topic takes no batch over 128 KiB.
+    const records: TestRecord[] = Array.from({ length: 400 }, (_, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value: randomBytes(1024), headers: [], timestamp: T0 + i }));
+    await source.createTopic(topic, 1);
+    await source.produce(topic, records, 'zstd');
+    await target.createTopic(remote, 1, { 'max.message.bytes': String(128 * 1024) });
+
+    const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, producer: { max_request_bytes: 100_000 } }] });
+    const run = await startPipeline(file);
+    try {
+      await untilCount(run, remote, records.length);
+    } finally {
+      await run.stop();
+    }
+    assert.deepEqual(snapshot((await target.readAll(remote)).get(0) ?? []), snapshot(records), `${remote} must hold what was written`);
+    assert.equal(forwardedBatches(run), 0, 'the batch was decoded, not forwarded');
   });
 });

@@ -6,6 +6,12 @@ import type { Compression } from './record-writer';
 export interface ForwardRecordBatches {
   /** Compressed batches smaller than this are decoded. */
   readonly minCompressedBytes: number;
+  /**
+   * Batches larger than this are decoded, so their records go out in produce requests no larger
+   * than the target producer's `max_request_bytes` (as MM2's producer never sends more than its
+   * `max.request.size`); a source whose brokers take larger batches than the target's stays copyable.
+   */
+  readonly maxBytes: number;
   /** Forward only batches compressed this way (the target's configured compression); absent: any. */
   readonly compression?: Compression;
 }

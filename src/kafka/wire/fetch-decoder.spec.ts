@@ -52,7 +52,7 @@ function recordSet(...batches: Buffer[]): InstanceType<ReturnType<typeof kafkajs
   return new (kafkajsFetchDecoding().Decoder)(Buffer.concat([size, body]));
 }
 
-const ANY: ForwardPolicy = { minCompressedBytes: 0 };
+const ANY: ForwardPolicy = { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER };
 const decodeWith = (policy: ForwardPolicy | undefined, ...batches: Buffer[]): Promise<unknown[]> =>
   policy === undefined ? decodeMessages(recordSet(...batches)) : withRecordBatchForwarding(policy, () => decodeMessages(recordSet(...batches)));
 
@@ -98,17 +98,31 @@ test('forwarding decodes compressed batches below the size threshold, and batche
   const small = await lz4(0, 2);
   const large = await lz4(2, 200);
   const uncompressed = await storedBatch(202, messages(1));
-  const decoded = await decodeWith({ minCompressedBytes: small.length + 1 }, small, large, uncompressed);
+  const decoded = await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, small, large, uncompressed);
   assert.deepEqual(
     decoded.map((m) => (isFetchedRecordBatch(m) ? 'whole' : 'record')),
     ['record', 'record', 'whole', 'whole'],
     'a small uncompressed batch is forwarded: it can be joined with others',
   );
   const zstd = await storedBatch(10, messages(10), { compression: CompressionTypes.ZSTD });
-  const onlyZstd = await decodeWith({ minCompressedBytes: 0, codec: CompressionTypes.ZSTD }, await lz4(0, 10), zstd);
+  const onlyZstd = await decodeWith({ ...ANY, codec: CompressionTypes.ZSTD }, await lz4(0, 10), zstd);
   assert.equal(onlyZstd.filter(isFetchedRecordBatch).length, 1);
   assert.equal((onlyZstd.find(isFetchedRecordBatch) as FetchedRecordBatch).recordBatch.baseOffset, 10);
   assert.equal(onlyZstd.length, 11);
+});
+
+test('forwarding decodes batches larger than a produce request may be, compressed or not', async () => {
+  const small = await storedBatch(0, messages(3));
+  const large = await storedBatch(3, messages(60));
+  const zstd = await storedBatch(63, messages(60), { compression: CompressionTypes.ZSTD });
+  const maxBytes = Math.max(small.length, zstd.length);
+  assert.ok(large.length > maxBytes);
+  const decoded = await decodeWith({ ...ANY, maxBytes }, small, large, zstd);
+  assert.deepEqual(
+    decoded.map((m) => (isFetchedRecordBatch(m) ? `whole ${m.recordBatch.baseOffset}` : 'record')).filter((m, i, all) => m !== 'record' || all[i - 1] !== 'record'),
+    ['whole 0', 'record', 'whole 63'],
+  );
+  assert.equal(decoded.length, 2 + 60);
 });
 
 test('a batch cut short at the end of a fetch is left for the next fetch', async () => {

@@ -54,6 +54,8 @@ export interface ForwardPolicy {
   readonly codec?: number;
   /** Compressed batches smaller than this are decoded. */
   readonly minCompressedBytes: number;
+  /** Batches larger than this are decoded. */
+  readonly maxBytes: number;
 }
 
 /** A forwarded batch as kafkajs's consumer sees it: one message, at the batch's last offset. */
@@ -84,6 +86,7 @@ function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch |
   if (policy.codec !== undefined && codec !== policy.codec) return undefined;
   const compressed = codec !== 0;
   if (compressed && bytes.length < policy.minCompressedBytes) return undefined;
+  if (bytes.length > policy.maxBytes) return undefined;
   const recordCount = bytes.readInt32BE(RECORD_COUNT_OFFSET);
   if (recordCount <= 0 || recordCount !== bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1) return undefined;
   const baseOffset = Number(bytes.readBigInt64BE(0));
