@@ -3,60 +3,114 @@ import assert from 'node:assert/strict';
 import { firstValueFrom } from 'rxjs';
 import type { Kafka } from './kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
+import { KafkaTransportError } from '../core/errors';
 import type { OutboundRecord } from '../core/ports/record-writer';
 
 const NOT_LEADER_OR_FOLLOWER = 6;
+const MESSAGE_TOO_LARGE = 10;
 
 interface SentBatch {
-  readonly topicMessages: readonly { topic: string; messages: readonly { partition: number }[] }[];
+  readonly topicMessages: readonly { topic: string; messages: readonly { partition: number; value: Buffer | null }[] }[];
+}
+
+interface Broker {
+  /** This partition (`topic-partition`) answers NOT_LEADER_OR_FOLLOWER to its first `times` requests. */
+  readonly refuse?: { readonly partition: string; readonly times: number };
+  /** Per topic, the largest batch (here: sum of value bytes) the broker takes. */
+  readonly maxBatchBytes?: Readonly<Record<string, number>>;
 }
 
 /**
- * A producer whose broker acknowledges every partition but `refused`, which it answers with
- * NOT_LEADER_OR_FOLLOWER for its first `refusals` requests; logs what each request carried.
+ * A producer over a fake broker: partitions acknowledge with offsets in order, except as `broker`
+ * says. `log` has every acknowledged record's value per partition, in log order; `requests`
+ * counts produce requests.
  */
-function fakeKafka(refused: string, refusals: number): { kafka: Kafka; sent: Map<string, number> } {
-  const sent = new Map<string, number>();
-  const ends = new Map<string, number>();
-  let left = refusals;
+function fakeKafka(broker: Broker): { kafka: Kafka; log: Map<string, string[]>; requests: () => number } {
+  const log = new Map<string, string[]>();
+  let refusals = broker.refuse?.times ?? 0;
+  let requests = 0;
   const producer = {
     connect: () => Promise.resolve(),
     disconnect: () => Promise.resolve(),
     sendBatch: ({ topicMessages }: SentBatch) => {
-      const acks = [];
-      const counts = new Map<string, { topicName: string; partition: number; count: number }>();
+      requests++;
+      const groups = new Map<string, { topic: string; partition: number; values: string[]; bytes: number }>();
       for (const { topic, messages } of topicMessages) {
         for (const m of messages) {
           const key = `${topic}-${m.partition}`;
-          const entry = counts.get(key) ?? { topicName: topic, partition: m.partition, count: 0 };
-          entry.count++;
-          counts.set(key, entry);
+          const group = groups.get(key) ?? { topic, partition: m.partition, values: [], bytes: 0 };
+          group.values.push(m.value?.toString() ?? '');
+          group.bytes += m.value?.length ?? 0;
+          groups.set(key, group);
         }
       }
-      const refuse = counts.has(refused) && left-- > 0;
-      for (const [key, { topicName, partition, count }] of counts) {
-        if (refuse && key === refused) {
-          acks.push({ topicName, partition, errorCode: NOT_LEADER_OR_FOLLOWER, baseOffset: '-1' });
-          continue;
-        }
-        const base = ends.get(key) ?? 0;
-        ends.set(key, base + count);
-        sent.set(key, (sent.get(key) ?? 0) + count);
-        acks.push({ topicName, partition, errorCode: 0, baseOffset: String(base) });
-      }
+      const refuse = broker.refuse !== undefined && groups.has(broker.refuse.partition) && refusals-- > 0;
+      const acks = [...groups].map(([key, { topic, partition, values, bytes }]) => {
+        const ack = { topicName: topic, partition, errorCode: 0, baseOffset: '-1' };
+        if (refuse && key === broker.refuse!.partition) return { ...ack, errorCode: NOT_LEADER_OR_FOLLOWER };
+        if (bytes > (broker.maxBatchBytes?.[topic] ?? Infinity)) return { ...ack, errorCode: MESSAGE_TOO_LARGE };
+        const partitionLog = log.get(key) ?? [];
+        log.set(key, partitionLog);
+        const base = partitionLog.length;
+        partitionLog.push(...values);
+        return { ...ack, baseOffset: String(base) };
+      });
       return Promise.resolve(acks);
     },
   };
-  return { kafka: { producer: () => producer } as unknown as Kafka, sent };
+  return { kafka: { producer: () => producer } as unknown as Kafka, log, requests: () => requests };
 }
 
-const records = (topic: string, partitions: number, perPartition: number): OutboundRecord[] =>
-  Array.from({ length: partitions * perPartition }, (_, i) => ({ topic, partition: i % partitions, timestamp: 0, key: null, value: Buffer.from(String(i)), headers: [] }));
+/** `perPartition` records per partition, round-robin, with values `<topic>:<n>` padded to `size` bytes. */
+const records = (topic: string, partitions: number, perPartition: number, size = 8): OutboundRecord[] =>
+  Array.from({ length: partitions * perPartition }, (_, i) => ({
+    topic,
+    partition: i % partitions,
+    timestamp: 0,
+    key: null,
+    value: Buffer.from(`${topic}:${i}`.padEnd(size, '.')),
+    headers: [],
+  }));
+
+const values = (rs: readonly OutboundRecord[], partition: number): string[] => rs.filter((r) => r.partition === partition).map((r) => r.value!.toString());
+
+/** The writer's own schedules, made fast. */
+const writerOver = (kafka: Kafka): KafkajsWriter =>
+  new KafkajsWriter('target', kafka, { role: 'spec', compression: 'none' }, undefined, { ...PARTIAL_RETRY, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 });
 
 test('a partition refused for longer than any fixed number of retries is written alone until accepted; the others once', async () => {
-  const { kafka, sent } = fakeKafka('orders-1', 40);
-  const writer = new KafkajsWriter('target', kafka, { role: 'spec', compression: 'none' }, undefined, { ...PARTIAL_RETRY, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 }); // the writer's own schedule, made fast
-  const offsets = await firstValueFrom(writer.write(records('orders', 3, 4)));
-  assert.deepEqual(Object.fromEntries(sent), { 'orders-0': 4, 'orders-1': 4, 'orders-2': 4 }, 'every record acknowledged exactly once');
+  const { kafka, log } = fakeKafka({ refuse: { partition: 'orders-1', times: 40 } });
+  const written = records('orders', 3, 4);
+  const offsets = await firstValueFrom(writerOver(kafka).write(written));
+  for (const p of [0, 1, 2]) assert.deepEqual(log.get(`orders-${p}`), values(written, p), `orders-${p} holds each record once`);
   assert.deepEqual(Array.from(offsets), [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]);
+});
+
+test('a batch the target refuses as too large is split until it fits, in order, once; later writes go split from the start', async () => {
+  const { kafka, log, requests } = fakeKafka({ maxBatchBytes: { small: 1000 } });
+  const writer = writerOver(kafka);
+  // 20 records of 200 bytes on small-0 (4000 bytes), next to a topic without a limit.
+  const first = [...records('small', 1, 20, 200), ...records('other', 2, 5)];
+  const offsets = await firstValueFrom(writer.write(first));
+  assert.deepEqual(log.get('small-0'), values(first.slice(0, 20), 0));
+  assert.deepEqual(Array.from(offsets.subarray(0, 20)), Array.from({ length: 20 }, (_, i) => i));
+  for (const p of [0, 1]) assert.deepEqual(log.get(`other-${p}`), values(first.slice(20), p), 'the other topic is written once');
+
+  const before = requests();
+  const second = records('small', 1, 20, 200).map((r) => ({ ...r, value: Buffer.from(`2nd ${r.value!.toString()}`) }));
+  await firstValueFrom(writer.write(second));
+  assert.deepEqual(log.get('small-0')!.slice(20), values(second, 0));
+  assert.ok(requests() - before <= 20 * 200 / 500, `the learnt limit is kept: ${requests() - before} requests for 4000 bytes in batches of at most 1000`);
+});
+
+test('a single record larger than the target topic takes fails the write, saying where and which limit', async () => {
+  const { kafka, log } = fakeKafka({ maxBatchBytes: { small: 1000 } });
+  const written = [...records('small', 1, 1, 2000), ...records('other', 1, 1)];
+  await assert.rejects(firstValueFrom(writerOver(kafka).write(written)), (error: unknown) => {
+    assert.ok(error instanceof KafkaTransportError);
+    assert.equal(error.retriable, false, 'no retry makes it fit');
+    assert.match(error.message, /A record of about 2064 bytes is larger than small-0 takes \(the target topic's max.message.bytes/);
+    return true;
+  });
+  assert.equal(log.get('small-0'), undefined);
 });

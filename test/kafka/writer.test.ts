@@ -96,3 +96,30 @@ test('a write refused on some partitions and acknowledged on others writes the a
     await clients.close();
   }
 });
+
+test('a topic taking smaller batches than the producer sends gets every record, in order, in more requests', async () => {
+  const topic = `${uniqueName('writer-small-batches')}.t`;
+  await kit.createTopic(topic, 1, { 'max.message.bytes': String(16 * 1024) });
+  const clients = new KafkajsClients({
+    clusters: [{ alias: 'target', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+    logger: memoryLogger([]),
+    clientIdPrefix: 'mirrorflow-writer-test',
+  });
+  try {
+    const writer = clients.writer('target', { role: 'writer-test', compression: 'none' });
+    // 200 KiB for one partition in one write: a batch 12 times what the topic takes.
+    const written = records(topic, 1, 'blob', 200).map((r) => ({ ...r, value: Buffer.concat([r.value!, Buffer.alloc(1024, 0x2e)]) }));
+    const offsets = await firstValueFrom(writer.write(written));
+    assert.deepEqual(Array.from(offsets), Array.from({ length: 200 }, (_, i) => i));
+    assert.deepEqual(
+      (await kit.readAllFlat(topic)).map((r) => r.value!.toString()),
+      written.map((r) => r.value!.toString()),
+      'each record once, in order',
+    );
+
+    const tooLarge = { ...written[0]!, value: Buffer.alloc(20 * 1024, 0x2e) };
+    await assert.rejects(firstValueFrom(writer.write([tooLarge])), /A record of about 20544 bytes is larger than .*-0 takes \(the target topic's max.message.bytes/);
+  } finally {
+    await clients.close();
+  }
+});

@@ -128,4 +128,24 @@ describe('forwarded record batches', () => {
     assert.deepEqual(snapshot((await target.readAll(remote)).get(0) ?? []), snapshot(records), `${remote} must hold what was written`);
     assert.equal(forwardedBatches(run), 0, 'the batch was decoded, not forwarded');
   });
+
+  test('a remote topic taking smaller batches than the producer sends: joined batches are written in parts that fit', async () => {
+    const topic = `${uniqueName('fwd-small-target')}.events`;
+    const remote = `primary.${topic}`;
+    await source.createTopic(topic, 1);
+    // 60 uncompressed batches of 10 KiB: joined, they make batches far over what the remote topic takes.
+    const records: TestRecord[] = Array.from({ length: 600 }, (_, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value: randomBytes(1000), headers: [], timestamp: T0 + i }));
+    for (let i = 0; i < records.length; i += 10) await source.produce(topic, records.slice(i, i + 10));
+    await target.createTopic(remote, 1, { 'max.message.bytes': String(64 * 1024) });
+
+    const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING }] });
+    const run = await startPipeline(file);
+    try {
+      await untilCount(run, remote, records.length);
+    } finally {
+      await run.stop();
+    }
+    assert.deepEqual(snapshot((await target.readAll(remote)).get(0) ?? []), snapshot(records), `${remote} must hold what was written, in order`);
+    assert.equal(forwardedBatches(run), 60);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { OutboundRecordBatch, RecordHeader } from '../record';
+import { recordBytes, type OutboundRecordBatch, type RecordHeader } from '../record';
 
 /** A record to write to an explicit topic and partition. */
 export interface OutboundRecord {
@@ -18,13 +18,23 @@ export function isRecordBatch(item: OutboundItem): item is OutboundRecordBatch {
   return (item as Partial<OutboundRecordBatch>).batch !== undefined;
 }
 
+/** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */
+const RECORD_OVERHEAD_BYTES = 64;
+
+/** About the bytes an item takes in a produce request, uncompressed: a forwarded batch's own size. */
+export function outboundItemBytes(item: OutboundItem): number {
+  return isRecordBatch(item) ? item.batch.bytes.length : recordBytes(item) + RECORD_OVERHEAD_BYTES;
+}
+
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
 /**
- * Writes records with acks=all. One `write` is one produce round (one request per broker);
- * records of one partition keep their order. Kafka takes one record batch per partition per
- * produce request, so in one write a partition gets either records, or one forwarded batch, or
- * uncompressed forwarded batches (joined into one).
+ * Writes records with acks=all. One `write` is one produce round (one request per broker), unless
+ * the target refuses a partition's batch as larger than its topic takes (`max.message.bytes`):
+ * then that partition's items go in several rounds, in order. Records of one partition keep their
+ * order. Kafka takes one record batch per partition per produce request, so in one write a
+ * partition gets either records, or one forwarded batch, or uncompressed forwarded batches
+ * (joined into one).
  */
 export interface RecordWriter {
   readonly cluster: string;

@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
-import { isRecordBatch, type OutboundItem } from '../../core/ports/record-writer';
-import { flowBatchRecordCount, recordBytes } from '../../core/record';
+import { isRecordBatch, outboundItemBytes, type OutboundItem } from '../../core/ports/record-writer';
+import { flowBatchRecordCount } from '../../core/record';
 
 /** One batching policy: the first limit reached flushes. */
 export interface BatchPolicy {
@@ -24,9 +24,6 @@ export interface WrittenBatches {
   readonly batches: readonly FlowBatch[];
   readonly offsets: Float64Array;
 }
-
-/** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */
-const RECORD_OVERHEAD_BYTES = 64;
 
 export type WriteRecords = (items: readonly OutboundItem[]) => Observable<Float64Array>;
 
@@ -178,7 +175,7 @@ function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: numb
       lastPartition = r.partition;
     }
     const kind = roundKind(r);
-    const size = isRecordBatch(r) ? r.batch.bytes.length : recordBytes(r) + RECORD_OVERHEAD_BYTES;
+    const size = outboundItemBytes(r);
     if (state!.kind !== undefined && (kind !== state!.kind || kind === 'compressed' || state!.bytes + size > maxPartitionBytes)) {
       state!.round++;
       state!.bytes = 0;

@@ -64,3 +64,10 @@ test('inside the context, a response where nothing was written still fails, so t
     (error: Error & { type?: string }) => error.type === 'NOT_ENOUGH_REPLICAS',
   );
 });
+
+test('inside the context, a batch refused as too large is reported even when nothing was written, so the writer can split it', async () => {
+  const MESSAGE_TOO_LARGE = 10;
+  const data = await response([0, MESSAGE_TOO_LARGE, -1], [1, NOT_LEADER, -1]);
+  assert.deepEqual(await withPartialProduceResults(() => produceResponseV3.parse(data)), data);
+  await assert.rejects(produceResponseV3.parse(data), (error: Error & { type?: string }) => error.type === 'MESSAGE_TOO_LARGE', 'outside it, as kafkajs did');
+});

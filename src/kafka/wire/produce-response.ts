@@ -10,8 +10,10 @@
  * the whole request again: the partitions the broker did write are written twice. (A topic just
  * created answers NOT_LEADER_OR_FOLLOWER on some partitions for a moment, so this happens on
  * every first start.) A send made inside `withPartialProduceResults` gets the response as it is,
- * each partition with its error code, whenever at least one partition was written; a response
- * where every partition failed still throws, so kafkajs's own retry resends nothing written.
+ * each partition with its error code, whenever at least one partition was written or one was
+ * refused as too large (which the writer answers by splitting the batch, where kafkajs gives up);
+ * a response where every partition failed otherwise still throws, so kafkajs's own retry resends
+ * nothing written.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { kafkajsFetchDecoding, kafkajsProtocolErrors, type KafkajsResponseDecoder } from './kafkajs-internals';
@@ -29,6 +31,14 @@ export interface ProduceResponse {
 }
 
 const partialResults = new AsyncLocalStorage<true>();
+
+/** MESSAGE_TOO_LARGE and RECORD_LIST_TOO_LARGE: a batch over the topic's `max.message.bytes`. */
+const TOO_LARGE = new Set([10, 18]);
+
+/** Whether a partition's produce error says its batch was larger than the topic takes. */
+export function isBatchTooLarge(errorCode: number): boolean {
+  return TOO_LARGE.has(errorCode);
+}
 
 /** Runs `send` so that its produce responses report partition failures instead of throwing them (see above). */
 export function withPartialProduceResults<T>(send: () => T): T {
@@ -52,13 +62,16 @@ async function parse(data: ProduceResponse): Promise<ProduceResponse> {
   const { failure, createErrorFromCode } = kafkajsProtocolErrors();
   let failed: ProducePartitionResponse | undefined;
   let written = 0;
+  let tooLarge = false;
   for (const topic of data.topics) {
     for (const partition of topic.partitions) {
-      if (failure(partition.errorCode)) failed ??= partition;
-      else written++;
+      if (failure(partition.errorCode)) {
+        failed ??= partition;
+        tooLarge ||= isBatchTooLarge(partition.errorCode);
+      } else written++;
     }
   }
-  if (failed === undefined || (written > 0 && partialResults.getStore() === true)) return data;
+  if (failed === undefined || ((written > 0 || tooLarge) && partialResults.getStore() === true)) return data;
   throw createErrorFromCode(failed.errorCode);
 }
 
