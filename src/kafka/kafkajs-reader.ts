@@ -49,7 +49,9 @@ export class KafkajsTopicReader implements TopicReader {
           if (remaining.size === 0) subscriber.complete();
         });
         await consumer.connect();
+        if (stopped) return;
         await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        if (stopped) return;
         await consumer.run({
           autoCommit: false,
           eachBatch: async ({ batch }) => {
@@ -65,10 +67,10 @@ export class KafkajsTopicReader implements TopicReader {
           },
         });
       };
-      run().catch((error: unknown) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
+      const started = run().catch((error: unknown) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
       return () => {
         stopped = true;
-        void consumer.disconnect().catch(() => undefined);
+        leave(consumer, started);
       };
     });
   }
@@ -104,7 +106,9 @@ export class KafkajsTopicReader implements TopicReader {
           if (payload.topic === topic && payload.partition === partition) reached(Number(payload.lastOffset) + 1);
         });
         await consumer.connect();
+        if (stopped) return;
         await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        if (stopped) return;
         await consumer.run({
           autoCommit: false,
           eachBatch: async ({ batch }) => {
@@ -128,13 +132,24 @@ export class KafkajsTopicReader implements TopicReader {
           },
         });
       };
-      run().catch((error: unknown) => {
+      const started = run().catch((error: unknown) => {
         if (!stopped) subscriber.error(toTransportError(this.cluster, error, `Following topic ${topic}`));
       });
       return () => {
         stopped = true;
-        void consumer.disconnect().catch(() => undefined);
+        leave(consumer, started);
       };
     });
   }
+}
+
+/**
+ * Disconnects a reader's consumer now, and again once its start settled: kafkajs finishes a
+ * connect under way after a disconnect, and that consumer would stay connected.
+ */
+function leave(consumer: { disconnect(): Promise<void> }, started: Promise<void>): void {
+  const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined);
+  void disconnect()
+    .then(() => started)
+    .then(disconnect);
 }
