@@ -109,7 +109,9 @@ export class KafkajsSource implements RecordSource {
       const start = this.previousStop.then(async () => {
         if (abort.signal.aborted) return;
         await consumer.connect();
+        if (abort.signal.aborted) return;
         await consumer.subscribe({ topics: [...options.topics], fromBeginning: true });
+        if (abort.signal.aborted) return;
         // The consumer's fetch loop starts inside run(): started in the forwarding context, its
         // fetches hand over whole record batches (wire/fetch-decoder.ts).
         await (forwarding ? withRecordBatchForwarding(forwardPolicy(forwarding), run) : run());
