@@ -19,7 +19,7 @@ import { BenchAdmin, reached, sumOffsets } from './bench-admin';
 import { parseProducerPerformance, type JavaTools, type ProducerPerformanceSummary } from './java-tools';
 import { machineBusySeconds, processCpuSeconds, ProcessMeter } from './process-meter';
 import { spawnLogged, startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
-import { recordBytes, totalRecords, type LatencyWorkload, type ThroughputWorkload, type Workload } from './workloads';
+import { LATENCY_WARMUP_SECONDS, latencyWarmupRecords, recordBytes, totalRecords, type LatencyWorkload, type ThroughputWorkload, type Workload } from './workloads';
 
 export interface BenchCluster {
   readonly bootstrap: string;
@@ -373,7 +373,7 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
   });
   clock.mark('setup');
 
-  const warmup = workload.partitions * 25;
+  const warmup = latencyWarmupRecords(workload);
   const total = workload.rate * workload.seconds;
   const known = new Set<string>();
   const delivered = async (wanted: Offsets): Promise<boolean> => reached(await env.targetAdmin.endOffsets([remoteTopic], known), wanted, () => remoteTopic);
@@ -381,8 +381,14 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
   const child = await startReplicator(env, run, replicator);
   const meter = new ProcessMeter(child.pid);
   try {
-    // Warm-up: proves the replicator is running before the measured records start.
-    await setup('writing the warm-up records', () => env.java.benchToolJson(produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload), 5 * 60_000));
+    // Warm-up at the measured rate, left out of the figures: the replicator is running, and in its
+    // steady state, before the measured records start.
+    await setup('writing the warm-up records', () =>
+      env.java.benchToolJson(
+        produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
+        LATENCY_WARMUP_SECONDS * 1000 + 5 * 60_000,
+      ),
+    );
     const fromOffsets = await env.sourceAdmin.endOffsets(topics);
     await pollUntil('the warm-up records on the target', env.runTimeoutMs, child, async () => ((await delivered(fromOffsets)) ? true : undefined));
     clock.mark('warm-up');

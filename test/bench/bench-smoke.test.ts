@@ -11,7 +11,7 @@ import { testClusters } from '../support/clusters';
 import { runBench } from './bench-harness';
 import type { BenchReport } from './bench-report';
 import type { ReplicatorName } from './replicators';
-import { SMOKE_WORKLOADS, totalRecords, type WorkloadName } from './workloads';
+import { SMOKE_WORKLOADS, latencyWarmupRecords, totalRecords, type WorkloadName } from './workloads';
 
 /** MM2's startup alone (plugin scanning, Connect) takes 10–30 s on a busy 2-core machine. */
 const TIMEOUT_MS = 10 * 60_000;
@@ -39,7 +39,7 @@ function assertCorrect(report: BenchReport, expectedRuns: number): void {
     assert.equal(run.status, 'ok', `${what} failed: ${run.failure ?? ''}\n${report.text}`);
     assert.deepEqual(run.verification?.mismatches, [], `${what}: source and target differ`);
     // The limit writes into the target only; a replication run compares every source record.
-    assert.equal(run.verification?.records, totalRecords(SMOKE_WORKLOADS[run.workload]) + (run.workload === 'latency' && run.replicator !== 'limit' ? SMOKE_WORKLOADS.latency.partitions * 25 : 0), what);
+    assert.equal(run.verification?.records, totalRecords(SMOKE_WORKLOADS[run.workload]) + (run.workload === 'latency' && run.replicator !== 'limit' ? latencyWarmupRecords(SMOKE_WORKLOADS.latency) : 0), what);
   }
   assert.ok(report.ok);
   assert.match(report.text, /mirrorflow/);
