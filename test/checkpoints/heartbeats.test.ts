@@ -10,9 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { testClusters, uniqueName, type TestClusters } from '../support/clusters';
-import { cleanupHarness, startPipeline, writePipeline } from '../support/pipeline-harness';
+import { describe, test } from 'node:test';
+import { uniqueName, type TestClusters } from '../support/clusters';
+import { startPipeline, writePipeline } from '../support/pipeline-harness';
+import { useKits } from '../support/use-kits';
 import { GroupKit } from './checkpoint-kit';
 import { encodeHeartbeatKey, encodeHeartbeatValue } from '../../src/formats';
 import { DefaultReplicationPolicy } from '../../src/policy';
@@ -24,18 +25,13 @@ let backup: GroupKit;
 let backupRecords: KafkaKit;
 let primaryRecords: KafkaKit;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new GroupKit(clusters.primary);
-  backup = new GroupKit(clusters.backup);
-  backupRecords = new KafkaKit(clusters.backup);
-  primaryRecords = new KafkaKit(clusters.primary);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close(), backupRecords?.close(), primaryRecords?.close()]);
-});
+useKits(
+  (running) => {
+    clusters = running;
+    return { primary: new GroupKit(running.primary), backup: new GroupKit(running.backup), backupRecords: new KafkaKit(running.backup), primaryRecords: new KafkaKit(running.primary) };
+  },
+  (kits) => ({ primary, backup, backupRecords, primaryRecords } = kits),
+);
 
 /** A unique cluster alias (letters and digits only, so it never looks like a separator). */
 const alias = (prefix: string): string => `${prefix}${randomBytes(4).toString('hex')}`;

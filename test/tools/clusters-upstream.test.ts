@@ -5,22 +5,16 @@
  * looked at, because the cluster is shared with other test files.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { encodeHeartbeatKey, encodeHeartbeatValue } from '../../src/formats';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName } from '../support/clusters';
-import { cleanupHarness, runCli, writePipeline } from '../support/pipeline-harness';
+import { uniqueName } from '../support/clusters';
+import { runCli, writePipeline } from '../support/pipeline-harness';
+import { useKits } from '../support/use-kits';
 
 let backup: KafkaKit;
 
-before(async () => {
-  backup = new KafkaKit((await testClusters()).backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await backup?.close();
-});
+useKits((clusters) => ({ backup: new KafkaKit(clusters.backup) }), (kits) => ({ backup } = kits));
 
 interface Report {
   cluster: string;
