@@ -7,6 +7,8 @@ export interface ReplicatedTopic {
   readonly source: string;
   readonly target: string;
   readonly partitions: number;
+  /** The source topic's id, when the source cluster gives ids: it changes when the topic is recreated. */
+  readonly topicId?: string;
 }
 
 export interface TopicSyncOptions {
@@ -38,8 +40,12 @@ export class TopicSync {
       const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
       if (sourceTopics.length === 0) return [];
       const targetTopics = new Map<string, TopicDescription>((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t]));
+      const ids = await firstValueFrom(sourceAdmin.topicIds(sourceTopics.map((t) => t.name)));
       const replicated = sourceTopics
-        .map((t) => ({ source: t.name, target: remoteTopic(t.name), partitions: t.partitions }))
+        .map((t): ReplicatedTopic => {
+          const topicId = ids.get(t.name);
+          return { source: t.name, target: remoteTopic(t.name), partitions: t.partitions, ...(topicId === undefined ? {} : { topicId }) };
+        })
         .sort((a, b) => a.source.localeCompare(b.source));
 
       const missing = replicated.filter((t) => !targetTopics.has(t.target));
@@ -71,7 +77,13 @@ export class TopicSync {
   }
 }
 
-/** True when two refreshes describe the same subscription (same topics, same partition counts). */
+/**
+ * True when two refreshes describe the same subscription (same topics, same partition counts,
+ * same topic ids: a recreated topic is subscribed afresh).
+ */
 export function sameTopics(a: readonly ReplicatedTopic[], b: readonly ReplicatedTopic[]): boolean {
-  return a.length === b.length && a.every((t, i) => t.source === b[i]!.source && t.partitions === b[i]!.partitions && t.target === b[i]!.target);
+  return (
+    a.length === b.length &&
+    a.every((t, i) => t.source === b[i]!.source && t.partitions === b[i]!.partitions && t.target === b[i]!.target && t.topicId === b[i]!.topicId)
+  );
 }

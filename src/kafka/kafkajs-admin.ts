@@ -157,6 +157,11 @@ export class KafkajsAdmin implements ClusterAdmin {
     );
   }
 
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
+    void topics;
+    return defer(async () => new Map<string, string>());
+  }
+
   listGroups(): Observable<readonly string[]> {
     return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
   }
