@@ -64,31 +64,50 @@ export class SourceResets {
     const offsets = (await firstValueFrom(this.options.sourceAdmin.partitionOffsets(tp.topic))).find((o) => o.partition === tp.partition);
     // The log as just fetched, should the topic be gone again already.
     const log = offsets ?? { partition: tp.partition, earliest: 0, latest: restart.logEnd };
+    const topicId = await this.currentTopicId(tp.topic);
     const again = this.held(tp);
     if (again !== undefined && again <= log.latest) return again;
-    const topicId = this.topicIds.get(tp.topic);
-    return this.reset(tp, restart.expected, log, 'log-end-below-position', topicId === undefined ? {} : { topicId });
+    // Recorded now, so the next topic refresh does not count this restart a second time.
+    const previousTopicId = this.topicIds.get(tp.topic);
+    if (topicId !== undefined) this.topicIds.set(tp.topic, topicId);
+    return this.reset(tp, restart.expected, log, 'log-end-below-position', {
+      ...(previousTopicId !== undefined && previousTopicId !== topicId ? { previousTopicId } : {}),
+      ...(topicId === undefined ? {} : { topicId }),
+    });
   }
 
   /**
    * After a topic refresh: records the ids of topics seen for the first time, and resets every
-   * held partition of a topic whose id changed. Ids are recorded only once the resets are done,
-   * so a refresh that fails midway compares again next time.
+   * held partition of a topic whose id changed (confirmed by asking again). The new id is
+   * recorded together with the resets, so a refresh that fails midway compares again next time.
    */
   async topicsSeen(topics: readonly SeenTopic[]): Promise<void> {
     for (const topic of topics) {
       if (topic.topicId === undefined) continue;
-      const previous = this.topicIds.get(topic.source);
-      if (previous !== undefined && previous !== topic.topicId) {
-        const offsets = await firstValueFrom(this.options.sourceAdmin.partitionOffsets(topic.source));
-        for (const log of offsets) {
-          const tp = { topic: topic.source, partition: log.partition };
-          const held = this.held(tp);
-          if (held === undefined) continue;
-          this.reset(tp, held, log, 'topic-id-changed', { previousTopicId: previous, topicId: topic.topicId });
-        }
+      const seen = this.topicIds.get(topic.source);
+      if (seen === undefined) this.topicIds.set(topic.source, topic.topicId);
+      if (seen === undefined || seen === topic.topicId) continue;
+      // Asked again: the refresh's answer may predate a restart the source reported meanwhile.
+      const topicId = await this.currentTopicId(topic.source);
+      const offsets = await firstValueFrom(this.options.sourceAdmin.partitionOffsets(topic.source));
+      const previousTopicId = this.topicIds.get(topic.source);
+      if (topicId === undefined || previousTopicId === undefined || topicId === previousTopicId) continue;
+      this.topicIds.set(topic.source, topicId);
+      for (const log of offsets) {
+        const tp = { topic: topic.source, partition: log.partition };
+        const held = this.held(tp);
+        if (held === undefined) continue;
+        this.reset(tp, held, log, 'topic-id-changed', { previousTopicId, topicId });
       }
-      this.topicIds.set(topic.source, topic.topicId);
+    }
+  }
+
+  /** The topic's id now; undefined when the source gives none, the topic is gone, or asking failed (a reset goes on without it). */
+  private async currentTopicId(topic: string): Promise<string | undefined> {
+    try {
+      return (await firstValueFrom(this.options.sourceAdmin.topicIds([topic]))).get(topic);
+    } catch {
+      return undefined;
     }
   }
 
