@@ -1,6 +1,7 @@
 import { type Observable, defer, firstValueFrom } from 'rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
+import { describeError } from '../core/errors';
 
 /** A source topic and the remote topic it is replicated to. */
 export interface ReplicatedTopic {
@@ -31,7 +32,25 @@ export interface TopicSyncOptions {
  * count and configs, grow remote topics whose source grew. Never deletes or shrinks anything.
  */
 export class TopicSync {
+  /** Ids from the last refresh that got them. */
+  private lastIds: ReadonlyMap<string, string> = new Map();
+
   constructor(private readonly options: TopicSyncOptions) {}
+
+  /**
+   * Topic ids only tell recreated topics apart: failing to get them must not stop topics from
+   * being replicated, and keeping the last ones keeps the subscription as it is.
+   */
+  private async topicIds(topics: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    try {
+      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds(topics));
+    } catch (error) {
+      this.options.logger.warn('Reading source topic ids failed; recreated topics are noticed by their offsets only until it works again.', {
+        error: describeError(error),
+      });
+    }
+    return this.lastIds;
+  }
 
   /** One pass; emits the topics being replicated, sorted by source name. */
   refresh(): Observable<readonly ReplicatedTopic[]> {
@@ -40,7 +59,7 @@ export class TopicSync {
       const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
       if (sourceTopics.length === 0) return [];
       const targetTopics = new Map<string, TopicDescription>((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t]));
-      const ids = await firstValueFrom(sourceAdmin.topicIds(sourceTopics.map((t) => t.name)));
+      const ids = await this.topicIds(sourceTopics.map((t) => t.name));
       const replicated = sourceTopics
         .map((t): ReplicatedTopic => {
           const topicId = ids.get(t.name);
