@@ -114,6 +114,33 @@ describe('recreated source topic', () => {
     await run.stop();
   });
 
+  test('a topic deleted for a while does not stop the flow: other topics go on, and it is picked up again when it comes back', async () => {
+    const p = uniqueName('rt-gone');
+    const gone = `${p}-gone`;
+    const keep = `${p}-keep`;
+    await source.createTopic(gone, 1);
+    await source.createTopic(keep, 1);
+    await source.produce(gone, records('old', 1, 5));
+    await source.produce(keep, records('first', 1, 5));
+    const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
+    const run = await startPipeline(file);
+    await run.running();
+    await run.until(async () => (await target.count(`primary.${gone}`)) >= 5 && (await target.count(`primary.${keep}`)) >= 5, { what: 'both topics copied' });
+
+    await source.deleteTopic(gone);
+    // A refresh without the topic: the subscription no longer has it.
+    await run.until(() => run.statuses()[0]!.topics === 1, { what: 'the flow to replicate one topic' });
+    await source.produce(keep, records('second', 1, 5));
+    await waitForNewRecords(run, `primary.${keep}`, 'second', 1, 5, 5);
+    assert.equal(run.statuses()[0]!.state, 'running');
+
+    await source.createTopic(gone, 1);
+    await source.produce(gone, records('back', 1, 4));
+    await waitForNewRecords(run, `primary.${gone}`, 'back', 1, 4, 5);
+    assert.equal((await remoteValues(`primary.${gone}`)).get(0)?.length, 9, 'the old copies, then the new records once');
+    await run.stop();
+  });
+
   test('recreated shorter while the pipeline was stopped: the restarted pipeline detects it and replicates from the new start', async () => {
     const p = uniqueName('rt-restart');
     const topic = `${p}-orders`;
