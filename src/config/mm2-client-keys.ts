@@ -90,7 +90,7 @@ const COMMON_TUNING = [
 const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>> = {
   consumer: {
     'isolation.level': 'flows[].consumer.isolation_level',
-    'auto.offset.reset': 'flows[].start',
+    'auto.offset.reset': 'flows[].start, flows[].consumer.auto_offset_reset',
     'max.partition.fetch.bytes': 'flows[].consumer.max_bytes_per_partition',
     'fetch.max.wait.ms': 'flows[].consumer.max_wait_ms',
     'fetch.min.bytes': 'flows[].consumer.min_bytes',

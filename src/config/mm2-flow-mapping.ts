@@ -83,6 +83,9 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['offset_syncs', 'lag_max'], c, 'offset.lag.max', (p) => values.integerLeaf(p, 'long'));
   field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
 
+  // MM2's consumer applies auto.offset.reset both where nothing is stored and where the stored
+  // offset is no longer in the log.
+  field(['consumer', 'auto_offset_reset'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
   field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));

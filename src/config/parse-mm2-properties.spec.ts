@@ -80,6 +80,8 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['replication.policy.class', 'org.apache.kafka.connect.mirror.IdentityReplicationPolicy', (f) => f.replication_policy, { type: 'identity', separator: '.' }],
       ['primary.consumer.isolation.level', 'read_committed', (f) => f.consumer.isolation_level, 'read_committed'],
       ['primary.consumer.auto.offset.reset', 'latest', (f) => f.start, 'latest'],
+      // MM2's consumer applies it also to a stored offset that is no longer in the log.
+      ['primary.consumer.auto.offset.reset', 'latest', (f) => f.consumer.auto_offset_reset, 'latest'],
       ['primary.consumer.max.partition.fetch.bytes', '2048', (f) => f.consumer.max_bytes_per_partition, 2048],
       ['primary.consumer.fetch.max.wait.ms', '100', (f) => f.consumer.max_wait_ms, 100],
       ['primary.consumer.fetch.min.bytes', '16384', (f) => f.consumer.min_bytes, 16384],

@@ -222,6 +222,12 @@ const consumerSchema = z
     max_wait_ms: nonNegativeInt()
       .default(500)
       .describe('How long a fetch waits for data at the broker, ms. MM2: `consumer.fetch.max.wait.ms` (500).'),
+    auto_offset_reset: z
+      .enum(['earliest', 'latest'])
+      .default('earliest')
+      .describe(
+        'Where a partition resumes when its source log restarted below the stored position (the topic was deleted and created again, or its log was cut): at the new log\'s first record, or at its end. Each such reset is logged as a warning and counted (`sourceResets`). MM2: `consumer.auto.offset.reset` (earliest), which also sets `start`.',
+      ),
     min_bytes: positiveInt()
       .default(1)
       .describe(

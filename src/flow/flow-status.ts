@@ -26,6 +26,11 @@ export class FlowStatus {
   /** Milliseconds from the source timestamp to the target's acknowledgement, for the last batch's newest record. */
   lastReplicationLatencyMs: number | undefined;
   topics = 0;
+  /**
+   * Times a source partition's log was found to restart below the stored position (topic deleted
+   * and recreated, or truncated) and replication resumed from the new log.
+   */
+  sourceResets = 0;
   readonly partitions = new Map<string, PartitionStatus>();
   state: 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */
@@ -80,6 +85,13 @@ export class FlowStatus {
       }
     }
     if (newest > Number.NEGATIVE_INFINITY) this.lastReplicationLatencyMs = Math.max(0, now - newest);
+  }
+
+  /** A partition's source log restarted: replication resumes at `nextOffset` of a log ending at `logEnd`. */
+  recordSourceReset(tp: TopicPartition, nextOffset: number, logEnd: number): void {
+    this.sourceResets++;
+    // The old log's end must not keep counting as lag of the new one.
+    this.partitions.set(topicPartitionKey(tp), { topic: tp.topic, partition: tp.partition, nextOffset, highWatermark: logEnd });
   }
 
   /** Records on the source not yet on the target, as of the last fetch of each partition. */

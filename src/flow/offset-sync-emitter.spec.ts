@@ -65,3 +65,27 @@ test('a flush sends the delayed sync of a partition that went quiet', async () =
     ],
   );
 });
+
+test('a source log that restarts (offsets back to 0, the remote topic going on) gets a sync at once, not one of the old lifetime', async () => {
+  const writer = capturingWriter();
+  const emitter = new OffsetSyncEmitter(new OffsetSyncWriter({ offsetLagMax: 100 }), {
+    topic: 'mm2-offset-syncs.backup.internal',
+    admin: {} as ClusterAdmin,
+    writer,
+    replicationFactor: 1,
+  });
+  for (let i = 0; i < 10; i++) emitter.record(tp, i, i);
+  // The topic was recreated: its records 0..2 land after the old copies, at 10..12.
+  for (let i = 0; i < 3; i++) emitter.record(tp, i, 10 + i);
+  await lastValueFrom(emitter.flush(), { defaultValue: undefined });
+  const syncs = writer.written.map((r) => decodeOffsetSync(r.key, r.value));
+  assert.deepEqual(
+    syncs.map((s) => [s.upstreamOffset, s.downstreamOffset]),
+    [
+      [0, 0],
+      [0, 10],
+      [2, 12],
+    ],
+    'the new lifetime starts with a sync of its first record; the old delayed sync (9 -> 9) is replaced',
+  );
+});

@@ -105,6 +105,17 @@ export class ProgressStore {
     this.dirty.add(key);
   }
 
+  /**
+   * Moves a partition's progress to `nextOffset`, backwards if need be: the only way progress goes
+   * back, for a source log that restarted below the stored position (topic deleted and created
+   * again, or truncated), whose offsets start over.
+   */
+  rewind(tp: TopicPartition, nextOffset: number): void {
+    const key = topicPartitionKey(tp);
+    this.replicated.set(key, { tp, offset: nextOffset - 1 });
+    this.dirty.add(key);
+  }
+
   get pendingFlush(): number {
     return this.dirty.size;
   }

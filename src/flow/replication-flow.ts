@@ -5,10 +5,13 @@ import {
   NEVER,
   catchError,
   concat,
+  concatMap,
   defer,
   distinctUntilChanged,
   exhaustMap,
+  filter,
   firstValueFrom,
+  from,
   ignoreElements,
   map,
   merge,
@@ -32,6 +35,7 @@ import { FlowStatus } from './flow-status';
 import { ProgressStore } from './progress-store';
 import type { OffsetSyncEmitter } from './offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
+import { SourceResets, type AutoOffsetReset } from './source-resets';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
 import { withStopSignal } from './operators/with-stop-signal';
 
@@ -43,6 +47,8 @@ export interface ReplicationFlowSettings {
   readonly target: string;
   readonly groupId: string;
   readonly start: 'earliest' | 'latest';
+  /** Where a source log that restarted below the held position is read from (MM2's `auto.offset.reset`). */
+  readonly autoOffsetReset: AutoOffsetReset;
   readonly refreshIntervalMs: number;
   readonly flushIntervalMs: number;
   readonly batching: BatchPolicy;
@@ -84,10 +90,36 @@ export class ReplicationFlow {
   private readonly positions = new Map<string, number>();
   private readonly remoteNames = new Map<string, string>();
   private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
+  /**
+   * Per partition, how many times its source log restarted in this run. Batches are stamped with
+   * it when fetched; one acknowledged after a restart belongs to the old log and moves neither
+   * progress nor offset syncs of the new one.
+   */
+  private readonly lifetimes = new Map<string, number>();
+  private readonly batchLifetimes = new WeakMap<FlowBatch, number>();
+  /**
+   * Partitions reset because their topic id changed, until the consumer is restarted on the new
+   * topic: the old consumer may still hand over batches fetched at the old position.
+   */
+  private readonly fenced = new Set<string>();
+  private readonly resets: SourceResets;
 
   constructor(private readonly parts: ReplicationFlowParts) {
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
     parts.status.buffer = this.budget;
+    this.resets = new SourceResets({
+      sourceAdmin: parts.sourceAdmin,
+      progress: parts.progress,
+      status: parts.status,
+      logger: parts.logger,
+      autoOffsetReset: parts.settings.autoOffsetReset,
+      position: (tp) => this.positions.get(topicPartitionKey(tp)),
+      onReset: (tp, nextOffset) => {
+        const key = topicPartitionKey(tp);
+        this.positions.set(key, nextOffset);
+        this.lifetimes.set(key, (this.lifetimes.get(key) ?? 0) + 1);
+      },
+    });
   }
 
   run(stop$: Observable<unknown>): Observable<never> {
@@ -106,6 +138,8 @@ export class ReplicationFlow {
       takeUntil(stopping$),
       exhaustMap(() =>
         parts.topicSync.refresh().pipe(
+          // Before the subscription changes, so a recreated topic is read from its new start.
+          concatMap((topics) => from(this.topicsSeen(topics)).pipe(map(() => topics))),
           catchError((error: unknown) => {
             logger.warn('Topic refresh failed; will retry at the next refresh.', { error: describeError(error) });
             return EMPTY;
@@ -120,21 +154,25 @@ export class ReplicationFlow {
     );
 
     const batches$ = topics$.pipe(
-      switchMap((topics: readonly ReplicatedTopic[]) =>
-        topics.length === 0
+      switchMap((topics: readonly ReplicatedTopic[]) => {
+        // The previous consumer is unsubscribed by now: nothing it fetched comes any more.
+        this.fenced.clear();
+        return topics.length === 0
           ? NEVER
           : parts.sourceRecords.consume({
               topics: topics.map((t) => t.source),
               groupId: settings.groupId,
               startOffset: (tp) => this.startOffset(tp),
+              onLogRestart: (tp, restart) => this.resets.logRestarted(tp, restart),
               flowControl: this.budget,
               ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
-            }),
-      ),
+            });
+      }),
       takeUntil(stopping$),
     );
 
     const replication$ = batches$.pipe(
+      filter((batch) => this.fresh(batch)),
       map((batch) => this.mirror(batch)),
       writeBatches(settings.batching, (records) => this.write(records), scheduler),
       mergeMap((written) => this.commit(written)),
@@ -165,6 +203,20 @@ export class ReplicationFlow {
         return concat(this.flush().pipe(catchError(() => EMPTY), ignoreElements()), throwError(() => error));
       }),
     );
+  }
+
+  /** Checks the topics of a refresh for recreated ones; a recreated topic's partitions are fenced until the consumer restarts. */
+  private async topicsSeen(topics: readonly ReplicatedTopic[]): Promise<void> {
+    const before = new Map(this.lifetimes);
+    await this.resets.topicsSeen(topics);
+    for (const [key, lifetime] of this.lifetimes) if (before.get(key) !== lifetime) this.fenced.add(key);
+  }
+
+  /** False for a batch fetched from a partition whose log was found restarted after the fetch. */
+  private fresh(batch: SourceBatch): boolean {
+    if (!this.fenced.has(topicPartitionKey(batch))) return true;
+    this.budget.release(batch.bytes);
+    return false;
   }
 
   /** Where a newly assigned partition starts: our own position, stored progress, or `start`. */
@@ -203,7 +255,9 @@ export class ReplicationFlow {
       remote = this.parts.remoteTopic(batch.topic);
       this.remoteNames.set(batch.topic, remote);
     }
-    this.positions.set(`${batch.topic}-${batch.partition}`, batch.nextOffset);
+    const key = topicPartitionKey(batch);
+    this.positions.set(key, batch.nextOffset);
+    const lifetime = this.lifetimes.get(key) ?? 0;
     const first = batch.recordBatches?.[0]?.baseOffset ?? batch.records[0]?.offset ?? batch.nextOffset;
     this.parts.status.recordFetch(batch, first, batch.highWatermark);
     if (batch.recordBatches !== undefined) {
@@ -211,7 +265,7 @@ export class ReplicationFlow {
       const target = remote;
       let sourceRecords = 0;
       for (const b of batch.recordBatches) sourceRecords += b.recordCount;
-      return {
+      return this.stamp(lifetime, {
         source: { topic: batch.topic, partition: batch.partition },
         records: [],
         recordBatches: batch.recordBatches.map((b) => ({ topic: target, partition: batch.partition, batch: b })),
@@ -219,7 +273,7 @@ export class ReplicationFlow {
         highWatermark: batch.highWatermark,
         bytes: batch.bytes,
         sourceRecords,
-      };
+      });
     }
     const records: MirrorRecord[] = new Array<MirrorRecord>(batch.records.length);
     for (let i = 0; i < batch.records.length; i++) {
@@ -234,14 +288,24 @@ export class ReplicationFlow {
         headers: r.headers,
       };
     }
-    return {
+    return this.stamp(lifetime, {
       source: { topic: batch.topic, partition: batch.partition },
       records: this.parts.transform(records),
       nextOffset: batch.nextOffset,
       highWatermark: batch.highWatermark,
       bytes: batch.bytes,
       sourceRecords: batch.records.length,
-    };
+    });
+  }
+
+  private stamp(lifetime: number, batch: FlowBatch): FlowBatch {
+    if (lifetime > 0) this.batchLifetimes.set(batch, lifetime);
+    return batch;
+  }
+
+  /** True when a batch was fetched from the partition's current log (no restart since). */
+  private current(batch: FlowBatch): boolean {
+    return (this.batchLifetimes.get(batch) ?? 0) === (this.lifetimes.get(topicPartitionKey(batch.source)) ?? 0);
   }
 
   private write(records: readonly OutboundItem[]): Observable<Float64Array> {
@@ -265,6 +329,12 @@ export class ReplicationFlow {
     const emitter = this.parts.offsetSyncEmitter;
     let i = 0;
     for (const batch of written.batches) {
+      if (!this.current(batch)) {
+        // On the target as an extra copy of the old log; the new log's progress starts over.
+        i += batch.recordBatches?.length ?? batch.records.length;
+        this.budget.release(batch.bytes);
+        continue;
+      }
       if (batch.recordBatches !== undefined) {
         for (const { batch: whole } of batch.recordBatches) {
           const target = written.offsets[i++]!;

@@ -1,12 +1,15 @@
 import { type Observable, defer, firstValueFrom } from 'rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
+import { describeError } from '../core/errors';
 
 /** A source topic and the remote topic it is replicated to. */
 export interface ReplicatedTopic {
   readonly source: string;
   readonly target: string;
   readonly partitions: number;
+  /** The source topic's id, when the source cluster gives ids: it changes when the topic is recreated. */
+  readonly topicId?: string;
 }
 
 export interface TopicSyncOptions {
@@ -29,7 +32,25 @@ export interface TopicSyncOptions {
  * count and configs, grow remote topics whose source grew. Never deletes or shrinks anything.
  */
 export class TopicSync {
+  /** Ids from the last refresh that got them. */
+  private lastIds: ReadonlyMap<string, string> = new Map();
+
   constructor(private readonly options: TopicSyncOptions) {}
+
+  /**
+   * Topic ids only tell recreated topics apart: failing to get them must not stop topics from
+   * being replicated, and keeping the last ones keeps the subscription as it is.
+   */
+  private async topicIds(topics: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    try {
+      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds(topics));
+    } catch (error) {
+      this.options.logger.warn('Reading source topic ids failed; recreated topics are noticed by their offsets only until it works again.', {
+        error: describeError(error),
+      });
+    }
+    return this.lastIds;
+  }
 
   /** One pass; emits the topics being replicated, sorted by source name. */
   refresh(): Observable<readonly ReplicatedTopic[]> {
@@ -38,8 +59,12 @@ export class TopicSync {
       const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
       if (sourceTopics.length === 0) return [];
       const targetTopics = new Map<string, TopicDescription>((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t]));
+      const ids = await this.topicIds(sourceTopics.map((t) => t.name));
       const replicated = sourceTopics
-        .map((t) => ({ source: t.name, target: remoteTopic(t.name), partitions: t.partitions }))
+        .map((t): ReplicatedTopic => {
+          const topicId = ids.get(t.name);
+          return { source: t.name, target: remoteTopic(t.name), partitions: t.partitions, ...(topicId === undefined ? {} : { topicId }) };
+        })
         .sort((a, b) => a.source.localeCompare(b.source));
 
       const missing = replicated.filter((t) => !targetTopics.has(t.target));
@@ -71,7 +96,13 @@ export class TopicSync {
   }
 }
 
-/** True when two refreshes describe the same subscription (same topics, same partition counts). */
+/**
+ * True when two refreshes describe the same subscription (same topics, same partition counts,
+ * same topic ids: a recreated topic is subscribed afresh).
+ */
 export function sameTopics(a: readonly ReplicatedTopic[], b: readonly ReplicatedTopic[]): boolean {
-  return a.length === b.length && a.every((t, i) => t.source === b[i]!.source && t.partitions === b[i]!.partitions && t.target === b[i]!.target);
+  return (
+    a.length === b.length &&
+    a.every((t, i) => t.source === b[i]!.source && t.partitions === b[i]!.partitions && t.target === b[i]!.target && t.topicId === b[i]!.topicId)
+  );
 }

@@ -15,6 +15,8 @@ import { toTransportError } from './errors';
 import { KafkaTransportError } from '../core/errors';
 import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
+import { METADATA_V12, ZERO_TOPIC_ID, metadataV12Request } from './wire/metadata-v12';
+import { kafkajsApiKeys } from './wire/kafkajs-internals';
 
 const CONFIG_SOURCES: Record<number, ConfigSource> = {
   1: 'topic',
@@ -42,7 +44,7 @@ const GROUP_ACTIVE_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 
 export class KafkajsAdmin implements ClusterAdmin {
   private readonly admin: Admin;
   private connected: Promise<void> | undefined;
-  /** For admin offset commits, which kafkajs's admin cannot make (see kafkajs-cluster.ts). */
+  /** For admin offset commits and topic ids, which kafkajs's admin cannot ask for (see kafkajs-cluster.ts). */
   private groupCluster: Promise<KafkajsCluster> | undefined;
   private closed = false;
 
@@ -157,6 +159,24 @@ export class KafkajsAdmin implements ClusterAdmin {
     );
   }
 
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
+    return this.call('Reading topic ids', async () => {
+      const ids = new Map<string, string>();
+      if (topics.length === 0) return ids;
+      const cluster = await this.rawCluster();
+      await cluster.refreshMetadataIfNecessary();
+      const broker = await cluster.findControllerBroker();
+      const metadata = broker.versions?.[kafkajsApiKeys().Metadata];
+      // Kafka before 3.1 has no Metadata v12 (ids came with v10 in 2.8): no ids, nothing compared.
+      if (metadata === undefined || metadata.maxVersion < METADATA_V12 || metadata.minVersion > METADATA_V12) return ids;
+      const response = await broker.connectionPool.send(metadataV12Request(topics));
+      for (const topic of response.topics) {
+        if (topic.errorCode === 0 && topic.name !== null && topic.topicId !== ZERO_TOPIC_ID) ids.set(topic.name, topic.topicId);
+      }
+      return ids;
+    });
+  }
+
   listGroups(): Observable<readonly string[]> {
     return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
   }
@@ -193,15 +213,7 @@ export class KafkajsAdmin implements ClusterAdmin {
         list.push({ partition: o.partition, offset: String(o.offset), metadata: o.metadata });
         byTopic.set(o.topic, list);
       }
-      this.groupCluster ??= (async () => {
-        const cluster = createKafkajsCluster(this.kafka);
-        await cluster.connect();
-        return cluster;
-      })().catch((error: unknown) => {
-        this.groupCluster = undefined;
-        throw error;
-      });
-      const coordinator = await (await this.groupCluster).findGroupCoordinator({ groupId });
+      const coordinator = await (await this.rawCluster()).findGroupCoordinator({ groupId });
       try {
         // Generation -1 and no member id: the broker accepts it only while the group has no members.
         await coordinator.offsetCommit({
@@ -217,6 +229,19 @@ export class KafkajsAdmin implements ClusterAdmin {
         throw error;
       }
     });
+  }
+
+  /** kafkajs's own cluster object, connected once, for the requests its admin cannot make. */
+  private rawCluster(): Promise<KafkajsCluster> {
+    this.groupCluster ??= (async () => {
+      const cluster = createKafkajsCluster(this.kafka);
+      await cluster.connect();
+      return cluster;
+    })().catch((error: unknown) => {
+      this.groupCluster = undefined;
+      throw error;
+    });
+    return this.groupCluster;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * kafkajs's internal cluster object (`src/cluster`), reached through the Kafka instance's private
- * factory, for the one request kafkajs's public API cannot make: an OffsetCommit as an admin
+ * factory, for the requests kafkajs's public API cannot make. Metadata v12 (topic ids; see
+ * wire/metadata-v12.ts) goes through a broker's connection pool. And an OffsetCommit as an admin
  * (generation -1, no member id), which is how Java's `Admin.alterConsumerGroupOffsets` commits
  * for a group with no members. kafkajs's own `admin.setOffsets` instead joins the group as a
  * consumer, one topic at a time, each join waiting `group.initial.rebalance.delay.ms` (3 s by
@@ -24,10 +25,26 @@ export interface KafkajsBroker {
   offsetCommit(request: KafkajsOffsetCommitRequest): Promise<unknown>;
 }
 
+/** A request in kafkajs's protocol shape, as a broker connection sends it. */
+export interface KafkajsProtocolRequest<T> {
+  readonly request: { readonly apiKey: number; readonly apiVersion: number; readonly apiName: string; encode(): Promise<{ readonly buffer: Buffer }> };
+  readonly response: { decode(payload: Buffer): Promise<T>; parse(decoded: T): Promise<T> };
+}
+
+/** A connected broker's versions (from ApiVersions) and its connections. */
+export interface KafkajsRawBroker {
+  readonly versions: Readonly<Record<number, { readonly minVersion: number; readonly maxVersion: number }>> | null;
+  readonly connectionPool: { send<T>(request: KafkajsProtocolRequest<T>): Promise<T> };
+}
+
 export interface KafkajsCluster {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   findGroupCoordinator(request: { groupId: string }): Promise<KafkajsBroker>;
+  /** Loads the cluster's metadata unless kafkajs's copy is fresh (`metadataMaxAge`). */
+  refreshMetadataIfNecessary(): Promise<void>;
+  /** A broker that answers metadata (kafkajs's choice: the controller its metadata names; load that first). */
+  findControllerBroker(): Promise<KafkajsRawBroker>;
 }
 
 type CreateCluster = (options: { allowAutoTopicCreation: boolean }) => KafkajsCluster;

@@ -84,8 +84,22 @@ export class KafkajsSource implements RecordSource {
         }
         const lastOffset = Number(batch.lastOffset());
         if (lastOffset < expected) {
-          consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
-          return;
+          const logEnd = Number(batch.highWatermark);
+          if (logEnd >= expected) {
+            // The consumer starts every assigned partition at its beginning (no group commits).
+            consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
+            return;
+          }
+          // The log ends before the expected position: seeking there would only fetch
+          // OFFSET_OUT_OF_RANGE, after which kafkajs starts over from the beginning, forever.
+          // The flow decides where the new log is read from.
+          expected = await options.onLogRestart({ topic: batch.topic, partition: batch.partition }, { expected, logEnd });
+          if (!isRunning() || isStale()) return;
+          next.set(key, expected);
+          if (lastOffset < expected) {
+            consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
+            return;
+          }
         }
         const pieces = await this.split(batch.topic, batch.partition, batch.messages as unknown as FetchedMessage[], expected, lastOffset + 1, Number(batch.highWatermark));
         let bytes = 0;

@@ -135,6 +135,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
             target: flow.target,
             groupId: flowGroupId(pipeline.name, flow),
             start: flow.start,
+            autoOffsetReset: flow.consumer.auto_offset_reset,
             refreshIntervalMs: flow.topic_sync.refresh_interval_ms,
             flushIntervalMs: flow.progress.flush_interval_ms,
             batching: {

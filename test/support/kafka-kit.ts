@@ -7,6 +7,7 @@ import type { Compression, OutboundRecord, RecordWriter } from '../../src/core/p
 import type { KafkaRecord, RecordHeader } from '../../src/core/record';
 import type { TopicConfigEntry } from '../../src/core/ports/cluster-admin';
 import { silentLogger } from '../../src/core/ports/logger';
+import { waitFor } from './wait-for';
 
 /** A record as a test writes it or compares it: everything replication must keep. */
 export interface TestRecord {
@@ -44,13 +45,35 @@ export class KafkaKit {
     await firstValueFrom(this.clients.admin('kit').createTopics([{ name, partitions, replicationFactor: 1, configs: { 'retention.ms': '-1', ...configs } }]));
   }
 
+  /**
+   * Deletes a topic and waits until the cluster no longer lists it, so a test can create it again
+   * under the same name (a new topic id, offsets from 0).
+   */
+  async deleteTopic(name: string): Promise<void> {
+    const kafka = new Kafka({ brokers: [this.bootstrap], clientId: 'mirrorflow-test-delete', logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.deleteTopics({ topics: [name], timeout: 30_000 });
+      await waitFor(async () => !(await admin.listTopics()).includes(name), { what: `topic ${name} to be deleted` });
+    } finally {
+      await admin.disconnect();
+    }
+    // The producers' metadata still describes the deleted topic.
+    await this.resetWriters();
+  }
+
+  private async resetWriters(): Promise<void> {
+    const writers = [...this.writers.values()];
+    this.writers.clear();
+    await Promise.all(writers.map((w) => w.close()));
+  }
+
   async addPartitions(topic: string, count: number): Promise<void> {
     await firstValueFrom(this.clients.admin('kit').createPartitions(topic, count));
     // A producer keeps its partition metadata for minutes and (kafkajs) silently drops records
     // for partitions it does not know: the next produce must start from fresh metadata.
-    const writers = [...this.writers.values()];
-    this.writers.clear();
-    await Promise.all(writers.map((w) => w.close()));
+    await this.resetWriters();
   }
 
   async topics(): Promise<Map<string, number>> {

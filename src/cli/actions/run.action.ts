@@ -57,6 +57,7 @@ export async function runAction(options: RunOptions): Promise<void> {
               records: s.recordsReplicated,
               batchesForwarded: s.recordBatchesForwarded,
               lag: s.lag,
+              sourceResets: s.sourceResets,
               bufferedBytes: s.bufferedBytes,
               latencyMs: s.lastReplicationLatencyMs,
               rssMb: Math.round(process.memoryUsage.rss() / 1048576),

@@ -54,6 +54,11 @@ export interface ClusterAdmin {
   createPartitions(topic: string, count: number): Observable<void>;
   describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]>;
+  /**
+   * Kafka's topic ids (Kafka 2.8+) of those of `topics` that exist, by name: a topic deleted and
+   * created again under the same name gets a new id. Empty when the cluster gives no ids.
+   */
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>>;
   /** Ids of the consumer groups on the cluster. */
   listGroups(): Observable<readonly string[]>;
   /** State per group; a group the broker does not know is `dead`. */

@@ -26,12 +26,28 @@ export interface FlowControl {
   release(bytes: number): void;
 }
 
+/**
+ * A partition's log ends before the position the flow expected to read from: the topic was
+ * deleted and created again, or its log was cut (unclean leader election, records deleted).
+ */
+export interface LogRestart {
+  /** The offset the flow expected to read next. */
+  readonly expected: number;
+  /** The log's end (high watermark) as just fetched; below `expected`. */
+  readonly logEnd: number;
+}
+
 export interface ConsumeOptions {
   readonly topics: readonly string[];
   /** Consumer group that spreads partitions over the processes running this flow. */
   readonly groupId: string;
   /** The next offset to read for a newly assigned partition. */
   readonly startOffset: (tp: TopicPartition) => Promise<number>;
+  /**
+   * Called once per detected restart of a partition's log; resolves with the offset to read
+   * next (the flow's reset rule). The source never seeks past the log's end on its own.
+   */
+  readonly onLogRestart: (tp: TopicPartition, restart: LogRestart) => Promise<number>;
   readonly flowControl: FlowControl;
   /** Deliver record batches undecoded where that is safe, for flows that do not look inside records. */
   readonly forwardRecordBatches?: ForwardRecordBatches;

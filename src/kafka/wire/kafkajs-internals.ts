@@ -71,4 +71,4 @@ export const kafkajsFetchDecoding = lazy(() => ({
 
 export const kafkajsLookupCodec = lazy(() => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec);
 
-export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number });
+export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Metadata: number });

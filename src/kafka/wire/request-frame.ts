@@ -4,6 +4,7 @@
  *   Request => Size RequestHeader Body
  *     Size          int32 (bytes that follow)
  *     RequestHeader api_key int16, api_version int16, correlation_id int32, client_id nullable string
+ *                   [, tagged fields (uvarint count, here 0): header v2, for flexible requests]
  *     Body          the request's own encoding
  *
  * kafkajs builds this with two growable encoders, each of which allocates a zero-filled buffer
@@ -14,6 +15,8 @@
 interface RequestDefinition {
   readonly apiKey: number;
   readonly apiVersion: number;
+  /** A flexible version (KIP-482), whose header has tagged fields; kafkajs's own requests are never flexible. */
+  readonly flexible?: boolean;
   encode(): Promise<{ readonly buffer: Buffer }>;
 }
 
@@ -26,7 +29,8 @@ export interface FrameArgs {
 export async function frameRequest({ correlationId, clientId, request }: FrameArgs): Promise<{ readonly buffer: Buffer }> {
   const body = (await request.encode()).buffer;
   const clientIdLength = clientId === null || clientId === undefined ? -1 : Buffer.byteLength(clientId, 'utf8');
-  const headerSize = 2 + 2 + 4 + 2 + Math.max(clientIdLength, 0);
+  const tagged = request.flexible === true ? 1 : 0;
+  const headerSize = 2 + 2 + 4 + 2 + Math.max(clientIdLength, 0) + tagged;
   const frame = Buffer.allocUnsafe(4 + headerSize + body.length);
   frame.writeInt32BE(headerSize + body.length, 0);
   frame.writeInt16BE(request.apiKey, 4);
@@ -34,6 +38,7 @@ export async function frameRequest({ correlationId, clientId, request }: FrameAr
   frame.writeInt32BE(correlationId, 8);
   frame.writeInt16BE(clientIdLength, 12);
   if (clientIdLength > 0) frame.write(clientId!, 14, 'utf8');
+  if (tagged === 1) frame.writeUInt8(0, 14 + Math.max(clientIdLength, 0));
   body.copy(frame, 4 + headerSize);
   return { buffer: frame };
 }
