@@ -28,7 +28,7 @@ import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord
 import type { Logger } from '../core/ports/logger';
 import type { FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
 import { topicPartitionKey } from '../core/record';
-import { RecordFailedError, RecordRefusedError, describeError } from '../core/errors';
+import { MirrorflowError, RecordFailedError, RecordRefusedError, describeError } from '../core/errors';
 import { retryWithBackoff } from '../core/retry';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
@@ -105,6 +105,10 @@ export class ReplicationFlow {
   private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
 
   constructor(private readonly parts: ReplicationFlowParts) {
+    // Config validation asks for the topic; without a sink, failed records would vanish.
+    if (parts.settings.errorTolerance === 'all' && parts.deadLetters === undefined) {
+      throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: errors.tolerance all needs a dead-letter topic.`);
+    }
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
     parts.status.buffer = this.budget;
   }
