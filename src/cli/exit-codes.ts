@@ -1,4 +1,4 @@
-import { ClusterUnavailableError, ConfigError, LocalKafkaError, MirrorflowError, PluginError } from '../core/errors';
+import { ClusterUnavailableError, ConfigError, LocalKafkaError, MirrorflowError, PluginError, RecordFailedError } from '../core/errors';
 import { ToolUsageError } from '../pipeline/tools';
 
 /** Exit codes, following sysexits(3) where one fits. */
@@ -6,12 +6,16 @@ export const ExitCode = {
   ok: 0,
   failure: 1,
   usage: 64,
+  /** A record could not be replicated (a transform threw, the target refused it) and errors.tolerance is none. */
+  dataError: 65,
   unavailable: 69,
   software: 70,
   config: 78,
 } as const;
 
 export function exitCodeFor(error: unknown): number {
+  // Before PluginError: a transform that throws on a record at runtime is not a config problem.
+  if (error instanceof RecordFailedError) return ExitCode.dataError;
   if (error instanceof ConfigError || error instanceof PluginError) return ExitCode.config;
   if (error instanceof ToolUsageError) return ExitCode.usage;
   if (error instanceof ClusterUnavailableError) return ExitCode.unavailable;

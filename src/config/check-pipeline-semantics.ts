@@ -88,7 +88,25 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
       }
     }
     checkPatterns(path, flow, reporter);
+    checkErrors(path, flow, reporter);
   });
+}
+
+/**
+ * `tolerance: all` without a dead-letter topic would skip failing records silently, as Connect
+ * does; mirrorflow never drops a record without keeping it somewhere, so it needs the topic.
+ */
+function checkErrors(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const errors = flow['errors'];
+  // A flow that is not enabled replicates nothing (heartbeats only): nothing can fail there.
+  if (!isPlainObject(errors) || errors['tolerance'] !== 'all' || flow['enabled'] === false) return;
+  const dlq = errors['deadletterqueue'];
+  if (isPlainObject(dlq) && dlq['topic_name'] !== undefined) return;
+  reporter.report(
+    [...path, 'errors', 'tolerance'],
+    '"all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace',
+    'set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record',
+  );
 }
 
 function checkPatterns(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {

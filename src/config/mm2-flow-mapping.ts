@@ -81,7 +81,16 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   const offsetSyncs = field(['offset_syncs', 'enabled'], c, 'emit.offset-syncs.enabled', (p) => values.boolean(p));
   field(['offset_syncs', 'location'], c, 'offset-syncs.topic.location', (p) => values.choice(p, ['source', 'target'] as const));
   field(['offset_syncs', 'lag_max'], c, 'offset.lag.max', (p) => values.integerLeaf(p, 'long'));
-  field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
+  // Unlike the other keys, MM2's default (60 s) is not kept: it only decides how much a crash
+  // copies again, and mirrorflow's 5 s is strictly better at that.
+  if (isSet(worker, 'offset.flush.interval.ms')) field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
+
+  field(['errors', 'tolerance'], c, 'errors.tolerance', (p) => values.choice(p, ['none', 'all'] as const));
+  // An empty name is Connect's "no dead-letter topic"; the semantic check then asks for one.
+  if (isSet(c, 'errors.deadletterqueue.topic.name') && c.get('errors.deadletterqueue.topic.name')!.value.trim() !== '') {
+    field(['errors', 'deadletterqueue', 'topic_name'], c, 'errors.deadletterqueue.topic.name', (p) => p.value.trim());
+  }
+  field(['errors', 'deadletterqueue', 'replication_factor'], c, 'errors.deadletterqueue.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
 
   // MM2's consumer applies auto.offset.reset both where nothing is stored and where the stored
   // offset is no longer in the log.
@@ -117,6 +126,12 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   const acl = c.get('sync.topic.acls.enabled');
   const aclSync = acl === undefined ? true : values.isOpaque(acl) ? undefined : acl.value.trim().toLowerCase() !== 'false';
   return { pair, enabled, aclSync };
+}
+
+/** Whether the file (or `--set`) gives `key`, rather than MM2's default standing in for it. */
+function isSet(config: ReadonlyMap<string, Mm2Property>, key: string): boolean {
+  const prop = config.get(key);
+  return prop !== undefined && (prop.entry !== undefined || prop.viaSet === true);
 }
 
 function mapPolicy(

@@ -198,14 +198,29 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
   { key: 'transforms', group: 'connect', type: 'list', default: '', support: unsupported('Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline\'s transforms (rename_topic, drop, insert_header, drop_headers)', '') },
   { key: 'predicates', group: 'connect', type: 'list', default: '', support: unsupported('see transforms', '') },
   { key: 'config.action.reload', group: 'connect', type: 'string', default: 'restart', support: noEffect('mirrorflow reads its configuration once, at start') },
-  { key: 'errors.retry.timeout', group: 'connect', type: 'long', default: '0', support: noEffect('mirrorflow retries transient Kafka errors itself and never skips a record') },
-  { key: 'errors.retry.delay.max.ms', group: 'connect', type: 'long', default: '60000', support: noEffect('mirrorflow retries transient Kafka errors itself and never skips a record') },
-  { key: 'errors.tolerance', group: 'connect', type: 'string', default: 'none', support: unsupported('skipping records that fail is not supported: mirrorflow stops the flow instead', 'none') },
+  { key: 'errors.retry.timeout', group: 'connect', type: 'long', default: '0', support: noEffect('mirrorflow retries transient Kafka errors itself for as long as they last; they never count as a failed record (errors.tolerance)') },
+  { key: 'errors.retry.delay.max.ms', group: 'connect', type: 'long', default: '60000', support: noEffect('mirrorflow retries transient Kafka errors itself for as long as they last; they never count as a failed record (errors.tolerance)') },
+  { key: 'errors.tolerance', group: 'connect', type: 'string', default: 'none', support: mapped('flows[].errors.tolerance (all needs errors.deadletterqueue.topic.name: mirrorflow never skips a record without keeping it)') },
+  { key: 'errors.deadletterqueue.topic.name', group: 'connect', type: 'string', default: '', support: mapped('flows[].errors.deadletterqueue.topic_name') },
+  { key: 'errors.deadletterqueue.topic.replication.factor', group: 'connect', type: 'short', default: '3', support: mapped('flows[].errors.deadletterqueue.replication_factor') },
+  {
+    key: 'errors.deadletterqueue.context.headers.enable',
+    group: 'connect',
+    type: 'boolean',
+    default: 'false',
+    support: noEffect('dead-letter records always carry the __connect.errors.* context headers: they name the source position and the failure, never record contents', true),
+  },
   { key: 'errors.log.enable', group: 'connect', type: 'boolean', default: 'false', support: noEffect('mirrorflow logs every failure') },
   { key: 'errors.log.include.messages', group: 'connect', type: 'boolean', default: 'false', support: noEffect('mirrorflow never logs record contents') },
 
   // Connect worker settings the driver passes to the herders of a target cluster
-  { key: 'offset.flush.interval.ms', group: 'worker', type: 'long', default: '60000', support: mapped('flows[].progress.flush_interval_ms of flows into that cluster') },
+  {
+    key: 'offset.flush.interval.ms',
+    group: 'worker',
+    type: 'long',
+    default: '60000',
+    support: mapped('flows[].progress.flush_interval_ms of flows into that cluster; when the file does not set it, mirrorflow\'s own 5000 ms rather than MM2\'s 60000, so a crash re-copies seconds of data, not a minute'),
+  },
   { key: 'offset.flush.timeout.ms', group: 'worker', type: 'long', default: '5000', support: noEffect('progress is stored once the target acknowledged the records') },
   { key: 'offset.storage.topic', group: 'worker', type: 'string', support: unsupported('mirrorflow stores progress in MM2\'s default topic, mm2-offsets.<source>.internal') },
   {

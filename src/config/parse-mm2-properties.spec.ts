@@ -42,7 +42,9 @@ describe('parseMm2Properties: flows and defaults', () => {
     assert.deepEqual(f.topics, ['.*']);
     assert.equal(f.topic_sync.refresh_interval_ms, 600_000);
     assert.equal(f.topic_sync.replication_factor, 2);
-    assert.equal(f.progress.flush_interval_ms, 60_000);
+    // MM2 stores progress every 60 s; a file that does not ask for that gets mirrorflow's 5 s.
+    assert.equal(f.progress.flush_interval_ms, 5000);
+    assert.deepEqual(f.errors, { tolerance: 'none', deadletterqueue: { replication_factor: 3 } });
     assert.equal(f.consumer.isolation_level, 'read_uncommitted');
     assert.equal(f.producer.max_request_bytes, 1_048_576);
     assert.equal(f.start, 'earliest');
@@ -88,6 +90,10 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['backup.producer.compression.type', 'zstd', (f) => f.producer.compression, 'zstd'],
       ['backup.producer.max.request.size', '2000000', (f) => f.producer.max_request_bytes, 2_000_000],
       ['backup.offset.flush.interval.ms', '1000', (f) => f.progress.flush_interval_ms, 1000],
+      ['backup.offset.flush.interval.ms', '60000', (f) => f.progress.flush_interval_ms, 60_000],
+      ['errors.deadletterqueue.topic.name', 'mirror-dlq', (f) => f.errors.deadletterqueue.topic_name, 'mirror-dlq'],
+      ['errors.deadletterqueue.topic.replication.factor', '1', (f) => f.errors.deadletterqueue.replication_factor, 1],
+      ['primary->backup.errors.tolerance', 'NONE', (f) => f.errors.tolerance, 'none'],
     ];
     for (const [key, value, read, expected] of cases) {
       const parsed = parse([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', `${key} = ${value}`]);
@@ -350,6 +356,15 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
         'mm2.properties:12:36: must be one of: none, gzip, snappy, lz4, zstd at backup.producer.compression.type',
       ],
     );
+  });
+
+  it('reads errors.tolerance = all with a dead-letter topic, and refuses it without one', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', 'errors.tolerance = all', 'primary->backup.errors.deadletterqueue.topic.name = primary-dlq']);
+    assert.deepEqual(flow(parsed, 'primary->backup').errors, { tolerance: 'all', deadletterqueue: { topic_name: 'primary-dlq', replication_factor: 3 } });
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', 'primary->backup.errors.tolerance = all']), [
+      'mm2.properties:6:36: "all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace at primary->backup.errors.tolerance (set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record)',
+    ]);
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'errors.tolerance = skip']), ['mm2.properties:5:20: must be one of: none, all at errors.tolerance']);
   });
 
   it('checks values the pipeline schema bounds, at the property that set them', () => {

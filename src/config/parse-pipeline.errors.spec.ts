@@ -351,6 +351,19 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     expectIssue(text, { path: 'clusters.backup.security.ssl.key_file', message: /cert_file and key_file go together/, line: 8 });
   });
 
+  it('20. errors.tolerance all without a dead-letter topic, which would skip records without a trace', () => {
+    expectIssue(withFlowLines('    errors:', '      tolerance: all'), {
+      path: 'flows[0].errors.tolerance',
+      message: /"all" needs a dead-letter topic/,
+      line: 10,
+      hint: /set errors\.deadletterqueue\.topic_name/,
+    });
+  });
+
+  it('21. errors.tolerance other than none or all', () => {
+    expectIssue(withFlowLines('    errors: { tolerance: some }'), { path: 'flows[0].errors.tolerance', message: /^must be one of: none, all$/, line: 9 });
+  });
+
   it('reports every problem of a file at once, in file order', () => {
     const text = [
       'clusters:',

@@ -73,6 +73,7 @@ describe('parsePipeline: the happy path', () => {
       buffer: { max_bytes: 16777216 },
       consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500, auto_offset_reset: 'earliest', min_bytes: 1 },
       producer: { compression: 'none', max_request_bytes: 1000000 },
+      errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
       checkpoints: {
         enabled: true,
         interval_ms: 60000,
@@ -191,6 +192,15 @@ describe('parsePipeline: flow_defaults', () => {
     assert.deepEqual(ba!.topics, ['orders', 'payments']);
     assert.deepEqual(ba!.batching, { max_records: 500, max_bytes: 4194304, max_wait_ms: 50, forward_batches: true, forward_compressed_min_bytes: 8192 });
     assert.deepEqual(ba!.transforms, []);
+  });
+
+  it('gives every flow the default error handling, with its own dead-letter topic where it names one', () => {
+    const withErrors = text
+      .replace("  transforms: [{ type: drop }]\n", "  transforms: [{ type: drop }]\n  errors: { tolerance: all, deadletterqueue: { topic_name: mirror-dlq, replication_factor: 1 } }\n")
+      .replace("    transforms: []", "    transforms: []\n    errors: { deadletterqueue: { topic_name: b-to-a-dlq } }");
+    const [ab, ba] = parse(withErrors).flows;
+    assert.deepEqual(ab!.errors, { tolerance: 'all', deadletterqueue: { topic_name: 'mirror-dlq', replication_factor: 1 } });
+    assert.deepEqual(ba!.errors, { tolerance: 'all', deadletterqueue: { topic_name: 'b-to-a-dlq', replication_factor: 1 } });
   });
 
   it('replaces a map of another `type` instead of merging into it', () => {

@@ -68,6 +68,55 @@ export class PluginError extends MirrorflowError {
   }
 }
 
+/** Where in a flow a record failed: a transform step, or the write to the target. */
+export type RecordFailureStage = { readonly kind: 'transform'; readonly plugin: string; readonly step: string } | { readonly kind: 'write' };
+
+/**
+ * One record could not be replicated, and trying again cannot help: a transform threw on it, or
+ * the target refuses it on its own (larger than the topic takes). Names the record's source
+ * position and the stage, never its contents; the original error stays reachable as `cause`.
+ */
+export class RecordFailedError extends MirrorflowError {
+  override readonly name = 'RecordFailedError';
+  override readonly code = 'RECORD_FAILED';
+
+  constructor(
+    readonly source: { readonly topic: string; readonly partition: number; readonly offset: number },
+    readonly stage: RecordFailureStage,
+    /** Why, safe to show: it never quotes the record. */
+    readonly reason: string,
+    options: ErrorOptions = {},
+  ) {
+    const at = stage.kind === 'transform' ? `transform "${stage.plugin}" (${stage.step})` : 'the write to the target';
+    super(`The record at topic "${source.topic}" partition ${source.partition} offset ${source.offset} failed in ${at}: ${reason}`, options);
+  }
+}
+
+/**
+ * The target refused one record (or one record of a forwarded batch) on its own, permanently: it
+ * is larger than the topic takes. `index` is the item of the write, `offsetInBatch` the record's
+ * place in a forwarded batch (0 for a record).
+ */
+export class RecordRefusedError extends MirrorflowError {
+  override readonly name = 'RecordRefusedError';
+  override readonly code = 'RECORD_REFUSED';
+
+  constructor(
+    readonly cluster: string,
+    readonly index: number,
+    readonly offsetInBatch: number,
+    message: string,
+    options: ErrorOptions = {},
+  ) {
+    super(`Cluster "${cluster}": ${message}`, options);
+  }
+
+  /** The same refusal, for the item `index` of an enclosing write, at `offsetInBatch` in it. */
+  at(index: number, offsetInBatch: number): RecordRefusedError {
+    return new RecordRefusedError(this.cluster, index, offsetInBatch, this.message.slice(`Cluster "${this.cluster}": `.length), { cause: this.cause });
+  }
+}
+
 /** A failure talking to a Kafka cluster. `retriable` comes from the client's judgement. */
 export class KafkaTransportError extends MirrorflowError {
   override readonly name = 'KafkaTransportError';

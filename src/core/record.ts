@@ -6,6 +6,7 @@
  * Keys and values use `null` where Kafka means null: a null value is a tombstone, and null and an
  * empty buffer are different things on the wire.
  */
+import type { RecordFailedError } from './errors';
 
 export interface TopicPartition {
   readonly topic: string;
@@ -103,6 +104,22 @@ export interface FlowBatch {
   readonly bytes: number;
   /** Source records read for this batch (before drops), for metrics. */
   readonly sourceRecords: number;
+  /** Records that failed (errors.tolerance all): acknowledged on the dead-letter topic before the batch's progress counts. */
+  readonly deadLetters?: readonly RecordFailure[];
+  /**
+   * With errors.tolerance none, the record that stopped the flow: the batch ends just before it
+   * (`nextOffset` is its offset), and the flow fails once the batch is committed.
+   */
+  readonly failure?: RecordFailedError;
+}
+
+/**
+ * A record that failed in the flow and goes to the dead-letter topic: the record as fetched from
+ * the source (key, value, headers, timestamp untouched by transforms) and why it failed.
+ */
+export interface RecordFailure {
+  readonly record: MirrorRecord;
+  readonly error: RecordFailedError;
 }
 
 /** A forwarded record batch on its way to a target topic and partition. */

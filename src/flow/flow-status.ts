@@ -19,6 +19,8 @@ export interface PartitionStatus {
 export class FlowStatus {
   recordsReplicated = 0;
   recordsDropped = 0;
+  /** Records that failed (errors.tolerance all) and were acknowledged on the dead-letter topic. */
+  recordsDeadLettered = 0;
   bytesReplicated = 0;
   /** Source record batches written to the target as fetched, without decoding their records. */
   recordBatchesForwarded = 0;
@@ -68,7 +70,7 @@ export class FlowStatus {
     for (const batch of batches) {
       const records = flowBatchRecordCount(batch);
       this.recordsReplicated += records;
-      this.recordsDropped += batch.sourceRecords - records;
+      this.recordsDropped += batch.sourceRecords - records - (batch.deadLetters?.length ?? 0);
       this.bytesReplicated += batch.bytes;
       for (let i = 0; i < batch.records.length; i++) if (batch.records[i]!.timestamp > newest) newest = batch.records[i]!.timestamp;
       if (batch.recordBatches !== undefined) {

@@ -16,19 +16,21 @@ import {
   map,
   merge,
   mergeMap,
+  of,
   switchMap,
   takeUntil,
+  takeWhile,
   tap,
   throwError,
   timer,
 } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
-import type { OutboundItem, RecordWriter } from '../core/ports/record-writer';
+import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
-import type { FlowBatch, MirrorRecord, SourceBatch, TopicPartition } from '../core/record';
+import type { FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
 import { topicPartitionKey } from '../core/record';
-import { describeError } from '../core/errors';
+import { MirrorflowError, RecordFailedError, RecordRefusedError, describeError } from '../core/errors';
 import { retryWithBackoff } from '../core/retry';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
@@ -38,6 +40,7 @@ import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 import { SourceResets, type AutoOffsetReset } from './source-resets';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
 import { withStopSignal } from './operators/with-stop-signal';
+import type { DeadLetterSink } from './dead-letter-sink';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -55,6 +58,11 @@ export interface ReplicationFlowSettings {
   readonly maxInFlightBytes: number;
   /** Forward fetched record batches without decoding them; only for flows without transforms. */
   readonly forwardRecordBatches?: ForwardRecordBatches;
+  /**
+   * A record a transform throws on, or the target refuses on its own: `none` stops the flow just
+   * before it; `all` sends it to the dead-letter sink and goes on.
+   */
+  readonly errorTolerance: 'none' | 'all';
 }
 
 export interface ReplicationFlowParts {
@@ -67,8 +75,10 @@ export interface ReplicationFlowParts {
   readonly offsetSyncEmitter: OffsetSyncEmitter | undefined;
   /** The replication policy's remote name for a source topic. */
   readonly remoteTopic: (sourceTopic: string) => string;
-  /** The flow's transforms; the identity function when there are none. */
-  readonly transform: (records: readonly MirrorRecord[]) => readonly MirrorRecord[];
+  /** The flow's transforms; the identity function when there are none. Failures go to the array given. */
+  readonly transform: (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
+  /** Where failed records go with errors.tolerance all; required then. */
+  readonly deadLetters?: DeadLetterSink;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: FlowStatus;
@@ -77,8 +87,14 @@ export interface ReplicationFlowParts {
 /**
  * One direction of replication, MM2's MirrorSourceConnector:
  *
- *   topics (timer) ─► source(tp) ─► rename ─► transforms ─► batch ─► sink ─► commit
+ *   topics (timer) ─► source(tp) ─► rename ─► transforms ─► batch ─► sink ─► dead letters ─► commit
  *   flush (timer)  ─► progress topic + offset syncs
+ *
+ * Records that fail (a transform throws, the target refuses one on its own) go, with errors
+ * tolerance `all`, to the dead-letter sink: the transforms' failures travel on their flow batch,
+ * the sink's refusals are taken from the write; both are acknowledged on the dead-letter topic
+ * before their batch commits. With `none`, the first failure ends the batch just before the
+ * record, fetching stops, what came before is written and committed, and the flow fails.
  *
  * A source offset counts as done only after the target acknowledged it (acks=all): progress and
  * offset syncs are taken from the sink's acknowledgement, never before it. Emitting `stop$` stops
@@ -89,6 +105,8 @@ export class ReplicationFlow {
   /** Next offset to read per partition, for partitions this process has fetched from. */
   private readonly positions = new Map<string, number>();
   private readonly remoteNames = new Map<string, string>();
+  /** Source topic per remote topic, to name the source of a record the target refuses. */
+  private readonly sourceTopics = new Map<string, string>();
   private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
   /**
    * Per partition, how many times its source log restarted in this run. Batches are stamped with
@@ -105,6 +123,10 @@ export class ReplicationFlow {
   private readonly resets: SourceResets;
 
   constructor(private readonly parts: ReplicationFlowParts) {
+    // Config validation asks for the topic; without a sink, failed records would vanish.
+    if (parts.settings.errorTolerance === 'all' && parts.deadLetters === undefined) {
+      throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: errors.tolerance all needs a dead-letter topic.`);
+    }
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
     parts.status.buffer = this.budget;
     this.resets = new SourceResets({
@@ -132,7 +154,7 @@ export class ReplicationFlow {
     const { parts } = this;
     const { settings, scheduler, logger, status } = parts;
 
-    const init$ = concat(parts.progress.load(), parts.offsetSyncEmitter?.ensureTopic() ?? EMPTY).pipe(ignoreElements());
+    const init$ = concat(parts.progress.load(), parts.offsetSyncEmitter?.ensureTopic() ?? EMPTY, parts.deadLetters?.ensureTopic() ?? EMPTY).pipe(ignoreElements());
 
     const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
       takeUntil(stopping$),
@@ -174,7 +196,10 @@ export class ReplicationFlow {
     const replication$ = batches$.pipe(
       filter((batch) => this.fresh(batch)),
       map((batch) => this.mirror(batch)),
+      // A batch ending at a failing record (tolerance none) is the last: fetching stops.
+      takeWhile((batch) => batch.failure === undefined, true),
       writeBatches(settings.batching, (records) => this.write(records), scheduler),
+      concatMap((written) => this.deadLetter(written)),
       mergeMap((written) => this.commit(written)),
     );
 
@@ -254,6 +279,7 @@ export class ReplicationFlow {
     if (remote === undefined) {
       remote = this.parts.remoteTopic(batch.topic);
       this.remoteNames.set(batch.topic, remote);
+      this.sourceTopics.set(remote, batch.topic);
     }
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
@@ -288,14 +314,26 @@ export class ReplicationFlow {
         headers: r.headers,
       };
     }
-    return this.stamp(lifetime, {
+    const failures: RecordFailure[] = [];
+    const transformed = this.parts.transform(records, failures);
+    const flowBatch: FlowBatch = {
       source: { topic: batch.topic, partition: batch.partition },
-      records: this.parts.transform(records),
+      records: transformed,
       nextOffset: batch.nextOffset,
       highWatermark: batch.highWatermark,
       bytes: batch.bytes,
       sourceRecords: batch.records.length,
-    });
+    };
+    if (failures.length === 0) return this.stamp(lifetime, flowBatch);
+    if (this.parts.settings.errorTolerance === 'all') return this.stamp(lifetime, { ...flowBatch, deadLetters: failures });
+    // Tolerance none: the batch ends just before the first failing record.
+    const failed = failures[0]!;
+    const at = failed.record.source.offset;
+    let kept = 0;
+    while (kept < transformed.length && transformed[kept]!.source.offset < at) kept++;
+    let read = 0;
+    while (read < records.length && records[read]!.source.offset < at) read++;
+    return this.stamp(lifetime, { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error });
   }
 
   private stamp(lifetime: number, batch: FlowBatch): FlowBatch {
@@ -308,9 +346,19 @@ export class ReplicationFlow {
     return (this.batchLifetimes.get(batch) ?? 0) === (this.lifetimes.get(topicPartitionKey(batch.source)) ?? 0);
   }
 
-  private write(records: readonly OutboundItem[]): Observable<Float64Array> {
-    const { logger } = this.parts;
-    return this.parts.writer.write(records).pipe(
+  /**
+   * One write to the target. Records it refuses on their own go to the dead-letter sink (tolerance
+   * all) before the write counts as done, or fail the flow naming their source (none).
+   */
+  private write(items: readonly OutboundItem[]): Observable<Float64Array> {
+    const { logger, deadLetters } = this.parts;
+    const refused: RefusedRecord[] = [];
+    const options: WriteOptions = deadLetters === undefined ? {} : { onRefused: (r) => refused.push(r) };
+    return defer(() => {
+      // A write sent again whole after a retriable failure reports its refusals again.
+      refused.length = 0;
+      return this.parts.writer.write(items, options);
+    }).pipe(
       retryWithBackoff({
         retries: Number.POSITIVE_INFINITY,
         initialDelayMs: 500,
@@ -320,7 +368,39 @@ export class ReplicationFlow {
         scheduler: this.parts.scheduler,
         onRetry: (error, attempt, delayMs) => logger.warn('Write to the target failed; retrying.', { error: describeError(error), attempt, delayMs }),
       }),
+      catchError((error: unknown) => throwError(() => (error instanceof RecordRefusedError ? this.refusedFailure(items, error).error : error))),
+      concatMap((offsets) => {
+        if (refused.length === 0 || deadLetters === undefined) return of(offsets);
+        const failures = refused.map((r) => this.refusedFailure(items, r.error, r));
+        // They were counted as written; the dead-letter sink counts them now.
+        this.parts.status.recordsReplicated -= failures.length;
+        return deadLetters.write(failures).pipe(map(() => offsets));
+      }),
     );
+  }
+
+  /** A record the target refused, named by its source position. */
+  private refusedFailure(items: readonly OutboundItem[], error: RecordRefusedError, refused?: RefusedRecord): RecordFailure {
+    const item = items[error.index]!;
+    let mirrored: MirrorRecord;
+    if (isRecordBatch(item)) {
+      const source = { topic: this.sourceTopics.get(item.topic) ?? item.topic, partition: item.partition, offset: item.batch.baseOffset + error.offsetInBatch };
+      const record = refused?.record;
+      mirrored = { source, topic: item.topic, partition: item.partition, timestamp: record?.timestamp ?? -1, key: record?.key ?? null, value: record?.value ?? null, headers: record?.headers ?? [] };
+    } else {
+      // The flow only writes the records it mirrored.
+      mirrored = item as MirrorRecord;
+    }
+    return { record: mirrored, error: new RecordFailedError(mirrored.source, { kind: 'write' }, error.message, { cause: error }) };
+  }
+
+  /** Failures of the written batches' transforms go to the dead-letter topic; the batches follow once it acknowledged them. */
+  private deadLetter(written: WrittenBatches): Observable<WrittenBatches> {
+    const sink = this.parts.deadLetters;
+    if (sink === undefined) return of(written);
+    let failures: RecordFailure[] | undefined;
+    for (const batch of written.batches) if (batch.deadLetters !== undefined) (failures ??= []).push(...batch.deadLetters);
+    return failures === undefined ? of(written) : sink.write(failures).pipe(map(() => written));
   }
 
   /** After the target's acknowledgement: progress, offset syncs, flow control, status. */
@@ -328,6 +408,7 @@ export class ReplicationFlow {
     const { progress, status } = this.parts;
     const emitter = this.parts.offsetSyncEmitter;
     let i = 0;
+    let failure: RecordFailedError | undefined;
     for (const batch of written.batches) {
       if (!this.current(batch)) {
         // On the target as an extra copy of the old log; the new log's progress starts over.
@@ -335,20 +416,28 @@ export class ReplicationFlow {
         this.budget.release(batch.bytes);
         continue;
       }
+      // An offset of -1: the target refused the record (or one of the batch's records), which
+      // went to the dead-letter topic; no offset sync can be taken from it.
       if (batch.recordBatches !== undefined) {
         for (const { batch: whole } of batch.recordBatches) {
           const target = written.offsets[i++]!;
-          if (emitter) for (let k = 0; k < whole.recordCount; k++) emitter.record(batch.source, whole.baseOffset + k, target + k);
+          if (emitter && target >= 0) for (let k = 0; k < whole.recordCount; k++) emitter.record(batch.source, whole.baseOffset + k, target + k);
         }
       } else if (emitter) {
-        for (const record of batch.records) emitter.record(batch.source, record.source.offset, written.offsets[i++]!);
+        for (const record of batch.records) {
+          const target = written.offsets[i++]!;
+          if (target >= 0) emitter.record(batch.source, record.source.offset, target);
+        }
       } else {
         i += batch.records.length;
       }
       progress.markReplicated(batch.source, batch.nextOffset - 1);
       this.budget.release(batch.bytes);
+      failure ??= batch.failure;
     }
     status.recordWrite(written.batches, Date.now());
+    // Tolerance none: what came before the failing record is committed; now the flow stops.
+    if (failure !== undefined) return throwError(() => failure);
     if (!emitter) return EMPTY;
     return emitter.emitPending().pipe(
       ignoreElements(),

@@ -51,3 +51,4 @@ export {
   decodeConnectOffsetValue,
   jsonString,
 } from './connect-offsets';
+export { DEAD_LETTER_HEADERS, type DeadLetterRecord, deadLetterRecord } from './dead-letter';

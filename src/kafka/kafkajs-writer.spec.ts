@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { firstValueFrom } from 'rxjs';
 import type { Kafka } from './kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
-import { KafkaTransportError } from '../core/errors';
+import { RecordRefusedError } from '../core/errors';
 import type { OutboundRecord } from '../core/ports/record-writer';
 
 const NOT_LEADER_OR_FOLLOWER = 6;
@@ -107,10 +107,24 @@ test('a single record larger than the target topic takes fails the write, saying
   const { kafka, log } = fakeKafka({ maxBatchBytes: { small: 1000 } });
   const written = [...records('small', 1, 1, 2000), ...records('other', 1, 1)];
   await assert.rejects(firstValueFrom(writerOver(kafka).write(written)), (error: unknown) => {
-    assert.ok(error instanceof KafkaTransportError);
+    assert.ok(error instanceof RecordRefusedError);
     assert.equal(error.retriable, false, 'no retry makes it fit');
-    assert.match(error.message, /A record of about 2064 bytes is larger than small-0 takes \(the target topic's max.message.bytes/);
+    assert.equal(error.index, 0);
+    assert.match(error.message, /a record of about 2064 bytes is larger than small-0 takes \(the target topic's max.message.bytes/);
     return true;
   });
   assert.equal(log.get('small-0'), undefined);
+});
+
+test('with onRefused, a record too large on its own is handed over and the write goes on with the others, in order', async () => {
+  const { kafka, log } = fakeKafka({ maxBatchBytes: { small: 1000 } });
+  const written = records('small', 1, 5, 100);
+  written[2] = { ...written[2]!, value: Buffer.from('too large'.padEnd(2000, '.')) };
+  const refused: { index: number; offsetInBatch: number; value: string | undefined }[] = [];
+  const offsets = await firstValueFrom(
+    writerOver(kafka).write(written, { onRefused: (r) => refused.push({ index: r.index, offsetInBatch: r.offsetInBatch, value: r.record.value?.toString().slice(0, 9) }) }),
+  );
+  assert.deepEqual(refused, [{ index: 2, offsetInBatch: 0, value: 'too large' }]);
+  assert.deepEqual(log.get('small-0'), values([...written.slice(0, 2), ...written.slice(3)], 0));
+  assert.deepEqual(Array.from(offsets), [0, 1, -1, 2, 3]);
 });

@@ -1,14 +1,16 @@
-import { catchError, defer, throwError, type Observable } from 'rxjs';
+import { catchError, defer, firstValueFrom, throwError, type Observable } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
-import { isRecordBatch, outboundItemBytes, type Compression, type OutboundItem, type RecordWriter } from '../core/ports/record-writer';
+import { isRecordBatch, outboundItemBytes, type Compression, type OutboundItem, type OutboundRecord, type RecordWriter, type WriteOptions } from '../core/ports/record-writer';
+import type { OutboundRecordBatch } from '../core/record';
 import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
-import { KafkaTransportError, describeError, isRetriable, type MirrorflowError } from '../core/errors';
+import { KafkaTransportError, RecordRefusedError, describeError, isRetriable, type MirrorflowError } from '../core/errors';
 import { retryWithBackoff, type RetryConfig } from '../core/retry';
 import type { Logger } from '../core/ports/logger';
 import { isBatchTooLarge, withPartialProduceResults } from './wire/produce-response';
 import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
+import { decodeRecordBatch } from './wire/fetch-decoder';
 
 /**
  * Retries for the partitions left over when others of the same write were acknowledged: for as
@@ -84,7 +86,7 @@ export class KafkajsWriter implements RecordWriter {
     return this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
-  write(items: readonly OutboundItem[]): Observable<Float64Array> {
+  write(items: readonly OutboundItem[], options: WriteOptions = {}): Observable<Float64Array> {
     return defer(() => {
       const offsets = new Float64Array(items.length);
       let pending: readonly number[] = items.map((_, i) => i);
@@ -93,7 +95,7 @@ export class KafkajsWriter implements RecordWriter {
         for (;;) {
           let result: RoundResult;
           try {
-            result = await this.send(items, pending, offsets);
+            result = await this.send(items, pending, offsets, options);
           } catch (error) {
             throw toTransportError(this.cluster, error, 'Writing records');
           }
@@ -135,7 +137,7 @@ export class KafkajsWriter implements RecordWriter {
    * acknowledged, returns the others with the first partition error, if any. A partition's items
    * over its topic's learnt batch limit wait for the next round.
    */
-  private async send(items: readonly OutboundItem[], indices: readonly number[], offsets: Float64Array): Promise<RoundResult> {
+  private async send(items: readonly OutboundItem[], indices: readonly number[], offsets: Float64Array, options: WriteOptions): Promise<RoundResult> {
     const byTopic = new Map<string, Map<number, PartitionGroup>>();
     const heldBack: number[] = [];
     for (const i of indices) {
@@ -192,8 +194,29 @@ export class KafkajsWriter implements RecordWriter {
         again = true;
         continue;
       }
+      if (isBatchTooLarge(ack.errorCode)) {
+        // One item alone is too large for the topic: a forwarded batch is narrowed to its
+        // records; a single record is refused for good.
+        const index = group.indices[0]!;
+        const item = items[index]!;
+        if (isRecordBatch(item) && item.batch.recordCount > 1) {
+          offsets[index] = await this.writeNarrowed(item, index, options);
+          byTopic.get(ack.topicName)!.delete(ack.partition);
+          continue;
+        }
+        const error = this.refusal(ack.topicName, ack.partition, index, item, ack.errorCode);
+        if (options.onRefused === undefined) {
+          failure ??= error;
+          continue;
+        }
+        const record = isRecordBatch(item) ? (await this.decode(item))[0]! : item;
+        options.onRefused({ index, offsetInBatch: 0, record, error });
+        offsets[index] = -1;
+        byTopic.get(ack.topicName)!.delete(ack.partition);
+        continue;
+      }
       if (ack.errorCode !== 0) {
-        failure ??= this.partitionFailure(ack.topicName, ack.partition, ack.errorCode, items[group.indices[0]!]!);
+        failure ??= this.partitionFailure(ack.topicName, ack.partition, ack.errorCode);
         continue;
       }
       byTopic.get(ack.topicName)!.delete(ack.partition);
@@ -215,20 +238,57 @@ export class KafkajsWriter implements RecordWriter {
     return failure === undefined ? { left, again } : { left, failure, again };
   }
 
-  private partitionFailure(topic: string, partition: number, errorCode: number, item: OutboundItem): MirrorflowError {
-    const where = `${topic}-${partition}`;
-    if (isBatchTooLarge(errorCode)) {
-      // One item alone is too large: no smaller batch can carry it.
-      const what = isRecordBatch(item)
-        ? `A forwarded record batch of ${item.batch.bytes.length} bytes (source offsets from ${item.batch.baseOffset})`
-        : `A record of about ${outboundItemBytes(item)} bytes`;
-      return new KafkaTransportError(
-        this.cluster,
-        `${what} is larger than ${where} takes (the target topic's max.message.bytes, or the broker's message.max.bytes). Raise that limit on the target${isRecordBatch(item) ? ', or set producer.max_request_bytes below it so such batches are re-encoded' : ''}.`,
-        false,
-      );
+  private partitionFailure(topic: string, partition: number, errorCode: number): MirrorflowError {
+    return toTransportError(this.cluster, kafkajsProtocolErrors().createErrorFromCode(errorCode), `Writing records to ${topic}-${partition}`);
+  }
+
+  /** One record (or a forwarded batch of one) is too large: no smaller batch can carry it. */
+  private refusal(topic: string, partition: number, index: number, item: OutboundItem, errorCode: number): RecordRefusedError {
+    return new RecordRefusedError(
+      this.cluster,
+      index,
+      0,
+      `a record of about ${outboundItemBytes(item)} bytes is larger than ${topic}-${partition} takes (the target topic's max.message.bytes, or the broker's message.max.bytes); raise that limit on the target.`,
+      { cause: kafkajsProtocolErrors().createErrorFromCode(errorCode) },
+    );
+  }
+
+  /**
+   * A forwarded batch the topic refused even alone: its records go as records, in as many
+   * rounds as they need, so that only a record too large on its own is refused. Returns where
+   * its first record landed, or -1 when one was refused (the others then do not sit at
+   * consecutive offsets, which is what a forwarded batch's offset promises).
+   */
+  private async writeNarrowed(item: OutboundRecordBatch, index: number, options: WriteOptions): Promise<number> {
+    const records = await this.decode(item);
+    let refused = false;
+    const { onRefused } = options;
+    const nested: WriteOptions =
+      onRefused === undefined
+        ? {}
+        : {
+            onRefused: (r) => {
+              refused = true;
+              onRefused({ index, offsetInBatch: r.index, record: r.record, error: r.error.at(index, r.index) });
+            },
+          };
+    try {
+      const offsets = await firstValueFrom(this.write(records, nested));
+      return refused ? -1 : offsets[0]!;
+    } catch (error) {
+      throw error instanceof RecordRefusedError ? error.at(index, error.index) : error;
     }
-    return toTransportError(this.cluster, kafkajsProtocolErrors().createErrorFromCode(errorCode), `Writing records to ${where}`);
+  }
+
+  private async decode(item: OutboundRecordBatch): Promise<OutboundRecord[]> {
+    return (await decodeRecordBatch(item.batch.bytes)).map((r) => ({
+      topic: item.topic,
+      partition: item.partition,
+      timestamp: Number(r.timestamp),
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+    }));
   }
 
   /** Drops the producer (and its cached metadata); the next write connects a new one. */

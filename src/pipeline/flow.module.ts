@@ -3,7 +3,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
-import type { MirrorRecord } from '../core/record';
+import type { MirrorRecord, RecordFailure } from '../core/record';
 import {
   type ReplicationPolicy,
   DefaultConfigPropertyFilter,
@@ -19,10 +19,12 @@ import { ProgressStore } from '../flow/progress-store';
 import { OffsetSyncWriter } from '../flow/offset-sync-writer';
 import { OffsetSyncEmitter } from '../flow/offset-sync-emitter';
 import { ReplicationFlow } from '../flow/replication-flow';
+import { DeadLetterSink } from '../flow/dead-letter-sink';
 import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import {
   CheckpointFlowToken,
+  DeadLetterSinkToken,
   FlowConfigToken,
   FlowStatusToken,
   HeartbeatFlowToken,
@@ -115,7 +117,26 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
       })
       .inSingletonScope();
 
-    bind<(records: readonly MirrorRecord[]) => readonly MirrorRecord[]>(TransformChainToken)
+    // The flow's dead-letter topic on the target, a sink of its own (errors.tolerance all).
+    bind<DeadLetterSink | undefined>(DeadLetterSinkToken)
+      .toDynamicValue((ctx) => {
+        const { tolerance, deadletterqueue } = flow.errors;
+        if (tolerance !== 'all' || deadletterqueue.topic_name === undefined) return undefined;
+        const clients = ctx.get<KafkaClients>(KafkaClients);
+        return new DeadLetterSink({
+          flow: flow.name,
+          topic: deadletterqueue.topic_name,
+          replicationFactor: deadletterqueue.replication_factor,
+          admin: clients.admin(flow.target),
+          writer: clients.writer(flow.target, { role: `${flow.name}|dead-letters`, compression: 'none' }),
+          scheduler: ctx.get<SchedulerLike>(SchedulerToken),
+          logger: flowLogger(ctx),
+          status: ctx.get<FlowStatus>(FlowStatusToken),
+        });
+      })
+      .inSingletonScope();
+
+    bind<(records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[]>(TransformChainToken)
       .toDynamicValue((ctx) =>
         buildTransformChain(flow.transforms, ctx.get<PluginRegistry>(PluginRegistryToken), {
           flow: { source: flow.source, target: flow.target },
@@ -145,6 +166,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
               maxPartitionBytes: flow.producer.max_request_bytes,
             },
             maxInFlightBytes: flow.buffer.max_bytes,
+            errorTolerance: flow.errors.tolerance,
             // Records nobody looks into travel in their source batches; with the target
             // compressing differently, only batches already compressed that way do.
             ...(flow.transforms.length === 0 && flow.batching.forward_batches
@@ -171,6 +193,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
           offsetSyncEmitter: ctx.get<OffsetSyncEmitter | undefined>(OffsetSyncEmitterToken),
           remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
           transform: ctx.get(TransformChainToken),
+          deadLetters: ctx.get<DeadLetterSink | undefined>(DeadLetterSinkToken),
           scheduler: ctx.get<SchedulerLike>(SchedulerToken),
           logger: flowLogger(ctx),
           status: ctx.get<FlowStatus>(FlowStatusToken),

@@ -13,6 +13,7 @@ export const ProgressStoreToken = Symbol.for('mirrorflow.ProgressStore');
 export const OffsetSyncsToken = Symbol.for('mirrorflow.OffsetSyncs');
 export const OffsetSyncEmitterToken = Symbol.for('mirrorflow.OffsetSyncEmitter');
 export const TransformChainToken = Symbol.for('mirrorflow.TransformChain');
+export const DeadLetterSinkToken = Symbol.for('mirrorflow.DeadLetterSink');
 export const ReplicationFlowToken = Symbol.for('mirrorflow.ReplicationFlow');
 export const CheckpointFlowToken = Symbol.for('mirrorflow.CheckpointFlow');
 export const HeartbeatFlowToken = Symbol.for('mirrorflow.HeartbeatFlow');

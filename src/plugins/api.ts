@@ -49,7 +49,8 @@ export interface TransformContext {
 export interface Transform {
   /**
    * Returns the record to write, or `undefined` to drop it. Must not throw for ordinary input:
-   * a throw stops the flow. Throw a `PluginError` when the message is safe to show (it is
+   * a throw fails the record (the flow stops, or with errors.tolerance all sends it to the
+   * dead-letter topic). Throw a `PluginError` when the message is safe to show (it is
    * reported as-is); any other error is reported by class name only, because its message may
    * quote record bytes.
    */

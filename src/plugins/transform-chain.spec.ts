@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PluginError } from '../core/errors';
+import { PluginError, RecordFailedError } from '../core/errors';
 import type { Logger } from '../core/ports/logger';
-import type { MirrorRecord } from '../core/record';
+import type { MirrorRecord, RecordFailure } from '../core/record';
 import { defineTransform, z, type TransformMetrics } from './api';
 import { builtInTransforms } from './builtins';
 import { PluginRegistry } from './registry';
@@ -98,9 +98,10 @@ describe('buildTransformChain', () => {
     assert.throws(
       () => chain([mirrorRecord(), bad]),
       (e: unknown) => {
-        assert.ok(e instanceof PluginError);
-        assert.equal(e.plugin, 'explode');
-        assert.match(e.message, /flows\[0\]\.transforms\[1\]/);
+        assert.ok(e instanceof RecordFailedError);
+        assert.deepEqual(e.stage, { kind: 'transform', plugin: 'explode', step: 'flows[0].transforms[1]' });
+        assert.deepEqual(e.source, { topic: 'payments', partition: 7, offset: 1234 });
+        assert.match(e.message, /transform "explode" \(flows\[0\]\.transforms\[1\]\)/);
         assert.match(e.message, /topic "payments" partition 7 offset 1234/);
         assert.match(e.message, /SyntaxError/);
         assert.doesNotMatch(e.message, /4111|boom/);
@@ -114,8 +115,40 @@ describe('buildTransformChain', () => {
     const chain = buildTransformChain([step(0, 'explode')], registry.with(explode(new PluginError('explode', 'field "id" is missing.'))), context);
     assert.throws(
       () => chain([mirrorRecord({ value: Buffer.from('boom') })]),
-      (e: unknown) => e instanceof PluginError && e.message === 'Plugin "explode": failed at flows[0].transforms[0] on the record at topic "orders" partition 3 offset 42: field "id" is missing.',
+      (e: unknown) =>
+        e instanceof RecordFailedError &&
+        e.message === 'The record at topic "orders" partition 3 offset 42 failed in transform "explode" (flows[0].transforms[0]): field "id" is missing.',
     );
+  });
+
+  it('hands every failing record to the caller with its failure, and goes on with the next ones', () => {
+    const chain = buildTransformChain(
+      [step(0, 'insert_header', { header: 'seen', value: '1' }), step(1, 'explode')],
+      registry.with(explode(new TypeError('x is not a function'))),
+      context,
+    );
+    const values = ['a', 'boom', 'b', 'boom', 'c'];
+    const records = values.map((v, offset) => mirrorRecord({ value: Buffer.from(v), headers: [header('h', v)], source: { topic: 'orders', partition: 2, offset } }));
+    const failures: RecordFailure[] = [];
+    const out = chain(records, failures);
+    assert.deepEqual(
+      out.map((r) => [r.source.offset, r.value?.toString()]),
+      [
+        [0, 'a'],
+        [2, 'b'],
+        [4, 'c'],
+      ],
+    );
+    assert.deepEqual(
+      failures.map((f) => [f.record.source.offset, f.error.stage, f.error.cause instanceof TypeError]),
+      [
+        [1, { kind: 'transform', plugin: 'explode', step: 'flows[0].transforms[1]' }, true],
+        [3, { kind: 'transform', plugin: 'explode', step: 'flows[0].transforms[1]' }, true],
+      ],
+    );
+    // The dead-letter topic gets the record as fetched, not as an earlier step left it.
+    assert.equal(failures[0]!.record, records[1]);
+    assert.deepEqual(failures[0]!.record.headers, [header('h', 'boom')]);
   });
 
   it('rejects a transform that returns something other than a record or undefined', () => {

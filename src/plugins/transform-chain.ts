@@ -4,9 +4,9 @@
  * Validation and construction happen once, when the flow is built; the returned chain is the
  * per-record hot path and does nothing but call each transform in order.
  */
-import { type ConfigIssue, formatConfigIssue, PluginError } from '../core/errors';
+import { type ConfigIssue, formatConfigIssue, PluginError, RecordFailedError } from '../core/errors';
 import type { Logger } from '../core/ports/logger';
-import type { MirrorRecord, SourcePosition } from '../core/record';
+import type { MirrorRecord, RecordFailure } from '../core/record';
 import { noopTransformMetrics, type Transform, type TransformDefinition, type TransformMetrics } from './api';
 import { connectTransformEquivalents } from './builtins';
 import { didYouMean } from './did-you-mean';
@@ -33,8 +33,12 @@ export interface TransformChainContext {
 /**
  * Runs records through every step in order and returns those not dropped. With no steps it
  * returns its input as-is, which is why the result is readonly.
+ *
+ * A record a step throws on becomes a RecordFailure naming it and the step: pushed to `failures`
+ * when given (the chain goes on with the next record; the flow decides, by errors.tolerance,
+ * whether it goes to the dead-letter topic or stops the flow), thrown otherwise.
  */
-export type TransformChain = (records: readonly MirrorRecord[]) => readonly MirrorRecord[];
+export type TransformChain = (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
 
 /**
  * Every problem in every step — unknown types and invalid options — with its path, so the
@@ -77,24 +81,29 @@ export function buildTransformChain(
   const count = transforms.length;
   if (count === 0) return (records) => records;
 
-  return (records) => {
+  return (records, failures) => {
     const out: MirrorRecord[] = [];
     // Indexes live outside the loop so one try/catch around the whole batch can still say
-    // which step failed on which record.
+    // which step failed on which record; after a failure the loop resumes at the next record.
     let i = 0;
     let j = 0;
-    try {
-      for (; i < records.length; i++) {
-        let record: MirrorRecord | undefined = records[i]!;
-        for (j = 0; j < count; j++) {
-          record = transforms[j]!.apply(record);
-          if (record === undefined) break;
-          if (typeof record !== 'object' || record === null) throw new BadReturn(record);
+    while (i < records.length) {
+      try {
+        for (; i < records.length; i++) {
+          let record: MirrorRecord | undefined = records[i]!;
+          for (j = 0; j < count; j++) {
+            record = transforms[j]!.apply(record);
+            if (record === undefined) break;
+            if (typeof record !== 'object' || record === null) throw new BadReturn(record);
+          }
+          if (record !== undefined) out.push(record);
         }
-        if (record !== undefined) out.push(record);
+      } catch (error) {
+        const failure = { record: records[i]!, error: transformFailed(plugins[j]!, paths[j]!, records[i]!, error) };
+        if (failures === undefined) throw failure.error;
+        failures.push(failure);
+        i++;
       }
-    } catch (error) {
-      throw transformFailed(plugins[j]!, paths[j]!, records[i]!.source, error);
     }
     return out;
   };
@@ -198,11 +207,11 @@ class BadReturn extends Error {
  * safe to show), any other error only by class name, since messages like JSON.parse's quote
  * their input. The original error stays reachable as `cause`.
  */
-function transformFailed(plugin: string, path: string, source: SourcePosition, error: unknown): PluginError {
-  const where = `${path} on the record at topic "${source.topic}" partition ${source.partition} offset ${source.offset}`;
+function transformFailed(plugin: string, path: string, record: MirrorRecord, error: unknown): RecordFailedError {
+  const stage = { kind: 'transform', plugin, step: path } as const;
   if (error instanceof BadReturn) {
     const got = error.value === null ? 'null' : typeof error.value;
-    return new PluginError(plugin, `failed at ${where}: apply() returned ${got}; return a record, or undefined to drop it.`);
+    return new RecordFailedError(record.source, stage, `apply() returned ${got}; return a record, or undefined to drop it.`);
   }
   let detail: string;
   if (error instanceof PluginError) {
@@ -212,7 +221,7 @@ function transformFailed(plugin: string, path: string, source: SourcePosition, e
     const name = error instanceof Error ? error.name : typeof error;
     detail = `${name} thrown; its message is withheld because it may quote record data (see the cause).`;
   }
-  return new PluginError(plugin, `failed at ${where}: ${detail}`, { cause: error });
+  return new RecordFailedError(record.source, stage, detail, { cause: error });
 }
 
 /** `flows[0].transforms[1]` + `['when', 'topic_matches']` → `flows[0].transforms[1].when.topic_matches`. */

@@ -118,7 +118,7 @@ test('a topic taking smaller batches than the producer sends gets every record, 
     );
 
     const tooLarge = { ...written[0]!, value: Buffer.alloc(20 * 1024, 0x2e) };
-    await assert.rejects(firstValueFrom(writer.write([tooLarge])), /A record of about 20544 bytes is larger than .*-0 takes \(the target topic's max.message.bytes/);
+    await assert.rejects(firstValueFrom(writer.write([tooLarge])), /a record of about 20544 bytes is larger than .*-0 takes \(the target topic's max.message.bytes/);
   } finally {
     await clients.close();
   }

@@ -165,9 +165,9 @@ const runningPipelines = new Set<RunningPipeline>();
 const STOP_TIMEOUT_MS = 60_000;
 
 /** Loads `file` as `mirrorflow run` does and starts it in this process. */
-export async function startPipeline(file: string, options: { set?: readonly string[] } = {}): Promise<RunningPipeline> {
+export async function startPipeline(file: string, options: { set?: readonly string[]; pluginDirs?: readonly string[] } = {}): Promise<RunningPipeline> {
   // As `mirrorflow run` loads it: the project's plugins, every transform step checked.
-  const { config, registry } = await loadPipeline(file, { set: options.set ?? [] });
+  const { config, registry } = await loadPipeline(file, { set: options.set ?? [], pluginDirs: options.pluginDirs ?? [] });
   const logger = memoryLogger();
   const pipeline = new Pipeline(config, { logger, registry });
   await pipeline.prepare();

@@ -55,6 +55,7 @@ export async function runAction(options: RunOptions): Promise<void> {
               state: s.state,
               topics: s.topics,
               records: s.recordsReplicated,
+              deadLettered: s.recordsDeadLettered,
               batchesForwarded: s.recordBatchesForwarded,
               lag: s.lag,
               sourceResets: s.sourceResets,

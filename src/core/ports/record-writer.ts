@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { RecordRefusedError } from '../errors';
 import { recordBytes, type OutboundRecordBatch, type RecordHeader } from '../record';
 
 /** A record to write to an explicit topic and partition. */
@@ -26,6 +27,27 @@ export function outboundItemBytes(item: OutboundItem): number {
   return isRecordBatch(item) ? item.batch.bytes.length : recordBytes(item) + RECORD_OVERHEAD_BYTES;
 }
 
+/** A record the target refused on its own, permanently (larger than its topic takes). */
+export interface RefusedRecord {
+  /** The item of the write. */
+  readonly index: number;
+  /** The record's place in a forwarded batch; 0 for a record item. */
+  readonly offsetInBatch: number;
+  /** The record, decoded from its forwarded batch where it came in one. */
+  readonly record: OutboundRecord;
+  readonly error: RecordRefusedError;
+}
+
+export interface WriteOptions {
+  /**
+   * Takes the records the target refuses on their own, permanently; the write goes on without
+   * them (a forwarded batch holding one is narrowed to its records, so only that one is left
+   * out) and their item's offset is -1. Without it, such a record fails the write with a
+   * RecordRefusedError. Retriable failures are retried as always, never handed here.
+   */
+  readonly onRefused?: (refused: RefusedRecord) => void;
+}
+
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
 /**
@@ -43,6 +65,6 @@ export interface RecordWriter {
    * each item got on its partition (same order as `items`; for a forwarded batch, the offset
    * of its first record); errors if any write failed.
    */
-  write(items: readonly OutboundItem[]): Observable<Float64Array>;
+  write(items: readonly OutboundItem[], options?: WriteOptions): Observable<Float64Array>;
   close(): Promise<void>;
 }

@@ -1,0 +1,130 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray, type Observable } from 'rxjs';
+import { RecordFailedError } from '../core/errors';
+import { silentLogger } from '../core/ports/logger';
+import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
+import type { RecordSource } from '../core/ports/record-source';
+import type { OutboundItem, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { KafkaRecord, MirrorRecord, RecordFailure, TopicPartition } from '../core/record';
+import { DeadLetterSink } from './dead-letter-sink';
+import { FlowStatus } from './flow-status';
+import type { ProgressStore } from './progress-store';
+import { ReplicationFlow } from './replication-flow';
+import type { TopicSync } from './topic-sync';
+
+/** What the fakes saw, in order: writes to the target, writes to the dead-letter topic, progress marks. */
+type Event = readonly ['target', string[]] | readonly ['dlq', string[]] | readonly ['progress', number];
+
+/** Offsets 0..4 of orders-0, values `v0`..`v4`; the chain throws on `v1` and `v3`. */
+function harness(tolerance: 'none' | 'all') {
+  const events: Event[] = [];
+  const values = (items: readonly OutboundItem[]): string[] => items.map((i) => (i as OutboundRecord).value!.toString());
+  const writerOf = (name: 'target' | 'dlq'): RecordWriter => ({
+    cluster: 'backup',
+    write: (items) =>
+      defer(() => {
+        events.push([name, values(items)]);
+        return of(Float64Array.from(items, (_, i) => i));
+      }),
+    close: async () => undefined,
+  });
+  const records: KafkaRecord[] = [0, 1, 2, 3, 4].map((offset) => ({ topic: 'orders', partition: 0, offset, timestamp: 1000 + offset, key: null, value: Buffer.from(`v${offset}`), headers: [] }));
+  const source: RecordSource = {
+    cluster: 'primary',
+    consume: () => concat(of({ topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }), NEVER),
+  };
+  const progress = {
+    load: () => EMPTY,
+    flush: () => EMPTY,
+    nextOffset: () => 0,
+    markReplicated: (_tp: TopicPartition, offset: number) => events.push(['progress', offset]),
+  } as unknown as ProgressStore;
+  const created: NewTopic[] = [];
+  const admin = {
+    cluster: 'backup',
+    createTopics: (topics: readonly NewTopic[]) => defer(() => (created.push(...topics), of([]))),
+    listTopics: () => of([{ name: 'orders-dlq', partitions: 1 }]),
+  } as unknown as ClusterAdmin;
+  const status = new FlowStatus('primary', 'backup');
+  const deadLetters =
+    tolerance === 'all'
+      ? new DeadLetterSink({ flow: 'primary->backup', topic: 'orders-dlq', replicationFactor: 1, admin, writer: writerOf('dlq'), scheduler: asyncScheduler, logger: silentLogger, status })
+      : undefined;
+  const transform = (batch: readonly MirrorRecord[], failures?: RecordFailure[]): readonly MirrorRecord[] =>
+    batch.filter((record) => {
+      const value = record.value!.toString();
+      if (value !== 'v1' && value !== 'v3') return true;
+      const error = new RecordFailedError(record.source, { kind: 'transform', plugin: 'explode', step: 'flows[0].transforms[0]' }, 'Error thrown');
+      if (failures === undefined) throw error;
+      failures.push({ record, error });
+      return false;
+    });
+  const flow = new ReplicationFlow({
+    settings: {
+      source: 'primary',
+      target: 'backup',
+      groupId: 'g',
+      start: 'earliest',
+      refreshIntervalMs: 60_000,
+      flushIntervalMs: 60_000,
+      batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 0, maxPartitionBytes: 1 << 20 },
+      maxInFlightBytes: 1 << 20,
+      errorTolerance: tolerance,
+      autoOffsetReset: 'earliest',
+    },
+    sourceRecords: source,
+    sourceAdmin: admin,
+    writer: writerOf('target'),
+    topicSync: { refresh: () => of([{ source: 'orders', target: 'primary.orders', partitions: 1 }]) } as unknown as TopicSync,
+    progress,
+    offsetSyncEmitter: undefined,
+    remoteTopic: (topic) => `primary.${topic}`,
+    transform,
+    ...(deadLetters ? { deadLetters } : {}),
+    scheduler: asyncScheduler,
+    logger: silentLogger,
+    status,
+  });
+  return { flow, events, status, created };
+}
+
+/** Runs the flow until the events settle, then stops it; the outcome of the run. */
+async function runUntil(flow: ReplicationFlow, events: Event[], done: (events: Event[]) => boolean): Promise<unknown> {
+  const stop$ = new Subject<void>();
+  const run: Observable<never> = flow.run(stop$);
+  const ended = lastValueFrom(run.pipe(toArray())).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  for (let i = 0; i < 200 && !done(events); i++) await new Promise((r) => setImmediate(r));
+  stop$.next();
+  return ended;
+}
+
+test('tolerance none: the records before the failing one are written and their progress marked, then the flow fails naming it', async () => {
+  const { flow, events, status } = harness('none');
+  const outcome = await runUntil(flow, events, () => false);
+  assert.ok(outcome instanceof RecordFailedError, String(outcome));
+  assert.deepEqual(outcome.source, { topic: 'orders', partition: 0, offset: 1 });
+  assert.deepEqual(events, [
+    ['target', ['v0']],
+    ['progress', 0],
+  ]);
+  assert.equal(status.state, 'failed');
+});
+
+test('tolerance all: the failing records go to the dead-letter topic before progress moves past them; the others to the target', async () => {
+  const { flow, events, status, created } = harness('all');
+  const outcome = await runUntil(flow, events, (e) => e.some(([kind]) => kind === 'progress'));
+  assert.equal(outcome, undefined);
+  assert.deepEqual(created.map((t) => [t.name, t.partitions, t.replicationFactor]), [['orders-dlq', 1, 1]]);
+  assert.equal(events.length, 3);
+  assert.deepEqual(events[0], ['target', ['v0', 'v2', 'v4']]);
+  assert.equal(events[1]![0], 'dlq');
+  assert.deepEqual(events[1]![1], ['v1', 'v3']);
+  assert.deepEqual(events[2], ['progress', 4]);
+  assert.equal(status.recordsDeadLettered, 2);
+  assert.equal(status.recordsReplicated, 3);
+  assert.equal(status.recordsDropped, 0);
+});
