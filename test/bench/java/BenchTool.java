@@ -9,17 +9,18 @@
  *       (incompressible) values, keys = the record's index as 16 hex digits padded or cut to K
  *       bytes, H small headers. --rate R paces the sends at R records/s overall.
  *       Prints {"records":n,"bytes":b,"ms":t}.
- *   produce-transactional --bootstrap B --topic T --partitions P --records N --per-transaction K
- *           --abort-every A [--compression C] [--linger-ms L] [--batch-size S] [--interleave]
- *       N records in transactions of K records (record j of a transaction to partition j % P),
- *       every A-th transaction aborted, written by a transactional producer with
- *       compression.type C (none), linger.ms L (5) and batch.size S (262144). --interleave adds a
- *       second transactional producer whose transactions overlap the first one's (each begins
- *       after the first has sent half of its records, and ends inside the first's in even rounds,
- *       after it in odd ones; two in three are aborted), and a non-transactional producer
- *       writing one record per partition while both transactions are open. Compressible values (text), keys and one header per record.
- *       Prints {"records":n,"committed":c,"aborted":a}: c + the non-transactional records is
- *       what a read_committed consumer sees.
+ *   produce-transactional --bootstrap B --topic T1,T2 --partitions P --records N --per-transaction K
+ *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave]
+ *       Into each topic in turn (with its codec, or the one codec given for all): N records in
+ *       transactions of K records (record j of a transaction to partition j % P), every A-th
+ *       transaction aborted, written by a transactional producer with compression.type C (none),
+ *       linger.ms L (5) and batch.size S (262144). --interleave adds a second transactional
+ *       producer whose transactions overlap the first one's (each begins after the first has
+ *       sent half of its records, and ends inside the first's in even rounds, after it in odd
+ *       ones; two in three are aborted), and a non-transactional producer writing one record per
+ *       partition while both transactions are open. Compressible values, keys, one header each.
+ *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
+ *       non-transactional records) is what a read_committed consumer sees.
  *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed]
  *       Reads every partition from its start to the end offset it had when the command began
  *       (the last stable offset with --isolation read_committed, which also skips aborted
@@ -156,7 +157,15 @@ public final class BenchTool {
     // ---------------------------------------------------------------------------------------
 
     private static void produceTransactional(Args args) throws Exception {
-        String topic = args.one("topic");
+        List<String> topics = args.list("topic");
+        List<String> codecs = args.has("compression") ? args.list("compression") : List.of("none");
+        if (codecs.size() != 1 && codecs.size() != topics.size()) throw new IllegalArgumentException("--compression takes one codec, or one per topic");
+        long[] counts = new long[3]; // records sent, committed, aborted
+        for (int i = 0; i < topics.size(); i++) produceTransactional(args, topics.get(i), codecs.get(codecs.size() == 1 ? 0 : i), counts);
+        System.out.println("{\"records\":" + counts[0] + ",\"committed\":" + counts[1] + ",\"aborted\":" + counts[2] + "}");
+    }
+
+    private static void produceTransactional(Args args, String topic, String compression, long[] counts) throws Exception {
         int partitions = args.integer("partitions");
         int records = args.integer("records");
         int perTransaction = args.integer("per-transaction");
@@ -167,7 +176,7 @@ public final class BenchTool {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, args.has("compression") ? args.one("compression") : "none");
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
         props.put(ProducerConfig.LINGER_MS_CONFIG, args.has("linger-ms") ? args.one("linger-ms") : "5");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, args.has("batch-size") ? args.one("batch-size") : "262144");
         Properties plainProps = (Properties) props.clone();
@@ -177,7 +186,6 @@ public final class BenchTool {
         Properties propsB = (Properties) props.clone();
         propsB.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-tx-b");
 
-        long[] counts = new long[3]; // records sent, committed, aborted
         try (KafkaProducer<byte[], byte[]> a = new KafkaProducer<>(propsA, new ByteArraySerializer(), new ByteArraySerializer());
              KafkaProducer<byte[], byte[]> b = interleave ? new KafkaProducer<>(propsB, new ByteArraySerializer(), new ByteArraySerializer()) : null;
              KafkaProducer<byte[], byte[]> plain = interleave ? new KafkaProducer<>(plainProps, new ByteArraySerializer(), new ByteArraySerializer()) : null) {
@@ -222,7 +230,6 @@ public final class BenchTool {
                 }
             }
         }
-        System.out.println("{\"records\":" + counts[0] + ",\"committed\":" + counts[1] + ",\"aborted\":" + counts[2] + "}");
     }
 
     private static void sendRange(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, String who, int transaction, int from, int to) {
