@@ -191,8 +191,8 @@ export class KafkajsSource implements RecordSource {
       bytes += whole.bytes.length;
     }
     if (records.length > 0 || recordBatches.length > 0) cut(nextOffset);
-    // A fetch of nothing but skipped records (control records, aborted transactions) still moves
-    // the partition forward.
+    // A fetch of nothing but records before `from` still moves the partition forward. (A fetch
+    // whose records were all filtered out never gets here: see END_BATCH_PROCESS in consume().)
     else if (pieces.length === 0) pieces.push({ topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
     return pieces;
   }
