@@ -70,6 +70,26 @@ export class KafkajsSource implements RecordSource {
           }
         }
       });
+      // kafkajs does not call eachBatch for a fetch whose records were all filtered out (aborted
+      // transactions, transaction markers): it only moves its own position past them. The flow's
+      // position must move too, or a partition that ends with such records would show a lag
+      // forever and resume before them.
+      consumer.on(consumer.events.END_BATCH_PROCESS, (event) => {
+        const { topic, partition, batchSize, lastOffset, highWatermark } = event.payload;
+        if (batchSize > 0) return;
+        const key = `${topic}-${partition}`;
+        const start = starts.get(key);
+        if (start === undefined) return;
+        const skippedTo = Number(lastOffset) + 1;
+        start.then(
+          (startOffset) => {
+            if (abort.signal.aborted || skippedTo <= (next.get(key) ?? startOffset)) return;
+            next.set(key, skippedTo);
+            subscriber.next({ topic, partition, records: [], nextOffset: skippedTo, highWatermark: Number(highWatermark), bytes: 0 });
+          },
+          () => undefined, // a failure surfaces when the partition's batch awaits it
+        );
+      });
       consumer.on(consumer.events.CRASH, (event) => {
         if (event.payload.restart) return;
         subscriber.error(toTransportError(this.cluster, event.payload.error, 'Consuming'));
@@ -185,8 +205,8 @@ export class KafkajsSource implements RecordSource {
       bytes += whole.bytes.length;
     }
     if (records.length > 0 || recordBatches.length > 0) cut(nextOffset);
-    // A fetch of nothing but skipped records (control records, aborted transactions) still moves
-    // the partition forward.
+    // A fetch of nothing but records before `from` still moves the partition forward. (A fetch
+    // whose records were all filtered out never gets here: see END_BATCH_PROCESS in consume().)
     else if (pieces.length === 0) pieces.push({ topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
     return pieces;
   }

@@ -73,7 +73,7 @@ test('forwarding hands each whole batch over as one message at its last offset, 
   const [a, b] = decoded as FetchedRecordBatch[];
   assert.equal(a!.offset, '102', "kafkajs's position moves past the whole batch");
   assert.deepEqual(a!.recordBatch, { baseOffset: 100, recordCount: 3, compressed: false, maxTimestamp: T0 + 6, bytes: first });
-  assert.deepEqual(b!.batchContext, { producerId: '4711', inTransaction: true }, "kafkajs's aborted-transaction filter sees the batch's producer");
+  assert.deepEqual(b!.batchContext, { firstOffset: '103', lastOffsetDelta: 39, producerId: '4711', inTransaction: true, isControlBatch: false }, "the read_committed filter sees the batch's range and producer");
   assert.deepEqual(b!.recordBatch.bytes, second);
   assert.deepEqual(offsets(await decodeRecordBatch(b!.recordBatch.bytes)), Array.from({ length: 40 }, (_, i) => String(103 + i)));
 });

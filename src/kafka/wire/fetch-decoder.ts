@@ -16,9 +16,10 @@
  * loop of a consumer started inside `withRecordBatchForwarding` decodes in that context, every
  * other consumer gets decoded records exactly as before. A forwarded batch is handed to kafkajs
  * as one pseudo-message whose offset is the batch's last offset and whose batch context carries
- * the producer id and transaction flag, so kafkajs's own bookkeeping works on it unchanged: the
- * fetch position moves past the batch, and a batch of an aborted transaction is filtered out
- * (a transactional batch belongs to one producer and one transaction).
+ * what decoded records carry (first offset, last offset delta, producer id, transaction flag), so
+ * kafkajs's own bookkeeping works on it unchanged: the fetch position moves past the batch, and
+ * the read_committed filter (filter-aborted-messages.ts) drops it whole when its transaction was
+ * aborted (a transactional batch belongs to one producer and one transaction).
  *
  * A batch is decoded instead of forwarded when forwarding it would not reproduce its records:
  * control batches (transaction markers, never replicated), LogAppendTime batches (each record's
@@ -64,7 +65,13 @@ export interface FetchedRecordBatch {
   readonly key: null;
   readonly value: null;
   readonly isControlRecord: false;
-  readonly batchContext: { readonly producerId: string; readonly inTransaction: boolean };
+  readonly batchContext: {
+    readonly firstOffset: string;
+    readonly lastOffsetDelta: number;
+    readonly producerId: string;
+    readonly inTransaction: boolean;
+    readonly isControlBatch: false;
+  };
   readonly recordBatch: RawRecordBatch;
 }
 
@@ -96,8 +103,11 @@ function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch |
     value: null,
     isControlRecord: false,
     batchContext: {
+      firstOffset: String(baseOffset),
+      lastOffsetDelta: recordCount - 1,
       producerId: bytes.readBigInt64BE(PRODUCER_ID_OFFSET).toString(),
       inTransaction: (attributes & TRANSACTIONAL_FLAG) !== 0,
+      isControlBatch: false,
     },
     recordBatch: { baseOffset, recordCount, compressed, maxTimestamp: Number(bytes.readBigInt64BE(MAX_TIMESTAMP_OFFSET)), bytes },
   };

@@ -1,6 +1,6 @@
 /**
- * Puts mirrorflow's record codec, fetch decoder and produce encoder (and a linear message
- * grouping) in place of kafkajs's before kafkajs is first loaded.
+ * Puts mirrorflow's record codec, fetch decoder, read_committed filter and produce encoder (and a
+ * linear message grouping) in place of kafkajs's before kafkajs is first loaded.
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
@@ -13,6 +13,7 @@ import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
+import { filterAbortedMessages } from './filter-aborted-messages';
 import { KAFKAJS_PATHS } from './kafkajs-internals';
 
 function preload(request: string, exports: unknown): void {
@@ -35,3 +36,4 @@ preload(KAFKAJS_PATHS.groupMessagesPerPartition, groupMessagesPerPartition);
 preload(KAFKAJS_PATHS.requestFrame, frameRequest);
 preload(KAFKAJS_PATHS.fetchDecodeMessages, decodeMessages);
 preload(KAFKAJS_PATHS.produceResponseV3, produceResponseV3);
+preload(KAFKAJS_PATHS.filterAbortedMessages, filterAbortedMessages);

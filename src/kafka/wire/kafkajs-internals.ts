@@ -39,6 +39,7 @@ export const KAFKAJS_PATHS = {
   requestFrame: 'kafkajs/src/protocol/request',
   fetchDecodeMessages: 'kafkajs/src/protocol/requests/fetch/v4/decodeMessages',
   produceResponseV3: 'kafkajs/src/protocol/requests/produce/v3/response',
+  filterAbortedMessages: 'kafkajs/src/consumer/filterAbortedMessages',
 } as const;
 
 /** kafkajs's error codes: whether a code is a failure, and its error (with `retriable`, `type`). */

@@ -9,8 +9,22 @@
  *       (incompressible) values, keys = the record's index as 16 hex digits padded or cut to K
  *       bytes, H small headers. --rate R paces the sends at R records/s overall.
  *       Prints {"records":n,"bytes":b,"ms":t}.
- *   digest --bootstrap B --topics t1,t2 [--skip-timestamps]
- *       Reads every partition from its start to the end offset it had when the command began.
+ *   produce-transactional --bootstrap B --topic T1,T2 --partitions P --records N --per-transaction K
+ *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave]
+ *       Into each topic in turn (with its codec, or the one codec given for all): N records in
+ *       transactions of K records (record j of a transaction to partition j % P), every A-th
+ *       transaction aborted, written by a transactional producer with compression.type C (none),
+ *       linger.ms L (5) and batch.size S (262144). --interleave adds a second transactional
+ *       producer whose transactions overlap the first one's (each begins after the first has
+ *       sent half of its records, and ends inside the first's in even rounds, after it in odd
+ *       ones; two in three are aborted), and a non-transactional producer writing one record per
+ *       partition while both transactions are open. Compressible values, keys, one header each.
+ *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
+ *       non-transactional records) is what a read_committed consumer sees.
+ *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed]
+ *       Reads every partition from its start to the end offset it had when the command began
+ *       (the last stable offset with --isolation read_committed, which also skips aborted
+ *       transactions; read_uncommitted by default).
  *       Prints {"t1":{"0":{"count":n,"hash":"…"},…},…}: hash = SHA-256 over each record's
  *       timestamp (unless skipped), key, value and headers (length-prefixed, null ≠ empty).
  *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
@@ -59,6 +73,7 @@ public final class BenchTool {
         Args args = new Args(Arrays.copyOfRange(argv, 1, argv.length));
         switch (argv[0]) {
             case "produce" -> produce(args);
+            case "produce-transactional" -> produceTransactional(args);
             case "digest" -> digest(args);
             case "latency" -> latency(args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
@@ -139,6 +154,106 @@ public final class BenchTool {
         System.out.println("{\"records\":" + acked.get() + ",\"bytes\":" + bytes + ",\"ms\":" + ms + "}");
     }
 
+    // ---------------------------------------------------------------------------------------
+
+    private static void produceTransactional(Args args) throws Exception {
+        List<String> topics = args.list("topic");
+        List<String> codecs = args.has("compression") ? args.list("compression") : List.of("none");
+        if (codecs.size() != 1 && codecs.size() != topics.size()) throw new IllegalArgumentException("--compression takes one codec, or one per topic");
+        long[] counts = new long[3]; // records sent, committed, aborted
+        for (int i = 0; i < topics.size(); i++) produceTransactional(args, topics.get(i), codecs.get(codecs.size() == 1 ? 0 : i), counts);
+        System.out.println("{\"records\":" + counts[0] + ",\"committed\":" + counts[1] + ",\"aborted\":" + counts[2] + "}");
+    }
+
+    private static void produceTransactional(Args args, String topic, String compression, long[] counts) throws Exception {
+        int partitions = args.integer("partitions");
+        int records = args.integer("records");
+        int perTransaction = args.integer("per-transaction");
+        int abortEvery = args.integer("abort-every");
+        boolean interleave = args.has("interleave");
+        String bootstrap = args.one("bootstrap");
+
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, args.has("linger-ms") ? args.one("linger-ms") : "5");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, args.has("batch-size") ? args.one("batch-size") : "262144");
+        Properties plainProps = (Properties) props.clone();
+        plainProps.put(ProducerConfig.CLIENT_ID_CONFIG, "mirrorflow-test-plain");
+        Properties propsA = (Properties) props.clone();
+        propsA.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-tx-a");
+        Properties propsB = (Properties) props.clone();
+        propsB.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-tx-b");
+
+        try (KafkaProducer<byte[], byte[]> a = new KafkaProducer<>(propsA, new ByteArraySerializer(), new ByteArraySerializer());
+             KafkaProducer<byte[], byte[]> b = interleave ? new KafkaProducer<>(propsB, new ByteArraySerializer(), new ByteArraySerializer()) : null;
+             KafkaProducer<byte[], byte[]> plain = interleave ? new KafkaProducer<>(plainProps, new ByteArraySerializer(), new ByteArraySerializer()) : null) {
+            a.initTransactions();
+            if (b != null) b.initTransactions();
+            int transactions = (records + perTransaction - 1) / perTransaction;
+            for (int t = 0; t < transactions; t++) {
+                int size = Math.min(perTransaction, records - t * perTransaction);
+                boolean abortA = (t + 1) % abortEvery == 0;
+                a.beginTransaction();
+                if (b == null) {
+                    sendRange(a, topic, partitions, "a", t, 0, size);
+                    end(a, abortA, size, counts);
+                    continue;
+                }
+                // B's transaction begins while A's is open, after A's first half reached the
+                // broker; a plain record lands while both are open. In even rounds B's transaction
+                // ends inside A's (nested), in odd rounds A's ends first (crossing), so the
+                // partition's aborted transactions, which the broker lists in the order they
+                // ended, are not always in the order they began.
+                boolean abortB = t % 3 != 0;
+                int half = size / 2;
+                sendRange(a, topic, partitions, "a", t, 0, half);
+                a.flush();
+                b.beginTransaction();
+                sendRange(b, topic, partitions, "b", t, 0, half);
+                b.flush();
+                sendRange(plain, topic, partitions, "plain", t, 0, partitions);
+                plain.flush();
+                counts[0] += partitions;
+                counts[1] += partitions;
+                if (t % 2 == 0) {
+                    sendRange(b, topic, partitions, "b", t, half, size);
+                    end(b, abortB, size, counts);
+                    sendRange(a, topic, partitions, "a", t, half, size);
+                    end(a, abortA, size, counts);
+                } else {
+                    sendRange(a, topic, partitions, "a", t, half, size);
+                    end(a, abortA, size, counts);
+                    sendRange(b, topic, partitions, "b", t, half, size);
+                    end(b, abortB, size, counts);
+                }
+            }
+        }
+    }
+
+    private static void sendRange(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, String who, int transaction, int from, int to) {
+        for (int j = from; j < to; j++) {
+            String id = who + "-" + transaction + "-" + j;
+            byte[] value = ("value of " + id + ": " + "the quick brown fox jumps over the lazy dog ".repeat(3)).getBytes(StandardCharsets.UTF_8);
+            List<Header> headers = List.of(new RecordHeader("id", id.getBytes(StandardCharsets.UTF_8)));
+            producer.send(new ProducerRecord<>(topic, j % partitions, null, id.getBytes(StandardCharsets.UTF_8), value, headers));
+        }
+    }
+
+    /** Ends the producer's open transaction; a failed send fails the commit (or the flush before an abort). */
+    private static void end(KafkaProducer<byte[], byte[]> producer, boolean abort, int size, long[] counts) {
+        counts[0] += size;
+        if (abort) {
+            producer.flush();
+            producer.abortTransaction();
+            counts[2] += size;
+        } else {
+            producer.commitTransaction();
+            counts[1] += size;
+        }
+    }
+
     private static final String[] HEADER_KEYS = {"bench-h0", "bench-h1", "bench-h2", "bench-h3", "bench-h4", "bench-h5", "bench-h6", "bench-h7"};
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
@@ -170,7 +285,8 @@ public final class BenchTool {
     private static void digest(Args args) throws Exception {
         boolean skipTimestamps = args.has("skip-timestamps");
         Map<String, Map<Integer, PartitionDigest>> result = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("bootstrap"))) {
+        String isolation = args.has("isolation") ? args.one("isolation") : "read_uncommitted";
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("bootstrap"), isolation)) {
             List<TopicPartition> all = new ArrayList<>();
             for (String topic : args.list("topics")) {
                 Map<Integer, PartitionDigest> byPartition = new TreeMap<>();
@@ -310,7 +426,12 @@ public final class BenchTool {
     // ---------------------------------------------------------------------------------------
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        return consumer(bootstrap, "read_uncommitted");
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, String isolation) {
         Properties props = new Properties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20000");
