@@ -40,10 +40,11 @@ const GROUP_ACTIVE_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 
 
 /**
  * Our retries of one admin call, each after kafkajs's own (about 10 s of them when a broker
- * refuses connections). Few: callers that must outlast an outage (the flows) retry the call
- * themselves and report the outage, and one-shot commands should say a cluster is down soon.
+ * refuses connections). One: callers that must outlast an outage (the flows) retry the call
+ * themselves and report the outage, which they only learn of when this gives up, and one-shot
+ * commands should say a cluster is down soon.
  */
-const ADMIN_RETRIES = 3;
+const ADMIN_RETRIES = 1;
 
 /** ClusterAdmin over the kafkajs admin client; connects on first use. */
 export class KafkajsAdmin implements ClusterAdmin {
