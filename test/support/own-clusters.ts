@@ -29,7 +29,8 @@ export function ownClusters<A extends string>(aliases: readonly A[], options: { 
     return local;
   };
   before(async () => {
-    local = await startLocalClusters({ aliases, brokerProperties: options.brokerProperties });
+    // A smaller heap than the shared clusters': these come on top of them, on small machines.
+    local = await startLocalClusters({ aliases, heapMb: 384, brokerProperties: options.brokerProperties });
   });
   after(async () => {
     await cleanupHarness();
