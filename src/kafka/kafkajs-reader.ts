@@ -1,6 +1,6 @@
 import { Observable, firstValueFrom } from 'rxjs';
 import { randomUUID } from 'node:crypto';
-import type { Kafka, KafkaMessage } from './kafkajs';
+import type { Consumer, Kafka, KafkaMessage } from './kafkajs';
 import type { TopicFollowEvent, TopicReader } from '../core/ports/record-source';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { KafkaRecord, RecordHeader, SourceBatch } from '../core/record';
@@ -30,6 +30,9 @@ export class KafkajsTopicReader implements TopicReader {
     return new Observable<SourceBatch>((subscriber) => {
       let stopped = false;
       const consumer = this.kafka.consumer({ groupId: `mirrorflow-reader-${randomUUID()}`, allowAutoTopicCreation: false });
+      // A consumer kafkajs will not restart (its cluster down too long) ends the read, so the
+      // caller can retry it; without this the read would wait forever.
+      watchCrashes(consumer, () => stopped, (error) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
       const run = async (): Promise<void> => {
         const offsets = await new Promise<readonly { partition: number; earliest: number; latest: number }[]>((resolve, reject) =>
           this.admin.partitionOffsets(topic).subscribe({ next: resolve, error: reject }),
@@ -87,6 +90,7 @@ export class KafkajsTopicReader implements TopicReader {
         allowAutoTopicCreation: false,
         maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS,
       });
+      watchCrashes(consumer, () => stopped, (error) => subscriber.error(toTransportError(this.cluster, error, `Following topic ${topic}`)));
       const reached = (nextOffset: number): void => {
         if (caughtUp || stopped || nextOffset < end) return;
         caughtUp = true;
@@ -97,10 +101,6 @@ export class KafkajsTopicReader implements TopicReader {
         const bounds = offsets.find((o) => o.partition === partition);
         end = bounds?.latest ?? 0;
         if (bounds === undefined || bounds.latest <= bounds.earliest) reached(end);
-        consumer.on(consumer.events.CRASH, (event) => {
-          if (event.payload.restart || stopped) return;
-          subscriber.error(toTransportError(this.cluster, event.payload.error, `Following topic ${topic}`));
-        });
         // Batches that held only transaction markers reach this event and not eachBatch.
         consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
           if (payload.topic === topic && payload.partition === partition) reached(Number(payload.lastOffset) + 1);
@@ -141,6 +141,22 @@ export class KafkajsTopicReader implements TopicReader {
       };
     });
   }
+}
+
+/**
+ * Handles a kafkajs consumer's crashes: one it will not restart is `fatal`; one it restarts
+ * after its owner stopped is disconnected again. kafkajs schedules that restart right after the
+ * CRASH event, so a disconnect made during the crash (the owner stopping then) does not cancel
+ * it, and the restarted consumer would live on, retrying against its cluster forever.
+ */
+export function watchCrashes(consumer: Consumer, stopped: () => boolean, fatal: (error: unknown) => void): void {
+  consumer.on(consumer.events.CRASH, (event) => {
+    if (stopped()) {
+      if (event.payload.restart) setImmediate(() => void consumer.disconnect().catch(() => undefined));
+      return;
+    }
+    if (!event.payload.restart) fatal(event.payload.error);
+  });
 }
 
 /**

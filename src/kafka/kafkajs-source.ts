@@ -7,6 +7,7 @@ import type { Compression } from '../core/ports/record-writer';
 import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
 import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
+import { watchCrashes } from './kafkajs-reader';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 const SESSION_TIMEOUT_MS = 10_000;
@@ -90,10 +91,7 @@ export class KafkajsSource implements RecordSource {
           () => undefined, // a failure surfaces when the partition's batch awaits it
         );
       });
-      consumer.on(consumer.events.CRASH, (event) => {
-        if (event.payload.restart) return;
-        subscriber.error(toTransportError(this.cluster, event.payload.error, 'Consuming'));
-      });
+      watchCrashes(consumer, () => abort.signal.aborted, (error) => subscriber.error(toTransportError(this.cluster, error, 'Consuming')));
 
       const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
         const key = `${batch.topic}-${batch.partition}`;

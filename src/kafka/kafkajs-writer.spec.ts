@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { firstValueFrom } from 'rxjs';
 import type { Kafka } from './kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
-import { RecordRefusedError } from '../core/errors';
+import { KafkaTransportError, RecordRefusedError } from '../core/errors';
 import type { OutboundRecord } from '../core/ports/record-writer';
 
 const NOT_LEADER_OR_FOLLOWER = 6;
@@ -127,4 +127,34 @@ test('with onRefused, a record too large on its own is handed over and the write
   assert.deepEqual(refused, [{ index: 2, offsetInBatch: 0, value: 'too large' }]);
   assert.deepEqual(log.get('small-0'), values([...written.slice(0, 2), ...written.slice(3)], 0));
   assert.deepEqual(Array.from(offsets), [0, 1, -1, 2, 3]);
+});
+
+test('a producer connect that failed (the target down) is forgotten: the next write connects a new producer and succeeds', async () => {
+  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED', retriable: true });
+  const { kafka: working, log } = fakeKafka({});
+  const good = (working as unknown as { producer: () => object }).producer();
+  const producers: { disconnected: boolean }[] = [];
+  const kafka = {
+    producer: () => {
+      // The first producer cannot connect; every later one can.
+      const producer =
+        producers.length === 0
+          ? { connect: () => Promise.reject(refused), disconnect: () => ((producer.disconnected = true), Promise.resolve()), disconnected: false }
+          : { ...good, disconnected: false };
+      producers.push(producer);
+      return producer;
+    },
+  } as unknown as Kafka;
+  const writer = writerOver(kafka);
+  const written = records('orders', 1, 3);
+
+  await assert.rejects(firstValueFrom(writer.write(written)), (error: unknown) => {
+    assert.ok(error instanceof KafkaTransportError);
+    assert.equal(error.retriable, true, 'worth retrying');
+    return true;
+  });
+  assert.deepEqual(Array.from(await firstValueFrom(writer.write(written))), [0, 1, 2], 'the retry writes');
+  assert.deepEqual(log.get('orders-0'), values(written, 0));
+  assert.equal(producers.length, 2, 'a new producer replaced the one whose connect failed');
+  assert.equal(producers[0]!.disconnected, true, 'and the failed one was let go');
 });

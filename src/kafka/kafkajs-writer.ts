@@ -123,8 +123,15 @@ export class KafkajsWriter implements RecordWriter {
           }).pipe(
             retryWithBackoff({
               ...this.partialRetry,
-              onRetry: (retryError, attempt, delayMs) =>
-                this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, delayMs, error: describeError(retryError) }),
+              onRetry: (retryError, attempt, delayMs) => {
+                const meta = { items: pending.length, attempt, delayMs, error: describeError(retryError) };
+                // A caller that reports outages is told instead of a warning per retry.
+                if (options.onRetry === undefined) this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', meta);
+                else {
+                  this.logger?.debug('Some partitions of a write were not acknowledged; writing them again.', meta);
+                  options.onRetry(retryError);
+                }
+              },
             }),
           );
         }),
@@ -169,8 +176,7 @@ export class KafkajsWriter implements RecordWriter {
       }
       group.indices.push(i);
     }
-    this.connected ??= this.producer.connect();
-    await this.connected;
+    await this.connect();
     const acks = (await withPartialProduceResults(() =>
       this.producer.sendBatch({
         acks: -1,
@@ -289,6 +295,22 @@ export class KafkajsWriter implements RecordWriter {
       value: r.value,
       headers: r.headers,
     }));
+  }
+
+  /**
+   * Connects the producer once; concurrent writes share the connect. A connect that fails (the
+   * cluster down) is forgotten with its producer, so the next write connects anew: kept, its
+   * rejection would fail every later write, even once the cluster is back.
+   */
+  private async connect(): Promise<void> {
+    if (this.connected === undefined) this.connected = this.producer.connect();
+    const connecting = this.connected;
+    try {
+      await connecting;
+    } catch (error) {
+      if (this.connected === connecting) await this.reset();
+      throw error;
+    }
   }
 
   /** Drops the producer (and its cached metadata); the next write connects a new one. */

@@ -46,6 +46,12 @@ export interface WriteOptions {
    * RecordRefusedError. Retriable failures are retried as always, never handed here.
    */
   readonly onRefused?: (refused: RefusedRecord) => void;
+  /**
+   * Called for each failure the writer retries on its own before the write settles (the rest of
+   * a write some partitions of which were acknowledged, say), so the caller can report an outage
+   * that such a write is living through.
+   */
+  readonly onRetry?: (error: unknown) => void;
 }
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';

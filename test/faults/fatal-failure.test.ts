@@ -1,0 +1,28 @@
+/**
+ * What retrying cannot fix still ends the run (issue 9): outages are waited for, but a record
+ * larger than the target takes stops `mirrorflow run` with the reason and a non-zero exit,
+ * instead of being retried forever. On the shared clusters: nothing here hurts them.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { KafkaKit } from '../support/kafka-kit';
+import { uniqueName } from '../support/clusters';
+import { runCli, writePipeline } from '../support/pipeline-harness';
+import { useKits } from '../support/use-kits';
+
+let source: KafkaKit;
+let target: KafkaKit;
+useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+
+test('a record larger than the target topic takes ends the run with exit 1, naming the topic and the limit', async () => {
+  const topic = uniqueName('too-large');
+  const remote = `primary.${topic}`;
+  await source.createTopic(topic, 1);
+  await target.createTopic(remote, 1, { 'max.message.bytes': '1024' });
+  await source.produce(topic, [{ partition: 0, key: null, value: Buffer.alloc(8000, 1), headers: [], timestamp: Date.now() }]);
+  const { file } = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false } }] });
+  // Fails the test if mirrorflow does not end by itself.
+  const result = await runCli(['run', file, '--status-interval', '0'], 90_000);
+  assert.equal(result.code, 1, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
+  assert.match(result.stderr, new RegExp(`larger than ${remote.replace(/\./g, '\\.')}-0 takes \\(the target topic's max\\.message\\.bytes`));
+});
