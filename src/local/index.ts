@@ -18,6 +18,7 @@ export {
   defaultKafkaVersion,
   startLocalClusters,
   type LocalClusters,
+  type RestartableBroker,
   type StartLocalClustersOptions,
 } from './local-clusters';
 export type { LocalCluster } from './local-broker';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError, LocalKafkaError } from '../core/errors';
@@ -49,14 +49,35 @@ export interface StartBrokerOptions {
 }
 
 export interface BrokerHandle {
+  /**
+   * The cluster; stays valid across halt() and start(): same bootstrap address, ports, cluster
+   * id and data. Only `pid` changes when the broker is started again.
+   */
   readonly cluster: LocalCluster;
-  /** SIGTERM, SIGKILL after `graceMs`; then deletes the work dir unless `keepDir`. */
+  /** False between halt() and start(), and after stop(). */
+  readonly running: boolean;
+  /**
+   * Stops the broker JVM (SIGTERM, SIGKILL after `graceMs`; `signal: 'SIGKILL'` kills it at once,
+   * like a crash) and keeps its work dir, so start() brings the same cluster back. For tests
+   * that take a cluster away from its clients. Idempotent.
+   */
+  halt(options?: { graceMs?: number; signal?: 'SIGTERM' | 'SIGKILL' }): Promise<void>;
+  /**
+   * Starts a halted broker again on the same ports, from the same data dir and cluster id (no
+   * re-format), and resolves once it serves clients. Does nothing while it runs.
+   */
+  start(): Promise<void>;
+  /** halt() then start(). */
+  restart(options?: { graceMs?: number; signal?: 'SIGTERM' | 'SIGKILL' }): Promise<void>;
+  /** SIGTERM, SIGKILL after `graceMs`; then deletes the work dir unless `keepDir`. Final. */
   stop(options?: { graceMs?: number; keepDir?: boolean }): Promise<void>;
 }
 
 const HOST = '127.0.0.1';
 const START_ATTEMPTS = 3;
 const PROBE_INTERVAL_MS = 200;
+/** Between attempts to bind the same ports again after a restart found one still taken. */
+const REBIND_PAUSE_MS = 1_000;
 
 /** Brokers owned by this process, signalled at exit in case nobody called stop(). */
 const ownedBrokers = new Set<number>();
@@ -101,32 +122,138 @@ class PortTakenError extends Error {
   }
 }
 
+/** Where a broker keeps its files; fixed for the life of its work dir. */
+interface BrokerFiles {
+  readonly propertiesFile: string;
+  readonly logDir: string;
+  readonly logFile: string;
+  readonly stdoutFile: string;
+}
+
+function brokerFiles(dir: string): BrokerFiles {
+  const logDir = join(dir, 'logs');
+  return { propertiesFile: join(dir, 'server.properties'), logDir, logFile: join(logDir, 'server.log'), stdoutFile: join(logDir, 'stdout.log') };
+}
+
 async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<BrokerHandle> {
   const { alias, distribution, dir } = options;
+  const files = brokerFiles(dir);
   const dataDir = join(dir, 'data');
-  const logDir = join(dir, 'logs');
-  const logFile = join(logDir, 'server.log');
-  const stdoutFile = join(logDir, 'stdout.log');
-  const propertiesFile = join(dir, 'server.properties');
   await rm(dataDir, { recursive: true, force: true });
-  await rm(logDir, { recursive: true, force: true });
+  await rm(files.logDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
-  await mkdir(logDir, { recursive: true });
+  await mkdir(files.logDir, { recursive: true });
 
   const [port, controllerPort] = (await findFreePorts(2, HOST)) as [number, number];
   const clusterId = randomKafkaUuid();
   const properties = brokerProperties({ brokerPort: port, controllerPort, dataDir, host: HOST, overrides: options.brokerProperties });
-  await writeFile(propertiesFile, renderProperties(properties, `Local Kafka cluster "${alias}", written by mirrorflow.`));
+  await writeFile(files.propertiesFile, renderProperties(properties, `Local Kafka cluster "${alias}", written by mirrorflow.`));
 
-  await formatStorage(distribution, clusterId, propertiesFile, logDir, alias);
+  await formatStorage(distribution, clusterId, files.propertiesFile, files.logDir, alias);
 
+  let pid = await launch(options, files, port, logger);
+  const cluster: LocalCluster = {
+    alias,
+    bootstrapServers: `${HOST}:${port}`,
+    host: HOST,
+    port,
+    controllerPort,
+    clusterId,
+    version: distribution.version,
+    get pid() {
+      return pid;
+    },
+    dir,
+    logFile: files.logFile,
+  };
+  let running = true;
+  let stopped = false;
+  // One transition at a time: a start() racing a halt() would leave a JVM nobody tracks.
+  let transition: Promise<void> = Promise.resolve();
+  const serially = (step: () => Promise<void>): Promise<void> => {
+    const next = transition.then(step);
+    transition = next.catch(() => undefined);
+    return next;
+  };
+  const halt = async (haltOptions: { graceMs?: number; signal?: 'SIGTERM' | 'SIGKILL' } = {}): Promise<void> => {
+    if (!running) return;
+    await terminateProcess(pid, { graceMs: haltOptions.signal === 'SIGKILL' ? 0 : (haltOptions.graceMs ?? 15_000), group: true });
+    running = false;
+    ownedBrokers.delete(pid);
+    // The old pid stays watched until a new one replaces it: if this process dies while the
+    // broker is halted, the watchdog still deletes the work dir (it only signals a pid whose
+    // command line names the dir, so a reused pid is safe).
+    logger.info('Local Kafka cluster halted.', { pid });
+  };
+  const handle: BrokerHandle = {
+    cluster,
+    get running() {
+      return running;
+    },
+    halt: (haltOptions) => serially(() => halt(haltOptions)),
+    start: () =>
+      serially(async () => {
+        if (running) return;
+        if (stopped) throw new LocalKafkaError(`Local Kafka cluster "${alias}" was stopped for good and cannot start again.`);
+        const previous = pid;
+        pid = await relaunch(options, files, port, logger);
+        running = true;
+        if (options.watchdog !== undefined) options.watchdog.release(previous);
+      }),
+    restart: async (haltOptions) => {
+      await handle.halt(haltOptions);
+      await handle.start();
+    },
+    stop: (stopOptions = {}) =>
+      serially(async () => {
+        if (stopped) return;
+        stopped = true;
+        if (running) await terminateProcess(pid, { graceMs: stopOptions.graceMs ?? 15_000, group: true });
+        running = false;
+        ownedBrokers.delete(pid);
+        if (!stopOptions.keepDir) await rm(dir, { recursive: true, force: true });
+        options.watchdog?.release(pid);
+      }),
+  };
+  return handle;
+}
+
+/** Starts a halted broker's JVM again on its own ports; a port still held is retried a few times. */
+async function relaunch(options: StartBrokerOptions, files: BrokerFiles, port: number, logger: Logger): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(options, files, port, logger);
+    } catch (error) {
+      if (!(error instanceof PortTakenError)) throw error;
+      if (attempt >= START_ATTEMPTS) {
+        throw new LocalKafkaError(
+          `Local Kafka cluster "${options.alias}" could not bind its ports again in ${START_ATTEMPTS} attempts. Broker log:\n${error.excerpt}`,
+        );
+      }
+      // The ports are the cluster's identity for its clients: wait for them, never pick others.
+      logger.warn('A port of the broker is still taken; retrying the same ports.', { attempt, port });
+      await sleep(REBIND_PAUSE_MS);
+    }
+  }
+}
+
+/**
+ * Spawns the broker JVM from the properties file in the work dir and waits until it serves
+ * clients on `port`; resolves with its pid. A JVM that exits or does not answer in time is
+ * stopped, and the error quotes its log.
+ */
+async function launch(options: StartBrokerOptions, files: BrokerFiles, port: number, logger: Logger): Promise<number> {
+  const { alias, distribution, dir } = options;
   const java = javaCommand(distribution, {
     mainClass: 'kafka.Kafka',
-    args: [propertiesFile],
+    args: [files.propertiesFile],
     heapMb: options.heapMb,
-    logDir,
+    logDir: files.logDir,
   });
-  const out = openSync(stdoutFile, 'a');
+  // Where this launch's output starts, so a failure quotes this run's log and not an earlier one's.
+  const logStart = await fileSize(files.logFile);
+  const stdoutStart = await fileSize(files.stdoutFile);
+  const out = openSync(files.stdoutFile, 'a');
   let child: ChildProcess;
   try {
     // detached: the broker leads its own process group, so a Ctrl-C meant for the owner does not
@@ -148,30 +275,10 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
   // The broker must not keep the owner alive: an owner that forgets stop() still exits, and the
   // exit hook and watchdog stop the broker.
   child.unref();
-
-  const cluster: LocalCluster = {
-    alias,
-    bootstrapServers: `${HOST}:${port}`,
-    host: HOST,
-    port,
-    controllerPort,
-    clusterId,
-    version: distribution.version,
-    pid,
-    dir,
-    logFile,
-  };
-  let stopped = false;
-  const handle: BrokerHandle = {
-    cluster,
-    async stop(stopOptions = {}) {
-      if (stopped) return;
-      stopped = true;
-      await terminateProcess(pid, { graceMs: stopOptions.graceMs ?? 15_000, group: true });
-      ownedBrokers.delete(pid);
-      if (!stopOptions.keepDir) await rm(dir, { recursive: true, force: true });
-      options.watchdog?.release(pid);
-    },
+  const abandon = async (): Promise<void> => {
+    await terminateProcess(pid, { graceMs: 15_000, group: true });
+    ownedBrokers.delete(pid);
+    options.watchdog?.release(pid);
   };
 
   const timeoutMs = options.startTimeoutMs ?? 90_000;
@@ -180,8 +287,8 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
   let lastProbeError = 'no answer yet';
   for (;;) {
     if (exit !== undefined) {
-      const { excerpt, bindFailed } = await brokerLog(logFile, stdoutFile);
-      await handle.stop({ keepDir: true });
+      const { excerpt, bindFailed } = await brokerLog(files, logStart, stdoutStart);
+      await abandon();
       if (bindFailed) throw new PortTakenError(excerpt);
       throw new LocalKafkaError(`Local Kafka cluster "${alias}" stopped during start-up (${exit}). Broker log:\n${excerpt}`);
     }
@@ -192,8 +299,8 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
       lastProbeError = describeError(error);
     }
     if (Date.now() >= deadline) {
-      const { excerpt } = await brokerLog(logFile, stdoutFile);
-      await handle.stop({ keepDir: true });
+      const { excerpt } = await brokerLog(files, logStart, stdoutStart);
+      await abandon();
       throw new LocalKafkaError(
         `Local Kafka cluster "${alias}" did not answer on ${HOST}:${port} within ${timeoutMs} ms (${lastProbeError}). ` +
           `Broker log:\n${excerpt}`,
@@ -201,8 +308,16 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
     }
     await sleep(PROBE_INTERVAL_MS);
   }
-  logger.info('Local Kafka cluster is ready.', { bootstrapServers: cluster.bootstrapServers, pid, ms: Date.now() - started });
-  return handle;
+  logger.info('Local Kafka cluster is ready.', { bootstrapServers: `${HOST}:${port}`, pid, ms: Date.now() - started });
+  return pid;
+}
+
+async function fileSize(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Resolves with the pid once the process runs; rejects clearly when Java is missing. */
@@ -244,14 +359,15 @@ async function formatStorage(
 }
 
 /**
- * What the broker said before it failed. JVM errors (bad options, missing class) go to
- * stdout.log, Kafka's own messages to server.log.
+ * What the broker said before it failed, since `logStart`/`stdoutStart` (the sizes of the files
+ * when this launch began). JVM errors (bad options, missing class) go to stdout.log, Kafka's own
+ * messages to server.log.
  */
-async function brokerLog(logFile: string, stdoutFile: string): Promise<{ excerpt: string; bindFailed: boolean }> {
-  const [log, stdout] = await Promise.all([readLogEnd(logFile), readLogEnd(stdoutFile, 16 * 1024)]);
+async function brokerLog(files: BrokerFiles, logStart: number, stdoutStart: number): Promise<{ excerpt: string; bindFailed: boolean }> {
+  const [log, stdout] = await Promise.all([readLogEnd(files.logFile, undefined, logStart), readLogEnd(files.stdoutFile, 16 * 1024, stdoutStart)]);
   const parts = [
-    stdout.trim() && `--- ${stdoutFile}\n${lastLines(stdout, 15).join('\n')}`,
-    log.trim() && `--- ${logFile}\n${logExcerpt(log)}`,
+    stdout.trim() && `--- ${files.stdoutFile}\n${lastLines(stdout, 15).join('\n')}`,
+    log.trim() && `--- ${files.logFile}\n${logExcerpt(log)}`,
   ].filter(Boolean);
   return {
     excerpt: parts.join('\n') || '(the broker wrote no log)',

@@ -31,9 +31,17 @@ export interface LocalClusters {
   readonly clusters: Readonly<Record<string, LocalCluster>>;
   /** `{ alias: "127.0.0.1:port" }`, the shape of MIRRORFLOW_TEST_CLUSTERS. */
   bootstrapServers(): Record<string, string>;
+  /**
+   * The broker of `alias`, to halt and start again (same address, data and cluster id) in tests
+   * that take a cluster away from its clients. Throws for an unknown alias.
+   */
+  broker(alias: string): RestartableBroker;
   /** Stops every broker (SIGTERM, then SIGKILL) and deletes their temp dirs. Idempotent. */
   stop(): Promise<void>;
 }
+
+/** A broker of LocalClusters, without the final stop(), which belongs to LocalClusters.stop(). */
+export type RestartableBroker = Pick<BrokerHandle, 'cluster' | 'running' | 'halt' | 'start' | 'restart'>;
 
 export const DEFAULT_ALIASES: readonly string[] = ['primary', 'backup'];
 /** Letters, digits, '_' and '-': safe in paths, and no '.', which MM2 uses as a separator. */
@@ -110,6 +118,11 @@ function localClusters(distribution: KafkaDistribution, handles: readonly Broker
     distribution,
     clusters,
     bootstrapServers: () => Object.fromEntries(handles.map((handle) => [handle.cluster.alias, handle.cluster.bootstrapServers])),
+    broker: (alias) => {
+      const handle = handles.find((candidate) => candidate.cluster.alias === alias);
+      if (handle === undefined) throw new LocalKafkaError(`No local cluster "${alias}" was started here; there are ${Object.keys(clusters).map((a) => `"${a}"`).join(', ')}.`);
+      return handle;
+    },
     stop: () => (stopping ??= Promise.all(handles.map((handle) => handle.stop())).then(() => undefined)),
   };
 }

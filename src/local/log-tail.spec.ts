@@ -16,6 +16,16 @@ test('readLogEnd reads the end of a file from a line boundary, and nothing for a
   assert.equal(await readLogEnd(join(dir, 'missing.log')), '');
 });
 
+test('readLogEnd from a byte offset reads only what was written since, or the whole file after a roll-over', async () => {
+  const file = join(dir, 'restarted.log');
+  const before = 'first run\nfirst run ends\n';
+  writeFileSync(file, `${before}second run\n`);
+  assert.equal(await readLogEnd(file, 1000, Buffer.byteLength(before)), 'second run\n');
+  assert.equal(await readLogEnd(file, 5, Buffer.byteLength(before)), '', 'a cut first line is dropped');
+  writeFileSync(file, 'rolled\n');
+  assert.equal(await readLogEnd(file, 1000, Buffer.byteLength(before)), 'rolled\n');
+});
+
 test('logExcerpt adds the exception message that follows an ERROR line, without the stack', () => {
   const log = ['[t] ERROR Unable to start acceptor (kafka.network.DataPlaneAcceptor)', 'org.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:9092: Address already in use.', '\tat kafka.network.Acceptor.openServerSocket(SocketServer.scala:739)', '[t] INFO end'].join('\n');
   assert.equal(

@@ -1,7 +1,10 @@
 import { open } from 'node:fs/promises';
 
-/** The last `maxBytes` of a text file, starting at a line boundary; '' if the file is missing. */
-export async function readLogEnd(file: string, maxBytes = 256 * 1024): Promise<string> {
+/**
+ * The last `maxBytes` of a text file after byte `from`, starting at a line boundary; '' if the
+ * file is missing. A file now shorter than `from` was rolled over and is read as a whole.
+ */
+export async function readLogEnd(file: string, maxBytes = 256 * 1024, from = 0): Promise<string> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -10,12 +13,13 @@ export async function readLogEnd(file: string, maxBytes = 256 * 1024): Promise<s
   }
   try {
     const { size } = await handle.stat();
-    const length = Math.min(size, maxBytes);
+    const start = from <= size ? from : 0;
+    const length = Math.min(size - start, maxBytes);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, size - length);
     const text = buffer.toString('utf8');
-    // The first line is probably cut when we did not read from the start.
-    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+    // The first line is probably cut when we did not read from a line start.
+    return length < size - start ? text.slice(text.indexOf('\n') + 1) : text;
   } finally {
     await handle.close();
   }
