@@ -8,12 +8,15 @@ import type { KafkaRecord } from '../../src/core/record';
 import type { KafkaKit, TestRecord } from './kafka-kit';
 import type { ChildPipeline } from './pipeline-harness';
 
-/** Records whose values are unique ids `<label>-<n>`, spread round-robin over `partitions`. */
-export function numbered(label: string, from: number, count: number, partitions: readonly number[]): TestRecord[] {
+/**
+ * Records whose values are unique ids `<label>-<n>` (padded with `.` to `valueBytes` when
+ * given), spread round-robin over `partitions`.
+ */
+export function numbered(label: string, from: number, count: number, partitions: readonly number[], valueBytes = 0): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({
     partition: partitions[(from + i) % partitions.length]!,
     key: Buffer.from(`k${from + i}`),
-    value: Buffer.from(`${label}-${from + i}`),
+    value: Buffer.from(`${label}-${from + i}-`.padEnd(valueBytes, '.')),
     headers: [{ key: 'n', value: Buffer.from(String(from + i)) }],
     timestamp: Date.now(),
   }));
@@ -30,14 +33,20 @@ export interface ContinuousProducer {
  * Keeps writing `perTick` numbered records every `tickMs` to `topic` (directly, never through a
  * proxy under test) until stopped.
  */
-export function keepProducing(kit: KafkaKit, topic: string, partitions: readonly number[], label: string, options: { perTick?: number; tickMs?: number } = {}): ContinuousProducer {
+export function keepProducing(
+  kit: KafkaKit,
+  topic: string,
+  partitions: readonly number[],
+  label: string,
+  options: { perTick?: number; tickMs?: number; valueBytes?: number } = {},
+): ContinuousProducer {
   const perTick = options.perTick ?? 20;
   const tickMs = options.tickMs ?? 20;
   let stopped = false;
   let n = 0;
   const loop = (async () => {
     while (!stopped) {
-      await kit.produce(topic, numbered(label, n, perTick, partitions));
+      await kit.produce(topic, numbered(label, n, perTick, partitions, options.valueBytes));
       n += perTick;
       await pace(tickMs);
     }
