@@ -5,6 +5,8 @@ interface KafkajsErrorShape {
   message?: string;
   retriable?: boolean;
   type?: string;
+  /** A Node system error code (ECONNREFUSED), or a Kafka error code on protocol errors. */
+  code?: unknown;
   cause?: unknown;
 }
 
@@ -13,23 +15,64 @@ function shapeOf(error: unknown): KafkajsErrorShape {
 }
 
 /**
- * kafkajs retries a few times on its own and then throws KafkaJSNumberOfRetriesExceeded, which
- * always says "not retriable" — even when what failed (a leader change, a topic not there yet, a
- * target under its ISR minimum) will pass. Whether our own, longer retry can help is decided by
- * the error that was retried.
+ * Whether trying again later can help, judged by the error that actually failed. kafkajs wraps
+ * that error when its own retries end: KafkaJSNumberOfRetriesExceeded always says "not
+ * retriable", and a retrier nested in another (a producer's connect inside its send, say) wraps
+ * that again in a KafkaJSNonRetriableError, even when what failed (a broker refusing connections,
+ * a leader change, a topic not there yet, a target under its ISR minimum) will pass. Both
+ * wrappers are looked through to their cause.
+ *
+ * Retriable: kafkajs errors marked retriable, connection failures (refused, reset, closed,
+ * timed out, a host not resolving), request timeouts, metadata not loaded or no broker known,
+ * a group coordinator not found, a lock not acquired in time (kafkajs waits on one while it
+ * connects). Never retriable: authentication and authorization failures, and programming errors
+ * (TypeError and the like), whatever they are wrapped in.
  */
-function isRetriable(error: unknown): boolean {
-  let shape = shapeOf(error);
-  while (shape.name === 'KafkaJSNumberOfRetriesExceeded' && shape.cause !== undefined) shape = shapeOf(shape.cause);
-  return shape.retriable === true && !AUTH_TYPES.has(shape.type ?? '');
+export function isRetriableKafkajsError(error: unknown): boolean {
+  const shape = rootCause(error);
+  if (PROGRAMMING_ERRORS.has(shape.name ?? '')) return false;
+  if (isAuthFailure(shape)) return false;
+  if (UNAVAILABLE_NAMES.has(shape.name ?? '')) return true;
+  if (shape.code !== undefined && NETWORK_CODES.has(String(shape.code))) return true;
+  return shape.retriable === true;
 }
 
-const AUTH_TYPES = new Set(['SASL_AUTHENTICATION_FAILED', 'TOPIC_AUTHORIZATION_FAILED', 'GROUP_AUTHORIZATION_FAILED', 'CLUSTER_AUTHORIZATION_FAILED']);
+/** The error under kafkajs's "gave up" wrappers. */
+function rootCause(error: unknown): KafkajsErrorShape {
+  let shape = shapeOf(error);
+  for (let depth = 0; depth < 10 && WRAPPERS.has(shape.name ?? '') && shape.cause !== undefined && shape.cause !== shape; depth++) {
+    shape = shapeOf(shape.cause);
+  }
+  return shape;
+}
+
+function isAuthFailure(shape: KafkajsErrorShape): boolean {
+  return shape.name === 'KafkaJSSASLAuthenticationError' || AUTH_TYPE.test(shape.type ?? '');
+}
+
+const WRAPPERS = new Set(['KafkaJSNumberOfRetriesExceeded', 'KafkaJSNonRetriableError']);
+const PROGRAMMING_ERRORS = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
+/** Failures of reaching a cluster, which end when it is back. */
+const UNAVAILABLE_NAMES = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSNoBrokerAvailableError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSMetadataNotLoaded',
+  'KafkaJSTopicMetadataNotLoaded',
+  'KafkaJSGroupCoordinatorNotFound',
+  'KafkaJSLockTimeout',
+]);
+/** Node's socket and DNS error codes, as kafkajs's connection errors carry them. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SASL_AUTHENTICATION_FAILED, TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED …, and SASL set-up refusals. */
+const AUTH_TYPE = /_AUTHENTICATION_FAILED$|_AUTHORIZATION_FAILED$|^ILLEGAL_SASL_STATE$|^UNSUPPORTED_SASL_MECHANISM$/;
 
 /** Wraps a kafkajs failure in our hierarchy, keeping kafkajs's judgement of whether a retry can help. */
 export function toTransportError(cluster: string, error: unknown, action: string): MirrorflowError {
   if (error instanceof MirrorflowError) return error;
-  return new KafkaTransportError(cluster, `${action} failed: ${describeError(error)}`, isRetriable(error), { cause: error });
+  return new KafkaTransportError(cluster, `${action} failed: ${describeError(error)}`, isRetriableKafkajsError(error), { cause: error });
 }
 
 /** Failures that mean "cannot connect or not allowed": the run cannot start. */
