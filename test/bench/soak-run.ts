@@ -202,6 +202,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       let nextRestart = options.restartEveryMinutes > 0 ? options.restartEveryMinutes * 60_000 : Infinity;
       let nextSample = 0;
       let lastMinuteLogged = -1;
+      let restarting: Promise<void> | undefined;
       while (!producerDone) {
         const elapsed = performance.now() - started;
         if (child.exitStatus() !== undefined) throw new Error(`mirrorflow ended (${child.exitStatus()}) during the soak; log ${child.logFile}:\n${await child.tail(20)}`);
@@ -216,16 +217,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           }
         }
         // No restart in the last minute of the stream: the end must not wait on a broker start.
-        if (elapsed >= nextRestart && elapsed < options.minutes * 60_000 - 60_000) {
+        // The restart runs beside the sampling, which goes on through the outage.
+        if (restarting === undefined && elapsed >= nextRestart && elapsed < options.minutes * 60_000 - 60_000) {
           nextRestart += options.restartEveryMinutes * 60_000;
           const at = performance.now();
           log(`  restarting the target broker (${options.restartSignal}) at ${(elapsed / 1000).toFixed(0)} s`);
-          await targetBroker.restart({ signal: options.restartSignal });
-          restarts.push({ atSeconds: Math.round(elapsed / 1000), downMs: Math.round(performance.now() - at) });
-          log(`  the target broker is back after ${restarts.at(-1)!.downMs} ms`);
+          restarting = targetBroker.restart({ signal: options.restartSignal }).then(() => {
+            restarts.push({ atSeconds: Math.round(elapsed / 1000), downMs: Math.round(performance.now() - at) });
+            log(`  the target broker is back after ${restarts.at(-1)!.downMs} ms`);
+            restarting = undefined;
+          });
+          // Observed here; awaited before the drain, where a failed restart ends the soak.
+          restarting.catch(() => undefined);
         }
         await sleep(200);
       }
+      await restarting;
       const code = await producerExit;
       if (code !== 0) throw new Error(`the producer failed (exit code ${code}): ${producerOut.slice(-2000)}`);
       const producedAt = performance.now();
