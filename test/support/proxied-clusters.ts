@@ -44,9 +44,9 @@ export function ownProxiedClusters<A extends string>(aliases: readonly A[], opti
     await Promise.all(
       aliases.map(async (alias) => {
         // The proxy must listen before the broker starts, as its address goes into the broker's
-        // settings; the broker's PROXIED port is taken free just before the start.
-        const [proxiedPort] = (await findFreePorts(1)) as [number];
-        const proxy = await TcpProxy.start({ targetPort: proxiedPort });
+        // settings. Both ports come from one call, so they differ.
+        const [proxyPort, proxiedPort] = (await findFreePorts(2)) as [number, number];
+        const proxy = await TcpProxy.start({ port: proxyPort, targetPort: proxiedPort });
         const local = await startLocalClusters({
           aliases: [alias],
           brokerProperties: {
