@@ -4,6 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { type Observable, NEVER, concat, defer, finalize, map, of, throwError, timer } from 'rxjs';
 import { CheckpointFlow, checkpointsForGroup, renameTopicPartition, type CheckpointFlowSettings } from './checkpoint-flow';
 import { CheckpointStore } from './checkpoint-store';
+import { OutageStatus } from './outage-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { OffsetSyncStore } from './offset-sync-store';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpointKey, encodeCheckpointValue, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../formats';
@@ -287,6 +288,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     scheduler,
     logger: silentLogger,
     status,
+    outages: new OutageStatus(),
   });
   return { flow, status, calls, writes, commits };
 }

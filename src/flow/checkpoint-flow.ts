@@ -15,8 +15,11 @@
  * timer, the offset-sync follower and any pass under way at once, and the observable completes:
  * checkpoints are idempotent and recomputed on the next start, so a stop never waits for an admin
  * call that may be retrying against an unreachable cluster.
- * Failures of a pass are logged and counted, and the next tick tries again; the flow fails
- * (status `failed`, replication unaffected) only if the offset syncs cannot be read at all.
+ * Failures of a pass are logged and counted, and the next tick tries again. A failure of the
+ * flow itself (its topics cannot be loaded, say) never ends checkpoints for good: they start over
+ * after a backoff, for as long as it takes, with the state (`retrying`, or `failed` when retrying
+ * seems unlikely to help) and the last error on the status; replication goes on meanwhile.
+ * Retriable failures (a cluster down) are reported as outages on the flow's status.
  */
 import {
   type Observable,
@@ -35,6 +38,7 @@ import {
   merge,
   mergeMap,
   of,
+  retry,
   takeUntil,
   tap,
   timer,
@@ -45,8 +49,8 @@ import type { Logger } from '../core/ports/logger';
 import type { TopicReader } from '../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { TopicPartition } from '../core/record';
-import { describeError } from '../core/errors';
-import { retryWithBackoff } from '../core/retry';
+import { describeError, isRetriable } from '../core/errors';
+import { backoffDelay, retryWithBackoff, type RetryConfig } from '../core/retry';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../formats';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../policy';
 import { CheckpointStore } from './checkpoint-store';
@@ -54,6 +58,7 @@ import type { CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
 import { withStopSignal } from './operators/with-stop-signal';
+import type { OutageStatus, OutageTracker } from './outage-status';
 
 export interface CheckpointFlowSettings {
   readonly source: string;
@@ -92,12 +97,16 @@ export interface CheckpointFlowParts {
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: CheckpointStatus;
+  /** The flow's outages: checkpoint operations failing against a cluster are reported there. */
+  readonly outages: OutageStatus;
 }
 
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 const GROUP_CONCURRENCY = 8;
 /** Checkpoint records per produce request. */
 const WRITE_CHUNK = 2000;
+/** How the whole checkpoint flow starts over after it failed. */
+const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: 0.2 };
 
 /**
  * MM2's `renameTopicPartition`: a source topic-partition as the target knows it. A topic that
@@ -152,9 +161,17 @@ export class CheckpointFlow {
   private checkpoints = new CheckpointStore();
   private syncs: OffsetSyncStore | undefined;
   private readonly groupSync: GroupOffsetSync;
+  private readonly outages: { readonly starting: OutageTracker; readonly groups: OutageTracker; readonly passes: OutageTracker };
 
   constructor(private readonly parts: CheckpointFlowParts) {
     this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger: parts.logger, status: parts.status.groupSync });
+    const track = (cluster: string, operation: string): OutageTracker =>
+      parts.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());
+    this.outages = {
+      starting: track(parts.settings.target, 'loading checkpoints'),
+      groups: track(parts.settings.source, 'listing consumer groups'),
+      passes: track(parts.settings.target, 'writing checkpoints'),
+    };
   }
 
   /** The checkpoints written so far (loaded ones included), for status and tools. */
@@ -174,7 +191,13 @@ export class CheckpointFlow {
       status.state = 'starting';
       status.groupSync.enabled = settings.syncGroupOffsets.enabled;
 
-      const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(takeUntil(stopped$));
+      const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(
+        tap(() => {
+          this.outages.starting.succeeded();
+          status.lastError = undefined;
+        }),
+        takeUntil(stopped$),
+      );
       const running$ = (loaded: boolean): Observable<never> => {
         const follow$ = this.followOffsetSyncs(!loaded);
         const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(exhaustMap(() => this.refreshGroups()));
@@ -189,13 +212,27 @@ export class CheckpointFlow {
 
       return start$.pipe(
         concatMap(({ loaded }) => running$(loaded)),
-        catchError((error: unknown) => {
-          status.state = 'failed';
-          logger.error('Checkpoints stopped; replication goes on without them.', { error: describeError(error) });
-          return EMPTY;
+        // Never for good: checkpoints that stopped while the process looks healthy would leave
+        // consumers failing over to stale offsets. Start over after a backoff.
+        retry({
+          resetOnSuccess: true,
+          delay: (error: unknown, attempt: number) => {
+            const delayMs = backoffDelay(attempt, RESTART_BACKOFF);
+            status.errors++;
+            status.lastError = describeError(error);
+            if (isRetriable(error)) {
+              status.state = 'retrying';
+              this.outages.starting.failed(error);
+            } else {
+              status.state = 'failed';
+              logger.error('Checkpoints failed; starting them again later, replication goes on meanwhile.', { error: describeError(error), attempt, delayMs });
+            }
+            return timer(delayMs, scheduler).pipe(takeUntil(stopped$));
+          },
         }),
         finalize(() => {
-          if (status.state !== 'failed') status.state = 'stopped';
+          this.outages.starting.abandoned();
+          status.state = 'stopped';
         }),
       );
     });
@@ -299,9 +336,11 @@ export class CheckpointFlow {
         this.groups = sorted;
         status.groups = sorted.length;
       }),
+      tap(() => this.outages.groups.succeeded()),
       catchError((error: unknown) => {
         status.errors++;
-        logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
+        if (isRetriable(error)) this.outages.groups.failed(error);
+        else logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
         return EMPTY;
       }),
     );
@@ -343,10 +382,12 @@ export class CheckpointFlow {
           const now = scheduler.now();
           status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
           if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
+          this.outages.passes.succeeded();
         }),
         catchError((error: unknown) => {
           status.errors++;
-          logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
+          if (isRetriable(error)) this.outages.passes.failed(error);
+          else logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
           return EMPTY;
         }),
       );

@@ -4,7 +4,13 @@
  * pass, never per record.
  */
 export class CheckpointStatus {
-  state: 'disabled' | 'starting' | 'loading' | 'running' | 'stopped' | 'failed' = 'disabled';
+  /**
+   * `retrying`: the flow failed retriably (a cluster down) and starts over after a backoff;
+   * `failed`: it failed otherwise, and also starts over, less often. Neither stops replication.
+   */
+  state: 'disabled' | 'starting' | 'loading' | 'running' | 'retrying' | 'failed' | 'stopped' = 'disabled';
+  /** Why the flow last failed, while it is `retrying` or `failed`. */
+  lastError: string | undefined;
   /** Consumer groups being checkpointed (found on the source by the last group refresh). */
   groups = 0;
   passes = 0;

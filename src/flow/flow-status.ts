@@ -2,6 +2,7 @@ import type { FlowBatch, TopicPartition } from '../core/record';
 import { flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
+import { OutageStatus } from './outage-status';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -31,6 +32,11 @@ export class FlowStatus {
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */
   readonly checkpoints = new CheckpointStatus();
   readonly heartbeats = new HeartbeatStatus();
+  /**
+   * Operations of this flow (replication, checkpoints, heartbeats) failing retriably against a
+   * cluster right now, and since when: the flow keeps retrying them, and keeps running.
+   */
+  readonly outages = new OutageStatus();
 
   /** What bounds records fetched but not yet acknowledged (set by the running flow). */
   buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;

@@ -4,6 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { type SchedulerLike, defer, map, of, throwError, timer } from 'rxjs';
 import { HeartbeatFlow } from './heartbeat-flow';
 import { HeartbeatStatus } from './heartbeat-status';
+import { OutageStatus } from './outage-status';
 import { silentLogger } from '../core/ports/logger';
 import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
@@ -40,6 +41,7 @@ function harness(scheduler: SchedulerLike, frame: () => number, options: { write
     scheduler,
     logger: silentLogger,
     status,
+    outages: new OutageStatus(),
   });
   return { flow, status, created, writes };
 }

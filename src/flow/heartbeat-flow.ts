@@ -14,9 +14,10 @@ import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, 
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
 import type { RecordWriter } from '../core/ports/record-writer';
-import { describeError } from '../core/errors';
+import { describeError, isRetriable } from '../core/errors';
 import { encodeHeartbeatKey, encodeHeartbeatValue } from '../formats';
 import type { HeartbeatStatus } from './heartbeat-status';
+import type { OutageStatus, OutageTracker } from './outage-status';
 import { withStopSignal } from './operators/with-stop-signal';
 
 export interface HeartbeatFlowSettings {
@@ -36,13 +37,19 @@ export interface HeartbeatFlowParts {
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: HeartbeatStatus;
+  /** The flow's outages: a target that cannot take heartbeats is reported there. */
+  readonly outages: OutageStatus;
 }
 
 export class HeartbeatFlow {
-  /** Failures since the last success: only the first is logged at warn, so a down target does not flood the log. */
+  /** Failures that are not retriable since the last success: only the first is logged at warn. */
   private failures = 0;
+  /** Retriable failures (the target down) are an outage, reported at growing intervals. */
+  private readonly outage: OutageTracker;
 
-  constructor(private readonly parts: HeartbeatFlowParts) {}
+  constructor(private readonly parts: HeartbeatFlowParts) {
+    this.outage = parts.outages.tracker(parts.settings.target, 'writing heartbeats', parts.logger, () => parts.scheduler.now());
+  }
 
   run(stop$: Observable<unknown>): Observable<never> {
     const { settings, scheduler, status } = this.parts;
@@ -91,13 +98,16 @@ export class HeartbeatFlow {
           tap(() => {
             status.written++;
             status.lastAt = timestamp;
+            this.outage.succeeded();
             if (this.failures > 0) logger.info('Heartbeats are written again.', { topic: settings.topic, failures: this.failures });
             this.failures = 0;
           }),
           ignoreElements(),
           catchError((error: unknown) => {
             status.errors++;
-            if (this.failures++ === 0) logger.warn('Writing a heartbeat failed; will retry at the next interval.', { topic: settings.topic, error: describeError(error) });
+            // The next tick is the retry either way.
+            if (isRetriable(error)) this.outage.failed(error);
+            else if (this.failures++ === 0) logger.warn('Writing a heartbeat failed; will retry at the next interval.', { topic: settings.topic, error: describeError(error) });
             return EMPTY;
           }),
         );

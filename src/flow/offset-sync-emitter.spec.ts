@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastValueFrom, of, type Observable } from 'rxjs';
+import { lastValueFrom, of, throwError, type Observable } from 'rxjs';
 import { OffsetSyncEmitter } from './offset-sync-emitter';
 import { OffsetSyncWriter } from './offset-sync-writer';
 import { decodeOffsetSync } from '../formats';
@@ -63,5 +63,33 @@ test('a flush sends the delayed sync of a partition that went quiet', async () =
       [0, 0],
       [4, 4],
     ],
+  );
+});
+
+test('syncs of a send that failed (their cluster down) are kept and go out with the next flush, in order', async () => {
+  const writer = capturingWriter();
+  let failing = true;
+  const flaky: RecordWriter = {
+    ...writer,
+    write: (records) => (failing ? throwError(() => new Error('Connection error: connect ECONNREFUSED')) : writer.write(records)),
+  };
+  const emitter = new OffsetSyncEmitter(new OffsetSyncWriter({ offsetLagMax: 10 }), {
+    topic: 'mm2-offset-syncs.backup.internal',
+    admin: {} as ClusterAdmin,
+    writer: flaky,
+    replicationFactor: 1,
+  });
+  for (let i = 0; i < 12; i++) emitter.record(tp, i, 100 + i);
+  await assert.rejects(lastValueFrom(emitter.emitPending(), { defaultValue: undefined }));
+  failing = false;
+  await lastValueFrom(emitter.flush(), { defaultValue: undefined });
+  const syncs = writer.written.map((r) => decodeOffsetSync(r.key, r.value));
+  assert.deepEqual(
+    syncs.map((s) => [s.upstreamOffset, s.downstreamOffset]),
+    [
+      [0, 100],
+      [11, 111],
+    ],
+    'the first sync of the lifetime, which translation needs, survived the failed send',
   );
 });

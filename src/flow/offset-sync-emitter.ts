@@ -1,4 +1,4 @@
-import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map } from 'rxjs';
+import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map, tap } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { TopicPartition } from '../core/record';
@@ -39,6 +39,11 @@ export class OffsetSyncEmitter {
     private readonly syncs: OffsetSyncSource,
     private readonly options: OffsetSyncEmitterOptions,
   ) {}
+
+  /** The cluster the offset syncs are written to. */
+  get cluster(): string {
+    return this.options.admin.cluster;
+  }
 
   ensureTopic(): Observable<void> {
     return defer(async () => {
@@ -91,6 +96,9 @@ export class OffsetSyncEmitter {
     this.writing = new Promise<void>((resolve) => (done = resolve));
     return this.options.writer.write(records).pipe(
       map(() => undefined),
+      // Kept for the next send, ahead of syncs decided since: a cluster down for a while must not
+      // cost the syncs checkpoints need to translate offsets from before the outage.
+      tap({ error: () => (this.decided = batch.concat(this.decided)) }),
       finalize(() => {
         this.writing = undefined;
         done();

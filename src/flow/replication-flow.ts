@@ -1,4 +1,5 @@
 import {
+  type MonoTypeOperatorFunction,
   type Observable,
   type SchedulerLike,
   EMPTY,
@@ -25,8 +26,7 @@ import type { OutboundItem, RecordWriter } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { FlowBatch, MirrorRecord, SourceBatch, TopicPartition } from '../core/record';
 import { topicPartitionKey } from '../core/record';
-import { describeError } from '../core/errors';
-import { retryWithBackoff } from '../core/retry';
+import { describeError, isRetriable } from '../core/errors';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
 import { ProgressStore } from './progress-store';
@@ -34,6 +34,8 @@ import type { OffsetSyncEmitter } from './offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 import { writeBatches, type BatchPolicy, type WrittenBatches } from './operators/write-batches';
 import { withStopSignal } from './operators/with-stop-signal';
+import { retryThroughOutage } from './operators/retry-through-outage';
+import type { OutageTracker } from './outage-status';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -84,10 +86,35 @@ export class ReplicationFlow {
   private readonly positions = new Map<string, number>();
   private readonly remoteNames = new Map<string, string>();
   private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
+  /** Every cluster operation of the flow retries through outages, reported on the flow status. */
+  private readonly outages: {
+    readonly loading: OutageTracker;
+    readonly topics: OutageTracker;
+    readonly reading: OutageTracker;
+    readonly writing: OutageTracker;
+    readonly progress: OutageTracker;
+    readonly offsetSyncs: OutageTracker | undefined;
+  };
 
   constructor(private readonly parts: ReplicationFlowParts) {
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
     parts.status.buffer = this.budget;
+    const { source, target } = parts.settings;
+    const track = (cluster: string, operation: string): OutageTracker =>
+      parts.status.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());
+    const emitter = parts.offsetSyncEmitter;
+    this.outages = {
+      loading: track(target, 'loading progress'),
+      topics: track(source, 'syncing topics'),
+      reading: track(source, 'reading records'),
+      writing: track(target, 'writing records'),
+      progress: track(target, 'storing progress'),
+      offsetSyncs: emitter === undefined ? undefined : track(emitter.cluster, 'writing offset syncs'),
+    };
+  }
+
+  private retrying<T>(tracker: OutageTracker): MonoTypeOperatorFunction<T> {
+    return retryThroughOutage<T>({ tracker, scheduler: this.parts.scheduler });
   }
 
   run(stop$: Observable<unknown>): Observable<never> {
@@ -100,14 +127,21 @@ export class ReplicationFlow {
     const { parts } = this;
     const { settings, scheduler, logger, status } = parts;
 
-    const init$ = concat(parts.progress.load(), parts.offsetSyncEmitter?.ensureTopic() ?? EMPTY).pipe(ignoreElements());
+    // A cluster down at start delays the start; it does not end the run.
+    const init$ = concat(
+      parts.progress.load().pipe(this.retrying(this.outages.loading)),
+      parts.offsetSyncEmitter?.ensureTopic().pipe(this.retrying(this.outages.offsetSyncs!)) ?? EMPTY,
+    ).pipe(ignoreElements());
 
     const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
       takeUntil(stopping$),
       exhaustMap(() =>
         parts.topicSync.refresh().pipe(
+          tap(() => this.outages.topics.succeeded()),
           catchError((error: unknown) => {
-            logger.warn('Topic refresh failed; will retry at the next refresh.', { error: describeError(error) });
+            // The next refresh is the retry; an outage is reported as one, not once per refresh.
+            if (isRetriable(error)) this.outages.topics.failed(error);
+            else logger.warn('Topic refresh failed; will retry at the next refresh.', { error: describeError(error) });
             return EMPTY;
           }),
         ),
@@ -123,13 +157,17 @@ export class ReplicationFlow {
       switchMap((topics: readonly ReplicatedTopic[]) =>
         topics.length === 0
           ? NEVER
-          : parts.sourceRecords.consume({
-              topics: topics.map((t) => t.source),
-              groupId: settings.groupId,
-              startOffset: (tp) => this.startOffset(tp),
-              flowControl: this.budget,
-              ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
-            }),
+          : parts.sourceRecords
+              .consume({
+                topics: topics.map((t) => t.source),
+                groupId: settings.groupId,
+                startOffset: (tp) => this.startOffset(tp),
+                flowControl: this.budget,
+                ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
+              })
+              // A consumer that failed (its cluster gone, say) is replaced by a new one, which
+              // starts where this flow's positions are: records fetched before are still in flight.
+              .pipe(this.retrying(this.outages.reading)),
       ),
       takeUntil(stopping$),
     );
@@ -140,9 +178,10 @@ export class ReplicationFlow {
       mergeMap((written) => this.commit(written)),
     );
 
+    // A flush that retries through an outage is dropped at a stop: the final flush stores all.
     const flushes$ = timer(settings.flushIntervalMs, settings.flushIntervalMs, scheduler).pipe(
       takeUntil(stopping$),
-      exhaustMap(() => this.flush().pipe(catchError((error: unknown) => this.logFlushFailure(error)))),
+      exhaustMap(() => this.flush(true).pipe(takeUntil(stopping$))),
     );
 
     return concat(
@@ -152,7 +191,7 @@ export class ReplicationFlow {
         logger.info('Replication started.', { source: settings.source, target: settings.target });
         return merge(replication$, flushes$).pipe(ignoreElements());
       }),
-      defer(() => this.flush()).pipe(ignoreElements()),
+      defer(() => this.flush(true)).pipe(ignoreElements()),
       defer(() => {
         status.state = 'stopped';
         logger.info('Replication stopped.', { records: status.recordsReplicated });
@@ -161,8 +200,8 @@ export class ReplicationFlow {
     ).pipe(
       catchError((error: unknown) => {
         status.state = 'failed';
-        // Keep what the target already acknowledged, then fail.
-        return concat(this.flush().pipe(catchError(() => EMPTY), ignoreElements()), throwError(() => error));
+        // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
+        return concat(this.flush(false).pipe(catchError(() => EMPTY), ignoreElements()), throwError(() => error));
       }),
     );
   }
@@ -244,19 +283,16 @@ export class ReplicationFlow {
     };
   }
 
+  /** Retried for as long as the failure is retriable: a target down for hours is waited for. */
   private write(records: readonly OutboundItem[]): Observable<Float64Array> {
-    const { logger } = this.parts;
-    return this.parts.writer.write(records).pipe(
-      retryWithBackoff({
-        retries: Number.POSITIVE_INFINITY,
-        initialDelayMs: 500,
-        maxDelayMs: 30_000,
-        factor: 2,
-        jitter: 0.2,
-        scheduler: this.parts.scheduler,
-        onRetry: (error, attempt, delayMs) => logger.warn('Write to the target failed; retrying.', { error: describeError(error), attempt, delayMs }),
-      }),
-    );
+    const tracker = this.outages.writing;
+    return defer(() => {
+      // The writer retries the rest of a partly acknowledged write itself: its failures are this write's outage too.
+      const holder = {};
+      return this.parts.writer
+        .write(records, { onRetry: (error) => tracker.failed(error, holder) })
+        .pipe(retryThroughOutage({ tracker, scheduler: this.parts.scheduler, holder }));
+    });
   }
 
   /** After the target's acknowledgement: progress, offset syncs, flow control, status. */
@@ -283,19 +319,25 @@ export class ReplicationFlow {
     return emitter.emitPending().pipe(
       ignoreElements(),
       catchError((error: unknown) => {
-        this.parts.logger.warn('Writing offset syncs failed.', { error: describeError(error) });
+        // The emitter keeps the syncs; the next flush sends them, retrying through an outage.
+        this.parts.logger.debug('Writing offset syncs failed; they go with the next flush.', { error: describeError(error) });
         return EMPTY;
       }),
     );
   }
 
-  private flush(): Observable<void> {
+  /**
+   * Stores progress, then offset syncs. `retrying`: each retries for as long as its failure is
+   * retriable (progress is put back on failure, so nothing acknowledged is forgotten); a failure
+   * that is not retriable (no permission on the progress topic, say) ends the flow, since
+   * replicating on without storing progress would replicate everything again after a restart.
+   */
+  private flush(retrying: boolean): Observable<void> {
     const emitter = this.parts.offsetSyncEmitter;
-    return concat(this.parts.progress.flush(), emitter ? emitter.flush() : EMPTY);
-  }
-
-  private logFlushFailure(error: unknown): Observable<never> {
-    this.parts.logger.warn('Storing progress failed; will retry at the next flush.', { error: describeError(error) });
-    return EMPTY;
+    if (!retrying) return concat(this.parts.progress.flush(), emitter ? emitter.flush() : EMPTY);
+    return concat(
+      this.parts.progress.flush().pipe(this.retrying(this.outages.progress)),
+      emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
+    );
   }
 }

@@ -61,6 +61,9 @@ test('request timeouts, lost metadata, no broker, no coordinator and lock timeou
     // Non-retriable by kafkajs's own judgement, yet each passes once the broker is back.
     kafkajsError('KafkaJSGroupCoordinatorNotFound', 'Failed to find group coordinator', false),
     kafkajsError('KafkaJSLockTimeout', 'Timeout while acquiring lock (1 waiting locks): "connect to broker 127.0.0.1:9092"', false),
+    // kafkajs's admin reading the null that its broker pool answers when no broker did (seen with the target down).
+    new TypeError("Cannot read properties of null (reading 'topicMetadata')"),
+    new TypeError("Cannot destructure property 'topicMetadata' of '(intermediate value)' as it is null."),
   ]) {
     assert.equal(isRetriableKafkajsError(cause), true, cause.message);
     assert.equal(isRetriableKafkajsError(exhausted(cause)), true, `${cause.message}, retries exhausted`);

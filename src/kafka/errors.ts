@@ -30,6 +30,7 @@ function shapeOf(error: unknown): KafkajsErrorShape {
  */
 export function isRetriableKafkajsError(error: unknown): boolean {
   const shape = rootCause(error);
+  if (isMetadataOfNoBroker(shape)) return true;
   if (PROGRAMMING_ERRORS.has(shape.name ?? '')) return false;
   if (isAuthFailure(shape)) return false;
   if (UNAVAILABLE_NAMES.has(shape.name ?? '')) return true;
@@ -44,6 +45,15 @@ function rootCause(error: unknown): KafkajsErrorShape {
     shape = shapeOf(shape.cause);
   }
   return shape;
+}
+
+/**
+ * kafkajs 2.2.4 (pinned): when no broker answers a metadata request, BrokerPool.withBroker
+ * swallows each broker's error and answers null, and the admin client then reads `topicMetadata`
+ * of it. That TypeError means "the cluster did not answer", not a bug of ours.
+ */
+function isMetadataOfNoBroker(shape: KafkajsErrorShape): boolean {
+  return shape.name === 'TypeError' && /\btopicMetadata\b/.test(shape.message ?? '');
 }
 
 function isAuthFailure(shape: KafkajsErrorShape): boolean {

@@ -74,3 +74,22 @@ test('a closed admin refuses new calls at once, without connecting and without r
   assert.equal(fake.requests, 0);
   assert.equal(fake.open, 0);
 });
+
+test('an admin connect that failed (the cluster down) is forgotten: the call is retried with a new client and succeeds', async () => {
+  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED', retriable: true });
+  const clients: FakeAdmin[] = [];
+  const kafka = {
+    admin: () => {
+      const fake = new FakeAdmin();
+      // The first client cannot connect; every later one can, and answers at once.
+      if (clients.length === 0) fake.connect = () => Promise.reject(refused);
+      else fake.fetchTopicMetadata = () => Promise.resolve({ topics: [{ name: 'orders', partitions: [{}] }] });
+      clients.push(fake);
+      return fake;
+    },
+  } as unknown as Kafka;
+  const admin = new KafkajsAdmin('backup', kafka);
+  assert.deepEqual(await firstValueFrom(admin.listTopics()), [{ name: 'orders', partitions: 1 }]);
+  assert.equal(clients.length, 2, 'a new client replaced the one whose connect failed');
+  await admin.close();
+});

@@ -38,9 +38,17 @@ const GROUP_STATES: Record<string, GroupState> = {
  */
 const GROUP_ACTIVE_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_MEMBER_EPOCH', 'STALE_MEMBER_EPOCH']);
 
+/**
+ * Our retries of one admin call, each after kafkajs's own (about 10 s of them when a broker
+ * refuses connections). One: callers that must outlast an outage (the flows) retry the call
+ * themselves and report the outage, which they only learn of when this gives up, and one-shot
+ * commands should say a cluster is down soon.
+ */
+const ADMIN_RETRIES = 1;
+
 /** ClusterAdmin over the kafkajs admin client; connects on first use. */
 export class KafkajsAdmin implements ClusterAdmin {
-  private readonly admin: Admin;
+  private admin: Admin;
   private connected: Promise<void> | undefined;
   /** For admin offset commits, which kafkajs's admin cannot make (see kafkajs-cluster.ts). */
   private groupCluster: Promise<KafkajsCluster> | undefined;
@@ -62,15 +70,36 @@ export class KafkajsAdmin implements ClusterAdmin {
     return defer(async () => {
       if (this.closed) throw new KafkaTransportError(this.cluster, `${action}: the admin client is closed`, false);
       try {
-        this.connected ??= this.admin.connect();
-        await this.connected;
-        return await fn(this.admin);
+        const admin = await this.connect();
+        return await fn(admin);
       } catch (error) {
         throw toTransportError(this.cluster, error, action);
       } finally {
         if (this.closed) await this.disconnect();
       }
-    }).pipe(retryWithBackoff({ ...defaultRetryConfig, retries: 8, initialDelayMs: 100, maxDelayMs: 5000 }));
+    }).pipe(retryWithBackoff({ ...defaultRetryConfig, retries: ADMIN_RETRIES, initialDelayMs: 100, maxDelayMs: 5000 }));
+  }
+
+  /**
+   * The connected admin client; concurrent calls share one connect. A connect that fails (the
+   * cluster down) is forgotten with its client, so the next call connects anew: kept, its
+   * rejection would fail every later call, even once the cluster is back.
+   */
+  private async connect(): Promise<Admin> {
+    if (this.connected === undefined) this.connected = this.admin.connect();
+    const connecting = this.connected;
+    const admin = this.admin;
+    try {
+      await connecting;
+      return admin;
+    } catch (error) {
+      if (this.connected === connecting) {
+        this.connected = undefined;
+        this.admin = this.kafka.admin();
+        await admin.disconnect().catch(() => undefined);
+      }
+      throw error;
+    }
   }
 
   listTopics(): Observable<readonly TopicDescription[]> {

@@ -114,3 +114,33 @@ test('a single record larger than the target topic takes fails the write, saying
   });
   assert.equal(log.get('small-0'), undefined);
 });
+
+test('a producer connect that failed (the target down) is forgotten: the next write connects a new producer and succeeds', async () => {
+  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED', retriable: true });
+  const { kafka: working, log } = fakeKafka({});
+  const good = (working as unknown as { producer: () => object }).producer();
+  const producers: { disconnected: boolean }[] = [];
+  const kafka = {
+    producer: () => {
+      // The first producer cannot connect; every later one can.
+      const producer =
+        producers.length === 0
+          ? { connect: () => Promise.reject(refused), disconnect: () => ((producer.disconnected = true), Promise.resolve()), disconnected: false }
+          : { ...good, disconnected: false };
+      producers.push(producer);
+      return producer;
+    },
+  } as unknown as Kafka;
+  const writer = writerOver(kafka);
+  const written = records('orders', 1, 3);
+
+  await assert.rejects(firstValueFrom(writer.write(written)), (error: unknown) => {
+    assert.ok(error instanceof KafkaTransportError);
+    assert.equal(error.retriable, true, 'worth retrying');
+    return true;
+  });
+  assert.deepEqual(Array.from(await firstValueFrom(writer.write(written))), [0, 1, 2], 'the retry writes');
+  assert.deepEqual(log.get('orders-0'), values(written, 0));
+  assert.equal(producers.length, 2, 'a new producer replaced the one whose connect failed');
+  assert.equal(producers[0]!.disconnected, true, 'and the failed one was let go');
+});

@@ -1,6 +1,6 @@
 import { catchError, defer, throwError, type Observable } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
-import { isRecordBatch, outboundItemBytes, type Compression, type OutboundItem, type RecordWriter } from '../core/ports/record-writer';
+import { isRecordBatch, outboundItemBytes, type Compression, type OutboundItem, type RecordWriter, type WriteOptions } from '../core/ports/record-writer';
 import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
@@ -84,7 +84,7 @@ export class KafkajsWriter implements RecordWriter {
     return this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
-  write(items: readonly OutboundItem[]): Observable<Float64Array> {
+  write(items: readonly OutboundItem[], options: WriteOptions = {}): Observable<Float64Array> {
     return defer(() => {
       const offsets = new Float64Array(items.length);
       let pending: readonly number[] = items.map((_, i) => i);
@@ -121,8 +121,15 @@ export class KafkajsWriter implements RecordWriter {
           }).pipe(
             retryWithBackoff({
               ...this.partialRetry,
-              onRetry: (retryError, attempt, delayMs) =>
-                this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, attempt, delayMs, error: describeError(retryError) }),
+              onRetry: (retryError, attempt, delayMs) => {
+                const meta = { items: pending.length, attempt, delayMs, error: describeError(retryError) };
+                // A caller that reports outages is told instead of a warning per retry.
+                if (options.onRetry === undefined) this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', meta);
+                else {
+                  this.logger?.debug('Some partitions of a write were not acknowledged; writing them again.', meta);
+                  options.onRetry(retryError);
+                }
+              },
             }),
           );
         }),
@@ -167,8 +174,7 @@ export class KafkajsWriter implements RecordWriter {
       }
       group.indices.push(i);
     }
-    this.connected ??= this.producer.connect();
-    await this.connected;
+    await this.connect();
     const acks = (await withPartialProduceResults(() =>
       this.producer.sendBatch({
         acks: -1,
@@ -229,6 +235,22 @@ export class KafkajsWriter implements RecordWriter {
       );
     }
     return toTransportError(this.cluster, kafkajsProtocolErrors().createErrorFromCode(errorCode), `Writing records to ${where}`);
+  }
+
+  /**
+   * Connects the producer once; concurrent writes share the connect. A connect that fails (the
+   * cluster down) is forgotten with its producer, so the next write connects anew: kept, its
+   * rejection would fail every later write, even once the cluster is back.
+   */
+  private async connect(): Promise<void> {
+    if (this.connected === undefined) this.connected = this.producer.connect();
+    const connecting = this.connected;
+    try {
+      await connecting;
+    } catch (error) {
+      if (this.connected === connecting) await this.reset();
+      throw error;
+    }
   }
 
   /** Drops the producer (and its cached metadata); the next write connects a new one. */

@@ -3,10 +3,15 @@ import type { Logger } from '../core/ports/logger';
 
 /**
  * Routes kafkajs's logs into our logger. kafkajs logs every error response of a connection at
- * ERROR, including transient ones it retries (a coordinator still loading, a leader moving);
- * those go to debug. Failures that matter reach users through the flows' own errors, and the
- * rest of kafkajs's errors and warnings stay warnings.
+ * ERROR, including transient ones it retries (a coordinator still loading, a leader moving),
+ * and every failed connect to a seed broker (several a second while a cluster is down); those go
+ * to debug. Failures that matter reach users through the flows' own errors and outage warnings
+ * (which say which cluster, what operation and for how long), and the rest of kafkajs's errors
+ * and warnings stay warnings.
  */
+/** Connection-level chatter; `BrokerPool` logs each failed connect to a seed broker. */
+const QUIET_NAMESPACES = new Set(['Connection', 'BrokerPool']);
+
 export function kafkajsLogCreator(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
@@ -15,7 +20,7 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
       switch (level) {
         case logLevel.ERROR:
         case logLevel.WARN:
-          if (namespace === 'Connection') logger.debug(message, fields);
+          if (QUIET_NAMESPACES.has(namespace)) logger.debug(message, fields);
           else logger.warn(message, fields);
           break;
         default:

@@ -217,6 +217,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
           scheduler: ctx.get<SchedulerLike>(SchedulerToken),
           logger,
           status: ctx.get<FlowStatus>(FlowStatusToken).checkpoints,
+          outages: ctx.get<FlowStatus>(FlowStatusToken).outages,
         });
       })
       .inSingletonScope();
@@ -240,6 +241,7 @@ export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerM
           scheduler: ctx.get<SchedulerLike>(SchedulerToken),
           logger: flowLogger(ctx),
           status: ctx.get<FlowStatus>(FlowStatusToken).heartbeats,
+          outages: ctx.get<FlowStatus>(FlowStatusToken).outages,
         });
       })
       .inSingletonScope();

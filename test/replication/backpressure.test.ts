@@ -159,7 +159,7 @@ describe('backpressure', () => {
       t.diagnostic(`backlog: ${RECORDS} records, ${(RECORDS * VALUE_BYTES) / MiB} MiB of values, written in ${Date.now() - startedProducing} ms`);
 
       // Blocked: writes fail and the budget fills up.
-      await until(() => /Write to the target failed; retrying\./.test(child.stderr()), 'a failed write to the target, retried', 60_000);
+      await until(() => /A cluster keeps failing an operation; retrying until it works again\.[^\n]*writing records/.test(child.stderr()), 'a failed write to the target, retried', 60_000);
       await until(() => progressLines(child).some((l) => l.bufferedBytes >= BUDGET / 2), `the flow to hold at least half its ${BUDGET}-byte budget`);
       const fullAt = progressLines(child).length;
       // Then keep watching for a while: the flow must not fetch beyond its budget however long

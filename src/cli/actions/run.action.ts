@@ -59,6 +59,9 @@ export async function runAction(options: RunOptions): Promise<void> {
               lag: s.lag,
               bufferedBytes: s.bufferedBytes,
               latencyMs: s.lastReplicationLatencyMs,
+              checkpoints: s.checkpoints.state,
+              // Clusters failing operations right now and for how long; absent when all is well.
+              outages: s.outages.describe(Date.now()),
               rssMb: Math.round(process.memoryUsage.rss() / 1048576),
               heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
             });

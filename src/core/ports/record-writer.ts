@@ -36,6 +36,15 @@ export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
  * partition gets either records, or one forwarded batch, or uncompressed forwarded batches
  * (joined into one).
  */
+export interface WriteOptions {
+  /**
+   * Called for each failure the writer retries on its own before the write settles (the rest of
+   * a write some partitions of which were acknowledged, say), so the caller can report an outage
+   * that such a write is living through.
+   */
+  readonly onRetry?: (error: unknown) => void;
+}
+
 export interface RecordWriter {
   readonly cluster: string;
   /**
@@ -43,6 +52,6 @@ export interface RecordWriter {
    * each item got on its partition (same order as `items`; for a forwarded batch, the offset
    * of its first record); errors if any write failed.
    */
-  write(items: readonly OutboundItem[]): Observable<Float64Array>;
+  write(items: readonly OutboundItem[], options?: WriteOptions): Observable<Float64Array>;
   close(): Promise<void>;
 }
