@@ -32,6 +32,16 @@ test('brokerProperties overrides replace defaults, add keys, and undefined remov
   assert.ok('num.io.threads' in LOCAL_BROKER_DEFAULTS, 'the defaults themselves are not changed');
 });
 
+test('brokerProperties computes a function override from the ports the launcher chose', () => {
+  const props = brokerProperties({
+    brokerPort: 40001,
+    controllerPort: 40002,
+    dataDir: '/d',
+    overrides: { listeners: ({ host, brokerPort, controllerPort }) => `PLAINTEXT://${host}:${brokerPort},CONTROLLER://${host}:${controllerPort},EXTRA://${host}:1` },
+  });
+  assert.equal(props['listeners'], 'PLAINTEXT://127.0.0.1:40001,CONTROLLER://127.0.0.1:40002,EXTRA://127.0.0.1:1');
+});
+
 test('renderProperties writes one key=value per line with a comment header', () => {
   assert.equal(renderProperties({ a: '1', 'b.c': 'x y' }, 'hello'), '# hello\na=1\nb.c=x y\n');
 });

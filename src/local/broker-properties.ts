@@ -13,8 +13,23 @@ export interface BrokerPropertiesInput {
   readonly dataDir: string;
   readonly host?: string;
   /** Extra or replacing settings; a value of `undefined` removes a default. */
-  readonly overrides?: Readonly<Record<string, string | undefined>>;
+  readonly overrides?: BrokerPropertyOverrides;
 }
+
+/** Where a broker listens, for settings that must name its ports. */
+export interface BrokerAddress {
+  readonly host: string;
+  readonly brokerPort: number;
+  readonly controllerPort: number;
+}
+
+/**
+ * A setting's value; `undefined` removes a default. A function is given the ports the launcher
+ * chose, which callers cannot know beforehand: a test that adds a listener must repeat the
+ * launcher's own in `listeners` and `advertised.listeners`.
+ */
+export type BrokerPropertyValue = string | undefined | ((address: BrokerAddress) => string);
+export type BrokerPropertyOverrides = Readonly<Record<string, BrokerPropertyValue>>;
 
 /** Defaults that do not depend on ports or folders. Exported so tests and docs can show them. */
 export const LOCAL_BROKER_DEFAULTS: Readonly<Record<string, string>> = {
@@ -61,9 +76,10 @@ export function brokerProperties(input: BrokerPropertiesInput): Record<string, s
     'log.dirs': input.dataDir,
     ...LOCAL_BROKER_DEFAULTS,
   };
+  const address: BrokerAddress = { host, brokerPort: input.brokerPort, controllerPort: input.controllerPort };
   for (const [key, value] of Object.entries(input.overrides ?? {})) {
     if (value === undefined) delete base[key];
-    else base[key] = value;
+    else base[key] = typeof value === 'function' ? value(address) : value;
   }
   return base;
 }

@@ -25,7 +25,7 @@ export type { LocalCluster } from './local-broker';
 export { isBrokerReady, probeKafka, type KafkaProbeResult } from './kafka-probe';
 export { isProcessAlive } from './processes';
 export { defaultLocalStateDir, mirrorflowCacheDir } from './paths';
-export { LOCAL_BROKER_DEFAULTS } from './broker-properties';
+export { LOCAL_BROKER_DEFAULTS, type BrokerAddress, type BrokerPropertyOverrides, type BrokerPropertyValue } from './broker-properties';
 export {
   detachedClusterStatus,
   downDetachedClusters,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError, LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
-import { brokerProperties, renderProperties } from './broker-properties';
+import { brokerProperties, renderProperties, type BrokerPropertyOverrides } from './broker-properties';
 import { findFreePorts } from './free-ports';
 import { javaCommand, type KafkaDistribution } from './kafka-distribution';
 import { isBrokerReady } from './kafka-probe';
@@ -38,7 +38,7 @@ export interface StartBrokerOptions {
   /** Work dir for this cluster; created if missing, and owned by the broker from now on. */
   readonly dir: string;
   readonly heapMb?: number;
-  readonly brokerProperties?: Readonly<Record<string, string | undefined>>;
+  readonly brokerProperties?: BrokerPropertyOverrides;
   readonly startTimeoutMs?: number;
   readonly logger?: Logger;
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
+import type { BrokerPropertyOverrides } from './broker-properties';
 import { DEFAULT_KAFKA_VERSION, ensureKafkaDistribution, type KafkaDistribution } from './kafka-distribution';
 import { startBroker, type BrokerHandle, type LocalCluster } from './local-broker';
 import { processWatchdog } from './watchdog';
@@ -19,7 +20,7 @@ export interface StartLocalClustersOptions {
   /** Broker heap in MiB. Default 512. */
   readonly heapMb?: number;
   /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
-  readonly brokerProperties?: Readonly<Record<string, string | undefined>>;
+  readonly brokerProperties?: BrokerPropertyOverrides;
   /** Deadline for each broker to answer after its JVM started. Default 90 s. */
   readonly startTimeoutMs?: number;
   readonly logger?: Logger;

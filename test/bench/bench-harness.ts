@@ -43,7 +43,7 @@ export const BENCH_BROKER_PROPERTIES: Readonly<Record<string, string>> = {
 };
 
 /** Brokers on tmpfs when it has room: no disk writeback competing for the 2 cores mid-run. */
-function defaultBrokerDir(): string {
+export function defaultBrokerDir(): string {
   const shm = '/dev/shm';
   try {
     if (existsSync(shm)) {
@@ -60,7 +60,7 @@ function defaultBrokerDir(): string {
  * The commit under test, and whether `src/` differed from it: the benchmark runs the working
  * tree as built in `dist/`, which is not always what is committed.
  */
-function revision(): { commit: string; srcChanged: boolean } {
+export function revision(): { commit: string; srcChanged: boolean } {
   const git = (args: string[]): string => execFileSync('git', args, { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     return { commit: git(['rev-parse', '--short', 'HEAD']), srcChanged: git(['status', '--porcelain', '--', ':/src']).length > 0 };

@@ -21,6 +21,18 @@
  *   --update-readme                         put the table into README.md between the bench markers
  *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-readme)
  *
+ * `npm run bench -- --soak [options]` runs the soak instead (see soak-run.ts):
+ *
+ *   --minutes N                             how long records are written (default 30)
+ *   --restart-every N                       minutes between target broker restarts (default 5; 0: none)
+ *   --restart-signal SIGTERM|SIGKILL        how the target broker is halted (default SIGTERM)
+ *   --rate N                                records/s (default 20000)
+ *   --partitions N --value-bytes N          the topic (default 8 partitions, 256-byte values, 16-byte keys, 2 headers)
+ *   --sample-s N                            how often RSS, heap and CPU are read (default 5)
+ *   --kafka-version V --broker-dir DIR --node-arg ARG --set PATH=VALUE   as for the benchmark
+ *   --out FILE | --no-out                   JSON report (default test/bench/results/soak.json)
+ *   --update-readme                         put the table into test/bench/README.md between the soak markers
+ *
  * Exit code 0 when every run was correct, 1 when any run FAILED, 2 on bad options.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -29,6 +41,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultKafkaVersion } from '../../src/local';
 import { runBench, type BenchOptions } from './bench-harness';
+import { runSoak, type SoakOptions } from './soak-run';
 import { rerender, type BenchReport } from './bench-report';
 import { REPLICATOR_NAMES, type ReplicatorName } from './replicators';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
@@ -38,6 +51,9 @@ export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const DEFAULT_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'latest.json');
 export const README_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-readme) -->';
 export const README_END = '<!-- bench:end -->';
+export const DEFAULT_SOAK_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'soak.json');
+export const SOAK_README_BEGIN = '<!-- soak:begin (written by npm run bench -- --soak --update-readme) -->';
+export const SOAK_README_END = '<!-- soak:end -->';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -150,12 +166,88 @@ export function parseCli(argv: readonly string[]): CliOptions {
   };
 }
 
-/** The README with the section between the bench markers replaced by `markdown`. */
-export function replaceReadmeSection(readme: string, markdown: string): string {
-  const begin = readme.indexOf(README_BEGIN);
-  const end = readme.indexOf(README_END);
-  if (begin < 0 || end < begin) throw new Error(`README.md has no "${README_BEGIN}" … "${README_END}" section.`);
-  return `${readme.slice(0, begin + README_BEGIN.length)}\n${markdown.trim()}\n${readme.slice(end)}`;
+/** The README with the section between the bench markers (or others) replaced by `markdown`. */
+export function replaceReadmeSection(readme: string, markdown: string, markers: readonly [string, string] = [README_BEGIN, README_END]): string {
+  const [beginMarker, endMarker] = markers;
+  const begin = readme.indexOf(beginMarker);
+  const end = readme.indexOf(endMarker);
+  if (begin < 0 || end < begin) throw new Error(`The README has no "${beginMarker}" … "${endMarker}" section.`);
+  return `${readme.slice(0, begin + beginMarker.length)}\n${markdown.trim()}\n${readme.slice(end)}`;
+}
+
+export interface SoakCliOptions {
+  readonly soak: Omit<SoakOptions, 'log'>;
+  readonly out?: string;
+  readonly updateReadme: boolean;
+}
+
+export function parseSoakCli(argv: readonly string[]): SoakCliOptions {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--soak'),
+    strict: true,
+    options: {
+      minutes: { type: 'string' },
+      'restart-every': { type: 'string' },
+      'restart-signal': { type: 'string' },
+      rate: { type: 'string' },
+      partitions: { type: 'string' },
+      'value-bytes': { type: 'string' },
+      'sample-s': { type: 'string' },
+      'kafka-version': { type: 'string' },
+      'broker-dir': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      'no-out': { type: 'boolean', default: false },
+      'update-readme': { type: 'boolean', default: false },
+    },
+  });
+  const signal = values['restart-signal'] ?? 'SIGTERM';
+  if (signal !== 'SIGTERM' && signal !== 'SIGKILL') throw new UsageError(`--restart-signal must be SIGTERM or SIGKILL, got "${signal}".`);
+  const restartEvery = values['restart-every'] === undefined ? 5 : Number(values['restart-every']);
+  if (!Number.isFinite(restartEvery) || restartEvery < 0) throw new UsageError(`--restart-every must be 0 or more minutes, got "${values['restart-every']}".`);
+  if (values.out !== undefined && values['no-out'] === true) throw new UsageError('--out and --no-out contradict each other.');
+  return {
+    soak: {
+      minutes: positiveNumber('minutes', values.minutes) ?? 30,
+      restartEveryMinutes: restartEvery,
+      restartSignal: signal,
+      rate: positiveInt('rate', values.rate) ?? 20_000,
+      partitions: positiveInt('partitions', values.partitions) ?? 8,
+      keyBytes: 16,
+      valueBytes: positiveInt('value-bytes', values['value-bytes']) ?? 256,
+      headers: 2,
+      sampleSeconds: positiveNumber('sample-s', values['sample-s']) ?? 5,
+      kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
+      brokerDir: values['broker-dir'],
+      mirrorflow: { nodeArgs: [...(values['node-arg'] ?? [])], set: [...(values.set ?? [])] },
+    },
+    out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : DEFAULT_SOAK_OUT,
+    updateReadme: values['update-readme'] === true,
+  };
+}
+
+async function soakMain(argv: readonly string[]): Promise<number> {
+  let cli: SoakCliOptions;
+  try {
+    cli = parseSoakCli(argv);
+  } catch (error) {
+    process.stderr.write(`run-bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const report = await runSoak({ ...cli.soak, log: (line) => process.stderr.write(`[soak] ${line}\n`) });
+  process.stdout.write(`\n${report.markdown}\n`);
+  if (cli.out !== undefined) {
+    await mkdir(dirname(cli.out), { recursive: true });
+    await writeFile(cli.out, `${JSON.stringify(report, null, 2)}\n`);
+    process.stderr.write(`[soak] Wrote ${cli.out}.\n`);
+  }
+  if (cli.updateReadme) {
+    const readme = join(REPO_ROOT, 'test', 'bench', 'README.md');
+    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown, [SOAK_README_BEGIN, SOAK_README_END]));
+    process.stderr.write(`[soak] Updated the soak section of ${readme}.\n`);
+  }
+  return report.ok ? 0 : 1;
 }
 
 export async function writeReport(report: BenchReport, out: string): Promise<void> {
@@ -164,6 +256,7 @@ export async function writeReport(report: BenchReport, out: string): Promise<voi
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--soak')) return soakMain(argv);
   let cli: CliOptions;
   try {
     cli = parseCli(argv);

@@ -76,6 +76,7 @@ public final class BenchTool {
             case "produce-transactional" -> produceTransactional(args);
             case "digest" -> digest(args);
             case "latency" -> latency(args);
+            case "soak-verify" -> soakVerify(args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
     }
@@ -109,7 +110,8 @@ public final class BenchTool {
         AtomicLong acked = new AtomicLong();
         long bytes = 0;
         long started = System.nanoTime();
-        long deadline = System.currentTimeMillis() + MAX_RUN_MS;
+        // A soak produces for longer than any other command: --max-minutes lifts the backstop.
+        long deadline = System.currentTimeMillis() + Math.max(MAX_RUN_MS, (args.has("max-minutes") ? args.longValue("max-minutes") : 0) * 60_000L);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             long sent = 0;
             long total = records * topics.size();
@@ -414,6 +416,105 @@ public final class BenchTool {
             s.append('"').append(e.getKey()).append("\":").append(e.getValue());
         }
         System.out.println(s.append('}'));
+    }
+
+    /** Latencies are counted per millisecond up to this; longer ones go to the last bucket (and `max` keeps the truth). */
+    private static final int LATENCY_BUCKETS_MS = 600_000;
+
+    private static void soakVerify(Args args) throws Exception {
+        String sourceTopic = args.one("source-topic");
+        String targetTopic = args.one("target-topic");
+        int partitions = args.integer("partitions");
+        long startMs = args.longValue("start-ms");
+        // Source: the create timestamp of every record by partition and offset, and the digest.
+        long[][] created = new long[partitions][];
+        PartitionDigest[] sourceDigest = new PartitionDigest[partitions];
+        List<TopicPartition> sourceParts = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            sourceParts.add(new TopicPartition(sourceTopic, p));
+            sourceDigest[p] = new PartitionDigest();
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("source-bootstrap"))) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(sourceParts, Duration.ofSeconds(30));
+            for (int p = 0; p < partitions; p++) created[p] = new long[(int) (long) end.get(sourceParts.get(p))];
+            readToEnd(consumer, sourceParts, Map.of(), (record) -> {
+                created[record.partition()][(int) record.offset()] = record.timestamp();
+                sourceDigest[record.partition()].add(record, true);
+            });
+        }
+        // Target: first occurrences by key (the record's index), duplicates, latency per minute.
+        PartitionDigest[] targetDigest = new PartitionDigest[partitions];
+        java.util.BitSet[] seen = new java.util.BitSet[partitions];
+        long[] targetCount = new long[partitions];
+        long[] duplicates = new long[partitions];
+        long[] unpaired = {0};
+        Map<Integer, int[]> histograms = new TreeMap<>();
+        Map<Integer, long[]> maxByMinute = new HashMap<>();
+        List<TopicPartition> targetParts = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            targetParts.add(new TopicPartition(targetTopic, p));
+            targetDigest[p] = new PartitionDigest();
+            seen[p] = new java.util.BitSet(created[p].length);
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("target-bootstrap"))) {
+            readToEnd(consumer, targetParts, Map.of(), (record) -> {
+                int p = record.partition();
+                targetCount[p]++;
+                long index = Long.parseLong(new String(record.key(), StandardCharsets.US_ASCII), 16);
+                long offset = index / partitions;
+                if (index % partitions != p || offset >= created[p].length) {
+                    unpaired[0]++;
+                    targetDigest[p].add(record, true);
+                    return;
+                }
+                if (seen[p].get((int) offset)) {
+                    duplicates[p]++;
+                    return;
+                }
+                seen[p].set((int) offset);
+                targetDigest[p].add(record, true);
+                long latency = Math.max(0, record.timestamp() - created[p][(int) offset]);
+                int minute = (int) Math.max(0, (record.timestamp() - startMs) / 60_000);
+                histograms.computeIfAbsent(minute, k -> new int[LATENCY_BUCKETS_MS + 1])[(int) Math.min(latency, LATENCY_BUCKETS_MS)]++;
+                long[] max = maxByMinute.computeIfAbsent(minute, k -> new long[1]);
+                max[0] = Math.max(max[0], latency);
+            });
+        }
+        StringBuilder out = new StringBuilder("{\"partitions\":{");
+        for (int p = 0; p < partitions; p++) {
+            if (p > 0) out.append(',');
+            out.append('"').append(p).append("\":{\"source\":").append(sourceDigest[p].count)
+                .append(",\"sourceHash\":\"").append(sourceDigest[p].hex())
+                .append("\",\"target\":").append(targetCount[p])
+                .append(",\"distinct\":").append(targetDigest[p].count)
+                .append(",\"targetHash\":\"").append(targetDigest[p].hex())
+                .append("\",\"duplicates\":").append(duplicates[p]).append('}');
+        }
+        out.append("},\"unpaired\":").append(unpaired[0]).append(",\"minutes\":[");
+        boolean first = true;
+        for (Map.Entry<Integer, int[]> minute : histograms.entrySet()) {
+            int[] h = minute.getValue();
+            long n = 0;
+            for (int c : h) n += c;
+            if (!first) out.append(',');
+            first = false;
+            out.append("{\"minute\":").append(minute.getKey()).append(",\"records\":").append(n)
+                .append(",\"p50\":").append(histogramPercentile(h, n, 0.50))
+                .append(",\"p99\":").append(histogramPercentile(h, n, 0.99))
+                .append(",\"max\":").append(maxByMinute.get(minute.getKey())[0]).append('}');
+        }
+        System.out.println(out.append("]}"));
+    }
+
+    /** Nearest-rank percentile of a histogram with 1 ms buckets. */
+    private static long histogramPercentile(int[] histogram, long total, double q) {
+        long rank = Math.max(1, (long) Math.ceil(q * total));
+        long seen = 0;
+        for (int ms = 0; ms < histogram.length; ms++) {
+            seen += histogram[ms];
+            if (seen >= rank) return ms;
+        }
+        return histogram.length - 1;
     }
 
     /** Nearest-rank percentile. */
