@@ -68,7 +68,7 @@ describe('observability over HTTP', () => {
     await source.produce(audit, records(50, 1));
 
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
-    const child: ChildPipeline = spawnPipeline(file);
+    const child: ChildPipeline = spawnPipeline(file, { statusIntervalMs: 500 });
     const base = await httpAddress(child);
     const fail = (): string => `mirrorflow stderr:\n${child.stderr().slice(-3000)}`;
 
@@ -126,6 +126,12 @@ describe('observability over HTTP', () => {
     assert.equal(printed.code, 0, printed.stderr);
     assert.match(printed.stdout, /^primary->backup\s+running\s+2\s+350\s+0\s/m, `flow row with 2 topics, 350 records, lag 0:\n${printed.stdout}`);
     assert.match(printed.stdout, new RegExp(`^\\s+${orders}\\s+2\\s+100\\s+100\\s+0\\s+`, 'm'), `partition row of ${orders}-2:\n${printed.stdout}`);
+
+    // The progress log line carries checkpoint and heartbeat state too.
+    await child.waitForOutput(/"heartbeatsWritten":[1-9]/);
+    const progress = JSON.parse(child.stderr().split('\n').filter((l) => l.includes('"heartbeatsWritten":')).at(-1)!) as Record<string, unknown>;
+    assert.equal(progress['heartbeats'], 'running');
+    assert.match(String(progress['checkpoints']), /^(starting|loading|running)$/);
 
     child.kill('SIGTERM');
     const exited = await child.exited;
