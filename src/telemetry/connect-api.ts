@@ -50,6 +50,27 @@ export function listConnectors(flows: readonly FlowSnapshot[], workerId: string,
   return jsonResponse(200, Object.fromEntries(all.map((c) => [c.name, { status: connectorStatus(c, workerId) }])));
 }
 
+/**
+ * `GET /connectors/{name}` in Connect's shape: the config keys MM2 gives each of its connectors
+ * (class, cluster aliases); the rest of the flow's settings live in the pipeline file.
+ */
+export function getConnectorInfo(flows: readonly FlowSnapshot[], name: string): HttpResponse {
+  const c = findConnector(flows, name);
+  if (c === undefined) return notFound(name);
+  const { tasks } = connectState(c);
+  return jsonResponse(200, {
+    name: c.name,
+    config: {
+      name: c.name,
+      'connector.class': `org.apache.kafka.connect.mirror.${c.type}`,
+      'source.cluster.alias': c.flow.source,
+      'target.cluster.alias': c.flow.target,
+    },
+    tasks: tasks === undefined ? [] : [{ connector: c.name, task: 0 }],
+    type: 'source',
+  });
+}
+
 /** `GET /connectors/{name}/status` in Connect's shape. */
 export function getConnectorStatus(flows: readonly FlowSnapshot[], name: string, workerId: string): HttpResponse {
   const c = findConnector(flows, name);

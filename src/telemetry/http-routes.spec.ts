@@ -165,6 +165,17 @@ test('/connectors: three connectors per flow, named <source>-><target>.<class>; 
     });
     assert.equal((await get('/connectors/MirrorSourceConnector/status')).status, 200, 'the class name alone finds the only flow that has one');
     assert.equal((await get('/connectors/MirrorHeartbeatConnector/status')).status, 404, 'two flows have one: the class name is ambiguous');
+    assert.deepEqual((await get('/connectors/MirrorCheckpointConnector')).json(), {
+      name: 'primary->backup.MirrorCheckpointConnector',
+      config: {
+        name: 'primary->backup.MirrorCheckpointConnector',
+        'connector.class': 'org.apache.kafka.connect.mirror.MirrorCheckpointConnector',
+        'source.cluster.alias': 'primary',
+        'target.cluster.alias': 'backup',
+      },
+      tasks: [{ connector: 'primary->backup.MirrorCheckpointConnector', task: 0 }],
+      type: 'source',
+    });
     const expanded = (await get('/connectors?expand=status')).json() as Record<string, { status: { connector: { state: string } } }>;
     assert.equal(expanded['primary->backup.MirrorCheckpointConnector']!.status.connector.state, 'RUNNING');
   });

@@ -1,5 +1,5 @@
 import type { FlowSnapshot } from './flow-snapshot';
-import { getConnectorOffsets, getConnectorStatus, listConnectors } from './connect-api';
+import { getConnectorInfo, getConnectorOffsets, getConnectorStatus, listConnectors } from './connect-api';
 import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
 import { readiness } from './readiness';
@@ -38,6 +38,7 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
       path: '/connectors',
       handle: (req) => listConnectors(snapshots(), options.workerId(), req.query.getAll('expand')),
     },
+    { method: 'GET', path: '/connectors/{name}', handle: (req) => getConnectorInfo(snapshots(), req.params['name']!) },
     { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(snapshots(), req.params['name']!, options.workerId()) },
     { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(snapshots(), req.params['name']!) },
   ];
