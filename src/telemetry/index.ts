@@ -2,5 +2,5 @@ export { createLogger, type LoggerOptions } from './create-logger';
 export { HttpServer, parseListenAddress, type ListenAddress, type Route } from './http-server';
 export { Metrics } from './metrics';
 export { httpRoutes } from './http-routes';
-export type { FlowSnapshot, PartitionSnapshot } from './flow-snapshot';
+export { flowLag, flowName, type FlowSnapshot, type PartitionSnapshot } from './flow-snapshot';
 export type { StatusDocument, FlowStatusDocument } from './status-document';

@@ -1,5 +1,5 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
-import { HttpServer, Metrics, createLogger, httpRoutes, parseListenAddress } from '../../telemetry';
+import { HttpServer, Metrics, createLogger, flowLag, flowName, httpRoutes, parseListenAddress } from '../../telemetry';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 import type { FlowSnapshot } from '../../telemetry';
@@ -76,17 +76,18 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
   const ticker =
     options.statusIntervalMs > 0
       ? setInterval(() => {
-          for (const s of pipeline.statuses) {
+          // From the same snapshots as /status, so a heartbeats-only flow shows its heartbeats' state.
+          for (const s of pipeline.snapshots()) {
             const cp = s.checkpoints;
             const hb = s.heartbeats;
             logger.info('Progress.', {
-              flow: `${s.source}->${s.target}`,
+              flow: flowName(s),
               state: s.state,
               topics: s.topics,
               records: s.recordsReplicated,
               batchesForwarded: s.recordBatchesForwarded,
-              lag: s.lag,
-              bufferedBytes: s.bufferedBytes,
+              lag: flowLag(s),
+              bufferedBytes: s.buffer?.inFlightBytes ?? 0,
               latencyMs: s.lastReplicationLatencyMs,
               checkpoints: cp.state,
               checkpointGroups: cp.groups,
