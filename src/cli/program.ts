@@ -8,6 +8,7 @@ import { registerPlanCommand } from './commands/plan.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
+import { registerStatusCommand } from './commands/status.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -24,5 +25,6 @@ export function buildProgram(): Command {
   registerOffsetsCommand(program);
   registerClustersCommand(program);
   registerFailoverCommand(program);
+  registerStatusCommand(program);
   return program;
 }

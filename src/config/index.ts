@@ -15,6 +15,7 @@ export {
   flowDefaultsSchema,
   flowSchema,
   pipelineFileSchema,
+  DEFAULT_HTTP_LISTEN,
 } from './pipeline-schema';
 export type {
   BatchingConfig,
@@ -23,6 +24,7 @@ export type {
   ConsumerConfig,
   FlowConfig,
   LoggingConfig,
+  HttpConfig,
   OffsetSyncsConfig,
   PipelineConfig,
   ProducerConfig,

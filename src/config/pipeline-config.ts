@@ -40,10 +40,12 @@ export type ProducerConfig = FlowConfig['producer'];
 export type CheckpointsConfig = FlowConfig['checkpoints'];
 export type HeartbeatsConfig = FlowConfig['heartbeats'];
 export type LoggingConfig = ParsedFile['logging'];
+export type HttpConfig = ParsedFile['http'];
 
 export interface PipelineConfig {
   readonly name: string;
   readonly clusters: Readonly<Record<string, ClusterConfig>>;
   readonly flows: readonly FlowConfig[];
   readonly logging: LoggingConfig;
+  readonly http: HttpConfig;
 }

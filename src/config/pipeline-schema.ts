@@ -387,6 +387,26 @@ const loggingSchema = z
   })
   .describe('Process logs (stdout).');
 
+// --- HTTP endpoints (metrics, health, status) -----------------------------------------------
+
+/** Default of `http.listen`: loopback only, and not Kafka Connect's 8083, so MM2 can run beside it. */
+export const DEFAULT_HTTP_LISTEN = '127.0.0.1:9464';
+
+const httpSchema = z
+  .strictObject({
+    listen: z
+      .string()
+      .regex(/^(off|(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5})$/, { error: 'must be HOST:PORT (e.g. 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464) or off' })
+      .refine((v) => v === 'off' || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
+      .default(DEFAULT_HTTP_LISTEN)
+      .describe(
+        'Address of the HTTP endpoints (`/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect\'s REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect\'s 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).',
+      ),
+  })
+  .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');
+
+// ------------------------------------------------------------------------------------------------
+
 export const pipelineFileSchema = z
   .strictObject({
     name: z
@@ -403,6 +423,7 @@ export const pipelineFileSchema = z
     flow_defaults: flowDefaultsSchema.optional(),
     flows: z.array(flowSchema).min(1).describe('Replication flows. MM2: the `A->B.enabled = true` flows.'),
     logging: loggingSchema.prefault({}),
+    http: httpSchema.prefault({}),
   })
   .meta({
     title: 'mirrorflow pipeline',

@@ -11,7 +11,7 @@ import type { Mm2Problem, Mm2Property } from './mm2-document';
 import { checkReference, createMm2Resolver, declareProviders, findBareVariables, findMm2References, toPipelineReference, type ReferenceContext } from './mm2-providers';
 
 /** Top-level keys of a pipeline: a `--set` path starting with one of these is a pipeline path. */
-const PIPELINE_KEYS = ['name', 'clusters', 'flow_defaults', 'flows', 'logging'];
+const PIPELINE_KEYS = ['name', 'clusters', 'flow_defaults', 'flows', 'logging', 'http'];
 
 export interface Mm2FileOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;

@@ -163,7 +163,7 @@ function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
     }),
   );
   // The name is set from the file name above when the file has none.
-  return { name: parsed.name!, clusters, flows, logging: parsed.logging };
+  return { name: parsed.name!, clusters, flows, logging: parsed.logging, http: parsed.http };
 }
 
 function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): SecurityConfig {

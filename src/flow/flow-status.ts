@@ -45,6 +45,9 @@ export class FlowStatus {
    */
   readonly outages = new OutageStatus();
 
+  /** Records and bytes replicated per source partition (by `topicPartitionKey`), for per-partition metrics. */
+  readonly partitionTotals = new Map<string, { records: number; bytes: number }>();
+
   /** What bounds records fetched but not yet acknowledged (set by the running flow). */
   buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
 
@@ -84,6 +87,11 @@ export class FlowStatus {
         for (const { batch: whole } of batch.recordBatches) if (whole.maxTimestamp > newest) newest = whole.maxTimestamp;
       }
       const key = topicPartitionKey(batch.source);
+      const totals = this.partitionTotals.get(key);
+      if (totals) {
+        totals.records += records;
+        totals.bytes += batch.bytes;
+      } else this.partitionTotals.set(key, { records, bytes: batch.bytes });
       const p = this.partitions.get(key);
       if (p) {
         p.nextOffset = batch.nextOffset;

@@ -48,19 +48,6 @@ export class OutageStatus {
       .sort((a, b) => a.since - b.since);
   }
 
-  /** For the progress line: `backup: writing records, storing progress for 12 s`, one per cluster; undefined when none. */
-  describe(now: number): string | undefined {
-    const byCluster = new Map<string, { since: number; operations: string[] }>();
-    for (const o of this.current) {
-      const c = byCluster.get(o.cluster) ?? { since: o.since, operations: [] };
-      c.since = Math.min(c.since, o.since);
-      c.operations.push(o.operation);
-      byCluster.set(o.cluster, c);
-    }
-    if (byCluster.size === 0) return undefined;
-    return [...byCluster].map(([cluster, c]) => `${cluster}: ${c.operations.join(', ')} for ${Math.round((now - c.since) / 1000)} s`).join('; ');
-  }
-
   /** A tracker for one kind of operation on one cluster. */
   tracker(cluster: string, operation: string, logger: Logger, now: () => number): OutageTracker {
     return new OutageTracker(this, cluster, operation, logger, now);

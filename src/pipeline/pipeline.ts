@@ -10,7 +10,9 @@ import type { FlowStatus } from '../flow/flow-status';
 import type { ReplicationFlow } from '../flow/replication-flow';
 import type { CheckpointFlow } from '../flow/checkpoint-flow';
 import type { HeartbeatFlow } from '../flow/heartbeat-flow';
+import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
+import { toFlowSnapshot } from './flow-snapshot';
 import { flowModule } from './flow.module';
 import {
   CheckpointFlowToken,
@@ -83,6 +85,11 @@ export class Pipeline {
 
   get statuses(): readonly FlowStatus[] {
     return this.flows.map((f) => f.status);
+  }
+
+  /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
+  snapshots(): FlowSnapshot[] {
+    return this.flows.map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
   }
 
   /** Builds every flow and checks every cluster it uses is reachable; writes nothing. */

@@ -1,1 +1,6 @@
 export { createLogger, type LoggerOptions } from './create-logger';
+export { HttpServer, parseListenAddress, type ListenAddress, type Route } from './http-server';
+export { Metrics } from './metrics';
+export { httpRoutes } from './http-routes';
+export { describeOutages, flowLag, flowName, type FlowSnapshot, type OutageSnapshot, type PartitionSnapshot } from './flow-snapshot';
+export type { StatusDocument, FlowStatusDocument } from './status-document';

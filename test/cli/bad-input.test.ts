@@ -70,7 +70,7 @@ async function newCase(name: string, bootstrap: { src?: string; dst?: string } =
 
 async function run(c: Case, lines: readonly string[] = c.lines): Promise<{ file: string; result: CliResult }> {
   const file = writePipelineText(lines.join('\n') + '\n', `${c.src}.yaml`);
-  const result = await runCli(['run', file, '--status-interval', '0'], 60_000);
+  const result = await runCli(['run', file, '--status-interval', '0', '--http', 'off'], 60_000);
   return { file, result };
 }
 

@@ -71,7 +71,7 @@ describe('corpus of broken configuration files', { concurrency: 4 }, () => {
     test(`run ${label}: every problem, exit ${c.exit}, nothing written`, async () => {
       const commands = c.args === undefined ? [['run', c.file]] : [['run', c.file], ['validate', c.file]];
       for (const [command, file] of commands) {
-        const args = command === 'run' ? ['run', file!, '--status-interval', '0', ...(c.args ?? [])] : [command!, file!, ...(c.args ?? [])];
+        const args = command === 'run' ? ['run', file!, '--status-interval', '0', '--http', 'off', ...(c.args ?? [])] : [command!, file!, ...(c.args ?? [])];
         const result = await mirrorflow(args, { cwd: corpusDir, env: env() });
         assert.equal(result.code, c.exit, `${command} ${label}: exit code; stderr:\n${result.stderr}`);
         assert.deepEqual(printedProblems(result.stderr), expectedProblems(c), `${command} ${label}`);

@@ -134,7 +134,7 @@ describe('MM2 driver files people write', () => {
     await primary.produce(topic, batch(0));
 
     const runUntil = async (file: string, count: number): Promise<void> => {
-      const run = spawnCli(['run', file, '--status-interval', '0']);
+      const run = spawnCli(['run', file, '--status-interval', '0', '--http', 'off']);
       await waitFor(async () => (await backup.count(remote)) >= count, { what: `${count} records in ${remote}`, timeoutMs: 60_000 });
       // Progress is flushed every 500 ms; stopping stores the rest.
       run.kill('SIGTERM');

@@ -308,9 +308,23 @@ export function spawnCli(args: readonly string[], options: { env?: NodeJS.Proces
   return handle;
 }
 
-/** `mirrorflow run FILE` as a child process; progress lines every `statusIntervalMs` (0 = none). */
+/**
+ * `mirrorflow run FILE` as a child process; progress lines every `statusIntervalMs` (0 = none).
+ * Its HTTP endpoints listen on a free loopback port (test files run in parallel, so the default
+ * port would collide) unless `args` has its own `--http`; `httpAddress` finds it.
+ */
 export function spawnPipeline(file: string, options: { args?: readonly string[]; statusIntervalMs?: number } = {}): ChildPipeline {
-  return spawnCli(['run', file, '--status-interval', String(options.statusIntervalMs ?? 0), ...(options.args ?? [])]);
+  const args = options.args ?? [];
+  const http = args.includes('--http') ? [] : ['--http', '127.0.0.1:0'];
+  return spawnCli(['run', file, '--status-interval', String(options.statusIntervalMs ?? 0), ...http, ...args]);
+}
+
+/** The `http://host:port` a child `mirrorflow run` serves on, from its log line (JSON or text logs). */
+export async function httpAddress(child: ChildPipeline, timeoutMs = 30_000): Promise<string> {
+  await child.waitForOutput(/Serving metrics/, timeoutMs);
+  const line = (child.stderr() + '\n' + child.stdout()).split('\n').find((l) => l.includes('Serving metrics'))!;
+  const address = line.startsWith('{') ? (JSON.parse(line) as { address: string }).address : /address=(\S+)/.exec(line)![1];
+  return `http://${address}`;
 }
 
 /** Runs the CLI to completion; kills it (and fails) if it takes longer than `timeoutMs`. */

@@ -1,6 +1,8 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
-import { createLogger } from '../../telemetry';
+import { HttpServer, Metrics, createLogger, describeOutages, flowLag, flowName, httpRoutes, parseListenAddress } from '../../telemetry';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
+import type { Logger } from '../../core/ports/logger';
+import type { FlowSnapshot } from '../../telemetry';
 
 export interface RunOptions {
   readonly file: string;
@@ -12,6 +14,8 @@ export interface RunOptions {
   readonly shutdownTimeoutMs: number;
   /** How often to log progress, ms; 0 = never. */
   readonly statusIntervalMs: number;
+  /** HOST:PORT or `off`; overrides the pipeline's `http.listen`. */
+  readonly http?: string;
 }
 
 /**
@@ -28,8 +32,31 @@ export async function runAction(options: RunOptions): Promise<void> {
   for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
 
   const pipeline = new Pipeline(config, { logger, registry });
-  await pipeline.prepare();
+  // Bound before any cluster is contacted: a port in use ends the run before replication starts.
+  const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger);
+  try {
+    await pipeline.prepare();
+    await replicate(pipeline, options, logger);
+  } finally {
+    await http?.close();
+  }
+}
 
+/** Starts the HTTP endpoints (metrics, health, status) on `listen`, unless it is `off`. */
+async function serveHttp(pipeline: Pipeline, listen: string, logger: Logger): Promise<HttpServer | undefined> {
+  const address = parseListenAddress(listen);
+  if (address === undefined) return undefined;
+  const snapshots = (): FlowSnapshot[] => pipeline.snapshots();
+  let workerId = `${address.host}:${address.port}`;
+  const server = new HttpServer(httpRoutes({ pipeline: pipeline.config.name, snapshots, metrics: new Metrics(snapshots), workerId: () => workerId }), logger);
+  const bound = await server.listen(address);
+  workerId = `${address.host}:${bound.port}`;
+  logger.info('Serving metrics, health and status over HTTP.', { address: workerId, endpoints: '/metrics /healthz /ready /status /connectors' });
+  return server;
+}
+
+/** Replicates until SIGINT/SIGTERM (then drains) or a flow fails, logging progress meanwhile. */
+async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger): Promise<void> {
   let stopping = false;
   let deadline: NodeJS.Timeout | undefined;
   let giveUp: (error: Error) => void = () => {};
@@ -49,21 +76,32 @@ export async function runAction(options: RunOptions): Promise<void> {
   const ticker =
     options.statusIntervalMs > 0
       ? setInterval(() => {
-          for (const s of pipeline.statuses) {
+          // From the same snapshots as /status, so a heartbeats-only flow shows its heartbeats' state.
+          for (const s of pipeline.snapshots()) {
+            const cp = s.checkpoints;
+            const hb = s.heartbeats;
             logger.info('Progress.', {
-              flow: `${s.source}->${s.target}`,
+              flow: flowName(s),
               state: s.state,
               topics: s.topics,
               records: s.recordsReplicated,
               deadLettered: s.recordsDeadLettered,
               batchesForwarded: s.recordBatchesForwarded,
-              lag: s.lag,
+              lag: flowLag(s),
               sourceResets: s.sourceResets,
-              bufferedBytes: s.bufferedBytes,
+              bufferedBytes: s.buffer?.inFlightBytes ?? 0,
               latencyMs: s.lastReplicationLatencyMs,
-              checkpoints: s.checkpoints.state,
+              checkpoints: cp.state,
+              checkpointGroups: cp.groups,
+              checkpointsWritten: cp.checkpointsWritten,
+              checkpointAgeMs: cp.lastPassAt === undefined ? undefined : Date.now() - cp.lastPassAt,
+              checkpointErrors: cp.errors,
+              groupsSkippedActive: cp.groupSync.enabled ? cp.groupSync.activeGroups.length : undefined,
+              heartbeats: hb.state,
+              heartbeatsWritten: hb.written,
+              heartbeatAgeMs: hb.lastAt === undefined ? undefined : Date.now() - hb.lastAt,
               // Clusters failing operations right now and for how long; absent when all is well.
-              outages: s.outages.describe(Date.now()),
+              outages: describeOutages(s.outages, Date.now()),
               rssMb: Math.round(process.memoryUsage.rss() / 1048576),
               heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
             });

@@ -1,4 +1,5 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseListenAddress } from '../../telemetry';
 import { runAction } from '../actions/run.action';
 
 interface RunFlags {
@@ -8,6 +9,17 @@ interface RunFlags {
   readonly logFormat?: 'text' | 'json';
   readonly shutdownTimeout: string;
   readonly statusInterval: string;
+  readonly http?: string;
+}
+
+/** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
+function httpAddress(value: string): string {
+  try {
+    parseListenAddress(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+  return value.trim();
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -24,6 +36,7 @@ export function registerRunCommand(program: Command): void {
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
     .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
+    .option('--http <address>', 'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)', httpAddress)
     .action((file: string, flags: RunFlags) =>
       runAction({
         file,
@@ -33,6 +46,7 @@ export function registerRunCommand(program: Command): void {
         logFormat: flags.logFormat,
         shutdownTimeoutMs: Number(flags.shutdownTimeout),
         statusIntervalMs: Number(flags.statusInterval),
+        http: flags.http,
       }),
     );
 }

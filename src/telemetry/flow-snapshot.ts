@@ -1,0 +1,120 @@
+/**
+ * What the HTTP endpoints and metrics know of one flow: a plain copy of its live status, taken at
+ * request or scrape time. The pipeline layer builds it from the flow's status objects, so this
+ * layer depends on nothing but these shapes.
+ */
+
+export interface PartitionSnapshot {
+  /** The source topic (not renamed). */
+  readonly topic: string;
+  readonly partition: number;
+  /** Next source offset to replicate: everything before it is on the target. */
+  readonly nextOffset: number;
+  /** Source high watermark when last fetched. */
+  readonly highWatermark: number;
+  /** Records replicated from this partition by this process. */
+  readonly records: number;
+  readonly bytes: number;
+}
+
+export type FlowState = 'starting' | 'running' | 'draining' | 'stopped' | 'failed';
+export const FLOW_STATES: readonly FlowState[] = ['starting', 'running', 'draining', 'stopped', 'failed'];
+
+export type CheckpointState = 'disabled' | 'starting' | 'loading' | 'running' | 'retrying' | 'stopped' | 'failed';
+export const CHECKPOINT_STATES: readonly CheckpointState[] = ['disabled', 'starting', 'loading', 'running', 'retrying', 'stopped', 'failed'];
+
+export type HeartbeatState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
+export const HEARTBEAT_STATES: readonly HeartbeatState[] = ['disabled', 'starting', 'running', 'stopped', 'failed'];
+
+export interface CheckpointSnapshot {
+  readonly state: CheckpointState;
+  readonly groups: number;
+  readonly checkpointsWritten: number;
+  /** Epoch ms of the last completed pass. */
+  readonly lastPassAt: number | undefined;
+  readonly lastCheckpointLatencyMs: number | undefined;
+  readonly errors: number;
+  readonly groupSync: {
+    readonly enabled: boolean;
+    readonly groupsSynced: number;
+    readonly offsetsCommitted: number;
+    readonly skippedActive: number;
+    /** Groups left alone in the last pass because they have active members on the target. */
+    readonly activeGroups: readonly string[];
+    readonly errors: number;
+  };
+}
+
+export interface HeartbeatSnapshot {
+  readonly state: HeartbeatState;
+  readonly written: number;
+  /** Epoch ms of the last acknowledged heartbeat. */
+  readonly lastAt: number | undefined;
+  readonly errors: number;
+}
+
+export interface FlowSnapshot {
+  readonly source: string;
+  readonly target: string;
+  /** False for a flow that only emits heartbeats (`enabled: false`): it replicates nothing. */
+  readonly replicating: boolean;
+  /** Replication's state; for a heartbeats-only flow, its heartbeats' state. */
+  readonly state: FlowState;
+  readonly topics: number;
+  readonly recordsReplicated: number;
+  readonly recordsDropped: number;
+  readonly bytesReplicated: number;
+  readonly recordBatchesForwarded: number;
+  readonly writes: number;
+  readonly lastReplicationLatencyMs: number | undefined;
+  readonly partitions: readonly PartitionSnapshot[];
+  readonly buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
+  readonly checkpoints: CheckpointSnapshot;
+  readonly heartbeats: HeartbeatSnapshot;
+  /** Source logs found restarted below the stored position (topic recreated or truncated). */
+  readonly sourceResets: number;
+  /** Records set aside to the dead-letter topic. */
+  readonly recordsDeadLettered: number;
+  /** Cluster operations of the flow failing retriably right now, oldest first; empty when all is well. */
+  readonly outages: readonly OutageSnapshot[];
+}
+
+/** One operation against one cluster that keeps failing retriably (and is being retried). */
+export interface OutageSnapshot {
+  readonly cluster: string;
+  /** A constant phrase: `writing records`, `storing progress`. */
+  readonly operation: string;
+  /** Epoch ms of the first failure. */
+  readonly since: number;
+  readonly failures: number;
+  readonly lastError: string;
+}
+
+/** For the progress line: `backup: writing records, storing progress for 12 s`, one per cluster; undefined when none. */
+export function describeOutages(outages: readonly OutageSnapshot[], now: number): string | undefined {
+  const byCluster = new Map<string, { since: number; operations: string[] }>();
+  for (const o of outages) {
+    const c = byCluster.get(o.cluster) ?? { since: o.since, operations: [] };
+    c.since = Math.min(c.since, o.since);
+    c.operations.push(o.operation);
+    byCluster.set(o.cluster, c);
+  }
+  if (byCluster.size === 0) return undefined;
+  return [...byCluster].map(([cluster, c]) => `${cluster}: ${c.operations.join(', ')} for ${Math.round((now - c.since) / 1000)} s`).join('; ');
+}
+
+/** The flow's name as in logs and configs: `source->target`. */
+export function flowName(flow: { readonly source: string; readonly target: string }): string {
+  return `${flow.source}->${flow.target}`;
+}
+
+/** Records on the source not yet on the target, as of the last fetch. */
+export function partitionLag(p: PartitionSnapshot): number {
+  return Math.max(0, p.highWatermark - p.nextOffset);
+}
+
+export function flowLag(flow: FlowSnapshot): number {
+  let lag = 0;
+  for (const p of flow.partitions) lag += partitionLag(p);
+  return lag;
+}

@@ -1,0 +1,205 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { silentLogger } from '../core/ports/logger';
+import type { FlowSnapshot } from './flow-snapshot';
+import { HttpServer } from './http-server';
+import { httpRoutes } from './http-routes';
+import { Metrics } from './metrics';
+
+type Overrides = { -readonly [K in keyof FlowSnapshot]?: FlowSnapshot[K] };
+
+/** A flow as a running pipeline would report it; `overrides` change what a test is about. */
+function flow(overrides: Overrides = {}): FlowSnapshot {
+  return {
+    source: 'primary',
+    target: 'backup',
+    replicating: true,
+    state: 'running',
+    topics: 1,
+    recordsReplicated: 70,
+    recordsDropped: 2,
+    bytesReplicated: 7000,
+    recordBatchesForwarded: 3,
+    writes: 4,
+    lastReplicationLatencyMs: 12,
+    partitions: [
+      { topic: 'orders', partition: 1, nextOffset: 30, highWatermark: 40, records: 30, bytes: 3000 },
+      { topic: 'orders', partition: 0, nextOffset: 40, highWatermark: 40, records: 40, bytes: 4000 },
+    ],
+    buffer: { inFlightBytes: 512, maxBytes: 16777216 },
+    checkpoints: {
+      state: 'running',
+      groups: 2,
+      checkpointsWritten: 5,
+      lastPassAt: Date.now() - 1000,
+      lastCheckpointLatencyMs: 8,
+      errors: 0,
+      groupSync: { enabled: true, groupsSynced: 1, offsetsCommitted: 2, skippedActive: 3, activeGroups: ['busy'], errors: 0 },
+    },
+    heartbeats: { state: 'running', written: 9, lastAt: Date.now() - 500, errors: 0 },
+    sourceResets: 0,
+    recordsDeadLettered: 0,
+    outages: [],
+    ...overrides,
+  };
+}
+
+async function serve(flows: readonly FlowSnapshot[], run: (get: (path: string) => Promise<{ status: number; text: string; json: () => unknown }>) => Promise<void>): Promise<void> {
+  const snapshots = (): readonly FlowSnapshot[] => flows;
+  const server = new HttpServer(httpRoutes({ pipeline: 'p1', snapshots, metrics: new Metrics(snapshots), workerId: () => 'host:1' }), silentLogger);
+  const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    await run(async (path) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      const text = await res.text();
+      return { status: res.status, text, json: () => JSON.parse(text) as unknown };
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** The value of the one sample of `name` whose labels include every `labels` pair. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+test('/metrics: per-partition counts and lag, flow totals, state, checkpoints and heartbeats, from the snapshot', async () => {
+  await serve([flow()], async (get) => {
+    const res = await get('/metrics');
+    assert.equal(res.status, 200);
+    const t = res.text;
+    const p0 = { flow: 'primary->backup', source: 'primary', target: 'backup', topic: 'orders', partition: '0' };
+    const p1 = { ...p0, partition: '1' };
+    const f = { flow: 'primary->backup' };
+    assert.equal(sample(t, 'mirrorflow_records_replicated_total', p0), 40);
+    assert.equal(sample(t, 'mirrorflow_records_replicated_total', p1), 30);
+    assert.equal(sample(t, 'mirrorflow_bytes_replicated_total', p1), 3000);
+    assert.equal(sample(t, 'mirrorflow_offset_lag_records', p0), 0);
+    assert.equal(sample(t, 'mirrorflow_offset_lag_records', p1), 10);
+    assert.equal(sample(t, 'mirrorflow_flow_lag_records', f), 10);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms', f), 12);
+    assert.equal(sample(t, 'mirrorflow_records_dropped_total', f), 2);
+    assert.equal(sample(t, 'mirrorflow_buffer_bytes', f), 512);
+    assert.equal(sample(t, 'mirrorflow_flow_state', { ...f, state: 'running' }), 1);
+    assert.equal(sample(t, 'mirrorflow_flow_state', { ...f, state: 'failed' }), 0);
+    assert.equal(sample(t, 'mirrorflow_checkpoints_written_total', f), 5);
+    assert.equal(sample(t, 'mirrorflow_group_sync_skipped_active_total', f), 3);
+    assert.equal(sample(t, 'mirrorflow_heartbeats_written_total', f), 9);
+    assert.ok((sample(t, 'mirrorflow_heartbeat_age_ms', f) ?? -1) >= 500);
+    assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
+    assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, 'the process\'s default metrics are there too');
+    assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
+  });
+});
+
+test('/metrics: source resets, dead letters, and an outage by cluster and operation only while it lasts', async () => {
+  const since = Date.now() - 30_000;
+  const outage = { cluster: 'dr', operation: 'writing records', since, failures: 9, lastError: 'Connection error' };
+  await serve([flow({ sourceResets: 2, recordsDeadLettered: 3 }), flow({ target: 'dr', outages: [outage] })], async (get) => {
+    const t = (await get('/metrics')).text;
+    assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
+    assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
+    assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
+    const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
+    assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
+  });
+});
+
+test('/healthz is 200; /ready is 200 only when every flow runs, else 503 with a reason per flow', async () => {
+  await serve([flow()], async (get) => {
+    assert.equal((await get('/healthz')).status, 200);
+    assert.equal((await get('/ready')).status, 200);
+  });
+  await serve([], async (get) => {
+    const res = await get('/ready');
+    assert.equal(res.status, 503);
+    assert.match(res.text, /has not started its flows/);
+  });
+  const checkpointsFailed = flow({ target: 'dr', checkpoints: { ...flow().checkpoints, state: 'failed' } });
+  await serve([flow({ state: 'starting' }), checkpointsFailed, flow({ target: 'c', outages: [{ cluster: 'c', operation: 'writing records', since: Date.now() - 12_000, failures: 5, lastError: 'broker down' }] }), flow({ target: 'blip', outages: [{ cluster: 'blip', operation: 'writing records', since: Date.now() - 1_000, failures: 1, lastError: 'NOT_LEADER_OR_FOLLOWER' }] }), flow({ target: 'ok' })], async (get) => {
+    const res = await get('/ready');
+    assert.equal(res.status, 503);
+    assert.deepEqual(res.json(), {
+      ready: false,
+      flows: [
+        { flow: 'primary->backup', ready: false, reasons: ['replication is starting'] },
+        { flow: 'primary->dr', ready: false, reasons: ['checkpoints failed'] },
+        { flow: 'primary->c', ready: false, reasons: ['writing records on c has been failing for 12 s: broker down'] },
+        { flow: 'primary->blip', ready: true, reasons: [] },
+        { flow: 'primary->ok', ready: true, reasons: [] },
+      ],
+    });
+  });
+});
+
+test('/status: flows with sorted partitions and their lag, checkpoints, heartbeats and groups skipped as active', async () => {
+  await serve([flow()], async (get) => {
+    const doc = (await get('/status')).json() as {
+      pipeline: string;
+      ready: boolean;
+      flows: { name: string; lag: number; partitions: { partition: number; lag: number }[]; checkpoints: { groupSync: { activeGroups: string[] } }; heartbeats: { written: number } }[];
+    };
+    assert.equal(doc.pipeline, 'p1');
+    assert.equal(doc.ready, true);
+    assert.equal(doc.flows[0]!.name, 'primary->backup');
+    assert.equal(doc.flows[0]!.lag, 10);
+    assert.deepEqual(doc.flows[0]!.partitions.map((p) => [p.partition, p.lag]), [[0, 0], [1, 10]]);
+    assert.deepEqual(doc.flows[0]!.checkpoints.groupSync.activeGroups, ['busy']);
+    assert.equal(doc.flows[0]!.heartbeats.written, 9);
+  });
+});
+
+test('/connectors: three connectors per flow, named <source>-><target>.<class>; a heartbeats-only flow has one', async () => {
+  await serve([flow(), flow({ source: 'backup', target: 'primary', replicating: false, partitions: [] })], async (get) => {
+    assert.deepEqual((await get('/connectors')).json(), [
+      'primary->backup.MirrorSourceConnector',
+      'primary->backup.MirrorCheckpointConnector',
+      'primary->backup.MirrorHeartbeatConnector',
+      'backup->primary.MirrorHeartbeatConnector',
+    ]);
+    const status = await get(`/connectors/${encodeURIComponent('primary->backup.MirrorSourceConnector')}/status`);
+    assert.deepEqual(status.json(), {
+      name: 'primary->backup.MirrorSourceConnector',
+      connector: { state: 'RUNNING', worker_id: 'host:1' },
+      tasks: [{ id: 0, state: 'RUNNING', worker_id: 'host:1' }],
+      type: 'source',
+    });
+    assert.equal((await get('/connectors/MirrorSourceConnector/status')).status, 200, 'the class name alone finds the only flow that has one');
+    assert.equal((await get('/connectors/MirrorHeartbeatConnector/status')).status, 404, 'two flows have one: the class name is ambiguous');
+    assert.deepEqual((await get('/connectors/MirrorCheckpointConnector')).json(), {
+      name: 'primary->backup.MirrorCheckpointConnector',
+      config: {
+        name: 'primary->backup.MirrorCheckpointConnector',
+        'connector.class': 'org.apache.kafka.connect.mirror.MirrorCheckpointConnector',
+        'source.cluster.alias': 'primary',
+        'target.cluster.alias': 'backup',
+      },
+      tasks: [{ connector: 'primary->backup.MirrorCheckpointConnector', task: 0 }],
+      type: 'source',
+    });
+    const expanded = (await get('/connectors?expand=status')).json() as Record<string, { status: { connector: { state: string } } }>;
+    assert.equal(expanded['primary->backup.MirrorCheckpointConnector']!.status.connector.state, 'RUNNING');
+  });
+});
+
+test('/connectors/{name}/offsets: the last replicated offset per source partition under MM2\'s keys', async () => {
+  await serve([flow({ partitions: [...flow().partitions, { topic: 'empty', partition: 0, nextOffset: 0, highWatermark: 0, records: 0, bytes: 0 }] })], async (get) => {
+    const res = await get('/connectors/MirrorSourceConnector/offsets');
+    assert.equal(res.status, 200);
+    assert.equal(
+      res.text,
+      '{"offsets":[' +
+        '{"partition":{"cluster":"primary","partition":0,"topic":"orders"},"offset":{"offset":39}},' +
+        '{"partition":{"cluster":"primary","partition":1,"topic":"orders"},"offset":{"offset":29}}]}\n',
+      'a partition with nothing replicated has no offset, as in the progress topic',
+    );
+    assert.equal((await get('/connectors/nope/offsets')).status, 404);
+  });
+});

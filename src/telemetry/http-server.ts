@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MirrorflowError } from '../core/errors';
+import type { Logger } from '../core/ports/logger';
+
+export interface HttpRequest {
+  readonly path: string;
+  /** Decoded `{name}` segments of the route's path. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface Route {
+  readonly method: 'GET';
+  /** Literal segments and `{name}` placeholders, e.g. `/connectors/{name}/status`. */
+  readonly path: string;
+  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
+}
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export function jsonResponse(status: number, value: unknown): HttpResponse {
+  return { status, contentType: 'application/json', body: `${JSON.stringify(value)}\n` };
+}
+
+/** Kafka Connect's error body, so scripts written for its REST API read our errors too. */
+export function errorResponse(status: number, message: string): HttpResponse {
+  return jsonResponse(status, { error_code: status, message });
+}
+
+/** `HOST:PORT` (`[v6]:PORT` for IPv6) → address; `off` → undefined; anything else throws. */
+export function parseListenAddress(text: string): ListenAddress | undefined {
+  const value = text.trim();
+  if (value === 'off') return undefined;
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) throw new MirrorflowError(`Invalid HTTP address "${value}": expected HOST:PORT (e.g. 127.0.0.1:9464, [::1]:9464) or off.`);
+  return { host: match[1] ?? match[2]!, port };
+}
+
+/**
+ * The process's one HTTP server: serves the routes it is given (metrics, health, status) and
+ * nothing else. Answers are computed per request from live state; the server never touches the
+ * replication path.
+ */
+export class HttpServer {
+  private readonly server: Server;
+  private readonly routes: readonly { route: Route; segments: readonly string[] }[];
+
+  constructor(
+    routes: readonly Route[],
+    private readonly logger: Logger,
+  ) {
+    this.routes = routes.map((route) => ({ route, segments: splitPath(route.path) }));
+    this.server = createServer((req, res) => void this.serve(req, res));
+    // An idle scraper's keep-alive connection must not hold the process open at shutdown.
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** Starts listening; a port in use or an address that cannot be bound rejects with a clear error. */
+  listen(address: ListenAddress): Promise<ListenAddress> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException): void => reject(describeListenError(error, address));
+      this.server.once('error', onError);
+      this.server.listen(address.port, address.host, () => {
+        this.server.off('error', onError);
+        this.server.on('error', (error) => this.logger.error('HTTP server failed.', { error: error.message }));
+        resolve(this.address()!);
+      });
+    });
+  }
+
+  /** Where it listens (the real port when asked for port 0); undefined before `listen`. */
+  address(): ListenAddress | undefined {
+    const info = this.server.address() as AddressInfo | string | null;
+    if (info === null || typeof info === 'string') return undefined;
+    return { host: info.address, port: info.port };
+  }
+
+  async close(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let response: HttpResponse;
+    try {
+      response = await this.route(req);
+    } catch (error) {
+      this.logger.error('HTTP request failed.', { path: req.url, error: error instanceof Error ? error.message : String(error) });
+      response = errorResponse(500, 'Internal error; see the mirrorflow log.');
+    }
+    res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
+    res.end(req.method === 'HEAD' ? undefined : response.body);
+  }
+
+  private async route(req: IncomingMessage): Promise<HttpResponse> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const segments = splitPath(url.pathname);
+    let pathMatched = false;
+    for (const { route, segments: pattern } of this.routes) {
+      const params = matchSegments(pattern, segments);
+      if (params === undefined) continue;
+      pathMatched = true;
+      if (req.method !== route.method && !(req.method === 'HEAD' && route.method === 'GET')) continue;
+      return route.handle({ path: url.pathname, params, query: url.searchParams });
+    }
+    return pathMatched ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`) : errorResponse(404, `No such endpoint: ${url.pathname}.`);
+  }
+}
+
+function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const s = segments[i]!;
+    if (p.startsWith('{') && p.endsWith('}')) {
+      try {
+        params[p.slice(1, -1)] = decodeURIComponent(s);
+      } catch {
+        return undefined;
+      }
+    } else if (p !== s) return undefined;
+  }
+  return params;
+}
+
+function describeListenError(error: NodeJS.ErrnoException, address: ListenAddress): MirrorflowError {
+  const where = `${address.host}:${address.port}`;
+  if (error.code === 'EADDRINUSE')
+    return new MirrorflowError(`Cannot serve HTTP on ${where}: the port is in use (another mirrorflow or other program?). Choose another with --http HOST:PORT or http.listen, or turn it off with --http off.`, { cause: error });
+  if (error.code === 'EACCES') return new MirrorflowError(`Cannot serve HTTP on ${where}: permission denied (ports below 1024 need privileges). Choose another port with --http HOST:PORT.`, { cause: error });
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new MirrorflowError(`Cannot serve HTTP on ${where}: no such local address. Use an address of this host, e.g. 127.0.0.1 or 0.0.0.0.`, { cause: error });
+  return new MirrorflowError(`Cannot serve HTTP on ${where}: ${error.message}`, { cause: error });
+}

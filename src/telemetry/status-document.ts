@@ -1,0 +1,104 @@
+import { type FlowSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
+import { readiness } from './readiness';
+
+/** `GET /status`: what `mirrorflow status URL` prints, and scripts read. */
+export interface StatusDocument {
+  readonly pipeline: string;
+  readonly ready: boolean;
+  readonly flows: readonly FlowStatusDocument[];
+}
+
+export interface FlowStatusDocument {
+  readonly name: string;
+  readonly source: string;
+  readonly target: string;
+  readonly replicating: boolean;
+  readonly state: string;
+  /** Why the flow is not ready; empty when it is. */
+  readonly notReady: readonly string[];
+  readonly topics: number;
+  readonly records: number;
+  readonly bytes: number;
+  readonly recordsDropped: number;
+  readonly recordBatchesForwarded: number;
+  readonly writes: number;
+  readonly latencyMs: number | null;
+  readonly lag: number;
+  readonly buffer: { readonly bytes: number; readonly maxBytes: number } | null;
+  readonly partitions: readonly {
+    readonly topic: string;
+    readonly partition: number;
+    readonly nextOffset: number;
+    readonly highWatermark: number;
+    readonly lag: number;
+    readonly records: number;
+  }[];
+  readonly checkpoints: {
+    readonly state: string;
+    readonly groups: number;
+    readonly written: number;
+    /** ISO-8601 time of the last completed pass. */
+    readonly lastPassAt: string | null;
+    readonly latencyMs: number | null;
+    readonly errors: number;
+    readonly groupSync: { readonly enabled: boolean; readonly synced: number; readonly skippedActive: number; readonly activeGroups: readonly string[]; readonly errors: number };
+  };
+  readonly heartbeats: { readonly state: string; readonly written: number; readonly lastAt: string | null; readonly errors: number };
+  readonly sourceResets: number;
+  readonly recordsDeadLettered: number;
+  readonly outages: readonly { readonly cluster: string; readonly operation: string; readonly since: string | null; readonly failures: number; readonly lastError: string }[];
+}
+
+export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[], now: number = Date.now()): StatusDocument {
+  const ready = readiness(flows, now);
+  return {
+    pipeline,
+    ready: ready.ready,
+    flows: flows.map((f, i): FlowStatusDocument => {
+      const cp = f.checkpoints;
+      return {
+        name: flowName(f),
+        source: f.source,
+        target: f.target,
+        replicating: f.replicating,
+        state: f.state,
+        notReady: ready.flows[i]?.reasons ?? [],
+        topics: f.topics,
+        records: f.recordsReplicated,
+        bytes: f.bytesReplicated,
+        recordsDropped: f.recordsDropped,
+        recordBatchesForwarded: f.recordBatchesForwarded,
+        writes: f.writes,
+        latencyMs: f.lastReplicationLatencyMs ?? null,
+        lag: flowLag(f),
+        buffer: f.buffer === undefined ? null : { bytes: f.buffer.inFlightBytes, maxBytes: f.buffer.maxBytes },
+        partitions: [...f.partitions]
+          .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
+          .map((p) => ({ topic: p.topic, partition: p.partition, nextOffset: p.nextOffset, highWatermark: p.highWatermark, lag: partitionLag(p), records: p.records })),
+        checkpoints: {
+          state: cp.state,
+          groups: cp.groups,
+          written: cp.checkpointsWritten,
+          lastPassAt: iso(cp.lastPassAt),
+          latencyMs: cp.lastCheckpointLatencyMs ?? null,
+          errors: cp.errors,
+          groupSync: {
+            enabled: cp.groupSync.enabled,
+            synced: cp.groupSync.groupsSynced,
+            skippedActive: cp.groupSync.skippedActive,
+            activeGroups: cp.groupSync.activeGroups,
+            errors: cp.groupSync.errors,
+          },
+        },
+        heartbeats: { state: f.heartbeats.state, written: f.heartbeats.written, lastAt: iso(f.heartbeats.lastAt), errors: f.heartbeats.errors },
+        sourceResets: f.sourceResets,
+        recordsDeadLettered: f.recordsDeadLettered,
+        outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),
+      };
+    }),
+  };
+}
+
+function iso(epochMs: number | undefined): string | null {
+  return epochMs === undefined ? null : new Date(epochMs).toISOString();
+}
