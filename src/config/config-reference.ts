@@ -43,7 +43,7 @@ export function configReference(): string {
     '',
     '### mm2.properties keys',
     '',
-    'What `mirrorflow run`, `validate`, `plan` and `convert` do with each key MM2 defines (mm2-spec §7.5), written at the top level, per cluster (`A.key`) or per flow (`A->B.key`) as MM2 allows. A key left out takes **MM2\'s** default, so a properties file behaves as it did under MM2. Kafka client settings (`A.consumer.*`, `A.producer.*`, `A.admin.*`, `A.ssl.*`, `A.sasl.*`) are read where a pipeline has them (connections, the replication consumer and producer), accepted without effect where they tune the Java clients, and refused otherwise.',
+    'What `mirrorflow run`, `validate`, `plan` and `convert` do with each key MM2 defines, written at the top level, per cluster (`A.key`) or per flow (`A->B.key`) as MM2 allows. A key left out takes **MM2\'s** default, so a properties file behaves as it did under MM2. Kafka client settings (`A.consumer.*`, `A.producer.*`, `A.admin.*`, `A.ssl.*`, `A.sasl.*`) are read where a pipeline has them (connections, the replication consumer and producer), accepted without effect where they tune the Java clients, and refused otherwise.',
     '',
     '| MM2 key | MM2 default | in mirrorflow |',
     '|---|---|---|',

@@ -13,7 +13,7 @@ export interface PartitionStatus {
 }
 
 /**
- * Live counters of one flow, read by the CLI's progress line, the status endpoint and metrics.
+ * Live counters of one flow, read by the CLI's progress line (`mirrorflow run`).
  * Updated once per acknowledged batch, never per record.
  */
 export class FlowStatus {

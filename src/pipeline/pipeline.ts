@@ -43,7 +43,7 @@ interface RunningFlow {
   readonly status: FlowStatus;
 }
 
-/** One flow as DESIGN.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
+/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
   return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
 }
