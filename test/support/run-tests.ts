@@ -3,7 +3,7 @@
  *
  *   node dist/test/support/run-tests.js [--unit] [--kafka-version V] [--concurrency N] [filter...]
  *
- * Collects `dist/src/**\/*.spec.js`, `dist/plugins/**\/*.spec.js` and (unless --unit)
+ * Collects `dist/src/**\/*.spec.js`, `dist/plugins/**\/*.spec.js`, `dist/test/**\/*.spec.js` and (unless --unit)
  * `dist/test/**\/*.test.js`, skipping compiled files whose source is gone. For integration tests
  * it starts the local clusters `primary` and `backup` once (or uses MIRRORFLOW_TEST_CLUSTERS when
  * set), hands their addresses to every test process in MIRRORFLOW_TEST_CLUSTERS, streams the
@@ -68,6 +68,8 @@ export function collectTestFiles(distDir: string, rootDir: string, options: { un
   };
   walk(join(distDir, 'src'), '.spec.js');
   walk(join(distDir, 'plugins'), '.spec.js');
+  // Specs of the test support and of the repository itself (docs, file sizes) are unit specs too.
+  walk(join(distDir, 'test'), '.spec.js');
   if (!options.unit) walk(join(distDir, 'test'), '.test.js');
   return found
     .filter((file) => {
