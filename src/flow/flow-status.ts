@@ -27,7 +27,8 @@ export class FlowStatus {
   lastReplicationLatencyMs: number | undefined;
   topics = 0;
   readonly partitions = new Map<string, PartitionStatus>();
-  state: 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
+  /** `disabled`: the flow does not replicate (`enabled: false`), only its heartbeats may run. */
+  state: 'disabled' | 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */
   readonly checkpoints = new CheckpointStatus();
   readonly heartbeats = new HeartbeatStatus();

@@ -93,12 +93,15 @@ export class Pipeline {
       const container = new Container({ parent: this.container });
       container.load(flowModule(flow, this.logger));
       if (flow.enabled) container.get(TransformChainToken); // plugin problems surface here, before any connection
+      const status = container.get<FlowStatus>(FlowStatusToken);
+      // Nothing would ever move a flow that does not replicate out of `starting`.
+      if (!flow.enabled) status.state = 'disabled';
       this.flows.push({
         container,
         flow: flow.enabled ? container.get<ReplicationFlow>(ReplicationFlowToken) : undefined,
         checkpoints: flow.enabled ? container.get<CheckpointFlow | undefined>(CheckpointFlowToken) : undefined,
         heartbeats: container.get<HeartbeatFlow | undefined>(HeartbeatFlowToken),
-        status: container.get<FlowStatus>(FlowStatusToken),
+        status,
       });
     }
     const clusters = [...new Set(running.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];
