@@ -23,7 +23,6 @@ import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import {
   CheckpointFlowToken,
-  FlowConfigToken,
   FlowStatusToken,
   HeartbeatFlowToken,
   OffsetSyncEmitterToken,
@@ -51,7 +50,6 @@ export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirr
  */
 export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<FlowConfig>(FlowConfigToken).toConstantValue(flow);
     // The flow's own logger shadows the pipeline's in this child container.
     bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
 
