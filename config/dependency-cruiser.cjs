@@ -1,7 +1,7 @@
 /**
- * Layer rules of DESIGN.md, checked in CI (`npm run lint`) instead of by hope.
+ * Layer rules of docs/architecture.md, checked in CI (`npm run lint`) instead of by hope.
  * Each layer of src/ may import only the layers listed for it (and itself); see the table in
- * DESIGN.md. Type-only imports count too (tsPreCompilationDeps), since they couple code as well.
+ * docs/architecture.md. Type-only imports count too (tsPreCompilationDeps), since they couple code as well.
  */
 
 /** layer -> the other src/ layers it may import. */
@@ -24,7 +24,7 @@ const npm = ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-n
 
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
   name: `layer-${layer}`,
-  comment: `src/${layer} may import only ${allowed.length > 0 ? allowed.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} (DESIGN.md, Layers).`,
+  comment: `src/${layer} may import only ${allowed.length > 0 ? allowed.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} (docs/architecture.md, Layers).`,
   severity: 'error',
   from: { path: `^src/${layer}/` },
   to: { path: '^src/', pathNot: `^src/(${[layer, ...allowed].join('|')})/` },

@@ -10,7 +10,7 @@ function driver(lines: Record<string, string>, clusters = ['A', 'B']): Mm2Driver
 
 const values = (map: ReadonlyMap<string, Mm2Property>): Record<string, string> => Object.fromEntries([...map].map(([k, p]) => [k, p.value]));
 
-describe('Mm2DriverConfig (MirrorMakerConfig, mm2-spec §7.2–§7.3)', () => {
+describe('Mm2DriverConfig (MirrorMakerConfig: clusterPairs, connectorBaseConfig)', () => {
   it('runs a herder for every ordered pair while heartbeats are on, enabled or not', () => {
     assert.deepEqual(driver({ 'A->B.enabled': 'true' }).herderPairs(), [
       { source: 'A', target: 'B' },

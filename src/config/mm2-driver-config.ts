@@ -1,7 +1,7 @@
 /**
  * MM2's driver (`MirrorMakerConfig`) as an algorithm over the file's properties: which herders
  * (flows) exist, and the connector, client and worker configs each flow sees, with MM2's
- * precedence exactly (mm2-spec §7.2, §7.3), oddities included:
+ * precedence exactly (MirrorMakerConfig's clusterPairs and connectorBaseConfig), oddities included:
  *   - a top-level key reaches the flows only if a connector knows it (`topics` does,
  *     `consumer.isolation.level` and `use.defaults.from` do not: they are dropped);
  *   - top-level connection settings (bootstrap.servers, security.protocol, ssl.*, sasl.*) are
@@ -39,7 +39,7 @@ export class Mm2DriverConfig {
     return this.props.get(key);
   }
 
-  /** §7.2: a herder for every ordered pair whose flow is enabled or whose heartbeats are on. */
+  /** MirrorMakerConfig.clusterPairs: a herder for every ordered pair whose flow is enabled or whose heartbeats are on. */
   herderPairs(): HerderPair[] {
     const global = this.props.get('emit.heartbeats.enabled');
     const globalHeartbeats = global === undefined ? true : javaParseBoolean(global.value);
@@ -72,7 +72,7 @@ export class Mm2DriverConfig {
     return props;
   }
 
-  /** `connectorBaseConfig(source->target)` (§7.3), the same for the three connectors of a flow. */
+  /** `connectorBaseConfig(source->target)`, the same for the three connectors of a flow. */
   connectorConfig(pair: HerderPair): Map<string, Mm2Property> {
     const config = new Map<string, Mm2Property>();
     // 1. Top-level keys the connector definitions know; the rest is dropped.

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MM2_KEYS, isConnectorKey } from './mm2-keys';
 
-/** Every key of mm2-spec §7.5's defaults table (the driver, the three connectors, Connect, the workers). */
+/** Every key MM2 defines with a default (the driver, the three connectors, Connect, the workers). */
 const SPEC_7_5 = [
   'clusters',
   'dedicated.mode.enable.internal.rest',
@@ -64,7 +64,7 @@ const SPEC_7_5 = [
 ];
 
 describe('MM2_KEYS', () => {
-  it('has every key of mm2-spec §7.5, once', () => {
+  it('has every key MM2 defines, once', () => {
     const keys = MM2_KEYS.map((spec) => spec.key);
     assert.deepEqual(SPEC_7_5.filter((key) => !keys.includes(key)), []);
     assert.equal(new Set(keys).size, keys.length);

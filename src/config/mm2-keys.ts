@@ -1,5 +1,5 @@
 /**
- * Every key MirrorMaker 2 defines for its driver file (mm2-spec §7.5: MirrorMakerConfig, the
+ * Every key MirrorMaker 2 defines for its driver file (MirrorMakerConfig, the
  * connector configs, the Connect settings they include, the worker settings the driver passes
  * on), with MM2's type and default, and what mirrorflow does with it. Nothing outside this list
  * and the client settings of `mm2-client-keys.ts` is accepted, so no key is ever silently
@@ -94,7 +94,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connector',
     type: 'list',
     default: 'org.apache.kafka.common.metrics.JmxReporter',
-    support: java('mirrorflow has no JMX; it exposes Prometheus metrics', 'org.apache.kafka.common.metrics.JmxReporter', ''),
+    support: java('mirrorflow has no JMX; it logs its progress (--status-interval)', 'org.apache.kafka.common.metrics.JmxReporter', ''),
   },
 
   // MirrorSourceConfig
@@ -253,9 +253,9 @@ export function mm2Key(key: string): Mm2KeySpec | undefined {
   return byKey.get(key);
 }
 
-/** Keys that MM2's connector ConfigDefs know: the only top-level keys that reach a flow (§7.3 step 1). */
+/** Keys that MM2's connector ConfigDefs know: the only top-level keys that reach a flow (connectorBaseConfig's first step). */
 export function isConnectorKey(key: string): boolean {
-  // DefaultConfigPropertyFilter reads it, but no connector ConfigDef defines it (§3.4).
+  // DefaultConfigPropertyFilter reads it, but no connector ConfigDef defines it.
   if (key === 'use.defaults.from') return false;
   const group = byKey.get(key)?.group;
   return group === 'connector' || group === 'source' || group === 'checkpoint' || group === 'heartbeat' || group === 'connect';

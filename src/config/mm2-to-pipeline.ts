@@ -1,7 +1,7 @@
 /**
  * An mm2.properties file (its entries, values already resolved, or with opaque placeholders for
  * `mirrorflow convert`) as a pipeline document: every key checked, the clusters, and a flow for
- * every herder MM2 would run (§7.2), including the heartbeats-only ones (`enabled: false`).
+ * every herder MM2 would run (MirrorMakerConfig.clusterPairs), including the heartbeats-only ones (`enabled: false`).
  * Problems are collected, never thrown, so a file's problems are all reported at once.
  */
 import type { PropertyEntry } from './java-properties';

@@ -1,3 +1,4 @@
+// size: one zod schema per pipeline section, kept in one file so the whole pipeline file reads top to bottom as the schema it is.
 /**
  * The pipeline file, as one zod schema: the single source of truth for validation, defaults, the
  * JSON Schema editors use (`config/pipeline.schema.json`) and the docs. Every key says which MM2
@@ -12,7 +13,7 @@ import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROU
 
 /** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
 export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
-/** The pipeline name goes into group ids, client ids and metric labels. */
+/** The pipeline name goes into group ids and client ids. */
 export const pipelineNamePattern = /^[A-Za-z0-9._-]+$/;
 /** `host:port`, `[ipv6]:port`. The port range is checked separately (a regex cannot say 1..65535 readably). */
 const hostPortPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[^\s:,[\]]+):\d{1,5}$/;
@@ -413,7 +414,7 @@ export const pipelineFileSchema = z
       .string()
       .regex(pipelineNamePattern, { error: 'may only contain letters, digits, ".", "_" and "-"' })
       .optional()
-      .describe('Pipeline name, used in group ids, client ids and metrics; default: the file name without extension.'),
+      .describe('Pipeline name, used in group ids and client ids; default: the file name without extension.'),
     clusters: z
       .record(
         z.string().regex(clusterAliasPattern, { error: 'a cluster alias may only contain letters, digits, "_" and "-"' }),

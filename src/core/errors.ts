@@ -148,19 +148,6 @@ export class ClusterUnavailableError extends MirrorflowError {
   }
 }
 
-/** Retrying stopped; `cause` is the last failure. */
-export class RetriesExhaustedError extends MirrorflowError {
-  override readonly name = 'RetriesExhaustedError';
-  override readonly code = 'RETRIES_EXHAUSTED';
-
-  constructor(
-    readonly attempts: number,
-    options: ErrorOptions = {},
-  ) {
-    super(`Gave up after ${attempts} attempts: ${describeError(options.cause)}`, options);
-  }
-}
-
 /** The local Kafka launcher could not fetch, start or stop a cluster. */
 export class LocalKafkaError extends MirrorflowError {
   override readonly name = 'LocalKafkaError';

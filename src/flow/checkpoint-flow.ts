@@ -1,3 +1,4 @@
+// size: one class, MM2's checkpoint connector and task, whose discovery, translation and writes share its state.
 /**
  * One flow's checkpoints, MM2's MirrorCheckpointConnector + MirrorCheckpointTask:
  *

@@ -1,6 +1,6 @@
 /**
- * Live counters of one flow's checkpoints and consumer-group offset sync, read by the CLI's
- * progress line, the status endpoint and metrics (`FlowStatus.checkpoints`). Updated once per
+ * Live counters of one flow's checkpoints and consumer-group offset sync, read through
+ * `FlowStatus.checkpoints` (tests, tools). Updated once per
  * pass, never per record.
  */
 export class CheckpointStatus {

@@ -14,7 +14,7 @@ export interface PartitionStatus {
 }
 
 /**
- * Live counters of one flow, read by the CLI's progress line, the status endpoint and metrics.
+ * Live counters of one flow, read by the CLI's progress line (`mirrorflow run`).
  * Updated once per acknowledged batch, never per record.
  */
 export class FlowStatus {
@@ -35,7 +35,8 @@ export class FlowStatus {
    */
   sourceResets = 0;
   readonly partitions = new Map<string, PartitionStatus>();
-  state: 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
+  /** `disabled`: the flow does not replicate (`enabled: false`), only its heartbeats may run. */
+  state: 'disabled' | 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */
   readonly checkpoints = new CheckpointStatus();
   readonly heartbeats = new HeartbeatStatus();

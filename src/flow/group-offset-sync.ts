@@ -8,7 +8,7 @@
  * none there or the translated one is ahead — an idle group's offsets never move backwards; new
  * partitions are added.
  *
- * Where MM2 hurts its users (peers.md §4 #3), this does better: MM2 sends the commit to active
+ * Where MM2 hurts its users, this does better: MM2 sends the commit to active
  * groups too and lets the broker refuse it, leaving only a warning in the log, so "the sync does
  * not work" is a common report. Here a group with members is skipped before anything is sent,
  * counted on the flow's status and named in one warning per pass. And the target groups' states

@@ -63,7 +63,7 @@ test('heartbeats: creates the compacted one-partition topic, then one byte-ident
     assert.equal(first.partition, 0);
     assert.equal(first.timestamp, 1_700_000_000_000);
     assert.deepEqual(first.headers, []);
-    // §1.3: key (us-west, us-east), value (version 0, 1700000000000).
+    // MM2's Heartbeat encoding: key (us-west, us-east), value (version 0, 1700000000000).
     assert.equal(first.key!.toString('hex'), '0007' + Buffer.from('us-west').toString('hex') + '0007' + Buffer.from('us-east').toString('hex'));
     assert.equal(first.value!.toString('hex'), '00000000018bcfe56800');
     assert.equal(h.status.written, 3);

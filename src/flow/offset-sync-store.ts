@@ -16,7 +16,7 @@
  * can hold here, the comparisons below give exactly Java's answers (see `invariantB/C`), and the
  * spec checks that against a literal BigInt port of MM2's code.
  */
-import { type Observable, EMPTY, defer, lastValueFrom, map, mergeMap, of, take } from 'rxjs';
+import { type Observable, EMPTY, defer, map, mergeMap, of, take } from 'rxjs';
 import type { Logger } from '../core/ports/logger';
 import { silentLogger } from '../core/ports/logger';
 import type { TopicReader } from '../core/ports/record-source';
@@ -255,9 +255,4 @@ function invariantB(iSync: StoredSync, jSync: StoredSync, i: number, j: number):
 function invariantC(iSync: StoredSync, jSync: StoredSync, i: number): boolean {
   if (iSync === jSync) return true;
   return iSync.upstreamOffset - jSync.upstreamOffset >= POW2[Math.max(i - 2, 0)]!;
-}
-
-/** Reads the store to its end once and resolves with it (Promise form of `OffsetSyncStore.load`). */
-export function loadOffsetSyncStore(reader: TopicReader, topic: string, options: OffsetSyncStoreOptions = {}): Promise<OffsetSyncStore> {
-  return lastValueFrom(OffsetSyncStore.load(reader, topic, options));
 }

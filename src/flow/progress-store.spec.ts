@@ -1,12 +1,107 @@
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastValueFrom, of, type Observable } from 'rxjs';
-import { ProgressStore } from './progress-store';
-import { decodeConnectOffsetValue } from '../formats';
-import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
-import type { ClusterAdmin } from '../core/ports/cluster-admin';
+import { type Observable, defer, firstValueFrom, from, lastValueFrom, of, throwError } from 'rxjs';
+import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
 import type { TopicReader } from '../core/ports/record-source';
+import type { OutboundItem, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
+import type { KafkaRecord, SourceBatch } from '../core/record';
 import { silentLogger } from '../core/ports/logger';
+import { connectOffsetsPartition, decodeConnectOffsetValue, encodeConnectOffsetValue, encodeSourceOffsetKey } from '../formats';
+import { ProgressStore } from './progress-store';
+
+const TOPIC = 'mm2-offsets.primary.internal';
+
+const stored = (key: Buffer | string, value: Buffer | null, offset: number): KafkaRecord => ({
+  topic: TOPIC,
+  partition: 0,
+  offset,
+  timestamp: 0,
+  key: typeof key === 'string' ? Buffer.from(key) : key,
+  value,
+  headers: [],
+});
+
+function harness(records: KafkaRecord[], options: { partitions?: number; failWrites?: number } = {}) {
+  const created: NewTopic[] = [];
+  const writes: OutboundRecord[][] = [];
+  let failures = options.failWrites ?? 0;
+  const targetAdmin = {
+    cluster: 'backup',
+    createTopics: (topics: readonly NewTopic[]) => defer(() => (created.push(...topics), of([]))),
+    listTopics: () => of([{ name: TOPIC, partitions: options.partitions ?? 25 }]),
+  } as unknown as ClusterAdmin;
+  const reader = {
+    cluster: 'backup',
+    readToEnd: (): Observable<SourceBatch> => from([{ topic: TOPIC, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 }]),
+  } as unknown as TopicReader;
+  const writer: RecordWriter = {
+    cluster: 'backup',
+    write: (items: readonly OutboundItem[]) =>
+      defer(() => {
+        if (failures-- > 0) return throwError(() => new Error('NOT_ENOUGH_REPLICAS'));
+        writes.push(items as OutboundRecord[]);
+        return of(new Float64Array(items.length));
+      }),
+    close: async () => undefined,
+  };
+  const store = new ProgressStore({ sourceAlias: 'primary', topic: TOPIC, replicationFactor: -1, targetAdmin, reader, writer, logger: silentLogger });
+  return { store, created, writes };
+}
+
+const key = (topic: string, partition: number, cluster = 'primary') => encodeSourceOffsetKey({ sourceClusterAlias: cluster, topic, partition });
+
+describe('ProgressStore', () => {
+  it("loads this source's MirrorSourceConnector offsets as MM2 stored them, the last one per partition winning, and resumes after them", async () => {
+    const h = harness([
+      stored(key('orders', 0), encodeConnectOffsetValue(41), 0),
+      stored(key('orders', 0), encodeConnectOffsetValue(99), 1),
+      stored(key('orders', 1, 'other'), encodeConnectOffsetValue(7), 2), // another source's flow
+      stored('["MirrorCheckpointConnector",{"cluster":"primary","partition":2,"topic":"orders"}]', encodeConnectOffsetValue(5), 3),
+      stored(key('payments', 0), encodeConnectOffsetValue(3), 4),
+      stored(key('payments', 0), null, 5), // a tombstone forgets the partition
+      stored('not json', Buffer.from('{'), 6), // malformed: skipped, not fatal
+    ]);
+    await lastValueFrom(h.store.load(), { defaultValue: undefined });
+    assert.deepEqual(h.created, [{ name: TOPIC, partitions: 25, replicationFactor: -1, configs: { 'cleanup.policy': 'compact' } }]);
+    assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 100);
+    assert.equal(h.store.nextOffset({ topic: 'orders', partition: 1 }), undefined);
+    assert.equal(h.store.nextOffset({ topic: 'orders', partition: 2 }), undefined);
+    assert.equal(h.store.nextOffset({ topic: 'payments', partition: 0 }), undefined);
+  });
+
+  it('writes each changed partition once per flush, with MM2 key, value and partitioning, and never moves an offset back', async () => {
+    const h = harness([], { partitions: 5 });
+    await lastValueFrom(h.store.load(), { defaultValue: undefined });
+    h.store.markReplicated({ topic: 'orders', partition: 0 }, 10);
+    h.store.markReplicated({ topic: 'orders', partition: 0 }, 12);
+    h.store.markReplicated({ topic: 'orders', partition: 0 }, 11); // late acknowledgement of an older batch
+    h.store.markReplicated({ topic: 'orders', partition: 3 }, 0);
+    await firstValueFrom(h.store.flush());
+    assert.equal(h.writes.length, 1);
+    assert.deepEqual(
+      h.writes[0]!.map((r) => [r.topic, r.partition, r.key!.toString(), r.value!.toString()]),
+      [
+        [TOPIC, connectOffsetsPartition(key('orders', 0), 5), key('orders', 0).toString(), encodeConnectOffsetValue(12).toString()],
+        [TOPIC, connectOffsetsPartition(key('orders', 3), 5), key('orders', 3).toString(), encodeConnectOffsetValue(0).toString()],
+      ],
+    );
+    assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 13);
+    await firstValueFrom(h.store.flush());
+    assert.equal(h.writes.length, 1, 'nothing changed, nothing written');
+  });
+
+  it('keeps offsets whose write failed for the next flush', async () => {
+    const h = harness([], { failWrites: 1 });
+    await lastValueFrom(h.store.load(), { defaultValue: undefined });
+    h.store.markReplicated({ topic: 'orders', partition: 0 }, 5);
+    await assert.rejects(firstValueFrom(h.store.flush()), /NOT_ENOUGH_REPLICAS/);
+    assert.equal(h.store.pendingFlush, 1);
+    h.store.markReplicated({ topic: 'orders', partition: 0 }, 8);
+    await firstValueFrom(h.store.flush());
+    assert.deepEqual(h.writes.map((w) => w.map((r) => r.value!.toString())), [[encodeConnectOffsetValue(8).toString()]]);
+    assert.equal(h.store.pendingFlush, 0);
+  });
+});
 
 function store(): { progress: ProgressStore; written: OutboundRecord[] } {
   const written: OutboundRecord[] = [];

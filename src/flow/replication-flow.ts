@@ -1,3 +1,4 @@
+// size: one class, MM2's source connector and task: fetch, mirror, write, dead letters and commit share the positions, lifetimes and budget of one flow.
 import {
   type MonoTypeOperatorFunction,
   type Observable,

@@ -13,7 +13,7 @@ const cp = (consumerGroupId: string, topic: string, partition: number, upstreamO
 });
 
 describe('Checkpoint format', () => {
-  it('matches the spec example (§1.2)', () => {
+  it('matches the bytes of MM2 Checkpoint encoding', () => {
     const c = cp('group-1', 'us-west.orders', 3, 1000, 987, '');
     assert.equal(hex(encodeCheckpointKey(c)), '000767726f75702d31000e75732d776573742e6f726465727300000003');
     assert.equal(hex(encodeCheckpointValue(c)), '0000' + '00000000000003e8' + '00000000000003db' + '0000');

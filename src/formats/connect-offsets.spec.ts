@@ -44,7 +44,7 @@ const SOURCE_KEYS: readonly (readonly [string, string, number, string, number])[
 ];
 
 describe('Connect source offsets (mm2-offsets.<source>.internal)', () => {
-  it('writes the MirrorSourceConnector key of the spec (§1.6)', () => {
+  it('writes the MirrorSourceConnector key as Connect writes it', () => {
     const key = encodeSourceOffsetKey({ sourceClusterAlias: 'A', topic: 'orders', partition: 0 });
     assert.equal(key.toString('utf8'), '["MirrorSourceConnector",{"cluster":"A","partition":0,"topic":"orders"}]');
   });

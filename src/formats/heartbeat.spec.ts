@@ -6,7 +6,7 @@ import { RecordFormatError } from './record-format-error';
 const hex = (b: Buffer) => b.toString('hex');
 
 describe('Heartbeat format', () => {
-  it('matches the spec example (§1.3)', () => {
+  it('matches the bytes of MM2 Heartbeat encoding', () => {
     const hb: Heartbeat = { sourceClusterAlias: 'us-west', targetClusterAlias: 'us-east', timestamp: 1700000000000 };
     assert.equal(hex(encodeHeartbeatKey(hb)), '000775732d77657374000775732d65617374');
     assert.equal(hex(encodeHeartbeatValue(hb)), '00000000018bcfe56800');

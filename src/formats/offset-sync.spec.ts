@@ -11,7 +11,7 @@ const sync = (topic: string, partition: number, upstreamOffset: number, downstre
 });
 
 describe('OffsetSync format', () => {
-  it('matches the spec example (§1.4)', () => {
+  it('matches the bytes of MM2 OffsetSync encoding', () => {
     const s = sync('orders', 3, 1000, 987);
     assert.equal(hex(encodeOffsetSyncKey(s.topicPartition)), '00066f726465727300000003');
     assert.equal(hex(encodeOffsetSyncValue(s)), '00000000000003e800000000000003db');

@@ -3,11 +3,11 @@ import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from './kafkajs'
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import type { Compression } from '../core/ports/record-writer';
 import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
 import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
+import { COMPRESSION_CODES } from './compression-codes';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 const SESSION_TIMEOUT_MS = 10_000;
@@ -17,10 +17,8 @@ const HEARTBEAT_INTERVAL_MS = 1_000;
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
 type FetchedMessage = DecodedMessage | FetchedRecordBatch;
 
-const CODECS: Record<Compression, number> = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
-
 function forwardPolicy({ minCompressedBytes, maxBytes, compression }: ForwardRecordBatches): ForwardPolicy {
-  return { minCompressedBytes, maxBytes, ...(compression === undefined ? {} : { codec: CODECS[compression] }) };
+  return { minCompressedBytes, maxBytes, ...(compression === undefined ? {} : { codec: COMPRESSION_CODES[compression] }) };
 }
 
 /**

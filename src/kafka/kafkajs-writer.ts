@@ -1,10 +1,11 @@
 import { catchError, defer, firstValueFrom, throwError, type Observable } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
-import { isRecordBatch, outboundItemBytes, type Compression, type OutboundItem, type OutboundRecord, type RecordWriter, type WriteOptions } from '../core/ports/record-writer';
+import { isRecordBatch, outboundItemBytes, type OutboundItem, type OutboundRecord, type RecordWriter, type WriteOptions } from '../core/ports/record-writer';
 import type { OutboundRecordBatch } from '../core/record';
 import type { ForwardedBatchMessage } from './wire/produce-request';
 import type { WriterOptions } from '../core/ports/kafka-clients';
 import { toTransportError } from './errors';
+import { COMPRESSION_CODES } from './compression-codes';
 import { KafkaTransportError, RecordRefusedError, describeError, isRetriable, type MirrorflowError } from '../core/errors';
 import { retryWithBackoff, type RetryConfig } from '../core/retry';
 import type { Logger } from '../core/ports/logger';
@@ -19,13 +20,6 @@ import { decodeRecordBatch } from './wire/fetch-decoder';
  */
 export const PARTIAL_RETRY: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 100, maxDelayMs: 5_000, factor: 2, jitter: 0.2 };
 
-const COMPRESSION: Record<Compression, CompressionTypes> = {
-  none: CompressionTypes.None,
-  gzip: CompressionTypes.GZIP,
-  snappy: CompressionTypes.Snappy,
-  lz4: CompressionTypes.LZ4,
-  zstd: CompressionTypes.ZSTD,
-};
 
 interface PartitionGroup {
   readonly messages: Message[];
@@ -78,7 +72,7 @@ export class KafkajsWriter implements RecordWriter {
     // Every record names its partition, so the partitioner is never used; naming one silences
     // kafkajs's warning about its default.
     this.producer = this.newProducer();
-    this.compression = COMPRESSION[options.compression];
+    this.compression = COMPRESSION_CODES[options.compression] as CompressionTypes;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 

@@ -13,7 +13,8 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     source: status.source,
     target: status.target,
     replicating,
-    state: replicating ? status.state : heartbeatsOnlyState(hb.state),
+    // A flow that does not replicate (`disabled`) is as well as its heartbeats are.
+    state: replicating && status.state !== 'disabled' ? status.state : heartbeatsOnlyState(hb.state),
     topics: status.topics,
     recordsReplicated: status.recordsReplicated,
     recordsDropped: status.recordsDropped,

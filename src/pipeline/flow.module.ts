@@ -25,7 +25,6 @@ import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import {
   CheckpointFlowToken,
   DeadLetterSinkToken,
-  FlowConfigToken,
   FlowStatusToken,
   HeartbeatFlowToken,
   OffsetSyncEmitterToken,
@@ -53,7 +52,6 @@ export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirr
  */
 export function flowModule(flow: FlowConfig, pipelineLogger: Logger): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<FlowConfig>(FlowConfigToken).toConstantValue(flow);
     // The flow's own logger shadows the pipeline's in this child container.
     bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
 

@@ -45,7 +45,7 @@ interface RunningFlow {
   readonly status: FlowStatus;
 }
 
-/** One flow as DESIGN.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
+/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
   return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
 }
@@ -100,12 +100,15 @@ export class Pipeline {
       const container = new Container({ parent: this.container });
       container.load(flowModule(flow, this.logger));
       if (flow.enabled) container.get(TransformChainToken); // plugin problems surface here, before any connection
+      const status = container.get<FlowStatus>(FlowStatusToken);
+      // Nothing would ever move a flow that does not replicate out of `starting`.
+      if (!flow.enabled) status.state = 'disabled';
       this.flows.push({
         container,
         flow: flow.enabled ? container.get<ReplicationFlow>(ReplicationFlowToken) : undefined,
         checkpoints: flow.enabled ? container.get<CheckpointFlow | undefined>(CheckpointFlowToken) : undefined,
         heartbeats: container.get<HeartbeatFlow | undefined>(HeartbeatFlowToken),
-        status: container.get<FlowStatus>(FlowStatusToken),
+        status,
       });
     }
     const clusters = [...new Set(running.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];

@@ -3,7 +3,6 @@
  * type is ours; the rest are named for what they hold.
  */
 export const PipelineConfigToken = Symbol.for('mirrorflow.PipelineConfig');
-export const FlowConfigToken = Symbol.for('mirrorflow.FlowConfig');
 export const SchedulerToken = Symbol.for('mirrorflow.Scheduler');
 export const PluginRegistryToken = Symbol.for('mirrorflow.PluginRegistry');
 export const ReplicationPolicyToken = Symbol.for('mirrorflow.ReplicationPolicy');

@@ -22,9 +22,9 @@ export interface TransformCounter {
 }
 
 /**
- * Metrics scoped to one transform step. The host exports a counter named `name` (snake_case)
- * as `mirrorflow_transform_<name>_total`, labelled with the flow, the plugin and the step path.
- * Create counters in `create()`, not per record.
+ * Counters scoped to one transform step, named in snake_case. mirrorflow does not export metrics
+ * yet: today the counts go nowhere, and a metrics exporter will take them without plugins
+ * changing. Create counters in `create()`, not per record.
  */
 export interface TransformMetrics {
   counter(name: string, help: string): TransformCounter;
@@ -60,7 +60,7 @@ export interface Transform {
 export interface TransformDefinition<Config = unknown> {
   /** snake_case verb used as `type:` in a pipeline, e.g. `insert_header`. */
   readonly name: string;
-  /** One sentence for `mirrorflow plugins` and the docs. */
+  /** One sentence for error messages and the docs. */
   readonly summary: string;
   /**
    * Validates and defaults the step's options (every key of the step except `type`). Prefer

@@ -2,7 +2,6 @@
  * The shape every transform definition must have, checked once in one place: by the registry
  * for built-ins and by the loader for plugins, whose default export could be anything.
  */
-import type { TransformDefinition } from './api';
 
 /** `insert_header`, `drop`, `mask_json_field`: what a pipeline writes as `type:`. */
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -40,10 +39,6 @@ export function checkTransformDefinition(value: unknown): string[] {
     problems.push(`"create" must be a function, got ${describeValue(create)}`);
   }
   return problems;
-}
-
-export function isTransformDefinition(value: unknown): value is TransformDefinition {
-  return checkTransformDefinition(value).length === 0;
 }
 
 function isZod4Schema(value: unknown): boolean {

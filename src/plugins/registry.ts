@@ -37,7 +37,7 @@ export class PluginRegistry {
     return this.byName.has(name);
   }
 
-  /** Registered names, sorted, for messages and `mirrorflow plugins`. */
+  /** Registered names, sorted, for messages. */
   names(): string[] {
     return [...this.byName.keys()].sort();
   }

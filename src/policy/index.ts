@@ -7,7 +7,7 @@ export { DefaultReplicationPolicy, type DefaultReplicationPolicyOptions, DEFAULT
 export { IdentityReplicationPolicy, type IdentityReplicationPolicyOptions } from './identity-replication-policy';
 export { createReplicationPolicy, type ReplicationPolicySpec } from './create-replication-policy';
 export { compilePatternList, patternListProblems, InvalidPatternError, type PatternList } from './pattern-list';
-export { translateJavaRegex, JavaRegexError, type JavaRegexFlags, type TranslatedJavaRegex } from './java-regex';
+export { translateJavaRegex, JavaRegexError, type JavaRegexFlags, type TranslatedJavaRegex } from '../core/java-regex';
 export {
   type TopicFilter,
   DefaultTopicFilter,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { javaSplitLiteral } from './java-split';
 
 describe('javaSplitLiteral (Java Pattern.split with a quoted separator, limit 0)', () => {
-  it('drops trailing empty strings and keeps a leading one (spec §2.2)', () => {
+  it('drops trailing empty strings and keeps a leading one, as Java does', () => {
     assert.deepEqual(javaSplitLiteral('a.', '.'), ['a']);
     assert.deepEqual(javaSplitLiteral('.x', '.'), ['', 'x']);
     assert.deepEqual(javaSplitLiteral('a..b', '.'), ['a', '', 'b']);

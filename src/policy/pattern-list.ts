@@ -9,7 +9,7 @@
  * pattern. Unlike Java, an entry must be a valid regex by itself (Java would accept `a(b` + `c)d`).
  */
 import { MirrorflowError } from '../core/errors';
-import { NO_JAVA_FLAGS, translateJavaRegex, type JavaRegexFlags } from './java-regex';
+import { NO_JAVA_FLAGS, translateJavaRegex, type JavaRegexFlags } from '../core/java-regex';
 
 /** One entry of a regex list is invalid; `index` is zero-based, as in a config path `topics[2]`. */
 export class InvalidPatternError extends MirrorflowError {

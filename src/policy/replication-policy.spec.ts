@@ -339,7 +339,7 @@ describe('DefaultReplicationPolicy', () => {
     assert.equal(p.isInternalTopic('__consumer_offsets'), true);
     assert.equal(p.isInternalTopic('.hiddentopic'), true);
     assert.equal(p.isInternalTopic('mm2-offsets.CLUSTER.internal'), true);
-    // Older MM2 (and spec §2.2) said true; Kafka 4.3.1 says false (KIP-1074).
+    // Older MM2 said true; Kafka 4.3.1 says false (KIP-1074).
     assert.equal(p.isInternalTopic('mm2-offsets-CLUSTER-internal'), false);
     assert.equal(p.isInternalTopic('mm2-offsets_CLUSTER_internal'), false);
   });

@@ -5,7 +5,7 @@
  *
  * The preloader is Java rather than Node for two reasons: the Kafka Java producer writes these
  * records several times faster than kafkajs can encode them (about 150k records/s against
- * 100k at best on this 2-core machine, toolchain.md §7), and a preloader built on mirrorflow's own
+ * 100k at best on this 2-core machine), and a preloader built on mirrorflow's own
  * writer would tie the yardstick to the thing being measured. ProducerPerformance itself cannot
  * write keys or headers, which bulk needs.
  */

@@ -1,5 +1,5 @@
 /**
- * Consumer-group offset sync into the target (issue #3; MM2 spec §4.4; §9.1
+ * Consumer-group offset sync into the target (issue #3; as MM2's integration test
  * `testOneWayReplicationWithAutoOffsetSync`): a group that consumed everything on the source is
  * synced to within `offset_syncs.lag_max` of the end on the target and re-reads fewer than that;
  * new topics are added; a group with members on the target is left alone and reported; an idle

@@ -1,5 +1,5 @@
 /**
- * Heartbeats (issue #3; MM2 spec §1.3, §5, §6): every flow writes `(source, target, now)` to the
+ * Heartbeats (issue #3): every flow writes `(source, target, now)` to the
  * target's `heartbeats` topic, byte-identical to MM2's, and heartbeats topics travel along the
  * flows like MM2's (`a.heartbeats`, then `b.a.heartbeats` one hop further), so the hops between
  * clusters can be counted from topic names.

@@ -1,5 +1,5 @@
 /**
- * Checkpoints across restarts and rewinds (issue #3; MM2 spec §4.2, §4.3; §9.1
+ * Checkpoints across restarts and rewinds (issue #3; as MM2's integration tests
  * `testRestartReplication`, `testOffsetTranslationBehindReplicationFlow`): a restarted pipeline
  * loads the checkpoints it wrote and never writes one behind them; checkpoints advance when the
  * source group advances and follow it back when it rewinds.

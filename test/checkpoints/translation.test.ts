@@ -1,5 +1,5 @@
 /**
- * Checkpoints and offset translation against two real clusters (issue #3; MM2 spec §4, §9.1
+ * Checkpoints and offset translation against two real clusters (issue #3; as MM2's
  * `MirrorConnectorsIntegrationBaseTest`): checkpoints for every partition; a consumer moved to
  * the target at the translated offsets resumes at 0 < position <= end and misses no record;
  * failback; nothing for topics with nothing mirrored; offset syncs on the target; sources

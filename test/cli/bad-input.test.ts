@@ -1,5 +1,5 @@
 /**
- * Bad input never half-starts (issue #2; DESIGN "Contracts"): `mirrorflow run` with a broken
+ * Bad input never half-starts (issue #2; a contract of docs/architecture.md): `mirrorflow run` with a broken
  * pipeline file or an unreachable cluster prints a clear message on stderr (file, line, path,
  * hint; or the cluster's alias), exits non-zero, and writes nothing to any cluster.
  *

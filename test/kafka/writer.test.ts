@@ -1,5 +1,5 @@
 /**
- * The target writer against a real broker (DESIGN "no data loss", issue 5): when a produce
+ * The target writer against a real broker (the "No data loss" contract of docs/architecture.md, issue 5): when a produce
  * request is written on some partitions and refused on others, only the refused partitions are
  * sent again. Sending the request again whole (kafkajs's way) wrote the acknowledged partitions
  * twice; the benchmark caught it as whole partitions doubled on newly created remote topics,

@@ -1,5 +1,5 @@
 /**
- * Backpressure (DESIGN "Bounded memory"; `buffer.max_bytes`): a target that stops acknowledging
+ * Backpressure (bounded memory: `buffer.max_bytes`): a target that stops acknowledging
  * makes mirrorflow stop fetching once the flow's byte budget is in flight, instead of reading
  * the source's backlog into memory; when the target acknowledges again, everything arrives.
  *

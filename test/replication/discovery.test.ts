@@ -1,5 +1,5 @@
 /**
- * Topic discovery and remote topic creation (issue #2; MM2 spec §3.2, §3.3, §3.4): topics and
+ * Topic discovery and remote topic creation (issue #2): topics and
  * partitions that appear while a pipeline runs are replicated without a restart, and remote
  * topics get the source's partition count and its non-default, non-excluded configs.
  */

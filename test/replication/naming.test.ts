@@ -1,5 +1,5 @@
 /**
- * Remote topic names and which topics are replicated at all (issue #2; MM2 spec §2, §3.1): the
+ * Remote topic names and which topics are replicated at all (issue #2): the
  * replication policies, cycle prevention, internal topics, heartbeats topics.
  *
  * Every topic name here contains the test's unique name, and assertions look only at topics that
@@ -102,7 +102,7 @@ describe('replication policy naming', () => {
     assert.equal((await target.topics()).get(`${p}-orders`), 2, 'same partition count');
   });
 
-  test('identity policy: prefixed normal topics are replicated, heartbeats from the target are not (spec §2.4)', async () => {
+  test('identity policy: prefixed normal topics are replicated, heartbeats from the target are not (as in MM2 with IdentityReplicationPolicy)', async () => {
     const p = uniqueName('nm-idcycle');
     // A source alias of its own: other pipelines on the shared clusters may replicate heartbeats
     // topics from primary, but none names its remote topics after this alias.
@@ -130,7 +130,7 @@ describe('replication policy naming', () => {
   });
 });
 
-describe('cycle prevention (spec §2.4 vectors, flow primary->backup)', () => {
+describe('cycle prevention (the cases MM2 tests, flow primary->backup)', () => {
   test('a topic never returns to a cluster named anywhere in its prefix chain', async () => {
     const p = uniqueName('nm-cycle');
     const replicated = [`${p}-t1`, `primary.${p}-t1`, `other.${p}-t1`];

@@ -1,5 +1,5 @@
 /**
- * Stopping and restarting `mirrorflow run` (issue #2; DESIGN "No data loss"; MM2 spec §1.6): a
+ * Stopping and restarting `mirrorflow run` (issue #2; the "No data loss" contract of docs/architecture.md): a
  * graceful stop exits 0 and stores progress in MM2's Connect offsets topic, in MM2's key format;
  * a kill -9 loses nothing (duplicates allowed, bounded by the last stored progress); `start:
  * latest` holds across a restart; a stop asked for while the pipeline is still starting ends it.

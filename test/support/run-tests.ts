@@ -68,7 +68,7 @@ export function collectTestFiles(distDir: string, rootDir: string, options: { un
   };
   walk(join(distDir, 'src'), '.spec.js');
   walk(join(distDir, 'plugins'), '.spec.js');
-  // Test support has unit specs of its own (the fault tests' TCP proxy).
+  // Specs of the test support and of the repository itself (docs, file sizes) are unit specs too.
   walk(join(distDir, 'test'), '.spec.js');
   if (!options.unit) walk(join(distDir, 'test'), '.test.js');
   return found

@@ -6,6 +6,7 @@ import {
   type DetachedCluster,
   type DetachedClusterStatus,
 } from '../../local';
+import { textTable } from './text-table';
 
 /** Options of `mirrorflow local up`, as parsed by the command. */
 export interface LocalUpOptions {
@@ -53,7 +54,7 @@ export async function localUpAction(options: LocalUpOptions, output: ActionOutpu
     `pid ${cluster.pid}`,
     result.started.includes(cluster) ? 'started' : 'already running',
   ]);
-  output.out.write(table(rows));
+  output.out.write(textTable(rows));
   output.out.write(`\nFor the tests: export MIRRORFLOW_TEST_CLUSTERS='${JSON.stringify(bootstrapMap(all))}'\n`);
   output.out.write('Stop with: mirrorflow local down\n');
 }
@@ -69,7 +70,7 @@ export async function localStatusAction(options: LocalStatusOptions, output: Act
     output.out.write('No local clusters are running. Start some with: mirrorflow local up\n');
     return;
   }
-  output.out.write(table([['ALIAS', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.map(statusRow)]));
+  output.out.write(textTable([['ALIAS', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.map(statusRow)]));
 }
 
 /** Stops recorded clusters (all, or the aliases given) and removes their files. */
@@ -89,12 +90,6 @@ function statusRow(cluster: DetachedClusterStatus): string[] {
 
 function bootstrapMap(clusters: readonly DetachedCluster[]): Record<string, string> {
   return Object.fromEntries(clusters.map((cluster) => [cluster.alias, cluster.bootstrapServers]));
-}
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
 /** Start-up can take a while the first time (jar download); say what is happening on stderr. */

@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
 import { clustersUpstreamAction } from '../actions/clusters-upstream.action';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
+import { collectValues } from './collect-values';
 
 interface UpstreamFlags extends ToolCommonFlags {
   readonly cluster: string[];
   readonly upstream: string[];
   readonly heartbeats: boolean;
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** `mirrorflow clusters upstream FILE [--cluster C]`: upstream clusters and hops from heartbeats. */
 export function registerClustersCommand(program: Command): void {
@@ -20,8 +19,8 @@ export function registerClustersCommand(program: Command): void {
         "(MM2's RemoteClusterUtils.upstreamClusters and replicationHops), with the newest heartbeat of each path.",
     )
     .argument('<file>', 'pipeline YAML file')
-    .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collect, [])
-    .option('-u, --upstream <alias>', 'only this upstream cluster (repeatable; default: all)', collect, [])
+    .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collectValues, [])
+    .option('-u, --upstream <alias>', 'only this upstream cluster (repeatable; default: all)', collectValues, [])
     .option('--no-heartbeats', 'only look at topic names; do not read the heartbeats topics');
   addToolCommonOptions(upstream).action((file: string, flags: UpstreamFlags) =>
     clustersUpstreamAction({ ...toolCommonOptions(file, flags), clusters: flags.cluster, upstream: flags.upstream, heartbeats: flags.heartbeats }),

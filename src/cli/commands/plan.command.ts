@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { planAction } from '../actions/plan.action';
+import { collectValues } from './collect-values';
 
 interface PlanFlags {
   readonly set: string[];
@@ -7,16 +8,14 @@ interface PlanFlags {
   readonly json?: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
 /** `mirrorflow plan FILE`: what a pipeline would replicate, asked of the clusters without writing anything. */
 export function registerPlanCommand(program: Command): void {
   program
     .command('plan')
     .description('Connect read-only and show, per flow, the topics that match and what they become on the target, the consumer groups that would be checkpointed, and what is wrong. Writes nothing.')
     .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
-    .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collect, [])
-    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collect, [])
+    .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
+    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the plan as JSON')
     .action((file: string, flags: PlanFlags) => planAction({ file, set: flags.set, pluginDirs: flags.pluginDir, json: flags.json === true }));
 }

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseListenAddress } from '../../telemetry';
 import { runAction } from '../actions/run.action';
+import { collectValues } from './collect-values';
 
 interface RunFlags {
   readonly set: string[];
@@ -22,16 +23,14 @@ function httpAddress(value: string): string {
   return value.trim();
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
 /** `mirrorflow run FILE`: replicate as the pipeline file says, until stopped. */
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
     .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
-    .option('-s, --set <path=value>', 'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)', collect, [])
-    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collect, [])
+    .option('-s, --set <path=value>', 'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)', collectValues, [])
+    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .addOption(new Option('--log-level <level>', 'override logging.level').choices(['error', 'warn', 'info', 'debug']))
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')

@@ -1,16 +1,12 @@
 import type { Observable } from 'rxjs';
 import type { RecordRefusedError } from '../errors';
-import { recordBytes, type OutboundRecordBatch, type RecordHeader } from '../record';
+import { recordBytes, type MirrorRecord, type OutboundRecordBatch } from '../record';
 
-/** A record to write to an explicit topic and partition. */
-export interface OutboundRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly timestamp: number;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: readonly RecordHeader[];
-}
+/**
+ * A record to write to an explicit topic and partition: a replicated record without its source
+ * position (internal records have none), so a MirrorRecord is written as it is.
+ */
+export type OutboundRecord = Omit<MirrorRecord, 'source'>;
 
 /** What one write carries: records, or whole record batches forwarded from the source. */
 export type OutboundItem = OutboundRecord | OutboundRecordBatch;

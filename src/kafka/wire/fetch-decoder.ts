@@ -35,19 +35,21 @@ import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
 import { kafkajsFetchDecoding, type KafkajsResponseDecoder } from './kafkajs-internals';
 
-export const BATCH_HEADER_BYTES = 61;
-const MAGIC_OFFSET = 16;
-const ATTRIBUTES_OFFSET = 21;
-const LAST_OFFSET_DELTA_OFFSET = 23;
-const MAX_TIMESTAMP_OFFSET = 35;
-const PRODUCER_ID_OFFSET = 43;
-const RECORD_COUNT_OFFSET = 57;
+import {
+  ATTRIBUTES_OFFSET,
+  BATCH_HEADER_BYTES,
+  CODEC_MASK,
+  CONTROL_FLAG,
+  DELETE_HORIZON_FLAG,
+  LAST_OFFSET_DELTA_OFFSET,
+  LOG_APPEND_TIME_FLAG,
+  MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET,
+  PRODUCER_ID_OFFSET,
+  RECORD_COUNT_OFFSET,
+  TRANSACTIONAL_FLAG,
+} from './record-batch-layout';
 
-export const CODEC_MASK = 0x07;
-const LOG_APPEND_TIME_FLAG = 0x08;
-export const TRANSACTIONAL_FLAG = 0x10;
-const CONTROL_FLAG = 0x20;
-const DELETE_HORIZON_FLAG = 0x40;
 const NOT_FORWARDED = LOG_APPEND_TIME_FLAG | CONTROL_FLAG | DELETE_HORIZON_FLAG;
 
 export interface ForwardPolicy {

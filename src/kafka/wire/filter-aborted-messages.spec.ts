@@ -13,7 +13,7 @@ import type { DecodedRecord } from './record-decoder';
 registerCodecs();
 
 /**
- * Real fetches of Java-written transactional data: test/fixtures/transactions (see capture.ts
+ * Real fetches of Java-written transactional data: test/fixtures/transactions (see test/fixtures/transactions/capture.ts
  * there). Two transactional producers a and b whose transactions overlap (b's nested in a's in
  * even rounds, crossing it in odd ones), plain records in between; a's transaction t is aborted
  * when (t + 1) % 3 == 0, b's when t % 3 != 0. Keys are `<producer>-<t>-<j>`.

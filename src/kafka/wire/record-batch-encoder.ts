@@ -24,6 +24,7 @@
  */
 import type { RecordHeader } from '../../core/record';
 import type { KafkajsCodec } from './kafkajs-internals';
+import { ATTRIBUTES_OFFSET, BATCH_HEADER_BYTES, CODEC_MASK, TRANSACTIONAL_FLAG } from './record-batch-layout';
 
 export interface OutgoingMessage {
   readonly key?: Buffer | string | null;
@@ -44,10 +45,8 @@ export interface BatchOptions {
   readonly now?: number;
 }
 
-const HEADER_BYTES = 61; // BaseOffset .. RecordCount
-const CRC_START = 21; // Attributes start after BaseOffset, Length, Epoch, Magic, CRC
-const CODEC_MASK = 0x07;
-const TRANSACTIONAL_FLAG = 0x10;
+const HEADER_BYTES = BATCH_HEADER_BYTES;
+const CRC_START = ATTRIBUTES_OFFSET;
 
 interface NormalisedHeader {
   readonly key: Buffer;

@@ -1,24 +1,23 @@
 /**
- * Topic regexes for built-ins, with Kafka Connect's meaning: the pattern must match the whole
- * topic name (Java `Matcher.matches()`), not a substring.
+ * Topic regexes for built-ins, with Kafka Connect's meaning: Java regexes (`java.util.regex`, as
+ * Connect's RegexRouter and TopicNameMatches read them) that must match the whole topic name
+ * (Java `Matcher.matches()`), not a substring.
  *
- * Patterns are JavaScript regexes compiled with the `u` flag. For what topic patterns use
- * (literals, `.`, classes, groups, alternation, quantifiers, `\d`, `\w`) that is the same
- * language as Java's. The `u` flag matters because it makes Java-only syntax a config error
- * instead of a silent change of meaning: without it `\Q.\E` or `\A` would quietly become
- * literal letters.
+ * They go through the same translator as the flows' topic and group filters
+ * (src/core/java-regex.ts), so `(?i)`, `\Q…\E` or `\A` mean in a transform what they mean in
+ * `topics:`; what JavaScript cannot express the same way is a config error with the reason, never
+ * a silent change of meaning.
  */
+import { translateJavaRegex } from '../../core/java-regex';
 import { z } from '../api';
 
-const JAVA_ONLY_HINT =
-  'patterns are JavaScript regexes; Java-only syntax such as (?i), possessive quantifiers (a*+), \\Q…\\E, \\A and \\Z is not supported';
-
-/** Compiles `pattern` to a RegExp that only matches a whole string. Throws a SyntaxError when invalid. */
+/** Compiles `pattern` to a RegExp that only matches a whole string. Throws when it is invalid. */
 export function fullMatchRegex(pattern: string): RegExp {
+  const { source, flags } = translateJavaRegex(pattern);
   // Compile alone first: wrapping an unbalanced pattern like `a)|(b` would otherwise yield a
   // valid regex with different anchoring.
-  new RegExp(pattern, 'u');
-  return new RegExp(`^(?:${pattern})$`, 'u');
+  new RegExp(source, 'u');
+  return new RegExp(`^(?:${source})$`, flags.caseInsensitive ? 'iu' : 'u');
 }
 
 /** Why `pattern` cannot be used, or undefined when it can. */
@@ -28,7 +27,7 @@ export function regexProblem(pattern: string): string | undefined {
     return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `${reason} (${JAVA_ONLY_HINT})`;
+    return `${reason} (patterns are Java regexes, as in Kafka Connect)`;
   }
 }
 

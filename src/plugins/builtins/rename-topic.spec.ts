@@ -47,12 +47,20 @@ describe('rename_topic', () => {
     assert.equal(optionIssues(renameTopic, { regex: 'a', replacement: 'x\\' }).length, 1);
   });
 
-  it('rejects invalid regexes and Java-only syntax instead of changing their meaning', () => {
-    for (const regex of ['(', 'a)|(b', '(?i)orders', 'a*+', '\\Q.\\E', '\\Aorders']) {
+  it('rejects invalid regexes and Java syntax JavaScript cannot mean the same way, instead of changing their meaning', () => {
+    for (const regex of ['(', 'a)|(b', 'a*+', '(?>a)', 'a(?i)b']) {
       const issues = optionIssues(renameTopic, { regex, replacement: 'x' });
       assert.equal(issues.length, 1, regex);
       assert.match(issues[0]!, /^regex: Invalid regex/);
     }
+  });
+
+  it('reads the regex as Java does, as the topic filters do: inline flags, quoting, anchors', () => {
+    const rename = (regex: string, topic: string) => instantiate(renameTopic, { regex, replacement: 'x.$1' }).apply(mirrorRecord({ topic }))!.topic;
+    assert.equal(rename('(?i)primary\\.(orders)', 'PRIMARY.Orders'), 'x.Orders');
+    assert.equal(rename('\\Qa.b\\E(.*)', 'a.b-1'), 'x.-1');
+    assert.equal(rename('\\Qa.b\\E(.*)', 'aXb-1'), 'aXb-1', 'the quoted dot is literal');
+    assert.equal(rename('\\A(orders)\\z', 'orders'), 'x.orders');
   });
 
   it('throws a PluginError when the new name is not a legal topic name', () => {

@@ -20,7 +20,7 @@ export const renameTopic = defineTransform({
   summary: 'Renames the target topic when a regex matches the whole name; other records pass unchanged.',
   configSchema: z
     .strictObject({
-      regex: regexField('Regex that must match the whole target topic name, e.g. `primary\\.(.*)`.'),
+      regex: regexField('Java regex (as Connect reads it) that must match the whole target topic name, e.g. `primary\\.(.*)`.'),
       replacement: z
         .string()
         .describe('New topic name; `$1` or `${name}` insert a group of the match, `\\$` is a literal dollar (Java replacement syntax).'),

@@ -1,3 +1,4 @@
+// size: one translator, a character-by-character walk over Java's regex syntax; its cases read best together.
 /**
  * Translates one Java regex (`java.util.regex.Pattern`, as MM2's filters use) to a JavaScript
  * regex source for the `u` flag with the same meaning, or says why it cannot.
@@ -12,7 +13,7 @@
  * (`\p{InGreek}`), Java-only properties (`\p{javaLowerCase}`).
  * Known difference: with `(?i)` JS folds case for all of Unicode, Java only for ASCII.
  */
-import { MirrorflowError } from '../core/errors';
+import { MirrorflowError } from './errors';
 
 export class JavaRegexError extends MirrorflowError {
   override readonly name = 'JavaRegexError';

@@ -1,0 +1,69 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { checkRepository, deadLinksInDocs, deadSeeReferences, longFiles } from './repo-checks';
+
+/** The repository root, seen from `dist/test/support/`. */
+const root = resolve(__dirname, '..', '..', '..');
+
+/** A throwaway repository with the given files. */
+function fixture(files: Record<string, string>): { dir: string; path: (f: string) => string; [Symbol.dispose](): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mirrorflow-repo-checks-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return { dir, path: (f) => join(dir, f), [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe('repository checks', () => {
+  it('find no dead link, no missing file named in a comment and no overlong file in this repository', () => {
+    assert.deepEqual(checkRepository(root), []);
+  });
+
+  it('report a dead Markdown link and a missing path in backticks, and nothing that resolves', () => {
+    using repo = fixture({
+      'src/a.ts': '',
+      'docs/guide.md': 'x',
+      'README.md': [
+        'See [the guide](docs/guide.md#setup), [the code](src/a.ts) and [the site](https://kafka.apache.org).',
+        'Gone: [old notes](docs/old.md) and `src/b.ts`; an example name like `my-pipeline.yaml` is not a repository file.',
+        '```',
+        '[inside a code block](nowhere.md) is not a link',
+        '```',
+      ].join('\n'),
+    });
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('README.md')]), [
+      { file: 'README.md', line: 2, message: 'dead link: docs/old.md' },
+      { file: 'README.md', line: 2, message: 'no such file: src/b.ts' },
+    ]);
+  });
+
+  it('resolve a bare file name in a README under src/ from its own folder', () => {
+    using repo = fixture({ 'src/wire/codec.ts': '', 'src/wire/README.md': '`codec.ts` is here, `decoder.ts` is not, and [up](../wire/codec.ts).' });
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('src/wire/README.md')]), [{ file: 'src/wire/README.md', line: 1, message: 'no such file: decoder.ts' }]);
+  });
+
+  it('report a file named after "see" in a comment when it does not exist', () => {
+    const C = '/'.repeat(2);
+    const SEE = 'se' + 'e';
+    using repo = fixture({
+      'src/present.ts': '',
+      // Built from pieces, so that this spec's own lines do not read as such comments.
+      'src/user.ts': [`${C} The framing: ${SEE} present.ts.`, `const x = 1; ${C} ${SEE} src/present.ts`, '/**', ` * Details: ${SEE} absent.ts`, ' */'].join('\n'),
+    });
+    assert.deepEqual(deadSeeReferences(repo.dir, [repo.path('src/user.ts')]), [{ file: 'src/user.ts', line: 4, message: 'comment names a missing file: absent.ts' }]);
+  });
+
+  it('report a file over the line limit unless a size comment at its top says why', () => {
+    const body = 'a\nb\nc\nd\n';
+    using repo = fixture({ 'src/long.ts': body, 'src/justified.ts': `// size: one table, read as one.\n${body}`, 'src/short.ts': 'a\nb\n' });
+    const problems = longFiles(repo.dir, ['src/long.ts', 'src/justified.ts', 'src/short.ts'].map(repo.path), 3);
+    assert.deepEqual(
+      problems.map((p) => [p.file, p.message.split(':')[0]]),
+      [['src/long.ts', '4 lines, over 3']],
+    );
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Checks of the repository itself, run by `npm run lint` (after a build):
+ *
+ *   node dist/test/support/repo-checks.js
+ *
+ * - dead links: every relative Markdown link and every repository path in backticks in the
+ *   documentation, and every file a code comment names after `see`, must name a
+ *   file or folder that exists (a doc that sends the reader nowhere is worse than none);
+ * - long files: no file of src/ grows past MAX_LINES unless its first lines say why, in a
+ *   comment starting with `size:` (a long file is a hint it holds two things).
+ *
+ * Problems are printed one a line (`file:line: message`) and make the exit code 1.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/** Lines a file of src/ may have without a `size:` comment saying why it needs more. */
+export const MAX_LINES = 400;
+
+/** The documentation whose links and paths are checked, relative to the repository root. */
+export const DOC_FILES = ['README.md', 'docs', 'test/bench/README.md', 'src/kafka/wire/README.md', 'plugins/README.md'];
+
+/** Folders whose code comments are checked for files named after `see`. */
+const CODE_DIRS = ['src', 'test', 'plugins', 'config'];
+
+export interface RepoProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+const MARKDOWN_LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
+const BACKTICKS = /`([^`\n]+)`/g;
+/** A repository path: folders and a file name with a known extension, or a folder ending in `/`. */
+const REPO_PATH = /^(?:\.{1,2}\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*(?:\.(?:ts|js|cjs|mjs|md|json|yaml|yml|java|hex|properties)|\/)$/;
+const SEE_COMMENT = /\bsee `?((?:\.{1,2}\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\.(?:ts|js|cjs|md|json|java))\b/g;
+/** Top-level folders a path in backticks must start with to count as a repository path. */
+const ROOTS = ['src/', 'test/', 'plugins/', 'pipelines/', 'config/', 'docs/', '.ci/', './', '../'];
+
+function walk(dir: string, accept: (file: string) => boolean, found: string[] = []): string[] {
+  if (!existsSync(dir)) return found;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, accept, found);
+    else if (accept(path)) found.push(path);
+  }
+  return found;
+}
+
+/** Whether `target`, as written in `file`, names something that exists (from the file's folder, or from the root). */
+function resolves(root: string, file: string, target: string): boolean {
+  const path = decodeURIComponent(target.split('#')[0]!);
+  if (path === '') return true;
+  return existsSync(resolve(dirname(file), path)) || (!path.startsWith('.') && existsSync(resolve(root, path)));
+}
+
+function isRepoPath(span: string): boolean {
+  if (!REPO_PATH.test(span)) return false;
+  // A bare file name is checked too in the folder-local READMEs, where `install.ts` means the file beside it.
+  return ROOTS.some((r) => span.startsWith(r)) || !span.includes('/');
+}
+
+/** Dead links and paths in the given Markdown files (absolute paths). */
+export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProblem[] {
+  const problems: RepoProblem[] = [];
+  for (const file of docs) {
+    const shown = relative(root, file).split(sep).join('/');
+    let fenced = false;
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((text, index) => {
+        if (text.trimStart().startsWith('```')) fenced = !fenced;
+        if (fenced) return;
+        for (const [, target] of text.matchAll(MARKDOWN_LINK)) {
+          if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;
+          if (!resolves(root, file, target!)) problems.push({ file: shown, line: index + 1, message: `dead link: ${target}` });
+        }
+        for (const [, span] of text.matchAll(BACKTICKS)) {
+          // A bare file name outside src/ is an example (`my-pipeline.yaml`), not a repository file.
+          if (!isRepoPath(span!) || (!span!.includes('/') && !shown.startsWith('src/'))) continue;
+          if (!resolves(root, file, span!)) problems.push({ file: shown, line: index + 1, message: `no such file: ${span}` });
+        }
+      });
+  }
+  return problems;
+}
+
+/** Files named after `see` in comments of the given code files that do not exist. */
+export function deadSeeReferences(root: string, files: readonly string[]): RepoProblem[] {
+  const problems: RepoProblem[] = [];
+  for (const file of files) {
+    const shown = relative(root, file).split(sep).join('/');
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((text, index) => {
+        const comment = text.match(/(?:\/\/|\/\*|^\s*\*)(.*)$/)?.[1];
+        if (comment === undefined) return;
+        for (const [, target] of comment.matchAll(SEE_COMMENT)) {
+          if (!resolves(root, file, target!)) problems.push({ file: shown, line: index + 1, message: `comment names a missing file: ${target}` });
+        }
+      });
+  }
+  return problems;
+}
+
+/** Files over `maxLines` whose first ten lines carry no `size:` comment. */
+export function longFiles(root: string, files: readonly string[], maxLines = MAX_LINES): RepoProblem[] {
+  const problems: RepoProblem[] = [];
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+    if (count <= maxLines) continue;
+    if (lines.slice(0, 10).some((line) => /^\s*(?:\/\/|\*|\/\*\*?)\s*size:/.test(line))) continue;
+    problems.push({
+      file: relative(root, file).split(sep).join('/'),
+      line: 1,
+      message: `${count} lines, over ${maxLines}: split it, or say why it is one file in a \`// size: …\` comment at its top`,
+    });
+  }
+  return problems;
+}
+
+/** Every check over the repository at `root`. */
+export function checkRepository(root: string): RepoProblem[] {
+  const docs = DOC_FILES.flatMap((entry) => {
+    const path = join(root, entry);
+    if (!existsSync(path)) return [];
+    return statSync(path).isDirectory() ? walk(path, (f) => f.endsWith('.md')) : [path];
+  });
+  const code = CODE_DIRS.flatMap((dir) => walk(join(root, dir), (f) => /\.(ts|cjs|mjs|java)$/.test(f)));
+  const sources = walk(join(root, 'src'), (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
+  return [...deadLinksInDocs(root, docs), ...deadSeeReferences(root, code), ...longFiles(root, sources)];
+}
+
+if (require.main === module) {
+  const root = resolve(__dirname, '..', '..', '..');
+  const problems = checkRepository(root);
+  for (const p of problems) process.stderr.write(`${p.file}:${p.line}: ${p.message}\n`);
+  if (problems.length > 0) process.exitCode = 1;
+  else process.stdout.write('repository checks: no dead links, no overlong files\n');
+}
