@@ -1,5 +1,5 @@
 /**
- * The soak (issue 9): mirrorflow replicating a steady stream for a long time while the target
+ * The soak: mirrorflow replicating a steady stream for a long time while the target
  * broker restarts now and then, on two local clusters of its own. Not a CI test: it runs for
  * minutes to hours (`npm run bench -- --soak`).
  *

@@ -1,7 +1,8 @@
 /**
- * What retrying cannot fix still ends the run (issue 9): outages are waited for, but a record
- * larger than the target takes stops `mirrorflow run` with the reason and a non-zero exit,
- * instead of being retried forever. On the shared clusters: nothing here hurts them.
+ * What retrying cannot fix still ends the run: outages are waited for, but a record larger than
+ * the target takes stops `mirrorflow run` (with `errors.tolerance: none`, the default) with the
+ * reason and the exit code of a failed record, instead of being retried forever. On the shared
+ * clusters: nothing here hurts them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,7 +15,7 @@ let source: KafkaKit;
 let target: KafkaKit;
 useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
 
-test('a record larger than the target topic takes ends the run with exit 1, naming the topic and the limit', async () => {
+test('a record larger than the target topic takes ends the run with exit 65, naming the record, the topic and the limit', async () => {
   const topic = uniqueName('too-large');
   const remote = `primary.${topic}`;
   await source.createTopic(topic, 1);
@@ -23,6 +24,7 @@ test('a record larger than the target topic takes ends the run with exit 1, nami
   const { file } = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false } }] });
   // Fails the test if mirrorflow does not end by itself.
   const result = await runCli(['run', file, '--status-interval', '0'], 90_000);
-  assert.equal(result.code, 1, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
+  assert.equal(result.code, 65, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
+  assert.match(result.stderr, new RegExp(`record at topic "${topic}" partition 0 offset 0 failed in the write to the target`));
   assert.match(result.stderr, new RegExp(`larger than ${remote.replace(/\./g, '\\.')}-0 takes \\(the target topic's max\\.message\\.bytes`));
 });

@@ -1,5 +1,5 @@
 /**
- * Network cuts (issue 9): the network between mirrorflow and one of its clusters goes away for
+ * Network cuts: the network between mirrorflow and one of its clusters goes away for
  * 20 s while a producer keeps writing to the source, then comes back. mirrorflow must live
  * through it without a restart and end with every source record on the target, in order, with
  * duplicates no more than the writes that were in flight, and its buffer within its budget.

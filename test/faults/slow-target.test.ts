@@ -1,5 +1,5 @@
 /**
- * A slow target (issue 9): the target cluster throttles every client's produce to 512 KiB/s with
+ * A slow target: the target cluster throttles every client's produce to 512 KiB/s with
  * a Kafka client quota (`producer_byte_rate`, set with Kafka's own kafka-configs tool), while the
  * source holds a backlog and a producer keeps writing. mirrorflow must hold no more than its
  * buffer budget (`buffer.max_bytes`) in flight however far behind it falls, and deliver every

@@ -1,5 +1,5 @@
 /**
- * The source cluster going away under a running pipeline (issue 9): its broker restarted while
+ * The source cluster going away under a running pipeline: its broker restarted while
  * records are being replicated. The run goes on, reports the outage, and once the source is back
  * every record is on the target, partition by partition, in order. On clusters of its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The target cluster down before a flow's first write (issue 9): the flow's producer first
+ * The target cluster down before a flow's first write: the flow's producer first
  * connects while the target refuses connections. Once the target is back, replication
  * completes. Stops and starts a broker, so it runs on clusters of its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The target cluster going away under a running pipeline (issue 9): the run keeps going,
+ * The target cluster going away under a running pipeline: the run keeps going,
  * retrying for as long as it takes, says so in its log and its status, and once the target is
  * back every source record is there, partition by partition, in order. The test stops and
  * starts a broker, so it runs on clusters of its own (as target-down-at-start.test.ts, kept

@@ -1,5 +1,5 @@
 /**
- * Interop with MM2's own tools (issue 3): MM2's RemoteClusterUtils, run from the
+ * Interop with MM2's own tools: MM2's RemoteClusterUtils, run from the
  * connect-mirror-client jar of the Kafka release the launcher fetched, must give the same
  * answers about a cluster as mirrorflow's MirrorClient and its CLI: translateOffsets (one group,
  * and KIP-1239's group pattern), upstreamClusters and replicationHops.

@@ -1,5 +1,5 @@
 /**
- * What an operator sees of a running `mirrorflow run` over HTTP (issue 12): a real child process
+ * What an operator sees of a running `mirrorflow run` over HTTP: a real child process
  * replicating between the test clusters, read through its endpoints and `mirrorflow status`.
  * The numbers must be what was really replicated: record counts per partition equal what is on
  * the target, lag reaches 0, and the Connect-style offsets are what the progress topic stores.

@@ -1,5 +1,5 @@
 /**
- * Records that cannot be replicated (issue 9): a transform that throws on them, or a target topic
+ * Records that cannot be replicated: a transform that throws on them, or a target topic
  * that refuses them as too large. With errors.tolerance none the flow stops naming the record and
  * keeps what came before it; with all they go to the dead-letter topic and replication goes on.
  */

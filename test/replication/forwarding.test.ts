@@ -1,5 +1,5 @@
 /**
- * Record batches forwarded as fetched (issue 5): where forwarding a batch would not reproduce
+ * Record batches forwarded as fetched: where forwarding a batch would not reproduce
  * the source's records, mirrorflow decodes it instead, and the target still gets exactly what a
  * consumer of the source reads. (The plain cases, all codecs and transactions, run both ways in
  * fidelity.test.ts.)

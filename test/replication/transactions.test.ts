@@ -1,5 +1,5 @@
 /**
- * Aborted transactions never reach the target (issue 9): sources written by Kafka's own Java
+ * Aborted transactions never reach the target: sources written by Kafka's own Java
  * producers with transactions — the reporter's settings (compression, linger.ms 5, batch.size
  * 256 KiB, 100 records per transaction over 2 partitions, every third aborted) plus a second
  * transactional producer whose transactions overlap the first's and a plain producer writing in

@@ -269,7 +269,10 @@ const children = new Set<ChildPipeline>();
 
 /** `node dist/src/cli/main.js <args>` with output captured. */
 export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): ChildPipeline {
-  const child = spawn(process.execPath, [MIRRORFLOW_MAIN, ...args], {
+  // Test files run in parallel: a `run` without its own `--http` listens on a free loopback port,
+  // not the default one, which two runs would fight over (`httpAddress` finds the port).
+  const http = args[0] === 'run' && !args.includes('--http') ? ['--http', '127.0.0.1:0'] : [];
+  const child = spawn(process.execPath, [MIRRORFLOW_MAIN, ...args, ...http], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...(options.env ?? {}) },
   });
@@ -308,15 +311,9 @@ export function spawnCli(args: readonly string[], options: { env?: NodeJS.Proces
   return handle;
 }
 
-/**
- * `mirrorflow run FILE` as a child process; progress lines every `statusIntervalMs` (0 = none).
- * Its HTTP endpoints listen on a free loopback port (test files run in parallel, so the default
- * port would collide) unless `args` has its own `--http`; `httpAddress` finds it.
- */
+/** `mirrorflow run FILE` as a child process; progress lines every `statusIntervalMs` (0 = none). */
 export function spawnPipeline(file: string, options: { args?: readonly string[]; statusIntervalMs?: number } = {}): ChildPipeline {
-  const args = options.args ?? [];
-  const http = args.includes('--http') ? [] : ['--http', '127.0.0.1:0'];
-  return spawnCli(['run', file, '--status-interval', String(options.statusIntervalMs ?? 0), ...http, ...args]);
+  return spawnCli(['run', file, '--status-interval', String(options.statusIntervalMs ?? 0), ...(options.args ?? [])]);
 }
 
 /** The `http://host:port` a child `mirrorflow run` serves on, from its log line (JSON or text logs). */

@@ -1,5 +1,5 @@
 /**
- * `mirrorflow clusters upstream` against a real cluster (issue 3): upstream clusters and hops
+ * `mirrorflow clusters upstream` against a real cluster: upstream clusters and hops
  * from the heartbeats topics, as MM2's RemoteClusterUtils counts them, with the time of the
  * newest heartbeat on each path. Aliases contain the test's unique name and only those are
  * looked at, because the cluster is shared with other test files.

@@ -1,5 +1,5 @@
 /**
- * `mirrorflow offsets translate` and `mirrorflow failover` against real clusters (issue 3),
+ * `mirrorflow offsets translate` and `mirrorflow failover` against real clusters,
  * run as a user runs them: `node dist/src/cli/main.js …` child processes.
  *
  * Each test gives its own consumer group committed offsets on its own topic on primary, and
