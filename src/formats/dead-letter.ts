@@ -17,6 +17,7 @@
  * since a stack starts with the error's message, which may quote record data.
  */
 import type { RecordFailure, RecordHeader } from '../core/record';
+import type { OutboundRecord } from '../core/ports/record-writer';
 
 export const DEAD_LETTER_HEADERS = {
   topic: '__connect.errors.topic',
@@ -30,14 +31,8 @@ export const DEAD_LETTER_HEADERS = {
   step: '__mirrorflow.errors.transform.step',
 } as const;
 
-export interface DeadLetterRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly timestamp: number;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: readonly RecordHeader[];
-}
+/** A dead letter is written as any record is: to an explicit topic and partition. */
+export type DeadLetterRecord = OutboundRecord;
 
 /** The record `failure` as it goes to partition `partition` of the dead-letter topic `topic`. */
 export function deadLetterRecord(failure: RecordFailure, topic: string, partition: number, flow: string): DeadLetterRecord {

@@ -59,6 +59,36 @@ const window = (list: readonly string[], at: number): string => `[${list.slice(M
 const values = (records: readonly KafkaRecord[]): string[] => records.map((r) => r.value?.toString() ?? '<null>');
 
 /** The newest stored progress per source partition of `topic`: the exact key and value bytes as text. */
+/**
+ * Every source record of `topic` is on `remote`, in the source's order per partition; returns how
+ * many records the target holds twice. The test's own producer is not idempotent either: under
+ * load a retried request can put a record on the source twice, so order is compared on first
+ * occurrences, on both sides.
+ */
+async function assertAllInOrder(
+  topic: string,
+  remote: string,
+  partitions: readonly number[],
+  sourceRecords?: Awaited<ReturnType<KafkaKit['readAll']>>,
+): Promise<number> {
+  const wanted = sourceRecords ?? (await source.readAll(topic));
+  const targetRecords = await target.readAll(remote);
+  let duplicates = 0;
+  for (const partition of partitions) {
+    const want = values(wanted.get(partition) ?? []);
+    const got = values(targetRecords.get(partition) ?? []);
+    const present = new Set(got);
+    const missing = want.filter((v) => !present.has(v));
+    assert.deepEqual(missing.slice(0, 20), [], `partition ${partition}: ${missing.length} source records missing on the target`);
+    const wantFirst = [...new Set(want)];
+    const gotFirst = [...new Set(got)];
+    const at = gotFirst.findIndex((v, i) => v !== wantFirst[i]);
+    assert.equal(at, -1, `partition ${partition}: records keep their order; from index ${at} the target has ${window(gotFirst, at)} where the source has ${window(wantFirst, at)}`);
+    duplicates += got.length - want.length;
+  }
+  return duplicates;
+}
+
 async function storedProgress(topic: string): Promise<Map<number, { key: string; value: string }>> {
   const found = new Map<number, { key: string; value: string }>();
   const byPartition = await target.readAll(PROGRESS_TOPIC);
@@ -202,26 +232,7 @@ describe('restart', () => {
     }
 
     const sourceRecords = await source.readAll(topic);
-    const targetRecords = await target.readAll(remote);
-    let duplicates = 0;
-    for (const partition of partitions) {
-      // The test's own producer is not idempotent either: under load a retried request can put a
-      // record on the source twice. Order is compared on first occurrences, on both sides.
-      const want = values(sourceRecords.get(partition) ?? []);
-      const got = values(targetRecords.get(partition) ?? []);
-      const present = new Set(got);
-      const missing = want.filter((v) => !present.has(v));
-      assert.deepEqual(missing.slice(0, 20), [], `partition ${partition}: ${missing.length} source records missing on the target`);
-      const wantFirst = [...new Set(want)];
-      const gotFirst = [...new Set(got)];
-      const at = gotFirst.findIndex((v, i) => v !== wantFirst[i]);
-      assert.equal(
-        at,
-        -1,
-        `partition ${partition}: records keep their order; from index ${at} the target has ${window(gotFirst, at)} where the source has ${window(wantFirst, at)}`,
-      );
-      duplicates += got.length - want.length;
-    }
+    const duplicates = await assertAllInOrder(topic, remote, partitions, sourceRecords);
     t.diagnostic(`records: ${sourceRecords.size === 0 ? 0 : [...sourceRecords.values()].reduce((n, l) => n + l.length, 0)}, duplicates: ${duplicates}, bound: ${bound}`);
     assert.ok(duplicates <= bound, `duplicates (${duplicates}) must come only from records after the stored progress (at most ${bound})`);
   });
@@ -292,21 +303,7 @@ describe('restart', () => {
       child.kill('SIGKILL');
     }
 
-    const sourceRecords = await source.readAll(topic);
-    const targetRecords = await target.readAll(remote);
-    let duplicates = 0;
-    for (const partition of partitions) {
-      const want = values(sourceRecords.get(partition) ?? []);
-      const got = values(targetRecords.get(partition) ?? []);
-      const present = new Set(got);
-      const missing = want.filter((v) => !present.has(v));
-      assert.deepEqual(missing.slice(0, 20), [], `partition ${partition}: ${missing.length} source records missing on the target`);
-      const wantFirst = [...new Set(want)];
-      const gotFirst = [...new Set(got)];
-      const at = gotFirst.findIndex((v, i) => v !== wantFirst[i]);
-      assert.equal(at, -1, `partition ${partition}: records keep their order; from index ${at} the target has ${window(gotFirst, at)} where the source has ${window(wantFirst, at)}`);
-      duplicates += got.length - want.length;
-    }
+    const duplicates = await assertAllInOrder(topic, remote, partitions);
     t.diagnostic(`${perKill.join('; ')}; duplicates: ${duplicates}, bound: ${bound}`);
     assert.ok(duplicates <= bound, `duplicates (${duplicates}) must come only from records after the stored progress at each kill (at most ${bound})`);
   });
