@@ -1,15 +1,9 @@
 import type { Observable } from 'rxjs';
 import type { RecordRefusedError } from '../errors';
-import { recordBytes, type MirrorRecord, type OutboundRecordBatch } from '../record';
+import { recordBytes, type OutboundItem, type OutboundRecord, type OutboundRecordBatch } from '../record';
 
-/**
- * A record to write to an explicit topic and partition: a replicated record without its source
- * position (internal records have none), so a MirrorRecord is written as it is.
- */
-export type OutboundRecord = Omit<MirrorRecord, 'source'>;
-
-/** What one write carries: records, or whole record batches forwarded from the source. */
-export type OutboundItem = OutboundRecord | OutboundRecordBatch;
+// Defined beside the flow batches they are made of; writers and their callers import them from here.
+export type { OutboundItem, OutboundRecord } from '../record';
 
 export function isRecordBatch(item: OutboundItem): item is OutboundRecordBatch {
   return (item as Partial<OutboundRecordBatch>).batch !== undefined;

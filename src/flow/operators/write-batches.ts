@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
 import { isRecordBatch, outboundItemBytes, type OutboundItem } from '../../core/ports/record-writer';
-import { flowBatchRecordCount } from '../../core/record';
+import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
 
 /** One batching policy: the first limit reached flushes. */
 export interface BatchPolicy {
@@ -74,10 +74,7 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
         }
         const batches = takeWrite();
         const records: OutboundItem[] = [];
-        for (const b of batches) {
-          for (const r of b.records) records.push(r);
-          if (b.recordBatches) for (const r of b.recordBatches) records.push(r);
-        }
+        for (const b of batches) pushFlowBatchItems(b, records);
         const done = (offsets: Float64Array): void => {
           inFlight = undefined;
           subscriber.next({ batches, offsets });
