@@ -9,6 +9,18 @@ export function isRecordBatch(item: OutboundItem): item is OutboundRecordBatch {
   return (item as Partial<OutboundRecordBatch>).batch !== undefined;
 }
 
+/**
+ * What a partition's items in one produce request must have in common: Kafka takes one record
+ * batch per partition per request, which the writer makes of records, or of uncompressed
+ * forwarded batches (joined), or of a single compressed forwarded batch.
+ */
+export type OutboundItemKind = 'records' | 'uncompressed' | 'compressed';
+
+export function outboundItemKind(item: OutboundItem): OutboundItemKind {
+  if (!isRecordBatch(item)) return 'records';
+  return item.batch.compressed ? 'compressed' : 'uncompressed';
+}
+
 /** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */
 const RECORD_OVERHEAD_BYTES = 64;
 

@@ -1,6 +1,6 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
-import { isRecordBatch, outboundItemBytes, type OutboundItem } from '../../core/ports/record-writer';
+import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
 
 /** One batching policy: the first limit reached flushes. */
@@ -129,27 +129,15 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
     });
 }
 
-/**
- * What a partition's items in one produce round must have in common: Kafka takes one record batch
- * per partition per request, which the writer makes of records, or of uncompressed forwarded
- * batches (joined), or of a single compressed forwarded batch.
- */
-type RoundKind = 'records' | 'uncompressed' | 'compressed';
-
 interface RoundState {
   round: number;
   bytes: number;
-  kind: RoundKind | undefined;
-}
-
-function roundKind(item: OutboundItem): RoundKind {
-  if (!isRecordBatch(item)) return 'records';
-  return item.batch.compressed ? 'compressed' : 'uncompressed';
+  kind: OutboundItemKind | undefined;
 }
 
 /**
  * Splits records into produce rounds so that no partition gets more than `maxPartitionBytes`, nor
- * items of different kinds (see RoundKind), in one request; writes the rounds one after another
+ * items of different kinds (see OutboundItemKind), in one request; writes the rounds one after another
  * (keeping each partition's order) and stitches the offsets back into input order. The common
  * case is a single round.
  */
@@ -171,7 +159,7 @@ function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: numb
       lastTopic = r.topic;
       lastPartition = r.partition;
     }
-    const kind = roundKind(r);
+    const kind = outboundItemKind(r);
     const size = outboundItemBytes(r);
     if (state!.kind !== undefined && (kind !== state!.kind || kind === 'compressed' || state!.bytes + size > maxPartitionBytes)) {
       state!.round++;
