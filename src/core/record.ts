@@ -70,17 +70,18 @@ export interface RawRecordBatch {
   readonly bytes: Buffer;
 }
 
-/** Records fetched together from one source partition. */
-export interface SourceBatch {
+/*
+ * What travels through a flow comes in two kinds, told apart by `kind`: decoded records
+ * (`'records'`), or whole record batches forwarded as fetched (`'batches'`, flows without
+ * transforms only). Code that must treat them differently switches on `kind`; the helpers below
+ * answer the questions asked of either kind (record counts, first offset, newest timestamp,
+ * offset-sync pairs), so the rest of the flow need not look.
+ */
+
+/** What every source batch says about the fetch it came from, whatever it carries. */
+interface SourceBatchBase {
   readonly topic: string;
   readonly partition: number;
-  /** The records, decoded. Empty when the batch travels as `recordBatches`. */
-  readonly records: readonly KafkaRecord[];
-  /**
-   * Set when the source forwards record batches as fetched (flows without transforms): the
-   * batch's records, in order, undecoded. `records` is then empty.
-   */
-  readonly recordBatches?: readonly RawRecordBatch[];
   /** Offset just after the last record the fetch covered (skipped control records included). */
   readonly nextOffset: number;
   /** The partition's high watermark when the batch was fetched (for lag). */
@@ -89,21 +90,39 @@ export interface SourceBatch {
   readonly bytes: number;
 }
 
-/**
- * A source batch after filtering, renaming and transforming. `records` may be shorter than the
- * source batch (drops) and may be empty; `nextOffset` still marks how far the source was read,
- * so progress moves past dropped records once everything before them is acknowledged.
- */
-export interface FlowBatch {
+/** Records fetched together from one source partition, decoded. May be empty (a fetch that only moved the position). */
+export interface DecodedSourceBatch extends SourceBatchBase {
+  readonly kind: 'records';
+  readonly records: readonly KafkaRecord[];
+}
+
+/** Whole record batches fetched together from one source partition, in order, undecoded. Never empty. */
+export interface ForwardedSourceBatch extends SourceBatchBase {
+  readonly kind: 'batches';
+  readonly recordBatches: readonly RawRecordBatch[];
+}
+
+/** A run of one source partition's fetch: decoded records or whole record batches. */
+export type SourceBatch = DecodedSourceBatch | ForwardedSourceBatch;
+
+/** What every flow batch says about its source, whatever it carries. */
+interface FlowBatchBase {
   readonly source: TopicPartition;
-  readonly records: readonly MirrorRecord[];
-  /** The source's undecoded record batches, addressed to the target (then `records` is empty). */
-  readonly recordBatches?: readonly OutboundRecordBatch[];
+  /** How far the source was read: progress moves past dropped records once everything before them is acknowledged. */
   readonly nextOffset: number;
   readonly highWatermark: number;
   readonly bytes: number;
   /** Source records read for this batch (before drops), for metrics. */
   readonly sourceRecords: number;
+}
+
+/**
+ * A decoded source batch after filtering, renaming and transforming. `records` may be shorter
+ * than the source batch (drops) and may be empty.
+ */
+export interface DecodedFlowBatch extends FlowBatchBase {
+  readonly kind: 'records';
+  readonly records: readonly MirrorRecord[];
   /** Records that failed (errors.tolerance all): acknowledged on the dead-letter topic before the batch's progress counts. */
   readonly deadLetters?: readonly RecordFailure[];
   /**
@@ -112,6 +131,15 @@ export interface FlowBatch {
    */
   readonly failure?: RecordFailedError;
 }
+
+/** A forwarded source batch, its record batches addressed to the target. Transforms never see it. */
+export interface ForwardedFlowBatch extends FlowBatchBase {
+  readonly kind: 'batches';
+  readonly recordBatches: readonly OutboundRecordBatch[];
+}
+
+/** A source batch on its way to the target. */
+export type FlowBatch = DecodedFlowBatch | ForwardedFlowBatch;
 
 /**
  * A record that failed in the flow and goes to the dead-letter topic: the record as fetched from
@@ -122,6 +150,15 @@ export interface RecordFailure {
   readonly error: RecordFailedError;
 }
 
+/**
+ * A record to write to an explicit topic and partition: a replicated record without its source
+ * position (internal records have none), so a MirrorRecord is written as it is.
+ */
+export type OutboundRecord = Omit<MirrorRecord, 'source'>;
+
+/** What one write carries: records, or whole record batches forwarded from the source. */
+export type OutboundItem = OutboundRecord | OutboundRecordBatch;
+
 /** A forwarded record batch on its way to a target topic and partition. */
 export interface OutboundRecordBatch {
   readonly topic: string;
@@ -129,12 +166,137 @@ export interface OutboundRecordBatch {
   readonly batch: RawRecordBatch;
 }
 
+/** Compile-time proof that a switch over a batch's `kind` handled every kind. */
+function unknownKind(batch: never): never {
+  throw new Error(`Unknown batch kind ${String((batch as { kind: unknown }).kind)}`);
+}
+
+/** Records of a run of whole record batches. */
+function countRecords(recordBatches: readonly RawRecordBatch[]): number {
+  let n = 0;
+  for (const b of recordBatches) n += b.recordCount;
+  return n;
+}
+
+/** Records a source batch carries, decoded or not. */
+export function sourceBatchRecordCount(batch: SourceBatch): number {
+  switch (batch.kind) {
+    case 'records':
+      return batch.records.length;
+    case 'batches':
+      return countRecords(batch.recordBatches);
+    default:
+      return unknownKind(batch);
+  }
+}
+
+/** The offset of a source batch's first record; `nextOffset` for a batch without records. */
+export function sourceBatchFirstOffset(batch: SourceBatch): number {
+  switch (batch.kind) {
+    case 'records':
+      return batch.records[0]?.offset ?? batch.nextOffset;
+    case 'batches':
+      return batch.recordBatches[0]?.baseOffset ?? batch.nextOffset;
+    default:
+      return unknownKind(batch);
+  }
+}
+
 /** Records a flow batch carries, decoded or not. */
 export function flowBatchRecordCount(batch: FlowBatch): number {
-  if (batch.recordBatches === undefined) return batch.records.length;
-  let n = 0;
-  for (const b of batch.recordBatches) n += b.batch.recordCount;
-  return n;
+  switch (batch.kind) {
+    case 'records':
+      return batch.records.length;
+    case 'batches': {
+      let n = 0;
+      for (const b of batch.recordBatches) n += b.batch.recordCount;
+      return n;
+    }
+    default:
+      return unknownKind(batch);
+  }
+}
+
+/** Items a flow batch adds to a write: one per record, or one per forwarded record batch. */
+export function flowBatchItemCount(batch: FlowBatch): number {
+  switch (batch.kind) {
+    case 'records':
+      return batch.records.length;
+    case 'batches':
+      return batch.recordBatches.length;
+    default:
+      return unknownKind(batch);
+  }
+}
+
+/** Appends a flow batch's write items to `items`, in order: its records, or its forwarded record batches. */
+export function pushFlowBatchItems(batch: FlowBatch, items: OutboundItem[]): void {
+  switch (batch.kind) {
+    case 'records':
+      for (const r of batch.records) items.push(r);
+      return;
+    case 'batches':
+      for (const b of batch.recordBatches) items.push(b);
+      return;
+    default:
+      unknownKind(batch);
+  }
+}
+
+/** Forwarded record batches a flow batch carries (0 for decoded records), for the batchesForwarded counter. */
+export function flowBatchForwardedCount(batch: FlowBatch): number {
+  return batch.kind === 'batches' ? batch.recordBatches.length : 0;
+}
+
+/** The records of a flow batch that go to the dead-letter topic; only decoded records are transformed, so only they fail. */
+export function flowBatchDeadLetters(batch: FlowBatch): readonly RecordFailure[] | undefined {
+  return batch.kind === 'records' ? batch.deadLetters : undefined;
+}
+
+/** The record that stops the flow after this batch (errors.tolerance none); only decoded records can fail. */
+export function flowBatchFailure(batch: FlowBatch): RecordFailedError | undefined {
+  return batch.kind === 'records' ? batch.failure : undefined;
+}
+
+/** The newest record timestamp of a flow batch (for replication latency); -Infinity without records. */
+export function flowBatchNewestTimestamp(batch: FlowBatch): number {
+  let newest = Number.NEGATIVE_INFINITY;
+  switch (batch.kind) {
+    case 'records':
+      for (let i = 0; i < batch.records.length; i++) if (batch.records[i]!.timestamp > newest) newest = batch.records[i]!.timestamp;
+      return newest;
+    case 'batches':
+      for (const { batch: whole } of batch.recordBatches) if (whole.maxTimestamp > newest) newest = whole.maxTimestamp;
+      return newest;
+    default:
+      return unknownKind(batch);
+  }
+}
+
+/**
+ * Hands `sync` the source partition and the (source offset, target offset) pair of every record
+ * of a written flow batch whose items got `offsets[from …]` (a forwarded batch's offset is its
+ * first record's), and returns the index just after them. Items at offset -1 (refused by the
+ * target, dead-lettered) give no pair.
+ */
+export function forEachOffsetPair(batch: FlowBatch, offsets: Float64Array, from: number, sync: (source: TopicPartition, sourceOffset: number, targetOffset: number) => void): number {
+  let i = from;
+  switch (batch.kind) {
+    case 'records':
+      for (const record of batch.records) {
+        const target = offsets[i++]!;
+        if (target >= 0) sync(batch.source, record.source.offset, target);
+      }
+      return i;
+    case 'batches':
+      for (const { batch: whole } of batch.recordBatches) {
+        const target = offsets[i++]!;
+        if (target >= 0) for (let k = 0; k < whole.recordCount; k++) sync(batch.source, whole.baseOffset + k, target + k);
+      }
+      return i;
+    default:
+      return unknownKind(batch);
+  }
 }
 
 export function topicPartitionKey(tp: TopicPartition): string {

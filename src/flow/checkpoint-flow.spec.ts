@@ -13,7 +13,7 @@ import { silentLogger } from '../core/ports/logger';
 import type { ClusterAdmin, GroupOffset, GroupState, NewTopic } from '../core/ports/cluster-admin';
 import type { TopicFollowEvent, TopicReader } from '../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
-import type { KafkaRecord, SourceBatch, TopicPartition } from '../core/record';
+import type { KafkaRecord, DecodedSourceBatch, TopicPartition } from '../core/record';
 
 const policy = new DefaultReplicationPolicy();
 
@@ -239,7 +239,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     value: encodeOffsetSyncValue({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d }),
     headers: [],
   }));
-  const batch = (topic: string, records: KafkaRecord[]): SourceBatch => ({ topic, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
+  const batch = (topic: string, records: KafkaRecord[]): DecodedSourceBatch => ({ kind: 'records', topic, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
 
   const reader: TopicReader = {
     cluster: 'target2',

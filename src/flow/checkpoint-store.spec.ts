@@ -4,7 +4,7 @@ import { EMPTY, type Observable, firstValueFrom, of, throwError } from 'rxjs';
 import { CheckpointStore } from './checkpoint-store';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../formats';
 import type { TopicFollowEvent, TopicReader } from '../core/ports/record-source';
-import type { KafkaRecord, SourceBatch } from '../core/record';
+import type { KafkaRecord, DecodedSourceBatch } from '../core/record';
 import type { Logger } from '../core/ports/logger';
 import { KafkaTransportError } from '../core/errors';
 
@@ -20,7 +20,7 @@ function record(offset: number, key: Buffer | null, value: Buffer | null, partit
 
 const cpRecord = (offset: number, c: Checkpoint, partition = 0): KafkaRecord => record(offset, encodeCheckpointKey(c), encodeCheckpointValue(c), partition);
 
-function reader(batches: Observable<SourceBatch>): TopicReader {
+function reader(batches: Observable<DecodedSourceBatch>): TopicReader {
   return {
     cluster: 'target2',
     readToEnd: () => batches,
@@ -28,8 +28,8 @@ function reader(batches: Observable<SourceBatch>): TopicReader {
   };
 }
 
-function batch(records: KafkaRecord[], partition = 0): SourceBatch {
-  return { topic: TOPIC, partition, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 };
+function batch(records: KafkaRecord[], partition = 0): DecodedSourceBatch {
+  return { kind: 'records', topic: TOPIC, partition, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 };
 }
 
 function recordingLogger(): { logger: Logger; lines: { level: string; message: string; meta: Record<string, unknown> }[] } {

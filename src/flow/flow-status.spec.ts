@@ -6,7 +6,7 @@ import type { FlowBatch } from '../core/record';
 const tp = { topic: 'orders', partition: 0 };
 
 function written(nextOffset: number, highWatermark: number, count: number): FlowBatch {
-  return { source: tp, records: [], nextOffset, highWatermark, bytes: 0, sourceRecords: count };
+  return { kind: 'records', source: tp, records: [], nextOffset, highWatermark, bytes: 0, sourceRecords: count };
 }
 
 test('lag counts a fetched partition before the target acknowledged anything of it', () => {

@@ -1,5 +1,5 @@
 import type { FlowBatch, TopicPartition } from '../core/record';
-import { flowBatchRecordCount, topicPartitionKey } from '../core/record';
+import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
@@ -80,13 +80,11 @@ export class FlowStatus {
     for (const batch of batches) {
       const records = flowBatchRecordCount(batch);
       this.recordsReplicated += records;
-      this.recordsDropped += batch.sourceRecords - records - (batch.deadLetters?.length ?? 0);
+      this.recordsDropped += batch.sourceRecords - records - (flowBatchDeadLetters(batch)?.length ?? 0);
       this.bytesReplicated += batch.bytes;
-      for (let i = 0; i < batch.records.length; i++) if (batch.records[i]!.timestamp > newest) newest = batch.records[i]!.timestamp;
-      if (batch.recordBatches !== undefined) {
-        this.recordBatchesForwarded += batch.recordBatches.length;
-        for (const { batch: whole } of batch.recordBatches) if (whole.maxTimestamp > newest) newest = whole.maxTimestamp;
-      }
+      this.recordBatchesForwarded += flowBatchForwardedCount(batch);
+      const timestamp = flowBatchNewestTimestamp(batch);
+      if (timestamp > newest) newest = timestamp;
       const key = topicPartitionKey(batch.source);
       const totals = this.partitionTotals.get(key);
       if (totals) {

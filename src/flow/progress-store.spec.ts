@@ -4,7 +4,7 @@ import { type Observable, defer, firstValueFrom, from, lastValueFrom, of, throwE
 import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
 import type { TopicReader } from '../core/ports/record-source';
 import type { OutboundItem, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
-import type { KafkaRecord, SourceBatch } from '../core/record';
+import type { KafkaRecord, DecodedSourceBatch } from '../core/record';
 import { silentLogger } from '../core/ports/logger';
 import { connectOffsetsPartition, decodeConnectOffsetValue, encodeConnectOffsetValue, encodeSourceOffsetKey } from '../formats';
 import { ProgressStore } from './progress-store';
@@ -32,7 +32,7 @@ function harness(records: KafkaRecord[], options: { partitions?: number; failWri
   } as unknown as ClusterAdmin;
   const reader = {
     cluster: 'backup',
-    readToEnd: (): Observable<SourceBatch> => from([{ topic: TOPIC, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 }]),
+    readToEnd: (): Observable<DecodedSourceBatch> => from([{ kind: 'records' as const, topic: TOPIC, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 }]),
   } as unknown as TopicReader;
   const writer: RecordWriter = {
     cluster: 'backup',

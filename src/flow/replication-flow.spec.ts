@@ -32,7 +32,7 @@ function harness(tolerance: 'none' | 'all') {
   const records: KafkaRecord[] = [0, 1, 2, 3, 4].map((offset) => ({ topic: 'orders', partition: 0, offset, timestamp: 1000 + offset, key: null, value: Buffer.from(`v${offset}`), headers: [] }));
   const source: RecordSource = {
     cluster: 'primary',
-    consume: () => concat(of({ topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }), NEVER),
+    consume: () => concat(of({ kind: 'records' as const, topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }), NEVER),
   };
   const progress = {
     load: () => EMPTY,

@@ -30,8 +30,8 @@ import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin
 import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
-import type { FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
-import { topicPartitionKey } from '../core/record';
+import type { DecodedFlowBatch, DecodedSourceBatch, FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
+import { flowBatchDeadLetters, flowBatchFailure, flowBatchItemCount, forEachOffsetPair, sourceBatchFirstOffset, sourceBatchRecordCount, topicPartitionKey } from '../core/record';
 import { MirrorflowError, RecordFailedError, RecordRefusedError, describeError, isRetriable } from '../core/errors';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
@@ -237,7 +237,7 @@ export class ReplicationFlow {
       filter((batch) => this.fresh(batch)),
       map((batch) => this.mirror(batch)),
       // A batch ending at a failing record (tolerance none) is the last: fetching stops.
-      takeWhile((batch) => batch.failure === undefined, true),
+      takeWhile((batch) => flowBatchFailure(batch) === undefined, true),
       writeBatches(settings.batching, (records) => this.write(records), scheduler),
       concatMap((written) => this.deadLetter(written)),
       mergeMap((written) => this.commit(written)),
@@ -325,23 +325,28 @@ export class ReplicationFlow {
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
-    const first = batch.recordBatches?.[0]?.baseOffset ?? batch.records[0]?.offset ?? batch.nextOffset;
-    this.parts.status.recordFetch(batch, first, batch.highWatermark);
-    if (batch.recordBatches !== undefined) {
-      // Whole record batches: the source only forwards them to flows without transforms.
-      const target = remote;
-      let sourceRecords = 0;
-      for (const b of batch.recordBatches) sourceRecords += b.recordCount;
-      return this.stamp(lifetime, {
-        source: { topic: batch.topic, partition: batch.partition },
-        records: [],
-        recordBatches: batch.recordBatches.map((b) => ({ topic: target, partition: batch.partition, batch: b })),
-        nextOffset: batch.nextOffset,
-        highWatermark: batch.highWatermark,
-        bytes: batch.bytes,
-        sourceRecords,
-      });
+    this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark);
+    switch (batch.kind) {
+      case 'records':
+        return this.stamp(lifetime, this.transformed(batch, remote));
+      case 'batches': {
+        // Whole record batches: the source only forwards them to flows without transforms.
+        const target = remote;
+        return this.stamp(lifetime, {
+          kind: 'batches',
+          source: { topic: batch.topic, partition: batch.partition },
+          recordBatches: batch.recordBatches.map((b) => ({ topic: target, partition: batch.partition, batch: b })),
+          nextOffset: batch.nextOffset,
+          highWatermark: batch.highWatermark,
+          bytes: batch.bytes,
+          sourceRecords: sourceBatchRecordCount(batch),
+        });
+      }
     }
+  }
+
+  /** Decoded records under their remote topic, through the transforms; failures per errors.tolerance. */
+  private transformed(batch: DecodedSourceBatch, remote: string): DecodedFlowBatch {
     const records: MirrorRecord[] = new Array<MirrorRecord>(batch.records.length);
     for (let i = 0; i < batch.records.length; i++) {
       const r = batch.records[i]!;
@@ -357,7 +362,8 @@ export class ReplicationFlow {
     }
     const failures: RecordFailure[] = [];
     const transformed = this.parts.transform(records, failures);
-    const flowBatch: FlowBatch = {
+    const flowBatch: DecodedFlowBatch = {
+      kind: 'records',
       source: { topic: batch.topic, partition: batch.partition },
       records: transformed,
       nextOffset: batch.nextOffset,
@@ -365,8 +371,8 @@ export class ReplicationFlow {
       bytes: batch.bytes,
       sourceRecords: batch.records.length,
     };
-    if (failures.length === 0) return this.stamp(lifetime, flowBatch);
-    if (this.parts.settings.errorTolerance === 'all') return this.stamp(lifetime, { ...flowBatch, deadLetters: failures });
+    if (failures.length === 0) return flowBatch;
+    if (this.parts.settings.errorTolerance === 'all') return { ...flowBatch, deadLetters: failures };
     // Tolerance none: the batch ends just before the first failing record.
     const failed = failures[0]!;
     const at = failed.record.source.offset;
@@ -374,7 +380,7 @@ export class ReplicationFlow {
     while (kept < transformed.length && transformed[kept]!.source.offset < at) kept++;
     let read = 0;
     while (read < records.length && records[read]!.source.offset < at) read++;
-    return this.stamp(lifetime, { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error });
+    return { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error };
   }
 
   private stamp(lifetime: number, batch: FlowBatch): FlowBatch {
@@ -440,7 +446,10 @@ export class ReplicationFlow {
     const sink = this.parts.deadLetters;
     if (sink === undefined) return of(written);
     let failures: RecordFailure[] | undefined;
-    for (const batch of written.batches) if (batch.deadLetters !== undefined) (failures ??= []).push(...batch.deadLetters);
+    for (const batch of written.batches) {
+      const dead = flowBatchDeadLetters(batch);
+      if (dead !== undefined) (failures ??= []).push(...dead);
+    }
     return failures === undefined ? of(written) : sink.write(failures).pipe(map(() => written));
   }
 
@@ -450,31 +459,21 @@ export class ReplicationFlow {
     const emitter = this.parts.offsetSyncEmitter;
     let i = 0;
     let failure: RecordFailedError | undefined;
+    // One function per write, not per record.
+    const sync = emitter ? (tp: TopicPartition, sourceOffset: number, targetOffset: number): void => emitter.record(tp, sourceOffset, targetOffset) : undefined;
     for (const batch of written.batches) {
       if (!this.current(batch)) {
         // On the target as an extra copy of the old log; the new log's progress starts over.
-        i += batch.recordBatches?.length ?? batch.records.length;
+        i += flowBatchItemCount(batch);
         this.budget.release(batch.bytes);
         continue;
       }
       // An offset of -1: the target refused the record (or one of the batch's records), which
       // went to the dead-letter topic; no offset sync can be taken from it.
-      if (batch.recordBatches !== undefined) {
-        for (const { batch: whole } of batch.recordBatches) {
-          const target = written.offsets[i++]!;
-          if (emitter && target >= 0) for (let k = 0; k < whole.recordCount; k++) emitter.record(batch.source, whole.baseOffset + k, target + k);
-        }
-      } else if (emitter) {
-        for (const record of batch.records) {
-          const target = written.offsets[i++]!;
-          if (target >= 0) emitter.record(batch.source, record.source.offset, target);
-        }
-      } else {
-        i += batch.records.length;
-      }
+      i = sync ? forEachOffsetPair(batch, written.offsets, i, sync) : i + flowBatchItemCount(batch);
       progress.markReplicated(batch.source, batch.nextOffset - 1);
       this.budget.release(batch.bytes);
-      failure ??= batch.failure;
+      failure ??= flowBatchFailure(batch);
     }
     status.recordWrite(written.batches, Date.now());
     // Tolerance none: what came before the failing record is committed; now the flow stops.

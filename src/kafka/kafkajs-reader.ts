@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka, KafkaMessage } from './kafkajs';
 import type { TopicFollowEvent, TopicReader } from '../core/ports/record-source';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
-import type { KafkaRecord, RecordHeader, SourceBatch } from '../core/record';
+import type { KafkaRecord, RecordHeader, DecodedSourceBatch } from '../core/record';
 import { toTransportError } from './errors';
 
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
@@ -26,8 +26,8 @@ export class KafkajsTopicReader implements TopicReader {
     private readonly admin: ClusterAdmin,
   ) {}
 
-  readToEnd(topic: string): Observable<SourceBatch> {
-    return new Observable<SourceBatch>((subscriber) => {
+  readToEnd(topic: string): Observable<DecodedSourceBatch> {
+    return new Observable<DecodedSourceBatch>((subscriber) => {
       let stopped = false;
       const consumer = this.kafka.consumer({ groupId: `mirrorflow-reader-${randomUUID()}`, allowAutoTopicCreation: false });
       // A consumer kafkajs will not restart (its cluster down too long) ends the read, so the
@@ -66,7 +66,7 @@ export class KafkajsTopicReader implements TopicReader {
               if (offset >= end) break;
               records.push({ topic, partition: batch.partition, offset, timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers });
             }
-            subscriber.next({ topic, partition: batch.partition, records, nextOffset: Number(batch.lastOffset()) + 1, highWatermark: Number(batch.highWatermark), bytes: 0 });
+            subscriber.next({ kind: 'records', topic, partition: batch.partition, records, nextOffset: Number(batch.lastOffset()) + 1, highWatermark: Number(batch.highWatermark), bytes: 0 });
           },
         });
       };
@@ -127,7 +127,7 @@ export class KafkajsTopicReader implements TopicReader {
             next = lastOffset + 1;
             subscriber.next({
               type: 'records',
-              batch: { topic, partition, records, nextOffset: next, highWatermark: Number(batch.highWatermark), bytes: 0 },
+              batch: { kind: 'records', topic, partition, records, nextOffset: next, highWatermark: Number(batch.highWatermark), bytes: 0 },
             });
           },
         });

@@ -84,7 +84,7 @@ export class KafkajsSource implements RecordSource {
           (startOffset) => {
             if (abort.signal.aborted || skippedTo <= (next.get(key) ?? startOffset)) return;
             next.set(key, skippedTo);
-            subscriber.next({ topic, partition, records: [], nextOffset: skippedTo, highWatermark: Number(highWatermark), bytes: 0 });
+            subscriber.next({ kind: 'records', topic, partition, records: [], nextOffset: skippedTo, highWatermark: Number(highWatermark), bytes: 0 });
           },
           () => undefined, // a failure surfaces when the partition's batch awaits it
         );
@@ -171,8 +171,8 @@ export class KafkajsSource implements RecordSource {
     let recordBatches: RawRecordBatch[] = [];
     let bytes = 0;
     const cut = (next: number): void => {
-      if (records.length > 0) pieces.push({ topic, partition, records, nextOffset: next, highWatermark, bytes });
-      else if (recordBatches.length > 0) pieces.push({ topic, partition, records: [], recordBatches, nextOffset: next, highWatermark, bytes });
+      if (records.length > 0) pieces.push({ kind: 'records', topic, partition, records, nextOffset: next, highWatermark, bytes });
+      else if (recordBatches.length > 0) pieces.push({ kind: 'batches', topic, partition, recordBatches, nextOffset: next, highWatermark, bytes });
       records = [];
       recordBatches = [];
       bytes = 0;
@@ -203,7 +203,7 @@ export class KafkajsSource implements RecordSource {
     if (records.length > 0 || recordBatches.length > 0) cut(nextOffset);
     // A fetch of nothing but records before `from` still moves the partition forward. (A fetch
     // whose records were all filtered out never gets here: see END_BATCH_PROCESS in consume().)
-    else if (pieces.length === 0) pieces.push({ topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
+    else if (pieces.length === 0) pieces.push({ kind: 'records', topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
     return pieces;
   }
 

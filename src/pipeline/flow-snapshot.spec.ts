@@ -10,7 +10,7 @@ function batch(partition: number, nextOffset: number, count: number, bytes: numb
     const offset = nextOffset - count + i;
     return { source: { topic: 'orders', partition, offset }, topic: 'primary.orders', partition, timestamp: Date.now(), key: null, value: null, headers: [] };
   });
-  return { source: { topic: 'orders', partition }, records, nextOffset, highWatermark: nextOffset + 5, bytes, sourceRecords: count };
+  return { kind: 'records', source: { topic: 'orders', partition }, records, nextOffset, highWatermark: nextOffset + 5, bytes, sourceRecords: count };
 }
 
 test('a snapshot carries per-partition positions with the records and bytes replicated from each', () => {

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { SourceBatch, TopicPartition } from '../record';
+import type { DecodedSourceBatch, SourceBatch, TopicPartition } from '../record';
 import type { Compression } from './record-writer';
 
 /** Which fetched record batches a source hands over whole (see RawRecordBatch). */
@@ -62,7 +62,7 @@ export interface RecordSource {
 
 /** What following a topic partition reports: records as they come, and once, that the start-time end was reached. */
 export type TopicFollowEvent =
-  | { readonly type: 'records'; readonly batch: SourceBatch }
+  | { readonly type: 'records'; readonly batch: DecodedSourceBatch }
   /** Everything up to the high watermark the partition had at subscription has been emitted. */
   | { readonly type: 'caught-up' };
 
@@ -70,7 +70,7 @@ export type TopicFollowEvent =
 export interface TopicReader {
   readonly cluster: string;
   /** Emits every record up to the high watermark each partition had when the read began, then completes. */
-  readToEnd(topic: string): Observable<SourceBatch>;
+  readToEnd(topic: string): Observable<DecodedSourceBatch>;
   /**
    * Reads one partition from its start and keeps reading new records until unsubscribed (MM2's
    * KafkaBasedLog: an internal topic loaded once, then followed). Emits `caught-up` exactly once,

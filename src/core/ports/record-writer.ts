@@ -1,18 +1,24 @@
 import type { Observable } from 'rxjs';
 import type { RecordRefusedError } from '../errors';
-import { recordBytes, type MirrorRecord, type OutboundRecordBatch } from '../record';
+import { recordBytes, type OutboundItem, type OutboundRecord, type OutboundRecordBatch } from '../record';
 
-/**
- * A record to write to an explicit topic and partition: a replicated record without its source
- * position (internal records have none), so a MirrorRecord is written as it is.
- */
-export type OutboundRecord = Omit<MirrorRecord, 'source'>;
-
-/** What one write carries: records, or whole record batches forwarded from the source. */
-export type OutboundItem = OutboundRecord | OutboundRecordBatch;
+// Defined beside the flow batches they are made of; writers and their callers import them from here.
+export type { OutboundItem, OutboundRecord } from '../record';
 
 export function isRecordBatch(item: OutboundItem): item is OutboundRecordBatch {
   return (item as Partial<OutboundRecordBatch>).batch !== undefined;
+}
+
+/**
+ * What a partition's items in one produce request must have in common: Kafka takes one record
+ * batch per partition per request, which the writer makes of records, or of uncompressed
+ * forwarded batches (joined), or of a single compressed forwarded batch.
+ */
+export type OutboundItemKind = 'records' | 'uncompressed' | 'compressed';
+
+export function outboundItemKind(item: OutboundItem): OutboundItemKind {
+  if (!isRecordBatch(item)) return 'records';
+  return item.batch.compressed ? 'compressed' : 'uncompressed';
 }
 
 /** Upper bound of a record's framing in a v2 batch (length, attributes, deltas, varint sizes). */

@@ -18,7 +18,7 @@ function batch(name: string, count: number, bytesPerRecord = 10): FlowBatch {
     value: Buffer.alloc(bytesPerRecord),
     headers: [],
   }));
-  return { source: { topic: name, partition: 0 }, records, nextOffset: count, highWatermark: count, bytes: count * bytesPerRecord, sourceRecords: count };
+  return { kind: 'records', source: { topic: name, partition: 0 }, records, nextOffset: count, highWatermark: count, bytes: count * bytesPerRecord, sourceRecords: count };
 }
 
 const policy: BatchPolicy = { maxRecords: 100, maxBytes: 1_000_000, maxWaitMs: 3, maxPartitionBytes: 1_000_000 };
@@ -111,8 +111,8 @@ test('writeBatches puts forwarded batches of a partition in one round when uncom
       );
     };
     const whole = (partition: number, baseOffset: number, recordCount: number, compressed: boolean): FlowBatch => ({
+      kind: 'batches',
       source: { topic: 'a', partition },
-      records: [],
       recordBatches: [{ topic: 't.a', partition, batch: { baseOffset, recordCount, compressed, maxTimestamp: 0, bytes: Buffer.alloc(100) } }],
       nextOffset: baseOffset + recordCount,
       highWatermark: 0,

@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
-import { isRecordBatch, outboundItemBytes, type OutboundItem } from '../../core/ports/record-writer';
-import { flowBatchRecordCount } from '../../core/record';
+import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
+import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
 
 /** One batching policy: the first limit reached flushes. */
 export interface BatchPolicy {
@@ -74,10 +74,7 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
         }
         const batches = takeWrite();
         const records: OutboundItem[] = [];
-        for (const b of batches) {
-          for (const r of b.records) records.push(r);
-          if (b.recordBatches) for (const r of b.recordBatches) records.push(r);
-        }
+        for (const b of batches) pushFlowBatchItems(b, records);
         const done = (offsets: Float64Array): void => {
           inFlight = undefined;
           subscriber.next({ batches, offsets });
@@ -132,27 +129,15 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
     });
 }
 
-/**
- * What a partition's items in one produce round must have in common: Kafka takes one record batch
- * per partition per request, which the writer makes of records, or of uncompressed forwarded
- * batches (joined), or of a single compressed forwarded batch.
- */
-type RoundKind = 'records' | 'uncompressed' | 'compressed';
-
 interface RoundState {
   round: number;
   bytes: number;
-  kind: RoundKind | undefined;
-}
-
-function roundKind(item: OutboundItem): RoundKind {
-  if (!isRecordBatch(item)) return 'records';
-  return item.batch.compressed ? 'compressed' : 'uncompressed';
+  kind: OutboundItemKind | undefined;
 }
 
 /**
  * Splits records into produce rounds so that no partition gets more than `maxPartitionBytes`, nor
- * items of different kinds (see RoundKind), in one request; writes the rounds one after another
+ * items of different kinds (see OutboundItemKind), in one request; writes the rounds one after another
  * (keeping each partition's order) and stitches the offsets back into input order. The common
  * case is a single round.
  */
@@ -174,7 +159,7 @@ function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: numb
       lastTopic = r.topic;
       lastPartition = r.partition;
     }
-    const kind = roundKind(r);
+    const kind = outboundItemKind(r);
     const size = outboundItemBytes(r);
     if (state!.kind !== undefined && (kind !== state!.kind || kind === 'compressed' || state!.bytes + size > maxPartitionBytes)) {
       state!.round++;

@@ -9,7 +9,7 @@ import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/clu
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
-import type { KafkaRecord, SourceBatch } from '../../core/record';
+import type { KafkaRecord, DecodedSourceBatch } from '../../core/record';
 import { encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
 import { decideAction, executeFailover, planFailover } from './failover';
 import { PipelineTools } from './pipeline-tools';
@@ -84,9 +84,9 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
   const reader = (name: string): TopicReader =>
     ({
       cluster: name,
-      readToEnd: (): Observable<SourceBatch> => {
+      readToEnd: (): Observable<DecodedSourceBatch> => {
         const records = clusters[name]?.checkpoints ?? [];
-        return of({ topic: 'x', partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
+        return of({ kind: 'records', topic: 'x', partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
       },
       follow: () => NEVER,
     }) as unknown as TopicReader;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { NEVER, Observable, VirtualTimeScheduler, of, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { TopicReader } from '../../core/ports/record-source';
-import type { KafkaRecord, SourceBatch } from '../../core/record';
+import type { KafkaRecord, DecodedSourceBatch } from '../../core/record';
 import { encodeCheckpointKey, encodeCheckpointValue, encodeHeartbeatKey, encodeHeartbeatValue, type Checkpoint } from '../../formats';
 import { DefaultReplicationPolicy } from '../../policy';
 import { MirrorClient } from './mirror-client';
@@ -27,10 +27,10 @@ function raw(offset: number, key: Buffer | null, value: Buffer | null, partition
   return { topic, partition, offset, timestamp: 0, key, value, headers: [] };
 }
 
-function batch(records: KafkaRecord[], partition = 0): SourceBatch {
+function batch(records: KafkaRecord[], partition = 0): DecodedSourceBatch {
   const topic = records[0]?.topic ?? CHECKPOINTS;
   const next = records.length === 0 ? 0 : records[records.length - 1]!.offset + 1;
-  return { topic, partition, records, nextOffset: next, highWatermark: next, bytes: 0 };
+  return { kind: 'records', topic, partition, records, nextOffset: next, highWatermark: next, bytes: 0 };
 }
 
 function fakeAdmin(topics: string[]): ClusterAdmin {
@@ -40,7 +40,7 @@ function fakeAdmin(topics: string[]): ClusterAdmin {
   } as unknown as ClusterAdmin;
 }
 
-function fakeReader(byTopic: Record<string, Observable<SourceBatch>>): TopicReader & { reads: string[] } {
+function fakeReader(byTopic: Record<string, Observable<DecodedSourceBatch>>): TopicReader & { reads: string[] } {
   const reads: string[] = [];
   return {
     cluster: 'backup',
@@ -55,7 +55,7 @@ function fakeReader(byTopic: Record<string, Observable<SourceBatch>>): TopicRead
 
 const policy = new DefaultReplicationPolicy();
 
-function client(topics: string[], byTopic: Record<string, Observable<SourceBatch>>, warnings: string[] = []): MirrorClient {
+function client(topics: string[], byTopic: Record<string, Observable<DecodedSourceBatch>>, warnings: string[] = []): MirrorClient {
   const logger = {
     error: () => {},
     warn: (message: string, meta?: Record<string, unknown>) => warnings.push(`${message} ${JSON.stringify(meta)}`),

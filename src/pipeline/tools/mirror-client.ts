@@ -13,7 +13,7 @@ import { MirrorflowError, describeError } from '../../core/errors';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { silentLogger, type Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
-import type { KafkaRecord, SourceBatch } from '../../core/record';
+import type { KafkaRecord, DecodedSourceBatch } from '../../core/record';
 import { RecordFormatError, decodeCheckpoint, decodeHeartbeat } from '../../formats';
 import { compilePatternList, type ReplicationPolicy } from '../../policy';
 import { CheckpointsTopicMissingError, ToolUsageError } from './tool-errors';
@@ -187,7 +187,7 @@ export class MirrorClient {
       () => new MirrorflowError(`Reading ${topic} on cluster "${this.cluster}" did not reach its end within ${timeoutMs} ms.`),
       this.options.scheduler ?? asyncScheduler,
     ).pipe(
-      filter((batch: SourceBatch) => batch.partition === 0),
+      filter((batch: DecodedSourceBatch) => batch.partition === 0),
       concatMap((batch) => (batch.records.length === 0 ? EMPTY : from(batch.records))),
     );
   }
