@@ -141,9 +141,12 @@ async function main(): Promise<number> {
       '--test',
       '--test-reporter=tap',
       `--test-concurrency=${options.concurrency}`,
-      // Per test, and per file: a file that leaves a client connected after its tests never exits,
-      // and fails here. (--test-force-exit would hide such leaks, and cut off the end of the report.)
+      // Per test, and per file: a hung test fails the run.
       `--test-timeout=${options.testTimeoutMs}`,
+      // A file that leaves something open after its tests is ended 30 s later, naming what it
+      // left (exit-guard.ts), rather than cut by the timeout (--test-force-exit would end it at
+      // once, say nothing, and cut off the end of the report).
+      `--import=${join(dist, 'test', 'support', 'exit-guard.js')}`,
       ...files,
     ],
     { stdio: 'inherit', env, cwd: root },
