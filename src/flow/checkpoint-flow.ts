@@ -22,6 +22,7 @@
  * seems unlikely to help) and the last error on the status; replication goes on meanwhile.
  * Retriable failures (a cluster down) are reported as outages on the flow's status.
  */
+import { inject, injectable } from 'inversify';
 import {
   type Observable,
   type SchedulerLike,
@@ -101,6 +102,8 @@ export interface CheckpointFlowParts {
   /** The flow's outages: checkpoint operations failing against a cluster are reported there. */
   readonly outages: OutageStatus;
 }
+/** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
+export const CheckpointFlowParts = Symbol.for('mirrorflow.CheckpointFlowParts');
 
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 const GROUP_CONCURRENCY = 8;
@@ -157,6 +160,7 @@ interface GroupCheckpoints {
   readonly checkpoints: readonly Checkpoint[];
 }
 
+@injectable()
 export class CheckpointFlow {
   private groups: readonly string[] = [];
   private checkpoints = new CheckpointStore();
@@ -164,7 +168,7 @@ export class CheckpointFlow {
   private readonly groupSync: GroupOffsetSync;
   private readonly outages: { readonly starting: OutageTracker; readonly groups: OutageTracker; readonly passes: OutageTracker };
 
-  constructor(private readonly parts: CheckpointFlowParts) {
+  constructor(@inject(CheckpointFlowParts) private readonly parts: CheckpointFlowParts) {
     this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger: parts.logger, status: parts.status.groupSync });
     const track = (cluster: string, operation: string): OutageTracker =>
       parts.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());

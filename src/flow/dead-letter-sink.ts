@@ -1,3 +1,4 @@
+import { inject, injectable } from 'inversify';
 import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
@@ -20,16 +21,19 @@ export interface DeadLetterSinkOptions {
   readonly logger: Logger;
   readonly status: FlowStatus;
 }
+/** DI token of the parts the container gives a DeadLetterSink; a token and its interface share a name. */
+export const DeadLetterSinkOptions = Symbol.for('mirrorflow.DeadLetterSinkOptions');
 
 /**
  * The flow's dead-letter topic on the target (errors.tolerance all): the sink for records a
  * transform threw on or the target refused. `write` emits once every record is acknowledged
  * (acks=all); only then does the flow count their source offsets as done.
  */
+@injectable()
 export class DeadLetterSink {
   private partitions = 1;
 
-  constructor(private readonly options: DeadLetterSinkOptions) {}
+  constructor(@inject(DeadLetterSinkOptions) private readonly options: DeadLetterSinkOptions) {}
 
   /** Creates the topic if it is missing (one partition, as Connect does) and learns its partitions. */
   ensureTopic(): Observable<never> {

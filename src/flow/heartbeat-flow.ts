@@ -10,6 +10,7 @@
  * counted and the next tick tries again. Emitting `stop$` ends the timer and any write under way
  * at once, and the observable completes.
  */
+import { inject, injectable } from 'inversify';
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
@@ -40,14 +41,17 @@ export interface HeartbeatFlowParts {
   /** The flow's outages: a target that cannot take heartbeats is reported there. */
   readonly outages: OutageStatus;
 }
+/** DI token of the parts the container gives a HeartbeatFlow; a token and its interface share a name. */
+export const HeartbeatFlowParts = Symbol.for('mirrorflow.HeartbeatFlowParts');
 
+@injectable()
 export class HeartbeatFlow {
   /** Failures that are not retriable since the last success: only the first is logged at warn. */
   private failures = 0;
   /** Retriable failures (the target down) are an outage, reported at growing intervals. */
   private readonly outage: OutageTracker;
 
-  constructor(private readonly parts: HeartbeatFlowParts) {
+  constructor(@inject(HeartbeatFlowParts) private readonly parts: HeartbeatFlowParts) {
     this.outage = parts.outages.tracker(parts.settings.target, 'writing heartbeats', parts.logger, () => parts.scheduler.now());
   }
 

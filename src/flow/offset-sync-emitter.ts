@@ -1,7 +1,9 @@
+import { inject, injectable } from 'inversify';
 import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map, tap } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { TopicPartition } from '../core/record';
+import { OffsetSyncWriter } from './offset-sync-writer';
 import { type OffsetSync, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../formats';
 
 /** The part of OffsetSyncWriter (MM2's sync rules) that the emitter drives. */
@@ -19,6 +21,8 @@ export interface OffsetSyncEmitterOptions {
   readonly writer: RecordWriter;
   readonly replicationFactor: number;
 }
+/** DI token of the parts the container gives a OffsetSyncEmitter; a token and its interface share a name. */
+export const OffsetSyncEmitterOptions = Symbol.for('mirrorflow.OffsetSyncEmitterOptions');
 
 /**
  * Writes offset syncs to MM2's offset-syncs topic (one partition, compacted, partition 0 always)
@@ -31,13 +35,14 @@ export interface OffsetSyncEmitterOptions {
  * which translation of a group inside the batch needs). One write is in flight at a time; syncs
  * decided meanwhile go out with the next one.
  */
+@injectable()
 export class OffsetSyncEmitter {
   private decided: OffsetSync[] = [];
   private writing: Promise<void> | undefined;
 
   constructor(
-    private readonly syncs: OffsetSyncSource,
-    private readonly options: OffsetSyncEmitterOptions,
+    @inject(OffsetSyncWriter) private readonly syncs: OffsetSyncSource,
+    @inject(OffsetSyncEmitterOptions) private readonly options: OffsetSyncEmitterOptions,
   ) {}
 
   /** The cluster the offset syncs are written to. */

@@ -1,3 +1,4 @@
+import { inject, injectable } from 'inversify';
 import { type Observable, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
@@ -28,6 +29,8 @@ export interface ProgressStoreOptions {
   readonly writer: RecordWriter;
   readonly logger: Logger;
 }
+/** DI token of the parts the container gives a ProgressStore; a token and its interface share a name. */
+export const ProgressStoreOptions = Symbol.for('mirrorflow.ProgressStoreOptions');
 
 /**
  * Source progress, stored where and how MM2 stores it: MirrorSourceConnector offsets in the
@@ -38,13 +41,14 @@ export interface ProgressStoreOptions {
  * Progress is recorded in memory only after the target acknowledged the records (the flow calls
  * `markReplicated` from its commit stage) and written to Kafka by `flush`.
  */
+@injectable()
 export class ProgressStore {
   /** Last replicated source offset per partition, as stored (MM2 semantics: resume at +1). */
   private readonly replicated = new Map<string, { tp: TopicPartition; offset: number }>();
   private readonly dirty = new Set<string>();
   private partitions = DEFAULT_OFFSETS_TOPIC_PARTITIONS;
 
-  constructor(private readonly options: ProgressStoreOptions) {}
+  constructor(@inject(ProgressStoreOptions) private readonly options: ProgressStoreOptions) {}
 
   /** Creates the offsets topic if needed, then reads every stored offset of this flow. */
   load(): Observable<void> {

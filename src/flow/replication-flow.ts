@@ -1,4 +1,5 @@
 // size: one class, MM2's source connector and task: fetch, mirror, write, dead letters and commit share the positions, lifetimes and budget of one flow.
+import { inject, injectable } from 'inversify';
 import {
   type MonoTypeOperatorFunction,
   type Observable,
@@ -86,6 +87,8 @@ export interface ReplicationFlowParts {
   readonly logger: Logger;
   readonly status: FlowStatus;
 }
+/** DI token of the parts the container gives a ReplicationFlow; a token and its interface share a name. */
+export const ReplicationFlowParts = Symbol.for('mirrorflow.ReplicationFlowParts');
 
 /**
  * One direction of replication, MM2's MirrorSourceConnector:
@@ -103,6 +106,7 @@ export interface ReplicationFlowParts {
  * offset syncs are taken from the sink's acknowledgement, never before it. Emitting `stop$` stops
  * fetching, drains what is in flight, stores progress and completes.
  */
+@injectable()
 export class ReplicationFlow {
   private readonly budget: ByteBudget;
   /** Next offset to read per partition, for partitions this process has fetched from. */
@@ -134,7 +138,7 @@ export class ReplicationFlow {
     readonly offsetSyncs: OutageTracker | undefined;
   };
 
-  constructor(private readonly parts: ReplicationFlowParts) {
+  constructor(@inject(ReplicationFlowParts) private readonly parts: ReplicationFlowParts) {
     // Config validation asks for the topic; without a sink, failed records would vanish.
     if (parts.settings.errorTolerance === 'all' && parts.deadLetters === undefined) {
       throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: errors.tolerance all needs a dead-letter topic.`);

@@ -1,3 +1,4 @@
+import { inject, injectable } from 'inversify';
 import { type Observable, defer, firstValueFrom } from 'rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
@@ -25,17 +26,20 @@ export interface TopicSyncOptions {
   readonly replicationFactor: number;
   readonly logger: Logger;
 }
+/** DI token of the parts the container gives a TopicSync; a token and its interface share a name. */
+export const TopicSyncOptions = Symbol.for('mirrorflow.TopicSyncOptions');
 
 /**
  * MM2's topic discovery and creation (MirrorSourceConnector.computeAndCreateTopicPartitions):
  * find the source topics to replicate, create missing remote topics with the source's partition
  * count and configs, grow remote topics whose source grew. Never deletes or shrinks anything.
  */
+@injectable()
 export class TopicSync {
   /** Ids from the last refresh that got them. */
   private lastIds: ReadonlyMap<string, string> = new Map();
 
-  constructor(private readonly options: TopicSyncOptions) {}
+  constructor(@inject(TopicSyncOptions) private readonly options: TopicSyncOptions) {}
 
   /**
    * Topic ids only tell recreated topics apart: failing to get them must not stop topics from

@@ -1,5 +1,5 @@
 export { Pipeline, type PipelineOptions } from './pipeline';
-export { flowGroupId, progressTopicName } from './flow.module';
+export { flowGroupId, progressTopicName } from './flow-names';
 export { createKafkaClients, plaintextConnection } from './clients';
 export { loadPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';
 export { toClusterConnection } from './cluster-connection';

@@ -1,29 +1,50 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, type SchedulerLike, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
-import type { PipelineConfig } from '../config';
+import { type Observable, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
-import type { PluginRegistry } from '../plugins';
+import { Scheduler } from '../core/ports/scheduler';
+import { PluginRegistry, TransformChain } from '../plugins';
 import { KafkajsClients } from '../kafka';
-import type { FlowStatus } from '../flow/flow-status';
-import type { ReplicationFlow } from '../flow/replication-flow';
-import type { CheckpointFlow } from '../flow/checkpoint-flow';
-import type { HeartbeatFlow } from '../flow/heartbeat-flow';
+import { FlowStatus } from '../flow/flow-status';
+import { ReplicationFlow } from '../flow/replication-flow';
+import { CheckpointFlow } from '../flow/checkpoint-flow';
+import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
-import { flowModule } from './flow.module';
-import {
-  CheckpointFlowToken,
-  FlowStatusToken,
-  HeartbeatFlowToken,
-  PipelineConfigToken,
-  PluginRegistryToken,
-  ReplicationFlowToken,
-  SchedulerToken,
-  TransformChainToken,
-} from './tokens';
+import { flowModules } from './flow.module';
+import { PipelineConfigToken } from './tokens';
+
+/** What the pipeline's container holds for every flow. */
+export interface PipelineParts {
+  readonly logger: Logger;
+  readonly clients: KafkaClients;
+  readonly scheduler: Scheduler;
+  readonly registry: PluginRegistry;
+}
+
+/** The pipeline's container: its config and what every flow shares. Constants, so singletons by nature. */
+export function pipelineContainer(config: PipelineConfig, parts: PipelineParts): Container {
+  const container = new Container();
+  container.bind<PipelineConfig>(PipelineConfigToken).toConstantValue(config);
+  container.bind<Logger>(Logger).toConstantValue(parts.logger);
+  container.bind<KafkaClients>(KafkaClients).toConstantValue(parts.clients);
+  container.bind<Scheduler>(Scheduler).toConstantValue(parts.scheduler);
+  container.bind(PluginRegistry).toConstantValue(parts.registry);
+  return container;
+}
+
+/**
+ * One flow's child container: binds the flow's config and what derives from it; the pipeline's
+ * parts come from the parent. Tests rebind a port here to run the real graph against a fake.
+ */
+export function flowContainer(pipeline: Container, flow: FlowConfig, pipelineLogger: Logger): Container {
+  const container = new Container({ parent: pipeline });
+  container.load(...flowModules(flow, pipelineLogger));
+  return container;
+}
 
 /** How long closing the Kafka clients may take after the flows stopped. */
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -31,7 +52,7 @@ const CLOSE_TIMEOUT_MS = 10_000;
 export interface PipelineOptions {
   readonly logger: Logger;
   readonly registry: PluginRegistry;
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: Scheduler;
   /** Replaces the kafkajs clients (tests may put fakes behind the ports). */
   readonly clients?: KafkaClients;
 }
@@ -75,12 +96,12 @@ export class Pipeline {
         clientIdPrefix: `mirrorflow-${config.name}`,
         debug: config.logging.level === 'debug',
       });
-    this.container = new Container();
-    this.container.bind<PipelineConfig>(PipelineConfigToken).toConstantValue(config);
-    this.container.bind<Logger>(Logger).toConstantValue(this.logger);
-    this.container.bind<KafkaClients>(KafkaClients).toConstantValue(this.clients);
-    this.container.bind<SchedulerLike>(SchedulerToken).toConstantValue(options.scheduler ?? asyncScheduler);
-    this.container.bind<PluginRegistry>(PluginRegistryToken).toConstantValue(options.registry);
+    this.container = pipelineContainer(config, {
+      logger: this.logger,
+      clients: this.clients,
+      scheduler: options.scheduler ?? asyncScheduler,
+      registry: options.registry,
+    });
   }
 
   get statuses(): readonly FlowStatus[] {
@@ -97,17 +118,22 @@ export class Pipeline {
     // As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too.
     const running = this.config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
     for (const flow of running) {
-      const container = new Container({ parent: this.container });
-      container.load(flowModule(flow, this.logger));
-      if (flow.enabled) container.get(TransformChainToken); // plugin problems surface here, before any connection
-      const status = container.get<FlowStatus>(FlowStatusToken);
+      const container = flowContainer(this.container, flow, this.logger);
+      if (flow.enabled) container.get(TransformChain); // plugin problems surface here, before any connection
+      const status = container.get(FlowStatus);
       // Nothing would ever move a flow that does not replicate out of `starting`.
       if (!flow.enabled) status.state = 'disabled';
+      // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
+      if (flow.enabled && flow.checkpoints.enabled && !flow.offset_syncs.enabled) {
+        container
+          .get<Logger>(Logger)
+          .warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
+      }
       this.flows.push({
         container,
-        flow: flow.enabled ? container.get<ReplicationFlow>(ReplicationFlowToken) : undefined,
-        checkpoints: flow.enabled ? container.get<CheckpointFlow | undefined>(CheckpointFlowToken) : undefined,
-        heartbeats: container.get<HeartbeatFlow | undefined>(HeartbeatFlowToken),
+        flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
+        checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
+        heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
         status,
       });
     }

@@ -13,7 +13,7 @@ import { describeError } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import type { TopicDescription } from '../core/ports/cluster-admin';
 import { DefaultGroupFilter, DefaultTopicFilter, createReplicationPolicy, shouldReplicateTopic, type ReplicationPolicy } from '../policy';
-import { progressTopicName } from './flow.module';
+import { progressTopicName } from './flow-names';
 
 export interface ClusterPlan {
   readonly alias: string;

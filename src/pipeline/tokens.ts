@@ -1,18 +1,7 @@
 /**
- * DI tokens of the pipeline and flow containers. A token and its type share a name where the
- * type is ours; the rest are named for what they hold.
+ * DI tokens of the configuration, which lives in src/config; its types come from a schema, so
+ * the tokens cannot share their names and are named for what they hold.
  */
 export const PipelineConfigToken = Symbol.for('mirrorflow.PipelineConfig');
-export const SchedulerToken = Symbol.for('mirrorflow.Scheduler');
-export const PluginRegistryToken = Symbol.for('mirrorflow.PluginRegistry');
-export const ReplicationPolicyToken = Symbol.for('mirrorflow.ReplicationPolicy');
-export const FlowStatusToken = Symbol.for('mirrorflow.FlowStatus');
-export const TopicSyncToken = Symbol.for('mirrorflow.TopicSync');
-export const ProgressStoreToken = Symbol.for('mirrorflow.ProgressStore');
-export const OffsetSyncsToken = Symbol.for('mirrorflow.OffsetSyncs');
-export const OffsetSyncEmitterToken = Symbol.for('mirrorflow.OffsetSyncEmitter');
-export const TransformChainToken = Symbol.for('mirrorflow.TransformChain');
-export const DeadLetterSinkToken = Symbol.for('mirrorflow.DeadLetterSink');
-export const ReplicationFlowToken = Symbol.for('mirrorflow.ReplicationFlow');
-export const CheckpointFlowToken = Symbol.for('mirrorflow.CheckpointFlow');
-export const HeartbeatFlowToken = Symbol.for('mirrorflow.HeartbeatFlow');
+/** One flow's config, bound in that flow's child container only. */
+export const FlowConfigToken = Symbol.for('mirrorflow.FlowConfig');

@@ -17,7 +17,7 @@ export { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPlugin
 export {
   buildTransformChain,
   validateTransformSteps,
-  type TransformChain,
+  TransformChain,
   type TransformChainContext,
   type TransformStep,
 } from './transform-chain';

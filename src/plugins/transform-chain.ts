@@ -39,6 +39,8 @@ export interface TransformChainContext {
  * whether it goes to the dead-letter topic or stops the flow), thrown otherwise.
  */
 export type TransformChain = (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
+/** DI token of a flow's chain; a token and its type share a name. */
+export const TransformChain = Symbol.for('mirrorflow.TransformChain');
 
 /**
  * Every problem in every step — unknown types and invalid options — with its path, so the

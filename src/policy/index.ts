@@ -2,7 +2,7 @@
  * Naming and selection rules of a flow, compatible with MM2: replication policies (which topic
  * is called what where), cycle detection, and the topic, group and config-property filters.
  */
-export { type ReplicationPolicy, ReplicationPolicyBase } from './replication-policy';
+export { ReplicationPolicy, ReplicationPolicyBase } from './replication-policy';
 export { DefaultReplicationPolicy, type DefaultReplicationPolicyOptions, DEFAULT_SEPARATOR } from './default-replication-policy';
 export { IdentityReplicationPolicy, type IdentityReplicationPolicyOptions } from './identity-replication-policy';
 export { createReplicationPolicy, type ReplicationPolicySpec } from './create-replication-policy';

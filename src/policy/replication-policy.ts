@@ -23,6 +23,8 @@ export interface ReplicationPolicy {
   /** Never replicated: Kafka's own (`__…`), hidden (`.…`) and MM2's internal topics. */
   isInternalTopic(topic: string): boolean;
 }
+/** DI token; a token and its interface share a name. */
+export const ReplicationPolicy = Symbol.for('mirrorflow.ReplicationPolicy');
 
 /** The Java interface's default methods; a custom policy extends this and writes the first three. */
 export abstract class ReplicationPolicyBase implements ReplicationPolicy {

@@ -87,3 +87,14 @@ export class GroupActiveError extends MirrorflowError {
     super(`Cluster "${cluster}": consumer group "${groupId}" has active members; its offsets cannot be changed now.`, options);
   }
 }
+
+/*
+ * DI tokens of a flow's admin clients, one per role: a flow uses two or three clusters, so the
+ * interface alone cannot say which one a part gets.
+ */
+/** The admin of the flow's source cluster. */
+export const SourceAdmin = Symbol.for('mirrorflow.SourceAdmin');
+/** The admin of the flow's target cluster. */
+export const TargetAdmin = Symbol.for('mirrorflow.TargetAdmin');
+/** The admin of the cluster holding the flow's offset syncs (source or target, by `offset_syncs.location`). */
+export const OffsetSyncsAdmin = Symbol.for('mirrorflow.OffsetSyncsAdmin');

@@ -3,3 +3,4 @@ export * from './cluster-admin';
 export * from './record-writer';
 export * from './record-source';
 export * from './kafka-clients';
+export * from './scheduler';

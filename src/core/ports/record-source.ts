@@ -78,3 +78,16 @@ export interface TopicReader {
    */
   follow(topic: string, partition: number): Observable<TopicFollowEvent>;
 }
+
+/** DI token of the flow's replication consumer on its source cluster. */
+export const SourceRecords = Symbol.for('mirrorflow.SourceRecords');
+/*
+ * DI tokens of a flow's topic readers, one per topic they read, each a client of its own as
+ * each reads on its own schedule.
+ */
+/** Reads the Connect offsets topic on the target. */
+export const ProgressReader = Symbol.for('mirrorflow.ProgressReader');
+/** Reads the checkpoints topic on the target. */
+export const CheckpointsReader = Symbol.for('mirrorflow.CheckpointsReader');
+/** Reads the offset-syncs topic, wherever `offset_syncs.location` puts it. */
+export const OffsetSyncsReader = Symbol.for('mirrorflow.OffsetSyncsReader');

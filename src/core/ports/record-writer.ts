@@ -76,3 +76,20 @@ export interface RecordWriter {
   write(items: readonly OutboundItem[], options?: WriteOptions): Observable<Float64Array>;
   close(): Promise<void>;
 }
+
+/*
+ * DI tokens of a flow's writers, one per role: each role is a producer of its own (its client id
+ * names the role in broker logs and quotas) with its own compression.
+ */
+/** Replicated records on the target. */
+export const ReplicationWriter = Symbol.for('mirrorflow.ReplicationWriter');
+/** The Connect offsets topic on the target. */
+export const ProgressWriter = Symbol.for('mirrorflow.ProgressWriter');
+/** The offset-syncs topic, on the cluster `offset_syncs.location` names. */
+export const OffsetSyncsWriter = Symbol.for('mirrorflow.OffsetSyncsWriter');
+/** The dead-letter topic on the target. */
+export const DeadLetterWriter = Symbol.for('mirrorflow.DeadLetterWriter');
+/** The checkpoints topic on the target. */
+export const CheckpointsWriter = Symbol.for('mirrorflow.CheckpointsWriter');
+/** The heartbeats topic on the target. */
+export const HeartbeatsWriter = Symbol.for('mirrorflow.HeartbeatsWriter');

@@ -1,0 +1,15 @@
+import type { FlowConfig } from '../config';
+
+/** Connect's name for the offsets topic of a herder whose source is `alias` (mm2-offsets.<alias>.internal). */
+export const progressTopicName = (sourceAlias: string): string => `mm2-offsets.${sourceAlias}.internal`;
+
+/** Each flow's consumer group on its source: shares partitions between processes of one pipeline. */
+export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirrorflow.${pipeline}.${flow.source}-${flow.target}`;
+
+/** Which cluster holds a flow's offset syncs, and the alias their topic is named after. */
+export function offsetSyncsPlace(flow: FlowConfig): { cluster: string; otherAlias: string } {
+  const onSource = flow.offset_syncs.location === 'source';
+  // The name carries the alias of the other cluster (MirrorSourceConfig.offsetSyncsTopic).
+  return { cluster: onSource ? flow.source : flow.target, otherAlias: onSource ? flow.target : flow.source };
+}
+

@@ -1,0 +1,188 @@
+import { ContainerModule } from 'inversify';
+import type { FlowConfig, PipelineConfig } from '../config';
+import { Logger } from '../core/ports/logger';
+import { Scheduler } from '../core/ports/scheduler';
+import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
+import { ProgressReader, SourceRecords, type RecordSource, type TopicReader } from '../core/ports/record-source';
+import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
+import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
+import { buildTransformChain, PluginRegistry, TransformChain } from '../plugins';
+import { FlowStatus } from '../flow/flow-status';
+import { TopicSync, TopicSyncOptions } from '../flow/topic-sync';
+import { ProgressStore, ProgressStoreOptions } from '../flow/progress-store';
+import { OffsetSyncWriter } from '../flow/offset-sync-writer';
+import { OffsetSyncEmitter, OffsetSyncEmitterOptions } from '../flow/offset-sync-emitter';
+import { ReplicationFlow, ReplicationFlowParts } from '../flow/replication-flow';
+import { DeadLetterSink, DeadLetterSinkOptions } from '../flow/dead-letter-sink';
+import { PipelineConfigToken } from './tokens';
+import { flowGroupId, offsetSyncsPlace, progressTopicName } from './flow-names';
+
+/**
+ * MM2's MirrorSourceConnector: topic sync, progress, offset syncs, dead letters, transforms and
+ * the replication graph. Offset syncs and dead letters are bound only when the flow has them.
+ */
+export function replicationModule(flow: FlowConfig): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind<TransformChain>(TransformChain)
+      .toResolvedValue(
+        (registry: PluginRegistry, logger: Logger) =>
+          buildTransformChain(flow.transforms, registry, { flow: { source: flow.source, target: flow.target }, logger }),
+        [PluginRegistry, Logger],
+      )
+      .inSingletonScope();
+
+    bind<TopicSyncOptions>(TopicSyncOptions)
+      .toResolvedValue(
+        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger): TopicSyncOptions => {
+          const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
+          const configFilter = new DefaultConfigPropertyFilter({ exclude: flow.topic_sync.configs_exclude });
+          return {
+            sourceAdmin,
+            targetAdmin,
+            remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+            shouldReplicate: (topic) =>
+              shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
+            targetConfig: (entries) => newTopicConfigs(configFilter, entries),
+            syncConfigs: flow.topic_sync.sync_configs,
+            replicationFactor: flow.topic_sync.replication_factor,
+            logger,
+          };
+        },
+        [SourceAdmin, TargetAdmin, ReplicationPolicy, Logger],
+      )
+      .inSingletonScope();
+    bind(TopicSync).toSelf().inSingletonScope();
+
+    bind<ProgressStoreOptions>(ProgressStoreOptions)
+      .toResolvedValue(
+        (targetAdmin: ClusterAdmin, reader: TopicReader, writer: RecordWriter, logger: Logger): ProgressStoreOptions => ({
+          sourceAlias: flow.source,
+          topic: progressTopicName(flow.source),
+          replicationFactor: flow.topic_sync.replication_factor,
+          targetAdmin,
+          reader,
+          writer,
+          logger,
+        }),
+        [TargetAdmin, ProgressReader, ProgressWriter, Logger],
+      )
+      .inSingletonScope();
+    bind(ProgressStore).toSelf().inSingletonScope();
+
+    if (flow.offset_syncs.enabled) {
+      bind(OffsetSyncWriter).toConstantValue(new OffsetSyncWriter({ offsetLagMax: flow.offset_syncs.lag_max }));
+      bind<OffsetSyncEmitterOptions>(OffsetSyncEmitterOptions)
+        .toResolvedValue(
+          (policy: ReplicationPolicy, admin: ClusterAdmin, writer: RecordWriter): OffsetSyncEmitterOptions => ({
+            topic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias),
+            admin,
+            writer,
+            replicationFactor: flow.topic_sync.replication_factor,
+          }),
+          [ReplicationPolicy, OffsetSyncsAdmin, OffsetSyncsWriter],
+        )
+        .inSingletonScope();
+      bind(OffsetSyncEmitter).toSelf().inSingletonScope();
+    }
+
+    // The flow's dead-letter topic on the target, a sink of its own (errors.tolerance all).
+    const { tolerance, deadletterqueue } = flow.errors;
+    if (tolerance === 'all' && deadletterqueue.topic_name !== undefined) {
+      const topic = deadletterqueue.topic_name;
+      bind<DeadLetterSinkOptions>(DeadLetterSinkOptions)
+        .toResolvedValue(
+          (admin: ClusterAdmin, writer: RecordWriter, scheduler: Scheduler, logger: Logger, status: FlowStatus): DeadLetterSinkOptions => ({
+            flow: flow.name,
+            topic,
+            replicationFactor: deadletterqueue.replication_factor,
+            admin,
+            writer,
+            scheduler,
+            logger,
+            status,
+          }),
+          [TargetAdmin, DeadLetterWriter, Scheduler, Logger, FlowStatus],
+        )
+        .inSingletonScope();
+      bind(DeadLetterSink).toSelf().inSingletonScope();
+    }
+
+    bind<ReplicationFlowParts>(ReplicationFlowParts)
+      .toResolvedValue(
+        (
+          pipeline: PipelineConfig,
+          sourceRecords: RecordSource,
+          sourceAdmin: ClusterAdmin,
+          writer: RecordWriter,
+          topicSync: TopicSync,
+          progress: ProgressStore,
+          offsetSyncEmitter: OffsetSyncEmitter | undefined,
+          policy: ReplicationPolicy,
+          transform: TransformChain,
+          deadLetters: DeadLetterSink | undefined,
+          scheduler: Scheduler,
+          logger: Logger,
+          status: FlowStatus,
+        ): ReplicationFlowParts => ({
+          settings: {
+            source: flow.source,
+            target: flow.target,
+            groupId: flowGroupId(pipeline.name, flow),
+            start: flow.start,
+            autoOffsetReset: flow.consumer.auto_offset_reset,
+            refreshIntervalMs: flow.topic_sync.refresh_interval_ms,
+            flushIntervalMs: flow.progress.flush_interval_ms,
+            batching: {
+              maxRecords: flow.batching.max_records,
+              maxBytes: flow.batching.max_bytes,
+              maxWaitMs: flow.batching.max_wait_ms,
+              maxPartitionBytes: flow.producer.max_request_bytes,
+            },
+            maxInFlightBytes: flow.buffer.max_bytes,
+            errorTolerance: flow.errors.tolerance,
+            // Records nobody looks into travel in their source batches; with the target
+            // compressing differently, only batches already compressed that way do.
+            ...(flow.transforms.length === 0 && flow.batching.forward_batches
+              ? {
+                  forwardRecordBatches: {
+                    minCompressedBytes: flow.batching.forward_compressed_min_bytes,
+                    maxBytes: flow.producer.max_request_bytes,
+                    ...(flow.producer.compression === 'none' ? {} : { compression: flow.producer.compression }),
+                  },
+                }
+              : {}),
+          },
+          sourceRecords,
+          sourceAdmin,
+          writer,
+          topicSync,
+          progress,
+          offsetSyncEmitter,
+          remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+          transform,
+          ...(deadLetters === undefined ? {} : { deadLetters }),
+          scheduler,
+          logger,
+          status,
+        }),
+        [
+          PipelineConfigToken,
+          SourceRecords,
+          SourceAdmin,
+          ReplicationWriter,
+          TopicSync,
+          ProgressStore,
+          { serviceIdentifier: OffsetSyncEmitter, optional: true },
+          ReplicationPolicy,
+          TransformChain,
+          { serviceIdentifier: DeadLetterSink, optional: true },
+          Scheduler,
+          Logger,
+          FlowStatus,
+        ],
+      )
+      .inSingletonScope();
+    bind(ReplicationFlow).toSelf().inSingletonScope();
+  });
+}
+
