@@ -101,7 +101,7 @@ test("a flow's container, built from the real modules with its ports rebound to 
     cluster: 'primary',
     consume: (options): Observable<SourceBatch> => {
       consumed.push(options);
-      return concat(of({ topic: 'orders', partition: 0, records, nextOffset: 3, highWatermark: 3, bytes: 30 }), NEVER);
+      return concat(of<SourceBatch>({ kind: 'records', topic: 'orders', partition: 0, records, nextOffset: 3, highWatermark: 3, bytes: 30 }), NEVER);
     },
   };
   const sourceAdmin = fakeAdmin('primary', [{ name: 'orders', partitions: 1 }]);
