@@ -33,7 +33,10 @@ function record(value: string | Buffer | null, offset = 7): MirrorRecord {
     timestamp: 1,
     key: null,
     value: typeof value === 'string' ? Buffer.from(value) : value,
-    headers: [{ key: 'h', value: null }, { key: 'h', value: Buffer.alloc(0) }],
+    headers: [
+      { key: 'h', value: null },
+      { key: 'h', value: Buffer.alloc(0) },
+    ],
   };
 }
 
@@ -49,10 +52,7 @@ describe('mask_json_field', () => {
   it('reaches nested fields and enters arrays on the way', () => {
     const t = transform({ fields: ['card.number', 'items.sku'], replacement: null });
     const input = '{"card":{"number":"4111","exp":"12/30"},"items":[{"sku":"a","q":1},{"q":2},{"sku":{"deep":true}}]}';
-    assert.equal(
-      valueOf(t.apply(record(input))),
-      '{"card":{"number":null,"exp":"12/30"},"items":[{"sku":null,"q":1},{"q":2},{"sku":null}]}',
-    );
+    assert.equal(valueOf(t.apply(record(input))), '{"card":{"number":null,"exp":"12/30"},"items":[{"sku":null,"q":1},{"q":2},{"sku":null}]}');
   });
 
   it('removes fields, first, middle or last, leaving valid JSON', () => {
@@ -88,9 +88,7 @@ describe('mask_json_field', () => {
     const inputs = [record('not json', 1), record(Buffer.alloc(0), 2), record(Buffer.from([0x7b, 0xff, 0x7d]), 3), record('\uFEFF{"email":"x"}', 4)];
     for (const input of inputs) assert.equal(t.apply(input), input);
     assert.equal(counts.get('values_not_json'), 4);
-    assert.deepEqual(warnings, [
-      { message: 'Record value is not JSON; passed through unchanged.', meta: { topic: 'customers', partition: 1, offset: 1 } },
-    ]);
+    assert.deepEqual(warnings, [{ message: 'Record value is not JSON; passed through unchanged.', meta: { topic: 'customers', partition: 1, offset: 1 } }]);
   });
 
   it('keeps tombstones as tombstones without counting them', () => {
@@ -119,7 +117,7 @@ describe('mask_json_field', () => {
   it('agrees with masking the parsed document, over many generated documents', () => {
     // Seeded, so a failure reproduces.
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const keys = ['a', 'b', 'c', 'x y', 'é'];
     const generate = (depth: number): unknown => {
       const pick = random();

@@ -17,14 +17,8 @@ const fieldPath = z
 
 const configSchema = z.strictObject({
   fields: z.array(fieldPath).min(1).describe('Fields to mask or remove. Every occurrence is handled, including repeated keys.'),
-  action: z
-    .enum(['mask', 'remove'])
-    .default('mask')
-    .describe('`mask` replaces the field\'s value with `replacement`; `remove` deletes the field.'),
-  replacement: z
-    .union([z.string(), z.number(), z.boolean(), z.null()])
-    .default('****')
-    .describe('JSON value written in place of a masked field.'),
+  action: z.enum(['mask', 'remove']).default('mask').describe("`mask` replaces the field's value with `replacement`; `remove` deletes the field."),
+  replacement: z.union([z.string(), z.number(), z.boolean(), z.null()]).default('****').describe('JSON value written in place of a masked field.'),
 });
 
 type Config = z.output<typeof configSchema>;

@@ -36,8 +36,15 @@ describe('checkFlowLoops', () => {
   });
 
   it('finds a ring of three and a mix of policies, whose names grow without end', () => {
-    assert.equal(loops('  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: c, replication_policy: { type: identity } }\n  - { source: c, target: a, replication_policy: { type: identity } }').length, 1);
-    assert.deepEqual(loops('  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: a }'), ['flows a->b, b->a would copy topic "x" around without end']);
+    assert.equal(
+      loops(
+        '  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: c, replication_policy: { type: identity } }\n  - { source: c, target: a, replication_policy: { type: identity } }',
+      ).length,
+      1,
+    );
+    assert.deepEqual(loops('  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: a }'), [
+      'flows a->b, b->a would copy topic "x" around without end',
+    ]);
     assert.equal(loops('  - { source: a, target: b, replication_policy: { type: default, separator: "_" } }\n  - { source: b, target: a }').length, 1);
   });
 
@@ -49,12 +56,19 @@ describe('checkFlowLoops', () => {
       [],
     );
     // Disabled flows copy nothing.
-    assert.deepEqual(loops('  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: a, enabled: false, replication_policy: { type: identity } }'), []);
+    assert.deepEqual(
+      loops(
+        '  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: a, enabled: false, replication_policy: { type: identity } }',
+      ),
+      [],
+    );
   });
 
-  it('takes its example topics from the flows\' own patterns', () => {
+  it("takes its example topics from the flows' own patterns", () => {
     assert.deepEqual(
-      loops('  - { source: a, target: b, topics: ["orders\\\\.eu"], replication_policy: { type: identity } }\n  - { source: b, target: a, topics: ["orders\\\\..*"], replication_policy: { type: identity } }'),
+      loops(
+        '  - { source: a, target: b, topics: ["orders\\\\.eu"], replication_policy: { type: identity } }\n  - { source: b, target: a, topics: ["orders\\\\..*"], replication_policy: { type: identity } }',
+      ),
       ['flows a->b, b->a would copy topic "orders.eu" around without end'],
     );
   });

@@ -39,7 +39,11 @@ export function checkFlowLoops(config: PipelineConfig): FlowLoop[] {
       policy: createReplicationPolicy(
         flow.replication_policy.type === 'identity'
           ? { type: 'identity', separator: flow.replication_policy.separator, sourceAlias: flow.source }
-          : { type: 'default', separator: flow.replication_policy.separator, internalTopicSeparatorEnabled: flow.replication_policy.internal_topic_separator_enabled },
+          : {
+              type: 'default',
+              separator: flow.replication_policy.separator,
+              internalTopicSeparatorEnabled: flow.replication_policy.internal_topic_separator_enabled,
+            },
       ),
       filter: new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude }),
     }));

@@ -54,7 +54,11 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
   const ssl = security['ssl'];
   if (isPlainObject(ssl) && (ssl['cert_file'] === undefined) !== (ssl['key_file'] === undefined)) {
     const missing = ssl['cert_file'] === undefined ? 'cert_file' : 'key_file';
-    reporter.report([...path, 'ssl', missing], `missing "${missing}": cert_file and key_file go together`, 'mutual TLS needs both; for server verification alone, ca_file is enough');
+    reporter.report(
+      [...path, 'ssl', missing],
+      `missing "${missing}": cert_file and key_file go together`,
+      'mutual TLS needs both; for server verification alone, ca_file is enough',
+    );
   }
 }
 
@@ -66,7 +70,10 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     const path: PathSegment[] = ['flows', index];
     const source = flow['source'];
     const target = flow['target'];
-    for (const [key, alias] of [['source', source], ['target', target]] as const) {
+    for (const [key, alias] of [
+      ['source', source],
+      ['target', target],
+    ] as const) {
       if (typeof alias !== 'string' || alias === '' || aliases === undefined || aliases.includes(alias)) continue;
       const shown = reporter.isSensitive([...path, key]) ? '' : ` "${alias}"`;
       // One-letter aliases are all one edit apart; a suggestion there would be a guess.

@@ -24,7 +24,12 @@ export function configReference(): string {
   const required = new Set((schema as { required?: string[] }).required ?? []);
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
     if (key === 'flow_defaults') {
-      rows.push({ key: 'flow_defaults', type: 'map', default: '', description: cell(property.description) + ' Takes every key of `flows[]` except `source` and `target`.' });
+      rows.push({
+        key: 'flow_defaults',
+        type: 'map',
+        default: '',
+        description: cell(property.description) + ' Takes every key of `flows[]` except `source` and `target`.',
+      });
       continue;
     }
     collect(key, property, required.has(key), rows);
@@ -43,11 +48,13 @@ export function configReference(): string {
     '',
     '### mm2.properties keys',
     '',
-    'What `mirrorflow run`, `validate`, `plan` and `convert` do with each key MM2 defines, written at the top level, per cluster (`A.key`) or per flow (`A->B.key`) as MM2 allows. A key left out takes **MM2\'s** default, so a properties file behaves as it did under MM2 — except `offset.flush.interval.ms`, which keeps mirrorflow\'s 5 s. Kafka client settings (`A.consumer.*`, `A.producer.*`, `A.admin.*`, `A.ssl.*`, `A.sasl.*`) are read where a pipeline has them (connections, the replication consumer and producer), accepted without effect where they tune the Java clients, and refused otherwise.',
+    "What `mirrorflow run`, `validate`, `plan` and `convert` do with each key MM2 defines, written at the top level, per cluster (`A.key`) or per flow (`A->B.key`) as MM2 allows. A key left out takes **MM2's** default, so a properties file behaves as it did under MM2 — except `offset.flush.interval.ms`, which keeps mirrorflow's 5 s. Kafka client settings (`A.consumer.*`, `A.producer.*`, `A.admin.*`, `A.ssl.*`, `A.sasl.*`) are read where a pipeline has them (connections, the replication consumer and producer), accepted without effect where they tune the Java clients, and refused otherwise.",
     '',
     '| MM2 key | MM2 default | in mirrorflow |',
     '|---|---|---|',
-    ...MM2_KEYS.map((spec) => `| \`${spec.key}\` | ${spec.default === undefined ? '' : spec.default === '' ? '(empty)' : code(spec.default)} | ${support(spec)} |`),
+    ...MM2_KEYS.map(
+      (spec) => `| \`${spec.key}\` | ${spec.default === undefined ? '' : spec.default === '' ? '(empty)' : code(spec.default)} | ${support(spec)} |`,
+    ),
     REFERENCE_END,
   ];
   return lines.join('\n');
@@ -69,7 +76,8 @@ function collect(path: string, schema: JsonSchema, isRequired: boolean, rows: Ro
       const tag = Object.entries(alternative.properties ?? {}).find(([, p]) => p.const !== undefined);
       const when = tag === undefined ? '' : ` (${tag[0]}: ${String(tag[1].const)})`;
       for (const [key, property] of Object.entries(alternative.properties ?? {})) {
-        if (property.const !== undefined) rows.push({ key: `${path}.${key}`, type: code(String(property.const)), default: '', description: cell(property.description) });
+        if (property.const !== undefined)
+          rows.push({ key: `${path}.${key}`, type: code(String(property.const)), default: '', description: cell(property.description) });
         else collect(`${path}.${key}${when}`, property, false, rows);
       }
     }
@@ -97,7 +105,10 @@ function collect(path: string, schema: JsonSchema, isRequired: boolean, rows: Ro
 function typeOf(schema: JsonSchema): string {
   if (schema.enum !== undefined) {
     const values = schema.enum.map(String);
-    return values.filter((v) => v === v.toLowerCase() || !values.includes(v.toLowerCase())).map(code).join(' \\| ');
+    return values
+      .filter((v) => v === v.toLowerCase() || !values.includes(v.toLowerCase()))
+      .map(code)
+      .join(' \\| ');
   }
   if (schema.anyOf !== undefined) return schema.anyOf.map(typeOf).join(' or ');
   if (schema.type === 'array') return `list of ${schema.items === undefined ? 'values' : typeOf(schema.items)}`;
@@ -119,9 +130,13 @@ function support(spec: Mm2KeySpec): string {
     case 'no-effect':
       return cell(`accepted, no effect: ${s.why}`);
     case 'java':
-      return cell(`Java code, refused${s.accepts.filter((a) => a !== '').length > 0 ? ` (except ${s.accepts.filter((a) => a !== '').join(', ')}, which is what mirrorflow does)` : ''}: ${s.why}`);
+      return cell(
+        `Java code, refused${s.accepts.filter((a) => a !== '').length > 0 ? ` (except ${s.accepts.filter((a) => a !== '').join(', ')}, which is what mirrorflow does)` : ''}: ${s.why}`,
+      );
     case 'unsupported':
-      return cell(`not supported yet${s.accepts.filter((a) => a !== '').length > 0 ? ` (only ${s.accepts.filter((a) => a !== '').join(', ')})` : ''}: ${s.why}`);
+      return cell(
+        `not supported yet${s.accepts.filter((a) => a !== '').length > 0 ? ` (only ${s.accepts.filter((a) => a !== '').join(', ')})` : ''}: ${s.why}`,
+      );
   }
 }
 

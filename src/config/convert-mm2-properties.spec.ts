@@ -27,7 +27,13 @@ describe('convertMm2Properties', () => {
   }
 
   it('writes the KIP example with a comment naming each key and the MM2 defaults that differ', () => {
-    const yaml = convert(['clusters = primary, backup', 'primary.bootstrap.servers = a:9092', 'backup.bootstrap.servers = b:9092', 'primary->backup.enabled = true', 'primary->backup.topics = .*']);
+    const yaml = convert([
+      'clusters = primary, backup',
+      'primary.bootstrap.servers = a:9092',
+      'backup.bootstrap.servers = b:9092',
+      'primary->backup.enabled = true',
+      'primary->backup.topics = .*',
+    ]);
     assert.match(yaml, /^# Converted from mm2\.properties by mirrorflow convert\./);
     assert.match(yaml, /^name: mm2$/m);
     assert.match(yaml, /bootstrap_servers: a:9092 # primary\.bootstrap\.servers \(line 2\)/);
@@ -68,7 +74,13 @@ describe('convertMm2Properties', () => {
     const { yaml } = convertMm2Properties(lines.join('\n'), 'mm2.properties', { env: {}, check: false });
     assert.match(yaml, /bootstrap_servers: \$\{env:A_BROKERS\}/);
 
-    const whole = [...lines, 'b.security.protocol = SASL_PLAINTEXT', 'b.sasl.mechanism = PLAIN', 'b.sasl.jaas.config = ${env:JAAS}', 'emit.checkpoints.interval.seconds = ${env:EVERY}'];
+    const whole = [
+      ...lines,
+      'b.security.protocol = SASL_PLAINTEXT',
+      'b.sasl.mechanism = PLAIN',
+      'b.sasl.jaas.config = ${env:JAAS}',
+      'emit.checkpoints.interval.seconds = ${env:EVERY}',
+    ];
     assert.throws(
       () => convertMm2Properties(whole.join('\n'), 'mm2.properties', { env: {}, check: false }),
       (error: unknown) => {

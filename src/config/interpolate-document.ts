@@ -36,7 +36,13 @@ export function interpolateDocument(
   const visit = (node: unknown, path: PathSegment[]): void => {
     if (isAlias(node)) {
       if (node.resolve(doc) === undefined) {
-        problems.push({ kind: 'alias', offset: node.range?.[0] ?? 0, path, message: `alias *${node.source} names no anchor`, hint: 'define &name before using *name' });
+        problems.push({
+          kind: 'alias',
+          offset: node.range?.[0] ?? 0,
+          path,
+          message: `alias *${node.source} names no anchor`,
+          hint: 'define &name before using *name',
+        });
       }
       return;
     }

@@ -11,7 +11,12 @@ describe('interpolate', () => {
     assert.deepEqual(parseReference('${HOST:}'), { kind: 'variable', text: '${HOST:}', name: 'HOST', fallback: '' });
     assert.deepEqual(parseReference('${env:PASS}'), { kind: 'env', text: '${env:PASS}', name: 'PASS' });
     // MM2's pattern: the path ends at the first colon, the key may hold more.
-    assert.deepEqual(parseReference('${file:/etc/s.properties:a:b}'), { kind: 'file', text: '${file:/etc/s.properties:a:b}', path: '/etc/s.properties', key: 'a:b' });
+    assert.deepEqual(parseReference('${file:/etc/s.properties:a:b}'), {
+      kind: 'file',
+      text: '${file:/etc/s.properties:a:b}',
+      path: '/etc/s.properties',
+      key: 'a:b',
+    });
     assert.deepEqual(parseReference('${dir:/run/secrets:token}'), { kind: 'dir', text: '${dir:/run/secrets:token}', path: '/run/secrets', file: 'token' });
     for (const bad of ['${}', '${1A}', '${A-B}', '${env:}', '${file:x}', '${file::k}', '${dir:p:}']) assert.equal(parseReference(bad), undefined, bad);
   });

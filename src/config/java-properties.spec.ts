@@ -17,23 +17,20 @@ describe('parseJavaProperties', () => {
       'key\\=with\\:seps=v',
       'colon:in:value',
     ].join('\r\n');
-    assert.deepEqual(
-      Object.fromEntries(parseJavaProperties(text)),
-      {
-        a: '1',
-        b: 'two words ',
-        c: 'three',
-        d: 'indented',
-        e: '',
-        f: '',
-        'path with spaces': 'x\tyA\\',
-        'key=with:seps': 'v',
-        colon: 'in:value',
-      },
-    );
+    assert.deepEqual(Object.fromEntries(parseJavaProperties(text)), {
+      a: '1',
+      b: 'two words ',
+      c: 'three',
+      d: 'indented',
+      e: '',
+      f: '',
+      'path with spaces': 'x\tyA\\',
+      'key=with:seps': 'v',
+      colon: 'in:value',
+    });
   });
 
-  it('joins continued lines and drops the next line\'s leading blanks', () => {
+  it("joins continued lines and drops the next line's leading blanks", () => {
     const text = 'list = a,\\\n       b,\\\n       c\nafter=1\neven=x\\\\\nnext=2\n';
     assert.deepEqual(Object.fromEntries(parseJavaProperties(text)), { list: 'a,b,c', after: '1', even: 'x\\', next: '2' });
   });

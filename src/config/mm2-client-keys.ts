@@ -39,13 +39,25 @@ export function isConnectionKey(key: string): boolean {
 }
 
 const TLS_NEGOTIATION = 'Node.js negotiates the TLS version and ciphers itself';
-const JAVA_CLIENT_TUNING = 'a Java client tuning setting; mirrorflow sizes fetches and batches with the flow\'s consumer, batching and buffer settings';
+const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings";
 
 /** Connection settings that are refused with a reason, or accepted without effect. */
 const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
-  'ssl.truststore.certificates': { kind: 'unsupported', why: 'put the PEM certificates in a file and use ssl.truststore.type = PEM with ssl.truststore.location', accepts: [] },
-  'ssl.keystore.certificate.chain': { kind: 'unsupported', why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location', accepts: [] },
-  'ssl.keystore.key': { kind: 'unsupported', why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location', accepts: [] },
+  'ssl.truststore.certificates': {
+    kind: 'unsupported',
+    why: 'put the PEM certificates in a file and use ssl.truststore.type = PEM with ssl.truststore.location',
+    accepts: [],
+  },
+  'ssl.keystore.certificate.chain': {
+    kind: 'unsupported',
+    why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location',
+    accepts: [],
+  },
+  'ssl.keystore.key': {
+    kind: 'unsupported',
+    why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location',
+    accepts: [],
+  },
   'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
   'ssl.enabled.protocols': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.cipher.suites': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
@@ -132,7 +144,11 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
   },
   producer: {
     acks: { kind: 'unsupported', why: 'mirrorflow always writes with acks=all, so that no acknowledged record can be lost', accepts: ['all', '-1'] },
-    'enable.idempotence': { kind: 'no-effect', why: 'MM2\'s Connect producer is not idempotent either; mirrorflow writes one batch at a time per partition', warn: false },
+    'enable.idempotence': {
+      kind: 'no-effect',
+      why: "MM2's Connect producer is not idempotent either; mirrorflow writes one batch at a time per partition",
+      warn: false,
+    },
     'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },

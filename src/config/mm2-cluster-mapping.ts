@@ -67,7 +67,12 @@ function checkOneSettingPerCluster(alias: string, props: ReadonlyMap<string, Mm2
     for (const role of CLIENT_ROLES) {
       const own = props.get(`${role}.${key}`);
       if (own === undefined || own === shared || own.value === shared?.value) continue;
-      values.report(own, `a connection setting for one client role is not supported yet`, `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`, false);
+      values.report(
+        own,
+        `a connection setting for one client role is not supported yet`,
+        `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`,
+        false,
+      );
     }
   }
 }
@@ -100,20 +105,38 @@ function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, con
 function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter): void {
   const mechanismProp = props.get('sasl.mechanism');
   if (mechanismProp === undefined) {
-    values.report(protocolProp, `${alias} uses SASL but sets no sasl.mechanism, and Kafka's default, GSSAPI (Kerberos), is not supported yet`, `set ${alias}.sasl.mechanism = SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256)`, false);
+    values.report(
+      protocolProp,
+      `${alias} uses SASL but sets no sasl.mechanism, and Kafka's default, GSSAPI (Kerberos), is not supported yet`,
+      `set ${alias}.sasl.mechanism = SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256)`,
+      false,
+    );
     return;
   }
-  const mechanism = values.choice(mechanismProp, ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const, 'GSSAPI, OAUTHBEARER and AWS_MSK_IAM are not supported yet');
+  const mechanism = values.choice(
+    mechanismProp,
+    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const,
+    'GSSAPI, OAUTHBEARER and AWS_MSK_IAM are not supported yet',
+  );
   if (mechanism === undefined) return;
   const lower = mechanism.toLowerCase();
   set(['security', 'sasl', 'mechanism'], lower, mechanismProp);
   const jaasProp = props.get('sasl.jaas.config');
   if (jaasProp === undefined) {
-    values.report(mechanismProp, `${alias} uses SASL but sets no sasl.jaas.config`, `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`, false);
+    values.report(
+      mechanismProp,
+      `${alias} uses SASL but sets no sasl.jaas.config`,
+      `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
+      false,
+    );
     return;
   }
   if (values.isOpaque(jaasProp) && !/\s/.test(jaasProp.value.trim())) {
-    values.report(jaasProp, `comes whole from a \${…} reference, and convert cannot take the user and password out of it without printing them`, 'write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}"');
+    values.report(
+      jaasProp,
+      `comes whole from a \${…} reference, and convert cannot take the user and password out of it without printing them`,
+      'write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}"',
+    );
     return;
   }
   const parsed = parseJaasConfig(jaasProp.value);
@@ -132,7 +155,8 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
     else set(['security', 'sasl', option], value, jaasProp);
   }
   for (const option of module.options.keys()) {
-    if (option !== 'username' && option !== 'password') values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads username and password');
+    if (option !== 'username' && option !== 'password')
+      values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads username and password');
   }
 }
 
@@ -157,7 +181,11 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
     }
     const password = props.get(`ssl.${store}.password`);
     if (password !== undefined) {
-      values.report(password, `cannot be used with a PEM ${store}`, store === 'keystore' ? `an encrypted PEM key takes ${alias}.ssl.key.password` : 'a PEM truststore has no password; remove it');
+      values.report(
+        password,
+        `cannot be used with a PEM ${store}`,
+        store === 'keystore' ? `an encrypted PEM key takes ${alias}.ssl.key.password` : 'a PEM truststore has no password; remove it',
+      );
     }
     if (store === 'truststore') {
       set(['security', 'ssl', 'ca_file'], path(location), location);
@@ -173,10 +201,8 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
   if (endpoint !== undefined && !values.isOpaque(endpoint) && endpoint.value.trim().toLowerCase() !== 'https') {
     values.report(
       endpoint,
-      endpoint.value.trim() === ''
-        ? `turning off host name verification alone is not supported yet`
-        : `must be https`,
-      'mirrorflow always checks the broker certificate\'s host name; give the brokers certificates that name them (a pipeline file can turn all verification off with ssl.reject_unauthorized: false, for throwaway test clusters only)',
+      endpoint.value.trim() === '' ? `turning off host name verification alone is not supported yet` : `must be https`,
+      "mirrorflow always checks the broker certificate's host name; give the brokers certificates that name them (a pipeline file can turn all verification off with ssl.reject_unauthorized: false, for throwaway test clusters only)",
     );
   }
 }

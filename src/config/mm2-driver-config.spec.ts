@@ -67,9 +67,19 @@ describe('Mm2DriverConfig (MirrorMakerConfig: clusterPairs, connectorBaseConfig)
   });
 
   it('gives every cluster the top-level connection settings it does not set itself', () => {
-    const d = driver({ 'security.protocol': 'SSL', 'bootstrap.servers': 'shared:9092', 'B.security.protocol': 'PLAINTEXT', 'B.bootstrap.servers': 'b:9092', 'client.id': 'x' });
+    const d = driver({
+      'security.protocol': 'SSL',
+      'bootstrap.servers': 'shared:9092',
+      'B.security.protocol': 'PLAINTEXT',
+      'B.bootstrap.servers': 'b:9092',
+      'client.id': 'x',
+    });
     assert.deepEqual(
-      [values(d.clusterProps('A'))['security.protocol'], values(d.clusterProps('A'))['bootstrap.servers'], values(d.clusterProps('A'))['admin.security.protocol']],
+      [
+        values(d.clusterProps('A'))['security.protocol'],
+        values(d.clusterProps('A'))['bootstrap.servers'],
+        values(d.clusterProps('A'))['admin.security.protocol'],
+      ],
       ['SSL', 'shared:9092', 'SSL'],
     );
     assert.equal(values(d.clusterProps('B'))['security.protocol'], 'PLAINTEXT');

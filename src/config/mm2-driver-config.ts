@@ -82,7 +82,10 @@ export class Mm2DriverConfig {
       if (key.startsWith('config.providers') || key.startsWith('replication.policy')) config.set(key, prop);
     }
     // 3. The clusters' settings, as source.cluster.* / source.consumer.* and target.*.
-    for (const [side, alias] of [['source', pair.source], ['target', pair.target]] as const) {
+    for (const [side, alias] of [
+      ['source', pair.source],
+      ['target', pair.target],
+    ] as const) {
       for (const [key, prop] of this.clusterProps(alias)) {
         const role = CLIENT_ROLES.find((r) => key.startsWith(`${r}.`));
         config.set(role === undefined ? `${side}.cluster.${key}` : `${side}.${key}`, prop);

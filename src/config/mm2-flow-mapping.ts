@@ -74,7 +74,11 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     if (prop === undefined || typeof replicationFactor !== 'number') continue;
     const value = values.integer(prop, 'short', 'to compare it with replication.factor');
     if (value !== undefined && value !== replicationFactor) {
-      values.report(prop, `${key} differs from replication.factor (${replicationFactor}), which mirrorflow uses for all the topics it creates: not supported yet`, `set both to the same value`);
+      values.report(
+        prop,
+        `${key} differs from replication.factor (${replicationFactor}), which mirrorflow uses for all the topics it creates: not supported yet`,
+        `set both to the same value`,
+      );
     }
   }
 
@@ -83,7 +87,8 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['offset_syncs', 'lag_max'], c, 'offset.lag.max', (p) => values.integerLeaf(p, 'long'));
   // Unlike the other keys, MM2's default (60 s) is not kept: it only decides how much a crash
   // copies again, and mirrorflow's 5 s is strictly better at that.
-  if (isSet(worker, 'offset.flush.interval.ms')) field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
+  if (isSet(worker, 'offset.flush.interval.ms'))
+    field(['progress', 'flush_interval_ms'], worker, 'offset.flush.interval.ms', (p) => values.integerLeaf(p, 'long'));
 
   field(['errors', 'tolerance'], c, 'errors.tolerance', (p) => values.choice(p, ['none', 'all'] as const));
   // An empty name is Connect's "no dead-letter topic"; the semantic check then asks for one.
@@ -94,7 +99,9 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
 
   // MM2's consumer applies auto.offset.reset both where nothing is stored and where the stored
   // offset is no longer in the log.
-  field(['consumer', 'auto_offset_reset'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
+  field(['consumer', 'auto_offset_reset'], sourceConsumer, 'auto.offset.reset', (p) =>
+    values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'),
+  );
   field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
@@ -106,7 +113,11 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['checkpoints', 'enabled'], c, 'emit.checkpoints.enabled', (p) => {
     const on = values.boolean(p);
     if (on === true && offsetSyncs === false) {
-      if (enabled === true) values.warn(effective(c, 'emit.offset-syncs.enabled').prop, `${pair.source}->${pair.target} emits no checkpoints: MM2's checkpoint connector cannot run without offset syncs`);
+      if (enabled === true)
+        values.warn(
+          effective(c, 'emit.offset-syncs.enabled').prop,
+          `${pair.source}->${pair.target} emits no checkpoints: MM2's checkpoint connector cannot run without offset syncs`,
+        );
       return false;
     }
     return on;
@@ -168,6 +179,10 @@ function mapPolicy(
   if (type === 'default') {
     if (enabled !== undefined) document.set([...path, 'internal_topic_separator_enabled'], enabled, context.provenance(internal));
   } else if (enabled !== true) {
-    values.report(internal, `with the identity policy is not supported yet`, 'with the identity policy mirrorflow names internal topics with the separator, as MM2 does by default');
+    values.report(
+      internal,
+      `with the identity policy is not supported yet`,
+      'with the identity policy mirrorflow names internal topics with the separator, as MM2 does by default',
+    );
   }
 }

@@ -15,7 +15,8 @@ import type { Mm2Values } from './mm2-values';
 const CONVERTER_PREFIXES = ['key.converter.', 'value.converter.', 'header.converter.'];
 
 /** Where a key was written. */
-export type KeyScope = { readonly kind: 'top' } | { readonly kind: 'cluster'; readonly alias: string } | { readonly kind: 'flow'; readonly source: string; readonly target: string };
+export type KeyScope =
+  { readonly kind: 'top' } | { readonly kind: 'cluster'; readonly alias: string } | { readonly kind: 'flow'; readonly source: string; readonly target: string };
 
 export interface KeyCheckContext {
   readonly clusters: readonly string[];
@@ -23,7 +24,10 @@ export interface KeyCheckContext {
 }
 
 /** Splits `A->B.rest` / `A.rest` / `rest` by the declared aliases. */
-export function scopeOf(key: string, clusters: readonly string[]): { scope: KeyScope; rest: string } | { flowKey: { source: string; target: string; rest: string } } {
+export function scopeOf(
+  key: string,
+  clusters: readonly string[],
+): { scope: KeyScope; rest: string } | { flowKey: { source: string; target: string; rest: string } } {
   const arrow = key.indexOf('->');
   if (arrow >= 0) {
     const source = key.slice(0, arrow);
@@ -107,12 +111,20 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
     return;
   }
   if (isConnectionKey(key)) {
-    values.warn(prop, `${key} has no effect at the top level: MM2 passes only bootstrap.servers, security.protocol, ssl.* and sasl.* on to the clusters`, `write it per cluster, as <cluster>.${key}`);
+    values.warn(
+      prop,
+      `${key} has no effect at the top level: MM2 passes only bootstrap.servers, security.protocol, ssl.* and sasl.* on to the clusters`,
+      `write it per cluster, as <cluster>.${key}`,
+    );
     return;
   }
   const role = CLIENT_ROLES.find((r) => key.startsWith(`${r}.`));
   if (role !== undefined) {
-    values.warn(prop, `${key} has no effect at the top level: MM2 drops client settings there`, `write it per cluster (<cluster>.${key}) or per flow (<source>-><target>.${key})`);
+    values.warn(
+      prop,
+      `${key} has no effect at the top level: MM2 drops client settings there`,
+      `write it per cluster (<cluster>.${key}) or per flow (<source>-><target>.${key})`,
+    );
     return;
   }
   const firstSegment = key.split('.')[0] ?? key;
@@ -139,12 +151,22 @@ function checkClusterKey(prop: Mm2Property, alias: string, key: string, values: 
     return;
   }
   if (spec !== undefined && isConnectorKey(key)) {
-    values.report(prop, `has no effect: settings under a cluster prefix configure its connections, not flows`, `write it per flow, as ${alias}-><target>.${key} or <source>->${alias}.${key}, or at the top level for every flow`, false);
+    values.report(
+      prop,
+      `has no effect: settings under a cluster prefix configure its connections, not flows`,
+      `write it per flow, as ${alias}-><target>.${key} or <source>->${alias}.${key}, or at the top level for every flow`,
+      false,
+    );
     return;
   }
   const roles = rolesOf(key);
   if (roles.length > 0) {
-    values.report(prop, `has no effect: MM2 hands only connection settings from a cluster prefix to its clients`, `write it for the client: ${roles.map((r) => `${alias}.${r}.${key}`).join(' or ')}`, false);
+    values.report(
+      prop,
+      `has no effect: MM2 hands only connection settings from a cluster prefix to its clients`,
+      `write it for the client: ${roles.map((r) => `${alias}.${r}.${key}`).join(' or ')}`,
+      false,
+    );
     return;
   }
   const workerKeys = MM2_KEYS.filter((s) => s.group === 'worker').map((s) => s.key);
@@ -163,7 +185,12 @@ function checkFlowKey(prop: Mm2Property, flow: { source: string; target: string 
     const role = clientMatch[2] as ClientRole;
     const setting = clientMatch[3]!;
     if (isConnectionKey(setting) || isSharedClientKey(setting)) {
-      values.report(prop, `connection settings per flow are not supported yet`, `set it on the cluster, as ${clientMatch[1] === 'target' ? flow.target : flow.source}.${setting}`, false);
+      values.report(
+        prop,
+        `connection settings per flow are not supported yet`,
+        `set it on the cluster, as ${clientMatch[1] === 'target' ? flow.target : flow.source}.${setting}`,
+        false,
+      );
       return;
     }
     checkClientSupport(prop, setting, role, values);
@@ -174,10 +201,20 @@ function checkFlowKey(prop: Mm2Property, flow: { source: string; target: string 
     return;
   }
   if (spec !== undefined) {
-    values.report(prop, `has no effect: ${key} is not a flow setting`, spec.group === 'worker' ? `write it per target cluster, as ${flow.target}.${key}` : 'write it at the top level', false);
+    values.report(
+      prop,
+      `has no effect: ${key} is not a flow setting`,
+      spec.group === 'worker' ? `write it per target cluster, as ${flow.target}.${key}` : 'write it at the top level',
+      false,
+    );
     return;
   }
-  unknownKey(prop, key, MM2_KEYS.filter((s) => isConnectorKey(s.key)).map((s) => s.key), values);
+  unknownKey(
+    prop,
+    key,
+    MM2_KEYS.filter((s) => isConnectorKey(s.key)).map((s) => s.key),
+    values,
+  );
 }
 
 function checkClientSupport(prop: Mm2Property, key: string, role: ClientRole | undefined, values: Mm2Values): void {
@@ -218,5 +255,10 @@ export function checkSupport(prop: Mm2Property, support: Mm2Support, values: Mm2
 
 function unknownKey(prop: Mm2Property, key: string, candidates: readonly string[], values: Mm2Values, what = 'MM2 setting'): void {
   const suggestion = didYouMean(key, candidates);
-  values.report(prop, `unknown ${what} "${key}"`, suggestion === undefined ? undefined : `did you mean "${prop.key.slice(0, prop.key.length - key.length)}${suggestion}"?`, false);
+  values.report(
+    prop,
+    `unknown ${what} "${key}"`,
+    suggestion === undefined ? undefined : `did you mean "${prop.key.slice(0, prop.key.length - key.length)}${suggestion}"?`,
+    false,
+  );
 }

@@ -66,7 +66,10 @@ const SPEC_7_5 = [
 describe('MM2_KEYS', () => {
   it('has every key MM2 defines, once', () => {
     const keys = MM2_KEYS.map((spec) => spec.key);
-    assert.deepEqual(SPEC_7_5.filter((key) => !keys.includes(key)), []);
+    assert.deepEqual(
+      SPEC_7_5.filter((key) => !keys.includes(key)),
+      [],
+    );
     assert.equal(new Set(keys).size, keys.length);
   });
 

@@ -86,7 +86,10 @@ export interface ProviderProblem {
  * Reads the `config.providers*` properties into declarations. `properties` holds the file's
  * values (later entries already won).
  */
-export function declareProviders(properties: ReadonlyMap<string, string>, cwd: string): { providers: Map<string, ProviderDeclaration>; problems: ProviderProblem[] } {
+export function declareProviders(
+  properties: ReadonlyMap<string, string>,
+  cwd: string,
+): { providers: Map<string, ProviderDeclaration>; problems: ProviderProblem[] } {
   const providers = new Map<string, ProviderDeclaration>();
   const problems: ProviderProblem[] = [];
   const listed = splitList(properties.get('config.providers') ?? '');
@@ -100,7 +103,11 @@ export function declareProviders(properties: ReadonlyMap<string, string>, cwd: s
     const classKey = `config.providers.${name}.class`;
     const className = properties.get(classKey)?.trim();
     if (className === undefined) {
-      problems.push({ key: 'config.providers', message: `provider "${name}" has no ${classKey}`, hint: `e.g. ${classKey} = org.apache.kafka.common.config.provider.FileConfigProvider` });
+      problems.push({
+        key: 'config.providers',
+        message: `provider "${name}" has no ${classKey}`,
+        hint: `e.g. ${classKey} = org.apache.kafka.common.config.provider.FileConfigProvider`,
+      });
       continue;
     }
     const kind = PROVIDER_CLASSES[className];
@@ -135,7 +142,11 @@ export function declareProviders(properties: ReadonlyMap<string, string>, cwd: s
   for (const key of properties.keys()) {
     const match = /^config\.providers\.([^.]+)\./.exec(key);
     if (match !== null && !seen.has(match[1]!)) {
-      problems.push({ key, message: `provider "${match[1]}" is not listed in config.providers`, hint: `add it: config.providers = ${[...listed.filter((n) => n !== ''), match[1]].join(', ')}` });
+      problems.push({
+        key,
+        message: `provider "${match[1]}" is not listed in config.providers`,
+        hint: `add it: config.providers = ${[...listed.filter((n) => n !== ''), match[1]].join(', ')}`,
+      });
     }
   }
   return { providers, problems };
@@ -156,12 +167,16 @@ export function checkReference(reference: Mm2Reference, context: ReferenceContex
     const declared = [...context.providers.keys()];
     return {
       message: `${reference.text} uses config provider "${reference.provider}", which is not declared`,
-      hint: declared.length === 0 ? 'declare it: config.providers = file (or env, dir) and config.providers.file.class = org.apache.kafka.common.config.provider.FileConfigProvider' : `declared providers: ${declared.join(', ')}`,
+      hint:
+        declared.length === 0
+          ? 'declare it: config.providers = file (or env, dir) and config.providers.file.class = org.apache.kafka.common.config.provider.FileConfigProvider'
+          : `declared providers: ${declared.join(', ')}`,
     };
   }
   switch (provider.kind) {
     case 'env':
-      if (reference.path !== undefined && reference.path !== '') return { message: `${reference.text}: an environment variable reference has no path`, hint: `write \${${reference.provider}:NAME}` };
+      if (reference.path !== undefined && reference.path !== '')
+        return { message: `${reference.text}: an environment variable reference has no path`, hint: `write \${${reference.provider}:NAME}` };
       if (provider.allowlist !== undefined && !provider.allowlist.matches(reference.key)) {
         return { message: `${reference.text}: ${reference.key} is not allowed by config.providers.${provider.name}.param.allowlist.pattern` };
       }

@@ -70,10 +70,17 @@ export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
 
   const pairs = driver.herderPairs();
   if (pairs.length === 0) {
-    values.report(clustersProp, 'No source->target replication flows.', 'enable one, e.g. primary->backup.enabled = true (MM2 also runs heartbeats-only flows unless emit.heartbeats.enabled = false)', false);
+    values.report(
+      clustersProp,
+      'No source->target replication flows.',
+      'enable one, e.g. primary->backup.enabled = true (MM2 also runs heartbeats-only flows unless emit.heartbeats.enabled = false)',
+      false,
+    );
     return result;
   }
-  const mapped = pairs.map((pair, index) => mapFlow(pair, index, props.get(`${pair.source}->${pair.target}.enabled`) ?? clustersProp, { driver, document, values, provenance }));
+  const mapped = pairs.map((pair, index) =>
+    mapFlow(pair, index, props.get(`${pair.source}->${pair.target}.enabled`) ?? clustersProp, { driver, document, values, provenance }),
+  );
 
   if (mapped.some((flow) => flow.enabled === true && flow.aclSync === true) && !props.has('sync.topic.acls.enabled')) {
     values.warnings.push({

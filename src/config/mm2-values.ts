@@ -37,11 +37,24 @@ export class Mm2Values {
   report(prop: Mm2Property, message: string, hint?: string, atValue = true): void {
     this.failures += 1;
     if (this.options.failedKeys.has(prop.key)) return;
-    this.problems.push({ key: prop.key, ...(prop.entry === undefined ? {} : { entry: prop.entry }), atValue, message, ...(hint === undefined ? {} : { hint }), ...(prop.viaSet === true ? { viaSet: true } : {}) });
+    this.problems.push({
+      key: prop.key,
+      ...(prop.entry === undefined ? {} : { entry: prop.entry }),
+      atValue,
+      message,
+      ...(hint === undefined ? {} : { hint }),
+      ...(prop.viaSet === true ? { viaSet: true } : {}),
+    });
   }
 
   warn(prop: Mm2Property, message: string, hint?: string): void {
-    this.warnings.push({ key: prop.key, ...(prop.entry === undefined ? {} : { entry: prop.entry }), message, ...(hint === undefined ? {} : { hint }), ...(prop.viaSet === true ? { viaSet: true } : {}) });
+    this.warnings.push({
+      key: prop.key,
+      ...(prop.entry === undefined ? {} : { entry: prop.entry }),
+      message,
+      ...(hint === undefined ? {} : { hint }),
+      ...(prop.viaSet === true ? { viaSet: true } : {}),
+    });
   }
 
   isOpaque(prop: Mm2Property): boolean {
@@ -51,7 +64,11 @@ export class Mm2Values {
   /** A value a computation needs; with an unresolved reference (convert) that is a problem. */
   literal(prop: Mm2Property, purpose: string): string | undefined {
     if (!this.options.isOpaque(prop.value)) return prop.value.trim();
-    this.report(prop, `comes from a \${…} reference, and convert needs its value ${purpose}`, 'write the value in the file, or write this part of the pipeline by hand');
+    this.report(
+      prop,
+      `comes from a \${…} reference, and convert needs its value ${purpose}`,
+      'write the value in the file, or write this part of the pipeline by hand',
+    );
     return undefined;
   }
 

@@ -34,10 +34,13 @@ describe('parseMm2Properties: flows and defaults', () => {
   it("reads the KIP-382 example with MM2's defaults, and a heartbeats-only flow for the other direction", () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.topics = .*']);
     assert.equal(parsed.config.name, 'mm2');
-    assert.deepEqual(parsed.config.flows.map((f) => [f.name, f.enabled, f.heartbeats.enabled]), [
-      ['primary->backup', true, true],
-      ['backup->primary', false, true],
-    ]);
+    assert.deepEqual(
+      parsed.config.flows.map((f) => [f.name, f.enabled, f.heartbeats.enabled]),
+      [
+        ['primary->backup', true, true],
+        ['backup->primary', false, true],
+      ],
+    );
     const f = flow(parsed, 'primary->backup');
     assert.deepEqual(f.topics, ['.*']);
     assert.equal(f.topic_sync.refresh_interval_ms, 600_000);
@@ -79,7 +82,12 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['emit.heartbeats.interval.seconds', '5', (f) => f.heartbeats.interval_ms, 5000],
       ['heartbeats.topic.replication.factor', '1', (f) => f.heartbeats.replication_factor, 1],
       ['replication.policy.separator', '_', (f) => f.replication_policy, { type: 'default', separator: '_', internal_topic_separator_enabled: true }],
-      ['replication.policy.class', 'org.apache.kafka.connect.mirror.IdentityReplicationPolicy', (f) => f.replication_policy, { type: 'identity', separator: '.' }],
+      [
+        'replication.policy.class',
+        'org.apache.kafka.connect.mirror.IdentityReplicationPolicy',
+        (f) => f.replication_policy,
+        { type: 'identity', separator: '.' },
+      ],
       ['primary.consumer.isolation.level', 'read_committed', (f) => f.consumer.isolation_level, 'read_committed'],
       ['primary.consumer.auto.offset.reset', 'latest', (f) => f.start, 'latest'],
       // MM2's consumer applies it also to a stored offset that is no longer in the log.
@@ -105,7 +113,12 @@ describe('parseMm2Properties: flows and defaults', () => {
     const without = parse([...BASE, 'primary->backup.enabled = true', 'replication.policy.internal.topic.separator.enabled = false']);
     assert.equal(flow(without, 'primary->backup').replication_policy.type, 'default');
     assert.deepEqual(flow(without, 'primary->backup').replication_policy, { type: 'default', separator: '.', internal_topic_separator_enabled: true });
-    const withSeparator = parse([...BASE, 'primary->backup.enabled = true', 'replication.policy.separator = _', 'replication.policy.internal.topic.separator.enabled = false']);
+    const withSeparator = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'replication.policy.separator = _',
+      'replication.policy.internal.topic.separator.enabled = false',
+    ]);
     assert.deepEqual(flow(withSeparator, 'primary->backup').replication_policy, { type: 'default', separator: '_', internal_topic_separator_enabled: false });
   });
 
@@ -186,13 +199,29 @@ describe('parseMm2Properties: security', () => {
     assert.deepEqual(parsed.config.clusters['backup']!.security, {
       protocol: 'sasl_ssl',
       sasl: { mechanism: 'scram-sha-512', username: 'mm2', password: 'mm2-secret' },
-      ssl: { ca_file: join(dir, 'certs/ca.pem'), cert_file: '/etc/mm2/client.pem', key_file: '/etc/mm2/client.pem', key_password: 'kp', reject_unauthorized: true },
+      ssl: {
+        ca_file: join(dir, 'certs/ca.pem'),
+        cert_file: '/etc/mm2/client.pem',
+        key_file: '/etc/mm2/client.pem',
+        key_password: 'kp',
+        reject_unauthorized: true,
+      },
     });
   });
 
   it('explains why a JKS or PKCS12 store cannot be used, and how to convert it', () => {
-    const lines = problems([...BASE, 'primary->backup.enabled = true', 'backup.security.protocol = SSL', 'backup.ssl.truststore.location = /x/truststore.jks', 'backup.ssl.keystore.type = PKCS12', 'backup.ssl.keystore.location = /x/k.p12']);
-    assert.match(lines[0]!, /^mm2\.properties:6:34: backup\.ssl\.truststore\.location is a JKS truststore \(ssl\.truststore\.type is not set, and Kafka's default is JKS\), which this runtime cannot read: Node\.js takes PEM files .*keytool -exportcert/);
+    const lines = problems([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup.security.protocol = SSL',
+      'backup.ssl.truststore.location = /x/truststore.jks',
+      'backup.ssl.keystore.type = PKCS12',
+      'backup.ssl.keystore.location = /x/k.p12',
+    ]);
+    assert.match(
+      lines[0]!,
+      /^mm2\.properties:6:34: backup\.ssl\.truststore\.location is a JKS truststore \(ssl\.truststore\.type is not set, and Kafka's default is JKS\), which this runtime cannot read: Node\.js takes PEM files .*keytool -exportcert/,
+    );
     assert.match(lines[1]!, /^mm2\.properties:8:32: backup\.ssl\.keystore\.location is a PKCS12 keystore, .*openssl pkcs12 -in keystore\.p12 -out client\.pem/);
   });
 
@@ -208,7 +237,13 @@ describe('parseMm2Properties: security', () => {
       'backup.ssl.endpoint.identification.algorithm =',
     ]);
     assert.ok(lines.some((l) => /backup uses SASL but sets no sasl\.mechanism, and Kafka's default, GSSAPI \(Kerberos\), is not supported yet/.test(l)));
-    assert.ok(lines.some((l) => /names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256 at primary\.sasl\.jaas\.config/.test(l)));
+    assert.ok(
+      lines.some((l) =>
+        /names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256 at primary\.sasl\.jaas\.config/.test(
+          l,
+        ),
+      ),
+    );
     assert.ok(lines.some((l) => /turning off host name verification alone is not supported yet at backup\.ssl\.endpoint\.identification\.algorithm/.test(l)));
     assert.ok(lines.every((l) => !l.includes('hunter2')));
   });
@@ -292,7 +327,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
-      "mm2.properties:5:19: names Java code, which mirrorflow cannot run: mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does at value.converter (mirrorflow does what org.apache.kafka.connect.converters.ByteArrayConverter does; set that or leave the key out)",
+      'mm2.properties:5:19: names Java code, which mirrorflow cannot run: mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does at value.converter (mirrorflow does what org.apache.kafka.connect.converters.ByteArrayConverter does; set that or leave the key out)',
       "mm2.properties:6:28: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in at replication.policy.class (use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept))",
       'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
       'mm2.properties:9:38: is not supported yet: exactly-once replication is not supported yet; mirrorflow replicates at least once at backup.exactly.once.source.support (mirrorflow does what disabled does; set that or leave the key out)',
@@ -327,9 +362,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
   });
 
   it('reports unknown keys, wrong values and unknown clusters with line, column and a did-you-mean', () => {
-    const lines = problems([
-      'clusters = primary, backup, primary',
-    ]);
+    const lines = problems(['clusters = primary, backup, primary']);
     assert.deepEqual(lines, ['mm2.properties:1:12: cluster "primary" is listed twice in clusters at clusters (list each alias once)']);
     assert.deepEqual(
       problems([
@@ -359,28 +392,50 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
   });
 
   it('reads errors.tolerance = all with a dead-letter topic, and refuses it without one', () => {
-    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', 'errors.tolerance = all', 'primary->backup.errors.deadletterqueue.topic.name = primary-dlq']);
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'sync.topic.acls.enabled = false',
+      'errors.tolerance = all',
+      'primary->backup.errors.deadletterqueue.topic.name = primary-dlq',
+    ]);
     assert.deepEqual(flow(parsed, 'primary->backup').errors, { tolerance: 'all', deadletterqueue: { topic_name: 'primary-dlq', replication_factor: 3 } });
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', 'primary->backup.errors.tolerance = all']), [
       'mm2.properties:6:36: "all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace at primary->backup.errors.tolerance (set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record)',
     ]);
-    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'errors.tolerance = skip']), ['mm2.properties:5:20: must be one of: none, all at errors.tolerance']);
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'errors.tolerance = skip']), [
+      'mm2.properties:5:20: must be one of: none, all at errors.tolerance',
+    ]);
   });
 
   it('checks values the pipeline schema bounds, at the property that set them', () => {
-    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary->backup.emit.heartbeats.interval.seconds = 0', 'primary.bootstrap.servers = nohost']).slice(0, 2), [
-      'mm2.properties:5:52: must be at least 1 at primary->backup.emit.heartbeats.interval.seconds',
-      'mm2.properties:6:29: must be host:port, e.g. 127.0.0.1:9092 at primary.bootstrap.servers[0]',
-    ]);
+    assert.deepEqual(
+      problems([...BASE, 'primary->backup.enabled = true', 'primary->backup.emit.heartbeats.interval.seconds = 0', 'primary.bootstrap.servers = nohost']).slice(
+        0,
+        2,
+      ),
+      [
+        'mm2.properties:5:52: must be at least 1 at primary->backup.emit.heartbeats.interval.seconds',
+        'mm2.properties:6:29: must be host:port, e.g. 127.0.0.1:9092 at primary.bootstrap.servers[0]',
+      ],
+    );
   });
 
   it('refuses a cluster without bootstrap servers and a flow of the identity policy both ways', () => {
     assert.deepEqual(problems(['clusters = a, b', 'a.bootstrap.servers = h:1', 'a->b.enabled = true']), [
       'mm2.properties:1:1: cluster "b" has no bootstrap servers at clusters (add b.bootstrap.servers = host:9092)',
     ]);
-    const loop = problems([...BASE, 'primary->backup.enabled = true', 'backup->primary.enabled = true', 'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy']);
+    const loop = problems([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup->primary.enabled = true',
+      'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy',
+    ]);
     assert.equal(loop.length, 1);
-    assert.match(loop[0]!, /^mm2\.properties:4:1: flows primary->backup, backup->primary would copy topic "x" around without end at primary->backup \(the identity policy keeps topic names/);
+    assert.match(
+      loop[0]!,
+      /^mm2\.properties:4:1: flows primary->backup, backup->primary would copy topic "x" around without end at primary->backup \(the identity policy keeps topic names/,
+    );
   });
 });
 
@@ -397,17 +452,26 @@ describe('parseMm2Properties: --set', () => {
   });
 
   it('says a problem came from --set', () => {
-    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true'], { set: ['primary->backup.emit.checkpoints.interval.seconds=x', 'flows.0.batchng.max_records=5'] }), [
-      'mm2.properties: must be a whole number at primary->backup.emit.checkpoints.interval.seconds (set by --set primary->backup.emit.checkpoints.interval.seconds)',
-      'mm2.properties: --set flows.0.batchng.max_records: there is no "batchng" here at flows[0].batchng (did you mean "batching"?)',
-    ]);
+    assert.deepEqual(
+      problems([...BASE, 'primary->backup.enabled = true'], { set: ['primary->backup.emit.checkpoints.interval.seconds=x', 'flows.0.batchng.max_records=5'] }),
+      [
+        'mm2.properties: must be a whole number at primary->backup.emit.checkpoints.interval.seconds (set by --set primary->backup.emit.checkpoints.interval.seconds)',
+        'mm2.properties: --set flows.0.batchng.max_records: there is no "batchng" here at flows[0].batchng (did you mean "batching"?)',
+      ],
+    );
   });
 });
 
 describe('parseMm2Properties: secrets', () => {
   it('never quotes a value that came from a reference, not even a bad pattern in a list', () => {
     const lines = problems(
-      [...BASE, 'config.providers = env', 'config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider', 'primary->backup.enabled = true', 'primary->backup.topics = ok, ${env:TOPICS}'],
+      [
+        ...BASE,
+        'config.providers = env',
+        'config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider',
+        'primary->backup.enabled = true',
+        'primary->backup.topics = ok, ${env:TOPICS}',
+      ],
       { env: { TOPICS: '[hidden-secret' } },
     );
     assert.deepEqual(lines, ['mm2.properties:7:26: invalid regular expression: unclosed character class (at index 0) at primary->backup.topics[1]']);

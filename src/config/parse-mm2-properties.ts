@@ -87,7 +87,8 @@ function displayPath(document: Mm2Document, path: ConfigPath): string {
   if (path[0] === 'flows' && typeof path[1] === 'number') {
     const source = document.data['flows'] as { source?: string; target?: string }[] | undefined;
     const flow = source?.[path[1]];
-    if (flow?.source !== undefined && flow.target !== undefined) return `${flow.source}->${flow.target}${path.length > 2 ? ` (${formatPath(path.slice(2))})` : ''}`;
+    if (flow?.source !== undefined && flow.target !== undefined)
+      return `${flow.source}->${flow.target}${path.length > 2 ? ` (${formatPath(path.slice(2))})` : ''}`;
   }
   if (path[0] === 'clusters' && typeof path[1] === 'string') return `${path[1]}${path.length > 2 ? ` (${formatPath(path.slice(2))})` : ''}`;
   return formatPath(path);

@@ -120,11 +120,21 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('13. a quoted number says why it is a string', () => {
-    expectIssue(withFlowLines('    enabled: "false"'), { path: 'flows[0].enabled', message: /expected true or false, got a string/, line: 9, hint: /quotes make a string/ });
+    expectIssue(withFlowLines('    enabled: "false"'), {
+      path: 'flows[0].enabled',
+      message: /expected true or false, got a string/,
+      line: 9,
+      hint: /quotes make a string/,
+    });
   });
 
   it('14. not a whole number', () => {
-    expectIssue(withFlowLines('    batching: { max_records: 1.5 }'), { path: 'flows[0].batching.max_records', message: /^must be a whole number$/, line: 9, column: 30 });
+    expectIssue(withFlowLines('    batching: { max_records: 1.5 }'), {
+      path: 'flows[0].batching.max_records',
+      message: /^must be a whole number$/,
+      line: 9,
+      column: 30,
+    });
   });
 
   it('15. below the minimum', () => {
@@ -190,19 +200,28 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('24. the same flow twice', () => {
-    expectIssue(withFlowLines('  - source: primary', '    target: backup'), { path: 'flows[1]', message: /^same source and target as flows\[0\]$/, line: 9, column: 5 });
+    expectIssue(withFlowLines('  - source: primary', '    target: backup'), {
+      path: 'flows[1]',
+      message: /^same source and target as flows\[0\]$/,
+      line: 9,
+      column: 5,
+    });
   });
 
   it('25. a SASL protocol without sasl', () => {
-    const text = base.join('\n').replace('    bootstrap_servers: 127.0.0.1:9093', '    bootstrap_servers: 127.0.0.1:9093\n    security: { protocol: SASL_SSL }');
+    const text = base
+      .join('\n')
+      .replace('    bootstrap_servers: 127.0.0.1:9093', '    bootstrap_servers: 127.0.0.1:9093\n    security: { protocol: SASL_SSL }');
     expectIssue(text, { path: 'clusters.backup.security.sasl', message: /needs a "sasl" block/, line: 6, hint: /mechanism, username, password/ });
   });
 
   it('26. sasl without a SASL protocol (the default is plaintext)', () => {
-    const text = base.join('\n').replace(
-      '    bootstrap_servers: 127.0.0.1:9093',
-      '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      sasl: { mechanism: plain, username: u, password: p }',
-    );
+    const text = base
+      .join('\n')
+      .replace(
+        '    bootstrap_servers: 127.0.0.1:9093',
+        '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      sasl: { mechanism: plain, username: u, password: p }',
+      );
     expectIssue(text, { path: 'clusters.backup.security.sasl', message: /protocol is not SASL \(protocol defaults to plaintext\)/, line: 7, column: 13 });
   });
 
@@ -229,7 +248,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('30. invalid reference syntax', () => {
-    expectIssue(withFlowLines('    topics: ["${9lives}"]'), { path: 'flows[0].topics[0]', message: /^invalid reference "\$\{9lives\}"$/, line: 9, hint: /\$\$\{ for a literal/ });
+    expectIssue(withFlowLines('    topics: ["${9lives}"]'), {
+      path: 'flows[0].topics[0]',
+      message: /^invalid reference "\$\{9lives\}"$/,
+      line: 9,
+      hint: /\$\$\{ for a literal/,
+    });
   });
 
   it('31. unterminated reference', () => {
@@ -237,9 +261,17 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('32. --set to a key that does not exist, with did-you-mean', () => {
-    expectIssue(base.join('\n'), { path: 'flows[0].batching.max_record', message: /--set flows\.0\.batching\.max_record: there is no "max_record" here/, hint: /did you mean "max_records"\?/ }, {
-      set: ['flows.0.batching.max_record=5'],
-    });
+    expectIssue(
+      base.join('\n'),
+      {
+        path: 'flows[0].batching.max_record',
+        message: /--set flows\.0\.batching\.max_record: there is no "max_record" here/,
+        hint: /did you mean "max_records"\?/,
+      },
+      {
+        set: ['flows.0.batching.max_record=5'],
+      },
+    );
   });
 
   it('33. --set without "="', () => {
@@ -247,9 +279,13 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('34. --set value of the wrong type says where it came from', () => {
-    const issue = expectIssue(base.join('\n'), { path: 'flows[0].batching.max_records', message: /expected a (whole )?number, got a string/, hint: /set by --set flows\.0\.batching\.max_records/ }, {
-      set: ['flows.0.batching.max_records=lots'],
-    });
+    const issue = expectIssue(
+      base.join('\n'),
+      { path: 'flows[0].batching.max_records', message: /expected a (whole )?number, got a string/, hint: /set by --set flows\.0\.batching\.max_records/ },
+      {
+        set: ['flows.0.batching.max_records=lots'],
+      },
+    );
     assert.equal(issue.line, undefined);
   });
 
@@ -283,7 +319,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('40. unknown policy type', () => {
-    expectIssue(withFlowLines('    replication_policy: { type: prefixless }'), { path: 'flows[0].replication_policy.type', message: /^must be one of: default, identity$/, line: 9, column: 33 });
+    expectIssue(withFlowLines('    replication_policy: { type: prefixless }'), {
+      path: 'flows[0].replication_policy.type',
+      message: /^must be one of: default, identity$/,
+      line: 9,
+      column: 33,
+    });
   });
 
   it('41. no flows', () => {
@@ -300,7 +341,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('44. empty value where a map is expected', () => {
-    expectIssue(withFlowLines('    batching:'), { path: 'flows[0].batching', message: /^expected a map, got an empty value$/, line: 9, hint: /leave the key out/ });
+    expectIssue(withFlowLines('    batching:'), {
+      path: 'flows[0].batching',
+      message: /^expected a map, got an empty value$/,
+      line: 9,
+      hint: /leave the key out/,
+    });
   });
 
   it('45. a file name that cannot be a pipeline name, and no name:', () => {
@@ -318,7 +364,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('46. source in flow_defaults', () => {
-    expectIssue([...base, 'flow_defaults: { source: primary }'].join('\n'), { path: 'flow_defaults.source', message: /unknown key/, line: 9, hint: /belong in each flow/ });
+    expectIssue([...base, 'flow_defaults: { source: primary }'].join('\n'), {
+      path: 'flow_defaults.source',
+      message: /unknown key/,
+      line: 9,
+      hint: /belong in each flow/,
+    });
   });
 
   it('47. a bad value in flow_defaults is reported once, where it is written', () => {
@@ -331,7 +382,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('48. a transform without type', () => {
-    expectIssue(withFlowLines('    transforms:', '      - { header: x }'), { path: 'flows[0].transforms[0].type', message: /^missing required key "type"$/, line: 10, column: 9 });
+    expectIssue(withFlowLines('    transforms:', '      - { header: x }'), {
+      path: 'flows[0].transforms[0].type',
+      message: /^missing required key "type"$/,
+      line: 10,
+      column: 9,
+    });
   });
 
   it('49. problems from the injected transform validator get a line', () => {
@@ -344,10 +400,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('50. cert_file without key_file', () => {
-    const text = base.join('\n').replace(
-      '    bootstrap_servers: 127.0.0.1:9093',
-      '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      protocol: ssl\n      ssl: { cert_file: client.pem }',
-    );
+    const text = base
+      .join('\n')
+      .replace(
+        '    bootstrap_servers: 127.0.0.1:9093',
+        '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      protocol: ssl\n      ssl: { cert_file: client.pem }',
+      );
     expectIssue(text, { path: 'clusters.backup.security.ssl.key_file', message: /cert_file and key_file go together/, line: 8 });
   });
 

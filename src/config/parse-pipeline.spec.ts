@@ -196,8 +196,11 @@ describe('parsePipeline: flow_defaults', () => {
 
   it('gives every flow the default error handling, with its own dead-letter topic where it names one', () => {
     const withErrors = text
-      .replace("  transforms: [{ type: drop }]\n", "  transforms: [{ type: drop }]\n  errors: { tolerance: all, deadletterqueue: { topic_name: mirror-dlq, replication_factor: 1 } }\n")
-      .replace("    transforms: []", "    transforms: []\n    errors: { deadletterqueue: { topic_name: b-to-a-dlq } }");
+      .replace(
+        '  transforms: [{ type: drop }]\n',
+        '  transforms: [{ type: drop }]\n  errors: { tolerance: all, deadletterqueue: { topic_name: mirror-dlq, replication_factor: 1 } }\n',
+      )
+      .replace('    transforms: []', '    transforms: []\n    errors: { deadletterqueue: { topic_name: b-to-a-dlq } }');
     const [ab, ba] = parse(withErrors).flows;
     assert.deepEqual(ab!.errors, { tolerance: 'all', deadletterqueue: { topic_name: 'mirror-dlq', replication_factor: 1 } });
     assert.deepEqual(ba!.errors, { tolerance: 'all', deadletterqueue: { topic_name: 'b-to-a-dlq', replication_factor: 1 } });
@@ -209,7 +212,8 @@ describe('parsePipeline: flow_defaults', () => {
 });
 
 describe('parsePipeline: interpolation', () => {
-  const withTopics = (topics: string) => `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    topics: ${topics}`;
+  const withTopics = (topics: string) =>
+    `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    topics: ${topics}`;
 
   it('replaces ${VAR}, ${VAR:default} and ${VAR:} and keeps $${ literal', () => {
     const text = withTopics('["${PREFIX}.*", "${MISSING:fallback:x}", "a${EMPTY:}b", "cost$"]').replace(
@@ -311,8 +315,14 @@ describe('parsePipeline: MM2 config providers', () => {
     })();
     assert.ok(error instanceof ConfigError);
     const lines = error.issues.map(formatConfigIssue);
-    assert.ok(lines.some((l) => l.includes(':10:19: key "backup.password" is not in properties file') && l.includes('kafka.properties')), lines.join('\n'));
-    assert.ok(lines.some((l) => l.includes(':4:16: environment variable CLIENT is not set')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes(':10:19: key "backup.password" is not in properties file') && l.includes('kafka.properties')),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => l.includes(':4:16: environment variable CLIENT is not set')),
+      lines.join('\n'),
+    );
   });
 });
 

@@ -61,7 +61,9 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
       column: 1,
       message: doc.contents === null ? 'the file is empty' : 'the top level must be a map',
       // `clusters = a, b` reads as one long YAML string.
-      hint: /^\s*clusters\s*=/m.test(text) ? 'this looks like an MM2 driver file: give it the .properties extension to run it as one' : 'a pipeline has clusters: and flows:',
+      hint: /^\s*clusters\s*=/m.test(text)
+        ? 'this looks like an MM2 driver file: give it the .properties extension to run it as one'
+        : 'a pipeline has clusters: and flows:',
     });
     throw issues.error();
   }

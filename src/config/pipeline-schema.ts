@@ -63,9 +63,7 @@ const bootstrapServers = z
     error: 'expected a list of host:port, or one comma-separated string',
   })
   .pipe(z.array(hostPort).min(1))
-  .describe(
-    'Brokers to bootstrap from, as a list or a comma-separated string (host:port). MM2: `<alias>.bootstrap.servers`.',
-  );
+  .describe('Brokers to bootstrap from, as a list or a comma-separated string (host:port). MM2: `<alias>.bootstrap.servers`.');
 
 const regexList = (description: string) => z.array(z.string()).describe(description);
 
@@ -92,7 +90,9 @@ const sslSchema = z
     reject_unauthorized: z
       .boolean()
       .default(true)
-      .describe('Verify the brokers\' certificates and host names; turn off only for throwaway test clusters. MM2: `ssl.endpoint.identification.algorithm` (empty = off).'),
+      .describe(
+        "Verify the brokers' certificates and host names; turn off only for throwaway test clusters. MM2: `ssl.endpoint.identification.algorithm` (empty = off).",
+      ),
   })
   .describe('TLS settings; used when `protocol` is `ssl` or `sasl_ssl`, and only then.');
 
@@ -115,9 +115,7 @@ export const clusterSchema = z
     connection_timeout_ms: positiveInt()
       .default(10000)
       .describe('Time to establish a connection to a broker, ms. MM2: `socket.connection.setup.timeout.ms` (10000).'),
-    request_timeout_ms: positiveInt()
-      .default(30000)
-      .describe('Time to wait for a broker response, ms. MM2: `request.timeout.ms` (30000).'),
+    request_timeout_ms: positiveInt().default(30000).describe('Time to wait for a broker response, ms. MM2: `request.timeout.ms` (30000).'),
   })
   .describe('A Kafka cluster. MM2: the `<alias>.*` properties.');
 
@@ -127,11 +125,17 @@ const defaultPolicySchema = z.strictObject({
   internal_topic_separator_enabled: z
     .boolean()
     .default(true)
-    .describe('Use `separator` in internal topic names too (`mm2-offset-syncs<sep><alias><sep>internal`); false keeps ".". MM2: `replication.policy.internal.topic.separator.enabled` (true).'),
+    .describe(
+      'Use `separator` in internal topic names too (`mm2-offset-syncs<sep><alias><sep>internal`); false keeps ".". MM2: `replication.policy.internal.topic.separator.enabled` (true).',
+    ),
 });
 
 const identityPolicySchema = z.strictObject({
-  type: z.literal('identity').describe('Remote topics keep their names; only heartbeats are prefixed. Cannot prevent replication loops for normal topics. MM2: `IdentityReplicationPolicy`.'),
+  type: z
+    .literal('identity')
+    .describe(
+      'Remote topics keep their names; only heartbeats are prefixed. Cannot prevent replication loops for normal topics. MM2: `IdentityReplicationPolicy`.',
+    ),
   separator: z
     .string()
     .min(1)
@@ -149,30 +153,35 @@ const topicSyncSchema = z
       .int()
       .min(1000)
       .default(30000)
-      .describe('How often new topics and partitions are looked for, ms. MM2: `refresh.topics.interval.seconds` (600 s, which made new topics appear far too late).'),
+      .describe(
+        'How often new topics and partitions are looked for, ms. MM2: `refresh.topics.interval.seconds` (600 s, which made new topics appear far too late).',
+      ),
     replication_factor: z
       .int()
       .max(32767)
-      .refine((value) => value === -1 || value >= 1, 'must be -1 (the target broker\'s default) or at least 1')
+      .refine((value) => value === -1 || value >= 1, "must be -1 (the target broker's default) or at least 1")
       .default(-1)
-      .describe('Replication factor of remote topics created on the target; -1 = the target broker\'s `default.replication.factor`. MM2: `replication.factor` (2).'),
+      .describe(
+        "Replication factor of remote topics created on the target; -1 = the target broker's `default.replication.factor`. MM2: `replication.factor` (2).",
+      ),
     sync_configs: z.boolean().default(true).describe('Copy topic configs to remote topics. MM2: `sync.topic.configs.enabled` (true).'),
-    configs_exclude: regexList(
-      'Topic config names never copied (regexes, full match). MM2: `config.properties.exclude`.',
-    ).default(() => [...defaultConfigsExclude]),
+    configs_exclude: regexList('Topic config names never copied (regexes, full match). MM2: `config.properties.exclude`.').default(() => [
+      ...defaultConfigsExclude,
+    ]),
   })
   .describe('Creating remote topics and keeping their partitions and configs in step with the source.');
 
 const offsetSyncsSchema = z
   .strictObject({
-    enabled: z.boolean().default(true).describe('Write offset syncs, which checkpoints need to translate consumer offsets. MM2: `emit.offset-syncs.enabled` (true).'),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('Write offset syncs, which checkpoints need to translate consumer offsets. MM2: `emit.offset-syncs.enabled` (true).'),
     location: z
       .enum(['source', 'target'])
       .default('source')
       .describe('Cluster that holds `mm2-offset-syncs.<cluster>.internal`. MM2: `offset-syncs.topic.location` (source).'),
-    lag_max: nonNegativeInt()
-      .default(100)
-      .describe('Emit a sync at least every this many records per partition. MM2: `offset.lag.max` (100).'),
+    lag_max: nonNegativeInt().default(100).describe('Emit a sync at least every this many records per partition. MM2: `offset.lag.max` (100).'),
   })
   .describe('Offset-sync records (MM2-compatible), from which consumer offsets are translated.');
 
@@ -220,14 +229,12 @@ const consumerSchema = z
     max_bytes_per_partition: positiveInt()
       .default(1048576)
       .describe('Most bytes fetched from one partition per request. MM2: `consumer.max.partition.fetch.bytes` (1048576).'),
-    max_wait_ms: nonNegativeInt()
-      .default(500)
-      .describe('How long a fetch waits for data at the broker, ms. MM2: `consumer.fetch.max.wait.ms` (500).'),
+    max_wait_ms: nonNegativeInt().default(500).describe('How long a fetch waits for data at the broker, ms. MM2: `consumer.fetch.max.wait.ms` (500).'),
     auto_offset_reset: z
       .enum(['earliest', 'latest'])
       .default('earliest')
       .describe(
-        'Where a partition resumes when its source log restarted below the stored position (the topic was deleted and created again, or its log was cut): at the new log\'s first record, or at its end. Each such reset is logged as a warning and counted (`sourceResets`). MM2: `consumer.auto.offset.reset` (earliest), which also sets `start`.',
+        "Where a partition resumes when its source log restarted below the stored position (the topic was deleted and created again, or its log was cut): at the new log's first record, or at its end. Each such reset is logged as a warning and counted (`sourceResets`). MM2: `consumer.auto.offset.reset` (earliest), which also sets `start`.",
       ),
     min_bytes: positiveInt()
       .default(1)
@@ -245,13 +252,20 @@ const producerSchema = z
       .describe('Compression of batches written to the target. MM2: `producer.compression.type` (none).'),
     max_request_bytes: positiveInt()
       .default(1000000)
-      .describe('Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. MM2: `producer.max.request.size` (1048576).'),
+      .describe(
+        'Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. MM2: `producer.max.request.size` (1048576).',
+      ),
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
 
 const checkpointsSchema = z
   .strictObject({
-    enabled: z.boolean().default(true).describe('Emit checkpoints (translated consumer group offsets) to `<source>.checkpoints.internal` on the target. MM2: `emit.checkpoints.enabled` (true).'),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Emit checkpoints (translated consumer group offsets) to `<source>.checkpoints.internal` on the target. MM2: `emit.checkpoints.enabled` (true).',
+      ),
     interval_ms: positiveInt()
       .default(60000)
       .describe('How often group offsets are translated and checkpointed, ms. MM2: `emit.checkpoints.interval.seconds` (60).'),
@@ -265,18 +279,16 @@ const checkpointsSchema = z
     replication_factor: z
       .int()
       .max(32767)
-      .refine((value) => value === -1 || value >= 1, 'must be -1 (the broker\'s default) or at least 1')
+      .refine((value) => value === -1 || value >= 1, "must be -1 (the broker's default) or at least 1")
       .default(-1)
-      .describe('Replication factor of the checkpoints topic; -1 = the broker\'s default. MM2: `checkpoints.topic.replication.factor` (3).'),
+      .describe("Replication factor of the checkpoints topic; -1 = the broker's default. MM2: `checkpoints.topic.replication.factor` (3)."),
     sync_group_offsets: z
       .strictObject({
         enabled: z
           .boolean()
           .default(false)
-          .describe('Write translated offsets into the target\'s consumer groups that have no active members. MM2: `sync.group.offsets.enabled` (false).'),
-        interval_ms: positiveInt()
-          .default(60000)
-          .describe('How often target groups are synced, ms. MM2: `sync.group.offsets.interval.seconds` (60).'),
+          .describe("Write translated offsets into the target's consumer groups that have no active members. MM2: `sync.group.offsets.enabled` (false)."),
+        interval_ms: positiveInt().default(60000).describe('How often target groups are synced, ms. MM2: `sync.group.offsets.interval.seconds` (60).'),
       })
       .prefault({})
       .describe('Consumer group offset sync into the target cluster (for failover).'),
@@ -285,16 +297,14 @@ const checkpointsSchema = z
 
 const heartbeatsSchema = z
   .strictObject({
-    enabled: z.boolean().default(true).describe('Emit heartbeats to the target\'s `heartbeats` topic. MM2: `emit.heartbeats.enabled` (true).'),
-    interval_ms: positiveInt()
-      .default(1000)
-      .describe('How often a heartbeat is written, ms. MM2: `emit.heartbeats.interval.seconds` (1).'),
+    enabled: z.boolean().default(true).describe("Emit heartbeats to the target's `heartbeats` topic. MM2: `emit.heartbeats.enabled` (true)."),
+    interval_ms: positiveInt().default(1000).describe('How often a heartbeat is written, ms. MM2: `emit.heartbeats.interval.seconds` (1).'),
     replication_factor: z
       .int()
       .max(32767)
-      .refine((value) => value === -1 || value >= 1, 'must be -1 (the broker\'s default) or at least 1')
+      .refine((value) => value === -1 || value >= 1, "must be -1 (the broker's default) or at least 1")
       .default(-1)
-      .describe('Replication factor of the heartbeats topic; -1 = the broker\'s default. MM2: `heartbeats.topic.replication.factor` (3).'),
+      .describe("Replication factor of the heartbeats topic; -1 = the broker's default. MM2: `heartbeats.topic.replication.factor` (3)."),
   })
   .describe('Heartbeats: liveness records that let tools count replication hops. MM2: MirrorHeartbeatConnector.');
 
@@ -310,9 +320,11 @@ const deadLetterQueueSchema = z
     replication_factor: z
       .int()
       .max(32767)
-      .refine((value) => value === -1 || value >= 1, 'must be -1 (the target broker\'s default) or at least 1')
+      .refine((value) => value === -1 || value >= 1, "must be -1 (the target broker's default) or at least 1")
       .default(-1)
-      .describe('Replication factor of the dead-letter topic when mirrorflow creates it; -1 = the target broker\'s default. MM2: `errors.deadletterqueue.topic.replication.factor` (3).'),
+      .describe(
+        "Replication factor of the dead-letter topic when mirrorflow creates it; -1 = the target broker's default. MM2: `errors.deadletterqueue.topic.replication.factor` (3).",
+      ),
   })
   .describe('The dead-letter topic. MM2: `errors.deadletterqueue.*`.');
 
@@ -322,17 +334,17 @@ const errorsSchema = z
       .enum(['none', 'all'])
       .default('none')
       .describe(
-        'What a record that a transform throws on, or that the target refuses on its own (larger than the remote topic\'s `max.message.bytes`), does. `none`: the flow stops naming the record (topic, partition, offset, stage); progress stays before it. `all`: the record goes to `deadletterqueue.topic_name`, is counted and logged (never its contents), and replication goes on; its source offset counts as done once the dead-letter topic acknowledged it. Broker outages are retried, never dead-lettered. MM2: `errors.tolerance` (none).',
+        "What a record that a transform throws on, or that the target refuses on its own (larger than the remote topic's `max.message.bytes`), does. `none`: the flow stops naming the record (topic, partition, offset, stage); progress stays before it. `all`: the record goes to `deadletterqueue.topic_name`, is counted and logged (never its contents), and replication goes on; its source offset counts as done once the dead-letter topic acknowledged it. Broker outages are retried, never dead-lettered. MM2: `errors.tolerance` (none).",
       ),
     deadletterqueue: deadLetterQueueSchema.prefault({}),
   })
-  .describe('Records that cannot be transformed or written. MM2: Connect\'s `errors.*`.');
+  .describe("Records that cannot be transformed or written. MM2: Connect's `errors.*`.");
 
 const transformStepSchema = z
   .looseObject({
     type: z.string().min(1).describe('Name of a built-in or custom transform plugin.'),
   })
-  .describe('One transform: `type` plus that plugin\'s own options, which its schema checks.');
+  .describe("One transform: `type` plus that plugin's own options, which its schema checks.");
 
 /** Every flow field except `source`/`target`; also the shape of `flow_defaults`. */
 const flowSettings = {
@@ -343,7 +355,9 @@ const flowSettings = {
       'Replicate topics and emit checkpoints. MM2: `<source>-><target>.enabled` (false there: flows are off unless enabled; here listing a flow means you want it). A flow with `enabled: false` still emits heartbeats unless `heartbeats.enabled` is false, as MM2 runs heartbeats for every pair of clusters; `mirrorflow convert` writes such heartbeats-only flows.',
     ),
   topics: regexList('Topics to replicate (regexes, full match); an empty list replicates only heartbeats. MM2: `topics`.').default(() => ['.*']),
-  topics_exclude: regexList('Topics never replicated (regexes, full match), applied after `topics`. MM2: `topics.exclude`.').default(() => [...defaultTopicsExclude]),
+  topics_exclude: regexList('Topics never replicated (regexes, full match), applied after `topics`. MM2: `topics.exclude`.').default(() => [
+    ...defaultTopicsExclude,
+  ]),
   replication_policy: replicationPolicySchema.prefault({ type: 'default' }),
   replicate_heartbeats: z
     .boolean()
@@ -379,7 +393,7 @@ export const flowSchema = z
 
 export const flowDefaultsSchema = z
   .strictObject(flowSettings)
-  .describe('Settings every flow starts from; a flow\'s own value wins. Maps are merged key by key, lists are replaced. MM2: top-level connector properties.');
+  .describe("Settings every flow starts from; a flow's own value wins. Maps are merged key by key, lists are replaced. MM2: top-level connector properties.");
 
 const loggingSchema = z
   .strictObject({
@@ -401,7 +415,7 @@ const httpSchema = z
       .refine((v) => v === 'off' || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
       .default(DEFAULT_HTTP_LISTEN)
       .describe(
-        'Address of the HTTP endpoints (`/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect\'s REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect\'s 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).',
+        "Address of the HTTP endpoints (`/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect's 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).",
       ),
   })
   .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');
@@ -416,10 +430,7 @@ export const pipelineFileSchema = z
       .optional()
       .describe('Pipeline name, used in group ids and client ids; default: the file name without extension.'),
     clusters: z
-      .record(
-        z.string().regex(clusterAliasPattern, { error: 'a cluster alias may only contain letters, digits, "_" and "-"' }),
-        clusterSchema,
-      )
+      .record(z.string().regex(clusterAliasPattern, { error: 'a cluster alias may only contain letters, digits, "_" and "-"' }), clusterSchema)
       .describe('Clusters by alias. MM2: `clusters` plus the `<alias>.*` properties.'),
     flow_defaults: flowDefaultsSchema.optional(),
     flows: z.array(flowSchema).min(1).describe('Replication flows. MM2: the `A->B.enabled = true` flows.'),

@@ -8,7 +8,15 @@ import type { ConfigIssue } from '../core/errors';
 import type { IssueList } from './issue-list';
 import { readPropertyEntries, type PropertyEntry } from './java-properties';
 import type { Mm2Problem, Mm2Property } from './mm2-document';
-import { checkReference, createMm2Resolver, declareProviders, findBareVariables, findMm2References, toPipelineReference, type ReferenceContext } from './mm2-providers';
+import {
+  checkReference,
+  createMm2Resolver,
+  declareProviders,
+  findBareVariables,
+  findMm2References,
+  toPipelineReference,
+  type ReferenceContext,
+} from './mm2-providers';
 
 /** Top-level keys of a pipeline: a `--set` path starting with one of these is a pipeline path. */
 const PIPELINE_KEYS = ['name', 'clusters', 'flow_defaults', 'flows', 'logging', 'http'];
@@ -47,7 +55,8 @@ export function restoreReferences(text: string, placeholders: ReadonlyMap<string
 export function readMm2File(text: string, issues: IssueList, options: Mm2FileOptions, mode: 'resolve' | 'keep'): Mm2File {
   const cwd = options.cwd ?? process.cwd();
   const entries = readPropertyEntries(text);
-  if (entries.length === 0) issues.add({ line: 1, column: 1, message: 'the file is empty', hint: 'an mm2.properties file has clusters = … and <source>-><target>.enabled = true' });
+  if (entries.length === 0)
+    issues.add({ line: 1, column: 1, message: 'the file is empty', hint: 'an mm2.properties file has clusters = … and <source>-><target>.enabled = true' });
 
   const properties: Mm2Property[] = entries.map((entry) => ({ key: entry.key, value: entry.value, entry }));
   const resolvedKeys = new Set<string>();

@@ -78,9 +78,7 @@ export class SchemaNavigator {
 function contradicts(schema: JsonSchema, value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  return Object.entries(schema.properties ?? {}).some(
-    ([key, property]) => property.const !== undefined && key in record && record[key] !== property.const,
-  );
+  return Object.entries(schema.properties ?? {}).some(([key, property]) => property.const !== undefined && key in record && record[key] !== property.const);
 }
 
 function expand(schema: JsonSchema | undefined): JsonSchema[] {

@@ -71,7 +71,7 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   doc.commentBefore = [
     ` Converted from ${options.sourceFile} by mirrorflow convert.`,
     ' Each value names the MM2 key it came from; "MM2 default" marks a default of MM2 that differs',
-    ' from mirrorflow\'s own, kept so that this pipeline behaves as the properties file did.',
+    " from mirrorflow's own, kept so that this pipeline behaves as the properties file did.",
     ' Defaults that MM2 and mirrorflow share are left out. Check it with: mirrorflow validate FILE',
   ].join('\n');
   for (const [path, comment] of comments) {
@@ -86,7 +86,7 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
     });
   }
   const defaultsNode = doc.get('flow_defaults', true);
-  if (isMap(defaultsNode)) defaultsNode.commentBefore = ' Shared by every flow; a flow\'s own value wins.';
+  if (isMap(defaultsNode)) defaultsNode.commentBefore = " Shared by every flow; a flow's own value wins.";
   // Short lists of patterns read best on one line.
   const visit = (node: unknown): void => {
     if (isMap(node)) for (const pair of node.items) visit(pair.value);

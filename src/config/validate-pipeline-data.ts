@@ -155,13 +155,11 @@ function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
   for (const [alias, cluster] of Object.entries(parsed.clusters)) {
     clusters[alias] = { ...cluster, alias, security: withAbsoluteTlsPaths(cluster.security, baseDir) };
   }
-  const flows = parsed.flows.map(
-    (flow, index): FlowConfig => ({
-      ...flow,
-      name: `${flow.source}->${flow.target}`,
-      transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, ['flows', index, 'transforms', stepIndex])),
-    }),
-  );
+  const flows = parsed.flows.map((flow, index): FlowConfig => ({
+    ...flow,
+    name: `${flow.source}->${flow.target}`,
+    transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, ['flows', index, 'transforms', stepIndex])),
+  }));
   // The name is set from the file name above when the file has none.
   return { name: parsed.name!, clusters, flows, logging: parsed.logging, http: parsed.http };
 }
@@ -169,8 +167,7 @@ function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
 function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): SecurityConfig {
   const ssl = security.ssl;
   if (ssl === undefined) return security;
-  const absolute = (path: string | undefined): string | undefined =>
-    path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path);
+  const absolute = (path: string | undefined): string | undefined => (path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path));
   const files = { ca_file: absolute(ssl.ca_file), cert_file: absolute(ssl.cert_file), key_file: absolute(ssl.key_file) };
   const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
   return { ...security, ssl: { ...ssl, ...defined } };

@@ -45,21 +45,29 @@ test('a source batch counts and starts at its records, decoded or whole', () => 
   const whole: SourceBatch = { kind: 'batches', ...source, recordBatches: [raw(20, 3), raw(23, 4)], nextOffset: 27, highWatermark: 27, bytes: 0 };
   const empty: SourceBatch = { kind: 'records', ...source, records: [], nextOffset: 42, highWatermark: 42, bytes: 0 };
   assert.deepEqual([sourceBatchRecordCount(records), sourceBatchRecordCount(whole), sourceBatchRecordCount(empty)], [2, 7, 0]);
-  assert.deepEqual([sourceBatchFirstOffset(records), sourceBatchFirstOffset(whole), sourceBatchFirstOffset(empty)], [7, 20, 42], 'a batch without records starts where the fetch ended');
+  assert.deepEqual(
+    [sourceBatchFirstOffset(records), sourceBatchFirstOffset(whole), sourceBatchFirstOffset(empty)],
+    [7, 20, 42],
+    'a batch without records starts where the fetch ended',
+  );
 });
 
 test('a flow batch counts records and write items by its kind', () => {
   const records = decoded([mirrored(1), mirrored(2), mirrored(3)]);
   const whole = forwarded([raw(10, 5), raw(15, 2)]);
   assert.deepEqual([flowBatchRecordCount(records), flowBatchItemCount(records), flowBatchForwardedCount(records)], [3, 3, 0]);
-  assert.deepEqual([flowBatchRecordCount(whole), flowBatchItemCount(whole), flowBatchForwardedCount(whole)], [7, 2, 2], 'one item per forwarded batch, its records counted');
+  assert.deepEqual(
+    [flowBatchRecordCount(whole), flowBatchItemCount(whole), flowBatchForwardedCount(whole)],
+    [7, 2, 2],
+    'one item per forwarded batch, its records counted',
+  );
   const items: OutboundItem[] = [];
   pushFlowBatchItems(records, items);
   pushFlowBatchItems(whole, items);
   assert.deepEqual(items, [...records.records, ...whole.recordBatches], 'records, then forwarded batches, each in order');
 });
 
-test('the newest timestamp comes from the records or from each forwarded batch\'s maximum', () => {
+test("the newest timestamp comes from the records or from each forwarded batch's maximum", () => {
   assert.equal(flowBatchNewestTimestamp(decoded([mirrored(1, 500), mirrored(2, 900), mirrored(3, 700)])), 900);
   assert.equal(flowBatchNewestTimestamp(forwarded([raw(0, 1, 300), raw(1, 1, 800), raw(2, 1, 100)])), 800);
   assert.equal(flowBatchNewestTimestamp(decoded([])), Number.NEGATIVE_INFINITY, 'no records: no latency to report');

@@ -279,7 +279,12 @@ export function flowBatchNewestTimestamp(batch: FlowBatch): number {
  * first record's), and returns the index just after them. Items at offset -1 (refused by the
  * target, dead-lettered) give no pair.
  */
-export function forEachOffsetPair(batch: FlowBatch, offsets: Float64Array, from: number, sync: (source: TopicPartition, sourceOffset: number, targetOffset: number) => void): number {
+export function forEachOffsetPair(
+  batch: FlowBatch,
+  offsets: Float64Array,
+  from: number,
+  sync: (source: TopicPartition, sourceOffset: number, targetOffset: number) => void,
+): number {
   let i = from;
   switch (batch.kind) {
     case 'records':

@@ -33,7 +33,8 @@ describe('checkpoints (MM2 MirrorCheckpointTaskTest)', () => {
     s.markReadToEnd();
     return s;
   };
-  const sync = (s: OffsetSyncStore, topic: string, partition: number, u: number, d: number) => s.handle({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d });
+  const sync = (s: OffsetSyncStore, topic: string, partition: number, u: number, d: number) =>
+    s.handle({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d });
   const at = (topic: string, partition: number, offset: number, metadata = ''): GroupOffset => ({ topic, partition, offset, metadata });
 
   test('testDownstreamTopicRenaming', () => {
@@ -78,7 +79,7 @@ describe('checkpoints (MM2 MirrorCheckpointTaskTest)', () => {
     assert.deepEqual(checkpointsForGroup('g', [at('topic1', 0, 50)], ctx(s)), []);
   });
 
-  test('the source commit\'s metadata is carried into the checkpoint', () => {
+  test("the source commit's metadata is carried into the checkpoint", () => {
     const s = started();
     sync(s, 'topic1', 0, 1, 1);
     assert.equal(checkpointsForGroup('g', [at('topic1', 0, 5, 'consumer-meta')], ctx(s))[0]!.metadata, 'consumer-meta');
@@ -113,7 +114,9 @@ describe('checkpoints (MM2 MirrorCheckpointTaskTest)', () => {
     for (let i = 100; i <= 300; i += 100) sync(first, 't1', 0, i, i);
     first.markReadToEnd();
     const checkpoints = checkpointsForGroup('group1', [at('t1', 0, 250)], ctx(first));
-    assert.deepEqual(checkpoints, [{ consumerGroupId: 'group1', topicPartition: { topic: 'source1.t1', partition: 0 }, upstreamOffset: 250, downstreamOffset: 201, metadata: '' }]);
+    assert.deepEqual(checkpoints, [
+      { consumerGroupId: 'group1', topicPartition: { topic: 'source1.t1', partition: 0 }, upstreamOffset: 250, downstreamOffset: 201, metadata: '' },
+    ]);
 
     // Restart: more syncs on the topic; 100→100 is gone. The loaded checkpoint (250→201) keeps the output monotonic.
     const second = new OffsetSyncStore({ initializationMustReadToEnd: false });
@@ -239,7 +242,15 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     value: encodeOffsetSyncValue({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d }),
     headers: [],
   }));
-  const batch = (topic: string, records: KafkaRecord[]): DecodedSourceBatch => ({ kind: 'records', topic, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
+  const batch = (topic: string, records: KafkaRecord[]): DecodedSourceBatch => ({
+    kind: 'records',
+    topic,
+    partition: 0,
+    records,
+    nextOffset: records.length,
+    highWatermark: records.length,
+    bytes: 0,
+  });
 
   const reader: TopicReader = {
     cluster: 'target2',
@@ -254,7 +265,9 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
         log('follow');
         return concat(
           of<TopicFollowEvent>({ type: 'records', batch: batch(SETTINGS.offsetSyncsTopic, syncRecords) }),
-          options.caughtUpFrames ? timer(options.caughtUpFrames, scheduler).pipe(map((): TopicFollowEvent => ({ type: 'caught-up' }))) : of<TopicFollowEvent>({ type: 'caught-up' }),
+          options.caughtUpFrames
+            ? timer(options.caughtUpFrames, scheduler).pipe(map((): TopicFollowEvent => ({ type: 'caught-up' })))
+            : of<TopicFollowEvent>({ type: 'caught-up' }),
           NEVER,
         ).pipe(finalize(() => log('unfollow')));
       }),
@@ -319,9 +332,10 @@ describe('CheckpointFlow in virtual time', () => {
         'unfollow@35',
       ]);
       // Reads: 10 at the refresh; then 10 → 4+1 = 5, written; 11 → 5 again, not more recent; 2 is behind the only sync (3): -1, nothing.
-      assert.deepEqual(h.writes.map((w) => [w.at, decoded(w)]), [
-        [10, [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 5, metadata: 'm' }]],
-      ]);
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, decoded(w)]),
+        [[10, [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 5, metadata: 'm' }]]],
+      );
       const record = h.writes[0]!.records[0]!;
       assert.deepEqual([record.topic, record.partition, record.timestamp, record.headers], ['source1.checkpoints.internal', 0, 10, []]);
       assert.equal(h.status.checkpointsWritten, 1);
@@ -344,7 +358,10 @@ describe('CheckpointFlow in virtual time', () => {
         ['fetch:g1@0', 'fetch:g1@10', 'fetch:g1@40', 'fetch:g1@70'],
       );
       // The written checkpoint carries the time its group's offsets were read, not the time of the write.
-      assert.deepEqual(h.writes.map((w) => [w.at, w.records[0]!.timestamp]), [[35, 10]]);
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, w.records[0]!.timestamp]),
+        [[35, 10]],
+      );
       assert.equal(h.status.lastCheckpointLatencyMs, 26);
     });
   });
@@ -380,7 +397,10 @@ describe('CheckpointFlow in virtual time', () => {
         h.calls.filter((c) => c.startsWith('fetch:')),
         ['fetch:g1@0', 'fetch:g1@30', 'fetch:g1@40'],
       );
-      assert.deepEqual(h.writes.map((w) => w.at), [30]);
+      assert.deepEqual(
+        h.writes.map((w) => w.at),
+        [30],
+      );
     });
   });
 
@@ -390,7 +410,10 @@ describe('CheckpointFlow in virtual time', () => {
       const h = harness(scheduler, { failingWrites: new Set([0]) });
       expectObservable(h.flow.run(cold('25ms s'))).toBe('25ms |');
       flush();
-      assert.deepEqual(h.writes.map((w) => [w.at, decoded(w)[0]!.downstreamOffset]), [[20, 5]]);
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, decoded(w)[0]!.downstreamOffset]),
+        [[20, 5]],
+      );
       assert.equal(h.status.errors, 1);
       assert.equal(h.status.checkpointsWritten, 1);
     });
@@ -400,7 +423,9 @@ describe('CheckpointFlow in virtual time', () => {
     const scheduler = newScheduler();
     scheduler.run(({ cold, expectObservable, flush }) => {
       const h = harness(scheduler, {
-        existingCheckpoints: [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 7, metadata: '' }],
+        existingCheckpoints: [
+          { consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 7, metadata: '' },
+        ],
       });
       expectObservable(h.flow.run(cold('15ms s'))).toBe('15ms |');
       flush();
@@ -415,7 +440,11 @@ describe('CheckpointFlow in virtual time', () => {
       const h = harness(scheduler, {
         groups: ['g1', 'console-consumer-42', 'g2', 'g3'],
         groupOffsets: (group) =>
-          group === 'g2' ? [{ topic: '__consumer_offsets', partition: 0, offset: 1, metadata: '' }] : group === 'g3' ? [] : [{ topic: 'topic1', partition: 0, offset: 10, metadata: '' }],
+          group === 'g2'
+            ? [{ topic: '__consumer_offsets', partition: 0, offset: 1, metadata: '' }]
+            : group === 'g3'
+              ? []
+              : [{ topic: 'topic1', partition: 0, offset: 10, metadata: '' }],
       });
       expectObservable(h.flow.run(cold('5ms s'))).toBe('5ms |');
       flush();
@@ -430,7 +459,10 @@ describe('CheckpointFlow in virtual time', () => {
       const h = harness(scheduler, { settings: { syncGroupOffsets: { enabled: true, intervalMs: 20 } } });
       expectObservable(h.flow.run(cold('45ms s'))).toBe('45ms |');
       flush();
-      assert.deepEqual(h.calls.filter((c) => c.startsWith('describe')), ['describe@20', 'describe@40']);
+      assert.deepEqual(
+        h.calls.filter((c) => c.startsWith('describe')),
+        ['describe@20', 'describe@40'],
+      );
       assert.deepEqual(
         h.commits.map((c) => [c.at, c.group, c.offsets]),
         [

@@ -170,8 +170,7 @@ export class CheckpointFlow {
 
   constructor(@inject(CheckpointFlowParts) private readonly parts: CheckpointFlowParts) {
     this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger: parts.logger, status: parts.status.groupSync });
-    const track = (cluster: string, operation: string): OutageTracker =>
-      parts.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());
+    const track = (cluster: string, operation: string): OutageTracker => parts.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());
     this.outages = {
       starting: track(parts.settings.target, 'loading checkpoints'),
       groups: track(parts.settings.source, 'listing consumer groups'),
@@ -367,7 +366,7 @@ export class CheckpointFlow {
             map((offsets): GroupCheckpoints => ({ group, timestamp, checkpoints: checkpointsForGroup(group, offsets, ctx) })),
             catchError((error: unknown) => {
               status.errors++;
-              logger.warn('Reading a consumer group\'s offsets on the source failed; skipped this pass.', { group, error: describeError(error) });
+              logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
               return EMPTY;
             }),
           );

@@ -34,7 +34,10 @@ function batch(records: KafkaRecord[], partition = 0): DecodedSourceBatch {
 
 function recordingLogger(): { logger: Logger; lines: { level: string; message: string; meta: Record<string, unknown> }[] } {
   const lines: { level: string; message: string; meta: Record<string, unknown> }[] = [];
-  const at = (level: string) => (message: string, meta: Record<string, unknown> = {}) => lines.push({ level, message, meta });
+  const at =
+    (level: string) =>
+    (message: string, meta: Record<string, unknown> = {}) =>
+      lines.push({ level, message, meta });
   const logger: Logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: () => logger };
   return { logger, lines };
 }
@@ -96,7 +99,7 @@ describe('CheckpointStore (MM2 CheckpointStoreTest)', () => {
     assert.equal(store.isMoreRecent(cp('g', 't', 0, 10, 4)), false);
   });
 
-  test('computeConvertedUpstreamOffset: each checkpoint\'s downstream offset and metadata, per group', () => {
+  test("computeConvertedUpstreamOffset: each checkpoint's downstream offset and metadata, per group", () => {
     const store = new CheckpointStore();
     store.update([cp('c1', 'topic1', 0, 200, 101, 'metadata'), cp('c2', 'topic2', 0, 100, 51, 'metadata')]);
     assert.deepEqual(Object.fromEntries(store.convertedOffsets()), {

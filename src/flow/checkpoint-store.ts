@@ -117,8 +117,12 @@ export class CheckpointStore {
 
   /** The group's checkpoints, sorted by topic and partition. */
   checkpoints(group: string): Checkpoint[] {
-    return [...(this.groups.get(group)?.values() ?? [])].sort(
-      (a, b) => (a.topicPartition.topic < b.topicPartition.topic ? -1 : a.topicPartition.topic > b.topicPartition.topic ? 1 : a.topicPartition.partition - b.topicPartition.partition),
+    return [...(this.groups.get(group)?.values() ?? [])].sort((a, b) =>
+      a.topicPartition.topic < b.topicPartition.topic
+        ? -1
+        : a.topicPartition.topic > b.topicPartition.topic
+          ? 1
+          : a.topicPartition.partition - b.topicPartition.partition,
     );
   }
 
@@ -157,7 +161,12 @@ export class CheckpointStore {
     for (const [group, cps] of this.groups) {
       out.set(
         group,
-        [...cps.values()].map((cp) => ({ topic: cp.topicPartition.topic, partition: cp.topicPartition.partition, offset: cp.downstreamOffset, metadata: cp.metadata })),
+        [...cps.values()].map((cp) => ({
+          topic: cp.topicPartition.topic,
+          partition: cp.topicPartition.partition,
+          offset: cp.downstreamOffset,
+          metadata: cp.metadata,
+        })),
       );
     }
     return out;

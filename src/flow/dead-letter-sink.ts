@@ -57,7 +57,8 @@ export class DeadLetterSink {
         factor: 2,
         jitter: 0.2,
         scheduler: this.options.scheduler,
-        onRetry: (error, attempt, delayMs) => logger.warn('Write to the dead-letter topic failed; retrying.', { topic, error: describeError(error), attempt, delayMs }),
+        onRetry: (error, attempt, delayMs) =>
+          logger.warn('Write to the dead-letter topic failed; retrying.', { topic, error: describeError(error), attempt, delayMs }),
       }),
       map(() => {
         status.recordsDeadLettered += failures.length;

@@ -109,7 +109,7 @@ export class GroupOffsetSync {
       catchError((error: unknown) => {
         // A consumer joined between the state check and the commit: the broker refused it.
         if (error instanceof GroupActiveError) return of<GroupOutcome>({ group, result: 'active', offsets: 0 });
-        logger.warn('Could not sync a consumer group\'s offsets to the target.', { group, error: describeError(error) });
+        logger.warn("Could not sync a consumer group's offsets to the target.", { group, error: describeError(error) });
         return of<GroupOutcome>({ group, result: 'failed', offsets: 0 });
       }),
     );

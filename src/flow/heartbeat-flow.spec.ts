@@ -57,7 +57,10 @@ test('heartbeats: creates the compacted one-partition topic, then one byte-ident
     expectObservable(h.flow.run(cold('35ms s'))).toBe('35ms |');
     flush();
     assert.deepEqual(h.created, [{ name: 'heartbeats', partitions: 1, replicationFactor: 3, configs: { 'cleanup.policy': 'compact' } }]);
-    assert.deepEqual(h.writes.map((w) => w.at), [10, 20, 30]);
+    assert.deepEqual(
+      h.writes.map((w) => w.at),
+      [10, 20, 30],
+    );
     const first = h.writes[0]!.records[0]!;
     assert.equal(first.topic, 'heartbeats');
     assert.equal(first.partition, 0);
@@ -79,7 +82,10 @@ test('heartbeats: a slow write is not overlapped by the next tick; a failed one 
     // Writes at 10 (busy until 25: tick 20 dropped), 30 (until 45: 40 dropped), 50 fails, 60 (cut by the stop at 65).
     expectObservable(h.flow.run(cold('65ms s'))).toBe('65ms |');
     flush();
-    assert.deepEqual(h.writes.map((w) => w.at), [10, 30, 60]);
+    assert.deepEqual(
+      h.writes.map((w) => w.at),
+      [10, 30, 60],
+    );
     assert.equal(h.status.errors, 1);
     assert.equal(h.status.written, 2, 'the write cut by the stop is not counted');
   });

@@ -111,7 +111,8 @@ export class HeartbeatFlow {
             status.errors++;
             // The next tick is the retry either way.
             if (isRetriable(error)) this.outage.failed(error);
-            else if (this.failures++ === 0) logger.warn('Writing a heartbeat failed; will retry at the next interval.', { topic: settings.topic, error: describeError(error) });
+            else if (this.failures++ === 0)
+              logger.warn('Writing a heartbeat failed; will retry at the next interval.', { topic: settings.topic, error: describeError(error) });
             return EMPTY;
           }),
         );

@@ -559,6 +559,9 @@ describe('OffsetSyncStore records', () => {
     assert.equal(store.translateDownstream(tp, big - 1), -1);
     assert.equal(store.translateDownstream(other, 5), 3);
     const slots: StoredSync[] = Array.from({ length: SYNCS_PER_PARTITION }, (_, i) => store.syncFor(other, i));
-    assert.ok(slots.every((s) => s === slots[0]), 'the first sync fills every slot with the same object');
+    assert.ok(
+      slots.every((s) => s === slots[0]),
+      'the first sync fills every slot with the same object',
+    );
   });
 });

@@ -42,12 +42,29 @@ describe('PartitionSyncState (MirrorSourceTaskTest.testOffsetSync / testZeroOffs
 
   it('syncs on every record with offset.lag.max 0', () => {
     const s = new PartitionSyncState(0);
-    const steps: readonly [number, number][] = [[0, 100], [2, 102], [3, 153], [4, 154], [5, 155], [6, 207], [2, 208], [3, 209], [4, 3]];
+    const steps: readonly [number, number][] = [
+      [0, 100],
+      [2, 102],
+      [3, 153],
+      [4, 154],
+      [5, 155],
+      [6, 207],
+      [2, 208],
+      [3, 209],
+      [4, 3],
+    ];
     for (const [up, down] of steps) {
       assert.equal(s.update(up, down), true, `${up}->${down}`);
       s.reset();
     }
-    for (const [up, down] of [[5, 4], [7, 6], [7, 6], [8, 7], [10, 57]] as const) assert.equal(s.update(up, down), true);
+    for (const [up, down] of [
+      [5, 4],
+      [7, 6],
+      [7, 6],
+      [8, 7],
+      [10, 57],
+    ] as const)
+      assert.equal(s.update(up, down), true);
     s.reset();
     assert.equal(s.update(11, 58), true);
   });
@@ -103,7 +120,7 @@ describe('OffsetSyncWriter', () => {
     ]);
   });
 
-  it('does not keep the caller\'s topic-partition object', () => {
+  it("does not keep the caller's topic-partition object", () => {
     const w = new OffsetSyncWriter();
     const batchLike = { topic: 't', partition: 1, records: [1, 2, 3] };
     w.update(batchLike, 0, 0);
@@ -130,36 +147,231 @@ describe('OffsetSyncWriter', () => {
     | { step: 'take'; taken: readonly Sync[] }
     | { step: 'promote'; pending: readonly Sync[]; delayed: readonly Sync[] };
   const JAVA_TRACE: readonly Step[] = [
-  { step: ['a', 0, 0, 10], pending: [['a', 0, 0, 10]], delayed: [] },
-  { step: ['b', 1, 5, 0], pending: [['a', 0, 0, 10], ['b', 1, 5, 0]], delayed: [] },
-  { step: ['a', 0, 1, 11], pending: [['a', 0, 0, 10], ['b', 1, 5, 0]], delayed: [['a', 0, 1, 11]] },
-  { step: ['a', 1, 0, 0], pending: [['a', 0, 0, 10], ['b', 1, 5, 0], ['a', 1, 0, 0]], delayed: [['a', 0, 1, 11]] },
-  { step: ['a', 0, 2, 12], pending: [['a', 0, 0, 10], ['b', 1, 5, 0], ['a', 1, 0, 0]], delayed: [['a', 0, 2, 12]] },
-  { step: ['b', 1, 6, 1], pending: [['a', 0, 0, 10], ['b', 1, 5, 0], ['a', 1, 0, 0]], delayed: [['a', 0, 2, 12], ['b', 1, 6, 1]] },
-  { step: 'take', taken: [['a', 0, 0, 10], ['b', 1, 5, 0], ['a', 1, 0, 0]] },
-  { step: ['a', 0, 3, 13], pending: [], delayed: [['a', 0, 3, 13], ['b', 1, 6, 1]] },
-  { step: ['b', 1, 7, 2], pending: [], delayed: [['a', 0, 3, 13], ['b', 1, 7, 2]] },
-  { step: ['a', 0, 4, 14], pending: [['a', 0, 4, 14]], delayed: [['b', 1, 7, 2]] },
-  { step: ['a', 1, 1, 1], pending: [['a', 0, 4, 14]], delayed: [['b', 1, 7, 2], ['a', 1, 1, 1]] },
-  { step: 'promote', pending: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]], delayed: [] },
-  { step: ['a', 0, 5, 15], pending: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]], delayed: [['a', 0, 5, 15]] },
-  { step: ['a', 0, 6, 16], pending: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]], delayed: [['a', 0, 6, 16]] },
-  { step: ['b', 1, 8, 3], pending: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]], delayed: [['a', 0, 6, 16], ['b', 1, 8, 3]] },
-  { step: ['a', 0, 7, 17], pending: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]], delayed: [['a', 0, 7, 17], ['b', 1, 8, 3]] },
-  { step: 'take', taken: [['a', 0, 4, 14], ['b', 1, 7, 2], ['a', 1, 1, 1]] },
-  { step: ['a', 1, 2, 2], pending: [], delayed: [['a', 0, 7, 17], ['b', 1, 8, 3], ['a', 1, 2, 2]] },
-  { step: ['a', 1, 3, 3], pending: [], delayed: [['a', 0, 7, 17], ['b', 1, 8, 3], ['a', 1, 3, 3]] },
-  { step: ['a', 1, 4, 4], pending: [['a', 1, 4, 4]], delayed: [['a', 0, 7, 17], ['b', 1, 8, 3]] },
-  { step: ['b', 1, 9, 4], pending: [['a', 1, 4, 4], ['b', 1, 9, 4]], delayed: [['a', 0, 7, 17]] },
-  { step: 'promote', pending: [['a', 1, 4, 4], ['b', 1, 9, 4], ['a', 0, 7, 17]], delayed: [] },
-  { step: ['a', 0, 8, 18], pending: [['a', 1, 4, 4], ['b', 1, 9, 4], ['a', 0, 8, 18]], delayed: [] },
-  { step: 'take', taken: [['a', 1, 4, 4], ['b', 1, 9, 4], ['a', 0, 8, 18]] },
-  { step: ['a', 0, 20, 19], pending: [['a', 0, 20, 19]], delayed: [] },
-  { step: ['b', 1, 10, 100], pending: [['a', 0, 20, 19], ['b', 1, 10, 100]], delayed: [] },
-  { step: ['a', 0, 21, 5], pending: [['a', 0, 21, 5], ['b', 1, 10, 100]], delayed: [] },
-  { step: 'take', taken: [['a', 0, 21, 5], ['b', 1, 10, 100]] },
-  { step: 'promote', pending: [], delayed: [] },
-  { step: 'take', taken: [] },
+    { step: ['a', 0, 0, 10], pending: [['a', 0, 0, 10]], delayed: [] },
+    {
+      step: ['b', 1, 5, 0],
+      pending: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+      ],
+      delayed: [],
+    },
+    {
+      step: ['a', 0, 1, 11],
+      pending: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+      ],
+      delayed: [['a', 0, 1, 11]],
+    },
+    {
+      step: ['a', 1, 0, 0],
+      pending: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+        ['a', 1, 0, 0],
+      ],
+      delayed: [['a', 0, 1, 11]],
+    },
+    {
+      step: ['a', 0, 2, 12],
+      pending: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+        ['a', 1, 0, 0],
+      ],
+      delayed: [['a', 0, 2, 12]],
+    },
+    {
+      step: ['b', 1, 6, 1],
+      pending: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+        ['a', 1, 0, 0],
+      ],
+      delayed: [
+        ['a', 0, 2, 12],
+        ['b', 1, 6, 1],
+      ],
+    },
+    {
+      step: 'take',
+      taken: [
+        ['a', 0, 0, 10],
+        ['b', 1, 5, 0],
+        ['a', 1, 0, 0],
+      ],
+    },
+    {
+      step: ['a', 0, 3, 13],
+      pending: [],
+      delayed: [
+        ['a', 0, 3, 13],
+        ['b', 1, 6, 1],
+      ],
+    },
+    {
+      step: ['b', 1, 7, 2],
+      pending: [],
+      delayed: [
+        ['a', 0, 3, 13],
+        ['b', 1, 7, 2],
+      ],
+    },
+    { step: ['a', 0, 4, 14], pending: [['a', 0, 4, 14]], delayed: [['b', 1, 7, 2]] },
+    {
+      step: ['a', 1, 1, 1],
+      pending: [['a', 0, 4, 14]],
+      delayed: [
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+    },
+    {
+      step: 'promote',
+      pending: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+      delayed: [],
+    },
+    {
+      step: ['a', 0, 5, 15],
+      pending: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+      delayed: [['a', 0, 5, 15]],
+    },
+    {
+      step: ['a', 0, 6, 16],
+      pending: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+      delayed: [['a', 0, 6, 16]],
+    },
+    {
+      step: ['b', 1, 8, 3],
+      pending: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+      delayed: [
+        ['a', 0, 6, 16],
+        ['b', 1, 8, 3],
+      ],
+    },
+    {
+      step: ['a', 0, 7, 17],
+      pending: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+      delayed: [
+        ['a', 0, 7, 17],
+        ['b', 1, 8, 3],
+      ],
+    },
+    {
+      step: 'take',
+      taken: [
+        ['a', 0, 4, 14],
+        ['b', 1, 7, 2],
+        ['a', 1, 1, 1],
+      ],
+    },
+    {
+      step: ['a', 1, 2, 2],
+      pending: [],
+      delayed: [
+        ['a', 0, 7, 17],
+        ['b', 1, 8, 3],
+        ['a', 1, 2, 2],
+      ],
+    },
+    {
+      step: ['a', 1, 3, 3],
+      pending: [],
+      delayed: [
+        ['a', 0, 7, 17],
+        ['b', 1, 8, 3],
+        ['a', 1, 3, 3],
+      ],
+    },
+    {
+      step: ['a', 1, 4, 4],
+      pending: [['a', 1, 4, 4]],
+      delayed: [
+        ['a', 0, 7, 17],
+        ['b', 1, 8, 3],
+      ],
+    },
+    {
+      step: ['b', 1, 9, 4],
+      pending: [
+        ['a', 1, 4, 4],
+        ['b', 1, 9, 4],
+      ],
+      delayed: [['a', 0, 7, 17]],
+    },
+    {
+      step: 'promote',
+      pending: [
+        ['a', 1, 4, 4],
+        ['b', 1, 9, 4],
+        ['a', 0, 7, 17],
+      ],
+      delayed: [],
+    },
+    {
+      step: ['a', 0, 8, 18],
+      pending: [
+        ['a', 1, 4, 4],
+        ['b', 1, 9, 4],
+        ['a', 0, 8, 18],
+      ],
+      delayed: [],
+    },
+    {
+      step: 'take',
+      taken: [
+        ['a', 1, 4, 4],
+        ['b', 1, 9, 4],
+        ['a', 0, 8, 18],
+      ],
+    },
+    { step: ['a', 0, 20, 19], pending: [['a', 0, 20, 19]], delayed: [] },
+    {
+      step: ['b', 1, 10, 100],
+      pending: [
+        ['a', 0, 20, 19],
+        ['b', 1, 10, 100],
+      ],
+      delayed: [],
+    },
+    {
+      step: ['a', 0, 21, 5],
+      pending: [
+        ['a', 0, 21, 5],
+        ['b', 1, 10, 100],
+      ],
+      delayed: [],
+    },
+    {
+      step: 'take',
+      taken: [
+        ['a', 0, 21, 5],
+        ['b', 1, 10, 100],
+      ],
+    },
+    { step: 'promote', pending: [], delayed: [] },
+    { step: 'take', taken: [] },
   ];
 
   it('matches Kafka 4.3.1 step by step across partitions, promotes and takes', () => {

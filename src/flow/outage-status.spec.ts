@@ -14,7 +14,10 @@ interface Line {
 }
 
 function recordingLogger(lines: Line[] = []): Logger {
-  const at = (level: string) => (message: string, meta: Record<string, unknown> = {}) => void lines.push({ level, message, meta });
+  const at =
+    (level: string) =>
+    (message: string, meta: Record<string, unknown> = {}) =>
+      void lines.push({ level, message, meta });
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: () => recordingLogger(lines) };
 }
 
@@ -32,11 +35,17 @@ test('an outage warns when it starts and then at growing intervals, not per fail
     tracker.failed(down());
   }
   const warnings = lines.filter((l) => l.level === 'warn');
-  assert.deepEqual(warnings.map((w) => w.meta['outageMs']), [0, 5000, 10_000, 20_000, 40_000]);
+  assert.deepEqual(
+    warnings.map((w) => w.meta['outageMs']),
+    [0, 5000, 10_000, 20_000, 40_000],
+  );
   assert.deepEqual(Object.keys(warnings[0]!.meta).sort(), ['cluster', 'error', 'failures', 'operation', 'outageMs']);
   assert.equal(warnings[0]!.meta['cluster'], 'backup');
   assert.equal(warnings[0]!.meta['operation'], 'writing records');
-  assert.deepEqual(status.current.map((o) => [o.cluster, o.operation, o.since, o.failures]), [['backup', 'writing records', 1_000_000, 51]]);
+  assert.deepEqual(
+    status.current.map((o) => [o.cluster, o.operation, o.since, o.failures]),
+    [['backup', 'writing records', 1_000_000, 51]],
+  );
 
   now += 2000;
   tracker.succeeded();
@@ -54,7 +63,10 @@ test('an outage is put on the cluster the error names; an operation that gave up
   const status = new OutageStatus();
   const tracker = status.tracker('backup', 'syncing topics', recordingLogger(lines), () => 0);
   tracker.failed(down('primary'));
-  assert.deepEqual(status.current.map((o) => o.cluster), ['primary']);
+  assert.deepEqual(
+    status.current.map((o) => o.cluster),
+    ['primary'],
+  );
   tracker.abandoned();
   assert.deepEqual(status.current, []);
   assert.equal(lines.filter((l) => l.level === 'info').length, 0);

@@ -116,7 +116,12 @@ export class OutageTracker {
   succeeded(holder: object = this): void {
     const ended = this.status.release(holder, this.operation, true);
     if (ended !== undefined) {
-      this.logger.info('A cluster works again after an outage.', { cluster: ended.cluster, operation: this.operation, outageMs: this.now() - ended.since, failures: ended.failures });
+      this.logger.info('A cluster works again after an outage.', {
+        cluster: ended.cluster,
+        operation: this.operation,
+        outageMs: this.now() - ended.since,
+        failures: ended.failures,
+      });
     }
   }
 

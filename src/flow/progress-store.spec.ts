@@ -32,7 +32,8 @@ function harness(records: KafkaRecord[], options: { partitions?: number; failWri
   } as unknown as ClusterAdmin;
   const reader = {
     cluster: 'backup',
-    readToEnd: (): Observable<DecodedSourceBatch> => from([{ kind: 'records' as const, topic: TOPIC, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 }]),
+    readToEnd: (): Observable<DecodedSourceBatch> =>
+      from([{ kind: 'records' as const, topic: TOPIC, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 }]),
   } as unknown as TopicReader;
   const writer: RecordWriter = {
     cluster: 'backup',
@@ -98,7 +99,10 @@ describe('ProgressStore', () => {
     assert.equal(h.store.pendingFlush, 1);
     h.store.markReplicated({ topic: 'orders', partition: 0 }, 8);
     await firstValueFrom(h.store.flush());
-    assert.deepEqual(h.writes.map((w) => w.map((r) => r.value!.toString())), [[encodeConnectOffsetValue(8).toString()]]);
+    assert.deepEqual(
+      h.writes.map((w) => w.map((r) => r.value!.toString())),
+      [[encodeConnectOffsetValue(8).toString()]],
+    );
     assert.equal(h.store.pendingFlush, 0);
   });
 });

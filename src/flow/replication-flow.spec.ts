@@ -29,7 +29,15 @@ function harness(tolerance: 'none' | 'all') {
       }),
     close: async () => undefined,
   });
-  const records: KafkaRecord[] = [0, 1, 2, 3, 4].map((offset) => ({ topic: 'orders', partition: 0, offset, timestamp: 1000 + offset, key: null, value: Buffer.from(`v${offset}`), headers: [] }));
+  const records: KafkaRecord[] = [0, 1, 2, 3, 4].map((offset) => ({
+    topic: 'orders',
+    partition: 0,
+    offset,
+    timestamp: 1000 + offset,
+    key: null,
+    value: Buffer.from(`v${offset}`),
+    headers: [],
+  }));
   const source: RecordSource = {
     cluster: 'primary',
     consume: () => concat(of({ kind: 'records' as const, topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }), NEVER),
@@ -49,7 +57,16 @@ function harness(tolerance: 'none' | 'all') {
   const status = new FlowStatus('primary', 'backup');
   const deadLetters =
     tolerance === 'all'
-      ? new DeadLetterSink({ flow: 'primary->backup', topic: 'orders-dlq', replicationFactor: 1, admin, writer: writerOf('dlq'), scheduler: asyncScheduler, logger: silentLogger, status })
+      ? new DeadLetterSink({
+          flow: 'primary->backup',
+          topic: 'orders-dlq',
+          replicationFactor: 1,
+          admin,
+          writer: writerOf('dlq'),
+          scheduler: asyncScheduler,
+          logger: silentLogger,
+          status,
+        })
       : undefined;
   const transform = (batch: readonly MirrorRecord[], failures?: RecordFailure[]): readonly MirrorRecord[] =>
     batch.filter((record) => {
@@ -118,7 +135,10 @@ test('tolerance all: the failing records go to the dead-letter topic before prog
   const { flow, events, status, created } = harness('all');
   const outcome = await runUntil(flow, events, (e) => e.some(([kind]) => kind === 'progress'));
   assert.equal(outcome, undefined);
-  assert.deepEqual(created.map((t) => [t.name, t.partitions, t.replicationFactor]), [['orders-dlq', 1, 1]]);
+  assert.deepEqual(
+    created.map((t) => [t.name, t.partitions, t.replicationFactor]),
+    [['orders-dlq', 1, 1]],
+  );
   assert.equal(events.length, 3);
   assert.deepEqual(events[0], ['target', ['v0', 'v2', 'v4']]);
   assert.equal(events[1]![0], 'dlq');

@@ -32,7 +32,15 @@ import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-so
 import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { DecodedFlowBatch, DecodedSourceBatch, FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
-import { flowBatchDeadLetters, flowBatchFailure, flowBatchItemCount, forEachOffsetPair, sourceBatchFirstOffset, sourceBatchRecordCount, topicPartitionKey } from '../core/record';
+import {
+  flowBatchDeadLetters,
+  flowBatchFailure,
+  flowBatchItemCount,
+  forEachOffsetPair,
+  sourceBatchFirstOffset,
+  sourceBatchRecordCount,
+  topicPartitionKey,
+} from '../core/record';
 import { MirrorflowError, RecordFailedError, RecordRefusedError, describeError, isRetriable } from '../core/errors';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
@@ -270,7 +278,13 @@ export class ReplicationFlow {
       catchError((error: unknown) => {
         status.state = 'failed';
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
-        return concat(this.flush(false).pipe(catchError(() => EMPTY), ignoreElements()), throwError(() => error));
+        return concat(
+          this.flush(false).pipe(
+            catchError(() => EMPTY),
+            ignoreElements(),
+          ),
+          throwError(() => error),
+        );
       }),
     );
   }
@@ -437,7 +451,15 @@ export class ReplicationFlow {
     if (isRecordBatch(item)) {
       const source = { topic: this.sourceTopics.get(item.topic) ?? item.topic, partition: item.partition, offset: item.batch.baseOffset + error.offsetInBatch };
       const record = refused?.record;
-      mirrored = { source, topic: item.topic, partition: item.partition, timestamp: record?.timestamp ?? -1, key: record?.key ?? null, value: record?.value ?? null, headers: record?.headers ?? [] };
+      mirrored = {
+        source,
+        topic: item.topic,
+        partition: item.partition,
+        timestamp: record?.timestamp ?? -1,
+        key: record?.key ?? null,
+        value: record?.value ?? null,
+        headers: record?.headers ?? [],
+      };
     } else {
       // The flow only writes the records it mirrored.
       mirrored = item as MirrorRecord;

@@ -13,7 +13,10 @@ interface Warning {
 }
 
 /** SourceResets over fakes: a source whose partition offsets are `logs`, progress in a map. */
-function setup(logs: Record<string, PartitionOffsets[]>, options: { stored?: Record<string, number>; autoOffsetReset?: AutoOffsetReset; ids?: Map<string, string> } = {}) {
+function setup(
+  logs: Record<string, PartitionOffsets[]>,
+  options: { stored?: Record<string, number>; autoOffsetReset?: AutoOffsetReset; ids?: Map<string, string> } = {},
+) {
   const ids = options.ids ?? new Map<string, string>();
   const stored = new Map(Object.entries(options.stored ?? {}));
   const positions = new Map<string, number>();
@@ -25,7 +28,13 @@ function setup(logs: Record<string, PartitionOffsets[]>, options: { stored?: Rec
     topicIds: (topics: readonly string[]) => of(new Map(topics.filter((t) => ids.has(t)).map((t) => [t, ids.get(t)!]))),
   } as unknown as ClusterAdmin;
   const noop = (): void => {};
-  const logger = { error: noop, info: noop, debug: noop, warn: (message: string, meta: Record<string, unknown> = {}) => warnings.push({ message, meta }), child: () => logger };
+  const logger = {
+    error: noop,
+    info: noop,
+    debug: noop,
+    warn: (message: string, meta: Record<string, unknown> = {}) => warnings.push({ message, meta }),
+    child: () => logger,
+  };
   const sourceResets = new SourceResets({
     sourceAdmin: admin,
     progress: {
@@ -54,7 +63,16 @@ test('a log ending before the stored position resumes at the new log start, move
   assert.equal(status.sourceResets, 1);
   assert.equal(status.lag, 3, 'the new log counts as lag, the old end does not');
   assert.equal(warnings.length, 1);
-  assert.deepEqual(warnings[0]!.meta, { topic: 'orders', partition: 0, storedOffset: 10, logStart: 0, logEnd: 3, resumeAt: 0, autoOffsetReset: 'earliest', reason: 'log-end-below-position' });
+  assert.deepEqual(warnings[0]!.meta, {
+    topic: 'orders',
+    partition: 0,
+    storedOffset: 10,
+    logStart: 0,
+    logEnd: 3,
+    resumeAt: 0,
+    autoOffsetReset: 'earliest',
+    reason: 'log-end-below-position',
+  });
 });
 
 test('auto_offset_reset latest resumes at the new log end', async () => {
@@ -73,7 +91,13 @@ test('a restart already handled is not counted again: the held position is insid
 });
 
 test('a changed topic id resets every held partition of the topic, whatever the new log length; first sight and the same id do not', async () => {
-  const logs = { orders: [{ partition: 0, earliest: 0, latest: 40 }, { partition: 1, earliest: 0, latest: 40 }, { partition: 2, earliest: 0, latest: 40 }] };
+  const logs = {
+    orders: [
+      { partition: 0, earliest: 0, latest: 40 },
+      { partition: 1, earliest: 0, latest: 40 },
+      { partition: 2, earliest: 0, latest: 40 },
+    ],
+  };
   const ids = new Map([['orders', 'id-A']]);
   const { sourceResets, stored, positions, warnings, status } = setup(logs, { stored: { 'orders-0': 10 }, ids });
   positions.set('orders-1', 12);

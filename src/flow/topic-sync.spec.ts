@@ -31,7 +31,14 @@ function fakeAdmin(cluster: string, topics: TopicDescription[], configs: Record<
   return { admin, calls, created, topics };
 }
 
-const entry = (name: string, value: string, isDefault = false): TopicConfigEntry => ({ name, value, isDefault, readOnly: false, sensitive: false, source: isDefault ? 'default' : 'topic' });
+const entry = (name: string, value: string, isDefault = false): TopicConfigEntry => ({
+  name,
+  value,
+  isDefault,
+  readOnly: false,
+  sensitive: false,
+  source: isDefault ? 'default' : 'topic',
+});
 
 function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true) {
   return new TopicSync({
@@ -49,9 +56,18 @@ function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<type
 
 describe('TopicSync', () => {
   it('creates the missing remote topics with the source partition count and non-default configs, and emits the replicated topics sorted', async () => {
-    const source = fakeAdmin('primary', [{ name: 'payments', partitions: 2 }, { name: 'orders', partitions: 3 }, { name: '__consumer_offsets', partitions: 50 }, { name: 'excluded', partitions: 1 }], {
-      orders: [entry('retention.ms', '1000'), entry('cleanup.policy', 'delete', true)],
-    });
+    const source = fakeAdmin(
+      'primary',
+      [
+        { name: 'payments', partitions: 2 },
+        { name: 'orders', partitions: 3 },
+        { name: '__consumer_offsets', partitions: 50 },
+        { name: 'excluded', partitions: 1 },
+      ],
+      {
+        orders: [entry('retention.ms', '1000'), entry('cleanup.policy', 'delete', true)],
+      },
+    );
     const target = fakeAdmin('backup', [{ name: 'primary.payments', partitions: 2 }]);
     const topics = await firstValueFrom(topicSync(source, target).refresh());
     assert.deepEqual(topics, [
@@ -66,17 +82,34 @@ describe('TopicSync', () => {
     const source = fakeAdmin('primary', [{ name: 'orders', partitions: 1 }], { orders: [entry('retention.ms', '1000')] });
     const target = fakeAdmin('backup', []);
     await firstValueFrom(topicSync(source, target, false).refresh());
-    assert.deepEqual(target.created.map((t) => t.configs), [{}]);
+    assert.deepEqual(
+      target.created.map((t) => t.configs),
+      [{}],
+    );
     assert.equal(source.calls.filter((c) => c.startsWith('describeTopicConfigs')).length, 0);
   });
 
   it('grows a remote topic whose source grew, and never shrinks or deletes anything', async () => {
-    const source = fakeAdmin('primary', [{ name: 'grown', partitions: 6 }, { name: 'shrunk', partitions: 1 }]);
-    const target = fakeAdmin('backup', [{ name: 'primary.grown', partitions: 4 }, { name: 'primary.shrunk', partitions: 3 }, { name: 'primary.gone', partitions: 1 }]);
+    const source = fakeAdmin('primary', [
+      { name: 'grown', partitions: 6 },
+      { name: 'shrunk', partitions: 1 },
+    ]);
+    const target = fakeAdmin('backup', [
+      { name: 'primary.grown', partitions: 4 },
+      { name: 'primary.shrunk', partitions: 3 },
+      { name: 'primary.gone', partitions: 1 },
+    ]);
     await firstValueFrom(topicSync(source, target).refresh());
-    assert.deepEqual(target.calls.filter((c) => c.startsWith('createPartitions')), ['createPartitions primary.grown 6']);
+    assert.deepEqual(
+      target.calls.filter((c) => c.startsWith('createPartitions')),
+      ['createPartitions primary.grown 6'],
+    );
     assert.deepEqual(target.created, []);
-    assert.deepEqual(target.topics, [{ name: 'primary.grown', partitions: 6 }, { name: 'primary.shrunk', partitions: 3 }, { name: 'primary.gone', partitions: 1 }]);
+    assert.deepEqual(target.topics, [
+      { name: 'primary.grown', partitions: 6 },
+      { name: 'primary.shrunk', partitions: 3 },
+      { name: 'primary.gone', partitions: 1 },
+    ]);
   });
 
   it('answers an empty list without asking the target when nothing on the source is replicated', async () => {
@@ -93,9 +126,18 @@ describe('TopicSync', () => {
     const first = await firstValueFrom(sync.refresh());
     source.topics.push({ name: 'audit', partitions: 2 });
     const second = await firstValueFrom(sync.refresh());
-    assert.deepEqual(first.map((t) => t.source), ['orders']);
-    assert.deepEqual(second.map((t) => t.source), ['audit', 'orders']);
-    assert.deepEqual(target.created.map((t) => t.name), ['primary.orders', 'primary.audit']);
+    assert.deepEqual(
+      first.map((t) => t.source),
+      ['orders'],
+    );
+    assert.deepEqual(
+      second.map((t) => t.source),
+      ['audit', 'orders'],
+    );
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.audit'],
+    );
   });
 });
 

@@ -21,7 +21,11 @@ describe('Checkpoint format', () => {
 
   // Vectors from Kafka 4.3.1's own org.apache.kafka.connect.mirror.Checkpoint recordKey()/recordValue().
   const javaVectors = [
-    { c: cp('group-1', 'us-west.orders', 3, 1000, 987, ''), key: '000767726f75702d31000e75732d776573742e6f726465727300000003', value: '000000000000000003e800000000000003db0000' },
+    {
+      c: cp('group-1', 'us-west.orders', 3, 1000, 987, ''),
+      key: '000767726f75702d31000e75732d776573742e6f726465727300000003',
+      value: '000000000000000003e800000000000003db0000',
+    },
     { c: cp('g', 't', 0, 0, 0, 'meta'), key: '00016700017400000000', value: '00000000000000000000000000000000000000046d657461' },
     { c: cp('', '', -1, -1, -1, ''), key: '00000000ffffffff', value: '0000ffffffffffffffffffffffffffffffff0000' },
   ];
@@ -35,7 +39,10 @@ describe('Checkpoint format', () => {
 
   it('encodes non-ASCII names and 64-bit extremes like Java (Kafka 4.3.1 vector)', () => {
     // Checkpoint("grüße-😀", A.x-2147483647, Long.MAX_VALUE, Long.MIN_VALUE, "ü")
-    assert.equal(hex(encodeCheckpointKey({ consumerGroupId: 'grüße-😀', topicPartition: { topic: 'A.x', partition: 2147483647 } })), '000c6772c3bcc39f652df09f98800003412e787fffffff');
+    assert.equal(
+      hex(encodeCheckpointKey({ consumerGroupId: 'grüße-😀', topicPartition: { topic: 'A.x', partition: 2147483647 } })),
+      '000c6772c3bcc39f652df09f98800003412e787fffffff',
+    );
     const value = Buffer.from('00007fffffffffffffff80000000000000000002c3bc', 'hex');
     assert.throws(() => decodeCheckpoint(Buffer.from('00016700017400000000', 'hex'), value), /upstreamOffset.*safe integer/);
   });
@@ -57,7 +64,10 @@ describe('Checkpoint format', () => {
   it('rejects malformed records with RecordFormatError, like Java SchemaException', () => {
     const key = Buffer.from('00016700017400000001', 'hex');
     const bad = (valueHex: string, message: RegExp) =>
-      assert.throws(() => decodeCheckpoint(key, Buffer.from(valueHex, 'hex')), (e: unknown) => e instanceof RecordFormatError && message.test(e.message));
+      assert.throws(
+        () => decodeCheckpoint(key, Buffer.from(valueHex, 'hex')),
+        (e: unknown) => e instanceof RecordFormatError && message.test(e.message),
+      );
     bad('0000000000000000000005', /field 'offset'/);
     bad('00000000000000000000000500000000000000060005', /field 'metadata' needs 6 bytes, only 2/);
     bad('0000000000000000000500000000000000060001', /field 'metadata' needs 1 bytes, only 0/);

@@ -59,28 +59,16 @@ export interface ConnectOffsetKey {
 
 export function encodeSourceOffsetKey(p: SourceOffsetPartition, connector: string = MIRROR_SOURCE_CONNECTOR): Buffer {
   checkPartition(p.partition);
-  return json(
-    `[${jsonString(connector)},{"cluster":${jsonString(p.sourceClusterAlias)},"partition":${p.partition},"topic":${jsonString(p.topic)}}]`,
-  );
+  return json(`[${jsonString(connector)},{"cluster":${jsonString(p.sourceClusterAlias)},"partition":${p.partition},"topic":${jsonString(p.topic)}}]`);
 }
 
-export function encodeCheckpointOffsetKey(
-  p: CheckpointOffsetPartition,
-  connector: string = MIRROR_CHECKPOINT_CONNECTOR,
-): Buffer {
+export function encodeCheckpointOffsetKey(p: CheckpointOffsetPartition, connector: string = MIRROR_CHECKPOINT_CONNECTOR): Buffer {
   checkPartition(p.partition);
-  return json(
-    `[${jsonString(connector)},{"partition":${p.partition},"topic":${jsonString(p.topic)},"group":${jsonString(p.consumerGroupId)}}]`,
-  );
+  return json(`[${jsonString(connector)},{"partition":${p.partition},"topic":${jsonString(p.topic)},"group":${jsonString(p.consumerGroupId)}}]`);
 }
 
-export function encodeHeartbeatOffsetKey(
-  p: HeartbeatOffsetPartition,
-  connector: string = MIRROR_HEARTBEAT_CONNECTOR,
-): Buffer {
-  return json(
-    `[${jsonString(connector)},{"sourceClusterAlias":${jsonString(p.sourceClusterAlias)},"targetClusterAlias":${jsonString(p.targetClusterAlias)}}]`,
-  );
+export function encodeHeartbeatOffsetKey(p: HeartbeatOffsetPartition, connector: string = MIRROR_HEARTBEAT_CONNECTOR): Buffer {
+  return json(`[${jsonString(connector)},{"sourceClusterAlias":${jsonString(p.sourceClusterAlias)},"targetClusterAlias":${jsonString(p.targetClusterAlias)}}]`);
 }
 
 /**

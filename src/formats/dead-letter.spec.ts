@@ -22,9 +22,14 @@ const headerStrings = (headers: readonly { key: string; value: Buffer | null }[]
 
 describe('deadLetterRecord', () => {
   it('keeps key, value, timestamp and headers, then adds Connect context headers for a transform failure', () => {
-    const error = new RecordFailedError(record.source, { kind: 'transform', plugin: 'mask_json_field', step: 'flows[0].transforms[1]' }, 'SyntaxError thrown; its message is withheld.', {
-      cause: new SyntaxError('Unexpected token in JSON at "4111"'),
-    });
+    const error = new RecordFailedError(
+      record.source,
+      { kind: 'transform', plugin: 'mask_json_field', step: 'flows[0].transforms[1]' },
+      'SyntaxError thrown; its message is withheld.',
+      {
+        cause: new SyntaxError('Unexpected token in JSON at "4111"'),
+      },
+    );
     const dlq = deadLetterRecord({ record, error }, 'mirror-dlq', 0, 'primary->backup');
     assert.equal(dlq.topic, 'mirror-dlq');
     assert.equal(dlq.partition, 0);

@@ -14,7 +14,11 @@ describe('Heartbeat format', () => {
 
   // Vectors from Kafka 4.3.1's own org.apache.kafka.connect.mirror.Heartbeat recordKey()/recordValue().
   const javaVectors: readonly { hb: Heartbeat; key: string; value: string }[] = [
-    { hb: { sourceClusterAlias: 'us-west', targetClusterAlias: 'us-east', timestamp: 1700000000000 }, key: '000775732d77657374000775732d65617374', value: '00000000018bcfe56800' },
+    {
+      hb: { sourceClusterAlias: 'us-west', targetClusterAlias: 'us-east', timestamp: 1700000000000 },
+      key: '000775732d77657374000775732d65617374',
+      value: '00000000018bcfe56800',
+    },
     { hb: { sourceClusterAlias: 'A', targetClusterAlias: 'B', timestamp: 0 }, key: '000141000142', value: '00000000000000000000' },
     { hb: { sourceClusterAlias: 'ü', targetClusterAlias: '', timestamp: -1 }, key: '0002c3bc0000', value: '0000ffffffffffffffff' },
   ];

@@ -6,29 +6,9 @@
 export { RecordFormatError } from './record-format-error';
 export { StructReader, StructWriter, MAX_STRING_BYTES, javaUtf8 } from './struct';
 export { murmur2, toPositive, partitionForKey } from './murmur2';
-export {
-  type OffsetSync,
-  encodeOffsetSyncKey,
-  encodeOffsetSyncValue,
-  decodeOffsetSync,
-  formatOffsetSync,
-} from './offset-sync';
-export {
-  type Checkpoint,
-  CHECKPOINT_VERSION,
-  encodeCheckpointKey,
-  encodeCheckpointValue,
-  decodeCheckpoint,
-  formatCheckpoint,
-} from './checkpoint';
-export {
-  type Heartbeat,
-  HEARTBEAT_VERSION,
-  encodeHeartbeatKey,
-  encodeHeartbeatValue,
-  decodeHeartbeat,
-  formatHeartbeat,
-} from './heartbeat';
+export { type OffsetSync, encodeOffsetSyncKey, encodeOffsetSyncValue, decodeOffsetSync, formatOffsetSync } from './offset-sync';
+export { type Checkpoint, CHECKPOINT_VERSION, encodeCheckpointKey, encodeCheckpointValue, decodeCheckpoint, formatCheckpoint } from './checkpoint';
+export { type Heartbeat, HEARTBEAT_VERSION, encodeHeartbeatKey, encodeHeartbeatValue, decodeHeartbeat, formatHeartbeat } from './heartbeat';
 export {
   type SourceOffsetPartition,
   type CheckpointOffsetPartition,

@@ -28,10 +28,7 @@ export function encodeOffsetSyncKey(tp: TopicPartition): Buffer {
 }
 
 export function encodeOffsetSyncValue(sync: OffsetSync): Buffer {
-  return new StructWriter(16)
-    .int64('upstreamOffset', sync.upstreamOffset)
-    .int64('offset', sync.downstreamOffset)
-    .toBuffer();
+  return new StructWriter(16).int64('upstreamOffset', sync.upstreamOffset).int64('offset', sync.downstreamOffset).toBuffer();
 }
 
 export function decodeOffsetSync(key: Buffer | null, value: Buffer | null): OffsetSync {

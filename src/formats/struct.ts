@@ -177,9 +177,7 @@ export class StructReader {
   private need(field: string, n: number): void {
     const available = this.buf.length - this.pos;
     if (available < n) {
-      throw new RecordFormatError(
-        `Malformed ${this.what}: field '${field}' needs ${n} bytes, only ${available} available`,
-      );
+      throw new RecordFormatError(`Malformed ${this.what}: field '${field}' needs ${n} bytes, only ${available} available`);
     }
   }
 }

@@ -76,7 +76,11 @@ test('a closed admin refuses new calls at once, without connecting and without r
 });
 
 test('an admin connect that failed (the cluster down) is forgotten: the call is retried with a new client and succeeds', async () => {
-  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED', retriable: true });
+  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), {
+    name: 'KafkaJSConnectionError',
+    code: 'ECONNREFUSED',
+    retriable: true,
+  });
   const clients: FakeAdmin[] = [];
   const kafka = {
     admin: () => {

@@ -181,9 +181,7 @@ export class KafkajsAdmin implements ClusterAdmin {
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]> {
     return this.call('Reading partition offsets', (admin) => admin.fetchTopicOffsets(topic)).pipe(
       map((offsets) =>
-        offsets
-          .map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) }))
-          .sort((a, b) => a.partition - b.partition),
+        offsets.map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) })).sort((a, b) => a.partition - b.partition),
       ),
     );
   }
@@ -288,5 +286,5 @@ export class KafkajsAdmin implements ClusterAdmin {
 
 function isTopicExists(error: unknown): boolean {
   const e = error as { type?: string; errors?: { type?: string }[] } | undefined;
-  return e?.type === 'TOPIC_ALREADY_EXISTS' || (e?.errors ?? []).every((x) => x.type === 'TOPIC_ALREADY_EXISTS') && (e?.errors?.length ?? 0) > 0;
+  return e?.type === 'TOPIC_ALREADY_EXISTS' || ((e?.errors ?? []).every((x) => x.type === 'TOPIC_ALREADY_EXISTS') && (e?.errors?.length ?? 0) > 0);
 }

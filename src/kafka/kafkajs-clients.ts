@@ -125,6 +125,8 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: K
           passphrase: ssl?.keyPassword,
         }
       : undefined,
-    sasl: security.sasl ? ({ mechanism: security.sasl.mechanism, username: security.sasl.username, password: security.sasl.password } as SASLOptions) : undefined,
+    sasl: security.sasl
+      ? ({ mechanism: security.sasl.mechanism, username: security.sasl.username, password: security.sasl.password } as SASLOptions)
+      : undefined,
   };
 }

@@ -32,7 +32,11 @@ export class KafkajsTopicReader implements TopicReader {
       const consumer = this.kafka.consumer({ groupId: `mirrorflow-reader-${randomUUID()}`, allowAutoTopicCreation: false });
       // A consumer kafkajs will not restart (its cluster down too long) ends the read, so the
       // caller can retry it; without this the read would wait forever.
-      watchCrashes(consumer, () => stopped, (error) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
+      watchCrashes(
+        consumer,
+        () => stopped,
+        (error) => subscriber.error(toTransportError(this.cluster, error, `Reading topic ${topic}`)),
+      );
       const run = async (): Promise<void> => {
         const offsets = await new Promise<readonly { partition: number; earliest: number; latest: number }[]>((resolve, reject) =>
           this.admin.partitionOffsets(topic).subscribe({ next: resolve, error: reject }),
@@ -64,9 +68,25 @@ export class KafkajsTopicReader implements TopicReader {
             for (const m of batch.messages as unknown as DecodedMessage[]) {
               const offset = Number(m.offset);
               if (offset >= end) break;
-              records.push({ topic, partition: batch.partition, offset, timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers });
+              records.push({
+                topic,
+                partition: batch.partition,
+                offset,
+                timestamp: Number(m.timestamp),
+                key: m.key ?? null,
+                value: m.value ?? null,
+                headers: m.headers,
+              });
             }
-            subscriber.next({ kind: 'records', topic, partition: batch.partition, records, nextOffset: Number(batch.lastOffset()) + 1, highWatermark: Number(batch.highWatermark), bytes: 0 });
+            subscriber.next({
+              kind: 'records',
+              topic,
+              partition: batch.partition,
+              records,
+              nextOffset: Number(batch.lastOffset()) + 1,
+              highWatermark: Number(batch.highWatermark),
+              bytes: 0,
+            });
           },
         });
       };
@@ -90,7 +110,11 @@ export class KafkajsTopicReader implements TopicReader {
         allowAutoTopicCreation: false,
         maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS,
       });
-      watchCrashes(consumer, () => stopped, (error) => subscriber.error(toTransportError(this.cluster, error, `Following topic ${topic}`)));
+      watchCrashes(
+        consumer,
+        () => stopped,
+        (error) => subscriber.error(toTransportError(this.cluster, error, `Following topic ${topic}`)),
+      );
       const reached = (nextOffset: number): void => {
         if (caughtUp || stopped || nextOffset < end) return;
         caughtUp = true;

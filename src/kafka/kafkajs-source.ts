@@ -89,7 +89,11 @@ export class KafkajsSource implements RecordSource {
           () => undefined, // a failure surfaces when the partition's batch awaits it
         );
       });
-      watchCrashes(consumer, () => abort.signal.aborted, (error) => subscriber.error(toTransportError(this.cluster, error, 'Consuming')));
+      watchCrashes(
+        consumer,
+        () => abort.signal.aborted,
+        (error) => subscriber.error(toTransportError(this.cluster, error, 'Consuming')),
+      );
 
       const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
         const key = `${batch.topic}-${batch.partition}`;
@@ -117,7 +121,14 @@ export class KafkajsSource implements RecordSource {
             return;
           }
         }
-        const pieces = await this.split(batch.topic, batch.partition, batch.messages as unknown as FetchedMessage[], expected, lastOffset + 1, Number(batch.highWatermark));
+        const pieces = await this.split(
+          batch.topic,
+          batch.partition,
+          batch.messages as unknown as FetchedMessage[],
+          expected,
+          lastOffset + 1,
+          Number(batch.highWatermark),
+        );
         let bytes = 0;
         for (const piece of pieces) bytes += piece.bytes;
         try {
@@ -165,7 +176,14 @@ export class KafkajsSource implements RecordSource {
    * and runs of whole record batches, in offset order. A whole batch that starts before `from`
    * (a restart in the middle of it) is decoded, and only its records from `from` on are kept.
    */
-  private async split(topic: string, partition: number, messages: readonly FetchedMessage[], from: number, nextOffset: number, highWatermark: number): Promise<SourceBatch[]> {
+  private async split(
+    topic: string,
+    partition: number,
+    messages: readonly FetchedMessage[],
+    from: number,
+    nextOffset: number,
+    highWatermark: number,
+  ): Promise<SourceBatch[]> {
     const pieces: SourceBatch[] = [];
     let records: KafkaRecord[] = [];
     let recordBatches: RawRecordBatch[] = [];

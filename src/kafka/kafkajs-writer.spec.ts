@@ -93,14 +93,17 @@ test('a batch the target refuses as too large is split until it fits, in order, 
   const first = [...records('small', 1, 20, 200), ...records('other', 2, 5)];
   const offsets = await firstValueFrom(writer.write(first));
   assert.deepEqual(log.get('small-0'), values(first.slice(0, 20), 0));
-  assert.deepEqual(Array.from(offsets.subarray(0, 20)), Array.from({ length: 20 }, (_, i) => i));
+  assert.deepEqual(
+    Array.from(offsets.subarray(0, 20)),
+    Array.from({ length: 20 }, (_, i) => i),
+  );
   for (const p of [0, 1]) assert.deepEqual(log.get(`other-${p}`), values(first.slice(20), p), 'the other topic is written once');
 
   const before = requests();
   const second = records('small', 1, 20, 200).map((r) => ({ ...r, value: Buffer.from(`2nd ${r.value!.toString()}`) }));
   await firstValueFrom(writer.write(second));
   assert.deepEqual(log.get('small-0')!.slice(20), values(second, 0));
-  assert.ok(requests() - before <= 20 * 200 / 500, `the learnt limit is kept: ${requests() - before} requests for 4000 bytes in batches of at most 1000`);
+  assert.ok(requests() - before <= (20 * 200) / 500, `the learnt limit is kept: ${requests() - before} requests for 4000 bytes in batches of at most 1000`);
 });
 
 test('a single record larger than the target topic takes fails the write, saying where and which limit', async () => {
@@ -122,7 +125,9 @@ test('with onRefused, a record too large on its own is handed over and the write
   written[2] = { ...written[2]!, value: Buffer.from('too large'.padEnd(2000, '.')) };
   const refused: { index: number; offsetInBatch: number; value: string | undefined }[] = [];
   const offsets = await firstValueFrom(
-    writerOver(kafka).write(written, { onRefused: (r) => refused.push({ index: r.index, offsetInBatch: r.offsetInBatch, value: r.record.value?.toString().slice(0, 9) }) }),
+    writerOver(kafka).write(written, {
+      onRefused: (r) => refused.push({ index: r.index, offsetInBatch: r.offsetInBatch, value: r.record.value?.toString().slice(0, 9) }),
+    }),
   );
   assert.deepEqual(refused, [{ index: 2, offsetInBatch: 0, value: 'too large' }]);
   assert.deepEqual(log.get('small-0'), values([...written.slice(0, 2), ...written.slice(3)], 0));
@@ -130,7 +135,11 @@ test('with onRefused, a record too large on its own is handed over and the write
 });
 
 test('a producer connect that failed (the target down) is forgotten: the next write connects a new producer and succeeds', async () => {
-  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED', retriable: true });
+  const refused = Object.assign(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'), {
+    name: 'KafkaJSConnectionError',
+    code: 'ECONNREFUSED',
+    retriable: true,
+  });
   const { kafka: working, log } = fakeKafka({});
   const good = (working as unknown as { producer: () => object }).producer();
   const producers: { disconnected: boolean }[] = [];

@@ -20,7 +20,6 @@ import { decodeRecordBatch } from './wire/fetch-decoder';
  */
 export const PARTIAL_RETRY: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 100, maxDelayMs: 5_000, factor: 2, jitter: 0.2 };
 
-
 interface PartitionGroup {
   readonly messages: Message[];
   readonly indices: number[];
@@ -77,7 +76,12 @@ export class KafkajsWriter implements RecordWriter {
   }
 
   private newProducer(): Producer {
-    return this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    return this.kafka.producer({
+      allowAutoTopicCreation: false,
+      idempotent: false,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   write(items: readonly OutboundItem[], options: WriteOptions = {}): Observable<Float64Array> {
@@ -99,7 +103,11 @@ export class KafkajsWriter implements RecordWriter {
           if (failure !== undefined && !failure.retriable) throw failure;
           if (failure === undefined && again) continue;
           const reason = failure?.message ?? 'partitions missing from the producer metadata';
-          throw new KafkaTransportError(this.cluster, `Writing records failed: ${left.length} of ${items.length} items were not acknowledged (${reason})`, true);
+          throw new KafkaTransportError(
+            this.cluster,
+            `Writing records failed: ${left.length} of ${items.length} items were not acknowledged (${reason})`,
+            true,
+          );
         }
       };
       return defer(round).pipe(

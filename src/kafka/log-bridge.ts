@@ -15,7 +15,12 @@ const QUIET_NAMESPACES = new Set(['Connection', 'BrokerPool']);
 export function kafkajsLogCreator(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
-      const { message, timestamp: _timestamp, logger: _name, ...meta } = log as { message: string; timestamp?: string; logger?: string } & Record<string, unknown>;
+      const {
+        message,
+        timestamp: _timestamp,
+        logger: _name,
+        ...meta
+      } = log as { message: string; timestamp?: string; logger?: string } & Record<string, unknown>;
       const fields = { component: 'kafkajs', namespace, ...meta };
       switch (level) {
         case logLevel.ERROR:

@@ -37,7 +37,9 @@ test('brokerProperties computes a function override from the ports the launcher 
     brokerPort: 40001,
     controllerPort: 40002,
     dataDir: '/d',
-    overrides: { listeners: ({ host, brokerPort, controllerPort }) => `PLAINTEXT://${host}:${brokerPort},CONTROLLER://${host}:${controllerPort},EXTRA://${host}:1` },
+    overrides: {
+      listeners: ({ host, brokerPort, controllerPort }) => `PLAINTEXT://${host}:${brokerPort},CONTROLLER://${host}:${controllerPort},EXTRA://${host}:1`,
+    },
   });
   assert.equal(props['listeners'], 'PLAINTEXT://127.0.0.1:40001,CONTROLLER://127.0.0.1:40002,EXTRA://127.0.0.1:1');
 });

@@ -63,9 +63,7 @@ async function acquire(lockPath: string, options: FileLockOptions): Promise<void
       announced = true;
     }
     if (Date.now() >= deadline) {
-      throw new LocalKafkaError(
-        `Timed out after ${timeoutMs} ms waiting for lock ${lockPath} held by pid ${holder.pid} on ${holder.host}.`,
-      );
+      throw new LocalKafkaError(`Timed out after ${timeoutMs} ms waiting for lock ${lockPath} held by pid ${holder.pid} on ${holder.host}.`);
     }
     await sleep(pollMs);
   }

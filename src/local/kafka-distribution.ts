@@ -5,14 +5,7 @@ import { join } from 'node:path';
 import { LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import { withFileLock } from './file-lock';
-import {
-  DEPENDENCY_PLUGIN,
-  KAFKA_VERSION_PATTERN,
-  loggingBackend,
-  missingSlf4jBinding,
-  renderKafkaPom,
-  type LoggingBackend,
-} from './maven-pom';
+import { DEPENDENCY_PLUGIN, KAFKA_VERSION_PATTERN, loggingBackend, missingSlf4jBinding, renderKafkaPom, type LoggingBackend } from './maven-pom';
 import { mirrorflowCacheDir, packageConfigDir } from './paths';
 
 /**
@@ -80,8 +73,7 @@ export async function ensureKafkaDistribution(
     },
     {
       timeoutMs,
-      onWait: (holder) =>
-        logger.info('Waiting for another process that is fetching the Kafka jars.', { version, pid: holder.pid }),
+      onWait: (holder) => logger.info('Waiting for another process that is fetching the Kafka jars.', { version, pid: holder.pid }),
     },
   );
 }
@@ -107,21 +99,18 @@ async function fetchJars(version: string, staging: string, mvn: string, timeoutM
     await runMaven(mvn, [...common, `${DEPENDENCY_PLUGIN}:copy-dependencies`, `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], timeoutMs);
   } catch (error) {
     if (error instanceof MavenFailure) {
-      throw new LocalKafkaError(
-        `Kafka ${version} could not be fetched from Maven Central (is the version published, is the network up?): ${error.summary}`,
-        { cause: error },
-      );
+      throw new LocalKafkaError(`Kafka ${version} could not be fetched from Maven Central (is the version published, is the network up?): ${error.summary}`, {
+        cause: error,
+      });
     }
     throw error;
   }
   const binding = missingSlf4jBinding(await readdir(lib));
   if (binding !== undefined) {
     const artifact = `${binding.groupId}:${binding.artifactId}:${binding.version}`;
-    await runMaven(mvn, [...common, `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${artifact}`, `-DoutputDirectory=${lib}`], timeoutMs).catch(
-      (error: unknown) => {
-        throw new LocalKafkaError(`The logging bridge ${artifact} could not be fetched from Maven Central.`, { cause: error });
-      },
-    );
+    await runMaven(mvn, [...common, `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${artifact}`, `-DoutputDirectory=${lib}`], timeoutMs).catch((error: unknown) => {
+      throw new LocalKafkaError(`The logging bridge ${artifact} could not be fetched from Maven Central.`, { cause: error });
+    });
   }
 }
 
@@ -148,9 +137,7 @@ function runMaven(mvn: string, args: readonly string[], timeoutMs: number): Prom
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(
-        error.code === 'ENOENT'
-          ? new LocalKafkaError(`Maven ("${mvn}") was not found; it is needed once to fetch the Kafka jars.`, { cause: error })
-          : error,
+        error.code === 'ENOENT' ? new LocalKafkaError(`Maven ("${mvn}") was not found; it is needed once to fetch the Kafka jars.`, { cause: error }) : error,
       );
     });
     child.on('close', (code, signal) => {

@@ -68,7 +68,12 @@ test('encodeMetadataRequest asks for no topics, adding the fields each version r
 });
 
 test('decodeApiVersionsResponse reads the error code and every API range', () => {
-  const decoded = decodeApiVersionsResponse(apiVersionsPayload(1, 0, [[3, 0, 13], [18, 0, 4]]));
+  const decoded = decodeApiVersionsResponse(
+    apiVersionsPayload(1, 0, [
+      [3, 0, 13],
+      [18, 0, 4],
+    ]),
+  );
   assert.equal(decoded.correlationId, 1);
   assert.equal(decoded.errorCode, 0);
   assert.deepEqual(decoded.apis.get(3), { min: 0, max: 13 });

@@ -302,8 +302,7 @@ async function launch(options: StartBrokerOptions, files: BrokerFiles, port: num
       const { excerpt } = await brokerLog(files, logStart, stdoutStart);
       await abandon();
       throw new LocalKafkaError(
-        `Local Kafka cluster "${alias}" did not answer on ${HOST}:${port} within ${timeoutMs} ms (${lastProbeError}). ` +
-          `Broker log:\n${excerpt}`,
+        `Local Kafka cluster "${alias}" did not answer on ${HOST}:${port} within ${timeoutMs} ms (${lastProbeError}). ` + `Broker log:\n${excerpt}`,
       );
     }
     await sleep(PROBE_INTERVAL_MS);
@@ -334,13 +333,7 @@ function spawned(child: ChildProcess, command: string, alias: string): Promise<n
   });
 }
 
-async function formatStorage(
-  distribution: KafkaDistribution,
-  clusterId: string,
-  propertiesFile: string,
-  logDir: string,
-  alias: string,
-): Promise<void> {
+async function formatStorage(distribution: KafkaDistribution, clusterId: string, propertiesFile: string, logDir: string, alias: string): Promise<void> {
   const java = javaCommand(distribution, {
     mainClass: 'kafka.tools.StorageTool',
     args: ['format', '-t', clusterId, '-c', propertiesFile],

@@ -121,7 +121,12 @@ function localClusters(distribution: KafkaDistribution, handles: readonly Broker
     bootstrapServers: () => Object.fromEntries(handles.map((handle) => [handle.cluster.alias, handle.cluster.bootstrapServers])),
     broker: (alias) => {
       const handle = handles.find((candidate) => candidate.cluster.alias === alias);
-      if (handle === undefined) throw new LocalKafkaError(`No local cluster "${alias}" was started here; there are ${Object.keys(clusters).map((a) => `"${a}"`).join(', ')}.`);
+      if (handle === undefined)
+        throw new LocalKafkaError(
+          `No local cluster "${alias}" was started here; there are ${Object.keys(clusters)
+            .map((a) => `"${a}"`)
+            .join(', ')}.`,
+        );
       return handle;
     },
     stop: () => (stopping ??= Promise.all(handles.map((handle) => handle.stop())).then(() => undefined)),

@@ -27,7 +27,12 @@ test('readLogEnd from a byte offset reads only what was written since, or the wh
 });
 
 test('logExcerpt adds the exception message that follows an ERROR line, without the stack', () => {
-  const log = ['[t] ERROR Unable to start acceptor (kafka.network.DataPlaneAcceptor)', 'org.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:9092: Address already in use.', '\tat kafka.network.Acceptor.openServerSocket(SocketServer.scala:739)', '[t] INFO end'].join('\n');
+  const log = [
+    '[t] ERROR Unable to start acceptor (kafka.network.DataPlaneAcceptor)',
+    'org.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:9092: Address already in use.',
+    '\tat kafka.network.Acceptor.openServerSocket(SocketServer.scala:739)',
+    '[t] INFO end',
+  ].join('\n');
   assert.equal(
     logExcerpt(log, { tail: 1 }),
     'first errors:\n[t] ERROR Unable to start acceptor (kafka.network.DataPlaneAcceptor)\norg.apache.kafka.common.KafkaException: Socket server failed to bind to 127.0.0.1:9092: Address already in use.\nlast lines:\n[t] INFO end',
@@ -36,9 +41,6 @@ test('logExcerpt adds the exception message that follows an ERROR line, without 
 
 test('logExcerpt shows the first errors, which name the cause, before the last lines', () => {
   const log = ['[t] INFO starting', '[t] ERROR Socket server failed to bind', '[t] INFO a', '[t] INFO b', '[t] INFO shut down'].join('\n');
-  assert.equal(
-    logExcerpt(log, { tail: 2 }),
-    'first errors:\n[t] ERROR Socket server failed to bind\nlast lines:\n[t] INFO b\n[t] INFO shut down',
-  );
+  assert.equal(logExcerpt(log, { tail: 2 }), 'first errors:\n[t] ERROR Socket server failed to bind\nlast lines:\n[t] INFO b\n[t] INFO shut down');
   assert.deepEqual(lastLines('a\nb\n\n', 5), ['a', 'b']);
 });

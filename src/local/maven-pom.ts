@@ -16,8 +16,7 @@ export const KAFKA_VERSION_PATTERN = /^\d+\.\d+\.\d+(?:-[A-Za-z0-9.]+)?$/;
 export function renderKafkaPom(version: string): string {
   if (!KAFKA_VERSION_PATTERN.test(version)) throw new RangeError(`Not a Kafka version: ${version}`);
   const dependencies = KAFKA_ARTIFACTS.map(
-    (artifact) =>
-      `    <dependency><groupId>org.apache.kafka</groupId><artifactId>${artifact}</artifactId><version>${version}</version></dependency>`,
+    (artifact) => `    <dependency><groupId>org.apache.kafka</groupId><artifactId>${artifact}</artifactId><version>${version}</version></dependency>`,
   ).join('\n');
   const [pluginGroup, pluginArtifact, pluginVersion] = DEPENDENCY_PLUGIN.split(':');
   return `<?xml version="1.0" encoding="UTF-8"?>

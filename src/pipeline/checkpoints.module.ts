@@ -57,21 +57,9 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           status: status.checkpoints,
           outages: status.outages,
         }),
-        [
-          SourceAdmin,
-          TargetAdmin,
-          OffsetSyncsAdmin,
-          CheckpointsReader,
-          OffsetSyncsReader,
-          CheckpointsWriter,
-          ReplicationPolicy,
-          Scheduler,
-          Logger,
-          FlowStatus,
-        ],
+        [SourceAdmin, TargetAdmin, OffsetSyncsAdmin, CheckpointsReader, OffsetSyncsReader, CheckpointsWriter, ReplicationPolicy, Scheduler, Logger, FlowStatus],
       )
       .inSingletonScope();
     bind(CheckpointFlow).toSelf().inSingletonScope();
   });
 }
-

@@ -22,13 +22,22 @@ import { offsetSyncsPlace } from './flow-names';
 export const flowClientsModule = new ContainerModule(({ bind }) => {
   const admin = (cluster: (flow: FlowConfig) => string) => (clients: KafkaClients, flow: FlowConfig) => clients.admin(cluster(flow));
   bind<ClusterAdmin>(SourceAdmin)
-    .toResolvedValue(admin((f) => f.source), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      admin((f) => f.source),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
   bind<ClusterAdmin>(TargetAdmin)
-    .toResolvedValue(admin((f) => f.target), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      admin((f) => f.target),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
   bind<ClusterAdmin>(OffsetSyncsAdmin)
-    .toResolvedValue(admin((f) => offsetSyncsPlace(f).cluster), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      admin((f) => offsetSyncsPlace(f).cluster),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
 
   bind<RecordSource>(SourceRecords)
@@ -47,13 +56,22 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
 
   const reader = (cluster: (flow: FlowConfig) => string) => (clients: KafkaClients, flow: FlowConfig) => clients.reader(cluster(flow));
   bind<TopicReader>(ProgressReader)
-    .toResolvedValue(reader((f) => f.target), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      reader((f) => f.target),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
   bind<TopicReader>(CheckpointsReader)
-    .toResolvedValue(reader((f) => f.target), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      reader((f) => f.target),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
   bind<TopicReader>(OffsetSyncsReader)
-    .toResolvedValue(reader((f) => offsetSyncsPlace(f).cluster), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      reader((f) => offsetSyncsPlace(f).cluster),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
 
   // The replication producer compresses as configured; the internal topics' writers never do.
@@ -70,10 +88,12 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<RecordWriter>(ProgressWriter).toResolvedValue(writer('progress'), [KafkaClients, FlowConfigToken]).inSingletonScope();
   bind<RecordWriter>(OffsetSyncsWriter)
-    .toResolvedValue(writer('offset-syncs', (f) => offsetSyncsPlace(f).cluster), [KafkaClients, FlowConfigToken])
+    .toResolvedValue(
+      writer('offset-syncs', (f) => offsetSyncsPlace(f).cluster),
+      [KafkaClients, FlowConfigToken],
+    )
     .inSingletonScope();
   bind<RecordWriter>(DeadLetterWriter).toResolvedValue(writer('dead-letters'), [KafkaClients, FlowConfigToken]).inSingletonScope();
   bind<RecordWriter>(CheckpointsWriter).toResolvedValue(writer('checkpoints'), [KafkaClients, FlowConfigToken]).inSingletonScope();
   bind<RecordWriter>(HeartbeatsWriter).toResolvedValue(writer('heartbeats'), [KafkaClients, FlowConfigToken]).inSingletonScope();
 });
-

@@ -145,5 +145,8 @@ test("a flow's container, built from the real modules with its ports rebound to 
     ['mm2-offsets.primary.internal', 'primary.orders'],
   );
   // Progress stored on shutdown through the rebound progress writer, in Connect's key format.
-  assert.ok(progress.written.some((r) => r.topic === 'mm2-offsets.primary.internal'), 'progress was written');
+  assert.ok(
+    progress.written.some((r) => r.topic === 'mm2-offsets.primary.internal'),
+    'progress was written',
+  );
 });

@@ -12,4 +12,3 @@ export function offsetSyncsPlace(flow: FlowConfig): { cluster: string; otherAlia
   // The name carries the alias of the other cluster (MirrorSourceConfig.offsetSyncsTopic).
   return { cluster: onSource ? flow.source : flow.target, otherAlias: onSource ? flow.target : flow.source };
 }
-

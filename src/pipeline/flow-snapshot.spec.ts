@@ -30,7 +30,7 @@ test('a snapshot carries per-partition positions with the records and bytes repl
   assert.equal('outage' in snap, false);
 });
 
-test('a heartbeats-only flow reports its heartbeats\' state, not replication\'s (which never starts)', () => {
+test("a heartbeats-only flow reports its heartbeats' state, not replication's (which never starts)", () => {
   const status = new FlowStatus('backup', 'primary');
   status.heartbeats.state = 'running';
   assert.equal(status.state, 'starting');

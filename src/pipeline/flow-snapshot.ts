@@ -24,7 +24,14 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     lastReplicationLatencyMs: status.lastReplicationLatencyMs,
     partitions: [...status.partitions.values()].map((p) => {
       const totals = status.partitionTotals.get(topicPartitionKey(p));
-      return { topic: p.topic, partition: p.partition, nextOffset: p.nextOffset, highWatermark: p.highWatermark, records: totals?.records ?? 0, bytes: totals?.bytes ?? 0 };
+      return {
+        topic: p.topic,
+        partition: p.partition,
+        nextOffset: p.nextOffset,
+        highWatermark: p.highWatermark,
+        records: totals?.records ?? 0,
+        bytes: totals?.bytes ?? 0,
+      };
     }),
     buffer: status.buffer === undefined ? undefined : { inFlightBytes: status.buffer.inFlightBytes, maxBytes: status.buffer.maxBytes },
     checkpoints: {

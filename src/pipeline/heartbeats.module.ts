@@ -41,4 +41,3 @@ export function heartbeatsModule(flow: FlowConfig): ContainerModule {
     bind(HeartbeatFlow).toSelf().inSingletonScope();
   });
 }
-

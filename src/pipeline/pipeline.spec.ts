@@ -13,18 +13,20 @@ import { Pipeline } from './pipeline';
 /** Clients that answer without a cluster: topics get created, every write is acknowledged. */
 function fakeClients(): KafkaClients & { readonly written: string[] } {
   const written: string[] = [];
-  const admin = (cluster: string) => ({ cluster, createTopics: (topics: readonly { name: string }[]) => of(topics.map((t) => t.name)) }) as unknown as ClusterAdmin;
+  const admin = (cluster: string) =>
+    ({ cluster, createTopics: (topics: readonly { name: string }[]) => of(topics.map((t) => t.name)) }) as unknown as ClusterAdmin;
   return {
     written,
     admin,
-    writer: (cluster) => ({
-      cluster,
-      write: (items) => {
-        for (const item of items) written.push(`${cluster}:${item.topic}`);
-        return of(new Float64Array(items.length));
-      },
-      close: async () => undefined,
-    }) as RecordWriter,
+    writer: (cluster) =>
+      ({
+        cluster,
+        write: (items) => {
+          for (const item of items) written.push(`${cluster}:${item.topic}`);
+          return of(new Float64Array(items.length));
+        },
+        close: async () => undefined,
+      }) as RecordWriter,
     source: (cluster) => ({ cluster }) as unknown as RecordSource,
     reader: (cluster) => ({ cluster }) as unknown as TopicReader,
     checkReachable: async () => undefined,
@@ -62,7 +64,10 @@ describe('Pipeline', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     pipeline.stop();
     await running;
-    assert.deepEqual(pipeline.statuses.map((s) => s.state), ['disabled']);
+    assert.deepEqual(
+      pipeline.statuses.map((s) => s.state),
+      ['disabled'],
+    );
     assert.ok(clients.written.length > 0, 'heartbeats were written');
     assert.deepEqual(new Set(clients.written), new Set(['backup:heartbeats']));
   });

@@ -125,9 +125,7 @@ export class Pipeline {
       if (!flow.enabled) status.state = 'disabled';
       // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
       if (flow.enabled && flow.checkpoints.enabled && !flow.offset_syncs.enabled) {
-        container
-          .get<Logger>(Logger)
-          .warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
+        container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
       }
       this.flows.push({
         container,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { formatPlan } from './plan-report';
 
 describe('formatPlan', () => {
-  it('shows clusters, each flow\'s topics as a table, groups, internal topics and problems', () => {
+  it("shows clusters, each flow's topics as a table, groups, internal topics and problems", () => {
     const text = formatPlan({
       pipeline: 'p',
       clusters: [
@@ -25,7 +25,14 @@ describe('formatPlan', () => {
           internalTopics: [{ topic: 'mm2-offsets.primary.internal', cluster: 'backup', purpose: 'replication progress', exists: false }],
           problems: ['cannot describe the configs'],
         },
-        { flow: 'backup->primary', source: 'backup', target: 'primary', mode: 'heartbeats only', internalTopics: [{ topic: 'heartbeats', cluster: 'primary', purpose: 'heartbeats', exists: true }], problems: [] },
+        {
+          flow: 'backup->primary',
+          source: 'backup',
+          target: 'primary',
+          mode: 'heartbeats only',
+          internalTopics: [{ topic: 'heartbeats', cluster: 'primary', purpose: 'heartbeats', exists: true }],
+          problems: [],
+        },
       ],
       problemCount: 3,
     });

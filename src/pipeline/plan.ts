@@ -90,7 +90,9 @@ export async function planPipeline(config: PipelineConfig, clients: KafkaClients
   };
   const flows: FlowPlan[] = [];
   for (const flow of config.flows) flows.push(await planFlow(flow, clients, reachable, listTopics));
-  const problemCount = clusters.filter((c) => !c.reachable).length + flows.reduce((n, f) => n + f.problems.length + (f.topics ?? []).filter((t) => t.problem !== undefined).length, 0);
+  const problemCount =
+    clusters.filter((c) => !c.reachable).length +
+    flows.reduce((n, f) => n + f.problems.length + (f.topics ?? []).filter((t) => t.problem !== undefined).length, 0);
   return { pipeline: config.name, clusters, flows, problemCount };
 }
 
@@ -130,7 +132,11 @@ async function planFlow(
           partitions: t.partitions,
           remote,
           ...(remotePartitions === undefined ? {} : { remotePartitions }),
-          ...(fewer ? { problem: `${remote} has ${remotePartitions} partition${remotePartitions === 1 ? '' : 's'}, fewer than ${t.name} (${t.partitions}); replication would add partitions, so keys would land in other partitions than before` } : {}),
+          ...(fewer
+            ? {
+                problem: `${remote} has ${remotePartitions} partition${remotePartitions === 1 ? '' : 's'}, fewer than ${t.name} (${t.partitions}); replication would add partitions, so keys would land in other partitions than before`,
+              }
+            : {}),
         };
       });
     // Copying configs needs DescribeConfigs on the source topics.
@@ -175,8 +181,13 @@ async function checkpointedGroups(flow: FlowConfig, clients: KafkaClients, filte
   return groups;
 }
 
-function internalTopicsOf(flow: FlowConfig, policy: ReplicationPolicy, topics: { source?: readonly TopicDescription[]; target?: readonly TopicDescription[] }): InternalTopicPlan[] {
-  const exists = (list: readonly TopicDescription[] | undefined, name: string): { exists?: boolean } => (list === undefined ? {} : { exists: list.some((t) => t.name === name) });
+function internalTopicsOf(
+  flow: FlowConfig,
+  policy: ReplicationPolicy,
+  topics: { source?: readonly TopicDescription[]; target?: readonly TopicDescription[] },
+): InternalTopicPlan[] {
+  const exists = (list: readonly TopicDescription[] | undefined, name: string): { exists?: boolean } =>
+    list === undefined ? {} : { exists: list.some((t) => t.name === name) };
   const plans: InternalTopicPlan[] = [];
   const on = (cluster: string, topic: string, purpose: string): void => {
     plans.push({ topic, cluster, purpose, ...exists(cluster === flow.source ? topics.source : topics.target, topic) });

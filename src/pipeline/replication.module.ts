@@ -185,4 +185,3 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
     bind(ReplicationFlow).toSelf().inSingletonScope();
   });
 }
-

@@ -42,12 +42,7 @@ export function checkTransformDefinition(value: unknown): string[] {
 }
 
 function isZod4Schema(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    '_zod' in value &&
-    typeof (value as { safeParse?: unknown }).safeParse === 'function'
-  );
+  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
 }
 
 function describeValue(value: unknown): string {

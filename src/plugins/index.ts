@@ -14,13 +14,7 @@ export {
 } from './api';
 export { PluginRegistry } from './registry';
 export { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, type LoadedPlugin, type PluginRegistryOptions } from './loader';
-export {
-  buildTransformChain,
-  validateTransformSteps,
-  TransformChain,
-  type TransformChainContext,
-  type TransformStep,
-} from './transform-chain';
+export { buildTransformChain, validateTransformSteps, TransformChain, type TransformChainContext, type TransformStep } from './transform-chain';
 export { builtInTransforms, connectTransformEquivalents } from './builtins';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';

@@ -48,8 +48,7 @@ describe('PluginRegistry', () => {
     const broken = { name: 'broken', summary: '', configSchema: {}, create: 'no' } as unknown as TransformDefinition;
     assert.throws(
       () => new PluginRegistry().register(broken),
-      (e: unknown) =>
-        e instanceof PluginError && /"summary"/.test(e.message) && /"configSchema"/.test(e.message) && /"create"/.test(e.message),
+      (e: unknown) => e instanceof PluginError && /"summary"/.test(e.message) && /"configSchema"/.test(e.message) && /"create"/.test(e.message),
     );
   });
 

@@ -128,7 +128,9 @@ describe('buildTransformChain', () => {
       context,
     );
     const values = ['a', 'boom', 'b', 'boom', 'c'];
-    const records = values.map((v, offset) => mirrorRecord({ value: Buffer.from(v), headers: [header('h', v)], source: { topic: 'orders', partition: 2, offset } }));
+    const records = values.map((v, offset) =>
+      mirrorRecord({ value: Buffer.from(v), headers: [header('h', v)], source: { topic: 'orders', partition: 2, offset } }),
+    );
     const failures: RecordFailure[] = [];
     const out = chain(records, failures);
     assert.deepEqual(

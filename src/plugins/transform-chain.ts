@@ -60,11 +60,7 @@ export function validateTransformSteps(steps: readonly TransformStep[], registry
  * Throws a PluginError for the first step that is unknown, has invalid options or fails to
  * create (call `validateTransformSteps` first to report every problem).
  */
-export function buildTransformChain(
-  steps: readonly TransformStep[],
-  registry: PluginRegistry,
-  context: TransformChainContext,
-): TransformChain {
+export function buildTransformChain(steps: readonly TransformStep[], registry: PluginRegistry, context: TransformChainContext): TransformChain {
   const transforms: Transform[] = [];
   const plugins: string[] = [];
   const paths: string[] = [];
@@ -172,12 +168,7 @@ function optionNames(definition: TransformDefinition): string[] | undefined {
   return typeof shape === 'object' && shape !== null ? Object.keys(shape).sort() : undefined;
 }
 
-function createTransform(
-  definition: TransformDefinition,
-  config: unknown,
-  step: TransformStep,
-  context: TransformChainContext,
-): Transform {
+function createTransform(definition: TransformDefinition, config: unknown, step: TransformStep, context: TransformChainContext): Transform {
   const target = { plugin: definition.name, path: step.path };
   let transform: Transform;
   try {

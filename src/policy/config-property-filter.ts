@@ -60,11 +60,7 @@ export class DefaultConfigPropertyFilter implements ConfigPropertyFilter {
  * read-only nor sensitive, not from the static broker config, and not excluded by name.
  * `isDefault` must mean "source is the built-in default": dynamic broker defaults count as set.
  */
-export function targetConfig(
-  filter: ConfigPropertyFilter,
-  entries: readonly TopicConfigEntry[],
-  incremental: boolean,
-): TopicConfigEntry[] {
+export function targetConfig(filter: ConfigPropertyFilter, entries: readonly TopicConfigEntry[], incremental: boolean): TopicConfigEntry[] {
   return entries.filter(
     (e) =>
       (incremental || (e.isDefault && filter.shouldReplicateSourceDefault(e.name)) || !e.isDefault) &&
@@ -83,9 +79,7 @@ export function newTopicConfigs(filter: ConfigPropertyFilter, entries: readonly 
 }
 
 /** One `IncrementalAlterConfigs` operation on a remote topic. */
-export type AlterConfigOp =
-  | { readonly op: 'set'; readonly name: string; readonly value: string | null }
-  | { readonly op: 'delete'; readonly name: string };
+export type AlterConfigOp = { readonly op: 'set'; readonly name: string; readonly value: string | null } | { readonly op: 'delete'; readonly name: string };
 
 /**
  * MM2's periodic config sync for one remote topic: every entry that `targetConfig(…, true)` keeps

@@ -1,13 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TopicConfigEntry } from '../core/ports/cluster-admin';
-import {
-  DEFAULT_CONFIG_PROPERTIES_EXCLUDE,
-  DefaultConfigPropertyFilter,
-  alterConfigOps,
-  newTopicConfigs,
-  targetConfig,
-} from './config-property-filter';
+import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DefaultConfigPropertyFilter, alterConfigOps, newTopicConfigs, targetConfig } from './config-property-filter';
 import { DefaultGroupFilter } from './group-filter';
 import { InvalidPatternError } from './pattern-list';
 import { DefaultTopicFilter } from './topic-filter';
@@ -42,7 +36,10 @@ describe('DefaultTopicFilter', () => {
   });
 
   it('throws InvalidPatternError naming the entry', () => {
-    assert.throws(() => new DefaultTopicFilter({ exclude: ['ok', '(bad'] }), (e: unknown) => e instanceof InvalidPatternError && e.index === 1);
+    assert.throws(
+      () => new DefaultTopicFilter({ exclude: ['ok', '(bad'] }),
+      (e: unknown) => e instanceof InvalidPatternError && e.index === 1,
+    );
   });
 });
 

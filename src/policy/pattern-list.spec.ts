@@ -124,11 +124,17 @@ describe('compilePatternList', () => {
   });
 
   it('requires each entry to be valid alone (Java would accept "a(b","c)d" joined)', () => {
-    assert.throws(() => compilePatternList(['a(b', 'c)d']), (e: unknown) => e instanceof InvalidPatternError && e.index === 0);
+    assert.throws(
+      () => compilePatternList(['a(b', 'c)d']),
+      (e: unknown) => e instanceof InvalidPatternError && e.index === 0,
+    );
   });
 
   it('reports clashes between entries, such as a repeated group name, against the later entry', () => {
-    assert.throws(() => compilePatternList(['(?<n>a)', '(?<n>b)']), (e: unknown) => e instanceof InvalidPatternError && e.index === 1);
+    assert.throws(
+      () => compilePatternList(['(?<n>a)', '(?<n>b)']),
+      (e: unknown) => e instanceof InvalidPatternError && e.index === 1,
+    );
   });
 
   it('lists every invalid entry for config validation', () => {

@@ -46,7 +46,11 @@ function notFound(name: string): HttpResponse {
 /** `GET /connectors` (and `?expand=status`, as Connect answers it). */
 export function listConnectors(flows: readonly FlowSnapshot[], workerId: string, expand: readonly string[]): HttpResponse {
   const all = connectors(flows);
-  if (!expand.includes('status')) return jsonResponse(200, all.map((c) => c.name));
+  if (!expand.includes('status'))
+    return jsonResponse(
+      200,
+      all.map((c) => c.name),
+    );
   return jsonResponse(200, Object.fromEntries(all.map((c) => [c.name, { status: connectorStatus(c, workerId) }])));
 }
 

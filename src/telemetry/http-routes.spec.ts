@@ -44,7 +44,10 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
   };
 }
 
-async function serve(flows: readonly FlowSnapshot[], run: (get: (path: string) => Promise<{ status: number; text: string; json: () => unknown }>) => Promise<void>): Promise<void> {
+async function serve(
+  flows: readonly FlowSnapshot[],
+  run: (get: (path: string) => Promise<{ status: number; text: string; json: () => unknown }>) => Promise<void>,
+): Promise<void> {
   const snapshots = (): readonly FlowSnapshot[] => flows;
   const server = new HttpServer(httpRoutes({ pipeline: 'p1', snapshots, metrics: new Metrics(snapshots), workerId: () => 'host:1' }), silentLogger);
   const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
@@ -94,7 +97,7 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.equal(sample(t, 'mirrorflow_heartbeats_written_total', f), 9);
     assert.ok((sample(t, 'mirrorflow_heartbeat_age_ms', f) ?? -1) >= 500);
     assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
-    assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, 'the process\'s default metrics are there too');
+    assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
   });
 });
@@ -123,20 +126,32 @@ test('/healthz is 200; /ready is 200 only when every flow runs, else 503 with a 
     assert.match(res.text, /has not started its flows/);
   });
   const checkpointsFailed = flow({ target: 'dr', checkpoints: { ...flow().checkpoints, state: 'failed' } });
-  await serve([flow({ state: 'starting' }), checkpointsFailed, flow({ target: 'c', outages: [{ cluster: 'c', operation: 'writing records', since: Date.now() - 12_000, failures: 5, lastError: 'broker down' }] }), flow({ target: 'blip', outages: [{ cluster: 'blip', operation: 'writing records', since: Date.now() - 1_000, failures: 1, lastError: 'NOT_LEADER_OR_FOLLOWER' }] }), flow({ target: 'ok' })], async (get) => {
-    const res = await get('/ready');
-    assert.equal(res.status, 503);
-    assert.deepEqual(res.json(), {
-      ready: false,
-      flows: [
-        { flow: 'primary->backup', ready: false, reasons: ['replication is starting'] },
-        { flow: 'primary->dr', ready: false, reasons: ['checkpoints failed'] },
-        { flow: 'primary->c', ready: false, reasons: ['writing records on c has been failing for 12 s: broker down'] },
-        { flow: 'primary->blip', ready: true, reasons: [] },
-        { flow: 'primary->ok', ready: true, reasons: [] },
-      ],
-    });
-  });
+  await serve(
+    [
+      flow({ state: 'starting' }),
+      checkpointsFailed,
+      flow({ target: 'c', outages: [{ cluster: 'c', operation: 'writing records', since: Date.now() - 12_000, failures: 5, lastError: 'broker down' }] }),
+      flow({
+        target: 'blip',
+        outages: [{ cluster: 'blip', operation: 'writing records', since: Date.now() - 1_000, failures: 1, lastError: 'NOT_LEADER_OR_FOLLOWER' }],
+      }),
+      flow({ target: 'ok' }),
+    ],
+    async (get) => {
+      const res = await get('/ready');
+      assert.equal(res.status, 503);
+      assert.deepEqual(res.json(), {
+        ready: false,
+        flows: [
+          { flow: 'primary->backup', ready: false, reasons: ['replication is starting'] },
+          { flow: 'primary->dr', ready: false, reasons: ['checkpoints failed'] },
+          { flow: 'primary->c', ready: false, reasons: ['writing records on c has been failing for 12 s: broker down'] },
+          { flow: 'primary->blip', ready: true, reasons: [] },
+          { flow: 'primary->ok', ready: true, reasons: [] },
+        ],
+      });
+    },
+  );
 });
 
 test('/status: flows with sorted partitions and their lag, checkpoints, heartbeats and groups skipped as active', async () => {
@@ -144,13 +159,25 @@ test('/status: flows with sorted partitions and their lag, checkpoints, heartbea
     const doc = (await get('/status')).json() as {
       pipeline: string;
       ready: boolean;
-      flows: { name: string; lag: number; partitions: { partition: number; lag: number }[]; checkpoints: { groupSync: { activeGroups: string[] } }; heartbeats: { written: number } }[];
+      flows: {
+        name: string;
+        lag: number;
+        partitions: { partition: number; lag: number }[];
+        checkpoints: { groupSync: { activeGroups: string[] } };
+        heartbeats: { written: number };
+      }[];
     };
     assert.equal(doc.pipeline, 'p1');
     assert.equal(doc.ready, true);
     assert.equal(doc.flows[0]!.name, 'primary->backup');
     assert.equal(doc.flows[0]!.lag, 10);
-    assert.deepEqual(doc.flows[0]!.partitions.map((p) => [p.partition, p.lag]), [[0, 0], [1, 10]]);
+    assert.deepEqual(
+      doc.flows[0]!.partitions.map((p) => [p.partition, p.lag]),
+      [
+        [0, 0],
+        [1, 10],
+      ],
+    );
     assert.deepEqual(doc.flows[0]!.checkpoints.groupSync.activeGroups, ['busy']);
     assert.equal(doc.flows[0]!.heartbeats.written, 9);
   });
@@ -189,17 +216,20 @@ test('/connectors: three connectors per flow, named <source>-><target>.<class>; 
   });
 });
 
-test('/connectors/{name}/offsets: the last replicated offset per source partition under MM2\'s keys', async () => {
-  await serve([flow({ partitions: [...flow().partitions, { topic: 'empty', partition: 0, nextOffset: 0, highWatermark: 0, records: 0, bytes: 0 }] })], async (get) => {
-    const res = await get('/connectors/MirrorSourceConnector/offsets');
-    assert.equal(res.status, 200);
-    assert.equal(
-      res.text,
-      '{"offsets":[' +
-        '{"partition":{"cluster":"primary","partition":0,"topic":"orders"},"offset":{"offset":39}},' +
-        '{"partition":{"cluster":"primary","partition":1,"topic":"orders"},"offset":{"offset":29}}]}\n',
-      'a partition with nothing replicated has no offset, as in the progress topic',
-    );
-    assert.equal((await get('/connectors/nope/offsets')).status, 404);
-  });
+test("/connectors/{name}/offsets: the last replicated offset per source partition under MM2's keys", async () => {
+  await serve(
+    [flow({ partitions: [...flow().partitions, { topic: 'empty', partition: 0, nextOffset: 0, highWatermark: 0, records: 0, bytes: 0 }] })],
+    async (get) => {
+      const res = await get('/connectors/MirrorSourceConnector/offsets');
+      assert.equal(res.status, 200);
+      assert.equal(
+        res.text,
+        '{"offsets":[' +
+          '{"partition":{"cluster":"primary","partition":0,"topic":"orders"},"offset":{"offset":39}},' +
+          '{"partition":{"cluster":"primary","partition":1,"topic":"orders"},"offset":{"offset":29}}]}\n',
+        'a partition with nothing replicated has no offset, as in the progress topic',
+      );
+      assert.equal((await get('/connectors/nope/offsets')).status, 404);
+    },
+  );
 });

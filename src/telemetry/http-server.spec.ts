@@ -80,5 +80,6 @@ test('listen addresses: HOST:PORT, [IPv6]:PORT, off; anything else is refused', 
   assert.deepEqual(parseListenAddress('[::1]:9464'), { host: '::1', port: 9464 });
   assert.deepEqual(parseListenAddress('localhost:0'), { host: 'localhost', port: 0 });
   assert.equal(parseListenAddress('off'), undefined);
-  for (const bad of ['9464', '127.0.0.1', '127.0.0.1:70000', 'http://127.0.0.1:9464', ':9464', 'on']) assert.throws(() => parseListenAddress(bad), MirrorflowError, bad);
+  for (const bad of ['9464', '127.0.0.1', '127.0.0.1:70000', 'http://127.0.0.1:9464', ':9464', 'on'])
+    assert.throws(() => parseListenAddress(bad), MirrorflowError, bad);
 });

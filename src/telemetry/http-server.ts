@@ -116,7 +116,9 @@ export class HttpServer {
       if (req.method !== route.method && !(req.method === 'HEAD' && route.method === 'GET')) continue;
       return route.handle({ path: url.pathname, params, query: url.searchParams });
     }
-    return pathMatched ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`) : errorResponse(404, `No such endpoint: ${url.pathname}.`);
+    return pathMatched
+      ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`)
+      : errorResponse(404, `No such endpoint: ${url.pathname}.`);
   }
 }
 
@@ -144,9 +146,18 @@ function matchSegments(pattern: readonly string[], segments: readonly string[]):
 function describeListenError(error: NodeJS.ErrnoException, address: ListenAddress): MirrorflowError {
   const where = `${address.host}:${address.port}`;
   if (error.code === 'EADDRINUSE')
-    return new MirrorflowError(`Cannot serve HTTP on ${where}: the port is in use (another mirrorflow or other program?). Choose another with --http HOST:PORT or http.listen, or turn it off with --http off.`, { cause: error });
-  if (error.code === 'EACCES') return new MirrorflowError(`Cannot serve HTTP on ${where}: permission denied (ports below 1024 need privileges). Choose another port with --http HOST:PORT.`, { cause: error });
+    return new MirrorflowError(
+      `Cannot serve HTTP on ${where}: the port is in use (another mirrorflow or other program?). Choose another with --http HOST:PORT or http.listen, or turn it off with --http off.`,
+      { cause: error },
+    );
+  if (error.code === 'EACCES')
+    return new MirrorflowError(
+      `Cannot serve HTTP on ${where}: permission denied (ports below 1024 need privileges). Choose another port with --http HOST:PORT.`,
+      { cause: error },
+    );
   if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-    return new MirrorflowError(`Cannot serve HTTP on ${where}: no such local address. Use an address of this host, e.g. 127.0.0.1 or 0.0.0.0.`, { cause: error });
+    return new MirrorflowError(`Cannot serve HTTP on ${where}: no such local address. Use an address of this host, e.g. 127.0.0.1 or 0.0.0.0.`, {
+      cause: error,
+    });
   return new MirrorflowError(`Cannot serve HTTP on ${where}: ${error.message}`, { cause: error });
 }

@@ -1,14 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import {
-  CHECKPOINT_STATES,
-  FLOW_STATES,
-  HEARTBEAT_STATES,
-  type FlowSnapshot,
-  type PartitionSnapshot,
-  flowLag,
-  flowName,
-  partitionLag,
-} from './flow-snapshot';
+import { CHECKPOINT_STATES, FLOW_STATES, HEARTBEAT_STATES, type FlowSnapshot, type PartitionSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
 
 const FLOW_LABELS = ['flow', 'source', 'target'] as const;
 const PARTITION_LABELS = [...FLOW_LABELS, 'topic', 'partition'] as const;
@@ -55,48 +46,196 @@ export class Metrics {
         if (value !== undefined) emit(flowLabels(f), value);
       }
     };
-    const perState = <S extends string>(states: readonly S[], list: () => readonly FlowSnapshot[], read: (f: FlowSnapshot) => S) => (emit: Emit) => {
-      for (const f of list()) for (const state of states) emit({ ...flowLabels(f), state }, read(f) === state ? 1 : 0);
-    };
+    const perState =
+      <S extends string>(states: readonly S[], list: () => readonly FlowSnapshot[], read: (f: FlowSnapshot) => S) =>
+      (emit: Emit) => {
+        for (const f of list()) for (const state of states) emit({ ...flowLabels(f), state }, read(f) === state ? 1 : 0);
+      };
     const now = (): number => Date.now();
 
     // Replication: MM2's MirrorSourceConnector metrics.
-    this.counter('mirrorflow_records_replicated_total', 'Records written to the target and acknowledged, per source partition (MM2: record-count).', PARTITION_LABELS, perPartition((p) => p.records));
-    this.counter('mirrorflow_bytes_replicated_total', 'Bytes of records written to the target and acknowledged, per source partition (MM2: byte-count).', PARTITION_LABELS, perPartition((p) => p.bytes));
-    this.gauge('mirrorflow_offset_lag_records', 'Records on the source not yet on the target: high watermark at the last fetch minus the next offset to replicate.', PARTITION_LABELS, perPartition(partitionLag));
-    this.gauge('mirrorflow_flow_lag_records', 'The flow\'s offset lag summed over its partitions.', FLOW_LABELS, perFlow(replicating, flowLag));
-    this.gauge('mirrorflow_partitions', 'Source partitions the flow has fetched from.', FLOW_LABELS, perFlow(replicating, (f) => f.partitions.length));
-    this.gauge('mirrorflow_topics', 'Source topics the flow replicates.', FLOW_LABELS, perFlow(replicating, (f) => f.topics));
-    this.gauge('mirrorflow_replication_latency_ms', 'From the source timestamp of the last batch\'s newest record to the target\'s acknowledgement (MM2: replication-latency-ms, last value).', FLOW_LABELS, perFlow(replicating, (f) => f.lastReplicationLatencyMs));
-    this.counter('mirrorflow_records_dropped_total', 'Records dropped by the flow\'s transforms.', FLOW_LABELS, perFlow(replicating, (f) => f.recordsDropped));
-    this.counter('mirrorflow_record_batches_forwarded_total', 'Source record batches written to the target as fetched, without decoding.', FLOW_LABELS, perFlow(replicating, (f) => f.recordBatchesForwarded));
-    this.counter('mirrorflow_writes_total', 'Acknowledged writes (produce rounds) to the target.', FLOW_LABELS, perFlow(replicating, (f) => f.writes));
-    this.gauge('mirrorflow_buffer_bytes', 'Bytes fetched from the source and not yet acknowledged by the target.', FLOW_LABELS, perFlow(replicating, (f) => f.buffer?.inFlightBytes));
-    this.gauge('mirrorflow_buffer_max_bytes', 'Bound of buffered bytes (buffer.max_bytes); fetching pauses at it.', FLOW_LABELS, perFlow(replicating, (f) => f.buffer?.maxBytes));
-    this.gauge('mirrorflow_flow_state', 'The flow\'s state: 1 for the current one, 0 for the others.', STATE_LABELS, perState(FLOW_STATES, flows, (f) => f.state));
-    this.counter('mirrorflow_source_resets_total', 'Source logs found restarted below the stored position (topic recreated or truncated).', FLOW_LABELS, perFlow(flows, (f) => f.sourceResets));
-    this.counter('mirrorflow_records_dead_lettered_total', 'Records set aside to a dead-letter topic.', FLOW_LABELS, perFlow(flows, (f) => f.recordsDeadLettered));
-    this.gauge('mirrorflow_outage_seconds', 'How long a cluster operation of the flow has been failing and retried (an outage); absent when it works.', OUTAGE_LABELS, (emit) => {
-      for (const f of flows()) for (const o of f.outages) emit({ ...flowLabels(f), cluster: o.cluster, operation: o.operation }, Math.max(0, now() - o.since) / 1000);
-    });
+    this.counter(
+      'mirrorflow_records_replicated_total',
+      'Records written to the target and acknowledged, per source partition (MM2: record-count).',
+      PARTITION_LABELS,
+      perPartition((p) => p.records),
+    );
+    this.counter(
+      'mirrorflow_bytes_replicated_total',
+      'Bytes of records written to the target and acknowledged, per source partition (MM2: byte-count).',
+      PARTITION_LABELS,
+      perPartition((p) => p.bytes),
+    );
+    this.gauge(
+      'mirrorflow_offset_lag_records',
+      'Records on the source not yet on the target: high watermark at the last fetch minus the next offset to replicate.',
+      PARTITION_LABELS,
+      perPartition(partitionLag),
+    );
+    this.gauge('mirrorflow_flow_lag_records', "The flow's offset lag summed over its partitions.", FLOW_LABELS, perFlow(replicating, flowLag));
+    this.gauge(
+      'mirrorflow_partitions',
+      'Source partitions the flow has fetched from.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.partitions.length),
+    );
+    this.gauge(
+      'mirrorflow_topics',
+      'Source topics the flow replicates.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.topics),
+    );
+    this.gauge(
+      'mirrorflow_replication_latency_ms',
+      "From the source timestamp of the last batch's newest record to the target's acknowledgement (MM2: replication-latency-ms, last value).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.lastReplicationLatencyMs),
+    );
+    this.counter(
+      'mirrorflow_records_dropped_total',
+      "Records dropped by the flow's transforms.",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.recordsDropped),
+    );
+    this.counter(
+      'mirrorflow_record_batches_forwarded_total',
+      'Source record batches written to the target as fetched, without decoding.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.recordBatchesForwarded),
+    );
+    this.counter(
+      'mirrorflow_writes_total',
+      'Acknowledged writes (produce rounds) to the target.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.writes),
+    );
+    this.gauge(
+      'mirrorflow_buffer_bytes',
+      'Bytes fetched from the source and not yet acknowledged by the target.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.buffer?.inFlightBytes),
+    );
+    this.gauge(
+      'mirrorflow_buffer_max_bytes',
+      'Bound of buffered bytes (buffer.max_bytes); fetching pauses at it.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.buffer?.maxBytes),
+    );
+    this.gauge(
+      'mirrorflow_flow_state',
+      "The flow's state: 1 for the current one, 0 for the others.",
+      STATE_LABELS,
+      perState(FLOW_STATES, flows, (f) => f.state),
+    );
+    this.counter(
+      'mirrorflow_source_resets_total',
+      'Source logs found restarted below the stored position (topic recreated or truncated).',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.sourceResets),
+    );
+    this.counter(
+      'mirrorflow_records_dead_lettered_total',
+      'Records set aside to a dead-letter topic.',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.recordsDeadLettered),
+    );
+    this.gauge(
+      'mirrorflow_outage_seconds',
+      'How long a cluster operation of the flow has been failing and retried (an outage); absent when it works.',
+      OUTAGE_LABELS,
+      (emit) => {
+        for (const f of flows())
+          for (const o of f.outages) emit({ ...flowLabels(f), cluster: o.cluster, operation: o.operation }, Math.max(0, now() - o.since) / 1000);
+      },
+    );
 
     // Checkpoints and group offset sync: MM2's MirrorCheckpointConnector.
-    this.gauge('mirrorflow_checkpoint_state', 'The flow\'s checkpoints\' state: 1 for the current one, 0 for the others.', STATE_LABELS, perState(CHECKPOINT_STATES, replicating, (f) => f.checkpoints.state));
-    this.gauge('mirrorflow_checkpoint_groups', 'Consumer groups being checkpointed.', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.groups));
-    this.counter('mirrorflow_checkpoints_written_total', 'Checkpoint records written and acknowledged.', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.checkpointsWritten));
-    this.gauge('mirrorflow_checkpoint_latency_ms', 'From reading a group\'s source offsets to the acknowledgement of its checkpoints, last pass (MM2: checkpoint-latency-ms).', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.lastCheckpointLatencyMs));
-    this.gauge('mirrorflow_checkpoint_age_ms', 'Time since the last completed checkpoint pass.', FLOW_LABELS, perFlow(replicating, (f) => ageMs(f.checkpoints.lastPassAt, now())));
-    this.counter('mirrorflow_checkpoint_errors_total', 'Checkpoint passes and group refreshes that failed (each is retried).', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.errors));
-    this.counter('mirrorflow_group_sync_groups_synced_total', 'Times a group\'s offsets were committed on the target (sync_group_offsets).', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.groupSync.groupsSynced));
-    this.counter('mirrorflow_group_sync_offsets_committed_total', 'Partition offsets committed into target groups.', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.groupSync.offsetsCommitted));
-    this.counter('mirrorflow_group_sync_skipped_active_total', 'Times a group was not synced because it had active members on the target.', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.groupSync.skippedActive));
-    this.counter('mirrorflow_group_sync_errors_total', 'Group offset syncs that failed.', FLOW_LABELS, perFlow(replicating, (f) => f.checkpoints.groupSync.errors));
+    this.gauge(
+      'mirrorflow_checkpoint_state',
+      "The flow's checkpoints' state: 1 for the current one, 0 for the others.",
+      STATE_LABELS,
+      perState(CHECKPOINT_STATES, replicating, (f) => f.checkpoints.state),
+    );
+    this.gauge(
+      'mirrorflow_checkpoint_groups',
+      'Consumer groups being checkpointed.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.groups),
+    );
+    this.counter(
+      'mirrorflow_checkpoints_written_total',
+      'Checkpoint records written and acknowledged.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.checkpointsWritten),
+    );
+    this.gauge(
+      'mirrorflow_checkpoint_latency_ms',
+      "From reading a group's source offsets to the acknowledgement of its checkpoints, last pass (MM2: checkpoint-latency-ms).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.lastCheckpointLatencyMs),
+    );
+    this.gauge(
+      'mirrorflow_checkpoint_age_ms',
+      'Time since the last completed checkpoint pass.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => ageMs(f.checkpoints.lastPassAt, now())),
+    );
+    this.counter(
+      'mirrorflow_checkpoint_errors_total',
+      'Checkpoint passes and group refreshes that failed (each is retried).',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.errors),
+    );
+    this.counter(
+      'mirrorflow_group_sync_groups_synced_total',
+      "Times a group's offsets were committed on the target (sync_group_offsets).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.groupSync.groupsSynced),
+    );
+    this.counter(
+      'mirrorflow_group_sync_offsets_committed_total',
+      'Partition offsets committed into target groups.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.groupSync.offsetsCommitted),
+    );
+    this.counter(
+      'mirrorflow_group_sync_skipped_active_total',
+      'Times a group was not synced because it had active members on the target.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.groupSync.skippedActive),
+    );
+    this.counter(
+      'mirrorflow_group_sync_errors_total',
+      'Group offset syncs that failed.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.checkpoints.groupSync.errors),
+    );
 
     // Heartbeats: MM2's MirrorHeartbeatConnector.
-    this.gauge('mirrorflow_heartbeat_state', 'The flow\'s heartbeats\' state: 1 for the current one, 0 for the others.', STATE_LABELS, perState(HEARTBEAT_STATES, flows, (f) => f.heartbeats.state));
-    this.counter('mirrorflow_heartbeats_written_total', 'Heartbeats written and acknowledged.', FLOW_LABELS, perFlow(flows, (f) => f.heartbeats.written));
-    this.gauge('mirrorflow_heartbeat_age_ms', 'Time since the last acknowledged heartbeat.', FLOW_LABELS, perFlow(flows, (f) => ageMs(f.heartbeats.lastAt, now())));
-    this.counter('mirrorflow_heartbeat_errors_total', 'Heartbeat writes that failed.', FLOW_LABELS, perFlow(flows, (f) => f.heartbeats.errors));
+    this.gauge(
+      'mirrorflow_heartbeat_state',
+      "The flow's heartbeats' state: 1 for the current one, 0 for the others.",
+      STATE_LABELS,
+      perState(HEARTBEAT_STATES, flows, (f) => f.heartbeats.state),
+    );
+    this.counter(
+      'mirrorflow_heartbeats_written_total',
+      'Heartbeats written and acknowledged.',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.heartbeats.written),
+    );
+    this.gauge(
+      'mirrorflow_heartbeat_age_ms',
+      'Time since the last acknowledged heartbeat.',
+      FLOW_LABELS,
+      perFlow(flows, (f) => ageMs(f.heartbeats.lastAt, now())),
+    );
+    this.counter(
+      'mirrorflow_heartbeat_errors_total',
+      'Heartbeat writes that failed.',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.heartbeats.errors),
+    );
   }
 
   /** A gauge recomputed from the snapshot at every scrape. */

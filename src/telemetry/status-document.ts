@@ -41,12 +41,24 @@ export interface FlowStatusDocument {
     readonly lastPassAt: string | null;
     readonly latencyMs: number | null;
     readonly errors: number;
-    readonly groupSync: { readonly enabled: boolean; readonly synced: number; readonly skippedActive: number; readonly activeGroups: readonly string[]; readonly errors: number };
+    readonly groupSync: {
+      readonly enabled: boolean;
+      readonly synced: number;
+      readonly skippedActive: number;
+      readonly activeGroups: readonly string[];
+      readonly errors: number;
+    };
   };
   readonly heartbeats: { readonly state: string; readonly written: number; readonly lastAt: string | null; readonly errors: number };
   readonly sourceResets: number;
   readonly recordsDeadLettered: number;
-  readonly outages: readonly { readonly cluster: string; readonly operation: string; readonly since: string | null; readonly failures: number; readonly lastError: string }[];
+  readonly outages: readonly {
+    readonly cluster: string;
+    readonly operation: string;
+    readonly since: string | null;
+    readonly failures: number;
+    readonly lastError: string;
+  }[];
 }
 
 export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[], now: number = Date.now()): StatusDocument {
@@ -74,7 +86,14 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         buffer: f.buffer === undefined ? null : { bytes: f.buffer.inFlightBytes, maxBytes: f.buffer.maxBytes },
         partitions: [...f.partitions]
           .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
-          .map((p) => ({ topic: p.topic, partition: p.partition, nextOffset: p.nextOffset, highWatermark: p.highWatermark, lag: partitionLag(p), records: p.records })),
+          .map((p) => ({
+            topic: p.topic,
+            partition: p.partition,
+            nextOffset: p.nextOffset,
+            highWatermark: p.highWatermark,
+            lag: partitionLag(p),
+            records: p.records,
+          })),
         checkpoints: {
           state: cp.state,
           groups: cp.groups,

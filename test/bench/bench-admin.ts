@@ -115,7 +115,11 @@ export function sumOffsets(offsets: ReadonlyMap<string, readonly number[]>): num
 }
 
 /** True when every topic of `expected` exists in `actual` and each partition reached its expected offset. */
-export function reached(actual: ReadonlyMap<string, readonly number[]>, expected: ReadonlyMap<string, readonly number[]>, rename: (topic: string) => string): boolean {
+export function reached(
+  actual: ReadonlyMap<string, readonly number[]>,
+  expected: ReadonlyMap<string, readonly number[]>,
+  rename: (topic: string) => string,
+): boolean {
   for (const [topic, wanted] of expected) {
     const have = actual.get(rename(topic));
     if (have === undefined || have.length < wanted.length) return false;

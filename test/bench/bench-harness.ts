@@ -72,7 +72,9 @@ export function revision(): { commit: string; srcChanged: boolean } {
 async function machineInfo(java: JavaTools, kafka: string): Promise<MachineInfo> {
   let cpuModel = cpus()[0]?.model ?? 'unknown CPU';
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) cpuModel = line.split(':')[1]!.trim();
   } catch {
     // keep os.cpus()'s model
@@ -177,7 +179,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       workloads: options.workloads,
       replicators: options.replicators,
       brokers: options.clusters !== undefined ? 'given' : { heapMb: BENCH_BROKER_HEAP_MB, dataDir: brokerDir, properties: BENCH_BROKER_PROPERTIES },
-      mirrorflow: { nodeArgs: options.mirrorflow.nodeArgs, set: options.mirrorflow.set, settings: 'pipeline defaults; topics = the run\'s topics' },
+      mirrorflow: { nodeArgs: options.mirrorflow.nodeArgs, set: options.mirrorflow.set, settings: "pipeline defaults; topics = the run's topics" },
       mm2: { heapMb: MM2_HEAP_MB, default: 'MM2 defaults (see test/bench/mm2-properties.ts)', tuned: tunedSettings(options.tunedTasks) },
       limit: { producerProps: LIMIT_PRODUCER_PROPS, latencyProducerProps: LIMIT_LATENCY_PRODUCER_PROPS },
     },
@@ -196,7 +198,23 @@ async function warmUpBrokers(env: BenchEnv): Promise<void> {
       await admin.createReadyTopics([{ name: topic, partitions: 8 }]);
       try {
         await env.java.benchToolJson(
-          ['produce', '--bootstrap', admin.bootstrap, '--topics', topic, '--partitions', '8', '--records', '300000', '--key-bytes', '16', '--value-bytes', '256', '--headers', '2'],
+          [
+            'produce',
+            '--bootstrap',
+            admin.bootstrap,
+            '--topics',
+            topic,
+            '--partitions',
+            '8',
+            '--records',
+            '300000',
+            '--key-bytes',
+            '16',
+            '--value-bytes',
+            '256',
+            '--headers',
+            '2',
+          ],
           10 * 60_000,
         );
         await env.java.benchToolJson(['digest', '--bootstrap', admin.bootstrap, '--topics', topic], 10 * 60_000);

@@ -89,7 +89,9 @@ function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
     runs: runs.length,
     failed: runs.filter((r) => r.status === 'failed').length,
     errors: runs.filter((r) => r.status === 'error').length,
-    failures: runs.filter((r) => r.status !== 'ok').map((r) => `${r.status === 'failed' ? 'FAILED' : 'ERROR (harness)'} round ${r.round}: ${shortFailure(r.failure)} (${r.dir})`),
+    failures: runs
+      .filter((r) => r.status !== 'ok')
+      .map((r) => `${r.status === 'failed' ? 'FAILED' : 'ERROR (harness)'} round ${r.round}: ${shortFailure(r.failure)} (${r.dir})`),
     recordsPerSec: pick((r) => r.recordsPerSec),
     mibPerSec: pick((r) => r.mibPerSec),
     steadyRecordsPerSec: pick((r) => r.steadyRecordsPerSec),
@@ -178,9 +180,27 @@ function workloadTable(summary: WorkloadSummary): Table {
     if (s.failed + s.errors === s.runs) {
       rows.push([LABEL[name], s.failed > 0 ? 'FAILED' : 'ERROR', ...header.slice(2, -1).map(() => ''), ok]);
     } else if (latency) {
-      rows.push([LABEL[name], int(s.latencyMs?.p50), int(s.latencyMs?.p99), int(s.latencyMs?.max), int(s.recordsPerSec), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
+      rows.push([
+        LABEL[name],
+        int(s.latencyMs?.p50),
+        int(s.latencyMs?.p99),
+        int(s.latencyMs?.max),
+        int(s.recordsPerSec),
+        dec(s.cpuSecondsPerMillion),
+        int(s.peakRssMiB),
+        ok,
+      ]);
     } else {
-      rows.push([LABEL[name], int(s.recordsPerSec), dec(s.mibPerSec), int(s.steadyRecordsPerSec), secs(s.firstRecordMs), dec(s.cpuSecondsPerMillion), int(s.peakRssMiB), ok]);
+      rows.push([
+        LABEL[name],
+        int(s.recordsPerSec),
+        dec(s.mibPerSec),
+        int(s.steadyRecordsPerSec),
+        secs(s.firstRecordMs),
+        dec(s.cpuSecondsPerMillion),
+        int(s.peakRssMiB),
+        ok,
+      ]);
     }
     for (const failure of s.failures) notes.push(`${LABEL[name]}: ${failure}`);
   }
@@ -197,7 +217,10 @@ function workloadTable(summary: WorkloadSummary): Table {
 function textTable(table: Table): string {
   const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [table.title, `  ${line(table.header)}`, ...table.rows.map((r) => `  ${line(r)}`), ...table.notes.map((n) => `  ${n}`)].join('\n');
 }
 
@@ -214,7 +237,13 @@ function markdownTable(table: Table): string {
   ].join('\n');
 }
 
-export function headline(date: string, machine: MachineInfo, rounds: number, runs: readonly RunResult[] = [], revision?: { commit: string; srcChanged: boolean }): string {
+export function headline(
+  date: string,
+  machine: MachineInfo,
+  rounds: number,
+  runs: readonly RunResult[] = [],
+  revision?: { commit: string; srcChanged: boolean },
+): string {
   const commit = revision === undefined ? '' : `mirrorflow ${revision.commit}${revision.srcChanged ? ' (with uncommitted changes in src/)' : ''}, `;
   return (
     `${date.slice(0, 10)}, ${commit}${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB, ` +
@@ -239,7 +268,13 @@ export function backgroundLoad(runs: readonly RunResult[]): string {
 export function rerender(report: BenchReport): BenchReport {
   const workloads = (report.settings['workloads'] ?? []) as Workload[];
   const summaries = workloads.map((w) => summarize(w, report.runs, report.rounds));
-  const head = headline(report.date, report.machine, report.rounds, report.runs, report.settings['revision'] as { commit: string; srcChanged: boolean } | undefined);
+  const head = headline(
+    report.date,
+    report.machine,
+    report.rounds,
+    report.runs,
+    report.settings['revision'] as { commit: string; srcChanged: boolean } | undefined,
+  );
   return { ...report, summaries, text: renderText(summaries, head), markdown: renderMarkdown(summaries, head) };
 }
 

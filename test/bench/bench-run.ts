@@ -19,7 +19,15 @@ import { BenchAdmin, reached, sumOffsets } from './bench-admin';
 import { parseProducerPerformance, type JavaTools, type ProducerPerformanceSummary } from './java-tools';
 import { machineBusySeconds, processCpuSeconds, ProcessMeter } from './process-meter';
 import { spawnLogged, startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
-import { LATENCY_WARMUP_SECONDS, latencyWarmupRecords, recordBytes, totalRecords, type LatencyWorkload, type ThroughputWorkload, type Workload } from './workloads';
+import {
+  LATENCY_WARMUP_SECONDS,
+  latencyWarmupRecords,
+  recordBytes,
+  totalRecords,
+  type LatencyWorkload,
+  type ThroughputWorkload,
+  type Workload,
+} from './workloads';
 
 export interface BenchCluster {
   readonly bootstrap: string;
@@ -204,16 +212,30 @@ function steadyRate(records: number, elapsedMs: number, firstRecordMs: number): 
   return ms >= 1000 ? records / (ms / 1000) : undefined;
 }
 
-function produceArgs(bootstrap: string, topics: readonly string[], partitions: number, records: number, workload: Workload, extra: readonly string[] = []): string[] {
+function produceArgs(
+  bootstrap: string,
+  topics: readonly string[],
+  partitions: number,
+  records: number,
+  workload: Workload,
+  extra: readonly string[] = [],
+): string[] {
   return [
     'produce',
-    '--bootstrap', bootstrap,
-    '--topics', topics.join(','),
-    '--partitions', String(partitions),
-    '--records', String(records),
-    '--key-bytes', String(workload.shape.keyBytes),
-    '--value-bytes', String(workload.shape.valueBytes),
-    '--headers', String(workload.shape.headers),
+    '--bootstrap',
+    bootstrap,
+    '--topics',
+    topics.join(','),
+    '--partitions',
+    String(partitions),
+    '--records',
+    String(records),
+    '--key-bytes',
+    String(workload.shape.keyBytes),
+    '--value-bytes',
+    String(workload.shape.valueBytes),
+    '--headers',
+    String(workload.shape.headers),
     ...extra,
   ];
 }
@@ -254,7 +276,16 @@ export async function runOnce(env: BenchEnv, workload: Workload, round: number, 
   const dir = join(env.runsDir, id);
   await mkdir(dir, { recursive: true });
   const clock = new PhaseClock();
-  const base = { workload: workload.name, round, replicator, id, dir, records: totalRecords(workload), bytes: totalRecords(workload) * recordBytes(workload.shape), phasesMs: clock.phases };
+  const base = {
+    workload: workload.name,
+    round,
+    replicator,
+    id,
+    dir,
+    records: totalRecords(workload),
+    bytes: totalRecords(workload) * recordBytes(workload.shape),
+    phasesMs: clock.phases,
+  };
   try {
     const measured =
       replicator === 'limit'
@@ -301,13 +332,23 @@ function startReplicator(env: BenchEnv, run: ReplicationRun, replicator: Exclude
   }
 }
 
-async function runThroughput(env: BenchEnv, workload: ThroughputWorkload, replicator: Exclude<ReplicatorName, 'limit'>, id: string, dir: string, clock: PhaseClock): Promise<Measured> {
+async function runThroughput(
+  env: BenchEnv,
+  workload: ThroughputWorkload,
+  replicator: Exclude<ReplicatorName, 'limit'>,
+  id: string,
+  dir: string,
+  clock: PhaseClock,
+): Promise<Measured> {
   const topics = topicNames(workload, id);
   const run = replicationRun(env, id, dir, topics);
   await setup('creating the source topics', () => env.sourceAdmin.createReadyTopics(topics.map((name) => ({ name, partitions: workload.partitions }))));
   clock.mark('setup');
   const preload = await setup('preloading', () =>
-    env.java.benchToolJson<{ records: number; ms: number }>(produceArgs(run.sourceBootstrap, topics, workload.partitions, workload.recordsPerTopic, workload), 30 * 60_000),
+    env.java.benchToolJson<{ records: number; ms: number }>(
+      produceArgs(run.sourceBootstrap, topics, workload.partitions, workload.recordsPerTopic, workload),
+      30 * 60_000,
+    ),
   );
   clock.mark('preload');
   const expected: Offsets = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
@@ -358,7 +399,14 @@ async function runThroughput(env: BenchEnv, workload: ThroughputWorkload, replic
   }
 }
 
-async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: Exclude<ReplicatorName, 'limit'>, id: string, dir: string, clock: PhaseClock): Promise<Measured> {
+async function runLatency(
+  env: BenchEnv,
+  workload: LatencyWorkload,
+  replicator: Exclude<ReplicatorName, 'limit'>,
+  id: string,
+  dir: string,
+  clock: PhaseClock,
+): Promise<Measured> {
   const topics = topicNames(workload, id);
   const run = replicationRun(env, id, dir, topics);
   const topic = topics[0]!;
@@ -401,7 +449,9 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
       ),
     );
     const expected = await env.sourceAdmin.endOffsets(topics);
-    const end = await pollUntil('every paced record on the target', env.runTimeoutMs, child, async () => ((await delivered(expected)) ? cpuMark(env, meter) : undefined));
+    const end = await pollUntil('every paced record on the target', env.runTimeoutMs, child, async () =>
+      (await delivered(expected)) ? cpuMark(env, meter) : undefined,
+    );
     const reading = meter.read();
     const cpu = cpuBetween(start, end);
     clock.mark('replicate');
@@ -413,11 +463,16 @@ async function runLatency(env: BenchEnv, workload: LatencyWorkload, replicator: 
       env.java.benchToolJson<LatencyStats & { unmatched: number; sourceRecords: number }>(
         [
           'latency',
-          '--source-bootstrap', run.sourceBootstrap,
-          '--source-topic', topic,
-          '--target-bootstrap', run.targetBootstrap,
-          '--target-topic', remoteTopic,
-          '--from-offsets', from.join(','),
+          '--source-bootstrap',
+          run.sourceBootstrap,
+          '--source-topic',
+          topic,
+          '--target-bootstrap',
+          run.targetBootstrap,
+          '--target-topic',
+          remoteTopic,
+          '--from-offsets',
+          from.join(','),
         ],
         10 * 60_000,
       ),
@@ -463,11 +518,17 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
   const latency = workload.kind === 'latency';
   const java = env.java.producerPerformance(
     [
-      '--topic', topic,
-      '--num-records', String(total),
-      '--record-size', String(recordBytes(workload.shape)),
-      '--throughput', latency ? String(workload.rate) : '-1',
-      '--producer-props', `bootstrap.servers=${env.target.bootstrap}`, ...(latency ? LIMIT_LATENCY_PRODUCER_PROPS : LIMIT_PRODUCER_PROPS),
+      '--topic',
+      topic,
+      '--num-records',
+      String(total),
+      '--record-size',
+      String(recordBytes(workload.shape)),
+      '--throughput',
+      latency ? String(workload.rate) : '-1',
+      '--producer-props',
+      `bootstrap.servers=${env.target.bootstrap}`,
+      ...(latency ? LIMIT_LATENCY_PRODUCER_PROPS : LIMIT_PRODUCER_PROPS),
     ],
     dir,
   );
@@ -513,7 +574,10 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
       peakRssMiB: reading.peakRssMiB,
       brokerCpuSeconds: cpu.brokerCpuSeconds,
       otherCpuSeconds: cpu.otherCpuSeconds,
-      latencyMs: latency && summary ? { pairs: summary.records, p50: summary.p50Ms, p99: summary.p99Ms, max: summary.maxLatencyMs, mean: summary.avgLatencyMs } : undefined,
+      latencyMs:
+        latency && summary
+          ? { pairs: summary.records, p50: summary.p50Ms, p99: summary.p99Ms, max: summary.maxLatencyMs, mean: summary.avgLatencyMs }
+          : undefined,
       producerPerformance: summary,
       verification: { partitions: workload.partitions, records: count, mismatches },
     };

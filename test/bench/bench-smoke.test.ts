@@ -39,7 +39,12 @@ function assertCorrect(report: BenchReport, expectedRuns: number): void {
     assert.equal(run.status, 'ok', `${what} failed: ${run.failure ?? ''}\n${report.text}`);
     assert.deepEqual(run.verification?.mismatches, [], `${what}: source and target differ`);
     // The limit writes into the target only; a replication run compares every source record.
-    assert.equal(run.verification?.records, totalRecords(SMOKE_WORKLOADS[run.workload]) + (run.workload === 'latency' && run.replicator !== 'limit' ? latencyWarmupRecords(SMOKE_WORKLOADS.latency) : 0), what);
+    assert.equal(
+      run.verification?.records,
+      totalRecords(SMOKE_WORKLOADS[run.workload]) +
+        (run.workload === 'latency' && run.replicator !== 'limit' ? latencyWarmupRecords(SMOKE_WORKLOADS.latency) : 0),
+      what,
+    );
   }
   assert.ok(report.ok);
   assert.match(report.text, /mirrorflow/);

@@ -89,7 +89,11 @@ export function topSelfTime(profile: CpuProfile, top: number): { totalMs: number
 }
 
 function main(argv: readonly string[]): number {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { top: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { top: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } },
+  });
   const file = positionals[0];
   if (file === undefined) {
     process.stderr.write('usage: cpu-profile-top FILE.cpuprofile [--top N] [--json]\n');
@@ -103,7 +107,9 @@ function main(argv: readonly string[]): number {
   process.stdout.write(`${file}: ${(result.totalMs / 1000).toFixed(1)} s sampled, ${(result.idleMs / 1000).toFixed(1)} s idle\n`);
   process.stdout.write(`${'self ms'.padStart(9)} ${'%'.padStart(6)} ${'% busy'.padStart(7)}  function  (script:line)\n`);
   for (const f of result.functions) {
-    process.stdout.write(`${f.ms.toFixed(0).padStart(9)} ${f.percent.toFixed(1).padStart(6)} ${(f.name === '(idle)' ? '' : f.percentBusy.toFixed(1)).padStart(7)}  ${f.name}  ${f.where}\n`);
+    process.stdout.write(
+      `${f.ms.toFixed(0).padStart(9)} ${f.percent.toFixed(1).padStart(6)} ${(f.name === '(idle)' ? '' : f.percentBusy.toFixed(1)).padStart(7)}  ${f.name}  ${f.where}\n`,
+    );
   }
   return 0;
 }

@@ -55,7 +55,11 @@ export class JavaTools {
    */
   static async prepare(distribution: KafkaDistribution, cacheDir: string): Promise<JavaTools> {
     const source = benchToolSource();
-    const hash = createHash('sha256').update(await readFile(source)).update(distribution.version).digest('hex').slice(0, 16);
+    const hash = createHash('sha256')
+      .update(await readFile(source))
+      .update(distribution.version)
+      .digest('hex')
+      .slice(0, 16);
     const classes = join(cacheDir, 'bench-java', hash);
     if (!existsSync(join(classes, 'BenchTool.class'))) {
       const staging = `${classes}.${process.pid}.tmp`;
@@ -82,7 +86,11 @@ export class JavaTools {
   async benchToolJson<T>(args: readonly string[], timeoutMs: number): Promise<T> {
     const java = this.benchTool(args);
     const { stdout } = await run(java.command, java.args, timeoutMs);
-    const line = stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+    const line = stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .pop();
     if (line === undefined) throw new Error(`BenchTool ${args[0]} printed no result: ${stdout.slice(-2000)}`);
     return JSON.parse(line) as T;
   }

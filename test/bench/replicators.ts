@@ -145,7 +145,17 @@ export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown>
 export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLaunch): Promise<ChildRun> {
   const file = join(run.dir, 'pipeline.yaml');
   await writeFile(file, `# mirrorflow for a benchmark run, written by test/bench.\n${stringify(mirrorflowPipeline(run))}`);
-  const args = [...launch.nodeArgs, MIRRORFLOW_MAIN, 'run', file, '--status-interval', String(launch.statusIntervalMs ?? 0), '--http', 'off', ...launch.set.flatMap((s) => ['--set', s])];
+  const args = [
+    ...launch.nodeArgs,
+    MIRRORFLOW_MAIN,
+    'run',
+    file,
+    '--status-interval',
+    String(launch.statusIntervalMs ?? 0),
+    '--http',
+    'off',
+    ...launch.set.flatMap((s) => ['--set', s]),
+  ];
   return spawnLogged(process.execPath, args, join(run.dir, 'mirrorflow.log'), run.dir);
 }
 

@@ -82,7 +82,10 @@ function positiveInt(name: string, value: string | undefined): number | undefine
 
 function list<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   for (const item of items) {
     if (!allowed.includes(item as T)) throw new UsageError(`--${name}: "${item}" is not one of ${allowed.join(', ')}.`);
   }
@@ -136,9 +139,18 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case 'bulk':
         return { ...w, recordsPerTopic: n('bulk-records') ?? w.recordsPerTopic, partitions: n('bulk-partitions') ?? w.partitions };
       case 'large':
-        return { ...w, recordsPerTopic: n('large-records') ?? w.recordsPerTopic, shape: { ...w.shape, valueBytes: n('large-value-bytes') ?? w.shape.valueBytes } };
+        return {
+          ...w,
+          recordsPerTopic: n('large-records') ?? w.recordsPerTopic,
+          shape: { ...w.shape, valueBytes: n('large-value-bytes') ?? w.shape.valueBytes },
+        };
       case 'wide':
-        return { ...w, topics: n('wide-topics') ?? w.topics, partitions: n('wide-partitions') ?? w.partitions, recordsPerTopic: n('wide-records') ?? w.recordsPerTopic };
+        return {
+          ...w,
+          topics: n('wide-topics') ?? w.topics,
+          partitions: n('wide-partitions') ?? w.partitions,
+          recordsPerTopic: n('wide-records') ?? w.recordsPerTopic,
+        };
       case 'latency':
         return { ...w, rate: n('latency-rate') ?? w.rate, seconds: n('latency-seconds') ?? w.seconds, partitions: n('latency-partitions') ?? w.partitions };
     }

@@ -178,18 +178,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const records = Math.round(options.rate * options.minutes * 60);
     const startMs = Date.now();
     const started = performance.now();
-    log(`Soak ${id}: ${options.rate.toLocaleString('en-US')} records/s for ${options.minutes} min, target restarts every ${options.restartEveryMinutes} min (${options.restartSignal}); mirrorflow pid ${child.pid}, log ${child.logFile}.`);
+    log(
+      `Soak ${id}: ${options.rate.toLocaleString('en-US')} records/s for ${options.minutes} min, target restarts every ${options.restartEveryMinutes} min (${options.restartSignal}); mirrorflow pid ${child.pid}, log ${child.logFile}.`,
+    );
     const producer = java.spawnBenchTool([
       'produce',
-      '--bootstrap', sourceBootstrap,
-      '--topics', topic,
-      '--partitions', String(options.partitions),
-      '--records', String(records),
-      '--key-bytes', String(options.keyBytes),
-      '--value-bytes', String(options.valueBytes),
-      '--headers', String(options.headers),
-      '--rate', String(options.rate),
-      '--max-minutes', String(Math.ceil(options.minutes) + 10),
+      '--bootstrap',
+      sourceBootstrap,
+      '--topics',
+      topic,
+      '--partitions',
+      String(options.partitions),
+      '--records',
+      String(records),
+      '--key-bytes',
+      String(options.keyBytes),
+      '--value-bytes',
+      String(options.valueBytes),
+      '--headers',
+      String(options.headers),
+      '--rate',
+      String(options.rate),
+      '--max-minutes',
+      String(Math.ceil(options.minutes) + 10),
     ]);
     let producerOut = '';
     producer.stdout?.on('data', (chunk: Buffer) => (producerOut += chunk.toString()));
@@ -205,7 +216,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       let restarting: Promise<void> | undefined;
       while (!producerDone) {
         const elapsed = performance.now() - started;
-        if (child.exitStatus() !== undefined) throw new Error(`mirrorflow ended (${child.exitStatus()}) during the soak; log ${child.logFile}:\n${await child.tail(20)}`);
+        if (child.exitStatus() !== undefined)
+          throw new Error(`mirrorflow ended (${child.exitStatus()}) during the soak; log ${child.logFile}:\n${await child.tail(20)}`);
         if (elapsed >= nextSample) {
           nextSample += options.sampleSeconds * 1000;
           const [rss, progress] = await Promise.all([rssMiB(child.pid), lastProgress(child.logFile)]);
@@ -241,11 +253,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       // mirrorflow with nothing fetched but unacknowledged and no lag left.
       const deadline = producedAt + 10 * 60_000;
       for (;;) {
-        if (child.exitStatus() !== undefined) throw new Error(`mirrorflow ended (${child.exitStatus()}) while draining; log ${child.logFile}:\n${await child.tail(20)}`);
+        if (child.exitStatus() !== undefined)
+          throw new Error(`mirrorflow ended (${child.exitStatus()}) while draining; log ${child.logFile}:\n${await child.tail(20)}`);
         const offsets = await targetAdmin.endOffsets([remote]).catch(() => new Map<string, number[]>());
         const progress = await lastProgress(child.logFile);
         if (reached(offsets, expected, () => remote) && progress?.lag === 0 && progress.bufferedBytes === 0) break;
-        if (performance.now() >= deadline) throw new Error(`mirrorflow did not deliver everything within 10 minutes after the producer ended; last progress ${JSON.stringify(progress)}`);
+        if (performance.now() >= deadline)
+          throw new Error(`mirrorflow did not deliver everything within 10 minutes after the producer ended; last progress ${JSON.stringify(progress)}`);
         await sleep(500);
       }
       drainMs = Math.round(performance.now() - producedAt);
@@ -254,12 +268,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       verified = await java.benchToolJson<VerifyResult>(
         [
           'soak-verify',
-          '--source-bootstrap', sourceBootstrap,
-          '--source-topic', topic,
-          '--target-bootstrap', run.targetBootstrap,
-          '--target-topic', remote,
-          '--partitions', String(options.partitions),
-          '--start-ms', String(startMs),
+          '--source-bootstrap',
+          sourceBootstrap,
+          '--source-topic',
+          topic,
+          '--target-bootstrap',
+          run.targetBootstrap,
+          '--target-topic',
+          remote,
+          '--partitions',
+          String(options.partitions),
+          '--start-ms',
+          String(startMs),
         ],
         30 * 60_000,
       );
@@ -313,11 +333,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 }
 
 function perMinute(samples: readonly Sample[], verified: VerifyResult | undefined, restarts: readonly SoakRestart[]): SoakMinute[] {
-  const count = Math.max(
-    0,
-    ...samples.map((s) => Math.floor(s.at / 60_000) + 1),
-    ...(verified?.minutes ?? []).map((m) => m.minute + 1),
-  );
+  const count = Math.max(0, ...samples.map((s) => Math.floor(s.at / 60_000) + 1), ...(verified?.minutes ?? []).map((m) => m.minute + 1));
   const out: SoakMinute[] = [];
   let cpuBefore = 0;
   for (let minute = 0; minute < count; minute++) {

@@ -44,7 +44,12 @@ export class GroupKit {
 
   /** Commits offsets for a group with no members, as a consumer that processed up to there would. */
   async commit(group: string, offsets: readonly { topic: string; partition: number; offset: number }[]): Promise<void> {
-    await firstValueFrom(this.clients.admin('kit').commitGroupOffsets(group, offsets.map((o) => ({ ...o, metadata: '' }))));
+    await firstValueFrom(
+      this.clients.admin('kit').commitGroupOffsets(
+        group,
+        offsets.map((o) => ({ ...o, metadata: '' })),
+      ),
+    );
   }
 
   /** The group's committed offsets by `topic-partition`. */
@@ -125,7 +130,9 @@ export class GroupKit {
 
   /** The latest checkpoint of `group` per target topic-partition (`topic-partition` keys). */
   async checkpoints(topic: string, group: string): Promise<ReadonlyMap<string, Checkpoint>> {
-    const store = await firstValueFrom(CheckpointStore.read(this.clients.reader('kit'), topic, { acceptGroup: (g) => g === group }).pipe(timeout({ first: READ_STALL_MS * 2 })));
+    const store = await firstValueFrom(
+      CheckpointStore.read(this.clients.reader('kit'), topic, { acceptGroup: (g) => g === group }).pipe(timeout({ first: READ_STALL_MS * 2 })),
+    );
     return store.get(group) ?? new Map();
   }
 

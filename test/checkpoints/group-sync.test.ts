@@ -79,7 +79,11 @@ describe('consumer group offset sync', () => {
     await source.createTopic(topic1, 3);
     await source.produce(topic1, records([0, 1, 2], 'one', 100));
     const ends1 = await sourceGroups.endOffsets(topic1);
-    await sourceGroups.consume(group, [topic1], ends1.reduce((a, b) => a + b, 0));
+    await sourceGroups.consume(
+      group,
+      [topic1],
+      ends1.reduce((a, b) => a + b, 0),
+    );
 
     const { file } = await writePipeline({ flows: [syncingFlow(p)] });
     const run = await startPipeline(file);
@@ -95,7 +99,14 @@ describe('consumer group offset sync', () => {
       const before = run.statuses()[0]!.checkpoints.groupSync.skippedActive;
       await run.until(() => run.statuses()[0]!.checkpoints.groupSync.skippedActive > before, { what: 'the sync to skip the active group' });
       assert.ok(run.statuses()[0]!.checkpoints.groupSync.activeGroups.includes(group));
-      assert.ok(run.logs.some((l) => l.level === 'warn' && l.message === 'Consumer groups with active members on the target were not synced.' && (l.meta['groups'] as string[]).includes(group)));
+      assert.ok(
+        run.logs.some(
+          (l) =>
+            l.level === 'warn' &&
+            l.message === 'Consumer groups with active members on the target were not synced.' &&
+            (l.meta['groups'] as string[]).includes(group),
+        ),
+      );
     } finally {
       await session.leave();
     }
@@ -109,7 +120,11 @@ describe('consumer group offset sync', () => {
     await source.createTopic(topic2, 3);
     await source.produce(topic2, records([0, 1, 2], 'two', 50));
     const ends2 = await sourceGroups.endOffsets(topic2);
-    await sourceGroups.consume(group, [topic2], ends2.reduce((a, b) => a + b, 0));
+    await sourceGroups.consume(
+      group,
+      [topic2],
+      ends2.reduce((a, b) => a + b, 0),
+    );
     await waitForFullSync(run, group, [`primary.${topic1}`, `primary.${topic2}`], 3);
     await run.stop();
     assert.equal(assertMonotonic(await targetGroups.checkpointLog('primary.checkpoints.internal', group)), undefined);
@@ -131,7 +146,10 @@ describe('consumer group offset sync', () => {
       const ends = await sourceGroups.endOffsets(topic);
       if (firstEnds.length === 0) firstEnds.push(...ends);
       await run.until(async () => (await target.count(remote)) >= ends[0]! + ends[1]!, { what: `the ${round} round in ${remote}` });
-      await sourceGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: ends[partition]! })));
+      await sourceGroups.commit(
+        group,
+        [0, 1].map((partition) => ({ topic, partition, offset: ends[partition]! })),
+      );
       await waitForFullSync(run, group, [remote], 2);
     }
     // On the target the application got further on partition 0 than the source ever saw.
@@ -141,7 +159,10 @@ describe('consumer group offset sync', () => {
     // The source group rewinds into the first round: checkpoints follow it back, the idle target group does not.
     const rewound = firstEnds.map((e) => e + 5);
     const before = await targetGroups.checkpoints('primary.checkpoints.internal', group);
-    await sourceGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: rewound[partition]! })));
+    await sourceGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic, partition, offset: rewound[partition]! })),
+    );
     const after = await run.until(
       async () => {
         const cps = await targetGroups.checkpoints('primary.checkpoints.internal', group);

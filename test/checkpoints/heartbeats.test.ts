@@ -28,7 +28,12 @@ let primaryRecords: KafkaKit;
 useKits(
   (running) => {
     clusters = running;
-    return { primary: new GroupKit(running.primary), backup: new GroupKit(running.backup), backupRecords: new KafkaKit(running.backup), primaryRecords: new KafkaKit(running.primary) };
+    return {
+      primary: new GroupKit(running.primary),
+      backup: new GroupKit(running.backup),
+      backupRecords: new KafkaKit(running.backup),
+      primaryRecords: new KafkaKit(running.primary),
+    };
   },
   (kits) => ({ primary, backup, backupRecords, primaryRecords } = kits),
 );
@@ -37,7 +42,7 @@ useKits(
 const alias = (prefix: string): string => `${prefix}${randomBytes(4).toString('hex')}`;
 
 describe('heartbeats', () => {
-  test('a flow writes MM2 heartbeat records (source, target, now) to partition 0 of the target\'s compacted heartbeats topic', async () => {
+  test("a flow writes MM2 heartbeat records (source, target, now) to partition 0 of the target's compacted heartbeats topic", async () => {
     const source = alias('hbsrc');
     const p = uniqueName('hb-emit');
     const { file } = await writePipeline({
@@ -63,7 +68,9 @@ describe('heartbeats', () => {
       assert.ok(hb.timestamp >= started - 1000 && hb.timestamp <= Date.now());
     }
     // Byte for byte what MM2's Heartbeat writes.
-    const raw = (await backupRecords.readAll('heartbeats')).get(0)!.filter((r) => r.key?.equals(encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: 'backup' })));
+    const raw = (await backupRecords.readAll('heartbeats'))
+      .get(0)!
+      .filter((r) => r.key?.equals(encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: 'backup' })));
     assert.ok(raw.length >= 3);
     for (const r of raw) {
       assert.deepEqual(r.value, encodeHeartbeatValue({ timestamp: r.timestamp }));
@@ -72,7 +79,7 @@ describe('heartbeats', () => {
     assert.ok(run.statuses()[0]!.heartbeats.written >= 3);
   });
 
-  test('a flow that is not enabled still writes heartbeats, and replicates nothing (MM2\'s heartbeat-only herder)', async () => {
+  test("a flow that is not enabled still writes heartbeats, and replicates nothing (MM2's heartbeat-only herder)", async () => {
     const source = alias('hboff');
     const p = uniqueName('hb-off');
     await primaryRecords.createTopic(`${p}-data`, 1);
@@ -82,10 +89,10 @@ describe('heartbeats', () => {
       flows: [{ source, target: 'backup', enabled: false, topics: [`${p}-.*`], heartbeats: { interval_ms: 200 } }],
     });
     const run = await startPipeline(file);
-    await run.until(
-      async () => ((await backup.heartbeats('heartbeats')).filter((h) => h.sourceClusterAlias === source).length >= 2 ? true : undefined),
-      { what: `heartbeats from the disabled flow ${source} on backup`, intervalMs: 300 },
-    );
+    await run.until(async () => ((await backup.heartbeats('heartbeats')).filter((h) => h.sourceClusterAlias === source).length >= 2 ? true : undefined), {
+      what: `heartbeats from the disabled flow ${source} on backup`,
+      intervalMs: 300,
+    });
     await run.stop();
     assert.equal((await backupRecords.topics()).has(`${source}.${p}-data`), false, 'a disabled flow copies no topic');
   });

@@ -133,7 +133,15 @@ function scenario(name: string, seed: number, mustReadToEnd: boolean, base: numb
   }
   script.push('S');
   const probe = (): void => {
-    for (const g of [base, upstream, upstream - 1, upstream + 1, upstream - spread * 3, Math.floor((base + upstream) / 2), upstream - Math.floor(next() * spread * 200)]) {
+    for (const g of [
+      base,
+      upstream,
+      upstream - 1,
+      upstream + 1,
+      upstream - spread * 3,
+      Math.floor((base + upstream) / 2),
+      upstream - Math.floor(next() * spread * 200),
+    ]) {
       if (g >= 0) script.push(`T ${g}`);
     }
   };
@@ -141,8 +149,10 @@ function scenario(name: string, seed: number, mustReadToEnd: boolean, base: numb
   script.push('D');
   for (let k = 0; k < 1500; k++) {
     const r = next();
-    if (r < 0.01) upstream = Math.max(base, upstream - step() * 40); // upstream rewind
-    else if (r < 0.05) upstream += step() * 50; // a burst between syncs
+    if (r < 0.01)
+      upstream = Math.max(base, upstream - step() * 40); // upstream rewind
+    else if (r < 0.05)
+      upstream += step() * 50; // a burst between syncs
     else upstream += step();
     downstream = r > 0.997 ? 0 : downstream + 1 + Math.floor(next() * 5); // downstream reset
     script.push(`U ${upstream} ${downstream}`);
@@ -179,9 +189,13 @@ function mirrorflowAnswers(s: Scenario): string {
 }
 
 async function mm2Answers(s: Scenario): Promise<string> {
-  const child = execFile(javaExecutable(), ['-cp', `${classes}:${distribution.classpath}`, 'org.apache.kafka.connect.mirror.MirrorflowOffsetSyncProbe', String(s.mustReadToEnd)], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const child = execFile(
+    javaExecutable(),
+    ['-cp', `${classes}:${distribution.classpath}`, 'org.apache.kafka.connect.mirror.MirrorflowOffsetSyncProbe', String(s.mustReadToEnd)],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -124,7 +124,10 @@ describe('checkpoints across restarts and rewinds', () => {
     // An initial checkpoint.
     await source.produce(topic, records([0, 1, 2], 'initial', 50));
     const initialEnds = await sourceGroups.endOffsets(topic);
-    await sourceGroups.commit(group, [0, 1, 2].map((partition) => ({ topic, partition, offset: initialEnds[partition]! })));
+    await sourceGroups.commit(
+      group,
+      [0, 1, 2].map((partition) => ({ topic, partition, offset: initialEnds[partition]! })),
+    );
     const initial = await waitForCheckpoints(run, group, remote, 3, (cp, n) => cp.upstreamOffset === initialEnds[n], 'the initial checkpoints');
 
     // Many more records, all replicated in this lifetime.
@@ -134,12 +137,18 @@ describe('checkpoints across restarts and rewinds', () => {
 
     const at = (fraction: number) => ends.map((e) => Math.floor(e * fraction));
     const ninety = at(0.9);
-    await sourceGroups.commit(group, [0, 1, 2].map((partition) => ({ topic, partition, offset: ninety[partition]! })));
+    await sourceGroups.commit(
+      group,
+      [0, 1, 2].map((partition) => ({ topic, partition, offset: ninety[partition]! })),
+    );
     const partial = await waitForCheckpoints(run, group, remote, 3, (cp, n) => cp.upstreamOffset === ninety[n], 'checkpoints at 90%');
     for (const n of [0, 1, 2]) assert.ok(initial.get(n)!.downstreamOffset < partial.get(n)!.downstreamOffset, 'checkpoints advance with the group');
 
     const ten = at(0.1);
-    await sourceGroups.commit(group, [0, 1, 2].map((partition) => ({ topic, partition, offset: ten[partition]! })));
+    await sourceGroups.commit(
+      group,
+      [0, 1, 2].map((partition) => ({ topic, partition, offset: ten[partition]! })),
+    );
     const rewound = await waitForCheckpoints(run, group, remote, 3, (cp, n) => cp.upstreamOffset === ten[n], 'checkpoints at 10%');
     await run.stop();
     for (const n of [0, 1, 2]) {

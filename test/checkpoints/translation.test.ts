@@ -82,7 +82,11 @@ describe('checkpoints and failover', () => {
     // The test producer is not idempotent and may write a record twice under load: count what is there.
     const ends = await sourceGroups.endOffsets(topic);
     // The application consumes everything on the source with a real consumer (kafkajs commits as it goes).
-    await sourceGroups.consume(group, [topic], ends.reduce((a, b) => a + b, 0));
+    await sourceGroups.consume(
+      group,
+      [topic],
+      ends.reduce((a, b) => a + b, 0),
+    );
 
     const { file } = await writePipeline({ flows: [checkpointFlow(p)] });
     const run = await startPipeline(file);
@@ -103,7 +107,10 @@ describe('checkpoints and failover', () => {
     // The source keeps going; the application has processed 20 more records per partition when it fails over.
     await source.produce(topic, records(partitions, 100, 40));
     const positions = ends.map((e) => e + 20);
-    await sourceGroups.commit(group, partitions.map((partition) => ({ topic, partition, offset: positions[partition]! })));
+    await sourceGroups.commit(
+      group,
+      partitions.map((partition) => ({ topic, partition, offset: positions[partition]! })),
+    );
     const sourceRecords = await source.readAll(topic);
     const total = [...sourceRecords.values()].reduce((a, list) => a + list.length, 0);
     await run.until(async () => (await target.count(remote)) >= total, { what: `${total} records in ${remote}` });
@@ -115,7 +122,10 @@ describe('checkpoints and failover', () => {
     const translated = await targetGroups.checkpoints('primary.checkpoints.internal', group);
 
     // Failover: commit the translated offsets on the target (what `mirrorflow failover` or group sync does) and resume there.
-    await targetGroups.commit(group, partitions.map((partition) => ({ topic: remote, partition, offset: translated.get(`${remote}-${partition}`)!.downstreamOffset })));
+    await targetGroups.commit(
+      group,
+      partitions.map((partition) => ({ topic: remote, partition, offset: translated.get(`${remote}-${partition}`)!.downstreamOffset })),
+    );
     const endsAfter = await targetGroups.endOffsets(remote);
     const session = targetGroups.join(group, [remote]);
     try {
@@ -135,10 +145,20 @@ describe('checkpoints and failover', () => {
       assert.equal(position, translated.get(`${remote}-${n}`)!.downstreamOffset, `partition ${n} resumed at the translated offset`);
       assert.ok(position > 0 && position <= endsAfter[n]!, `partition ${n}: 0 < ${position} <= ${endsAfter[n]}`);
       const got = new Set(mine.map((r) => r.value));
-      const owed = sourceRecords.get(n)!.filter((r) => r.offset >= positions[n]!).map((r) => r.value!.toString());
-      assert.deepEqual(owed.filter((v) => !got.has(v)), [], `partition ${n}: no record at or after the source position is missed`);
+      const owed = sourceRecords
+        .get(n)!
+        .filter((r) => r.offset >= positions[n]!)
+        .map((r) => r.value!.toString());
+      assert.deepEqual(
+        owed.filter((v) => !got.has(v)),
+        [],
+        `partition ${n}: no record at or after the source position is missed`,
+      );
       // Re-read records (before the one holding the source position's record): allowed, and reported.
-      const resumeValue = sourceRecords.get(n)!.find((r) => r.offset === positions[n])!.value!.toString();
+      const resumeValue = sourceRecords
+        .get(n)!
+        .find((r) => r.offset === positions[n])!
+        .value!.toString();
       const exact = targetRecords.get(n)!.find((r) => r.value?.toString() === resumeValue)!.offset;
       assert.ok(exact >= position, `partition ${n}: resumed at ${position}, not after the record the source position holds (${exact})`);
     }
@@ -154,15 +174,35 @@ describe('checkpoints and failover', () => {
     await source.produce(topic, records([0, 1], 0, 50));
     await target.produce(topic, records([0, 1], 0, 50));
     // The same application consumes its local topic on each cluster.
-    await sourceGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: 50 })));
-    await targetGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: 50 })));
+    await sourceGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic, partition, offset: 50 })),
+    );
+    await targetGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic, partition, offset: 50 })),
+    );
 
     const { file } = await writePipeline({
       flows: [checkpointFlow(p), checkpointFlow(p, { source: 'backup', target: 'primary' })],
     });
     const run = await startPipeline(file);
-    const onBackup = await waitForCheckpoints(run, targetGroups, 'primary.checkpoints.internal', group, (cps) => cps.size === 2, `checkpoints of primary.${topic} on backup`);
-    const onPrimary = await waitForCheckpoints(run, sourceGroups, 'backup.checkpoints.internal', group, (cps) => cps.size === 2, `checkpoints of backup.${topic} on primary`);
+    const onBackup = await waitForCheckpoints(
+      run,
+      targetGroups,
+      'primary.checkpoints.internal',
+      group,
+      (cps) => cps.size === 2,
+      `checkpoints of primary.${topic} on backup`,
+    );
+    const onPrimary = await waitForCheckpoints(
+      run,
+      sourceGroups,
+      'backup.checkpoints.internal',
+      group,
+      (cps) => cps.size === 2,
+      `checkpoints of backup.${topic} on primary`,
+    );
     await run.stop();
 
     const backupEnds = await targetGroups.endOffsets(`primary.${topic}`);
@@ -190,7 +230,14 @@ describe('checkpoints and failover', () => {
 
     const { file } = await writePipeline({ flows: [checkpointFlow(p)] });
     const run = await startPipeline(file);
-    await waitForCheckpoints(run, targetGroups, 'primary.checkpoints.internal', group, (cps) => cps.has(`primary.${data}-0`), `a checkpoint for primary.${data}`);
+    await waitForCheckpoints(
+      run,
+      targetGroups,
+      'primary.checkpoints.internal',
+      group,
+      (cps) => cps.has(`primary.${data}-0`),
+      `a checkpoint for primary.${data}`,
+    );
     // A few more passes, to be sure the empty topic is not just late.
     const status = () => run.statuses()[0]!.checkpoints;
     const passes = status().passes;
@@ -199,7 +246,14 @@ describe('checkpoints and failover', () => {
 
     await source.produce(empty, records([0], 0, 5));
     await sourceGroups.commit(group, [{ topic: empty, partition: 0, offset: 5 }]);
-    const cps = await waitForCheckpoints(run, targetGroups, 'primary.checkpoints.internal', group, (c) => c.has(`primary.${empty}-0`), `a checkpoint for primary.${empty}`);
+    const cps = await waitForCheckpoints(
+      run,
+      targetGroups,
+      'primary.checkpoints.internal',
+      group,
+      (c) => c.has(`primary.${empty}-0`),
+      `a checkpoint for primary.${empty}`,
+    );
     await run.stop();
     assert.equal(cps.get(`primary.${empty}-0`)!.upstreamOffset, 5);
   });
@@ -210,7 +264,10 @@ describe('checkpoints and failover', () => {
     const group = `${p}-app`;
     await source.createTopic(topic, 2);
     await source.produce(topic, records([0, 1], 0, 30));
-    await sourceGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: 30 })));
+    await sourceGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic, partition, offset: 30 })),
+    );
 
     const { file } = await writePipeline({ flows: [checkpointFlow(p, { offset_syncs: { lag_max: LAG_MAX, location: 'target' } })] });
     const run = await startPipeline(file);
@@ -221,7 +278,10 @@ describe('checkpoints and failover', () => {
     assert.equal(await targetGroups.topicConfig('mm2-offset-syncs.primary.internal', 'cleanup.policy'), 'compact');
     // This flow's syncs went to the target's topic, not to the source's.
     const onTarget = await target.readAll('mm2-offset-syncs.primary.internal');
-    assert.ok([...(onTarget.get(0) ?? [])].some((r) => r.key?.includes(Buffer.from(topic))), 'syncs for the topic on the target');
+    assert.ok(
+      [...(onTarget.get(0) ?? [])].some((r) => r.key?.includes(Buffer.from(topic))),
+      'syncs for the topic on the target',
+    );
     if (await sourceGroups.topicExists('mm2-offset-syncs.backup.internal')) {
       const onSource = await source.readAll('mm2-offset-syncs.backup.internal');
       assert.ok(![...(onSource.get(0) ?? [])].some((r) => r.key?.includes(Buffer.from(topic))), 'no syncs for the topic on the source');
@@ -240,13 +300,22 @@ describe('checkpoints and failover', () => {
     const tx = (n: number, commit: boolean) => ({
       commit,
       records: [0, 1].flatMap((partition) =>
-        Array.from({ length: 7 }, (_, i) => ({ partition, key: null, value: Buffer.from(`${commit ? 'c' : 'a'}${n}-${partition}-${i}`), headers: [], timestamp: Date.now() })),
+        Array.from({ length: 7 }, (_, i) => ({
+          partition,
+          key: null,
+          value: Buffer.from(`${commit ? 'c' : 'a'}${n}-${partition}-${i}`),
+          headers: [],
+          timestamp: Date.now(),
+        })),
       ),
     });
     await source.produceTransactional(topic, [tx(1, true), tx(2, false), tx(3, true)]);
     // The application read everything committed: its position is the end, past the last marker.
     const ends = await sourceGroups.endOffsets(topic);
-    await sourceGroups.commit(group, [0, 1].map((partition) => ({ topic, partition, offset: ends[partition]! })));
+    await sourceGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic, partition, offset: ends[partition]! })),
+    );
 
     const { file } = await writePipeline({ flows: [checkpointFlow(p)] });
     const run = await startPipeline(file);
@@ -261,18 +330,28 @@ describe('checkpoints and failover', () => {
     const targetEnds = await targetGroups.endOffsets(remote);
     for (const n of [0, 1]) {
       const cp = cps.get(`${remote}-${n}`)!;
-      assert.ok(cp.downstreamOffset > 0 && cp.downstreamOffset <= targetEnds[n]!, `partition ${n}: 0 < ${cp.downstreamOffset} <= ${targetEnds[n]} (source end ${ends[n]})`);
+      assert.ok(
+        cp.downstreamOffset > 0 && cp.downstreamOffset <= targetEnds[n]!,
+        `partition ${n}: 0 < ${cp.downstreamOffset} <= ${targetEnds[n]} (source end ${ends[n]})`,
+      );
     }
 
     // More transactions after the application's position; it fails over and must see every committed one.
     await source.produceTransactional(topic, [tx(4, false), tx(5, true)]);
     await run.until(async () => (await target.count(remote)) >= targetEnds[0]! + targetEnds[1]! + 14, { what: `transaction 5 in ${remote}` });
     await run.stop();
-    await targetGroups.commit(group, [0, 1].map((partition) => ({ topic: remote, partition, offset: cps.get(`${remote}-${partition}`)!.downstreamOffset })));
+    await targetGroups.commit(
+      group,
+      [0, 1].map((partition) => ({ topic: remote, partition, offset: cps.get(`${remote}-${partition}`)!.downstreamOffset })),
+    );
     const seen = await targetGroups.consume(group, [remote], 14);
     const values = new Set(seen.map((r) => r.value));
     const owed = [0, 1].flatMap((partition) => Array.from({ length: 7 }, (_, i) => `c5-${partition}-${i}`));
-    assert.deepEqual(owed.filter((v) => !values.has(v)), [], 'every committed record after the position is read on the target');
+    assert.deepEqual(
+      owed.filter((v) => !values.has(v)),
+      [],
+      'every committed record after the position is read on the target',
+    );
     assert.ok(![...values].some((v) => v.startsWith('a')), 'no aborted record was replicated');
   });
 
@@ -284,10 +363,17 @@ describe('checkpoints and failover', () => {
     await source.createTopic(topic, 4);
     await source.produce(topic, records([0, 1, 2], 0, 20));
     // Committed as a Java consumer does after reading everything: the empty partition at 0.
-    await sourceGroups.commit(group, [0, 1, 2, 3].map((partition) => ({ topic, partition, offset: partition === 3 ? 0 : 20 })));
+    await sourceGroups.commit(
+      group,
+      [0, 1, 2, 3].map((partition) => ({ topic, partition, offset: partition === 3 ? 0 : 20 })),
+    );
 
     const { file } = await writePipeline({
-      flows: [checkpointFlow(p, { checkpoints: { interval_ms: 500, refresh_groups_interval_ms: 1000, groups: [`${p}-.*`], sync_group_offsets: { enabled: true, interval_ms: 500 } } })],
+      flows: [
+        checkpointFlow(p, {
+          checkpoints: { interval_ms: 500, refresh_groups_interval_ms: 1000, groups: [`${p}-.*`], sync_group_offsets: { enabled: true, interval_ms: 500 } },
+        }),
+      ],
     });
     const run = await startPipeline(file);
     await run.until(
@@ -304,7 +390,10 @@ describe('checkpoints and failover', () => {
     await run.stop();
 
     const cps = await targetGroups.checkpoints('primary.checkpoints.internal', group);
-    assert.deepEqual([...cps.keys()].sort(), [0, 1, 2].map((n) => `${remote}-${n}`));
+    assert.deepEqual(
+      [...cps.keys()].sort(),
+      [0, 1, 2].map((n) => `${remote}-${n}`),
+    );
     const offsets = await targetGroups.committed(group);
     assert.equal(offsets.get(`${remote}-3`)?.offset, 0, 'offset of the empty partition is 0');
     for (const n of [0, 1, 2]) assert.equal(offsets.get(`${remote}-${n}`)?.offset, cps.get(`${remote}-${n}`)!.downstreamOffset);

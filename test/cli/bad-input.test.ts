@@ -48,7 +48,10 @@ async function newCase(name: string, bootstrap: { src?: string; dst?: string } =
   const dst = `dst-${p}`;
   const topic = `${p}-data`;
   await primary.createTopic(topic, 2);
-  await primary.produce(topic, [0, 1].map((partition) => ({ partition, key: null, value: Buffer.from('x'), headers: [], timestamp: Date.now() })));
+  await primary.produce(
+    topic,
+    [0, 1].map((partition) => ({ partition, key: null, value: Buffer.from('x'), headers: [], timestamp: Date.now() })),
+  );
   const lines = [
     `name: ${p}`,
     'clusters:',

@@ -47,7 +47,9 @@ export class ClusterInventory {
 
   constructor(bootstrap: string) {
     this.clients = new KafkajsClients({
-      clusters: [{ alias: 'inventory', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+      clusters: [
+        { alias: 'inventory', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+      ],
       logger: silentLogger,
       clientIdPrefix: 'mirrorflow-test-inventory',
     });
@@ -58,11 +60,22 @@ export class ClusterInventory {
     const admin = this.clients.admin('inventory');
     const [topics, groups] = await Promise.all([firstValueFrom(admin.listTopics()), firstValueFrom(admin.listGroups())]);
     const matches = (name: string): boolean => texts.some((text) => name.includes(text));
-    return { topics: topics.map((t) => t.name).filter(matches).sort(), groups: groups.filter(matches).sort() };
+    return {
+      topics: topics
+        .map((t) => t.name)
+        .filter(matches)
+        .sort(),
+      groups: groups.filter(matches).sort(),
+    };
   }
 
   async commitOffsets(group: string, topic: string, offsets: readonly number[]): Promise<void> {
-    await firstValueFrom(this.clients.admin('inventory').commitGroupOffsets(group, offsets.map((offset, partition) => ({ topic, partition, offset, metadata: '' }))));
+    await firstValueFrom(
+      this.clients.admin('inventory').commitGroupOffsets(
+        group,
+        offsets.map((offset, partition) => ({ topic, partition, offset, metadata: '' })),
+      ),
+    );
   }
 
   async close(): Promise<void> {

@@ -50,7 +50,9 @@ function printedProblems(stderr: string): string[] {
 
 describe('corpus of broken configuration files', { concurrency: 4 }, () => {
   test('holds at least 30 files, each listed in the manifest', () => {
-    const files = readdirSync(corpusDir).filter((name) => name !== 'manifest.json').sort();
+    const files = readdirSync(corpusDir)
+      .filter((name) => name !== 'manifest.json')
+      .sort();
     assert.ok(files.length >= 30, `only ${files.length} files`);
     assert.deepEqual([...new Set(cases.map((c) => c.file))].sort(), files);
     assert.ok(files.some((f) => f.endsWith('.yaml')) && files.some((f) => f.endsWith('.properties')));
@@ -69,7 +71,13 @@ describe('corpus of broken configuration files', { concurrency: 4 }, () => {
   for (const c of cases) {
     const label = [c.file, ...(c.args ?? [])].join(' ');
     test(`run ${label}: every problem, exit ${c.exit}, nothing written`, async () => {
-      const commands = c.args === undefined ? [['run', c.file]] : [['run', c.file], ['validate', c.file]];
+      const commands =
+        c.args === undefined
+          ? [['run', c.file]]
+          : [
+              ['run', c.file],
+              ['validate', c.file],
+            ];
       for (const [command, file] of commands) {
         const args = command === 'run' ? ['run', file!, '--status-interval', '0', '--http', 'off', ...(c.args ?? [])] : [command!, file!, ...(c.args ?? [])];
         const result = await mirrorflow(args, { cwd: corpusDir, env: env() });

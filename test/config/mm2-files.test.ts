@@ -45,7 +45,13 @@ function files(p: string): Record<string, string> {
   writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
   return {
     // KIP-382, "Example: Migration" and the configuration section, word for word where it can be.
-    'kip-382': ['clusters = primary, backup', `primary.bootstrap.servers = ${clusters.primary}`, `backup.bootstrap.servers = ${clusters.backup}`, 'primary->backup.enabled = true', 'primary->backup.topics = .*'].join('\n'),
+    'kip-382': [
+      'clusters = primary, backup',
+      `primary.bootstrap.servers = ${clusters.primary}`,
+      `backup.bootstrap.servers = ${clusters.backup}`,
+      'primary->backup.enabled = true',
+      'primary->backup.topics = .*',
+    ].join('\n'),
     // As Docker images of MM2 are set up: brokers from a mounted file, converters spelt out.
     'docker-mm2': [
       `clusters = src-${p}, dst-${p}`,
@@ -129,7 +135,13 @@ describe('MM2 driver files people write', () => {
     const topic = `${p}-data`;
     const remote = `src-${p}.${topic}`;
     const batch = (from: number) =>
-      Array.from({ length: 50 }, (_, i) => ({ partition: i % 2, key: Buffer.from(`k${from + i}`), value: Buffer.from(`v${from + i}`), headers: [], timestamp: Date.now() }));
+      Array.from({ length: 50 }, (_, i) => ({
+        partition: i % 2,
+        key: Buffer.from(`k${from + i}`),
+        value: Buffer.from(`v${from + i}`),
+        headers: [],
+        timestamp: Date.now(),
+      }));
     await primary.createTopic(topic, 2);
     await primary.produce(topic, batch(0));
 

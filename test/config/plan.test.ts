@@ -110,7 +110,12 @@ describe('mirrorflow plan', () => {
     // The same in text, with --set taking effect.
     const text = await mirrorflow(['plan', file, '--set', `${src}->${dst}.topics=${p}-orders`]);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, new RegExp(`Flow ${src}->${dst} \\(replication\\)\\n  Topics: 1 of \\d+ on ${src} match\\n    ${p}-orders \\(3\\)  ->  ${src}\\.${p}-orders  would be created with 3 partitions`));
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `Flow ${src}->${dst} \\(replication\\)\\n  Topics: 1 of \\d+ on ${src} match\\n    ${p}-orders \\(3\\)  ->  ${src}\\.${p}-orders  would be created with 3 partitions`,
+      ),
+    );
     assert.match(text.stdout, new RegExp(`Checkpointed groups \\(1\\): ${p}-app`));
     assert.match(text.stdout, /No problems found\./);
 

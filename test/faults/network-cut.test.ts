@@ -65,7 +65,12 @@ async function cutAndRestore(t: TestContext, side: 'primary' | 'backup'): Promis
 
     // Resumes by itself: records written during the cut arrive with the same process.
     const writtenByRestore = 600 + producer.written();
-    await until(child, async () => (await target.kit.count(remote)) >= writtenByRestore, `the ${writtenByRestore} records written by the restore in ${remote}`, 90_000);
+    await until(
+      child,
+      async () => (await target.kit.count(remote)) >= writtenByRestore,
+      `the ${writtenByRestore} records written by the restore in ${remote}`,
+      90_000,
+    );
     const caughtUpMs = Date.now() - restoredAt;
     const total = 600 + (await producer.stop());
     const sourceCount = await source.kit.count(topic);
@@ -86,7 +91,9 @@ async function cutAndRestore(t: TestContext, side: 'primary' | 'backup'): Promis
         `caught up ${caughtUpMs} ms after the restore; duplicates ${duplicates} (bound ${bound}); bufferedBytes max ${maxBuffered}; ` +
         `RSS max ${Math.max(0, ...lines.map((l) => l.rssMb))} MiB; proxy connections accepted ${cut.proxy.acceptedConnections}`,
     );
-    t.diagnostic(`warnings: ${JSON.stringify(Object.fromEntries(logMessages(child, 'warn')))}; errors: ${JSON.stringify(Object.fromEntries(logMessages(child, 'error')))}`);
+    t.diagnostic(
+      `warnings: ${JSON.stringify(Object.fromEntries(logMessages(child, 'warn')))}; errors: ${JSON.stringify(Object.fromEntries(logMessages(child, 'error')))}`,
+    );
     for (const c of compared) {
       assert.deepEqual(c.missing.slice(0, 10), [], `partition ${c.partition}: ${c.missing.length} source records missing on the target`);
       assert.equal(c.orderBreak, -1, c.detail);

@@ -80,7 +80,11 @@ describe('slow target', () => {
       // lines sampled it, so it is reported above, not asserted.
       assert.ok(maxLag * VALUE_BYTES > BUDGET, `the flow must have fallen behind by more than its budget (lag max ${maxLag} records)`);
       const over = lines.filter((l) => l.bufferedBytes > BUDGET);
-      assert.deepEqual(over.slice(0, 5), [], `bufferedBytes must stay within buffer.max_bytes (${BUDGET}); ${over.length} of ${lines.length} progress lines exceeded it`);
+      assert.deepEqual(
+        over.slice(0, 5),
+        [],
+        `bufferedBytes must stay within buffer.max_bytes (${BUDGET}); ${over.length} of ${lines.length} progress lines exceeded it`,
+      );
 
       const compared = await compareReplica(source, topic, target, remote);
       for (const c of compared) {

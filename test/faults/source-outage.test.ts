@@ -30,9 +30,15 @@ test('a source broker restarted mid-stream: the run goes on and every record rea
   });
   const after = 3_000;
   await src.produce(topic, numbered('after', before, after, PARTITIONS));
-  await run.until(async () => (await distinctCount(dst, remote)) === before + after, { what: `all ${before + after} records on the target`, timeoutMs: 120_000 });
+  await run.until(async () => (await distinctCount(dst, remote)) === before + after, {
+    what: `all ${before + after} records on the target`,
+    timeoutMs: 120_000,
+  });
   await run.until(() => outagesOf(run, 'src').length === 0, { what: 'the outage of src to end', timeoutMs: 60_000 });
-  assert.ok(run.statuses().every((s) => s.state === 'running'), 'the flow never stopped');
+  assert.ok(
+    run.statuses().every((s) => s.state === 'running'),
+    'the flow never stopped',
+  );
   await run.stop();
   const duplicates = await assertSameRecords(src, topic, dst, remote, PARTITIONS);
   assert.ok(duplicates <= MAX_RECORDS, `${duplicates} repeated records`);

@@ -9,7 +9,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uniqueName } from '../support/clusters';
 import { ownClusters } from '../support/own-clusters';
-import { MAX_RECORDS, assertSameRecords, distinctCount, keepProducing, outagesOf, outageWarnings, recoveries, startOutagePipeline, withBrokerBack } from './outage-support';
+import {
+  MAX_RECORDS,
+  assertSameRecords,
+  distinctCount,
+  keepProducing,
+  outagesOf,
+  outageWarnings,
+  recoveries,
+  startOutagePipeline,
+  withBrokerBack,
+} from './outage-support';
 
 const clusters = ownClusters(['src', 'dst']);
 const PARTITIONS = 3;
@@ -43,16 +53,28 @@ test('a target broker down for 30 s mid-stream: the run goes on, warns, and lose
   const written = await producer.stop();
   assert.ok(written > writtenDuringOutage, 'the source kept receiving records');
   await run.until(async () => (await distinctCount(dst, remote)) === written, { what: `all ${written} records on the target`, timeoutMs: 90_000 });
-  assert.ok(run.statuses().every((s) => s.state === 'running'), 'the flow never stopped');
+  assert.ok(
+    run.statuses().every((s) => s.state === 'running'),
+    'the flow never stopped',
+  );
   await run.stop();
 
   const duplicates = await assertSameRecords(src, topic, dst, remote, PARTITIONS);
   assert.ok(duplicates <= MAX_RECORDS, `${duplicates} repeated records: at most the one write in flight (${MAX_RECORDS}) may land twice`);
 
   const warnings = outageWarnings(run.logs, 'dst');
-  assert.ok(warnings.some((w) => w.meta['operation'] === 'writing records'), 'a warning names the cluster and the failing operation');
-  assert.ok(warnings.some((w) => (w.meta['outageMs'] as number) >= 10_000), 'the warning is repeated as the outage lasts, with its length so far');
+  assert.ok(
+    warnings.some((w) => w.meta['operation'] === 'writing records'),
+    'a warning names the cluster and the failing operation',
+  );
+  assert.ok(
+    warnings.some((w) => (w.meta['outageMs'] as number) >= 10_000),
+    'the warning is repeated as the outage lasts, with its length so far',
+  );
   assert.ok(warnings.length < 40, `warnings are spaced out, not one per retry (${warnings.length})`);
   const recovered = recoveries(run.logs, 'dst').find((l) => l.meta['operation'] === 'writing records');
-  assert.ok(recovered !== undefined && (recovered.meta['outageMs'] as number) >= failingBeforeRestartMs, 'an info line says the target works again, with the outage length');
+  assert.ok(
+    recovered !== undefined && (recovered.meta['outageMs'] as number) >= failingBeforeRestartMs,
+    'an info line says the target works again, with the outage length',
+  );
 });

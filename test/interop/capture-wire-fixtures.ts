@@ -105,15 +105,28 @@ async function main(): Promise<void> {
     const bootstrap = local.bootstrapServers()['fixtures']!;
     const javac = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'javac') : 'javac';
     await run(javac, ['-nowarn', '-d', classes, '-cp', local.distribution.classpath, JAVA_SOURCE]);
-    const java = [...loggingJvmOptions(local.distribution, undefined), '-cp', `${classes}${delimiter}${local.distribution.classpath}`, 'WireFixtureProducer', bootstrap];
+    const java = [
+      ...loggingJvmOptions(local.distribution, undefined),
+      '-cp',
+      `${classes}${delimiter}${local.distribution.classpath}`,
+      'WireFixtureProducer',
+      bootstrap,
+    ];
     process.stderr.write(await run(javaExecutable(), java));
 
     const written: string[] = [];
     const store = (name: string, bytes: Buffer): void => {
-      writeFileSync(join(FIXTURES, name), `${bytes.toString('hex').replace(/(.{128})/g, '$1\n').trimEnd()}\n`);
+      writeFileSync(
+        join(FIXTURES, name),
+        `${bytes
+          .toString('hex')
+          .replace(/(.{128})/g, '$1\n')
+          .trimEnd()}\n`,
+      );
       written.push(`${name} (${bytes.length} bytes)`);
     };
-    for (const codec of ['none', 'gzip', 'snappy', 'lz4', 'zstd']) store(`java-producer-fetch-${codec}.hex`, await roundTrip(bootstrap, FETCH, 11, fetchV11(`wire-${codec}`, 0)));
+    for (const codec of ['none', 'gzip', 'snappy', 'lz4', 'zstd'])
+      store(`java-producer-fetch-${codec}.hex`, await roundTrip(bootstrap, FETCH, 11, fetchV11(`wire-${codec}`, 0)));
     // read_committed, as a consumer that reached the aborted transaction (offset 3) asks: the
     // partition header lists it. (Asked from offset 0, this broker answers with the first batch only.)
     store('java-producer-fetch-txn.hex', await roundTrip(bootstrap, FETCH, 11, fetchV11('wire-txn', 1, 3n)));
@@ -123,7 +136,15 @@ async function main(): Promise<void> {
     const request = produceRequestV3({
       acks: -1,
       timeout: 30_000,
-      topicData: [{ topic: 'wire-produce', partitions: [{ partition: 0, messages: [message] }, { partition: 1, messages: [{ ...message, partition: 1 }] }] }],
+      topicData: [
+        {
+          topic: 'wire-produce',
+          partitions: [
+            { partition: 0, messages: [message] },
+            { partition: 1, messages: [{ ...message, partition: 1 }] },
+          ],
+        },
+      ],
     });
     store('broker-produce-v7.hex', await roundTrip(bootstrap, PRODUCE, 7, (await request.encode()).buffer));
     process.stdout.write(`Wrote to ${FIXTURES}:\n${written.map((w) => `  ${w}\n`).join('')}`);

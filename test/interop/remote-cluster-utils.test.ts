@@ -156,7 +156,10 @@ describe('MM2 RemoteClusterUtils against records in MM2 format', () => {
     assert.equal(translated.code, 0, translated.stderr);
     const one = JSON.parse(translated.stdout) as { checkpointsTopic: string; groups: { group: string; offsets: TranslatedOffset[] }[] };
     assert.equal(one.checkpointsTopic, checkpoints);
-    assert.deepEqual(one.groups.map((g) => [g.group, asJava(g.offsets)]), [[g1, java.translateOffsets[g1]]]);
+    assert.deepEqual(
+      one.groups.map((g) => [g.group, asJava(g.offsets)]),
+      [[g1, java.translateOffsets[g1]]],
+    );
 
     const matching = await runCli(['offsets', 'translate', file, '--groups', `${id}-g.*`, '--json']);
     assert.equal(matching.code, 0, matching.stderr);
@@ -173,7 +176,7 @@ describe('MM2 RemoteClusterUtils against records in MM2 format', () => {
 });
 
 describe('MM2 RemoteClusterUtils against what a mirrorflow pipeline wrote', () => {
-  test('translateOffsets, upstreamClusters and replicationHops read mirrorflow\'s checkpoints and heartbeats as mirrorflow does', async () => {
+  test("translateOffsets, upstreamClusters and replicationHops read mirrorflow's checkpoints and heartbeats as mirrorflow does", async () => {
     // Own cluster aliases (on the shared brokers), so the checkpoints topic, the heartbeat keys
     // and the replicated heartbeats topic are this test's alone.
     const id = uniqueName('rcu-run');
@@ -185,7 +188,13 @@ describe('MM2 RemoteClusterUtils against what a mirrorflow pipeline wrote', () =
       await primary.createTopic(topic, 3);
       await primary.produce(
         topic,
-        Array.from({ length: 90 }, (_, i) => ({ partition: i % 3, key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`), headers: [], timestamp: Date.now() })),
+        Array.from({ length: 90 }, (_, i) => ({
+          partition: i % 3,
+          key: Buffer.from(`k${i}`),
+          value: Buffer.from(`v${i}`),
+          headers: [],
+          timestamp: Date.now(),
+        })),
       );
     } finally {
       await primary.close();
@@ -249,7 +258,7 @@ describe('MM2 RemoteClusterUtils against what a mirrorflow pipeline wrote', () =
 });
 
 describe('MM2 RemoteClusterUtils with a custom separator', () => {
-  test('the pipeline\'s separator names the checkpoints and heartbeats topics as MM2 names them', async () => {
+  test("the pipeline's separator names the checkpoints and heartbeats topics as MM2 names them", async () => {
     const id = uniqueName('rcu-sep');
     const src = `${id}-src`;
     const up = `${id}-up`;

@@ -86,11 +86,7 @@ test('a write refused on some partitions and acknowledged on others writes the a
       second.slice(30).map((r) => r.value!.toString()),
       'the re-created topic holds the second write once',
     );
-    assert.deepEqual(
-      Array.from(offsets.subarray(0, 6)),
-      [10, 10, 10, 11, 11, 11],
-      'offsets follow the first write on the partitions that accepted',
-    );
+    assert.deepEqual(Array.from(offsets.subarray(0, 6)), [10, 10, 10, 11, 11, 11], 'offsets follow the first write on the partitions that accepted');
     assert.deepEqual(Array.from(offsets.subarray(30, 33)), [0, 1, 2], 'and start at 0 on the re-created topic');
   } finally {
     await clients.close();
@@ -110,7 +106,10 @@ test('a topic taking smaller batches than the producer sends gets every record, 
     // 200 KiB for one partition in one write: a batch 12 times what the topic takes.
     const written = records(topic, 1, 'blob', 200).map((r) => ({ ...r, value: Buffer.concat([r.value!, Buffer.alloc(1024, 0x2e)]) }));
     const offsets = await firstValueFrom(writer.write(written));
-    assert.deepEqual(Array.from(offsets), Array.from({ length: 200 }, (_, i) => i));
+    assert.deepEqual(
+      Array.from(offsets),
+      Array.from({ length: 200 }, (_, i) => i),
+    );
     assert.deepEqual(
       (await kit.readAllFlat(topic)).map((r) => r.value!.toString()),
       written.map((r) => r.value!.toString()),
@@ -118,7 +117,10 @@ test('a topic taking smaller batches than the producer sends gets every record, 
     );
 
     const tooLarge = { ...written[0]!, value: Buffer.alloc(20 * 1024, 0x2e) };
-    await assert.rejects(firstValueFrom(writer.write([tooLarge])), /a record of about 20544 bytes is larger than .*-0 takes \(the target topic's max.message.bytes/);
+    await assert.rejects(
+      firstValueFrom(writer.write([tooLarge])),
+      /a record of about 20544 bytes is larger than .*-0 takes \(the target topic's max.message.bytes/,
+    );
   } finally {
     await clients.close();
   }

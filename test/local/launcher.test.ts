@@ -6,14 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Kafka, logLevel } from 'kafkajs';
 import { LocalKafkaError } from '../../src/core/errors';
-import {
-  defaultKafkaVersion,
-  ensureKafkaDistribution,
-  isProcessAlive,
-  startLocalClusters,
-  type LocalCluster,
-  type LocalClusters,
-} from '../../src/local';
+import { defaultKafkaVersion, ensureKafkaDistribution, isProcessAlive, startLocalClusters, type LocalCluster, type LocalClusters } from '../../src/local';
 import { uniqueName, waitFor } from '../support/clusters';
 
 const fixtures = join(__dirname, 'fixtures');
@@ -59,7 +52,10 @@ describe('startLocalClusters', () => {
       try {
         const description = await client.describeCluster();
         assert.equal(description.clusterId, cluster.clusterId);
-        assert.deepEqual(description.brokers.map((broker) => broker.port), [cluster.port]);
+        assert.deepEqual(
+          description.brokers.map((broker) => broker.port),
+          [cluster.port],
+        );
         const topic = uniqueName('launcher');
         assert.equal(await client.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true }), true);
         assert.ok((await client.listTopics()).includes(topic));

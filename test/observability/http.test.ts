@@ -17,10 +17,19 @@ const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 function records(count: number, partitions: number): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({ partition: i % partitions, key: Buffer.from(`k${i}`), value: Buffer.from(`v${i}`), headers: [], timestamp: Date.now() }));
+  return Array.from({ length: count }, (_, i) => ({
+    partition: i % partitions,
+    key: Buffer.from(`k${i}`),
+    value: Buffer.from(`v${i}`),
+    headers: [],
+    timestamp: Date.now(),
+  }));
 }
 
 async function get(base: string, path: string): Promise<{ status: number; text: string }> {
@@ -98,7 +107,13 @@ describe('observability over HTTP', () => {
     const status = await waitFor(
       async () => {
         const doc = JSON.parse((await get(base, '/status')).text) as {
-          flows: { name: string; state: string; lag: number; partitions: { topic: string; partition: number; nextOffset: number; lag: number }[]; heartbeats: { written: number } }[];
+          flows: {
+            name: string;
+            state: string;
+            lag: number;
+            partitions: { topic: string; partition: number; nextOffset: number; lag: number }[];
+            heartbeats: { written: number };
+          }[];
         };
         return doc.flows[0]!.heartbeats.written > 0 ? doc : undefined;
       },
@@ -114,7 +129,9 @@ describe('observability over HTTP', () => {
     );
 
     // Connect's offsets answer equals what the progress topic stores, key for key.
-    const offsets = JSON.parse((await get(base, '/connectors/MirrorSourceConnector/offsets')).text) as { offsets: { partition: unknown; offset: { offset: number } }[] };
+    const offsets = JSON.parse((await get(base, '/connectors/MirrorSourceConnector/offsets')).text) as {
+      offsets: { partition: unknown; offset: { offset: number } }[];
+    };
     const answered = new Map(offsets.offsets.map((o) => [JSON.stringify(o.partition), o.offset.offset]));
     assert.equal(answered.size, 4);
     await waitFor(async () => JSON.stringify([...(await storedProgress([orders, audit]))].sort()) === JSON.stringify([...answered].sort()), {
@@ -129,7 +146,13 @@ describe('observability over HTTP', () => {
 
     // The progress log line carries checkpoint and heartbeat state too.
     await child.waitForOutput(/"heartbeatsWritten":[1-9]/);
-    const progress = JSON.parse(child.stderr().split('\n').filter((l) => l.includes('"heartbeatsWritten":')).at(-1)!) as Record<string, unknown>;
+    const progress = JSON.parse(
+      child
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('"heartbeatsWritten":'))
+        .at(-1)!,
+    ) as Record<string, unknown>;
     assert.equal(progress['heartbeats'], 'running');
     assert.match(String(progress['checkpoints']), /^(starting|loading|running)$/);
 

@@ -119,7 +119,9 @@ describe('backpressure', () => {
     await source.createTopic(topic, PARTITIONS);
 
     const { file } = await writePipeline({
-      flows: [{ topics: [`${p}-.*`], buffer: { max_bytes: BUDGET }, replicate_heartbeats: false, checkpoints: { enabled: false }, heartbeats: { enabled: false } }],
+      flows: [
+        { topics: [`${p}-.*`], buffer: { max_bytes: BUDGET }, replicate_heartbeats: false, checkpoints: { enabled: false }, heartbeats: { enabled: false } },
+      ],
     });
     const child = spawnPipeline(file, { statusIntervalMs: STATUS_INTERVAL_MS });
     const output = (): string => `mirrorflow stderr (end):\n${child.stderr().slice(-4000)}`;
@@ -159,7 +161,11 @@ describe('backpressure', () => {
       t.diagnostic(`backlog: ${RECORDS} records, ${(RECORDS * VALUE_BYTES) / MiB} MiB of values, written in ${Date.now() - startedProducing} ms`);
 
       // Blocked: writes fail and the budget fills up.
-      await until(() => /A cluster keeps failing an operation; retrying until it works again\.[^\n]*writing records/.test(child.stderr()), 'a failed write to the target, retried', 60_000);
+      await until(
+        () => /A cluster keeps failing an operation; retrying until it works again\.[^\n]*writing records/.test(child.stderr()),
+        'a failed write to the target, retried',
+        60_000,
+      );
       await until(() => progressLines(child).some((l) => l.bufferedBytes >= BUDGET / 2), `the flow to hold at least half its ${BUDGET}-byte budget`);
       const fullAt = progressLines(child).length;
       // Then keep watching for a while: the flow must not fetch beyond its budget however long
@@ -179,7 +185,11 @@ describe('backpressure', () => {
       // (a) Never more in flight than the budget: source fetches are at most 1 MiB per partition,
       // so no single batch is larger than the whole budget (the one exception ByteBudget allows).
       const over = blocked.filter((l) => l.bufferedBytes > BUDGET);
-      assert.deepEqual(over.slice(0, 5), [], `bufferedBytes must stay within buffer.max_bytes (${BUDGET}); ${over.length} of ${blocked.length} progress lines exceeded it`);
+      assert.deepEqual(
+        over.slice(0, 5),
+        [],
+        `bufferedBytes must stay within buffer.max_bytes (${BUDGET}); ${over.length} of ${blocked.length} progress lines exceeded it`,
+      );
       // (b) Memory stays flat. What may legitimately be held: the budget (4 MiB), one fetch
       // waiting for budget (<= 4 partitions x 1 MiB), the produce request encoded for each try,
       // and garbage not yet collected. Fetching the backlog would add at least its 96 MiB of

@@ -12,7 +12,10 @@ import { useKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 const T0 = 1_700_000_000_000;
 

@@ -20,7 +20,10 @@ const T0 = 1_700_000_000_000;
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 
@@ -54,7 +57,8 @@ async function storedOffset(topic: string): Promise<number | undefined> {
   for (const partitionRecords of (await target.readAll(PROGRESS_TOPIC)).values()) {
     for (const r of partitionRecords) {
       const key = text(r.key) ?? '';
-      if (key.includes(`"topic":${JSON.stringify(topic)}`) && key.includes('"partition":0')) found = (JSON.parse(text(r.value) ?? '{}') as { offset: number }).offset;
+      if (key.includes(`"topic":${JSON.stringify(topic)}`) && key.includes('"partition":0'))
+        found = (JSON.parse(text(r.value) ?? '{}') as { offset: number }).offset;
     }
   }
   return found;
@@ -97,7 +101,15 @@ describe('a transform that throws on some records', () => {
     const prefix = uniqueName('err-all');
     const topic = `${prefix}.orders`;
     const dlq = `${prefix}-dlq`;
-    const written = records(prefix, 12, new Map([[2, 'poison-a'], [7, 'poison-b'], [8, 'poison-a']]));
+    const written = records(
+      prefix,
+      12,
+      new Map([
+        [2, 'poison-a'],
+        [7, 'poison-b'],
+        [8, 'poison-a'],
+      ]),
+    );
     await source.createTopic(topic, 1);
     await source.produce(topic, written);
 
@@ -112,7 +124,10 @@ describe('a transform that throws on some records', () => {
     });
     const run = await startPipeline(file, { pluginDirs: [PLUGIN_DIR] });
     try {
-      await run.until(async () => (await target.count(`primary.${topic}`)) >= 9 && (await target.count(dlq)) >= 3, { what: `9 records in primary.${topic} and 3 in ${dlq}`, timeoutMs: 60_000 });
+      await run.until(async () => (await target.count(`primary.${topic}`)) >= 9 && (await target.count(dlq)) >= 3, {
+        what: `9 records in primary.${topic} and 3 in ${dlq}`,
+        timeoutMs: 60_000,
+      });
       await run.until(() => run.statuses()[0]!.recordsDeadLettered === 3, { what: 'the flow status to count 3 dead-lettered records', timeoutMs: 10_000 });
     } finally {
       await run.stop();
@@ -163,10 +178,15 @@ describe('a record larger than the remote topic takes (max.message.bytes)', () =
     const prefix = uniqueName('err-big-all');
     const { topic, written } = await setUp(prefix);
     const dlq = `${prefix}-dlq`;
-    const { file } = await writePipeline({ flows: [{ topics: [`${prefix}\\..*`], errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } } }] });
+    const { file } = await writePipeline({
+      flows: [{ topics: [`${prefix}\\..*`], errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } } }],
+    });
     const run = await startPipeline(file);
     try {
-      await run.until(async () => (await target.count(`primary.${topic}`)) >= 5 && (await target.count(dlq)) >= 1, { what: `5 records in primary.${topic} and 1 in ${dlq}`, timeoutMs: 60_000 });
+      await run.until(async () => (await target.count(`primary.${topic}`)) >= 5 && (await target.count(dlq)) >= 1, {
+        what: `5 records in primary.${topic} and 1 in ${dlq}`,
+        timeoutMs: 60_000,
+      });
     } finally {
       await run.stop();
     }
@@ -187,7 +207,10 @@ describe('a record larger than the remote topic takes (max.message.bytes)', () =
     const run = await startPipeline(file);
     await assert.rejects(run.done, (error: unknown) => {
       assert.ok(error instanceof RecordFailedError, String(error));
-      assert.match(error.message, new RegExp(`topic "${topic}" partition 0 offset 3 failed in the write to the target: .*larger than primary\\.${prefix}\\.big-0 takes`));
+      assert.match(
+        error.message,
+        new RegExp(`topic "${topic}" partition 0 offset 3 failed in the write to the target: .*larger than primary\\.${prefix}\\.big-0 takes`),
+      );
       return true;
     });
     assert.equal(run.statuses()[0]!.state, 'failed');

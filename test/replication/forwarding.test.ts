@@ -20,7 +20,10 @@ const FORWARD_EVERYTHING = { batching: { forward_compressed_min_bytes: 0 }, repl
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 function numbered(label: string, from: number, count: number, partition = 0): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -45,10 +48,13 @@ describe('forwarded record batches', () => {
     await source.produce(topic, numbered('first', 0, 300)); // one record batch, offsets 0-299
 
     // MM2 replicated up to offset 149 and stored that in its Connect offsets topic.
-    if (!(await target.topics()).has(PROGRESS_TOPIC)) await target.createTopic(PROGRESS_TOPIC, DEFAULT_OFFSETS_TOPIC_PARTITIONS, { 'cleanup.policy': 'compact' });
+    if (!(await target.topics()).has(PROGRESS_TOPIC))
+      await target.createTopic(PROGRESS_TOPIC, DEFAULT_OFFSETS_TOPIC_PARTITIONS, { 'cleanup.policy': 'compact' });
     const key = encodeSourceOffsetKey({ sourceClusterAlias: 'primary', topic, partition: 0 });
     const partitions = (await target.topics()).get(PROGRESS_TOPIC)!;
-    await target.produce(PROGRESS_TOPIC, [{ partition: connectOffsetsPartition(key, partitions), key, value: encodeConnectOffsetValue(149), headers: [], timestamp: Date.now() }]);
+    await target.produce(PROGRESS_TOPIC, [
+      { partition: connectOffsetsPartition(key, partitions), key, value: encodeConnectOffsetValue(149), headers: [], timestamp: Date.now() },
+    ]);
 
     const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING }] });
     const run = await startPipeline(file);
@@ -70,7 +76,10 @@ describe('forwarded record batches', () => {
     await source.createTopic(topic, 2, { 'message.timestamp.type': 'LogAppendTime' });
     await source.produce(topic, [...numbered('a', 0, 100, 0), ...numbered('b', 100, 100, 1)]);
     const fromSource = await source.readAll(topic);
-    assert.ok([...fromSource.values()].flat().every((r) => r.timestamp > T0 + 1_000_000), 'test setup: the source must have replaced the CreateTimes');
+    assert.ok(
+      [...fromSource.values()].flat().every((r) => r.timestamp > T0 + 1_000_000),
+      'test setup: the source must have replaced the CreateTimes',
+    );
 
     const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING }] });
     const run: RunningPipeline = await startPipeline(file);
@@ -80,7 +89,8 @@ describe('forwarded record batches', () => {
       await run.stop();
     }
     const onTarget = await target.readAll(`primary.${topic}`);
-    for (const p of [0, 1]) assert.deepEqual(snapshot(onTarget.get(p) ?? []), snapshot(fromSource.get(p) ?? []), `partition ${p}: records and their append times`);
+    for (const p of [0, 1])
+      assert.deepEqual(snapshot(onTarget.get(p) ?? []), snapshot(fromSource.get(p) ?? []), `partition ${p}: records and their append times`);
     assert.equal(forwardedBatches(run), 0, 'a LogAppendTime batch cannot be forwarded: its records carry the append time only in the batch header');
   });
 
@@ -113,12 +123,20 @@ describe('forwarded record batches', () => {
     const remote = `primary.${topic}`;
     // 400 KiB that zstd cannot shrink, in one batch: the source broker takes it (1 MiB by
     // default); the target's copy of the topic takes no batch over 128 KiB.
-    const records: TestRecord[] = Array.from({ length: 400 }, (_, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value: randomBytes(1024), headers: [], timestamp: T0 + i }));
+    const records: TestRecord[] = Array.from({ length: 400 }, (_, i) => ({
+      partition: 0,
+      key: Buffer.from(`k${i}`),
+      value: randomBytes(1024),
+      headers: [],
+      timestamp: T0 + i,
+    }));
     await source.createTopic(topic, 1);
     await source.produce(topic, records, 'zstd');
     await target.createTopic(remote, 1, { 'max.message.bytes': String(128 * 1024) });
 
-    const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, producer: { max_request_bytes: 100_000 } }] });
+    const { file } = await writePipeline({
+      flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, producer: { max_request_bytes: 100_000 } }],
+    });
     const run = await startPipeline(file);
     try {
       await untilCount(run, remote, records.length);
@@ -134,7 +152,13 @@ describe('forwarded record batches', () => {
     const remote = `primary.${topic}`;
     await source.createTopic(topic, 1);
     // 60 uncompressed batches of 10 KiB: joined, they make batches far over what the remote topic takes.
-    const records: TestRecord[] = Array.from({ length: 600 }, (_, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value: randomBytes(1000), headers: [], timestamp: T0 + i }));
+    const records: TestRecord[] = Array.from({ length: 600 }, (_, i) => ({
+      partition: 0,
+      key: Buffer.from(`k${i}`),
+      value: randomBytes(1000),
+      headers: [],
+      timestamp: T0 + i,
+    }));
     for (let i = 0; i < records.length; i += 10) await source.produce(topic, records.slice(i, i + 10));
     await target.createTopic(remote, 1, { 'max.message.bytes': String(64 * 1024) });
 

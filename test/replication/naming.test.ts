@@ -15,7 +15,10 @@ import { useKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 const T0 = 1_700_000_000_000;
 
@@ -136,10 +139,7 @@ describe('cycle prevention (the cases MM2 tests, flow primary->backup)', () => {
     const replicated = [`${p}-t1`, `primary.${p}-t1`, `other.${p}-t1`];
     const blocked = [`backup.${p}-t1`, `backup.primary.${p}-t1`, `primary.backup.${p}-t1`, `backup.primary.backup.${p}-t1`, `primary.backup.primary.${p}-t1`];
     const written = await seed([...replicated, ...blocked]);
-    await runUntilReplicated(
-      { topics: [`.*${p}.*`] },
-      new Map(replicated.map((topic) => [`primary.${topic}`, written.get(topic)!])),
-    );
+    await runUntilReplicated({ topics: [`.*${p}.*`] }, new Map(replicated.map((topic) => [`primary.${topic}`, written.get(topic)!])));
     assert.deepEqual(
       await target.topicsContaining(p),
       replicated.map((topic) => `primary.${topic}`).sort(),

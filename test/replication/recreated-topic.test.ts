@@ -15,7 +15,10 @@ import { useKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 const RESET_WARNING = 'Source partition restarted below the stored position; resuming from the new log.';
 
@@ -51,7 +54,8 @@ async function waitForNewRecords(run: RunningPipeline, remote: string, label: st
   );
 }
 
-const resetWarnings = (logs: readonly LogLine[], topic: string): LogLine[] => logs.filter((l) => l.level === 'warn' && l.message === RESET_WARNING && l.meta['topic'] === topic);
+const resetWarnings = (logs: readonly LogLine[], topic: string): LogLine[] =>
+  logs.filter((l) => l.level === 'warn' && l.message === RESET_WARNING && l.meta['topic'] === topic);
 
 async function recreate(topic: string, partitions: number): Promise<void> {
   await source.deleteTopic(topic);
@@ -75,9 +79,15 @@ describe('recreated source topic', () => {
 
     await waitForNewRecords(run, remote, 'new', 1, 3, 10);
     const values = (await remoteValues(remote)).get(0) ?? [];
-    assert.deepEqual(values.slice(0, 10), records('old', 1, 10).map((r) => r.value!.toString()), 'the old copies stay on the remote topic');
+    assert.deepEqual(
+      values.slice(0, 10),
+      records('old', 1, 10).map((r) => r.value!.toString()),
+      'the old copies stay on the remote topic',
+    );
 
-    const warnings = await run.until(() => (resetWarnings(run.logs, topic).length > 0 ? resetWarnings(run.logs, topic) : undefined), { what: 'the reset warning' });
+    const warnings = await run.until(() => (resetWarnings(run.logs, topic).length > 0 ? resetWarnings(run.logs, topic) : undefined), {
+      what: 'the reset warning',
+    });
     assert.equal(warnings.length, 1, `one reset is logged: ${JSON.stringify(warnings)}`);
     assert.deepEqual(
       { partition: warnings[0]!.meta['partition'], storedOffset: warnings[0]!.meta['storedOffset'], resumeAt: warnings[0]!.meta['resumeAt'] },
@@ -104,7 +114,9 @@ describe('recreated source topic', () => {
     await source.produce(topic, records('new', 2, 12));
 
     await waitForNewRecords(run, remote, 'new', 2, 12, 5);
-    const warnings = await run.until(() => (resetWarnings(run.logs, topic).length >= 2 ? resetWarnings(run.logs, topic) : undefined), { what: 'a reset warning per partition' });
+    const warnings = await run.until(() => (resetWarnings(run.logs, topic).length >= 2 ? resetWarnings(run.logs, topic) : undefined), {
+      what: 'a reset warning per partition',
+    });
     assert.deepEqual(warnings.map((w) => w.meta['partition']).sort(), [0, 1], `each partition is reset once: ${JSON.stringify(warnings.map((w) => w.meta))}`);
     for (const w of warnings) {
       assert.notEqual(w.meta['previousTopicId'], undefined, 'the warning names the old topic id');
@@ -161,7 +173,9 @@ describe('recreated source topic', () => {
     await waitForNewRecords(second, remote, 'new', 2, 4, 10);
     const warnings = resetWarnings(second.logs, topic);
     assert.deepEqual(
-      warnings.map((w) => ({ partition: w.meta['partition'], storedOffset: w.meta['storedOffset'], logEnd: w.meta['logEnd'], resumeAt: w.meta['resumeAt'] })).sort((a, b) => Number(a.partition) - Number(b.partition)),
+      warnings
+        .map((w) => ({ partition: w.meta['partition'], storedOffset: w.meta['storedOffset'], logEnd: w.meta['logEnd'], resumeAt: w.meta['resumeAt'] }))
+        .sort((a, b) => Number(a.partition) - Number(b.partition)),
       [
         { partition: 0, storedOffset: 10, logEnd: 4, resumeAt: 0 },
         { partition: 1, storedOffset: 10, logEnd: 4, resumeAt: 0 },

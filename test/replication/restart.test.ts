@@ -19,7 +19,10 @@ const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 /** Records whose values are unique ids `<label>-<n>`, spread round-robin over `partitions`. */
 function numbered(label: string, from: number, count: number, partitions: readonly number[]): TestRecord[] {
@@ -83,7 +86,11 @@ async function assertAllInOrder(
     const wantFirst = [...new Set(want)];
     const gotFirst = [...new Set(got)];
     const at = gotFirst.findIndex((v, i) => v !== wantFirst[i]);
-    assert.equal(at, -1, `partition ${partition}: records keep their order; from index ${at} the target has ${window(gotFirst, at)} where the source has ${window(wantFirst, at)}`);
+    assert.equal(
+      at,
+      -1,
+      `partition ${partition}: records keep their order; from index ${at} the target has ${window(gotFirst, at)} where the source has ${window(wantFirst, at)}`,
+    );
     duplicates += got.length - want.length;
   }
   return duplicates;
@@ -127,7 +134,8 @@ async function waitForTarget(child: ChildPipeline, remote: string, count: number
   } catch (error) {
     throw new Error(`${String(error)}\n${output()}`, { cause: error });
   }
-  if (exited) throw new Error(`mirrorflow exited (${child.child.exitCode ?? child.child.signalCode}) while waiting for ${count} records in ${remote}\n${output()}`);
+  if (exited)
+    throw new Error(`mirrorflow exited (${child.child.exitCode ?? child.child.signalCode}) while waiting for ${count} records in ${remote}\n${output()}`);
 }
 
 describe('restart', () => {
@@ -211,7 +219,10 @@ describe('restart', () => {
       // On restart each partition resumes at stored offset + 1: what the target has beyond that comes again.
       for (const partition of partitions) {
         const offset = (JSON.parse(stored.get(partition)!.value) as { offset: number }).offset;
-        assert.ok(offset + 1 <= targetEnds[partition]!, `partition ${partition}: stored progress ${offset} must not be ahead of the target (${targetEnds[partition]})`);
+        assert.ok(
+          offset + 1 <= targetEnds[partition]!,
+          `partition ${partition}: stored progress ${offset} must not be ahead of the target (${targetEnds[partition]})`,
+        );
         bound += targetEnds[partition]! - (offset + 1);
       }
 
@@ -233,7 +244,9 @@ describe('restart', () => {
 
     const sourceRecords = await source.readAll(topic);
     const duplicates = await assertAllInOrder(topic, remote, partitions, sourceRecords);
-    t.diagnostic(`records: ${sourceRecords.size === 0 ? 0 : [...sourceRecords.values()].reduce((n, l) => n + l.length, 0)}, duplicates: ${duplicates}, bound: ${bound}`);
+    t.diagnostic(
+      `records: ${sourceRecords.size === 0 ? 0 : [...sourceRecords.values()].reduce((n, l) => n + l.length, 0)}, duplicates: ${duplicates}, bound: ${bound}`,
+    );
     assert.ok(duplicates <= bound, `duplicates (${duplicates}) must come only from records after the stored progress (at most ${bound})`);
   });
 
@@ -281,7 +294,11 @@ describe('restart', () => {
           const offset = (JSON.parse(stored.get(partition)!.value) as { offset: number }).offset;
           const done = new Set(values((fromSource.get(partition) ?? []).slice(0, offset + 1)));
           const there = new Set(values(onTarget.get(partition) ?? []));
-          for (const value of done) assert.ok(there.has(value), `kill ${kill}, partition ${partition}: stored progress ${offset} must not be ahead of the target (${value} is missing)`);
+          for (const value of done)
+            assert.ok(
+              there.has(value),
+              `kill ${kill}, partition ${partition}: stored progress ${offset} must not be ahead of the target (${value} is missing)`,
+            );
           again += there.size - done.size;
         }
         bound += again;

@@ -26,7 +26,10 @@ let target: KafkaKit;
 let java: JavaTools;
 let bootstrap: { primary: string; backup: string };
 
-useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), (kits) => ({ source, target } = kits));
+useKits(
+  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
+  (kits) => ({ source, target } = kits),
+);
 
 before(async () => {
   java = await JavaTools.prepare(await ensureKafkaDistribution(defaultKafkaVersion()), mirrorflowCacheDir());
@@ -49,19 +52,63 @@ test('transactional sources written by Java producers: the target holds exactly 
   const topics = CODECS.map((codec) => `${id}-${codec}`);
   for (const topic of topics) await source.createTopic(topic, 2);
   await java.benchToolJson(
-    ['produce-transactional', '--bootstrap', bootstrap.primary, '--topic', topics.join(','), '--compression', CODECS.join(','), '--partitions', '2', '--records', '600', '--per-transaction', '100', '--abort-every', '3', '--linger-ms', '5', '--batch-size', '262144', '--interleave'],
+    [
+      'produce-transactional',
+      '--bootstrap',
+      bootstrap.primary,
+      '--topic',
+      topics.join(','),
+      '--compression',
+      CODECS.join(','),
+      '--partitions',
+      '2',
+      '--records',
+      '600',
+      '--per-transaction',
+      '100',
+      '--abort-every',
+      '3',
+      '--linger-ms',
+      '5',
+      '--batch-size',
+      '262144',
+      '--interleave',
+    ],
     JAVA_TIMEOUT_MS,
   );
   // The reporter's topic as written: one transactional producer, lz4, 3,000 records.
   const reported = `${id}-reported`;
   await source.createTopic(reported, 2);
   await java.benchToolJson(
-    ['produce-transactional', '--bootstrap', bootstrap.primary, '--topic', reported, '--partitions', '2', '--records', '3000', '--per-transaction', '100', '--abort-every', '3', '--compression', 'lz4', '--linger-ms', '5', '--batch-size', '262144'],
+    [
+      'produce-transactional',
+      '--bootstrap',
+      bootstrap.primary,
+      '--topic',
+      reported,
+      '--partitions',
+      '2',
+      '--records',
+      '3000',
+      '--per-transaction',
+      '100',
+      '--abort-every',
+      '3',
+      '--compression',
+      'lz4',
+      '--linger-ms',
+      '5',
+      '--batch-size',
+      '262144',
+    ],
     JAVA_TIMEOUT_MS,
   );
   topics.push(reported);
 
-  const committed = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(','), '--isolation', 'read_committed'], JAVA_TIMEOUT_MS);
+  const committed = await java.benchToolJson<Digest>(
+    ['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(','), '--isolation', 'read_committed'],
+    JAVA_TIMEOUT_MS,
+  );
   const uncommitted = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(',')], JAVA_TIMEOUT_MS);
   for (const topic of topics) {
     for (const p of ['0', '1']) assert.ok(uncommitted[topic]![p]!.count > committed[topic]![p]!.count, `test setup: ${topic}/${p} must hold aborted records`);
@@ -79,7 +126,11 @@ test('transactional sources written by Java producers: the target holds exactly 
       const { file } = await writePipeline({ clusters: { primarydecoded: bootstrap.primary }, flows: [{ ...path.flow, checkpoints: { enabled: false } }] });
       runs.push(await startPipeline(file));
     }
-    await Promise.all(runs.map((run, i) => run.until(() => caughtUp(run, topics), { what: `${paths[i]!.alias}: every source partition replicated to its end`, timeoutMs: 120_000 })));
+    await Promise.all(
+      runs.map((run, i) =>
+        run.until(() => caughtUp(run, topics), { what: `${paths[i]!.alias}: every source partition replicated to its end`, timeoutMs: 120_000 }),
+      ),
+    );
   } finally {
     await Promise.all(runs.map((run) => run.stop()));
   }
@@ -87,12 +138,19 @@ test('transactional sources written by Java producers: the target holds exactly 
 
   for (const path of paths) {
     const remote = topics.map((topic) => `${path.alias}.${topic}`);
-    const copied = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.backup, '--topics', remote.join(','), '--isolation', 'read_committed'], JAVA_TIMEOUT_MS);
+    const copied = await java.benchToolJson<Digest>(
+      ['digest', '--bootstrap', bootstrap.backup, '--topics', remote.join(','), '--isolation', 'read_committed'],
+      JAVA_TIMEOUT_MS,
+    );
     for (const topic of topics) {
       for (const p of ['0', '1']) {
         const want = committed[topic]![p]!;
         const got = copied[`${path.alias}.${topic}`]![p]!;
-        assert.deepEqual(got, want, `${path.alias}.${topic}/${p}: ${got.count} records on the target, ${want.count} committed on the source (content hash in offset order must match)`);
+        assert.deepEqual(
+          got,
+          want,
+          `${path.alias}.${topic}/${p}: ${got.count} records on the target, ${want.count} committed on the source (content hash in offset order must match)`,
+        );
       }
     }
   }
@@ -102,7 +160,26 @@ test('a transaction aborted after replication caught up: nothing of it is copied
   const topic = uniqueName('txn-tail');
   await source.createTopic(topic, 1);
   const produce = (abortEvery: number): Promise<unknown> =>
-    java.benchToolJson(['produce-transactional', '--bootstrap', bootstrap.primary, '--topic', topic, '--partitions', '1', '--records', '50', '--per-transaction', '50', '--abort-every', String(abortEvery), '--compression', 'lz4'], JAVA_TIMEOUT_MS);
+    java.benchToolJson(
+      [
+        'produce-transactional',
+        '--bootstrap',
+        bootstrap.primary,
+        '--topic',
+        topic,
+        '--partitions',
+        '1',
+        '--records',
+        '50',
+        '--per-transaction',
+        '50',
+        '--abort-every',
+        String(abortEvery),
+        '--compression',
+        'lz4',
+      ],
+      JAVA_TIMEOUT_MS,
+    );
   await produce(1_000); // committed
   const { file } = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false } }] });
   const run = await startPipeline(file);

@@ -15,7 +15,9 @@ const GRACE_MS = 30_000;
 
 after(() => {
   setTimeout(() => {
-    process.stderr.write(`[exit-guard] the tests of this file ended ${GRACE_MS / 1000} s ago but the process did not: still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    process.stderr.write(
+      `[exit-guard] the tests of this file ended ${GRACE_MS / 1000} s ago but the process did not: still open: ${process.getActiveResourcesInfo().join(', ')}\n`,
+    );
     process.exit(process.exitCode ?? 0);
   }, GRACE_MS).unref();
 });

@@ -124,7 +124,13 @@ export class KafkaKit {
         await tx.send({
           topic,
           compression: CompressionTypes.None,
-          messages: batch.records.map((r) => ({ partition: r.partition, key: r.key, value: r.value, timestamp: String(r.timestamp), headers: r.headers as never })),
+          messages: batch.records.map((r) => ({
+            partition: r.partition,
+            key: r.key,
+            value: r.value,
+            timestamp: String(r.timestamp),
+            headers: r.headers as never,
+          })),
         });
         if (batch.commit) await tx.commit();
         else await tx.abort();

@@ -194,15 +194,12 @@ export async function startPipeline(file: string, options: { set?: readonly stri
     until: async <T>(check: () => T | Promise<T>, options: WaitForOptions): Promise<NonNullable<T>> => {
       let value: NonNullable<T> | undefined;
       try {
-        await waitFor(
-          async () => {
-            if (ended !== undefined) return true;
-            const result = await check();
-            if (result) value = result as NonNullable<T>;
-            return result;
-          },
-          options,
-        );
+        await waitFor(async () => {
+          if (ended !== undefined) return true;
+          const result = await check();
+          if (result) value = result as NonNullable<T>;
+          return result;
+        }, options);
       } catch (error) {
         throw new Error(`${error instanceof Error ? error.message : String(error)}\n${problems(logger.lines)}`, { cause: error });
       }

@@ -63,7 +63,14 @@ export function ownProxiedClusters<A extends string>(aliases: readonly A[], opti
         const broker = local.broker(alias);
         started.set(alias, {
           local,
-          cluster: { alias, proxied: proxy.address, direct: broker.cluster.bootstrapServers, proxy, broker, kit: new KafkaKit(broker.cluster.bootstrapServers) },
+          cluster: {
+            alias,
+            proxied: proxy.address,
+            direct: broker.cluster.bootstrapServers,
+            proxy,
+            broker,
+            kit: new KafkaKit(broker.cluster.bootstrapServers),
+          },
         });
       }),
     );

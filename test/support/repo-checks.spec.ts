@@ -43,7 +43,9 @@ describe('repository checks', () => {
 
   it('resolve a bare file name in a README under src/ from its own folder', () => {
     using repo = fixture({ 'src/wire/codec.ts': '', 'src/wire/README.md': '`codec.ts` is here, `decoder.ts` is not, and [up](../wire/codec.ts).' });
-    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('src/wire/README.md')]), [{ file: 'src/wire/README.md', line: 1, message: 'no such file: decoder.ts' }]);
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('src/wire/README.md')]), [
+      { file: 'src/wire/README.md', line: 1, message: 'no such file: decoder.ts' },
+    ]);
   });
 
   it('report a file named after "see" in a comment when it does not exist', () => {
@@ -52,9 +54,13 @@ describe('repository checks', () => {
     using repo = fixture({
       'src/present.ts': '',
       // Built from pieces, so that this spec's own lines do not read as such comments.
-      'src/user.ts': [`${C} The framing: ${SEE} present.ts.`, `const x = 1; ${C} ${SEE} src/present.ts`, '/**', ` * Details: ${SEE} absent.ts`, ' */'].join('\n'),
+      'src/user.ts': [`${C} The framing: ${SEE} present.ts.`, `const x = 1; ${C} ${SEE} src/present.ts`, '/**', ` * Details: ${SEE} absent.ts`, ' */'].join(
+        '\n',
+      ),
     });
-    assert.deepEqual(deadSeeReferences(repo.dir, [repo.path('src/user.ts')]), [{ file: 'src/user.ts', line: 4, message: 'comment names a missing file: absent.ts' }]);
+    assert.deepEqual(deadSeeReferences(repo.dir, [repo.path('src/user.ts')]), [
+      { file: 'src/user.ts', line: 4, message: 'comment names a missing file: absent.ts' },
+    ]);
   });
 
   it('report a file over the line limit unless a size comment at its top says why', () => {

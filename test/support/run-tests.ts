@@ -87,10 +87,11 @@ function say(message: string): void {
 
 /** A TAP report for a run that could not start, so CI still finds `# pass` / `# fail`. */
 function reportSetupFailure(what: string, error: unknown): void {
-  const message = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => `    ${line}`).join('\n');
-  process.stdout.write(
-    `TAP version 13\nnot ok 1 - ${what}\n  ---\n  message: |-\n${message}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`,
-  );
+  const message = (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+  process.stdout.write(`TAP version 13\nnot ok 1 - ${what}\n  ---\n  message: |-\n${message}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
 }
 
 /** Clusters given from outside may be gone; one clear failure beats every test timing out. */

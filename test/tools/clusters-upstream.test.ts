@@ -14,7 +14,10 @@ import { useKits } from '../support/use-kits';
 
 let backup: KafkaKit;
 
-useKits((clusters) => ({ backup: new KafkaKit(clusters.backup) }), (kits) => ({ backup } = kits));
+useKits(
+  (clusters) => ({ backup: new KafkaKit(clusters.backup) }),
+  (kits) => ({ backup } = kits),
+);
 
 interface Report {
   cluster: string;
@@ -38,8 +41,20 @@ test('lists upstream clusters with their hops and newest heartbeats, as JSON and
   for (const [topic, source, target, timestamp] of topics) {
     await backup.createTopic(topic, 1, { 'cleanup.policy': 'compact' });
     await backup.produce(topic, [
-      { partition: 0, key: encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: target }), value: encodeHeartbeatValue({ timestamp: timestamp - 500 }), headers: [], timestamp: timestamp - 500 },
-      { partition: 0, key: encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: target }), value: encodeHeartbeatValue({ timestamp }), headers: [], timestamp },
+      {
+        partition: 0,
+        key: encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: target }),
+        value: encodeHeartbeatValue({ timestamp: timestamp - 500 }),
+        headers: [],
+        timestamp: timestamp - 500,
+      },
+      {
+        partition: 0,
+        key: encodeHeartbeatKey({ sourceClusterAlias: source, targetClusterAlias: target }),
+        value: encodeHeartbeatValue({ timestamp }),
+        headers: [],
+        timestamp,
+      },
     ]);
   }
   const { file } = await writePipeline({ flows: [{ topics: [`${id}-none`] }] });

@@ -167,7 +167,10 @@ describe('mirrorflow offsets translate', () => {
 
     const java = await probe.ask({ bootstrap: clusters.backup, remote: 'primary', groups: [s.group] });
     assert.deepEqual(ours, java.translateOffsets[s.group]);
-    assert.deepEqual(ours.map((o) => [o.topic, o.partition]), CONSUMED.map((_, p) => [s.remote, p]));
+    assert.deepEqual(
+      ours.map((o) => [o.topic, o.partition]),
+      CONSUMED.map((_, p) => [s.remote, p]),
+    );
 
     const table = await runCli(['offsets', 'translate', s.pipeline.file, '--group', s.group]);
     assert.equal(table.code, 0, table.stderr);
@@ -195,7 +198,10 @@ describe('mirrorflow failover', () => {
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as { committed: number; partitions: { partition: number; translatedOffset: number; action: string }[] };
     assert.equal(report.committed, PARTITIONS);
-    assert.deepEqual(report.partitions.map((p) => p.action), ['commit', 'commit', 'commit']);
+    assert.deepEqual(
+      report.partitions.map((p) => p.action),
+      ['commit', 'commit', 'commit'],
+    );
 
     const committed = await targetOffsets(s.group);
     const ends = await backup.endOffsets(s.remote);
@@ -212,9 +218,16 @@ describe('mirrorflow failover', () => {
       const read = got.get(p) ?? [];
       if (starts[p]! < ends[p]!) assert.equal(read[0]?.offset, starts[p], `partition ${p} resumes at the committed offset`);
       // Every record the group had not consumed on primary is read on backup.
-      const unconsumed = s.written.filter((r) => r.partition === p).slice(CONSUMED[p]).map((r) => r.value!.toString());
+      const unconsumed = s.written
+        .filter((r) => r.partition === p)
+        .slice(CONSUMED[p])
+        .map((r) => r.value!.toString());
       const values = new Set(read.map((r) => r.value));
-      assert.deepEqual(unconsumed.filter((v) => !values.has(v)), [], `partition ${p}: no record missed`);
+      assert.deepEqual(
+        unconsumed.filter((v) => !values.has(v)),
+        [],
+        `partition ${p}: no record missed`,
+      );
     }
 
     // Again: the group is already there, nothing moves.

@@ -25,10 +25,13 @@ export async function clustersUpstreamAction(options: ClustersUpstreamOptions, o
 export function renderUpstream(report: ClusterUpstream, now: number = Date.now()): string {
   let text = `Cluster ${report.cluster}\n`;
   if (report.upstream.length === 0) {
-    text += report.heartbeatTopics.length === 0
-      ? '  No heartbeats topics: no flow into this cluster has emitted heartbeats yet.\n'
-      : '  No upstream clusters (of those asked for): its heartbeats topics name none.\n';
-    const direct = [...new Set((report.heartbeats ?? []).filter((h) => h.topic === 'heartbeats' && h.targetClusterAlias === report.cluster).map((h) => h.sourceClusterAlias))];
+    text +=
+      report.heartbeatTopics.length === 0
+        ? '  No heartbeats topics: no flow into this cluster has emitted heartbeats yet.\n'
+        : '  No upstream clusters (of those asked for): its heartbeats topics name none.\n';
+    const direct = [
+      ...new Set((report.heartbeats ?? []).filter((h) => h.topic === 'heartbeats' && h.targetClusterAlias === report.cluster).map((h) => h.sourceClusterAlias)),
+    ];
     if (direct.length > 0) {
       text +=
         `  (${direct.join(', ')} ${direct.length === 1 ? 'writes' : 'write'} heartbeats here directly, but MM2's tools count a cluster as upstream only through a replicated ` +

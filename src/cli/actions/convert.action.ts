@@ -20,7 +20,13 @@ export async function convertAction(
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
   if (!isMm2PropertiesFile(options.file)) {
-    throw new ConfigError([{ file: options.file, message: 'convert reads an MM2 driver file (*.properties)', hint: 'a YAML pipeline needs no conversion; check it with mirrorflow validate' }]);
+    throw new ConfigError([
+      {
+        file: options.file,
+        message: 'convert reads an MM2 driver file (*.properties)',
+        hint: 'a YAML pipeline needs no conversion; check it with mirrorflow validate',
+      },
+    ]);
   }
   let text: string;
   try {

@@ -139,7 +139,14 @@ async function digests(clients: KafkaClients, cluster: string, topic: string): P
     if (!entry) hashes.set(batch.partition, (entry = { hash: createHash('sha256'), count: 0 }));
     for (const r of batch.records) {
       entry.count++;
-      entry.hash.update(JSON.stringify([r.key?.toString('base64') ?? null, r.value?.toString('base64') ?? null, r.timestamp, r.headers.map((h) => [h.key, h.value?.toString('base64') ?? null])]));
+      entry.hash.update(
+        JSON.stringify([
+          r.key?.toString('base64') ?? null,
+          r.value?.toString('base64') ?? null,
+          r.timestamp,
+          r.headers.map((h) => [h.key, h.value?.toString('base64') ?? null]),
+        ]),
+      );
     }
   }
   return new Map([...hashes].sort(([a], [b]) => a - b).map(([p, e]) => [p, `${e.count} records, sha256 ${e.hash.digest('hex').slice(0, 16)}`]));

@@ -14,7 +14,16 @@ const plan: FailoverPlan = {
   targetState: 'empty',
   sourceState: 'dead',
   partitions: [
-    { topic: 'primary.orders', partition: 0, sourceOffset: 120, checkpointOffset: 100, checkpointedAt: NOW - 60_000, translatedOffset: 99, metadata: '', action: 'commit' },
+    {
+      topic: 'primary.orders',
+      partition: 0,
+      sourceOffset: 120,
+      checkpointOffset: 100,
+      checkpointedAt: NOW - 60_000,
+      translatedOffset: 99,
+      metadata: '',
+      action: 'commit',
+    },
     { topic: 'primary.orders', partition: 1, checkpointOffset: 40, translatedOffset: 39, targetOffset: 50, metadata: '', action: 'keep-target' },
   ],
   warnings: ['Something to know.'],
@@ -52,7 +61,9 @@ describe('renderTranslation', () => {
       source: 'primary',
       target: 'backup',
       checkpointsTopic: 'primary.checkpoints.internal',
-      groups: [{ group: 'g', offsets: [{ topic: 'primary.orders', partition: 3, offset: 987, metadata: 'm', upstreamOffset: 1000, checkpointedAt: NOW - 5000 }] }],
+      groups: [
+        { group: 'g', offsets: [{ topic: 'primary.orders', partition: 3, offset: 987, metadata: 'm', upstreamOffset: 1000, checkpointedAt: NOW - 5000 }] },
+      ],
     };
     const text = renderTranslation(result, false, NOW);
     assert.match(text, /^Offsets on backup of group "g", translated from primary \(primary\.checkpoints\.internal on backup\):$/m);

@@ -1,11 +1,4 @@
-import {
-  FailoverRefusedError,
-  executeFailover,
-  planFailover,
-  type FailoverAction,
-  type FailoverPlan,
-  type FailoverResult,
-} from '../../pipeline/tools';
+import { FailoverRefusedError, executeFailover, planFailover, type FailoverAction, type FailoverPlan, type FailoverResult } from '../../pipeline/tools';
 import type { GroupState } from '../../core/ports/cluster-admin';
 import { textTable, timeWithAge } from './text-table';
 import { withPipelineTools, type ToolCommonOptions } from './tool-session';

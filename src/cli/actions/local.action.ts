@@ -1,11 +1,5 @@
 import type { Logger } from '../../core/ports/logger';
-import {
-  detachedClusterStatus,
-  downDetachedClusters,
-  upDetachedClusters,
-  type DetachedCluster,
-  type DetachedClusterStatus,
-} from '../../local';
+import { detachedClusterStatus, downDetachedClusters, upDetachedClusters, type DetachedCluster, type DetachedClusterStatus } from '../../local';
 import { textTable } from './text-table';
 
 /** Options of `mirrorflow local up`, as parsed by the command. */

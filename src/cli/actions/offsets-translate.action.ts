@@ -14,10 +14,7 @@ export interface OffsetsTranslateOptions extends ToolCommonOptions {
  * `mirrorflow offsets translate FILE --group G`: the group's offsets on the flow's target, as
  * RemoteClusterUtils.translateOffsets gives them, per topic-partition (a table, or JSON).
  */
-export async function offsetsTranslateAction(
-  options: OffsetsTranslateOptions,
-  out: NodeJS.WritableStream = process.stdout,
-): Promise<void> {
+export async function offsetsTranslateAction(options: OffsetsTranslateOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const result = await withPipelineTools(options, (tools) =>
     translateOffsets(tools, { from: options.from, to: options.to, group: options.group, groupPattern: options.groupPattern, timeoutMs: options.timeoutMs }),
   );

@@ -67,7 +67,10 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
     logger.info('Stopping: draining in-flight records and storing progress.', { signal });
     pipeline.stop();
     deadline = setTimeout(
-      () => giveUp(new MirrorflowError(`Stopping took longer than ${options.shutdownTimeoutMs} ms; unacknowledged records will be replicated again on the next start.`)),
+      () =>
+        giveUp(
+          new MirrorflowError(`Stopping took longer than ${options.shutdownTimeoutMs} ms; unacknowledged records will be replicated again on the next start.`),
+        ),
       options.shutdownTimeoutMs,
     );
   };

@@ -36,7 +36,10 @@ const flow: FlowSnapshot = {
 test('the table shows each flow with its lag, then its partitions and the groups skipped as active', () => {
   const text = renderStatus(statusDocument('p1', [flow], 1_005_000), 1_005_000);
   assert.match(text, /^Pipeline p1: ready$/m);
-  assert.match(text, /^primary->backup\s+running\s+1\s+70\s+5\s+9 ms\s+running, 2 groups, last 1970-01-01T00:16:40.000Z \(5s ago\)\s+running, last .*\(1s ago\)$/m);
+  assert.match(
+    text,
+    /^primary->backup\s+running\s+1\s+70\s+5\s+9 ms\s+running, 2 groups, last 1970-01-01T00:16:40.000Z \(5s ago\)\s+running, last .*\(1s ago\)$/m,
+  );
   assert.match(text, /^\s+orders\s+0\s+70\s+75\s+5\s+70$/m);
   assert.match(text, /groups not synced because active on backup: billing/);
 });

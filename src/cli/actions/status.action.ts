@@ -67,7 +67,9 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
   for (const f of document.flows) {
     const notes = [
       ...f.notReady.map((r) => `not ready: ${r}`),
-      ...(f.checkpoints.groupSync.activeGroups.length > 0 ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`] : []),
+      ...(f.checkpoints.groupSync.activeGroups.length > 0
+        ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`]
+        : []),
     ];
     if (f.partitions.length === 0 && notes.length === 0) continue;
     text += `\n${f.name}\n`;

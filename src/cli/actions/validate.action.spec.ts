@@ -7,14 +7,7 @@ import { ConfigError, formatConfigIssue } from '../../core/errors';
 import { exitCodeFor, ExitCode } from '../exit-codes';
 import { validateAction } from './validate.action';
 
-const good = [
-  'clusters:',
-  '  a: { bootstrap_servers: "h:1" }',
-  '  b: { bootstrap_servers: "h:2" }',
-  'flows:',
-  '  - source: a',
-  '    target: b',
-].join('\n');
+const good = ['clusters:', '  a: { bootstrap_servers: "h:1" }', '  b: { bootstrap_servers: "h:2" }', 'flows:', '  - source: a', '    target: b'].join('\n');
 
 describe('mirrorflow validate', () => {
   let dir: string;
@@ -34,15 +27,18 @@ describe('mirrorflow validate', () => {
   it('checks every file, then fails with the problems of all bad ones, transforms included', async () => {
     const printed: string[] = [];
     const files = [join(dir, 'bad.yaml'), join(dir, 'good.yaml'), join(dir, 'missing.yaml')];
-    await assert.rejects(validateAction({ files, set: [], pluginDirs: [] }, (line) => printed.push(line)), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.equal(exitCodeFor(error), ExitCode.config);
-      const lines = error.issues.map(formatConfigIssue);
-      assert.equal(lines[0], `${join(dir, 'bad.yaml')}:7:5: unknown key "batchng" at flows[0].batchng (did you mean "batching"?)`);
-      assert.match(lines[1]!, new RegExp(`^${join(dir, 'bad.yaml')}:9:\\d+: .*no_such_transform.* at flows\\[0\\]\\.transforms\\[0\\]\\.type`));
-      assert.equal(lines[2], `${join(dir, 'missing.yaml')}: cannot read the pipeline file: no such file`);
-      return true;
-    });
+    await assert.rejects(
+      validateAction({ files, set: [], pluginDirs: [] }, (line) => printed.push(line)),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(exitCodeFor(error), ExitCode.config);
+        const lines = error.issues.map(formatConfigIssue);
+        assert.equal(lines[0], `${join(dir, 'bad.yaml')}:7:5: unknown key "batchng" at flows[0].batchng (did you mean "batching"?)`);
+        assert.match(lines[1]!, new RegExp(`^${join(dir, 'bad.yaml')}:9:\\d+: .*no_such_transform.* at flows\\[0\\]\\.transforms\\[0\\]\\.type`));
+        assert.equal(lines[2], `${join(dir, 'missing.yaml')}: cannot read the pipeline file: no such file`);
+        return true;
+      },
+    );
     assert.deepEqual(printed, [`${join(dir, 'good.yaml')}: ok`]);
   });
 
@@ -58,7 +54,14 @@ describe('mirrorflow validate with mm2.properties', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'mirrorflow-validate-mm2-'));
-    const mm2 = ['clusters = a, b', 'a.bootstrap.servers = h:1', 'b.bootstrap.servers = h:2', 'a->b.enabled = true', 'tasks.max = 2', 'sync.topic.acls.enabled = false'];
+    const mm2 = [
+      'clusters = a, b',
+      'a.bootstrap.servers = h:1',
+      'b.bootstrap.servers = h:2',
+      'a->b.enabled = true',
+      'tasks.max = 2',
+      'sync.topic.acls.enabled = false',
+    ];
     writeFileSync(join(dir, 'mm2.properties'), mm2.join('\n'));
     writeFileSync(join(dir, 'mm2.conf'), mm2.join('\n'));
   });
@@ -67,7 +70,11 @@ describe('mirrorflow validate with mm2.properties', () => {
   it('checks a .properties file as MM2 reads it, and prints its warnings apart', async () => {
     const printed: string[] = [];
     const warned: string[] = [];
-    await validateAction({ files: [join(dir, 'mm2.properties')], set: [], pluginDirs: [] }, (line) => printed.push(line), (line) => warned.push(line));
+    await validateAction(
+      { files: [join(dir, 'mm2.properties')], set: [], pluginDirs: [] },
+      (line) => printed.push(line),
+      (line) => warned.push(line),
+    );
     assert.deepEqual(printed, [`${join(dir, 'mm2.properties')}: ok`]);
     assert.deepEqual(warned, [
       `warning: ${join(dir, 'mm2.properties')}:5:1: has no effect in mirrorflow: one mirrorflow process replicates every partition of a flow; run more processes of the same pipeline to share them at tasks.max`,
@@ -75,10 +82,16 @@ describe('mirrorflow validate with mm2.properties', () => {
   });
 
   it('says so when a properties file is read as YAML', async () => {
-    await assert.rejects(validateAction({ files: [join(dir, 'mm2.conf')], set: [], pluginDirs: [] }, () => {}), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.match(formatConfigIssue(error.issues[0]!), /the top level must be a map \(this looks like an MM2 driver file: give it the \.properties extension to run it as one\)/);
-      return true;
-    });
+    await assert.rejects(
+      validateAction({ files: [join(dir, 'mm2.conf')], set: [], pluginDirs: [] }, () => {}),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(
+          formatConfigIssue(error.issues[0]!),
+          /the top level must be a map \(this looks like an MM2 driver file: give it the \.properties extension to run it as one\)/,
+        );
+        return true;
+      },
+    );
   });
 });

@@ -10,9 +10,13 @@ interface ConvertFlags {
 export function registerConvertCommand(program: Command): void {
   program
     .command('convert')
-    .description('Print the YAML pipeline equivalent to an MM2 driver file (mm2.properties), each value commented with the MM2 key it came from. Secrets stay ${…} references.')
+    .description(
+      'Print the YAML pipeline equivalent to an MM2 driver file (mm2.properties), each value commented with the MM2 key it came from. Secrets stay ${…} references.',
+    )
     .argument('<file>', 'MM2 driver file (*.properties)')
     .option('-o, --output <file>', 'write the YAML to this file instead of stdout')
     .option('--no-check', 'do not load the file as run would and compare (use when its ${…} references cannot be read here)')
-    .action((file: string, flags: ConvertFlags) => convertAction({ file, check: flags.check, ...(flags.output === undefined ? {} : { output: flags.output }) }));
+    .action((file: string, flags: ConvertFlags) =>
+      convertAction({ file, check: flags.check, ...(flags.output === undefined ? {} : { output: flags.output }) }),
+    );
 }

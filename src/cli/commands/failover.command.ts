@@ -15,13 +15,13 @@ export function registerFailoverCommand(program: Command): void {
   const failover = program
     .command('failover')
     .description(
-      'Fail a stopped consumer group over to the flow\'s target: check it has no active members there, translate its offsets ' +
+      "Fail a stopped consumer group over to the flow's target: check it has no active members there, translate its offsets " +
         'from the checkpoints, and commit them on the target (never moving an offset backwards unless --force).',
     )
     .argument('<file>', 'pipeline YAML file')
     .requiredOption('-g, --group <id>', 'consumer group id')
-    .option('--from <cluster>', 'the cluster the group consumed from, the flow\'s source (default: the only flow\'s)')
-    .option('--to <cluster>', 'the cluster to move the group to, the flow\'s target (default: the only flow\'s)')
+    .option('--from <cluster>', "the cluster the group consumed from, the flow's source (default: the only flow's)")
+    .option('--to <cluster>', "the cluster to move the group to, the flow's target (default: the only flow's)")
     .option('--dry-run', 'print what would be committed, and write nothing')
     .option('--force', 'also move target offsets backwards when the checkpoint is behind them');
   addToolCommonOptions(failover).action((file: string, flags: FailoverFlags) =>

@@ -15,9 +15,7 @@ interface StateFlags {
 
 /** `mirrorflow local up|status|down`: Kafka clusters on this machine for demos and tests. */
 export function registerLocalCommand(program: Command): void {
-  const local = program
-    .command('local')
-    .description('Run single-node Kafka clusters on this machine from the official jars (needs Java 17 and Maven).');
+  const local = program.command('local').description('Run single-node Kafka clusters on this machine from the official jars (needs Java 17 and Maven).');
   const stateDirHelp = 'where pids, ports and broker files are kept (default ~/.cache/mirrorflow/local)';
 
   local

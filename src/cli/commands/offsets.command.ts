@@ -16,13 +16,13 @@ export function registerOffsetsCommand(program: Command): void {
     .command('translate')
     .description(
       "Print a group's offsets on the flow's target, translated from the checkpoints the flow wrote there " +
-        '(what MM2\'s RemoteClusterUtils.translateOffsets answers).',
+        "(what MM2's RemoteClusterUtils.translateOffsets answers).",
     )
     .argument('<file>', 'pipeline YAML file')
     .option('-g, --group <id>', 'consumer group id')
     .option('--groups <regex>', 'every group whose id fully matches this Java regex (KIP-1239)')
     .option('--from <cluster>', "the group's cluster, the flow's source (default: the only flow's)")
-    .option('--to <cluster>', 'the cluster to translate to, the flow\'s target (default: the only flow\'s)');
+    .option('--to <cluster>', "the cluster to translate to, the flow's target (default: the only flow's)");
   addToolCommonOptions(translate).action((file: string, flags: TranslateFlags) => {
     if ((flags.group === undefined) === (flags.groups === undefined)) translate.error('error: give exactly one of --group <id> and --groups <regex>');
     return offsetsTranslateAction({ ...toolCommonOptions(file, flags), group: flags.group, groupPattern: flags.groups, from: flags.from, to: flags.to });

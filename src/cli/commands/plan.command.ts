@@ -12,7 +12,9 @@ interface PlanFlags {
 export function registerPlanCommand(program: Command): void {
   program
     .command('plan')
-    .description('Connect read-only and show, per flow, the topics that match and what they become on the target, the consumer groups that would be checkpointed, and what is wrong. Writes nothing.')
+    .description(
+      'Connect read-only and show, per flow, the topics that match and what they become on the target, the consumer groups that would be checkpointed, and what is wrong. Writes nothing.',
+    )
     .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])

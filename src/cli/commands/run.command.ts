@@ -29,13 +29,22 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
     .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
-    .option('-s, --set <path=value>', 'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)', collectValues, [])
+    .option(
+      '-s, --set <path=value>',
+      'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
+      collectValues,
+      [],
+    )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .addOption(new Option('--log-level <level>', 'override logging.level').choices(['error', 'warn', 'info', 'debug']))
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
     .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
-    .option('--http <address>', 'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)', httpAddress)
+    .option(
+      '--http <address>',
+      'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
+      httpAddress,
+    )
     .action((file: string, flags: RunFlags) =>
       runAction({
         file,

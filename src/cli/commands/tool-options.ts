@@ -19,7 +19,12 @@ function positiveMs(value: string): number {
 
 export function addToolCommonOptions(command: Command): Command {
   return command
-    .option('-s, --set <path=value>', 'override a value of the file, as run does, e.g. clusters.backup.bootstrap_servers=h:9092 (repeatable)', collectValues, [])
+    .option(
+      '-s, --set <path=value>',
+      'override a value of the file, as run does, e.g. clusters.backup.bootstrap_servers=h:9092 (repeatable)',
+      collectValues,
+      [],
+    )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print JSON instead of a table')
     .option('--timeout <ms>', 'give up reading an internal topic to its end after this long', positiveMs, 30_000)

@@ -13,7 +13,12 @@ export function registerValidateCommand(program: Command): void {
     .command('validate')
     .description('Check pipeline files without connecting to Kafka: print every problem with file, line and path, or "FILE: ok".')
     .argument('<files...>', 'pipeline YAML files, or MM2 driver files (*.properties)')
-    .option('-s, --set <path=value>', 'override a value of each file, as run does: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)', collectValues, [])
+    .option(
+      '-s, --set <path=value>',
+      'override a value of each file, as run does: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
+      collectValues,
+      [],
+    )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .action((files: string[], flags: ValidateFlags) => validateAction({ files, set: flags.set, pluginDirs: flags.pluginDir }));
 }

@@ -18,7 +18,15 @@ function batch(name: string, count: number, bytesPerRecord = 10): FlowBatch {
     value: Buffer.alloc(bytesPerRecord),
     headers: [],
   }));
-  return { kind: 'records', source: { topic: name, partition: 0 }, records, nextOffset: count, highWatermark: count, bytes: count * bytesPerRecord, sourceRecords: count };
+  return {
+    kind: 'records',
+    source: { topic: name, partition: 0 },
+    records,
+    nextOffset: count,
+    highWatermark: count,
+    bytes: count * bytesPerRecord,
+    sourceRecords: count,
+  };
 }
 
 const policy: BatchPolicy = { maxRecords: 100, maxBytes: 1_000_000, maxWaitMs: 3, maxPartitionBytes: 1_000_000 };
@@ -58,7 +66,10 @@ test('writeBatches flushes at once when max_records is reached and never splits 
   scheduler().run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
     const input = cold('a--|', { a: batch('a', 150) });
-    const out = input.pipe(writeBatches(policy, fakeTarget(1, writes)), map((w) => w.offsets.length));
+    const out = input.pipe(
+      writeBatches(policy, fakeTarget(1, writes)),
+      map((w) => w.offsets.length),
+    );
     expectObservable(out).toBe('-x-|', { x: 150 });
   });
 });
@@ -67,7 +78,10 @@ test('writeBatches reports each record offset in input order across partition ro
   scheduler().run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
     const input = cold('a|', { a: batch('a', 5, 100) });
-    const out = input.pipe(writeBatches({ ...policy, maxWaitMs: 0, maxPartitionBytes: 350 }, fakeTarget(1, writes)), map((w) => Array.from(w.offsets)));
+    const out = input.pipe(
+      writeBatches({ ...policy, maxWaitMs: 0, maxPartitionBytes: 350 }, fakeTarget(1, writes)),
+      map((w) => Array.from(w.offsets)),
+    );
     // 164 bytes per record with overhead: two fit in 350, so rounds of 2, 2, 1, written one after another.
     expectObservable(out).toBe('---(x|)', { x: [0, 1, 2, 3, 4] });
   });
@@ -126,7 +140,10 @@ test('writeBatches puts forwarded batches of a partition in one round when uncom
       e: whole(1, 4, 2, false),
       f: batch('f', 1),
     });
-    const out = input.pipe(writeBatches(policy, target), map((w) => Array.from(w.offsets)));
+    const out = input.pipe(
+      writeBatches(policy, target),
+      map((w) => Array.from(w.offsets)),
+    );
     // All five go in one write when the input completes. Round 1: partition 0's first
     // (compressed) batch, both uncompressed batches of partition 1, the record of f (another
     // topic); round 2: partition 0's second compressed batch. Offsets come back in input order.

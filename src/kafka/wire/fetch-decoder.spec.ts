@@ -5,7 +5,14 @@ import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
 import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
-import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
+import {
+  decodeMessages,
+  decodeRecordBatch,
+  isFetchedRecordBatch,
+  withRecordBatchForwarding,
+  type FetchedRecordBatch,
+  type ForwardPolicy,
+} from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
 
@@ -73,9 +80,16 @@ test('forwarding hands each whole batch over as one message at its last offset, 
   const [a, b] = decoded as FetchedRecordBatch[];
   assert.equal(a!.offset, '102', "kafkajs's position moves past the whole batch");
   assert.deepEqual(a!.recordBatch, { baseOffset: 100, recordCount: 3, compressed: false, maxTimestamp: T0 + 6, bytes: first });
-  assert.deepEqual(b!.batchContext, { firstOffset: '103', lastOffsetDelta: 39, producerId: '4711', inTransaction: true, isControlBatch: false }, "the read_committed filter sees the batch's range and producer");
+  assert.deepEqual(
+    b!.batchContext,
+    { firstOffset: '103', lastOffsetDelta: 39, producerId: '4711', inTransaction: true, isControlBatch: false },
+    "the read_committed filter sees the batch's range and producer",
+  );
   assert.deepEqual(b!.recordBatch.bytes, second);
-  assert.deepEqual(offsets(await decodeRecordBatch(b!.recordBatch.bytes)), Array.from({ length: 40 }, (_, i) => String(103 + i)));
+  assert.deepEqual(
+    offsets(await decodeRecordBatch(b!.recordBatch.bytes)),
+    Array.from({ length: 40 }, (_, i) => String(103 + i)),
+  );
 });
 
 test('forwarding decodes the batches whose bytes would not reproduce their records', async () => {
@@ -119,7 +133,9 @@ test('forwarding decodes batches larger than a produce request may be, compresse
   assert.ok(large.length > maxBytes);
   const decoded = await decodeWith({ ...ANY, maxBytes }, small, large, zstd);
   assert.deepEqual(
-    decoded.map((m) => (isFetchedRecordBatch(m) ? `whole ${m.recordBatch.baseOffset}` : 'record')).filter((m, i, all) => m !== 'record' || all[i - 1] !== 'record'),
+    decoded
+      .map((m) => (isFetchedRecordBatch(m) ? `whole ${m.recordBatch.baseOffset}` : 'record'))
+      .filter((m, i, all) => m !== 'record' || all[i - 1] !== 'record'),
     ['whole 0', 'record', 'whole 63'],
   );
   assert.equal(decoded.length, 2 + 60);
@@ -135,11 +151,23 @@ test('a batch cut short at the end of a fetch is left for the next fetch', async
   }
 });
 
-for (const [name, type] of Object.entries({ none: CompressionTypes.None, gzip: CompressionTypes.GZIP, lz4: CompressionTypes.LZ4, zstd: CompressionTypes.ZSTD })) {
+for (const [name, type] of Object.entries({
+  none: CompressionTypes.None,
+  gzip: CompressionTypes.GZIP,
+  lz4: CompressionTypes.LZ4,
+  zstd: CompressionTypes.ZSTD,
+})) {
   test(`a forwarded batch is what this producer would have encoded for the same records (${name})`, async () => {
     const records = messages(25);
     const fetched = await storedBatch(5000, records, { compression: type, transactional: true });
-    const options: BatchOptions = { compression: type, codec: type === 0 ? undefined : kafkajsLookupCodec()(type), crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 };
+    const options: BatchOptions = {
+      compression: type,
+      codec: type === 0 ? undefined : kafkajsLookupCodec()(type),
+      crc32c,
+      producerId: -1,
+      producerEpoch: -1,
+      firstSequence: -1,
+    };
     const expected = await encodeRecordBatch(records, options);
     const target = Buffer.alloc(fetched.length + 10, 0xee);
     const end = writeForwardedBatch(fetched, target, 5, options);
@@ -168,5 +196,8 @@ test('uncompressed batches joined into one are what this producer would have enc
     { key: 'b', value: null },
     { key: 'a', value: Buffer.alloc(0) },
   ]);
-  await assert.rejects(async () => joinForwardedBatches([await storedBatch(0, first, { compression: CompressionTypes.GZIP }), fetched[1]!], options), /uncompressed/);
+  await assert.rejects(
+    async () => joinForwardedBatches([await storedBatch(0, first, { compression: CompressionTypes.GZIP }), fetched[1]!], options),
+    /uncompressed/,
+  );
 });

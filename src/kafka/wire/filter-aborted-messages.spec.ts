@@ -18,7 +18,10 @@ registerCodecs();
  * even rounds, crossing it in odd ones), plain records in between; a's transaction t is aborted
  * when (t + 1) % 3 == 0, b's when t % 3 != 0. Keys are `<producer>-<t>-<j>`.
  */
-const FIXTURES = [resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'transactions'), resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'transactions')].find((dir) => existsSync(dir))!;
+const FIXTURES = [
+  resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'transactions'),
+  resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'transactions'),
+].find((dir) => existsSync(dir))!;
 
 interface Fixture {
   readonly records: Buffer;
@@ -71,7 +74,10 @@ for (const codec of ['none', 'lz4']) {
   test(`a fetch of overlapping Java transactions (${codec}): exactly the committed records survive, and the position moves past the markers`, async () => {
     const f = fixture(codec);
     const all = dataRecords(await decodeMessages(recordSet(f.records)));
-    assert.ok(all.some((m) => !committed(keyOf(m))), 'the fixture must hold aborted records');
+    assert.ok(
+      all.some((m) => !committed(keyOf(m))),
+      'the fixture must hold aborted records',
+    );
     const expected = all.filter((m) => committed(keyOf(m))).map((m) => m.offset);
     const batch = await fetched(f);
     const kept = batch.messages as DecodedRecord[];
@@ -94,7 +100,10 @@ for (const codec of ['none', 'lz4']) {
     const from = all.find((m) => !committed(keyOf(m)) && keyOf(m).startsWith('a-'))!.offset;
     const inside = String(Number(from) + 3);
     const expected = all.filter((m) => committed(keyOf(m)) && Number(m.offset) >= Number(inside)).map((m) => m.offset);
-    assert.deepEqual(((await fetched(f, inside)).messages as DecodedRecord[]).map((m) => m.offset), expected);
+    assert.deepEqual(
+      ((await fetched(f, inside)).messages as DecodedRecord[]).map((m) => m.offset),
+      expected,
+    );
   });
 }
 
@@ -127,7 +136,12 @@ test('a fetch of nothing but an aborted transaction and its marker yields no rec
   const data = await encode(10, [Buffer.from('x'), Buffer.from('y')], 0);
   const abortMarker = await encode(12, [Buffer.from([0, 0, 0, 0])], 0x20);
   for (const forward of [false, true]) {
-    const f: Fixture = { records: Buffer.concat([data, abortMarker]), highWatermark: '20', abortedTransactions: [{ producerId: '9', firstOffset: '10' }], committedCount: 0 };
+    const f: Fixture = {
+      records: Buffer.concat([data, abortMarker]),
+      highWatermark: '20',
+      abortedTransactions: [{ producerId: '9', firstOffset: '10' }],
+      committedCount: 0,
+    };
     const batch = await fetched(f, '10', forward);
     assert.deepEqual(batch.messages, []);
     assert.ok(batch.isEmptyDueToFiltering(), 'kafkajs resolves the offset of a batch emptied by filtering');

@@ -52,9 +52,17 @@ function isAbortMarker(message: FilteredMessage): boolean {
   return key !== null && key !== undefined && key.length >= 4 && key.readInt16BE(2) === ABORT_MARKER;
 }
 
-export function filterAbortedMessages<M extends FilteredMessage>({ messages, abortedTransactions }: { messages: M[]; abortedTransactions?: readonly AbortedTransaction[] }): M[] {
+export function filterAbortedMessages<M extends FilteredMessage>({
+  messages,
+  abortedTransactions,
+}: {
+  messages: M[];
+  abortedTransactions?: readonly AbortedTransaction[];
+}): M[] {
   if (abortedTransactions === undefined || abortedTransactions.length === 0) return messages;
-  const pending = abortedTransactions.map((t) => ({ producerId: t.producerId, firstOffset: Number(t.firstOffset) })).sort((a, b) => a.firstOffset - b.firstOffset);
+  const pending = abortedTransactions
+    .map((t) => ({ producerId: t.producerId, firstOffset: Number(t.firstOffset) }))
+    .sort((a, b) => a.firstOffset - b.firstOffset);
   let next = 0;
   const abortedProducers = new Set<string>();
   let batchFirstOffset: string | undefined;

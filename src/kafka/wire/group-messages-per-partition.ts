@@ -15,7 +15,12 @@ export interface GroupArgs<M extends PartitionedMessage> {
   readonly partitioner: (args: { topic: string; partitionMetadata: readonly unknown[]; message: M }) => number;
 }
 
-export function groupMessagesPerPartition<M extends PartitionedMessage>({ topic, partitionMetadata, messages, partitioner }: GroupArgs<M>): Record<number, M[]> {
+export function groupMessagesPerPartition<M extends PartitionedMessage>({
+  topic,
+  partitionMetadata,
+  messages,
+  partitioner,
+}: GroupArgs<M>): Record<number, M[]> {
   const result: Record<number, M[]> = {};
   if (partitionMetadata.length === 0) return result;
   for (const message of messages) {

@@ -18,7 +18,10 @@ import { withPartialProduceResults } from './produce-response';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's response decoders, a library boundary */
 const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<FetchResponse> };
-const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/response') as { decode(raw: Buffer): Promise<unknown>; parse(data: unknown): Promise<unknown> };
+const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/response') as {
+  decode(raw: Buffer): Promise<unknown>;
+  parse(data: unknown): Promise<unknown>;
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 interface FetchPartition {
@@ -55,10 +58,29 @@ const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 
 /** The five records WireFixtureProducer.java writes into every codec topic, as a consumer must see them. */
 const EXPECTED = [
-  { offset: '0', timestamp: String(T), key: b('k0'), value: b('v0'), headers: [{ key: 'a', value: b('1') }, { key: 'b', value: b('2') }, { key: 'a', value: b('3') }] },
+  {
+    offset: '0',
+    timestamp: String(T),
+    key: b('k0'),
+    value: b('v0'),
+    headers: [
+      { key: 'a', value: b('1') },
+      { key: 'b', value: b('2') },
+      { key: 'a', value: b('3') },
+    ],
+  },
   { offset: '1', timestamp: String(T + 1), key: null, value: b('v1'), headers: [{ key: 'n', value: null }] },
   { offset: '2', timestamp: String(T + 2), key: Buffer.alloc(0), value: Buffer.alloc(0), headers: [] },
-  { offset: '3', timestamp: String(T + 3), key: b('k3'), value: null, headers: [{ key: 'x', value: Buffer.alloc(0) }, { key: 'y', value: null }] },
+  {
+    offset: '3',
+    timestamp: String(T + 3),
+    key: b('k3'),
+    value: null,
+    headers: [
+      { key: 'x', value: Buffer.alloc(0) },
+      { key: 'y', value: null },
+    ],
+  },
   { offset: '4', timestamp: String(T - 5), key: b('k4'), value: b(LONG_VALUE), headers: [] },
 ];
 
@@ -88,7 +110,11 @@ describe('fetch responses of records written by the Java producer', () => {
         { baseOffset: 0, recordCount: 5, compressed: id !== 0, maxTimestamp: T + 3, bytes: undefined },
       );
       assert.equal(whole.recordBatch.bytes.readInt16BE(21) & 0x07, id, 'the batch keeps the codec the Java producer chose');
-      assert.equal(crc32c(whole.recordBatch.bytes.subarray(21)) >>> 0, whole.recordBatch.bytes.readUInt32BE(17), 'the bytes are the whole batch as the broker stored it');
+      assert.equal(
+        crc32c(whole.recordBatch.bytes.subarray(21)) >>> 0,
+        whole.recordBatch.bytes.readUInt32BE(17),
+        'the bytes are the whole batch as the broker stored it',
+      );
       assert.deepEqual((await decodeRecordBatch(whole.recordBatch.bytes)).map(fields), EXPECTED);
     });
   }
@@ -124,12 +150,19 @@ describe('fetch responses of records written by the Java producer', () => {
       ],
     );
     for (const m of messages) assert.equal((m.batchContext as { inTransaction?: boolean }).inTransaction, true);
-    assert.deepEqual(messages.filter((m) => !m.isControlRecord).map((m) => m.timestamp), [String(T + 2), String(T + 3)]);
+    assert.deepEqual(
+      messages.filter((m) => !m.isControlRecord).map((m) => m.timestamp),
+      [String(T + 2), String(T + 3)],
+    );
   });
 
   it('forwards transactional data batches, with producer id and transaction flag for kafkajs to filter aborted ones, and decodes control batches', async () => {
     const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition('java-producer-fetch-txn.hex'));
-    const kinds = partition.messages.map((m) => (isFetchedRecordBatch(m) ? `batch@${m.offset}:${m.batchContext.inTransaction}` : `record@${(m as DecodedRecord).offset}:control=${(m as DecodedRecord).isControlRecord}`));
+    const kinds = partition.messages.map((m) =>
+      isFetchedRecordBatch(m)
+        ? `batch@${m.offset}:${m.batchContext.inTransaction}`
+        : `record@${(m as DecodedRecord).offset}:control=${(m as DecodedRecord).isControlRecord}`,
+    );
     assert.deepEqual(kinds, ['batch@3:true', 'record@4:control=true', 'batch@5:true', 'record@6:control=true']);
     const producerIds = new Set(partition.messages.filter(isFetchedRecordBatch).map((m) => m.batchContext.producerId));
     assert.deepEqual([...producerIds], [partition.abortedTransactions[0]!.producerId]);
@@ -144,7 +177,15 @@ describe('a produce response of a real broker', () => {
         topic: t.topicName,
         partitions: t.partitions.map((p) => [p.partition, p.errorCode, p.baseOffset]),
       })),
-      [{ topic: 'wire-produce', partitions: [[0, 0, '0'], [1, 3, '-1']] }],
+      [
+        {
+          topic: 'wire-produce',
+          partitions: [
+            [0, 0, '0'],
+            [1, 3, '-1'],
+          ],
+        },
+      ],
     );
     // Partition 0 was written: inside withPartialProduceResults the writer gets both results;
     // outside, kafkajs sees the error (UNKNOWN_TOPIC_OR_PARTITION) as before.

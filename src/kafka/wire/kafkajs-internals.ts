@@ -70,6 +70,8 @@ export const kafkajsFetchDecoding = lazy(() => ({
   decodeMessageSet: require('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
 }));
 
-export const kafkajsLookupCodec = lazy(() => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec);
+export const kafkajsLookupCodec = lazy(
+  () => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec,
+);
 
 export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Metadata: number });

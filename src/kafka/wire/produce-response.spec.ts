@@ -41,7 +41,10 @@ test('a response with every partition written parses as it is, in or out of the 
 
 test('outside the context, one failed partition fails the response, as kafkajs did', async () => {
   const data = await response([0, 0, 100], [1, NOT_LEADER, -1]);
-  await assert.rejects(produceResponseV3.parse(data), (error: Error & { type?: string; retriable?: boolean }) => error.type === 'NOT_LEADER_FOR_PARTITION' && error.retriable === true);
+  await assert.rejects(
+    produceResponseV3.parse(data),
+    (error: Error & { type?: string; retriable?: boolean }) => error.type === 'NOT_LEADER_FOR_PARTITION' && error.retriable === true,
+  );
 });
 
 test('inside the context, a partly written response reports each partition, so the written ones are not sent again', async () => {

@@ -10,7 +10,9 @@ import type { DecodedRecord } from './record-decoder';
 
 // kafkajs's batch decoder, which calls our record decoder through the module cache.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const decodeBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder') as (decoder: unknown) => Promise<{ records: DecodedRecord[]; maxTimestamp: string; firstTimestamp: string }>;
+const decodeBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder') as (
+  decoder: unknown,
+) => Promise<{ records: DecodedRecord[]; maxTimestamp: string; firstTimestamp: string }>;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Decoder = require('kafkajs/src/protocol/decoder') as new (buffer: Buffer) => unknown;
 
@@ -31,7 +33,13 @@ const messages: OutgoingMessage[] = [
   { key: Buffer.from('k'), value: Buffer.from('v'.repeat(1000)), timestamp: 5, headers: [{ key: 'ü', value: Buffer.alloc(0) }] },
 ];
 
-for (const [name, type] of Object.entries({ none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy, lz4: CompressionTypes.LZ4, zstd: CompressionTypes.ZSTD })) {
+for (const [name, type] of Object.entries({
+  none: CompressionTypes.None,
+  gzip: CompressionTypes.GZIP,
+  snappy: CompressionTypes.Snappy,
+  lz4: CompressionTypes.LZ4,
+  zstd: CompressionTypes.ZSTD,
+})) {
   test(`record batch round-trips every field exactly (${name})`, async () => {
     const batch = await encodeRecordBatch(messages, { compression: type, codec: type === 0 ? undefined : kafkajsLookupCodec()(type), crc32c });
     const decoded = await decodeBatch(new Decoder(batch));

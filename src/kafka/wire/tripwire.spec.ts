@@ -49,11 +49,22 @@ describe('kafkajs tripwire', () => {
   });
 
   it("keeps the fetch response shape kafkajs's consumer and our forwarded batches rely on", async () => {
-    const fetchV11 = kafkajsModule('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<{ responses: { topicName: string; partitions: Record<string, unknown>[] }[] }> };
+    const fetchV11 = kafkajsModule('kafkajs/src/protocol/requests/fetch/v11/response') as {
+      decode(raw: Buffer): Promise<{ responses: { topicName: string; partitions: Record<string, unknown>[] }[] }>;
+    };
     const response = await fetchV11.decode(hex('java-producer-fetch-txn.hex'));
     assert.deepEqual(Object.keys(response.responses[0]!), ['topicName', 'partitions']);
     const partition = response.responses[0]!.partitions[0]!;
-    assert.deepEqual(Object.keys(partition), ['partition', 'errorCode', 'highWatermark', 'lastStableOffset', 'lastStartOffset', 'abortedTransactions', 'preferredReadReplica', 'messages']);
+    assert.deepEqual(Object.keys(partition), [
+      'partition',
+      'errorCode',
+      'highWatermark',
+      'lastStableOffset',
+      'lastStartOffset',
+      'abortedTransactions',
+      'preferredReadReplica',
+      'messages',
+    ]);
     assert.deepEqual(Object.keys((partition['abortedTransactions'] as object[])[0]!), ['producerId', 'firstOffset']);
     // kafkajs's Batch filters aborted messages by batchContext.producerId / inTransaction and drops isControlRecord.
     const message = (partition['messages'] as { batchContext: Record<string, unknown>; isControlRecord: unknown; offset: unknown }[])[0]!;
@@ -63,11 +74,15 @@ describe('kafkajs tripwire', () => {
       assert.ok(key in message.batchContext, `batchContext.${key} is gone from kafkajs's record batch decoder`);
     }
     const consumerSource = ['batch.js', 'filterAbortedMessages.js'].map((f) => readFileSync(require.resolve(`kafkajs/src/consumer/${f}`), 'utf8')).join('\n');
-    for (const used of ['abortedTransactions', 'isControlRecord', 'inTransaction', 'producerId']) assert.ok(consumerSource.includes(used), `kafkajs's consumer no longer reads ${used}`);
+    for (const used of ['abortedTransactions', 'isControlRecord', 'inTransaction', 'producerId'])
+      assert.ok(consumerSource.includes(used), `kafkajs's consumer no longer reads ${used}`);
   });
 
   it('keeps the produce response shape the writer reads (topicName, partition, errorCode, baseOffset) and our parse behind v7', async () => {
-    const produceV7 = kafkajsModule('kafkajs/src/protocol/requests/produce/v7/response') as { decode(raw: Buffer): Promise<{ topics: { partitions: object[] }[] }>; parse: unknown };
+    const produceV7 = kafkajsModule('kafkajs/src/protocol/requests/produce/v7/response') as {
+      decode(raw: Buffer): Promise<{ topics: { partitions: object[] }[] }>;
+      parse: unknown;
+    };
     const data = await produceV7.decode(hex('broker-produce-v7.hex'));
     assert.deepEqual(Object.keys(data), ['topics', 'throttleTime', 'clientSideThrottleTime']);
     assert.deepEqual(Object.keys(data.topics[0]!), ['topicName', 'partitions']);

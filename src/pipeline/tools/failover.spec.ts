@@ -201,7 +201,10 @@ describe('planFailover', () => {
     const plan = await planFailover(await tools(clusters), { group: G, force: false });
     assert.equal(plan.sourceState, undefined);
     assert.match(plan.warnings[0]!, /Cluster "primary" could not be read/);
-    assert.deepEqual(plan.partitions.map((p) => p.sourceOffset), [undefined, undefined, undefined, undefined]);
+    assert.deepEqual(
+      plan.partitions.map((p) => p.sourceOffset),
+      [undefined, undefined, undefined, undefined],
+    );
   });
 
   it('refuses when the group has no checkpoints yet', async () => {

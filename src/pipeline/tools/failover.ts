@@ -126,9 +126,7 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
 
   const sourceSide = await readSource(tools, source, group);
   if (sourceSide.error !== undefined) {
-    warnings.push(
-      `Cluster "${source}" could not be read (${sourceSide.error}); the checkpoints alone decide, and the source offsets column is empty.`,
-    );
+    warnings.push(`Cluster "${source}" could not be read (${sourceSide.error}); the checkpoints alone decide, and the source offsets column is empty.`);
   } else if (sourceSide.state !== undefined && isActive(sourceSide.state)) {
     warnings.push(
       `Group "${group}" still has active members on "${source}" (state ${sourceSide.state}). Its consumers there keep consuming and committing; ` +
@@ -202,7 +200,9 @@ export async function executeFailover(tools: PipelineTools, plan: FailoverPlan):
   try {
     await firstValueFrom(admin.commitGroupOffsets(plan.group, committed));
   } catch (error) {
-    throw new FailoverRefusedError(`Committing the offsets of group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, { cause: error });
+    throw new FailoverRefusedError(`Committing the offsets of group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, {
+      cause: error,
+    });
   }
   const after = await firstValueFrom(admin.fetchGroupOffsets(plan.group));
   const wrong = committed.filter((c) => after.find((a) => a.topic === c.topic && a.partition === c.partition)?.offset !== c.offset);

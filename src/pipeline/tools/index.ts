@@ -2,7 +2,15 @@
  * The pipeline's tools around MM2's RemoteClusterUtils: a MirrorClient over the ports, offset
  * translation from checkpoints, upstream clusters and hops from heartbeats, and group failover.
  */
-export { MirrorClient, CheckpointFold, DEFAULT_READ_TIMEOUT_MS, type MirrorClientOptions, type TranslatedOffset, type HeartbeatSeen, type ReadOptions } from './mirror-client';
+export {
+  MirrorClient,
+  CheckpointFold,
+  DEFAULT_READ_TIMEOUT_MS,
+  type MirrorClientOptions,
+  type TranslatedOffset,
+  type HeartbeatSeen,
+  type ReadOptions,
+} from './mirror-client';
 export * as remoteTopology from './remote-topology';
 export { flowReplicationPolicy } from '../flow-policy';
 export { PipelineTools, type OpenPipelineToolsOptions, type DirectionRequest, type FlowDirection } from './pipeline-tools';

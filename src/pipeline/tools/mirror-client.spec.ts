@@ -92,7 +92,10 @@ describe('MirrorClient.remoteConsumerOffsets', () => {
     const p0 = [checkpointRecord(0, { consumerGroupId: 'g', topicPartition: tp('primary.t', 0), upstreamOffset: 1, downstreamOffset: 1 })];
     const p1 = [checkpointRecord(0, { consumerGroupId: 'g', topicPartition: tp('primary.t', 0), upstreamOffset: 7, downstreamOffset: 7 }, 1)];
     const offsets = await client([CHECKPOINTS], { [CHECKPOINTS]: of(batch(p0), batch(p1, 1)) }).remoteConsumerOffsets('g', 'primary');
-    assert.deepEqual(offsets.map((o) => o.offset), [1]);
+    assert.deepEqual(
+      offsets.map((o) => o.offset),
+      [1],
+    );
   });
 
   it('skips malformed records (short, null key, tombstone) with a warning', async () => {
@@ -100,7 +103,10 @@ describe('MirrorClient.remoteConsumerOffsets', () => {
     const good = checkpointRecord(3, { consumerGroupId: 'g', topicPartition: tp('primary.t', 0), upstreamOffset: 2, downstreamOffset: 2 });
     const records = [raw(0, Buffer.from([0, 5, 0x61]), Buffer.alloc(20)), raw(1, null, Buffer.alloc(20)), raw(2, good.key, null), good];
     const offsets = await client([CHECKPOINTS], { [CHECKPOINTS]: of(batch(records)) }, warnings).remoteConsumerOffsets('g', 'primary');
-    assert.deepEqual(offsets.map((o) => o.offset), [2]);
+    assert.deepEqual(
+      offsets.map((o) => o.offset),
+      [2],
+    );
     assert.equal(warnings.length, 3);
     assert.match(warnings[0]!, /^Skipped a malformed checkpoint record\./);
   });
@@ -142,7 +148,10 @@ describe('MirrorClient.remoteConsumerOffsetsMatching (KIP-1239)', () => {
     const c = new MirrorClient({ admin: fakeAdmin([CHECKPOINTS]), reader, policy });
     const result = await c.remoteConsumerOffsetsMatching('orders-.*', 'primary');
     assert.deepEqual([...result.keys()], ['orders-app', 'orders-audit']);
-    assert.deepEqual(result.get('orders-audit')!.map((o) => o.offset), [8]);
+    assert.deepEqual(
+      result.get('orders-audit')!.map((o) => o.offset),
+      [8],
+    );
     assert.deepEqual(reader.reads, [CHECKPOINTS]);
   });
 
@@ -175,7 +184,11 @@ describe('MirrorClient topology', () => {
       headers: [],
     });
     const warnings: string[] = [];
-    const c = client(['a.heartbeats'], { 'a.heartbeats': of(batch([hb(0, 'a', 'b', 100), hb(1, 'a', 'b', 300), raw(2, Buffer.alloc(1), null, 0, 'a.heartbeats'), hb(3, 'x', 'a', 50)])) }, warnings);
+    const c = client(
+      ['a.heartbeats'],
+      { 'a.heartbeats': of(batch([hb(0, 'a', 'b', 100), hb(1, 'a', 'b', 300), raw(2, Buffer.alloc(1), null, 0, 'a.heartbeats'), hb(3, 'x', 'a', 50)])) },
+      warnings,
+    );
     assert.deepEqual(await c.lastHeartbeats(['a.heartbeats']), [
       { topic: 'a.heartbeats', sourceClusterAlias: 'a', targetClusterAlias: 'b', timestamp: 300 },
       { topic: 'a.heartbeats', sourceClusterAlias: 'x', targetClusterAlias: 'a', timestamp: 50 },
@@ -196,7 +209,9 @@ describe('MirrorClient topology', () => {
       headers: [],
     };
     const c = client(['a.heartbeats', 'b.heartbeats'], { 'a.heartbeats': throwError(() => new Error('gone')), 'b.heartbeats': of(batch([hb])) }, warnings);
-    assert.deepEqual(await c.lastHeartbeats(['a.heartbeats', 'b.heartbeats']), [{ topic: 'b.heartbeats', sourceClusterAlias: 'b', targetClusterAlias: 'c', timestamp: 7 }]);
+    assert.deepEqual(await c.lastHeartbeats(['a.heartbeats', 'b.heartbeats']), [
+      { topic: 'b.heartbeats', sourceClusterAlias: 'b', targetClusterAlias: 'c', timestamp: 7 },
+    ]);
     assert.match(warnings[0]!, /^Could not read a heartbeats topic; its heartbeats are left out\. .*"topic":"a\.heartbeats".*gone/);
   });
 });

@@ -8,7 +8,21 @@
  * and a read that does not reach the end of the topic in time is an error (Java returns whatever
  * it read by then, which can be an older position per partition without saying so).
  */
-import { EMPTY, Observable, asyncScheduler, catchError, concatMap, filter, firstValueFrom, from, ignoreElements, mergeMap, tap, timer, type SchedulerLike } from 'rxjs';
+import {
+  EMPTY,
+  Observable,
+  asyncScheduler,
+  catchError,
+  concatMap,
+  filter,
+  firstValueFrom,
+  from,
+  ignoreElements,
+  mergeMap,
+  tap,
+  timer,
+  type SchedulerLike,
+} from 'rxjs';
 import { MirrorflowError, describeError } from '../../core/errors';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { silentLogger, type Logger } from '../../core/ports/logger';
@@ -244,9 +258,7 @@ export class CheckpointFold {
   /** Groups sorted by id; offsets by topic, then partition. */
   result(): Map<string, TranslatedOffset[]> {
     const groups = [...this.latest.keys()].sort(compareText);
-    return new Map(
-      groups.map((g) => [g, [...this.latest.get(g)!.values()].sort((a, b) => compareText(a.topic, b.topic) || a.partition - b.partition)]),
-    );
+    return new Map(groups.map((g) => [g, [...this.latest.get(g)!.values()].sort((a, b) => compareText(a.topic, b.topic) || a.partition - b.partition)]));
   }
 }
 

@@ -50,8 +50,7 @@ export class PipelineTools {
   static async open(options: OpenPipelineToolsOptions): Promise<PipelineTools> {
     const { config } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
     const clients =
-      options.clients ??
-      createKafkaClients(Object.values(config.clusters).map(toClusterConnection), options.logger, `mirrorflow-${config.name}-tools`);
+      options.clients ?? createKafkaClients(Object.values(config.clusters).map(toClusterConnection), options.logger, `mirrorflow-${config.name}-tools`);
     return new PipelineTools(config, options.file, clients, options.logger);
   }
 
@@ -62,9 +61,7 @@ export class PipelineTools {
   /** Throws a ToolUsageError naming the declared clusters when `alias` is not one of them. */
   requireCluster(alias: string, flag: string): void {
     if (this.config.clusters[alias] === undefined) {
-      throw new ToolUsageError(
-        `${flag} ${alias}: the pipeline ${this.file} has no cluster "${alias}"; its clusters are ${this.clusterAliases.join(', ')}.`,
-      );
+      throw new ToolUsageError(`${flag} ${alias}: the pipeline ${this.file} has no cluster "${alias}"; its clusters are ${this.clusterAliases.join(', ')}.`);
     }
   }
 
@@ -90,9 +87,7 @@ export class PipelineTools {
       throw new ToolUsageError(`The pipeline ${this.file} has no flow ${wanted}; its flows are ${all}.`);
     }
     if (candidates.length > 1) {
-      throw new ToolUsageError(
-        `The pipeline ${this.file} has several flows (${candidates.map((f) => f.name).join(', ')}); say which with --from and --to.`,
-      );
+      throw new ToolUsageError(`The pipeline ${this.file} has several flows (${candidates.map((f) => f.name).join(', ')}); say which with --from and --to.`);
     }
     const flow = candidates[0]!;
     return { source: flow.source, target: flow.target, flow, policy: flowReplicationPolicy(flow) };

@@ -55,8 +55,19 @@ describe('remote topology (MirrorClientTest)', () => {
   });
 
   it('checkpointsTopicsTest', () => {
-    const topics = ['topic1', 'topic2', 'checkpoints.internal', 'source1.checkpoints.internal', 'source2.source1.checkpoints.internal', 'source3.checkpoints.internal'];
-    assert.deepEqual(checkpointTopics(policy, topics), ['source1.checkpoints.internal', 'source2.source1.checkpoints.internal', 'source3.checkpoints.internal']);
+    const topics = [
+      'topic1',
+      'topic2',
+      'checkpoints.internal',
+      'source1.checkpoints.internal',
+      'source2.source1.checkpoints.internal',
+      'source3.checkpoints.internal',
+    ];
+    assert.deepEqual(checkpointTopics(policy, topics), [
+      'source1.checkpoints.internal',
+      'source2.source1.checkpoints.internal',
+      'source3.checkpoints.internal',
+    ]);
   });
 
   it('replicationHopsTest', () => {

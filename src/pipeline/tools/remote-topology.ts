@@ -32,9 +32,7 @@ export function checkpointTopics(policy: ReplicationPolicy, topics: Iterable<str
 
 /** Remote topics, or only those replicated (directly) from `source` when given. */
 export function remoteTopics(policy: ReplicationPolicy, topics: Iterable<string>, source?: string): string[] {
-  return sorted(
-    [...topics].filter((t) => isRemoteTopic(policy, t) && (source === undefined || policy.topicSource(t) === source)),
-  );
+  return sorted([...topics].filter((t) => isRemoteTopic(policy, t) && (source === undefined || policy.topicSource(t) === source)));
 }
 
 /**

@@ -6,14 +6,10 @@ import { compileRecordPredicate, recordPredicateSchema } from './record-predicat
 
 export const drop = defineTransform({
   name: 'drop',
-  summary:
-    'Drops records for which every condition under `when` holds (or, with negate: true, keeps only those records). Dropped records count as replicated.',
+  summary: 'Drops records for which every condition under `when` holds (or, with negate: true, keeps only those records). Dropped records count as replicated.',
   configSchema: z.strictObject({
     when: recordPredicateSchema,
-    negate: z
-      .boolean()
-      .default(false)
-      .describe('true drops the records that do NOT satisfy `when`, i.e. keeps only those that do.'),
+    negate: z.boolean().default(false).describe('true drops the records that do NOT satisfy `when`, i.e. keeps only those that do.'),
   }),
   create(config) {
     const matches = compileRecordPredicate(config.when);

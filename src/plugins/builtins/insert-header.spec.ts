@@ -41,9 +41,7 @@ describe('insert_header', () => {
 
   it('needs exactly one of value and value_base64, a header key, and no unknown options', () => {
     assert.deepEqual(optionIssues(insertHeader, { header: 'h' }), ['value: Give exactly one of value and value_base64']);
-    assert.deepEqual(optionIssues(insertHeader, { header: 'h', value: 'a', value_base64: 'YQ==' }), [
-      'value: Give exactly one of value and value_base64',
-    ]);
+    assert.deepEqual(optionIssues(insertHeader, { header: 'h', value: 'a', value_base64: 'YQ==' }), ['value: Give exactly one of value and value_base64']);
     assert.equal(optionIssues(insertHeader, { header: '', value: 'a' }).length, 1);
     assert.equal(optionIssues(insertHeader, { header: 'h', value_base64: 'not base64!' }).length, 1);
     assert.deepEqual(optionIssues(insertHeader, { header: 'h', value: 'a', value_literal: 'b' }), [': Unrecognized key: "value_literal"']);

@@ -10,7 +10,10 @@ describe('record predicate', () => {
     const p = predicate({ topic_matches: 'primary\\..*' });
     assert.equal(p(mirrorRecord({ topic: 'primary.orders' })), true);
     assert.equal(p(mirrorRecord({ topic: 'x.primary.orders' })), false);
-    assert.equal(predicate({ topic_matches: 'orders' })(mirrorRecord({ topic: 'primary.orders', source: { topic: 'orders', partition: 0, offset: 0 } })), false);
+    assert.equal(
+      predicate({ topic_matches: 'orders' })(mirrorRecord({ topic: 'primary.orders', source: { topic: 'orders', partition: 0, offset: 0 } })),
+      false,
+    );
   });
 
   it('has_header holds for any header with the key, whatever its value', () => {

@@ -12,9 +12,7 @@ import { fullMatchRegex, regexField } from './full-match-regex';
 
 export const recordPredicateSchema = z
   .strictObject({
-    topic_matches: regexField(
-      'Holds when this Java regex (as Connect reads it) matches the whole target topic name (e.g. `primary\\.audit-.*`).',
-    ).optional(),
+    topic_matches: regexField('Holds when this Java regex (as Connect reads it) matches the whole target topic name (e.g. `primary\\.audit-.*`).').optional(),
     has_header: z.string().min(1).optional().describe('Holds when the record has at least one header with this key.'),
     is_tombstone: z
       .boolean()

@@ -65,7 +65,10 @@ describe('rename_topic', () => {
 
   it('throws a PluginError when the new name is not a legal topic name', () => {
     const t = instantiate(renameTopic, { regex: '(.*)', replacement: '$1/bad' });
-    assert.throws(() => t.apply(mirrorRecord()), (e: unknown) => e instanceof PluginError && /not a legal Kafka topic name/.test(e.message));
+    assert.throws(
+      () => t.apply(mirrorRecord()),
+      (e: unknown) => e instanceof PluginError && /not a legal Kafka topic name/.test(e.message),
+    );
     const empty = instantiate(renameTopic, { regex: 'orders', replacement: '' });
     assert.throws(() => empty.apply(mirrorRecord({ topic: 'orders' })), PluginError);
   });

@@ -21,9 +21,7 @@ export const renameTopic = defineTransform({
   configSchema: z
     .strictObject({
       regex: regexField('Java regex (as Connect reads it) that must match the whole target topic name, e.g. `primary\\.(.*)`.'),
-      replacement: z
-        .string()
-        .describe('New topic name; `$1` or `${name}` insert a group of the match, `\\$` is a literal dollar (Java replacement syntax).'),
+      replacement: z.string().describe('New topic name; `$1` or `${name}` insert a group of the match, `\\$` is a literal dollar (Java replacement syntax).'),
     })
     .superRefine((config, ctx) => {
       if (regexProblem(config.regex) !== undefined) return; // already reported on `regex`
