@@ -144,6 +144,7 @@ export class ReplicationFlow {
     readonly writing: OutageTracker;
     readonly progress: OutageTracker;
     readonly offsetSyncs: OutageTracker | undefined;
+    readonly deadLetters: OutageTracker;
   };
 
   constructor(@inject(ReplicationFlowParts) private readonly parts: ReplicationFlowParts) {
@@ -177,6 +178,7 @@ export class ReplicationFlow {
       writing: track(target, 'writing records'),
       progress: track(target, 'storing progress'),
       offsetSyncs: emitter === undefined ? undefined : track(emitter.cluster, 'writing offset syncs'),
+      deadLetters: track(target, 'creating the dead-letter topic'),
     };
   }
 
@@ -198,7 +200,7 @@ export class ReplicationFlow {
     const init$ = concat(
       parts.progress.load().pipe(this.retrying(this.outages.loading)),
       parts.offsetSyncEmitter?.ensureTopic().pipe(this.retrying(this.outages.offsetSyncs!)) ?? EMPTY,
-      parts.deadLetters?.ensureTopic().pipe(this.retrying(this.outages.loading)) ?? EMPTY,
+      parts.deadLetters?.ensureTopic().pipe(this.retrying(this.outages.deadLetters)) ?? EMPTY,
     ).pipe(ignoreElements());
 
     const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
