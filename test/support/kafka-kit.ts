@@ -1,4 +1,5 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { retryWithBackoff, type RetryConfig } from '../../src/core/retry';
 import { createHash } from 'node:crypto';
 import { KafkajsClients } from '../../src/kafka';
 import { Kafka, logLevel, CompressionTypes } from '../../src/kafka/kafkajs';
@@ -8,6 +9,9 @@ import type { KafkaRecord, RecordHeader } from '../../src/core/record';
 import type { TopicConfigEntry } from '../../src/core/ports/cluster-admin';
 import { silentLogger } from '../../src/core/ports/logger';
 import { waitFor } from './wait-for';
+
+/** A test's own writes retry what passes with time (a new topic's leader), for up to about 20 s. */
+const PRODUCE_RETRY: RetryConfig = { retries: 10, initialDelayMs: 200, maxDelayMs: 3_000, factor: 2, jitter: 0.2 };
 
 /** A record as a test writes it or compares it: everything replication must keep. */
 export interface TestRecord {
@@ -109,7 +113,11 @@ export class KafkaKit {
       this.writers.set(compression, writer);
     }
     const outbound: OutboundRecord[] = records.map((r) => ({ topic, ...r }));
-    for (let i = 0; i < outbound.length; i += 5000) await firstValueFrom(writer.write(outbound.slice(i, i + 5000)));
+    // A topic just created answers NOT_LEADER_OR_FOLLOWER for a moment (a busy broker may take
+    // seconds to take leadership): retried, as a real producer would.
+    for (let i = 0; i < outbound.length; i += 5000) {
+      await firstValueFrom(writer.write(outbound.slice(i, i + 5000)).pipe(retryWithBackoff({ ...PRODUCE_RETRY })));
+    }
   }
 
   /** Writes with a transactional producer: `commit` records are committed, `abort` ones aborted. */
