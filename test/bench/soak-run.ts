@@ -26,7 +26,11 @@ import { BenchAdmin, reached } from './bench-admin';
 import { BENCH_BROKER_HEAP_MB, BENCH_BROKER_PROPERTIES, defaultBrokerDir, revision } from './bench-harness';
 import { JavaTools } from './java-tools';
 import { processCpuSeconds } from './process-meter';
+import { waitFor } from '../support/wait-for';
 import { startMirrorflow, type MirrorflowLaunch, type ReplicationRun } from './replicators';
+
+/** How often the sampler looks at the clock while the stream runs; samples are taken every `sampleSeconds`. */
+const SAMPLER_TICK_MS = 200;
 
 export interface SoakOptions {
   readonly minutes: number;
@@ -242,7 +246,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           // Observed here; awaited before the drain, where a failed restart ends the soak.
           restarting.catch(() => undefined);
         }
-        await sleep(200);
+        // The sampler's tick; the stream's end cuts it short.
+        await Promise.race([producerExit, sleep(SAMPLER_TICK_MS)]);
       }
       await restarting;
       const code = await producerExit;
@@ -251,17 +256,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const expected = await sourceAdmin.endOffsets([topic]);
       // Everything delivered: every partition on the target at least as far as the source, and
       // mirrorflow with nothing fetched but unacknowledged and no lag left.
-      const deadline = producedAt + 10 * 60_000;
-      for (;;) {
-        if (child.exitStatus() !== undefined)
-          throw new Error(`mirrorflow ended (${child.exitStatus()}) while draining; log ${child.logFile}:\n${await child.tail(20)}`);
-        const offsets = await targetAdmin.endOffsets([remote]).catch(() => new Map<string, number[]>());
-        const progress = await lastProgress(child.logFile);
-        if (reached(offsets, expected, () => remote) && progress?.lag === 0 && progress.bufferedBytes === 0) break;
-        if (performance.now() >= deadline)
-          throw new Error(`mirrorflow did not deliver everything within 10 minutes after the producer ended; last progress ${JSON.stringify(progress)}`);
-        await sleep(500);
-      }
+      await waitFor(
+        async () => {
+          if (child.exitStatus() !== undefined)
+            throw new Error(`mirrorflow ended (${child.exitStatus()}) while draining; log ${child.logFile}:\n${await child.tail(20)}`);
+          const offsets = await targetAdmin.endOffsets([remote]).catch(() => new Map<string, number[]>());
+          const progress = await lastProgress(child.logFile);
+          return reached(offsets, expected, () => remote) && progress?.lag === 0 && progress.bufferedBytes === 0;
+        },
+        { what: 'mirrorflow to deliver everything after the producer ended (no lag, nothing buffered)', timeoutMs: 10 * 60_000, intervalMs: 500 },
+      );
       drainMs = Math.round(performance.now() - producedAt);
       await child.stop();
       log(`Delivered ${drainMs} ms after the producer ended; verifying.`);
