@@ -26,6 +26,10 @@ RUN tar -xzf mirrorflow-*.tgz --strip-components=1 && rm mirrorflow-*.tgz \
     && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && chmod 0755 dist/src/cli/main.js
 
 FROM ${NODE_IMAGE}
+# tini runs as PID 1 and hands signals on to node. Node as PID 1 would ignore a SIGTERM that comes
+# before mirrorflow sets its handler (while it connects), so a stop then waited for the SIGKILL.
+RUN apt-get update && apt-get install -y --no-install-recommends tini='0.19.0-1*' \
+    && apt-get clean && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
 COPY --from=package /opt/mirrorflow /opt/mirrorflow
 # `mirrorflow` on the PATH, for `kubectl exec ... mirrorflow status http://127.0.0.1:9464`.
@@ -35,6 +39,6 @@ USER 1000:1000
 # Relative paths of an mm2.properties (`${file:...}`, PEM files) start in the working directory, as for MM2.
 WORKDIR /etc/mirrorflow
 EXPOSE 9464
-ENTRYPOINT ["node", "/opt/mirrorflow/dist/src/cli/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/opt/mirrorflow/dist/src/cli/main.js"]
 # The HTTP endpoints listen on loopback unless told otherwise; in a container they must listen on every interface.
 CMD ["run", "/etc/mirrorflow/pipeline.yaml", "--http", "0.0.0.0:9464"]

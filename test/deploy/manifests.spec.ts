@@ -78,7 +78,8 @@ describe('container image definition (Dockerfile)', () => {
 
   test('runs the packaged CLI, by default `run` on the mounted pipeline with HTTP on every interface', async () => {
     const entrypoint = lastInstruction(runtime, 'ENTRYPOINT');
-    assert.deepEqual(entrypoint, ['node', posix.join('/opt/mirrorflow', packageJson.bin.mirrorflow)]);
+    // An init as PID 1 (so a SIGTERM during start-up is not ignored), then node on the packed CLI.
+    assert.deepEqual(entrypoint, ['/usr/bin/tini', '--', 'node', posix.join('/opt/mirrorflow', packageJson.bin.mirrorflow)]);
     const cmd = lastInstruction(runtime, 'CMD')!;
     const { file, flags } = await parseRun(cmd);
     assert.equal(file, '/etc/mirrorflow/pipeline.yaml');
@@ -155,7 +156,10 @@ describe('Kubernetes manifests (config/kubernetes)', () => {
 
   test("the ConfigMap's pipeline loads with the credentials the Deployment takes from the Secret, and not without them", async () => {
     const secret = manifestOfKind<SecretManifest>(manifests, 'Secret');
-    const secretValues = { ...(secret.stringData ?? {}), ...Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()])) };
+    const secretValues = {
+      ...(secret.stringData ?? {}),
+      ...Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()])),
+    };
     const env: Record<string, string> = {};
     for (const variable of container.env) {
       const ref = variable.valueFrom?.secretKeyRef;
@@ -172,7 +176,11 @@ describe('Kubernetes manifests (config/kubernetes)', () => {
       writeFileSync(file, configMap.data['pipeline.yaml']!);
       const { config } = await loadPipeline(file, { env });
       const passwords = Object.values(config.clusters).map((c) => (c.security.protocol.startsWith('sasl') ? c.security.sasl?.password : undefined));
-      assert.deepEqual(passwords.sort(), Object.values(env).sort(), 'every credential of the Secret reaches a cluster of the pipeline, and every cluster has one');
+      assert.deepEqual(
+        passwords.sort(),
+        Object.values(env).sort(),
+        'every credential of the Secret reaches a cluster of the pipeline, and every cluster has one',
+      );
       await assert.rejects(loadPipeline(file, { env: {} }), (error: Error) => {
         assert.ok(error instanceof ConfigError);
         for (const name of Object.keys(env)) assert.match(error.message, new RegExp(`\\b${name}\\b`));
