@@ -5,16 +5,18 @@
  * must load with exactly the environment the Deployment gives it from the Secret.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Copy } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 import { buildProgram } from '../../src/cli/program';
 import { ConfigError } from '../../src/core/errors';
 import { loadPipeline } from '../../src/pipeline';
 import { Metrics, httpRoutes, parseListenAddress } from '../../src/telemetry';
 import {
+  REPO_ROOT,
   dockerStages,
   dockerfileText,
   kustomizedManifests,
@@ -58,6 +60,31 @@ describe('container image definition (Dockerfile)', () => {
       validate(dockerfileText()).map((d) => `line ${d.range.start.line + 1}: ${d.message}`),
       [],
     );
+  });
+
+  test('copies from the build context only what .dockerignore lets in, and that is all tsc needs', () => {
+    // .dockerignore is an allow list: `*`, then `!path` for what the build may see.
+    const lines = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    assert.equal(lines[0], '*');
+    const allowed = lines.slice(1).map((l) => {
+      assert.ok(l.startsWith('!'), `${l} re-includes a path`);
+      return l.slice(1).replace(/\/$/, '');
+    });
+    const copied = dockerStages()
+      .flatMap((stage) => stage.instructions)
+      .filter((i): i is Copy => i.getKeyword() === 'COPY' && (i as Copy).getFromFlag() === null)
+      .flatMap((i) =>
+        i
+          .getArguments()
+          .slice(0, -1)
+          .map((a) => a.getValue()),
+      );
+    assert.deepEqual([...copied].sort(), [...allowed].sort());
+    const tsconfig = JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+    for (const dir of tsconfig.include.filter((d) => d !== 'test')) assert.ok(copied.includes(dir), `the build copies ${dir}`);
   });
 
   test('builds in stages from one Node base image, and runs as a non-root user given by number', () => {
