@@ -5,7 +5,7 @@
  * setting it stands for, so an MM2 user can find their way, and where our default differs, why.
  *
  * The schema describes the file as written. Cross-field rules (a flow names declared clusters,
- * `sasl` iff a SASL protocol, regexes compile) live in `semantic-checks.ts`, because they must be
+ * `sasl` iff a SASL protocol, regexes compile) live in `check-pipeline-semantics.ts`, because they must be
  * reported together with the shape problems, not only once the shape is right.
  */
 import { z } from 'zod';

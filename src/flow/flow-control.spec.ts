@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ByteBudget } from './flow-control';
+import { VirtualClock } from './virtual-clock';
 
 test('ByteBudget admits up to its limit and holds the rest until bytes are released', async () => {
   const budget = new ByteBudget(100);
@@ -41,4 +42,21 @@ test('ByteBudget abandons a wait when its signal aborts', async () => {
   await assert.rejects(waiting);
   budget.release(10);
   assert.equal(budget.inFlightBytes, 0, 'an abandoned wait must not be granted bytes later');
+});
+
+test('ByteBudget keeps a waiting fetch alive every second on the flow scheduler until the bytes come', async () => {
+  const clock = new VirtualClock();
+  const budget = new ByteBudget(10, clock.scheduler);
+  await budget.acquire(10);
+  const alive: number[] = [];
+  let granted: number | undefined;
+  void budget.acquire(10, async () => void alive.push(clock.now)).then(() => (granted = clock.now));
+  await clock.advanceTo(3_500);
+  assert.deepEqual(alive, [1_000, 2_000, 3_000]);
+  budget.release(10);
+  await clock.advance(0);
+  assert.equal(granted, 3_500);
+  await clock.advanceTo(10_000);
+  assert.deepEqual(alive, [1_000, 2_000, 3_000], 'no keep-alive once the bytes are granted');
+  assert.equal(clock.pendingTimers, 0);
 });

@@ -1,3 +1,4 @@
+import { type SchedulerLike, type Subscription, asyncScheduler } from 'rxjs';
 import type { FlowControl } from '../core/ports/record-source';
 
 const KEEP_ALIVE_MS = 1000;
@@ -17,7 +18,11 @@ export class ByteBudget implements FlowControl {
   private used = 0;
   private readonly waiters: Waiter[] = [];
 
-  constructor(readonly maxBytes: number) {}
+  /** `scheduler` times the keep-alive while a fetch waits: the flow's, so specs wait in virtual time. */
+  constructor(
+    readonly maxBytes: number,
+    private readonly scheduler: SchedulerLike = asyncScheduler,
+  ) {}
 
   get inFlightBytes(): number {
     return this.used;
@@ -44,10 +49,10 @@ export class ByteBudget implements FlowControl {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (;;) {
-        let timer: NodeJS.Timeout | undefined;
-        const tick = new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), KEEP_ALIVE_MS)));
+        let timer: Subscription | undefined;
+        const tick = new Promise<'tick'>((resolve) => (timer = this.scheduler.schedule(() => resolve('tick'), KEEP_ALIVE_MS)));
         const outcome = await Promise.race([granted.then(() => 'granted' as const), tick]);
-        clearTimeout(timer);
+        timer?.unsubscribe();
         if (signal?.aborted) {
           this.abandon(waiter);
           signal.throwIfAborted();

@@ -13,6 +13,7 @@ import {
   distinctUntilChanged,
   exhaustMap,
   filter,
+  finalize,
   firstValueFrom,
   from,
   ignoreElements,
@@ -20,6 +21,7 @@ import {
   merge,
   mergeMap,
   of,
+  Subscription,
   switchMap,
   takeUntil,
   takeWhile,
@@ -123,6 +125,8 @@ export class ReplicationFlow {
   /** Source topic per remote topic, to name the source of a record the target refuses. */
   private readonly sourceTopics = new Map<string, string>();
   private readonly offsetsByTopic = new Map<string, Promise<readonly PartitionOffsets[]>>();
+  /** Timers that outlive a single operation (forgetting topic offsets); cancelled when the flow ends. */
+  private readonly timers = new Subscription();
   /**
    * Per partition, how many times its source log restarted in this run. Batches are stamped with
    * it when fetched; one acknowledged after a restart belongs to the old log and moves neither
@@ -152,7 +156,7 @@ export class ReplicationFlow {
     if (parts.settings.errorTolerance === 'all' && parts.deadLetters === undefined) {
       throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: errors.tolerance all needs a dead-letter topic.`);
     }
-    this.budget = new ByteBudget(parts.settings.maxInFlightBytes);
+    this.budget = new ByteBudget(parts.settings.maxInFlightBytes, parts.scheduler);
     parts.status.buffer = this.budget;
     this.resets = new SourceResets({
       sourceAdmin: parts.sourceAdmin,
@@ -277,6 +281,7 @@ export class ReplicationFlow {
         return EMPTY;
       }),
     ).pipe(
+      finalize(() => this.timers.unsubscribe()),
       catchError((error: unknown) => {
         status.state = 'failed';
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
@@ -329,7 +334,13 @@ export class ReplicationFlow {
     if (!pending) {
       pending = firstValueFrom(this.parts.sourceAdmin.partitionOffsets(topic));
       this.offsetsByTopic.set(topic, pending);
-      const forget = (): void => void setTimeout(() => this.offsetsByTopic.delete(topic), OFFSETS_REUSE_MS).unref();
+      const forget = (): void => {
+        const timer = this.parts.scheduler.schedule(() => {
+          this.offsetsByTopic.delete(topic);
+          this.timers.remove(timer);
+        }, OFFSETS_REUSE_MS);
+        this.timers.add(timer);
+      };
       pending.then(forget, forget);
     }
     return pending;

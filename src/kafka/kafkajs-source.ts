@@ -8,6 +8,7 @@ import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, typ
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from './compression-codes';
+import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 const SESSION_TIMEOUT_MS = 10_000;
@@ -69,20 +70,18 @@ export class KafkajsSource implements RecordSource {
           }
         }
       });
-      // kafkajs does not call eachBatch for a fetch whose records were all filtered out (aborted
-      // transactions, transaction markers): it only moves its own position past them. The flow's
-      // position must move too, or a partition that ends with such records would show a lag
-      // forever and resume before them.
+      // kafkajs does not call eachBatch for a fetch whose records were all filtered out: the
+      // flow's position moves past them here (see positionAfterFilteredFetch).
       consumer.on(consumer.events.END_BATCH_PROCESS, (event) => {
         const { topic, partition, batchSize, lastOffset, highWatermark } = event.payload;
         if (batchSize > 0) return;
         const key = `${topic}-${partition}`;
         const start = starts.get(key);
         if (start === undefined) return;
-        const skippedTo = Number(lastOffset) + 1;
         start.then(
           (startOffset) => {
-            if (abort.signal.aborted || skippedTo <= (next.get(key) ?? startOffset)) return;
+            const skippedTo = positionAfterFilteredFetch(batchSize, Number(lastOffset), next.get(key) ?? startOffset);
+            if (abort.signal.aborted || skippedTo === undefined) return;
             next.set(key, skippedTo);
             subscriber.next({ kind: 'records', topic, partition, records: [], nextOffset: skippedTo, highWatermark: Number(highWatermark), bytes: 0 });
           },
@@ -103,23 +102,16 @@ export class KafkajsSource implements RecordSource {
           next.set(key, expected);
         }
         const lastOffset = Number(batch.lastOffset());
-        if (lastOffset < expected) {
-          const logEnd = Number(batch.highWatermark);
-          if (logEnd >= expected) {
-            // The consumer starts every assigned partition at its beginning (no group commits).
-            consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
-            return;
-          }
-          // The log ends before the expected position: seeking there would only fetch
-          // OFFSET_OUT_OF_RANGE, after which kafkajs starts over from the beginning, forever.
-          // The flow decides where the new log is read from.
-          expected = await options.onLogRestart({ topic: batch.topic, partition: batch.partition }, { expected, logEnd });
+        let decision = decideFetch(expected, lastOffset, Number(batch.highWatermark));
+        if (decision.action === 'log-restarted') {
+          expected = await options.onLogRestart({ topic: batch.topic, partition: batch.partition }, decision.restart);
           if (!isRunning() || isStale()) return;
           next.set(key, expected);
-          if (lastOffset < expected) {
-            consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(expected) });
-            return;
-          }
+          decision = decideAfterRestart(expected, lastOffset);
+        }
+        if (decision.action === 'seek') {
+          consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(decision.offset) });
+          return;
         }
         const pieces = await this.split(
           batch.topic,

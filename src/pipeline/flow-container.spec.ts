@@ -76,7 +76,7 @@ flows:
       - { type: insert_header, header: origin, value: primary }
 `;
 
-test("a flow's container, built from the real modules with its ports rebound to fakes, replicates records through the real graph", async () => {
+test("a flow's container, built from the real modules with its ports rebound to fakes, replicates records through the real graph without the container", async () => {
   const config = parsePipeline(yaml, 'pipeline.yaml');
   const flowConfig = config.flows[0]!;
   const pipeline = pipelineContainer(config, {
@@ -120,6 +120,10 @@ test("a flow's container, built from the real modules with its ports rebound to 
   const flow = container.get(ReplicationFlow);
   const status = container.get(FlowStatus);
   assert.equal(container.get(ReplicationFlow), flow, 'the flow is a singleton of its container');
+  // Everything a part needs is resolved here, once: with both containers emptied, the running
+  // graph can only use what it was given (no part looks anything up at run time).
+  container.unbindAll();
+  pipeline.unbindAll();
 
   const stop$ = new Subject<void>();
   const ended = lastValueFrom(flow.run(stop$).pipe(toArray()));

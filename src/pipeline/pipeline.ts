@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import { type Observable, type Subscription, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
@@ -82,6 +82,7 @@ export class Pipeline {
   private readonly stop$ = new ReplaySubject<void>(1);
   private readonly clients: KafkaClients;
   private readonly logger: Logger;
+  private readonly scheduler: Scheduler;
 
   constructor(
     readonly config: PipelineConfig,
@@ -96,10 +97,11 @@ export class Pipeline {
         clientIdPrefix: `mirrorflow-${config.name}`,
         debug: config.logging.level === 'debug',
       });
+    this.scheduler = options.scheduler ?? asyncScheduler;
     this.container = pipelineContainer(config, {
       logger: this.logger,
       clients: this.clients,
-      scheduler: options.scheduler ?? asyncScheduler,
+      scheduler: this.scheduler,
       registry: options.registry,
     });
   }
@@ -161,12 +163,12 @@ export class Pipeline {
   private async close(): Promise<void> {
     // Progress is already stored when the flows complete; a client that will not disconnect
     // (a broker gone, an admin call still retrying) must not keep the process from ending.
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Subscription | undefined;
     const closed = await Promise.race([
       this.clients.close().then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS))),
+      new Promise<boolean>((resolve) => (timer = this.scheduler.schedule(() => resolve(false), CLOSE_TIMEOUT_MS))),
     ]);
-    clearTimeout(timer);
+    timer?.unsubscribe();
     if (!closed) this.logger.warn('Kafka clients did not close in time; leaving them.', { timeoutMs: CLOSE_TIMEOUT_MS });
     for (const f of this.flows) f.container.unbindAll();
     this.container.unbindAll();

@@ -16,6 +16,16 @@ import { PluginError } from '../core/errors';
 export { z, PluginError };
 export type { MirrorRecord, RecordHeader, SourcePosition, Logger };
 
+/*
+ * Java regexes, as Kafka Connect's transforms and mirrorflow's topic filters read them: a
+ * plugin's patterns mean what they mean in `topics:` and in an mm2.properties file. Use
+ * `regexField` in the options schema (a bad pattern is a config error naming the step, reported
+ * before anything connects), `fullMatchRegex` in `create()`, and `JavaReplacement` for Java's
+ * `$1` / `${name}` replacement syntax.
+ */
+export { fullMatchRegex, regexField, regexProblem } from './full-match-regex';
+export { JavaReplacement, regexGroups } from './java-replacement';
+
 /** A monotonically increasing count, e.g. records a transform passed through untouched. */
 export interface TransformCounter {
   inc(by?: number): void;

@@ -94,7 +94,9 @@ describe('recreated source topic', () => {
       { partition: 0, storedOffset: 10, resumeAt: 0 },
       'the warning names the partition, the stored offset and where it resumes',
     );
-    assert.equal(warnings[0]!.meta['logEnd'], 3, 'the warning names the new log end');
+    // The new log's end when the restart was noticed: before the new records were written (a
+    // topic refresh or fetch between the topic's creation and the write) or after.
+    assert.ok([0, 3].includes(warnings[0]!.meta['logEnd'] as number), `the warning names the new log end: ${String(warnings[0]!.meta['logEnd'])}`);
     assert.equal(run.statuses()[0]!.sourceResets, 1, 'the flow status counts one reset');
     await run.stop();
   });

@@ -63,6 +63,25 @@ describe('repository checks', () => {
     ]);
   });
 
+  it('report a file named in backticks in a comment when it exists nowhere; a bare name may live in another folder', () => {
+    const C = '/'.repeat(2);
+    const tick = (name: string) => '`' + name + '`';
+    using repo = fixture({
+      'src/a/present.ts': '',
+      'src/b/user.ts': [
+        `${C} Beside it: ${tick('present.ts')}, from the root: ${tick('src/a/present.ts')}; data: ${tick('my-pipeline.yaml')}.`,
+        '/**',
+        ` * Checks live in ${tick('gone.ts')} and ${tick('src/a/gone.ts')}.`,
+        ' */',
+        `const path = ${tick('src/a/missing.ts')};`,
+      ].join('\n'),
+    });
+    assert.deepEqual(deadSeeReferences(repo.dir, [repo.path('src/b/user.ts')]), [
+      { file: 'src/b/user.ts', line: 3, message: 'comment names a missing file: gone.ts' },
+      { file: 'src/b/user.ts', line: 3, message: 'comment names a missing file: src/a/gone.ts' },
+    ]);
+  });
+
   it('report a file over the line limit unless a size comment at its top says why', () => {
     const body = 'a\nb\nc\nd\n';
     using repo = fixture({ 'src/long.ts': body, 'src/justified.ts': `// size: one table, read as one.\n${body}`, 'src/short.ts': 'a\nb\n' });

@@ -4,8 +4,8 @@
  *   node dist/test/support/repo-checks.js
  *
  * - dead links: every relative Markdown link and every repository path in backticks in the
- *   documentation, and every file a code comment names after `see`, must name a
- *   file or folder that exists (a doc that sends the reader nowhere is worse than none);
+ *   documentation, and every source file a code comment names (after `see`, or in
+ *   backticks), must name a file or folder that exists (a doc that sends the reader nowhere is worse than none);
  * - long files: no file of src/ grows past MAX_LINES unless its first lines say why, in a
  *   comment starting with `size:` (a long file is a hint it holds two things).
  *
@@ -34,6 +34,8 @@ const BACKTICKS = /`([^`\n]+)`/g;
 /** A repository path: folders and a file name with a known extension, or a folder ending in `/`. */
 const REPO_PATH = /^(?:\.{1,2}\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*(?:\.(?:ts|js|cjs|mjs|md|json|yaml|yml|java|hex|properties)|\/)$/;
 const SEE_COMMENT = /\bsee `?((?:\.{1,2}\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\.(?:ts|js|cjs|md|json|java))\b/g;
+/** Names in backticks in code comments that are checked: source files, not examples of data files. */
+const CODE_FILE = /\.(?:ts|cjs|java)$/;
 /** Top-level folders a path in backticks must start with to count as a repository path. */
 const ROOTS = ['src/', 'test/', 'plugins/', 'pipelines/', 'config/', 'docs/', '.ci/', './', '../'];
 
@@ -86,9 +88,17 @@ export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProb
   return problems;
 }
 
-/** Files named after `see` in comments of the given code files that do not exist. */
+/**
+ * Files named in comments of the given code files that do not exist: after `see`, or in
+ * backticks (`src/flow/topic-sync.ts`, or a bare `topic-sync.ts`, which may live in any folder).
+ */
 export function deadSeeReferences(root: string, files: readonly string[]): RepoProblem[] {
   const problems: RepoProblem[] = [];
+  let names: Set<string> | undefined;
+  const existsSomewhere = (name: string): boolean => {
+    names ??= new Set(CODE_DIRS.flatMap((dir) => walk(join(root, dir), () => true)).map((f) => f.split(sep).at(-1)!));
+    return names.has(name);
+  };
   for (const file of files) {
     const shown = relative(root, file).split(sep).join('/');
     readFileSync(file, 'utf8')
@@ -98,6 +108,11 @@ export function deadSeeReferences(root: string, files: readonly string[]): RepoP
         if (comment === undefined) return;
         for (const [, target] of comment.matchAll(SEE_COMMENT)) {
           if (!resolves(root, file, target!)) problems.push({ file: shown, line: index + 1, message: `comment names a missing file: ${target}` });
+        }
+        for (const [, span] of comment.matchAll(BACKTICKS)) {
+          if (!isRepoPath(span!) || !CODE_FILE.test(span!) || resolves(root, file, span!)) continue;
+          if (!span!.includes('/') && existsSomewhere(span!)) continue;
+          problems.push({ file: shown, line: index + 1, message: `comment names a missing file: ${span}` });
         }
       });
   }

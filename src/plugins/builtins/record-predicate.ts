@@ -8,7 +8,7 @@
  * rename, as in MM2, where SMTs see the remote topic name.
  */
 import { z, type MirrorRecord } from '../api';
-import { fullMatchRegex, regexField } from './full-match-regex';
+import { fullMatchRegex, regexField } from '../full-match-regex';
 
 export const recordPredicateSchema = z
   .strictObject({

@@ -6,8 +6,8 @@
  * step, i.e. after the replication policy (`primary.orders`), as in MM2.
  */
 import { defineTransform, PluginError, z } from '../api';
-import { fullMatchRegex, regexField, regexProblem } from './full-match-regex';
-import { JavaReplacement, regexGroups } from './java-replacement';
+import { fullMatchRegex, regexField, regexProblem } from '../full-match-regex';
+import { JavaReplacement, regexGroups } from '../java-replacement';
 
 /** Kafka's own rule (`Topic.validate`): legal characters, length, and not `.` or `..`. */
 const LEGAL_TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;

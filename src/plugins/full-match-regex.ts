@@ -1,15 +1,16 @@
 /**
- * Topic regexes for built-ins, with Kafka Connect's meaning: Java regexes (`java.util.regex`, as
- * Connect's RegexRouter and TopicNameMatches read them) that must match the whole topic name
- * (Java `Matcher.matches()`), not a substring.
+ * Regexes for transforms — the built-ins, and plugins through `src/plugins/api.ts` — with Kafka
+ * Connect's meaning: Java regexes (`java.util.regex`, as Connect's RegexRouter and
+ * TopicNameMatches read them) that must match the whole string (Java `Matcher.matches()`), not
+ * a substring.
  *
  * They go through the same translator as the flows' topic and group filters
  * (src/core/java-regex.ts), so `(?i)`, `\Q…\E` or `\A` mean in a transform what they mean in
  * `topics:`; what JavaScript cannot express the same way is a config error with the reason, never
  * a silent change of meaning.
  */
-import { translateJavaRegex } from '../../core/java-regex';
-import { z } from '../api';
+import { z } from 'zod';
+import { translateJavaRegex } from '../core/java-regex';
 
 /** Compiles `pattern` to a RegExp that only matches a whole string. Throws when it is invalid. */
 export function fullMatchRegex(pattern: string): RegExp {

@@ -72,6 +72,12 @@ export class JavaReplacement {
     return new JavaReplacement(parts);
   }
 
+  /** Parses `replacement` for `regex` (its groups counted and named for you); throws as `parse` does. */
+  static forRegex(regex: RegExp, replacement: string): JavaReplacement {
+    const groups = regexGroups(regex);
+    return JavaReplacement.parse(replacement, groups.count, groups.names);
+  }
+
   /** The replacement for one match of the regex it was parsed for. */
   expand(match: RegExpExecArray): string {
     let out = '';
