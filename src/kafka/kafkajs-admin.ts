@@ -19,7 +19,12 @@ import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 import { METADATA_V12, ZERO_TOPIC_ID, metadataV12Request } from './wire/metadata-v12';
 import { kafkajsApiKeys, kafkajsProtocolErrors } from './wire/kafkajs-internals';
-import { INCREMENTAL_ALTER_CONFIGS_API_KEY, INCREMENTAL_ALTER_CONFIGS_V0, TOPIC_RESOURCE, incrementalAlterConfigsRequest } from './wire/incremental-alter-configs';
+import {
+  INCREMENTAL_ALTER_CONFIGS_API_KEY,
+  INCREMENTAL_ALTER_CONFIGS_V0,
+  TOPIC_RESOURCE,
+  incrementalAlterConfigsRequest,
+} from './wire/incremental-alter-configs';
 
 const CONFIG_SOURCES: Record<number, ConfigSource> = {
   1: 'topic',

@@ -71,12 +71,24 @@ async function main(): Promise<void> {
     const bootstrap = local.bootstrapServers()['fixtures']!;
     const javac = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'javac') : 'javac';
     await run(javac, ['-nowarn', '-d', classes, '-cp', local.distribution.classpath, JAVA_SOURCE]);
-    const java = [...loggingJvmOptions(local.distribution, undefined), '-cp', `${classes}${delimiter}${local.distribution.classpath}`, 'AlterConfigsFixture', bootstrap];
+    const java = [
+      ...loggingJvmOptions(local.distribution, undefined),
+      '-cp',
+      `${classes}${delimiter}${local.distribution.classpath}`,
+      'AlterConfigsFixture',
+      bootstrap,
+    ];
     const hex = (await run(javaExecutable(), java)).trim().split('\n').pop()!.trim();
     const request = Buffer.from(hex, 'hex');
     const response = await roundTrip(bootstrap, INCREMENTAL_ALTER_CONFIGS_API_KEY, INCREMENTAL_ALTER_CONFIGS_V0, request);
     const store = (name: string, bytes: Buffer): void => {
-      writeFileSync(join(FIXTURES, name), `${bytes.toString('hex').replace(/(.{128})/g, '$1\n').trimEnd()}\n`);
+      writeFileSync(
+        join(FIXTURES, name),
+        `${bytes
+          .toString('hex')
+          .replace(/(.{128})/g, '$1\n')
+          .trimEnd()}\n`,
+      );
       process.stdout.write(`  ${name} (${bytes.length} bytes)\n`);
     };
     process.stdout.write(`Wrote to ${FIXTURES}:\n`);
