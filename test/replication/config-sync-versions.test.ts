@@ -11,6 +11,7 @@ import { ownClusters } from '../support/own-clusters';
 import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import { alterTopicConfig } from '../support/kafka-configs';
 import { useKits } from '../support/use-kits';
+import { statusDocument } from '../../src/telemetry/status-document';
 
 const OLD_VERSION = '3.9.1';
 const own = ownClusters(['old'], { version: OLD_VERSION });
@@ -87,6 +88,13 @@ describe(`config sync with Kafka ${OLD_VERSION}`, () => {
       assert.equal(warnings[0]!.meta['topic'], remote);
       assert.equal(warnings[0]!.meta['change'], 'segment.bytes=500000');
       assert.match(String(warnings[0]!.meta['reason']), /segment\.bytes/);
+      // What /status shows of it.
+      const shown = statusDocument('p', run.pipeline.snapshots()).flows[0]!.configSync;
+      assert.deepEqual(
+        shown?.lastRefused.map((r) => [r.topic, r.name, r.error]),
+        [[remote, 'segment.bytes', 'INVALID_CONFIG']],
+      );
+      assert.ok((shown?.refused ?? 0) >= 3);
     } finally {
       await run.stop();
     }
