@@ -144,6 +144,24 @@ describe('TopicConfigSync', () => {
     });
   });
 
+  it('warns again about a refusal that comes back after the topic was in sync meanwhile', async () => {
+    const source = fakeAdmin('primary', { orders: [entry('max.message.bytes', '999')] });
+    const target = fakeAdmin('backup', { 'primary.orders': [] }, new Set(['max.message.bytes']));
+    const { logger, lines } = recordingLogger();
+    const { sync } = configSync(source.admin, target.admin, logger);
+    const warnings = () => lines.filter((l) => l.level === 'warn').length;
+
+    await firstValueFrom(sync.pass());
+    assert.equal(warnings(), 1);
+    // Someone sets the value on the target by hand: nothing to change, nothing refused.
+    target.configs['primary.orders'] = [entry('max.message.bytes', '999')];
+    assert.deepEqual(await firstValueFrom(sync.pass()), { topics: 1, applied: 0, refused: [] });
+    // The source changes again and the target refuses it again: that is news.
+    source.configs['orders'] = [entry('max.message.bytes', '1000')];
+    await firstValueFrom(sync.pass());
+    assert.equal(warnings(), 2);
+  });
+
   it('run: a target without IncrementalAlterConfigs is counted and warned about once; replication is not its to stop', async () => {
     const source = fakeAdmin('primary', { orders: [entry('retention.ms', '1')] });
     const target = fakeAdmin('backup', { 'primary.orders': [] });

@@ -129,7 +129,10 @@ export class TopicConfigSync {
     const { targetAdmin, logger } = this.options;
     let applied = 0;
     const refused: RefusedConfig[] = [];
-    if (changes.size === 0) return { applied, refused };
+    if (changes.size === 0) {
+      this.warned.clear(); // nothing refused any more: a refusal that comes back is warned about again
+      return { applied, refused };
+    }
     const results = await firstValueFrom(targetAdmin.alterTopicConfigs(changes));
     const retryOneByOne: [string, TopicConfigChange][] = [];
     for (const [topic, list] of changes) {
