@@ -5,6 +5,7 @@ import { registerDemoCommand } from './commands/demo.command';
 import { registerValidateCommand } from './commands/validate.command';
 import { registerConvertCommand } from './commands/convert.command';
 import { registerPlanCommand } from './commands/plan.command';
+import { registerDiffCommand } from './commands/diff.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerValidateCommand(program);
   registerConvertCommand(program);
   registerPlanCommand(program);
+  registerDiffCommand(program);
   registerLocalCommand(program);
   registerDemoCommand(program);
   registerOffsetsCommand(program);

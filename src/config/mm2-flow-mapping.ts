@@ -65,6 +65,8 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   const replicationFactor = field(['topic_sync', 'replication_factor'], c, 'replication.factor', (p) => values.integerLeaf(p, 'int'));
   field(['topic_sync', 'sync_configs'], c, 'sync.topic.configs.enabled', (p) => values.booleanLeaf(p));
   field(['topic_sync', 'configs_exclude'], c, 'config.properties.exclude', (p) => values.list(p));
+  field(['topic_sync', 'configs_interval_ms'], c, 'sync.topic.configs.interval.seconds', (p) => values.secondsAsMs(p));
+  field(['topic_sync', 'use_defaults_from'], c, 'use.defaults.from', (p) => values.choice(p, ['source', 'target'] as const, 'MM2 knows only these two'));
   // mirrorflow creates all its internal topics with one replication factor.
   for (const [config, key] of [
     [c, 'offset-syncs.topic.replication.factor'],

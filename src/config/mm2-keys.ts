@@ -163,7 +163,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'source',
     type: 'string',
     default: 'target',
-    support: unsupported("remote topics get the target cluster's defaults; copying the source's defaults is not supported yet", 'target'),
+    support: mapped('flows[].topic_sync.use_defaults_from'),
   },
   {
     key: 'consumer.poll.timeout.ms',
@@ -181,13 +181,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
   },
   { key: 'refresh.topics.interval.seconds', group: 'source', type: 'long', default: '600', support: mapped('flows[].topic_sync.refresh_interval_ms') },
   { key: 'sync.topic.configs.enabled', group: 'source', type: 'boolean', default: 'true', support: mapped('flows[].topic_sync.sync_configs') },
-  {
-    key: 'sync.topic.configs.interval.seconds',
-    group: 'source',
-    type: 'long',
-    default: '600',
-    support: noEffect('mirrorflow copies topic configs when it creates a remote topic; periodic config sync is not supported yet', true),
-  },
+  { key: 'sync.topic.configs.interval.seconds', group: 'source', type: 'long', default: '600', support: mapped('flows[].topic_sync.configs_interval_ms') },
   {
     key: 'sync.topic.acls.enabled',
     group: 'source',

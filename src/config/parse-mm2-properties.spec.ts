@@ -45,6 +45,8 @@ describe('parseMm2Properties: flows and defaults', () => {
     assert.deepEqual(f.topics, ['.*']);
     assert.equal(f.topic_sync.refresh_interval_ms, 600_000);
     assert.equal(f.topic_sync.replication_factor, 2);
+    assert.equal(f.topic_sync.configs_interval_ms, 600_000);
+    assert.equal(f.topic_sync.use_defaults_from, 'target');
     // MM2 stores progress every 60 s; a file that does not ask for that gets mirrorflow's 5 s.
     assert.equal(f.progress.flush_interval_ms, 5000);
     assert.deepEqual(f.errors, { tolerance: 'none', deadletterqueue: { replication_factor: 3 } });
@@ -66,6 +68,9 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['config.properties.exclude', 'retention\\.ms', (f) => f.topic_sync.configs_exclude, ['retention.ms']],
       ['refresh.topics.interval.seconds', '30', (f) => f.topic_sync.refresh_interval_ms, 30_000],
       ['sync.topic.configs.enabled', 'false', (f) => f.topic_sync.sync_configs, false],
+      ['sync.topic.configs.interval.seconds', '5', (f) => f.topic_sync.configs_interval_ms, 5000],
+      // Read per flow only: MM2's driver drops it at the top level.
+      ['primary->backup.use.defaults.from', 'source', (f) => f.topic_sync.use_defaults_from, 'source'],
       ['replication.factor', '1', (f) => f.topic_sync.replication_factor, 1],
       ['offset.lag.max', '7', (f) => f.offset_syncs.lag_max, 7],
       ['offset-syncs.topic.location', 'target', (f) => f.offset_syncs.location, 'target'],

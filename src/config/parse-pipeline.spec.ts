@@ -56,6 +56,8 @@ describe('parsePipeline: the happy path', () => {
         refresh_interval_ms: 30000,
         replication_factor: -1,
         sync_configs: true,
+        configs_interval_ms: 60000,
+        use_defaults_from: 'target',
         configs_exclude: [
           'follower.replication.throttled.replicas',
           'leader.replication.throttled.replicas',

@@ -164,7 +164,23 @@ const topicSyncSchema = z
       .describe(
         "Replication factor of remote topics created on the target; -1 = the target broker's `default.replication.factor`. MM2: `replication.factor` (2).",
       ),
-    sync_configs: z.boolean().default(true).describe('Copy topic configs to remote topics. MM2: `sync.topic.configs.enabled` (true).'),
+    sync_configs: z
+      .boolean()
+      .default(true)
+      .describe('Copy topic configs to remote topics, when creating them and then every `configs_interval_ms`. MM2: `sync.topic.configs.enabled` (true).'),
+    configs_interval_ms: z
+      .int()
+      .min(1000)
+      .default(60000)
+      .describe(
+        'How often the configs of remote topics are brought in line with their source topics, ms. MM2: `sync.topic.configs.interval.seconds` (600 s, so a retention change took up to 10 minutes to arrive).',
+      ),
+    use_defaults_from: z
+      .enum(['source', 'target'])
+      .default('target')
+      .describe(
+        "For a config at its default on the source: `target` leaves the remote topic at the target cluster's default (removing an override there), `source` sets the source's default value on it. MM2: `use.defaults.from` (target).",
+      ),
     configs_exclude: regexList('Topic config names never copied (regexes, full match). MM2: `config.properties.exclude`.').default(() => [
       ...defaultConfigsExclude,
     ]),

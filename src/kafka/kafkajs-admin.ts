@@ -8,7 +8,9 @@ import {
   type GroupState,
   type NewTopic,
   type PartitionOffsets,
+  type TopicConfigChange,
   type TopicConfigEntry,
+  type TopicConfigResult,
   type TopicDescription,
 } from '../core/ports/cluster-admin';
 import { toTransportError } from './errors';
@@ -16,7 +18,13 @@ import { KafkaTransportError } from '../core/errors';
 import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
 import { METADATA_V12, ZERO_TOPIC_ID, metadataV12Request } from './wire/metadata-v12';
-import { kafkajsApiKeys } from './wire/kafkajs-internals';
+import { kafkajsApiKeys, kafkajsProtocolErrors } from './wire/kafkajs-internals';
+import {
+  INCREMENTAL_ALTER_CONFIGS_API_KEY,
+  INCREMENTAL_ALTER_CONFIGS_V0,
+  TOPIC_RESOURCE,
+  incrementalAlterConfigsRequest,
+} from './wire/incremental-alter-configs';
 
 const CONFIG_SOURCES: Record<number, ConfigSource> = {
   1: 'topic',
@@ -175,6 +183,36 @@ export class KafkajsAdmin implements ClusterAdmin {
         );
       }
       return result;
+    });
+  }
+
+  alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>> {
+    return this.call('Changing topic configs', async () => {
+      const results = new Map<string, TopicConfigResult>();
+      if (changes.size === 0) return results;
+      const cluster = await this.rawCluster();
+      await cluster.refreshMetadataIfNecessary();
+      // Topic configs may be changed through any broker (a KRaft broker forwards to the controller).
+      const broker = await cluster.findControllerBroker();
+      const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
+      if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
+        throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);
+      }
+      const resources = [...changes].map(([topic, list]) => ({
+        resourceType: TOPIC_RESOURCE,
+        resourceName: topic,
+        configs: list.map((c) => ({ name: c.name, operation: c.op, value: c.op === 'set' ? c.value : null })),
+      }));
+      const response = await broker.connectionPool.send(incrementalAlterConfigsRequest(resources));
+      for (const r of response.responses) {
+        if (r.errorCode === 0) {
+          results.set(r.resourceName, { ok: true });
+          continue;
+        }
+        const error = kafkajsProtocolErrors().createErrorFromCode(r.errorCode);
+        results.set(r.resourceName, { ok: false, error: error.type, message: r.errorMessage ?? error.message, retriable: error.retriable });
+      }
+      return results;
     });
   }
 

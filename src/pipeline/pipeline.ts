@@ -10,6 +10,7 @@ import { KafkajsClients } from '../kafka';
 import { FlowStatus } from '../flow/flow-status';
 import { ReplicationFlow } from '../flow/replication-flow';
 import { CheckpointFlow } from '../flow/checkpoint-flow';
+import { TopicConfigSync } from '../flow/topic-config-sync';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
@@ -61,6 +62,8 @@ interface RunningFlow {
   readonly container: Container;
   /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
   readonly flow: ReplicationFlow | undefined;
+  /** The periodic topic config sync, when the flow replicates with `topic_sync.sync_configs`. */
+  readonly configSync: TopicConfigSync | undefined;
   readonly checkpoints: CheckpointFlow | undefined;
   readonly heartbeats: HeartbeatFlow | undefined;
   readonly status: FlowStatus;
@@ -68,7 +71,12 @@ interface RunningFlow {
 
 /** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
+  return merge(
+    flow.flow?.run(stop$) ?? EMPTY,
+    flow.configSync?.run(stop$) ?? EMPTY,
+    flow.checkpoints?.run(stop$) ?? EMPTY,
+    flow.heartbeats?.run(stop$) ?? EMPTY,
+  );
 }
 
 /**
@@ -132,6 +140,7 @@ export class Pipeline {
       this.flows.push({
         container,
         flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
+        configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
         checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
         heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
         status,

@@ -5,7 +5,7 @@ import { Scheduler } from '../core/ports/scheduler';
 import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
 import { ProgressReader, SourceRecords, type RecordSource, type TopicReader } from '../core/ports/record-source';
 import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
-import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
+import { ReplicationPolicy, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
 import { buildTransformChain, PluginRegistry, TransformChain } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicSync, TopicSyncOptions } from '../flow/topic-sync';
@@ -16,6 +16,7 @@ import { ReplicationFlow, ReplicationFlowParts } from '../flow/replication-flow'
 import { DeadLetterSink, DeadLetterSinkOptions } from '../flow/dead-letter-sink';
 import { PipelineConfigToken } from './tokens';
 import { flowGroupId, offsetSyncsPlace, progressTopicName } from './flow-names';
+import { flowConfigFilter } from './config-sync.module';
 
 /**
  * MM2's MirrorSourceConnector: topic sync, progress, offset syncs, dead letters, transforms and
@@ -35,7 +36,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       .toResolvedValue(
         (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger): TopicSyncOptions => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
-          const configFilter = new DefaultConfigPropertyFilter({ exclude: flow.topic_sync.configs_exclude });
+          const configFilter = flowConfigFilter(flow);
           return {
             sourceAdmin,
             targetAdmin,

@@ -21,4 +21,5 @@ export {
   newTopicConfigs,
   alterConfigOps,
 } from './config-property-filter';
+export { compareTopicConfigs, configChanges, type ConfigDifference } from './config-drift';
 export { shouldReplicateTopic, isCycle, type ShouldReplicateContext, type CycleContext } from './should-replicate';

@@ -53,6 +53,18 @@ export interface HeartbeatSnapshot {
   readonly errors: number;
 }
 
+/** The periodic topic config sync (`topic_sync.sync_configs`). */
+export interface ConfigSyncSnapshot {
+  readonly enabled: boolean;
+  readonly passes: number;
+  readonly changesApplied: number;
+  readonly changesRefused: number;
+  /** What the target refused at the last pass: topic, config, Kafka's error name and the broker's reason. */
+  readonly refused: readonly { readonly topic: string; readonly name: string; readonly error: string; readonly message: string }[];
+  readonly errors: number;
+  readonly lastPassAt: number | undefined;
+}
+
 export interface FlowSnapshot {
   readonly source: string;
   readonly target: string;
@@ -71,6 +83,8 @@ export interface FlowSnapshot {
   readonly buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
   readonly checkpoints: CheckpointSnapshot;
   readonly heartbeats: HeartbeatSnapshot;
+  /** Absent where no snapshot of it was taken (older callers, fakes). */
+  readonly configSync?: ConfigSyncSnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
   /** Records set aside to the dead-letter topic. */

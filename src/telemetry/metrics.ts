@@ -211,6 +211,26 @@ export class Metrics {
       perFlow(replicating, (f) => f.checkpoints.groupSync.errors),
     );
 
+    // Topic config sync: MM2's syncTopicConfigs.
+    this.counter(
+      'mirrorflow_topic_config_changes_applied_total',
+      'Topic config changes (set or reset to default) the target applied to remote topics.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.configSync?.changesApplied ?? 0),
+    );
+    this.counter(
+      'mirrorflow_topic_config_changes_refused_total',
+      'Topic config changes the target refused (the log names the topic, config and reason).',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.configSync?.changesRefused ?? 0),
+    );
+    this.counter(
+      'mirrorflow_topic_config_sync_errors_total',
+      'Topic config sync passes that failed otherwise (each is retried at the next interval).',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.configSync?.errors ?? 0),
+    );
+
     // Heartbeats: MM2's MirrorHeartbeatConnector.
     this.gauge(
       'mirrorflow_heartbeat_state',

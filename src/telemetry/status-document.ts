@@ -50,6 +50,15 @@ export interface FlowStatusDocument {
     };
   };
   readonly heartbeats: { readonly state: string; readonly written: number; readonly lastAt: string | null; readonly errors: number };
+  /** The periodic topic config sync; null when the flow does not run it. */
+  readonly configSync: {
+    readonly applied: number;
+    readonly refused: number;
+    /** What the target refused at the last pass: topic, config, Kafka's error name and the broker's reason. */
+    readonly lastRefused: readonly { readonly topic: string; readonly name: string; readonly error: string; readonly message: string }[];
+    readonly lastPassAt: string | null;
+    readonly errors: number;
+  } | null;
   readonly sourceResets: number;
   readonly recordsDeadLettered: number;
   readonly outages: readonly {
@@ -110,6 +119,16 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
           },
         },
         heartbeats: { state: f.heartbeats.state, written: f.heartbeats.written, lastAt: iso(f.heartbeats.lastAt), errors: f.heartbeats.errors },
+        configSync:
+          f.configSync === undefined || (!f.configSync.enabled && f.configSync.passes === 0)
+            ? null
+            : {
+                applied: f.configSync.changesApplied,
+                refused: f.configSync.changesRefused,
+                lastRefused: f.configSync.refused,
+                lastPassAt: iso(f.configSync.lastPassAt),
+                errors: f.configSync.errors,
+              },
         sourceResets: f.sourceResets,
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),

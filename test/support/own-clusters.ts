@@ -21,7 +21,10 @@ export interface OwnClusters<A extends string> {
  * file; the clusters start before its first test and stop after its last one, after the
  * pipelines the tests left running and the kits. Costs a broker start (some seconds) per alias.
  */
-export function ownClusters<A extends string>(aliases: readonly A[], options: { brokerProperties?: Readonly<Record<string, string>> } = {}): OwnClusters<A> {
+export function ownClusters<A extends string>(
+  aliases: readonly A[],
+  options: { brokerProperties?: Readonly<Record<string, string>>; /** Kafka version of these clusters; default the tests' own. */ version?: string } = {},
+): OwnClusters<A> {
   let local: LocalClusters | undefined;
   const kits = new Map<A, KafkaKit>();
   const started = (): LocalClusters => {
@@ -30,7 +33,12 @@ export function ownClusters<A extends string>(aliases: readonly A[], options: { 
   };
   before(async () => {
     // A smaller heap than the shared clusters': these come on top of them, on small machines.
-    local = await startLocalClusters({ aliases, heapMb: 384, brokerProperties: options.brokerProperties });
+    local = await startLocalClusters({
+      aliases,
+      heapMb: 384,
+      brokerProperties: options.brokerProperties,
+      ...(options.version === undefined ? {} : { version: options.version }),
+    });
   });
   after(async () => {
     await cleanupHarness();

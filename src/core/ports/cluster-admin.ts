@@ -18,6 +18,18 @@ export interface TopicConfigEntry {
   readonly source: ConfigSource;
 }
 
+/**
+ * One change of a topic config (IncrementalAlterConfigs): set a value, or delete the topic's
+ * override so the cluster's default applies. Other configs of the topic stay as they are.
+ */
+export type TopicConfigChange = { readonly op: 'set'; readonly name: string; readonly value: string } | { readonly op: 'delete'; readonly name: string };
+
+/** The broker's answer for one topic's changes, which it applies all together or not at all. */
+export type TopicConfigResult =
+  | { readonly ok: true }
+  /** `error` is Kafka's error name (INVALID_CONFIG, POLICY_VIOLATION, …), `message` the broker's reason. */
+  | { readonly ok: false; readonly error: string; readonly message: string; readonly retriable: boolean };
+
 export interface NewTopic {
   readonly name: string;
   readonly partitions: number;
@@ -53,6 +65,11 @@ export interface ClusterAdmin {
   /** Grows a topic to `count` partitions. */
   createPartitions(topic: string, count: number): Observable<void>;
   describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
+  /**
+   * Changes topic configs with IncrementalAlterConfigs (Kafka 2.3+), one result per topic. A
+   * cluster without it errors (not retriable); a topic the broker refuses is a result, not an error.
+   */
+  alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>>;
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]>;
   /**
    * Kafka's topic ids (Kafka 2.8+) of those of `topics` that exist, by name: a topic deleted and

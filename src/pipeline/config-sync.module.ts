@@ -1,0 +1,46 @@
+import { ContainerModule } from 'inversify';
+import type { FlowConfig } from '../config';
+import { Logger } from '../core/ports/logger';
+import { Scheduler } from '../core/ports/scheduler';
+import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
+import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, shouldReplicateTopic } from '../policy';
+import { FlowStatus } from '../flow/flow-status';
+import { TopicConfigSync, TopicConfigSyncOptions } from '../flow/topic-config-sync';
+
+/** The flow's config property filter: `configs_exclude` and `use_defaults_from` (MM2's DefaultConfigPropertyFilter). */
+export function flowConfigFilter(flow: FlowConfig): DefaultConfigPropertyFilter {
+  return new DefaultConfigPropertyFilter({ exclude: flow.topic_sync.configs_exclude, useDefaultsFrom: flow.topic_sync.use_defaults_from });
+}
+
+/**
+ * The periodic topic config sync of MM2's MirrorSourceConnector (`sync.topic.configs.*`), a job
+ * of its own beside replication: loaded for an enabled flow with `topic_sync.sync_configs`.
+ */
+export function configSyncModule(flow: FlowConfig): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind<TopicConfigSyncOptions>(TopicConfigSyncOptions)
+      .toResolvedValue(
+        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, scheduler: Scheduler, logger: Logger, status: FlowStatus) => {
+          const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
+          return {
+            source: flow.source,
+            target: flow.target,
+            sourceAdmin,
+            targetAdmin,
+            remoteTopic: (topic: string) => policy.formatRemoteTopic(flow.source, topic),
+            shouldReplicate: (topic: string) =>
+              shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
+            filter: flowConfigFilter(flow),
+            intervalMs: flow.topic_sync.configs_interval_ms,
+            scheduler,
+            logger,
+            status: status.configSync,
+            outages: status.outages,
+          };
+        },
+        [SourceAdmin, TargetAdmin, ReplicationPolicy, Scheduler, Logger, FlowStatus],
+      )
+      .inSingletonScope();
+    bind(TopicConfigSync).toSelf().inSingletonScope();
+  });
+}
