@@ -1,5 +1,6 @@
 import type { FlowBatch, TopicPartition } from '../core/record';
 import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
+import { AclSyncStatus } from './acl-sync-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
@@ -40,6 +41,8 @@ export class FlowStatus {
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */
   readonly checkpoints = new CheckpointStatus();
   readonly heartbeats = new HeartbeatStatus();
+  /** The flow's topic ACL sync (state `disabled` when off). */
+  readonly acls = new AclSyncStatus();
   /**
    * Operations of this flow (replication, checkpoints, heartbeats) failing retriably against a
    * cluster right now, and since when: the flow keeps retrying them, and keeps running.

@@ -9,6 +9,7 @@ import { flowClientsModule } from './flow-clients.module';
 import { replicationModule } from './replication.module';
 import { checkpointsModule } from './checkpoints.module';
 import { heartbeatsModule } from './heartbeats.module';
+import { aclSyncModule } from './acl-sync.module';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
  * graph shares one policy, one status, one client per role. The parent (the pipeline's
@@ -42,5 +43,6 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
     ...(flow.enabled ? [replicationModule(flow)] : []),
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),
+    ...(flow.enabled && flow.topic_sync.acls.enabled ? [aclSyncModule(flow)] : []),
   ];
 }

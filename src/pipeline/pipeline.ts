@@ -11,6 +11,7 @@ import { FlowStatus } from '../flow/flow-status';
 import { ReplicationFlow } from '../flow/replication-flow';
 import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
+import { AclSync } from '../flow/acl-sync';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
@@ -63,12 +64,18 @@ interface RunningFlow {
   readonly flow: ReplicationFlow | undefined;
   readonly checkpoints: CheckpointFlow | undefined;
   readonly heartbeats: HeartbeatFlow | undefined;
+  readonly acls: AclSync | undefined;
   readonly status: FlowStatus;
 }
 
-/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
+/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints, heartbeats and ACL sync, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
+  return merge(
+    flow.flow?.run(stop$) ?? EMPTY,
+    flow.checkpoints?.run(stop$) ?? EMPTY,
+    flow.heartbeats?.run(stop$) ?? EMPTY,
+    flow.acls?.run(stop$) ?? EMPTY,
+  );
 }
 
 /**
@@ -132,6 +139,7 @@ export class Pipeline {
         flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
         checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
         heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
+        acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
         status,
       });
     }
