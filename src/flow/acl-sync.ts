@@ -49,6 +49,9 @@ export interface AclSyncParts {
 /** DI token of the parts the container gives an AclSync; a token and its interface share a name. */
 export const AclSyncParts = Symbol.for('mirrorflow.AclSyncParts');
 
+/** How long an ACL just created counts as there while the target does not list it yet. */
+const PENDING_MS = 60_000;
+
 /** How a pass ended: `stop` when a cluster has no authorizer. */
 type PassResult = 'continue' | 'stop';
 
@@ -64,6 +67,11 @@ const SKIP_MESSAGES: Record<AclSkipReason, string> = {
 export class AclSync {
   /** Keys (ACL and reason) of the skips already logged and counted. */
   private readonly skippedSeen = new Set<string>();
+  /**
+   * ACLs this job created that the target has not listed yet, by key, with when: a broker under
+   * load may list a new ACL seconds later. Counted as present until listed, or for PENDING_MS.
+   */
+  private readonly pending = new Map<string, number>();
   /** Failures that are not an outage since the last good pass: only the first is logged at warn. */
   private failures = 0;
   private readonly outage: OutageTracker;
@@ -98,18 +106,14 @@ export class AclSync {
       switchMap((acls) => this.withReplicatedTopics(acls)),
       map(({ acls, topics }) => this.plan(acls, topics)),
       switchMap((copies) =>
-        targetAdmin.describeTopicAcls().pipe(
-          map((existing) => {
-            const have = new Set(existing.map(topicAclKey));
-            return copies.filter((acl) => !have.has(topicAclKey(acl)));
-          }),
-        ),
+        targetAdmin.describeTopicAcls().pipe(map((existing) => this.missing(copies, existing))),
       ),
       switchMap((missing) => (missing.length === 0 ? of([]) : targetAdmin.createTopicAcls(missing))),
       retryThroughOutage({ tracker: this.outage, scheduler }),
       map((results): PassResult => {
         for (const result of results) {
           if (result.error === undefined) {
+            this.pending.set(topicAclKey(result.acl), scheduler.now());
             status.created++;
             logger.info('Topic ACL created on the target.', { cluster: targetAdmin.cluster, acl: describeTopicAcl(result.acl) });
           } else this.skip(result.acl, 'refused', result.error);
@@ -124,6 +128,14 @@ export class AclSync {
       }),
       catchError((error: unknown) => of(this.failed(error))),
     );
+  }
+
+  /** The copies the target lacks, neither listed nor created by this job a moment ago. */
+  private missing(copies: readonly TopicAcl[], existing: readonly TopicAcl[]): TopicAcl[] {
+    const have = new Set(existing.map(topicAclKey));
+    const now = this.parts.scheduler.now();
+    for (const [key, at] of this.pending) if (have.has(key) || now - at >= PENDING_MS) this.pending.delete(key);
+    return copies.filter((acl) => !have.has(topicAclKey(acl)) && !this.pending.has(topicAclKey(acl)));
   }
 
   /** The source topics replicated now, needed only to decide on prefixed ACLs. */
