@@ -51,6 +51,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
       },
     },
     heartbeats: { state: hb.state, written: hb.written, lastAt: hb.lastAt, errors: hb.errors },
+    acls: { state: status.acls.state, created: status.acls.created, skipped: { ...status.acls.skipped }, errors: status.acls.errors, lastPassAt: status.acls.lastPassAt },
     sourceResets: status.sourceResets,
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,

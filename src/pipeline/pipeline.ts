@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { type Observable, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
+import { KafkaAuthorizationError } from '../core/errors';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
@@ -152,6 +153,8 @@ export class Pipeline {
     const stop$ = this.stop$.asObservable();
     try {
       await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+    } catch (error) {
+      throw withPrincipal(error, this.config);
     } finally {
       await this.close();
     }
@@ -179,4 +182,17 @@ export class Pipeline {
     for (const f of this.flows) f.container.unbindAll();
     this.container.unbindAll();
   }
+}
+
+/**
+ * An authorization failure names the principal that was refused, as Kafka's default principal
+ * builders make it from the cluster's credentials: the broker does not say.
+ */
+function withPrincipal(error: unknown, config: PipelineConfig): unknown {
+  if (!(error instanceof KafkaAuthorizationError) || error.principal !== undefined) return error;
+  const security = config.clusters[error.cluster]?.security;
+  if (security === undefined) return error;
+  if (security.sasl !== undefined) return error.as(`User:${security.sasl.username}, SASL ${security.sasl.mechanism.toUpperCase()}`);
+  if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
+  return error.as('User:ANONYMOUS, no credentials');
 }

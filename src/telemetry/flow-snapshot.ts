@@ -53,6 +53,16 @@ export interface HeartbeatSnapshot {
   readonly errors: number;
 }
 
+/** Topic ACL sync (`topic_sync.acls`). */
+export interface AclSyncSnapshot {
+  readonly state: 'disabled' | 'starting' | 'running' | 'no-authorizer' | 'failing' | 'stopped';
+  readonly created: number;
+  /** ACLs of the source not copied, each counted once, by reason. */
+  readonly skipped: Readonly<Record<string, number>>;
+  readonly errors: number;
+  readonly lastPassAt: number | undefined;
+}
+
 export interface FlowSnapshot {
   readonly source: string;
   readonly target: string;
@@ -71,6 +81,7 @@ export interface FlowSnapshot {
   readonly buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
   readonly checkpoints: CheckpointSnapshot;
   readonly heartbeats: HeartbeatSnapshot;
+  readonly acls: AclSyncSnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
   /** Records set aside to the dead-letter topic. */

@@ -50,6 +50,13 @@ export interface FlowStatusDocument {
     };
   };
   readonly heartbeats: { readonly state: string; readonly written: number; readonly lastAt: string | null; readonly errors: number };
+  readonly acls: {
+    readonly state: string;
+    readonly created: number;
+    readonly skipped: Readonly<Record<string, number>>;
+    readonly errors: number;
+    readonly lastPassAt: string | null;
+  };
   readonly sourceResets: number;
   readonly recordsDeadLettered: number;
   readonly outages: readonly {
@@ -110,6 +117,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
           },
         },
         heartbeats: { state: f.heartbeats.state, written: f.heartbeats.written, lastAt: iso(f.heartbeats.lastAt), errors: f.heartbeats.errors },
+        acls: { state: f.acls.state, created: f.acls.created, skipped: { ...f.acls.skipped }, errors: f.acls.errors, lastPassAt: iso(f.acls.lastPassAt) },
         sourceResets: f.sourceResets,
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),
