@@ -1,4 +1,12 @@
-import { ClusterUnavailableError, ConfigError, KafkaAuthorizationError, LocalKafkaError, MirrorflowError, PluginError, RecordFailedError } from '../core/errors';
+import {
+  ClusterUnavailableError,
+  ConfigError,
+  KafkaAuthorizationError,
+  LocalKafkaError,
+  MirrorflowError,
+  PluginError,
+  RecordFailedError,
+} from '../core/errors';
 import { ToolUsageError } from '../pipeline/tools';
 
 /** Exit codes, following sysexits(3) where one fits. */

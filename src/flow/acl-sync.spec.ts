@@ -19,7 +19,10 @@ interface Line {
 }
 
 function recordingLogger(lines: Line[]): Logger {
-  const at = (level: string) => (message: string, meta: Record<string, unknown> = {}) => lines.push({ level, message, meta });
+  const at =
+    (level: string) =>
+    (message: string, meta: Record<string, unknown> = {}) =>
+      lines.push({ level, message, meta });
   const logger: Logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: () => logger };
   return logger;
 }
@@ -57,7 +60,9 @@ function harness(
   const targetAdmin = {
     cluster: 'backup',
     describeTopicAcls: () =>
-      call('target.describe', () => [...target.values()].filter((a) => scheduler.now() - (createdAt.get(topicAclKey(a)) ?? -Infinity) >= (options.listLagMs ?? 0))),
+      call('target.describe', () =>
+        [...target.values()].filter((a) => scheduler.now() - (createdAt.get(topicAclKey(a)) ?? -Infinity) >= (options.listLagMs ?? 0)),
+      ),
     createTopicAcls: (acls: readonly TopicAcl[]) =>
       call('target.create', (): AclCreateResult[] =>
         acls.map((a) => {
@@ -103,12 +108,13 @@ test('ACL sync: a pass at start and one per interval, creating only what the tar
       [0, 200],
       'nothing to create at 100',
     );
-    assert.deepEqual(h.targetAcls().map((a) => `${a.principal} ${a.operation} ${a.name}`).sort(), [
-      'User:admin READ primary.orders',
-      'User:alice READ primary.orders',
-      'User:late DESCRIBE primary.orders',
-      'User:local READ primary.orders',
-    ]);
+    assert.deepEqual(
+      h
+        .targetAcls()
+        .map((a) => `${a.principal} ${a.operation} ${a.name}`)
+        .sort(),
+      ['User:admin READ primary.orders', 'User:alice READ primary.orders', 'User:late DESCRIBE primary.orders', 'User:local READ primary.orders'],
+    );
     assert.equal(h.status.created, 2);
     assert.equal(h.status.passes, 3);
     assert.deepEqual(h.status.skipped, { 'allow-write': 1, wildcard: 0, prefixed: 0, 'not-replicated': 1, refused: 0 });
@@ -161,7 +167,10 @@ test('ACL sync: an outage is retried within the pass and reported; a refusal is 
     assert.equal(h.lines.filter((l) => l.message.startsWith('Syncing topic ACLs failed')).length, 1);
     assert.ok(h.outages.recovered >= 1, 'the outage of the target ended');
     assert.ok(h.lines.some((l) => l.level === 'warn' && l.meta['cluster'] === 'backup' && l.meta['operation'] === 'syncing topic ACLs'));
-    assert.deepEqual(h.targetAcls().map((a) => a.principal), ['User:alice']);
+    assert.deepEqual(
+      h.targetAcls().map((a) => a.principal),
+      ['User:alice'],
+    );
     assert.equal(h.status.skipped.refused, 1);
     assert.ok(h.lines.some((l) => l.level === 'warn' && l.meta['reason'] === 'refused' && l.meta['error'] === 'INVALID_REQUEST'));
     assert.equal(h.status.state, 'stopped');

@@ -13,7 +13,21 @@
  * the once-per-flow jobs can start and stop it.
  */
 import { inject, injectable } from 'inversify';
-import { type Observable, type SchedulerLike, catchError, defer, exhaustMap, finalize, ignoreElements, map, of, switchMap, takeUntil, takeWhile, timer } from 'rxjs';
+import {
+  type Observable,
+  type SchedulerLike,
+  catchError,
+  defer,
+  exhaustMap,
+  finalize,
+  ignoreElements,
+  map,
+  of,
+  switchMap,
+  takeUntil,
+  takeWhile,
+  timer,
+} from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
 import { SecurityDisabledError, describeTopicAcl, topicAclKey, type TopicAcl } from '../core/ports/topic-acl';
@@ -105,9 +119,7 @@ export class AclSync {
     return defer(() => sourceAdmin.describeTopicAcls()).pipe(
       switchMap((acls) => this.withReplicatedTopics(acls)),
       map(({ acls, topics }) => this.plan(acls, topics)),
-      switchMap((copies) =>
-        targetAdmin.describeTopicAcls().pipe(map((existing) => this.missing(copies, existing))),
-      ),
+      switchMap((copies) => targetAdmin.describeTopicAcls().pipe(map((existing) => this.missing(copies, existing)))),
       switchMap((missing) => (missing.length === 0 ? of([]) : targetAdmin.createTopicAcls(missing))),
       retryThroughOutage({ tracker: this.outage, scheduler }),
       map((results): PassResult => {

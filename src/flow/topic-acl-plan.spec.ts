@@ -60,7 +60,11 @@ test('planTopicAcls: topics not replicated and a literal "*" are skipped with th
 });
 
 test('planTopicAcls: a prefixed ACL is copied on the remote prefix when a replicated topic starts with it, and only when prefixed is on', () => {
-  const prefixed = [acl({ name: 'team.', patternType: 'PREFIXED' }), acl({ name: 'other.', patternType: 'PREFIXED' }), acl({ name: 'team.', patternType: 'PREFIXED', operation: 'WRITE' })];
+  const prefixed = [
+    acl({ name: 'team.', patternType: 'PREFIXED' }),
+    acl({ name: 'other.', patternType: 'PREFIXED' }),
+    acl({ name: 'team.', patternType: 'PREFIXED', operation: 'WRITE' }),
+  ];
   const plan = planTopicAcls(prefixed, context);
   assert.deepEqual(plan.copies, [acl({ name: 'primary.team.', patternType: 'PREFIXED' })]);
   assert.deepEqual(

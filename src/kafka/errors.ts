@@ -96,7 +96,9 @@ export function toTransportError(cluster: string, error: unknown, action: string
   if (refused.length > 0) {
     const topics = refused.map((e) => (e.topic === undefined ? '' : `"${e.topic}"`)).filter((t) => t !== '');
     const what = `${refused[0]!.message ?? 'not authorized'} (${refused[0]!.type})`;
-    return new KafkaAuthorizationError(cluster, `${action} failed${topics.length > 0 ? ` for ${topics.join(', ')}` : ''}: ${what}`, undefined, { cause: error });
+    return new KafkaAuthorizationError(cluster, `${action} failed${topics.length > 0 ? ` for ${topics.join(', ')}` : ''}: ${what}`, undefined, {
+      cause: error,
+    });
   }
   return new KafkaTransportError(cluster, `${action} failed: ${describeError(error)}`, isRetriableKafkajsError(error), { cause: error });
 }

@@ -20,7 +20,12 @@ export async function describeTopicAcls(admin: Admin, cluster: string): Promise<
   );
   const acls: TopicAcl[] = [];
   for (const resource of response.resources) {
-    const patternType = resource.resourcePatternType === ResourcePatternTypes.PREFIXED ? 'PREFIXED' : resource.resourcePatternType === ResourcePatternTypes.LITERAL ? 'LITERAL' : undefined;
+    const patternType =
+      resource.resourcePatternType === ResourcePatternTypes.PREFIXED
+        ? 'PREFIXED'
+        : resource.resourcePatternType === ResourcePatternTypes.LITERAL
+          ? 'LITERAL'
+          : undefined;
     if (resource.resourceType !== AclResourceTypes.TOPIC || patternType === undefined) continue;
     for (const acl of resource.acls) {
       const operation = OPERATION_NAMES.get(acl.operation);

@@ -16,7 +16,14 @@ export function aclSyncModule(flow: FlowConfig): ContainerModule {
     const { acls } = flow.topic_sync;
     bind<AclSyncParts>(AclSyncParts)
       .toResolvedValue(
-        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, scheduler: Scheduler, logger: Logger, status: FlowStatus): AclSyncParts => {
+        (
+          sourceAdmin: ClusterAdmin,
+          targetAdmin: ClusterAdmin,
+          policy: ReplicationPolicy,
+          scheduler: Scheduler,
+          logger: Logger,
+          status: FlowStatus,
+        ): AclSyncParts => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
           return {
             settings: { source: flow.source, target: flow.target, intervalMs: acls.interval_ms, prefixed: acls.prefixed },

@@ -71,12 +71,7 @@ interface RunningFlow {
 
 /** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints, heartbeats and ACL sync, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(
-    flow.flow?.run(stop$) ?? EMPTY,
-    flow.checkpoints?.run(stop$) ?? EMPTY,
-    flow.heartbeats?.run(stop$) ?? EMPTY,
-    flow.acls?.run(stop$) ?? EMPTY,
-  );
+  return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY, flow.acls?.run(stop$) ?? EMPTY);
 }
 
 /**

@@ -238,7 +238,12 @@ export class Metrics {
     );
 
     // Topic ACL sync: part of MM2's MirrorSourceConnector.
-    this.counter('mirrorflow_acls_created_total', 'Topic ACLs created on the target by the ACL sync.', FLOW_LABELS, perFlow(replicating, (f) => f.acls.created));
+    this.counter(
+      'mirrorflow_acls_created_total',
+      'Topic ACLs created on the target by the ACL sync.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.acls.created),
+    );
     this.counter(
       'mirrorflow_acls_skipped_total',
       'Source topic ACLs not copied to the target, each counted once, by reason (allow-write, wildcard, prefixed, not-replicated, refused).',

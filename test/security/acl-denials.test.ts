@@ -66,7 +66,9 @@ async function denialPipeline(topic: string): Promise<string> {
 /** ACLs through the PLAINTEXT listener (super user). */
 function aclAdmin(alias: 'src' | 'dst') {
   const clients = new KafkajsClients({
-    clusters: [{ alias, bootstrapServers: [clusters.bootstrap(alias)], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+    clusters: [
+      { alias, bootstrapServers: [clusters.bootstrap(alias)], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+    ],
     logger: silentLogger,
     clientIdPrefix: 'mirrorflow-test-acls',
   });
@@ -136,10 +138,17 @@ async function produce(topic: string, from: number, count: number): Promise<void
 /** Runs the pipeline in this process until every record is on the target, then stops it. */
 async function replicateAll(file: string, remote: string, expected: number): Promise<void> {
   const run = await startPipeline(file);
-  await run.until(async () => (await clusters.kit('dst').count(remote).catch(() => 0)) >= expected, {
-    what: `${expected} records on ${remote}`,
-    timeoutMs: 90_000,
-  });
+  await run.until(
+    async () =>
+      (await clusters
+        .kit('dst')
+        .count(remote)
+        .catch(() => 0)) >= expected,
+    {
+      what: `${expected} records on ${remote}`,
+      timeoutMs: 90_000,
+    },
+  );
   await run.stop();
   const values = (await clusters.kit('dst').readAllFlat(remote)).map((r) => r.value!.toString());
   assert.equal(new Set(values).size, expected, 'every record, none lost');
@@ -147,7 +156,10 @@ async function replicateAll(file: string, remote: string, expected: number): Pro
 
 /** The run's last words: `mirrorflow: <why it ended>`. */
 function finalMessage(stderr: string): string {
-  const line = stderr.split('\n').reverse().find((l) => l.startsWith('mirrorflow: '));
+  const line = stderr
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('mirrorflow: '));
   assert.ok(line !== undefined, `a final message; stderr:\n${stderr.slice(-3000)}`);
   return line;
 }

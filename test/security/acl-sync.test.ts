@@ -57,7 +57,18 @@ test('topic ACLs of replicated topics reach the remote topics as MM2 copies them
   ]);
   await kafkaAcls(primary, ['--add', '--allow-principal', 'User:writer', '--operation', 'Write', ...topic(orders)]);
   await kafkaAcls(primary, ['--add', '--allow-principal', 'User:admin', '--operation', 'All', ...topic(orders)]);
-  await kafkaAcls(primary, ['--add', '--resource-pattern-type', 'prefixed', '--allow-principal', 'User:team', '--operation', 'Read', '--operation', 'Write', ...topic(`${base}.`)]);
+  await kafkaAcls(primary, [
+    '--add',
+    '--resource-pattern-type',
+    'prefixed',
+    '--allow-principal',
+    'User:team',
+    '--operation',
+    'Read',
+    '--operation',
+    'Write',
+    ...topic(`${base}.`),
+  ]);
   await kafkaAcls(primary, ['--add', '--resource-pattern-type', 'prefixed', '--deny-principal', 'User:blocked', '--operation', 'All', ...topic(`${base}.`)]);
   // A prefix no replicated topic starts with.
   await kafkaAcls(primary, ['--add', '--resource-pattern-type', 'prefixed', '--allow-principal', 'User:team', '--operation', 'Read', ...topic(`${base}-`)]);
