@@ -1,4 +1,12 @@
-import { ClusterUnavailableError, ConfigError, LocalKafkaError, MirrorflowError, PluginError, RecordFailedError } from '../core/errors';
+import {
+  ClusterUnavailableError,
+  ConfigError,
+  KafkaAuthorizationError,
+  LocalKafkaError,
+  MirrorflowError,
+  PluginError,
+  RecordFailedError,
+} from '../core/errors';
 import { ToolUsageError } from '../pipeline/tools';
 
 /** Exit codes, following sysexits(3) where one fits. */
@@ -9,6 +17,8 @@ export const ExitCode = {
   /** A record could not be replicated (a transform threw, the target refused it) and errors.tolerance is none. */
   dataError: 65,
   unavailable: 69,
+  /** A cluster refused an operation to mirrorflow's principal: an ACL is missing (sysexits' EX_NOPERM). */
+  noPermission: 77,
   software: 70,
   config: 78,
 } as const;
@@ -19,6 +29,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError || error instanceof PluginError) return ExitCode.config;
   if (error instanceof ToolUsageError) return ExitCode.usage;
   if (error instanceof ClusterUnavailableError) return ExitCode.unavailable;
+  if (error instanceof KafkaAuthorizationError) return ExitCode.noPermission;
   if (error instanceof LocalKafkaError) return ExitCode.unavailable;
   if (error instanceof MirrorflowError) return ExitCode.failure;
   return ExitCode.software;

@@ -23,8 +23,6 @@ export interface FlowMappingContext {
 export interface MappedFlow {
   readonly pair: HerderPair;
   readonly enabled: boolean | undefined;
-  /** `sync.topic.acls.enabled` as MM2 would read it (default true). */
-  readonly aclSync: boolean | undefined;
 }
 
 export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property | undefined, context: FlowMappingContext): MappedFlow {
@@ -67,6 +65,10 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['topic_sync', 'configs_exclude'], c, 'config.properties.exclude', (p) => values.list(p));
   field(['topic_sync', 'configs_interval_ms'], c, 'sync.topic.configs.interval.seconds', (p) => values.secondsAsMs(p));
   field(['topic_sync', 'use_defaults_from'], c, 'use.defaults.from', (p) => values.choice(p, ['source', 'target'] as const, 'MM2 knows only these two'));
+  field(['topic_sync', 'acls', 'enabled'], c, 'sync.topic.acls.enabled', (p) => values.booleanLeaf(p));
+  field(['topic_sync', 'acls', 'interval_ms'], c, 'sync.topic.acls.interval.seconds', (p) => values.secondsAsMs(p));
+  // MM2 copies literal topic ACLs only.
+  document.set([...base, 'topic_sync', 'acls', 'prefixed'], false);
   // mirrorflow creates all its internal topics with one replication factor.
   for (const [config, key] of [
     [c, 'offset-syncs.topic.replication.factor'],
@@ -136,9 +138,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['heartbeats', 'interval_ms'], c, 'emit.heartbeats.interval.seconds', (p) => values.secondsAsMs(p));
   field(['heartbeats', 'replication_factor'], c, 'heartbeats.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
 
-  const acl = c.get('sync.topic.acls.enabled');
-  const aclSync = acl === undefined ? true : values.isOpaque(acl) ? undefined : acl.value.trim().toLowerCase() !== 'false';
-  return { pair, enabled, aclSync };
+  return { pair, enabled };
 }
 
 /** Whether the file (or `--set`) gives `key`, rather than MM2's default standing in for it. */

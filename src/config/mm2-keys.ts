@@ -187,9 +187,15 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'source',
     type: 'boolean',
     default: 'true',
-    support: unsupported('topic ACLs are not synced yet; set it to false to say you do not need it', 'false'),
+    support: mapped('flows[].topic_sync.acls.enabled (literal topic ACLs, as MM2: flows[].topic_sync.acls.prefixed is set to false)'),
   },
-  { key: 'sync.topic.acls.interval.seconds', group: 'source', type: 'long', default: '600', support: noEffect('topic ACLs are not synced yet') },
+  {
+    key: 'sync.topic.acls.interval.seconds',
+    group: 'source',
+    type: 'long',
+    default: '600',
+    support: mapped('flows[].topic_sync.acls.interval_ms'),
+  },
   {
     key: 'replication.factor',
     group: 'source',

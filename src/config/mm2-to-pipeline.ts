@@ -78,16 +78,8 @@ export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
     );
     return result;
   }
-  const mapped = pairs.map((pair, index) =>
-    mapFlow(pair, index, props.get(`${pair.source}->${pair.target}.enabled`) ?? clustersProp, { driver, document, values, provenance }),
-  );
-
-  if (mapped.some((flow) => flow.enabled === true && flow.aclSync === true) && !props.has('sync.topic.acls.enabled')) {
-    values.warnings.push({
-      key: 'sync.topic.acls.enabled',
-      message: 'topic ACLs are not synced: MM2 does it by default (sync.topic.acls.enabled = true), mirrorflow does not support it yet',
-      hint: 'set sync.topic.acls.enabled = false to say you do not need it',
-    });
+  for (const [index, pair] of pairs.entries()) {
+    mapFlow(pair, index, props.get(`${pair.source}->${pair.target}.enabled`) ?? clustersProp, { driver, document, values, provenance });
   }
   return result;
 }

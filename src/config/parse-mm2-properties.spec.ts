@@ -57,6 +57,8 @@ describe('parseMm2Properties: flows and defaults', () => {
     assert.equal(f.checkpoints.replication_factor, 3);
     assert.equal(f.heartbeats.replication_factor, 3);
     assert.equal(f.checkpoints.sync_group_offsets.enabled, false);
+    // MM2 syncs literal topic ACLs every 10 minutes by default.
+    assert.deepEqual(f.topic_sync.acls, { enabled: true, interval_ms: 600_000, prefixed: false });
     assert.deepEqual(parsed.config.clusters['primary']!.bootstrap_servers, ['127.0.0.1:9092']);
   });
 
@@ -107,6 +109,8 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['errors.deadletterqueue.topic.name', 'mirror-dlq', (f) => f.errors.deadletterqueue.topic_name, 'mirror-dlq'],
       ['errors.deadletterqueue.topic.replication.factor', '1', (f) => f.errors.deadletterqueue.replication_factor, 1],
       ['primary->backup.errors.tolerance', 'NONE', (f) => f.errors.tolerance, 'none'],
+      ['primary->backup.sync.topic.acls.enabled', 'true', (f) => f.topic_sync.acls.enabled, true],
+      ['sync.topic.acls.interval.seconds', '30', (f) => f.topic_sync.acls.interval_ms, 30_000],
     ];
     for (const [key, value, read, expected] of cases) {
       const parsed = parse([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', `${key} = ${value}`]);
@@ -360,7 +364,6 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'mm2.properties:8:1: offset.flush.interval.ms has no effect at the top level: MM2 reads it only per target cluster at offset.flush.interval.ms (write it as <cluster>.offset.flush.interval.ms)',
       "mm2.properties:9:1: has no effect in mirrorflow: a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings at primary.consumer.max.poll.records",
       'mm2.properties:11:1: is set twice; the later value wins (line 11, not 10), as in MM2 at topics',
-      'mm2.properties: topic ACLs are not synced: MM2 does it by default (sync.topic.acls.enabled = true), mirrorflow does not support it yet at sync.topic.acls.enabled (set sync.topic.acls.enabled = false to say you do not need it)',
     ]);
     assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_uncommitted');
     assert.deepEqual(flow(parsed, 'primary->backup').topics, ['b']);

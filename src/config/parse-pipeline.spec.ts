@@ -68,6 +68,7 @@ describe('parsePipeline: the happy path', () => {
           'unclean.leader.election.enable',
           'min.insync.replicas',
         ],
+        acls: { enabled: true, interval_ms: 60000, prefixed: true },
       },
       offset_syncs: { enabled: true, location: 'source', lag_max: 100 },
       progress: { flush_interval_ms: 5000 },

@@ -147,6 +147,30 @@ const replicationPolicySchema = z
   .discriminatedUnion('type', [defaultPolicySchema, identityPolicySchema])
   .describe('How remote topics are named. MM2: `replication.policy.class`.');
 
+const topicAclsSchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Copy the source's topic ACLs of replicated topics to their remote topics: never `ALLOW WRITE`, `ALLOW ALL` as `ALLOW READ`, never deleting a target ACL. A cluster without an authorizer turns it off for the flow (said once). MM2: `sync.topic.acls.enabled` (true).",
+      ),
+    interval_ms: z
+      .int()
+      .min(1000)
+      .default(60000)
+      .describe(
+        'How often topic ACLs are synced, ms; the first time at start. Each pass reads the ACLs of both clusters once and creates only the missing ones. MM2: `sync.topic.acls.interval.seconds` (600 s, so an ACL granted on the source reached the target ten minutes later).',
+      ),
+    prefixed: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Copy prefixed topic ACLs too, as prefixed ACLs on the remote name of the prefix (`orders.` → `primary.orders.`), when a replicated topic starts with the prefix. MM2 copies literal ACLs only (an mm2.properties file gets false).',
+      ),
+  })
+  .describe('Topic ACL sync (MM2: `sync.topic.acls.*`).');
+
 const topicSyncSchema = z
   .strictObject({
     refresh_interval_ms: z
@@ -184,6 +208,7 @@ const topicSyncSchema = z
     configs_exclude: regexList('Topic config names never copied (regexes, full match). MM2: `config.properties.exclude`.').default(() => [
       ...defaultConfigsExclude,
     ]),
+    acls: topicAclsSchema.prefault({}),
   })
   .describe('Creating remote topics and keeping their partitions and configs in step with the source.');
 

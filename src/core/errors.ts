@@ -119,8 +119,8 @@ export class RecordRefusedError extends MirrorflowError {
 
 /** A failure talking to a Kafka cluster. `retriable` comes from the client's judgement. */
 export class KafkaTransportError extends MirrorflowError {
-  override readonly name = 'KafkaTransportError';
-  override readonly code = 'KAFKA_TRANSPORT';
+  override readonly name: string = 'KafkaTransportError';
+  override readonly code: string = 'KAFKA_TRANSPORT';
   override readonly retriable: boolean;
 
   constructor(
@@ -131,6 +131,32 @@ export class KafkaTransportError extends MirrorflowError {
   ) {
     super(`Cluster "${cluster}": ${message}`, options);
     this.retriable = retriable;
+  }
+}
+
+/**
+ * The cluster refused an operation to mirrorflow's principal (a missing ACL: Kafka's
+ * TOPIC/GROUP/CLUSTER_AUTHORIZATION_FAILED). Never retriable: only a grant fixes it.
+ * `principal` says who was refused, when known (added by the pipeline, which knows the
+ * credentials: the broker does not say).
+ */
+export class KafkaAuthorizationError extends KafkaTransportError {
+  override readonly name = 'KafkaAuthorizationError';
+  override readonly code = 'KAFKA_AUTHORIZATION';
+
+  constructor(
+    cluster: string,
+    /** The message without `Cluster "x": `. */
+    readonly detail: string,
+    readonly principal: string | undefined,
+    options: ErrorOptions = {},
+  ) {
+    super(cluster, principal === undefined ? detail : `${detail} (as ${principal})`, false, options);
+  }
+
+  /** The same refusal, saying who was refused. */
+  as(principal: string): KafkaAuthorizationError {
+    return new KafkaAuthorizationError(this.cluster, this.detail, principal, { cause: this.cause });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FlowBatch, TopicPartition } from '../core/record';
 import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
+import { AclSyncStatus } from './acl-sync-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { ConfigSyncStatus } from './config-sync-status';
 import { HeartbeatStatus } from './heartbeat-status';
@@ -43,6 +44,8 @@ export class FlowStatus {
   readonly heartbeats = new HeartbeatStatus();
   /** The periodic topic config sync (`enabled` false when off). */
   readonly configSync = new ConfigSyncStatus();
+  /** The flow's topic ACL sync (state `disabled` when off). */
+  readonly acls = new AclSyncStatus();
   /**
    * Operations of this flow (replication, checkpoints, heartbeats) failing retriably against a
    * cluster right now, and since when: the flow keeps retrying them, and keeps running.

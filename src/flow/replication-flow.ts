@@ -43,7 +43,7 @@ import {
   sourceBatchRecordCount,
   topicPartitionKey,
 } from '../core/record';
-import { MirrorflowError, RecordFailedError, RecordRefusedError, describeError, isRetriable } from '../core/errors';
+import { KafkaAuthorizationError, MirrorflowError, RecordFailedError, RecordRefusedError, describeError, isRetriable } from '../core/errors';
 import { ByteBudget } from './flow-control';
 import { FlowStatus } from './flow-status';
 import { ProgressStore } from './progress-store';
@@ -217,6 +217,9 @@ export class ReplicationFlow {
           catchError((error: unknown) => {
             // The next refresh is the retry; an outage is reported as one, not once per refresh.
             if (isRetriable(error)) this.outages.topics.failed(error);
+            // A missing ACL (reading, creating, describing topics) ends the run, naming it: a
+            // topic the flow may not create or read would otherwise be skipped for good.
+            else if (error instanceof KafkaAuthorizationError) return throwError(() => error);
             else logger.warn('Topic refresh failed; will retry at the next refresh.', { error: describeError(error) });
             return EMPTY;
           }),

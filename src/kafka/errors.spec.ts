@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError, KafkaJSNonRetriableError } from './kafkajs';
 import { isRetriableKafkajsError, toTransportError } from './errors';
-import { KafkaTransportError } from '../core/errors';
+import { KafkaAuthorizationError, KafkaTransportError } from '../core/errors';
 
 const protocolError = (type: string, retriable: boolean): Error =>
   new KafkaJSProtocolError({ type, code: 0, retriable, message: `${type} from the broker` } as unknown as Error);
@@ -96,4 +96,22 @@ test('authentication, authorization and programming errors stay fatal, however t
   }
   assert.equal(isRetriableKafkajsError(protocolError('MESSAGE_TOO_LARGE', false)), false, 'a record too large stays too large');
   assert.equal(isRetriableKafkajsError(new KafkaJSNonRetriableError('Invalid topics array')), false, 'kafkajs refusing an argument');
+});
+
+test('a missing ACL becomes a KafkaAuthorizationError naming the operation and the refusal, whatever kafkajs wrapped it in', () => {
+  const error = toTransportError('backup', exhausted(protocolError('TOPIC_AUTHORIZATION_FAILED', false)), 'Writing records to topic "primary.orders"');
+  assert.ok(error instanceof KafkaAuthorizationError);
+  assert.equal(error.retriable, false);
+  assert.match(error.message, /^Cluster "backup": Writing records to topic "primary.orders" failed: .* \(TOPIC_AUTHORIZATION_FAILED\)$/);
+  assert.match(error.as('User:mirror, SASL PLAIN').message, /\(TOPIC_AUTHORIZATION_FAILED\) \(as User:mirror, SASL PLAIN\)$/);
+});
+
+test('a CreateTopics refusal names the topics it was refused for', () => {
+  const refused = Object.assign(new Error('Topic creation errors'), {
+    name: 'KafkaJSAggregateError',
+    errors: [Object.assign(protocolError('TOPIC_AUTHORIZATION_FAILED', false), { topic: 'primary.orders' })],
+  });
+  const error = toTransportError('backup', refused, 'Creating topics');
+  assert.ok(error instanceof KafkaAuthorizationError);
+  assert.match(error.message, /^Cluster "backup": Creating topics failed for "primary.orders": .*\(TOPIC_AUTHORIZATION_FAILED\)$/);
 });

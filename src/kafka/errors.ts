@@ -1,4 +1,4 @@
-import { ClusterUnavailableError, KafkaTransportError, MirrorflowError, describeError } from '../core/errors';
+import { ClusterUnavailableError, KafkaAuthorizationError, KafkaTransportError, MirrorflowError, describeError } from '../core/errors';
 
 interface KafkajsErrorShape {
   name?: string;
@@ -8,6 +8,8 @@ interface KafkajsErrorShape {
   /** A Node system error code (ECONNREFUSED), or a Kafka error code on protocol errors. */
   code?: unknown;
   cause?: unknown;
+  /** KafkaJSAggregateError's parts (CreateTopics: one per refused topic, each with its `topic`). */
+  errors?: readonly { type?: string; message?: string; topic?: string }[];
 }
 
 function shapeOf(error: unknown): KafkajsErrorShape {
@@ -79,9 +81,25 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ET
 /** SASL_AUTHENTICATION_FAILED, TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED …, and SASL set-up refusals. */
 const AUTH_TYPE = /_AUTHENTICATION_FAILED$|_AUTHORIZATION_FAILED$|^ILLEGAL_SASL_STATE$|^UNSUPPORTED_SASL_MECHANISM$/;
 
+/** A missing ACL: TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED, … */
+const AUTHORIZATION_TYPE = /_AUTHORIZATION_FAILED$/;
+
 /** Wraps a kafkajs failure in our hierarchy, keeping kafkajs's judgement of whether a retry can help. */
 export function toTransportError(cluster: string, error: unknown, action: string): MirrorflowError {
   if (error instanceof MirrorflowError) return error;
+  const root = rootCause(error);
+  if (AUTHORIZATION_TYPE.test(root.type ?? '')) {
+    return new KafkaAuthorizationError(cluster, `${action} failed: ${describeError(error)} (${root.type})`, undefined, { cause: error });
+  }
+  // kafkajs answers a CreateTopics request with one error per refused topic.
+  const refused = (root.errors ?? []).filter((e) => AUTHORIZATION_TYPE.test(e.type ?? ''));
+  if (refused.length > 0) {
+    const topics = refused.map((e) => (e.topic === undefined ? '' : `"${e.topic}"`)).filter((t) => t !== '');
+    const what = `${refused[0]!.message ?? 'not authorized'} (${refused[0]!.type})`;
+    return new KafkaAuthorizationError(cluster, `${action} failed${topics.length > 0 ? ` for ${topics.join(', ')}` : ''}: ${what}`, undefined, {
+      cause: error,
+    });
+  }
   return new KafkaTransportError(cluster, `${action} failed: ${describeError(error)}`, isRetriableKafkajsError(error), { cause: error });
 }
 

@@ -13,6 +13,8 @@ import {
   type TopicConfigResult,
   type TopicDescription,
 } from '../core/ports/cluster-admin';
+import type { AclCreateResult, TopicAcl } from '../core/ports/topic-acl';
+import { createTopicAcls, describeTopicAcls } from './kafkajs-acls';
 import { toTransportError } from './errors';
 import { KafkaTransportError } from '../core/errors';
 import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
@@ -294,6 +296,14 @@ export class KafkajsAdmin implements ClusterAdmin {
         throw error;
       }
     });
+  }
+
+  describeTopicAcls(): Observable<readonly TopicAcl[]> {
+    return this.call('Describing topic ACLs', (admin) => describeTopicAcls(admin, this.cluster));
+  }
+
+  createTopicAcls(acls: readonly TopicAcl[]): Observable<readonly AclCreateResult[]> {
+    return this.call('Creating topic ACLs', (admin) => createTopicAcls(admin, this.cluster, acls));
   }
 
   /** kafkajs's own cluster object, connected once, for the requests its admin cannot make. */

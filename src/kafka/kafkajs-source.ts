@@ -91,7 +91,7 @@ export class KafkajsSource implements RecordSource {
       watchCrashes(
         consumer,
         () => abort.signal.aborted,
-        (error) => subscriber.error(toTransportError(this.cluster, error, 'Consuming')),
+        (error) => subscriber.error(toTransportError(this.cluster, error, `Reading records of ${topicList(options.topics)}`)),
       );
 
       const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
@@ -221,4 +221,12 @@ export class KafkajsSource implements RecordSource {
   stopped(): Promise<void> {
     return this.previousStop;
   }
+}
+
+/** `topic "a"` or `topics "a", "b" and 3 more`, for messages. */
+function topicList(topics: readonly string[]): string {
+  const shown = topics.slice(0, 5).map((t) => `"${t}"`);
+  if (topics.length === 1) return `topic ${shown[0]}`;
+  const more = topics.length - shown.length;
+  return `topics ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

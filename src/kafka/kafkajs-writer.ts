@@ -95,7 +95,7 @@ export class KafkajsWriter implements RecordWriter {
           try {
             result = await this.send(items, pending, offsets, options);
           } catch (error) {
-            throw toTransportError(this.cluster, error, 'Writing records');
+            throw toTransportError(this.cluster, error, `Writing records to ${topicsOf(items, pending)}`);
           }
           const { left, failure, again } = result;
           pending = left;
@@ -329,4 +329,12 @@ export class KafkajsWriter implements RecordWriter {
     this.connected = undefined;
     await this.producer.disconnect();
   }
+}
+
+/** `topic "a"` or `topics "a", "b" and 3 more`: where the pending items of a write go, for messages. */
+function topicsOf(items: readonly OutboundItem[], pending: readonly number[]): string {
+  const topics = [...new Set(pending.map((i) => items[i]!.topic))];
+  const shown = topics.slice(0, 5).map((t) => `"${t}"`);
+  const more = topics.length - shown.length;
+  return `${topics.length === 1 ? 'topic' : 'topics'} ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

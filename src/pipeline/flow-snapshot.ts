@@ -60,6 +60,13 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
       errors: status.configSync.errors,
       lastPassAt: status.configSync.lastPassAt,
     },
+    acls: {
+      state: status.acls.state,
+      created: status.acls.created,
+      skipped: { ...status.acls.skipped },
+      errors: status.acls.errors,
+      lastPassAt: status.acls.lastPassAt,
+    },
     sourceResets: status.sourceResets,
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,

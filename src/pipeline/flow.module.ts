@@ -10,6 +10,7 @@ import { replicationModule } from './replication.module';
 import { checkpointsModule } from './checkpoints.module';
 import { heartbeatsModule } from './heartbeats.module';
 import { configSyncModule } from './config-sync.module';
+import { aclSyncModule } from './acl-sync.module';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
  * graph shares one policy, one status, one client per role. The parent (the pipeline's
@@ -44,5 +45,6 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
     ...(flow.enabled && flow.topic_sync.sync_configs ? [configSyncModule(flow)] : []),
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),
+    ...(flow.enabled && flow.topic_sync.acls.enabled ? [aclSyncModule(flow)] : []),
   ];
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { type Observable, type Subscription, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
+import { KafkaAuthorizationError } from '../core/errors';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
@@ -12,6 +13,7 @@ import { ReplicationFlow } from '../flow/replication-flow';
 import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { TopicConfigSync } from '../flow/topic-config-sync';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
+import { AclSync } from '../flow/acl-sync';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
@@ -66,16 +68,18 @@ interface RunningFlow {
   readonly configSync: TopicConfigSync | undefined;
   readonly checkpoints: CheckpointFlow | undefined;
   readonly heartbeats: HeartbeatFlow | undefined;
+  readonly acls: AclSync | undefined;
   readonly status: FlowStatus;
 }
 
-/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
+/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints, heartbeats and ACL sync, merged. */
 function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
   return merge(
     flow.flow?.run(stop$) ?? EMPTY,
     flow.configSync?.run(stop$) ?? EMPTY,
     flow.checkpoints?.run(stop$) ?? EMPTY,
     flow.heartbeats?.run(stop$) ?? EMPTY,
+    flow.acls?.run(stop$) ?? EMPTY,
   );
 }
 
@@ -143,6 +147,7 @@ export class Pipeline {
         configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
         checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
         heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
+        acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
         status,
       });
     }
@@ -155,6 +160,8 @@ export class Pipeline {
     const stop$ = this.stop$.asObservable();
     try {
       await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+    } catch (error) {
+      throw withPrincipal(error, this.config);
     } finally {
       await this.close();
     }
@@ -182,4 +189,17 @@ export class Pipeline {
     for (const f of this.flows) f.container.unbindAll();
     this.container.unbindAll();
   }
+}
+
+/**
+ * An authorization failure names the principal that was refused, as Kafka's default principal
+ * builders make it from the cluster's credentials: the broker does not say.
+ */
+function withPrincipal(error: unknown, config: PipelineConfig): unknown {
+  if (!(error instanceof KafkaAuthorizationError) || error.principal !== undefined) return error;
+  const security = config.clusters[error.cluster]?.security;
+  if (security === undefined) return error;
+  if (security.sasl !== undefined) return error.as(`User:${security.sasl.username}, SASL ${security.sasl.mechanism.toUpperCase()}`);
+  if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
+  return error.as('User:ANONYMOUS, no credentials');
 }

@@ -65,6 +65,16 @@ export interface ConfigSyncSnapshot {
   readonly lastPassAt: number | undefined;
 }
 
+/** Topic ACL sync (`topic_sync.acls`). */
+export interface AclSyncSnapshot {
+  readonly state: 'disabled' | 'starting' | 'running' | 'no-authorizer' | 'failing' | 'stopped';
+  readonly created: number;
+  /** ACLs of the source not copied, each counted once, by reason. */
+  readonly skipped: Readonly<Record<string, number>>;
+  readonly errors: number;
+  readonly lastPassAt: number | undefined;
+}
+
 export interface FlowSnapshot {
   readonly source: string;
   readonly target: string;
@@ -85,6 +95,7 @@ export interface FlowSnapshot {
   readonly heartbeats: HeartbeatSnapshot;
   /** Absent where no snapshot of it was taken (older callers, fakes). */
   readonly configSync?: ConfigSyncSnapshot;
+  readonly acls: AclSyncSnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
   /** Records set aside to the dead-letter topic. */

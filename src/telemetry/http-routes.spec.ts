@@ -37,6 +37,7 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
       groupSync: { enabled: true, groupsSynced: 1, offsetsCommitted: 2, skippedActive: 3, activeGroups: ['busy'], errors: 0 },
     },
     heartbeats: { state: 'running', written: 9, lastAt: Date.now() - 500, errors: 0 },
+    acls: { state: 'running', created: 4, skipped: { 'allow-write': 2, wildcard: 0 }, errors: 0, lastPassAt: Date.now() - 700 },
     sourceResets: 0,
     recordsDeadLettered: 0,
     outages: [],

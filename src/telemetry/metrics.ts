@@ -256,6 +256,28 @@ export class Metrics {
       FLOW_LABELS,
       perFlow(flows, (f) => f.heartbeats.errors),
     );
+
+    // Topic ACL sync: part of MM2's MirrorSourceConnector.
+    this.counter(
+      'mirrorflow_acls_created_total',
+      'Topic ACLs created on the target by the ACL sync.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.acls.created),
+    );
+    this.counter(
+      'mirrorflow_acls_skipped_total',
+      'Source topic ACLs not copied to the target, each counted once, by reason (allow-write, wildcard, prefixed, not-replicated, refused).',
+      [...FLOW_LABELS, 'reason'],
+      (emit) => {
+        for (const f of replicating()) for (const [reason, count] of Object.entries(f.acls.skipped)) emit({ ...flowLabels(f), reason }, count);
+      },
+    );
+    this.counter(
+      'mirrorflow_acl_sync_errors_total',
+      'ACL sync passes that failed other than by an outage (a missing permission, say); each is tried again at the next interval.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.acls.errors),
+    );
   }
 
   /** A gauge recomputed from the snapshot at every scrape. */

@@ -59,6 +59,13 @@ export interface FlowStatusDocument {
     readonly lastPassAt: string | null;
     readonly errors: number;
   } | null;
+  readonly acls: {
+    readonly state: string;
+    readonly created: number;
+    readonly skipped: Readonly<Record<string, number>>;
+    readonly errors: number;
+    readonly lastPassAt: string | null;
+  };
   readonly sourceResets: number;
   readonly recordsDeadLettered: number;
   readonly outages: readonly {
@@ -129,6 +136,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
                 lastPassAt: iso(f.configSync.lastPassAt),
                 errors: f.configSync.errors,
               },
+        acls: { state: f.acls.state, created: f.acls.created, skipped: { ...f.acls.skipped }, errors: f.acls.errors, lastPassAt: iso(f.acls.lastPassAt) },
         sourceResets: f.sourceResets,
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type LocalClusters, type RestartableBroker } from '../../src/local';
+import { startLocalClusters, type BrokerPropertyOverrides, type LocalClusters, type RestartableBroker } from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
 
@@ -23,7 +23,7 @@ export interface OwnClusters<A extends string> {
  */
 export function ownClusters<A extends string>(
   aliases: readonly A[],
-  options: { brokerProperties?: Readonly<Record<string, string>>; /** Kafka version of these clusters; default the tests' own. */ version?: string } = {},
+  options: { brokerProperties?: BrokerPropertyOverrides; /** Kafka version of these clusters; default the tests' own. */ version?: string } = {},
 ): OwnClusters<A> {
   let local: LocalClusters | undefined;
   const kits = new Map<A, KafkaKit>();

@@ -31,6 +31,7 @@ const flow: FlowSnapshot = {
     groupSync: { enabled: true, groupsSynced: 0, offsetsCommitted: 0, skippedActive: 1, activeGroups: ['billing'], errors: 0 },
   },
   heartbeats: { state: 'running', written: 10, lastAt: 1_004_000, errors: 0 },
+  acls: { state: 'disabled', created: 0, skipped: {}, errors: 0, lastPassAt: undefined },
 };
 
 test('the table shows each flow with its lag, then its partitions and the groups skipped as active', () => {

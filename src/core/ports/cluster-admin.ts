@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { MirrorflowError, type ErrorOptions } from '../errors';
+import type { AclCreateResult, TopicAcl } from './topic-acl';
 
 export interface TopicDescription {
   readonly name: string;
@@ -88,6 +89,16 @@ export interface ClusterAdmin {
    * broker refuses it for a group with members: that errors with `GroupActiveError`.
    */
   commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void>;
+  /**
+   * Every ACL on topic resources, literal and prefixed. Errors with `SecurityDisabledError` when
+   * the cluster has no authorizer.
+   */
+  describeTopicAcls(): Observable<readonly TopicAcl[]>;
+  /**
+   * Creates the ACLs; emits what the cluster answered for each. Errors (and creates nothing)
+   * only when the whole request fails: a cluster that cannot be reached, no authorizer.
+   */
+  createTopicAcls(acls: readonly TopicAcl[]): Observable<readonly AclCreateResult[]>;
   close(): Promise<void>;
 }
 
