@@ -80,7 +80,8 @@ function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, reporter:
   for (const key of ['username', 'password']) {
     if (sasl[key] === undefined) reporter.report([...path, key], `mechanism ${mechanism.toLowerCase()} needs a "${key}"`);
   }
-  if (sasl['oauth'] !== undefined) reporter.report([...path, 'oauth'], `"oauth" is used with mechanism oauthbearer only`, 'remove it, or set mechanism: oauthbearer');
+  if (sasl['oauth'] !== undefined)
+    reporter.report([...path, 'oauth'], `"oauth" is used with mechanism oauthbearer only`, 'remove it, or set mechanism: oauthbearer');
 }
 
 function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefined, reporter: SemanticReporter): void {

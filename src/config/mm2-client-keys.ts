@@ -188,7 +188,10 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
     if (key.startsWith(prefix)) return { kind: 'support', support: { kind: 'unsupported', why, accepts: [] } };
   }
   if (key.startsWith(LOGIN_TIMING_PREFIX)) {
-    return { kind: 'support', support: { kind: 'no-effect', why: 'mirrorflow renews an OAuth token at 80 % of its lifetime and retries on its own', warn: true } };
+    return {
+      kind: 'support',
+      support: { kind: 'no-effect', why: 'mirrorflow renews an OAuth token at 80 % of its lifetime and retries on its own', warn: true },
+    };
   }
   if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false } };
   if (role !== undefined) {

@@ -44,7 +44,9 @@ const mm2 = (...lines: string[]): string =>
 describe('sasl oauthbearer in a pipeline file', () => {
   it('reads the oauth block, with the client secret from the environment, and knows the secret', () => {
     const config = parsePipeline(
-      yaml('{ mechanism: OAUTHBEARER, oauth: { token_endpoint_url: "http://127.0.0.1:8080/token", client_id: mf, client_secret: "${env:MF_SECRET}", scope: kafka } }'),
+      yaml(
+        '{ mechanism: OAUTHBEARER, oauth: { token_endpoint_url: "http://127.0.0.1:8080/token", client_id: mf, client_secret: "${env:MF_SECRET}", scope: kafka } }',
+      ),
       'p.yaml',
       { env: { MF_SECRET: 'from-env-secret' } },
     );
@@ -58,11 +60,14 @@ describe('sasl oauthbearer in a pipeline file', () => {
   });
 
   it('needs an oauth block and no user or password with oauthbearer, and the reverse with the other mechanisms', () => {
-    assert.deepEqual(problemsOf(() => parsePipeline(yaml('{ mechanism: oauthbearer, username: u, password: p }'), 'p.yaml')), [
-      'p.yaml:7:13: mechanism oauthbearer needs an "oauth" block at clusters.backup.security.sasl.oauth (add oauth: { token_endpoint_url, client_id, client_secret })',
-      'p.yaml:7:49: "username" is not used with mechanism oauthbearer at clusters.backup.security.sasl.username (the client id and secret go in oauth)',
-      'p.yaml:7:62: "password" is not used with mechanism oauthbearer at clusters.backup.security.sasl.password (the client id and secret go in oauth)',
-    ]);
+    assert.deepEqual(
+      problemsOf(() => parsePipeline(yaml('{ mechanism: oauthbearer, username: u, password: p }'), 'p.yaml')),
+      [
+        'p.yaml:7:13: mechanism oauthbearer needs an "oauth" block at clusters.backup.security.sasl.oauth (add oauth: { token_endpoint_url, client_id, client_secret })',
+        'p.yaml:7:49: "username" is not used with mechanism oauthbearer at clusters.backup.security.sasl.username (the client id and secret go in oauth)',
+        'p.yaml:7:62: "password" is not used with mechanism oauthbearer at clusters.backup.security.sasl.password (the client id and secret go in oauth)',
+      ],
+    );
     const scram = problemsOf(() =>
       parsePipeline(yaml('{ mechanism: scram-sha-512, oauth: { token_endpoint_url: "http://h:1/t", client_id: a, client_secret: b } }'), 'p.yaml'),
     );
@@ -124,7 +129,10 @@ describe('OAUTHBEARER in an mm2.properties file', () => {
     assert.match(none[0]!, /uses OAUTHBEARER without sasl\.login\.callback\.handler\.class/);
     const custom = problemsOf(() =>
       parseMm2Properties(
-        mm2('backup.sasl.login.callback.handler.class = com.example.MyHandler', `backup.sasl.jaas.config = ${OAUTH_MODULE} required clientId="a" clientSecret="b";`),
+        mm2(
+          'backup.sasl.login.callback.handler.class = com.example.MyHandler',
+          `backup.sasl.jaas.config = ${OAUTH_MODULE} required clientId="a" clientSecret="b";`,
+        ),
         'mm2.properties',
         { env: {} },
       ),
@@ -132,7 +140,10 @@ describe('OAUTHBEARER in an mm2.properties file', () => {
     assert.match(custom.join('\n'), /custom Java classes cannot run in mirrorflow/);
     const missing = problemsOf(() =>
       parseMm2Properties(
-        mm2(`backup.sasl.login.callback.handler.class = ${HANDLER}`, `backup.sasl.jaas.config = ${OAUTH_MODULE} required clientSecret="never-shown" extra="x";`),
+        mm2(
+          `backup.sasl.login.callback.handler.class = ${HANDLER}`,
+          `backup.sasl.jaas.config = ${OAUTH_MODULE} required clientSecret="never-shown" extra="x";`,
+        ),
         'mm2.properties',
         { env: {} },
       ),

@@ -72,7 +72,9 @@ const oauthSchema = z
     token_endpoint_url: z
       .string()
       .regex(/^https?:\/\/[^\s/]+/i, 'must be an http:// or https:// URL')
-      .describe("The OAuth server's token endpoint; mirrorflow asks it for tokens with the client-credentials grant. MM2: `sasl.oauthbearer.token.endpoint.url`."),
+      .describe(
+        "The OAuth server's token endpoint; mirrorflow asks it for tokens with the client-credentials grant. MM2: `sasl.oauthbearer.token.endpoint.url`.",
+      ),
     client_id: z.string().min(1).describe('OAuth client id. MM2: `clientId` in `sasl.jaas.config`, or `sasl.oauthbearer.client.credentials.client.id`.'),
     client_secret: z
       .string()
@@ -80,7 +82,11 @@ const oauthSchema = z
       .describe(
         'OAuth client secret; use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: `clientSecret` in `sasl.jaas.config`, or `sasl.oauthbearer.client.credentials.client.secret`.',
       ),
-    scope: z.string().min(1).optional().describe('Scope to ask for, if the OAuth server needs one. MM2: `scope` in `sasl.jaas.config`, or `sasl.oauthbearer.scope`.'),
+    scope: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Scope to ask for, if the OAuth server needs one. MM2: `scope` in `sasl.jaas.config`, or `sasl.oauthbearer.scope`.'),
   })
   .describe('OAuth client credentials; required with mechanism `oauthbearer`, and only then.');
 

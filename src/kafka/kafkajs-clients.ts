@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from './kafkajs';
+import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
 import type { ClusterConnection, OAuthClientCredentials, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
@@ -15,6 +15,7 @@ import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
 import { toUnavailableError } from './errors';
 import { OAuthTokenSource } from './oauth-token-source';
+import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
 
 /** The token source of a cluster, shared by its clients. */
 type TokenSources = (cluster: string, credentials: OAuthClientCredentials) => OAuthTokenSource;
@@ -145,10 +146,10 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: K
 
 /**
  * kafkajs's SASL options. OAUTHBEARER gets its tokens from the cluster's one OAuthTokenSource
- * (client-credentials grant, cached and refreshed), which kafkajs asks on every authentication.
+ * (client-credentials grant, cached and refreshed) and authenticates with our provider, which,
+ * unlike kafkajs's, notices when the broker refuses the token (oauth-bearer-authenticator.ts).
  */
-function saslOptions(cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions {
+function saslOptions(cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions | Mechanism {
   if (sasl.mechanism !== 'oauthbearer') return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
-  const source = tokenSources(cluster, sasl.oauth);
-  return { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: await source.token() }) };
+  return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(cluster, sasl.oauth)) };
 }

@@ -100,7 +100,10 @@ test('a refused client names the cluster, the endpoint and the OAuth error, neve
       );
       assert.ok(error instanceof OAuthTokenError);
       assert.equal(error.retriable, false);
-      assert.match(error.message, /^Cluster "backup": cannot get an OAuth token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth2\/token answered 401 \(invalid_client\); check the client id and secret$/);
+      assert.match(
+        error.message,
+        /^Cluster "backup": cannot get an OAuth token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth2\/token answered 401 \(invalid_client\); check the client id and secret$/,
+      );
       assert.ok(!error.message.includes('cs:42'));
     },
   );
@@ -119,7 +122,10 @@ test('an endpoint that cannot be reached is retriable and named', async () => {
   );
   assert.ok(error instanceof OAuthTokenError);
   assert.equal(error.retriable, true);
-  assert.match(error.message, /^Cluster "primary": cannot get an OAuth token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth2\/token cannot be reached \(ECONNREFUSED\)$/);
+  assert.match(
+    error.message,
+    /^Cluster "primary": cannot get an OAuth token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth2\/token cannot be reached \(ECONNREFUSED\)$/,
+  );
 });
 
 test('an endpoint shown in messages loses its user info and query', () => {

@@ -52,7 +52,11 @@ class WinstonLogger implements Logger {
 
 /** The process's root logger: winston, structured, secrets masked (see redact.ts). */
 export function createLogger(options: LoggerOptions): Logger {
-  const format = winston.format.combine(redact(options.secrets ?? knownSecrets), winston.format.timestamp(), options.format === 'json' ? winston.format.json() : text);
+  const format = winston.format.combine(
+    redact(options.secrets ?? knownSecrets),
+    winston.format.timestamp(),
+    options.format === 'json' ? winston.format.json() : text,
+  );
   const transport = new winston.transports.Stream({ stream: options.stream ?? process.stderr });
   return new WinstonLogger(winston.createLogger({ level: options.level, format, transports: [transport] }));
 }

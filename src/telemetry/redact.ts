@@ -17,8 +17,12 @@ const JAAS_CONFIG = /(jaas\.config["']?\s*[=:]\s*)[^\n]*/gi;
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9\-._~+/]+=*/g;
 /** A JSON Web Token (signed or unsecured): base64url header `eyJ…`, payload, signature. */
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-/** `key=value`, `key: value`, `"key":"value"`, with the value quoted or a bare word. */
-const KEY_VALUE = /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*[=:]\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;,&"'}\]]+)/g;
+/**
+ * `key=value` (JAAS options, forms, properties) and `"key": "value"` (JSON), with the value quoted
+ * or a bare word. A bare `key: value` is left alone: prose says "cannot get an OAuth token: the
+ * endpoint …" (a known secret written that way is still masked by value).
+ */
+const KEY_VALUE = /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*=\s*|(?<=["'])\s*:\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;,&"'}\]]+)/g;
 
 /** `text` with every secret it holds replaced by `[redacted]`. */
 export function redactText(text: string, secrets: SecretValues = knownSecrets): string {

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type LocalClusters, type RestartableBroker } from '../../src/local';
+import { startLocalClusters, type BrokerPropertyOverrides, type LocalClusters, type RestartableBroker } from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
 
@@ -21,7 +21,7 @@ export interface OwnClusters<A extends string> {
  * file; the clusters start before its first test and stop after its last one, after the
  * pipelines the tests left running and the kits. Costs a broker start (some seconds) per alias.
  */
-export function ownClusters<A extends string>(aliases: readonly A[], options: { brokerProperties?: Readonly<Record<string, string>> } = {}): OwnClusters<A> {
+export function ownClusters<A extends string>(aliases: readonly A[], options: { brokerProperties?: BrokerPropertyOverrides } = {}): OwnClusters<A> {
   let local: LocalClusters | undefined;
   const kits = new Map<A, KafkaKit>();
   const started = (): LocalClusters => {
