@@ -72,6 +72,26 @@ test('keeps the token until 80 % of its lifetime, then gets a new one; concurren
   );
 });
 
+test('when a refresh fails, the token held is used until it expires', async () => {
+  let now = 1_000_000;
+  await withEndpoint(
+    (n, res) => (n === 1 ? json(res, 200, { access_token: 'tok-1', expires_in: 100 }) : json(res, 503, { error: 'temporarily_unavailable' })),
+    async (url) => {
+      const source = new OAuthTokenSource('backup', credentials(url), { now: () => now, secrets: new SecretValues() });
+      assert.equal(await source.token(), 'tok-1');
+      now += 90_000;
+      assert.equal(await source.token(), 'tok-1', 'due for refresh, the endpoint fails, the token still works');
+      now += 20_000;
+      const error = await source.token().then(
+        () => assert.fail('expected a failure'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof OAuthTokenError);
+      assert.equal(error.retriable, true, 'a 503 passes with time');
+    },
+  );
+});
+
 test('a JWT’s exp claim sets its lifetime', async () => {
   const now = 2_000_000_000_000;
   const jwt = (exp: number): string =>

@@ -46,12 +46,15 @@ test('a field under a secret key is masked whole, at any depth, in lists and in 
   });
   const line = output();
   for (const secret of ['pw-nested-1', 'cs-in-list-1', 'pw-in-cause-1', 'kp-dotted-1']) assert.ok(!line.includes(secret), `${secret} in ${line}`);
-  const entry = JSON.parse(line) as Record<string, any>;
-  assert.equal(entry['sasl'].username, 'mirror', 'what is not secret stays readable');
-  assert.equal(entry['sasl'].password, '[redacted]');
-  assert.equal(entry['error'].message, 'outer failure');
-  assert.equal(entry['error'].cause.message, 'inner failure');
-  assert.equal(entry['error'].cause.password, '[redacted]');
+  const entry = JSON.parse(line) as {
+    sasl: Record<string, string>;
+    error: { message: string; cause: Record<string, string> };
+  };
+  assert.equal(entry.sasl['username'], 'mirror', 'what is not secret stays readable');
+  assert.equal(entry.sasl['password'], '[redacted]');
+  assert.equal(entry.error.message, 'outer failure');
+  assert.equal(entry.error.cause['message'], 'inner failure');
+  assert.equal(entry.error.cause['password'], '[redacted]');
 });
 
 test('a JAAS config is masked in fields and in message text, its password and client secret included', () => {
