@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { uniqueName, waitFor } from '../support/clusters';
-import { scratchDir, spawnCli, type CliResult } from '../support/pipeline-harness';
+import { httpAddress, scratchDir, spawnCli, type CliResult } from '../support/pipeline-harness';
 import { PLAIN_PASSWORD, PLAIN_USER, securedCluster } from './oauth-broker';
 
 const CLIENT_SECRET = 'oauth-right-Secret-401';
@@ -48,8 +48,8 @@ async function cli(args: readonly string[], timeoutMs = 90_000): Promise<CliResu
   }
 }
 
-function assertNoSecret(what: string, result: CliResult, extra: readonly string[] = []): void {
-  const output = result.stdout + result.stderr;
+function assertNoSecret(what: string, result: CliResult | string, extra: readonly string[] = []): void {
+  const output = typeof result === 'string' ? result : result.stdout + result.stderr;
   const basic = (id: string, secret: string): string => Buffer.from(`${id}:${secret}`).toString('base64');
   for (const secret of [...SECRETS, ...extra, ...secured.oauth().issued, basic('mirrorflow', CLIENT_SECRET), basic('rogue', ROGUE_SECRET)]) {
     assert.ok(!output.includes(secret), `${what} printed a secret (${secret.slice(0, 6)}…):\n${output.slice(-4000)}`);
@@ -98,6 +98,13 @@ test('a run at debug level, with kafkajs logs, through PLAIN and OAUTHBEARER lis
   const run = spawnCli(['run', file, '--status-interval', '1000', '--http', '127.0.0.1:0'], { env: ENV });
   await waitFor(async () => (await kit.count(`src.${topic}`).catch(() => 0)) >= 5, { what: 'the records on the target', timeoutMs: 60_000 });
   await run.waitForOutput(/Progress\./, 30_000);
+  // What the HTTP endpoints answer is output too.
+  const base = await httpAddress(run);
+  const pages = await Promise.all(
+    ['/status', '/metrics', '/connectors', '/connectors/src-%3Edst.MirrorSourceConnector'].map(async (path) => (await fetch(base + path)).text()),
+  );
+  assert.match(pages[0]!, /"records"|recordsReplicated|src/, 'the status page answered');
+  assertNoSecret('the HTTP endpoints', pages.join('\n'));
   run.kill('SIGTERM');
   const result = await run.exited;
   assert.equal(result.code, 0, result.stderr.slice(-3000));
