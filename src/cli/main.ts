@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { describeError } from '../core/errors';
+import { redactText } from '../telemetry';
 
 /** The entry point: the only place that calls process.exit. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -14,7 +15,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    process.stderr.write(`mirrorflow: ${describeError(error)}\n`);
+    // Masked like log lines: an error may quote what a server or a client library said.
+    process.stderr.write(`mirrorflow: ${redactText(describeError(error))}\n`);
     return exitCodeFor(error);
   }
 }

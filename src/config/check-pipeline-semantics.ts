@@ -51,6 +51,7 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
   if (!usesSsl && security['ssl'] !== undefined) {
     reporter.report([...path, 'ssl'], `"ssl" is set but the protocol does not use TLS${protocolNote}`, 'set protocol: ssl or sasl_ssl, or remove ssl');
   }
+  if (usesSasl && isPlainObject(security['sasl'])) checkSasl([...path, 'sasl'], security['sasl'], reporter);
   const ssl = security['ssl'];
   if (isPlainObject(ssl) && (ssl['cert_file'] === undefined) !== (ssl['key_file'] === undefined)) {
     const missing = ssl['cert_file'] === undefined ? 'cert_file' : 'key_file';
@@ -60,6 +61,27 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
       'mutual TLS needs both; for server verification alone, ca_file is enough',
     );
   }
+}
+
+/** OAUTHBEARER takes an `oauth` block and no user or password; the other mechanisms the reverse. */
+function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, reporter: SemanticReporter): void {
+  const mechanism = sasl['mechanism'];
+  // A missing or unknown mechanism is the schema's to report.
+  if (typeof mechanism !== 'string' || !['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'].includes(mechanism.toLowerCase())) return;
+  if (mechanism.toLowerCase() === 'oauthbearer') {
+    if (sasl['oauth'] === undefined) {
+      reporter.report([...path, 'oauth'], 'mechanism oauthbearer needs an "oauth" block', 'add oauth: { token_endpoint_url, client_id, client_secret }');
+    }
+    for (const key of ['username', 'password']) {
+      if (sasl[key] !== undefined) reporter.report([...path, key], `"${key}" is not used with mechanism oauthbearer`, 'the client id and secret go in oauth');
+    }
+    return;
+  }
+  for (const key of ['username', 'password']) {
+    if (sasl[key] === undefined) reporter.report([...path, key], `mechanism ${mechanism.toLowerCase()} needs a "${key}"`);
+  }
+  if (sasl['oauth'] !== undefined)
+    reporter.report([...path, 'oauth'], `"oauth" is used with mechanism oauthbearer only`, 'remove it, or set mechanism: oauthbearer');
 }
 
 function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefined, reporter: SemanticReporter): void {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ConfigError } from '../core/errors';
+import { collectSecretValues } from '../core/secrets';
 import { describeFsError } from './describe-fs-error';
 import type { PipelineConfig } from './pipeline-config';
 import { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
@@ -24,8 +25,11 @@ export async function readPipelineFile(file: string, options: ParsePipelineOptio
   } catch (error) {
     throw new ConfigError([{ file, message: `cannot read the pipeline file: ${describeFsError(error)}` }], { cause: error });
   }
-  if (isMm2PropertiesFile(file)) return parseMm2Properties(text, file, options);
-  return { config: parsePipeline(text, file, options), warnings: [] };
+  const parsed = isMm2PropertiesFile(file) ? parseMm2Properties(text, file, options) : { config: parsePipeline(text, file, options), warnings: [] };
+  // From now on the logger and the error output mask these values wherever they appear, whether
+  // they were written in the file or came from the environment or a secrets file.
+  collectSecretValues(parsed.config);
+  return parsed;
 }
 
 /** `readPipelineFile` for callers that only need the pipeline. */

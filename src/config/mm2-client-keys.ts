@@ -21,6 +21,11 @@ export const CONNECTION_KEYS: readonly string[] = [
   'security.protocol',
   'sasl.mechanism',
   'sasl.jaas.config',
+  'sasl.login.callback.handler.class',
+  'sasl.oauthbearer.token.endpoint.url',
+  'sasl.oauthbearer.client.credentials.client.id',
+  'sasl.oauthbearer.client.credentials.client.secret',
+  'sasl.oauthbearer.scope',
   'ssl.truststore.location',
   'ssl.truststore.type',
   'ssl.truststore.password',
@@ -67,7 +72,6 @@ const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
   'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.client.callback.handler.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
-  'sasl.login.callback.handler.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.kerberos.service.name': { kind: 'unsupported', why: 'Kerberos (GSSAPI) is not supported yet', accepts: [] },
 };
@@ -75,9 +79,11 @@ const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
 /** Prefixes of SASL settings for mechanisms mirrorflow cannot use yet. */
 const UNSUPPORTED_SASL_PREFIXES: readonly [string, string][] = [
   ['sasl.kerberos.', 'Kerberos (GSSAPI) is not supported yet'],
-  ['sasl.oauthbearer.', 'OAUTHBEARER is not supported yet'],
-  ['sasl.login.', 'token login refresh settings belong to OAUTHBEARER and GSSAPI, which are not supported yet'],
+  ['sasl.oauthbearer.', 'of the OAUTHBEARER client settings mirrorflow reads the token endpoint, client id, client secret and scope'],
 ];
+
+/** Token login timing of the Java client: mirrorflow has its own (a token is renewed at 80 % of its lifetime). */
+const LOGIN_TIMING_PREFIX = 'sasl.login.';
 
 /** Settings common to every Java client that mirrorflow has no use for. */
 const COMMON_TUNING = [
@@ -180,6 +186,12 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
   if (extra !== undefined) return { kind: 'support', support: extra };
   for (const [prefix, why] of UNSUPPORTED_SASL_PREFIXES) {
     if (key.startsWith(prefix)) return { kind: 'support', support: { kind: 'unsupported', why, accepts: [] } };
+  }
+  if (key.startsWith(LOGIN_TIMING_PREFIX)) {
+    return {
+      kind: 'support',
+      support: { kind: 'no-effect', why: 'mirrorflow renews an OAuth token at 80 % of its lifetime and retries on its own', warn: true },
+    };
   }
   if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false } };
   if (role !== undefined) {

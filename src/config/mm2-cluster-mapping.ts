@@ -15,7 +15,14 @@ const LOGIN_MODULES: Readonly<Record<string, string>> = {
   plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
   'scram-sha-256': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   'scram-sha-512': 'org.apache.kafka.common.security.scram.ScramLoginModule',
+  oauthbearer: 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule',
 };
+
+/** Kafka's client-credentials login handler, under its current name and the one before Kafka 3.4 moved it. */
+const OAUTH_LOGIN_HANDLERS = [
+  'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler',
+  'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
+];
 
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
@@ -115,8 +122,8 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   }
   const mechanism = values.choice(
     mechanismProp,
-    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const,
-    'GSSAPI, OAUTHBEARER and AWS_MSK_IAM are not supported yet',
+    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'] as const,
+    'GSSAPI and AWS_MSK_IAM are not supported yet (see docs/security.md)',
   );
   if (mechanism === undefined) return;
   const lower = mechanism.toLowerCase();
@@ -149,6 +156,10 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
     values.report(jaasProp, `names login module ${module.loginModule}, which does not go with sasl.mechanism ${mechanism}`, `use ${LOGIN_MODULES[lower]}`);
     return;
   }
+  if (lower === 'oauthbearer') {
+    mapOAuth(alias, props, mechanismProp, jaasProp, module.options, values, set);
+    return;
+  }
   for (const option of ['username', 'password']) {
     const value = module.options.get(option);
     if (value === undefined || value === '') values.report(jaasProp, `has no ${option}`);
@@ -157,6 +168,62 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   for (const option of module.options.keys()) {
     if (option !== 'username' && option !== 'password')
       values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads username and password');
+  }
+}
+
+/**
+ * OAUTHBEARER with Kafka's client-credentials login handler: the token endpoint, and the client
+ * id, secret and scope from their `sasl.oauthbearer.*` keys (Kafka 4.1) or the JAAS options
+ * `clientId`, `clientSecret`, `scope` (the keys win, as in Kafka). Without the handler, Kafka's
+ * client makes unsecured test tokens, which mirrorflow does not do.
+ */
+function mapOAuth(
+  alias: string,
+  props: ReadonlyMap<string, Mm2Property>,
+  mechanismProp: Mm2Property,
+  jaasProp: Mm2Property,
+  jaas: ReadonlyMap<string, string>,
+  values: Mm2Values,
+  set: Setter,
+): void {
+  const handler = props.get('sasl.login.callback.handler.class');
+  if (handler === undefined) {
+    values.report(
+      mechanismProp,
+      `${alias} uses OAUTHBEARER without sasl.login.callback.handler.class, which makes Kafka's client use unsecured test tokens; mirrorflow does not`,
+      `set ${alias}.sasl.login.callback.handler.class = ${OAUTH_LOGIN_HANDLERS[0]} and ${alias}.sasl.oauthbearer.token.endpoint.url`,
+      false,
+    );
+    return;
+  }
+  const handlerClass = values.literal(handler, 'to know how tokens are got');
+  if (handlerClass === undefined) return;
+  if (!OAUTH_LOGIN_HANDLERS.includes(handlerClass)) {
+    values.report(handler, 'custom Java classes cannot run in mirrorflow', `mirrorflow gets tokens as ${OAUTH_LOGIN_HANDLERS[0]} does (client credentials)`);
+    return;
+  }
+  const endpoint = props.get('sasl.oauthbearer.token.endpoint.url');
+  if (endpoint === undefined) {
+    values.report(handler, `${alias} has no sasl.oauthbearer.token.endpoint.url`, 'the URL of the OAuth server that issues tokens', false);
+  } else {
+    set(['security', 'sasl', 'oauth', 'token_endpoint_url'], endpoint.value.trim(), endpoint);
+  }
+  const fields: [string, string, string, boolean][] = [
+    ['sasl.oauthbearer.client.credentials.client.id', 'clientId', 'client_id', true],
+    ['sasl.oauthbearer.client.credentials.client.secret', 'clientSecret', 'client_secret', true],
+    ['sasl.oauthbearer.scope', 'scope', 'scope', false],
+  ];
+  for (const [key, option, field, required] of fields) {
+    const prop = props.get(key);
+    const fromJaas = jaas.get(option);
+    if (prop !== undefined) set(['security', 'sasl', 'oauth', field], prop.value.trim(), prop);
+    else if (fromJaas !== undefined && fromJaas !== '') set(['security', 'sasl', 'oauth', field], fromJaas, jaasProp);
+    else if (required) values.report(jaasProp, `has no ${option}`, `set it here, or ${alias}.${key}`);
+  }
+  for (const option of jaas.keys()) {
+    if (!['clientId', 'clientSecret', 'scope'].includes(option)) {
+      values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads clientId, clientSecret and scope');
+    }
   }
 }
 

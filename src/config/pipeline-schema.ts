@@ -67,17 +67,44 @@ const bootstrapServers = z
 
 const regexList = (description: string) => z.array(z.string()).describe(description);
 
+const oauthSchema = z
+  .strictObject({
+    token_endpoint_url: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+/i, 'must be an http:// or https:// URL')
+      .describe(
+        "The OAuth server's token endpoint; mirrorflow asks it for tokens with the client-credentials grant. MM2: `sasl.oauthbearer.token.endpoint.url`.",
+      ),
+    client_id: z.string().min(1).describe('OAuth client id. MM2: `clientId` in `sasl.jaas.config`, or `sasl.oauthbearer.client.credentials.client.id`.'),
+    client_secret: z
+      .string()
+      .min(1)
+      .describe(
+        'OAuth client secret; use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: `clientSecret` in `sasl.jaas.config`, or `sasl.oauthbearer.client.credentials.client.secret`.',
+      ),
+    scope: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Scope to ask for, if the OAuth server needs one. MM2: `scope` in `sasl.jaas.config`, or `sasl.oauthbearer.scope`.'),
+  })
+  .describe('OAuth client credentials; required with mechanism `oauthbearer`, and only then.');
+
 const saslSchema = z
   .strictObject({
     mechanism: caseInsensitiveEnum(
-      ['plain', 'scram-sha-256', 'scram-sha-512'],
-      'SASL mechanism. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; upper case accepted).',
+      ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'],
+      'SASL mechanism. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER; upper case accepted).',
     ).required(),
-    username: z.string().min(1).describe('SASL user name. MM2: the `username` in `sasl.jaas.config`.'),
+    username: z.string().min(1).optional().describe('SASL user name; required with `plain` and `scram-*`. MM2: the `username` in `sasl.jaas.config`.'),
     password: z
       .string()
       .min(1)
-      .describe('SASL password; use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: the `password` in `sasl.jaas.config`.'),
+      .optional()
+      .describe(
+        'SASL password; required with `plain` and `scram-*`. Use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: the `password` in `sasl.jaas.config`.',
+      ),
+    oauth: oauthSchema.optional(),
   })
   .describe('SASL credentials; required when `protocol` is `sasl_plaintext` or `sasl_ssl`, and only then.');
 

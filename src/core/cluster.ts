@@ -9,11 +9,23 @@ export interface ClusterConnection {
 }
 
 export type SecurityProtocol = 'plaintext' | 'ssl' | 'sasl_plaintext' | 'sasl_ssl';
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer';
+
+/** OAuth client credentials: tokens come from `tokenEndpointUrl` by the client-credentials grant. */
+export interface OAuthClientCredentials {
+  readonly tokenEndpointUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope?: string;
+}
+
+export type SaslSettings =
+  | { readonly mechanism: Exclude<SaslMechanism, 'oauthbearer'>; readonly username: string; readonly password: string }
+  | { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientCredentials };
 
 export interface ClusterSecurity {
   readonly protocol: SecurityProtocol;
-  readonly sasl?: { readonly mechanism: SaslMechanism; readonly username: string; readonly password: string };
+  readonly sasl?: SaslSettings;
   readonly ssl?: {
     readonly caFile?: string;
     readonly certFile?: string;

@@ -1,4 +1,5 @@
 import { ClusterUnavailableError, KafkaAuthorizationError, KafkaTransportError, MirrorflowError, describeError } from '../core/errors';
+import { OAuthTokenError } from './oauth-token-source';
 
 interface KafkajsErrorShape {
   name?: string;
@@ -106,9 +107,14 @@ export function toTransportError(cluster: string, error: unknown, action: string
 /** Failures that mean "cannot connect or not allowed": the run cannot start. */
 export function toUnavailableError(cluster: string, error: unknown): ClusterUnavailableError {
   const shape = shapeOf(error);
-  const reason =
-    shape.name === 'KafkaJSSASLAuthenticationError' || shape.type === 'SASL_AUTHENTICATION_FAILED'
-      ? 'authentication failed (check the username and password)'
-      : `cannot be reached (${describeError(error)})`;
+  // The OAuth token endpoint failing says so itself, naming the endpoint (kafkajs wraps it when its retries end).
+  const root = rootCause(error);
+  if (root instanceof OAuthTokenError) return new ClusterUnavailableError(cluster, root.reason, { cause: error });
+  const authFailed = shape.name === 'KafkaJSSASLAuthenticationError' || shape.type === 'SASL_AUTHENTICATION_FAILED';
+  const reason = !authFailed
+    ? `cannot be reached (${describeError(error)})`
+    : /OAUTHBEARER/.test(shape.message ?? '')
+      ? 'authentication failed: the broker refused the OAuth token (check the scope and the audience the broker expects)'
+      : 'authentication failed (check the username and password)';
   return new ClusterUnavailableError(cluster, reason, { cause: error });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from './kafkajs';
-import type { ClusterConnection } from '../core/cluster';
+import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
+import type { ClusterConnection, OAuthClientCredentials, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
@@ -14,6 +14,11 @@ import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
 import { toUnavailableError } from './errors';
+import { OAuthTokenSource } from './oauth-token-source';
+import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
+
+/** The token source of a cluster, shared by its clients. */
+type TokenSources = (cluster: string, credentials: OAuthClientCredentials) => OAuthTokenSource;
 
 export interface KafkajsClientsOptions {
   readonly clusters: readonly ClusterConnection[];
@@ -32,6 +37,16 @@ export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
   private readonly admins = new Map<string, KafkajsAdmin>();
   private readonly open: Closable[] = [];
+  private readonly tokens = new Map<string, OAuthTokenSource>();
+  /** One OAuth token source per cluster, shared by its clients and the reachability probe. */
+  private readonly tokenSources: TokenSources = (cluster, credentials) => {
+    let source = this.tokens.get(cluster);
+    if (source === undefined) {
+      source = new OAuthTokenSource(cluster, credentials);
+      this.tokens.set(cluster, source);
+    }
+    return source;
+  };
 
   constructor(private readonly options: KafkajsClientsOptions) {
     registerCodecs();
@@ -43,7 +58,7 @@ export class KafkajsClients implements KafkaClients {
     const key = `${cluster}/${role}`;
     let kafka = this.kafkas.get(key);
     if (!kafka) {
-      kafka = new Kafka(kafkaConfig(connection, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options));
+      kafka = new Kafka(kafkaConfig(connection, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources));
       this.kafkas.set(key, kafka);
     }
     return kafka;
@@ -77,7 +92,7 @@ export class KafkajsClients implements KafkaClients {
 
   async checkReachable(cluster: string): Promise<void> {
     const probe = new Kafka({
-      ...kafkaConfig(this.connection(cluster), `${this.options.clientIdPrefix}|probe`, this.options),
+      ...kafkaConfig(this.connection(cluster), `${this.options.clientIdPrefix}|probe`, this.options, this.tokenSources),
       retry: { retries: 1, initialRetryTime: 200 },
       logLevel: logLevel.NOTHING,
     });
@@ -105,7 +120,7 @@ export class KafkajsClients implements KafkaClients {
   }
 }
 
-function kafkaConfig(connection: ClusterConnection, clientId: string, options: KafkajsClientsOptions): KafkaConfig {
+function kafkaConfig(connection: ClusterConnection, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources): KafkaConfig {
   const { security } = connection;
   const tls = security.protocol === 'ssl' || security.protocol === 'sasl_ssl';
   const ssl = security.ssl;
@@ -125,8 +140,16 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: K
           passphrase: ssl?.keyPassword,
         }
       : undefined,
-    sasl: security.sasl
-      ? ({ mechanism: security.sasl.mechanism, username: security.sasl.username, password: security.sasl.password } as SASLOptions)
-      : undefined,
+    sasl: security.sasl && saslOptions(connection.alias, security.sasl, tokenSources),
   };
+}
+
+/**
+ * kafkajs's SASL options. OAUTHBEARER gets its tokens from the cluster's one OAuthTokenSource
+ * (client-credentials grant, cached and refreshed) and authenticates with our provider, which,
+ * unlike kafkajs's, notices when the broker refuses the token (oauth-bearer-authenticator.ts).
+ */
+function saslOptions(cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions | Mechanism {
+  if (sasl.mechanism !== 'oauthbearer') return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
+  return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(cluster, sasl.oauth)) };
 }

@@ -1,5 +1,5 @@
-import type { ClusterConnection } from '../core/cluster';
-import type { ClusterConfig } from '../config';
+import type { ClusterConnection, SaslSettings } from '../core/cluster';
+import type { ClusterConfig, SaslConfig } from '../config';
 
 /** The adapters' view of a cluster from its pipeline config. */
 export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
@@ -12,7 +12,7 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
     requestTimeoutMs: cluster.request_timeout_ms,
     security: {
       protocol: security.protocol,
-      sasl: security.sasl,
+      sasl: security.sasl && toSaslSettings(security.sasl),
       ssl: security.ssl && {
         caFile: security.ssl.ca_file,
         certFile: security.ssl.cert_file,
@@ -22,4 +22,16 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
       },
     },
   };
+}
+
+/** The validated config has `oauth` with oauthbearer and a user and password otherwise (the semantic checks see to it). */
+function toSaslSettings(sasl: SaslConfig): SaslSettings {
+  if (sasl.mechanism === 'oauthbearer') {
+    const oauth = sasl.oauth!;
+    return {
+      mechanism: 'oauthbearer',
+      oauth: { tokenEndpointUrl: oauth.token_endpoint_url, clientId: oauth.client_id, clientSecret: oauth.client_secret, scope: oauth.scope },
+    };
+  }
+  return { mechanism: sasl.mechanism, username: sasl.username!, password: sasl.password! };
 }

@@ -1,20 +1,24 @@
 import winston from 'winston';
 import type { Logger } from '../core/ports/logger';
+import { knownSecrets, type SecretValues } from '../core/secrets';
+import { redactFields } from './redact';
 
 export interface LoggerOptions {
   readonly level: 'error' | 'warn' | 'info' | 'debug';
   readonly format: 'text' | 'json';
   /** Where logs go; stderr by default so that command output on stdout stays clean. */
   readonly stream?: NodeJS.WritableStream;
+  /** The secret values to mask; the process's known secrets by default. */
+  readonly secrets?: SecretValues;
 }
 
-/** Metadata keys whose values are never written, whatever logs them. */
-const SECRET_KEY = /pass(word)?|secret|token|credential|sasl|jaas|private.?key/i;
-
-const redact = winston.format((info) => {
-  for (const key of Object.keys(info)) {
-    if (SECRET_KEY.test(key)) (info as Record<string, unknown>)[key] = '[redacted]';
-  }
+/**
+ * Every entry goes through `redactFields` before it is formatted: the message text and every field,
+ * nested ones and errors included, with secrets masked by key, by shape and by the values this
+ * process knows (see redact.ts) — also the Kafka client's own entries at debug level.
+ */
+const redact = winston.format((info, secrets: unknown) => {
+  redactFields(info as Record<string, unknown>, secrets as SecretValues);
   return info;
 });
 
@@ -46,9 +50,13 @@ class WinstonLogger implements Logger {
   }
 }
 
-/** The process's root logger: winston, structured, secrets redacted by key. */
+/** The process's root logger: winston, structured, secrets masked (see redact.ts). */
 export function createLogger(options: LoggerOptions): Logger {
-  const format = winston.format.combine(redact(), winston.format.timestamp(), options.format === 'json' ? winston.format.json() : text);
+  const format = winston.format.combine(
+    redact(options.secrets ?? knownSecrets),
+    winston.format.timestamp(),
+    options.format === 'json' ? winston.format.json() : text,
+  );
   const transport = new winston.transports.Stream({ stream: options.stream ?? process.stderr });
   return new WinstonLogger(winston.createLogger({ level: options.level, format, transports: [transport] }));
 }

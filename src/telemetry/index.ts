@@ -1,4 +1,5 @@
 export { createLogger, type LoggerOptions } from './create-logger';
+export { redactText, redactValue } from './redact';
 export { HttpServer, parseListenAddress, type ListenAddress, type Route } from './http-server';
 export { Metrics } from './metrics';
 export { httpRoutes } from './http-routes';
