@@ -13,7 +13,7 @@ import { KafkajsAdmin } from './kafkajs-admin';
 import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
-import { toUnavailableError } from './errors';
+import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
 
 export interface KafkajsClientsOptions {
@@ -88,7 +88,7 @@ export class KafkajsClients implements KafkaClients {
       await admin.connect();
       await admin.describeCluster();
     } catch (error) {
-      throw toUnavailableError(cluster, error);
+      throw describeConnectFailure(this.connection(cluster), error);
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
