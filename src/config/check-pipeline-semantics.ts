@@ -53,11 +53,25 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
   }
   if (usesSasl && isPlainObject(security['sasl'])) checkSasl([...path, 'sasl'], security['sasl'], reporter);
   const ssl = security['ssl'];
-  if (isPlainObject(ssl) && (ssl['cert_file'] === undefined) !== (ssl['key_file'] === undefined)) {
-    const missing = ssl['cert_file'] === undefined ? 'cert_file' : 'key_file';
+  if (isPlainObject(ssl)) checkClientCertificate(ssl, [...path, 'ssl'], reporter);
+}
+
+/** A client certificate comes with its key, each from a file or inline, not both. */
+function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[], reporter: SemanticReporter): void {
+  const has = (key: string): boolean => ssl[key] !== undefined;
+  for (const [file, inline] of [
+    ['cert_file', 'cert'],
+    ['key_file', 'key'],
+  ] as const) {
+    if (has(file) && has(inline)) reporter.report([...path, inline], `"${file}" and "${inline}" are both set`, `keep one of them`);
+  }
+  const hasCert = has('cert_file') || has('cert');
+  const hasKey = has('key_file') || has('key');
+  if (hasCert !== hasKey) {
+    const missing = hasCert ? (has('cert') ? 'key' : 'key_file') : has('key') ? 'cert' : 'cert_file';
     reporter.report(
-      [...path, 'ssl', missing],
-      `missing "${missing}": cert_file and key_file go together`,
+      [...path, missing],
+      `missing "${missing}": a client certificate and its key go together`,
       'mutual TLS needs both; for server verification alone, ca_file is enough',
     );
   }

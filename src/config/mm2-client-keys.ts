@@ -34,6 +34,9 @@ export const CONNECTION_KEYS: readonly string[] = [
   'ssl.keystore.password',
   'ssl.key.password',
   'ssl.endpoint.identification.algorithm',
+  'ssl.truststore.certificates',
+  'ssl.keystore.certificate.chain',
+  'ssl.keystore.key',
   'client.id',
   'request.timeout.ms',
   'socket.connection.setup.timeout.ms',
@@ -48,21 +51,6 @@ const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetch
 
 /** Connection settings that are refused with a reason, or accepted without effect. */
 const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
-  'ssl.truststore.certificates': {
-    kind: 'unsupported',
-    why: 'put the PEM certificates in a file and use ssl.truststore.type = PEM with ssl.truststore.location',
-    accepts: [],
-  },
-  'ssl.keystore.certificate.chain': {
-    kind: 'unsupported',
-    why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location',
-    accepts: [],
-  },
-  'ssl.keystore.key': {
-    kind: 'unsupported',
-    why: 'put the PEM certificate and key in a file and use ssl.keystore.type = PEM with ssl.keystore.location',
-    accepts: [],
-  },
   'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
   'ssl.enabled.protocols': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.cipher.suites': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },

@@ -233,6 +233,7 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
     const value = prop.value.trim();
     return values.isOpaque(prop) || isAbsolute(value) ? value : resolvePath(cwd, value);
   };
+  mapInlinePem(alias, props, values, set);
   for (const store of ['truststore', 'keystore'] as const) {
     const location = props.get(`ssl.${store}.location`);
     if (location === undefined) continue;
@@ -265,13 +266,45 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
     }
   }
   const endpoint = props.get('ssl.endpoint.identification.algorithm');
-  if (endpoint !== undefined && !values.isOpaque(endpoint) && endpoint.value.trim().toLowerCase() !== 'https') {
-    values.report(
-      endpoint,
-      endpoint.value.trim() === '' ? `turning off host name verification alone is not supported yet` : `must be https`,
-      "mirrorflow always checks the broker certificate's host name; give the brokers certificates that name them (a pipeline file can turn all verification off with ssl.reject_unauthorized: false, for throwaway test clusters only)",
-    );
+  if (endpoint !== undefined && !values.isOpaque(endpoint)) {
+    const algorithm = endpoint.value.trim().toLowerCase();
+    // Empty turns host name verification off, as in Kafka's Java clients; the chain is still verified.
+    if (algorithm === '') set(['security', 'ssl', 'verify_hostname'], false, endpoint);
+    else if (algorithm !== 'https') values.report(endpoint, `must be https, or empty to turn host name verification off`);
   }
+}
+
+/**
+ * PEM in the properties themselves (`ssl.truststore.certificates`, `ssl.keystore.certificate.chain`
+ * with `ssl.keystore.key`), which Kafka reads only with the store's type set to PEM.
+ */
+function mapInlinePem(alias: string, props: ReadonlyMap<string, Mm2Property>, values: Mm2Values, set: Setter): void {
+  const inline: [string, 'truststore' | 'keystore', string][] = [
+    ['ssl.truststore.certificates', 'truststore', 'ca'],
+    ['ssl.keystore.certificate.chain', 'keystore', 'cert'],
+    ['ssl.keystore.key', 'keystore', 'key'],
+  ];
+  for (const [key, store, field] of inline) {
+    const prop = props.get(key);
+    if (prop === undefined) continue;
+    const typeProp = props.get(`ssl.${store}.type`);
+    if (typeProp === undefined || (!values.isOpaque(typeProp) && typeProp.value.trim().toUpperCase() !== 'PEM')) {
+      values.report(prop, `is read only with ${alias}.ssl.${store}.type = PEM`, `set ${alias}.ssl.${store}.type = PEM`);
+      continue;
+    }
+    if (props.get(`ssl.${store}.location`) !== undefined) {
+      values.report(prop, `and ${alias}.ssl.${store}.location are both set`, 'keep one of them');
+      continue;
+    }
+    set(['security', 'ssl', field], prop.value.trim(), prop);
+  }
+  const chain = props.get('ssl.keystore.certificate.chain');
+  const key = props.get('ssl.keystore.key');
+  if ((chain === undefined) !== (key === undefined)) {
+    values.report((chain ?? key)!, `needs ${alias}.${chain === undefined ? 'ssl.keystore.certificate.chain' : 'ssl.keystore.key'} too`);
+  }
+  const keyPassword = props.get('ssl.key.password');
+  if (key !== undefined && keyPassword !== undefined) set(['security', 'ssl', 'key_password'], keyPassword.value.trim(), keyPassword);
 }
 
 function keystoreMessage(alias: string, store: 'truststore' | 'keystore', type: string, defaulted: boolean): string {

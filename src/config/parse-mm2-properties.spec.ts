@@ -213,9 +213,53 @@ describe('parseMm2Properties: security', () => {
         cert_file: '/etc/mm2/client.pem',
         key_file: '/etc/mm2/client.pem',
         key_password: 'kp',
+        verify_hostname: true,
         reject_unauthorized: true,
       },
     });
+  });
+
+  it('reads inline PEM stores, an encrypted key with ssl.key.password, and an empty endpoint identification algorithm as host name checks off', () => {
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup.security.protocol = SSL',
+      'backup.ssl.truststore.type = PEM',
+      'backup.ssl.truststore.certificates = -----BEGIN CERTIFICATE----- \\',
+      '    MIIB -----END CERTIFICATE-----',
+      'backup.ssl.keystore.type = PEM',
+      'backup.ssl.keystore.certificate.chain = -----BEGIN CERTIFICATE----- MIIC -----END CERTIFICATE-----',
+      'backup.ssl.keystore.key = -----BEGIN ENCRYPTED PRIVATE KEY----- MIID -----END ENCRYPTED PRIVATE KEY-----',
+      'backup.ssl.key.password = kp',
+      'backup.ssl.endpoint.identification.algorithm =',
+    ]);
+    assert.deepEqual(parsed.config.clusters['backup']!.security.ssl, {
+      ca: '-----BEGIN CERTIFICATE----- MIIB -----END CERTIFICATE-----',
+      cert: '-----BEGIN CERTIFICATE----- MIIC -----END CERTIFICATE-----',
+      key: '-----BEGIN ENCRYPTED PRIVATE KEY----- MIID -----END ENCRYPTED PRIVATE KEY-----',
+      key_password: 'kp',
+      verify_hostname: false,
+      reject_unauthorized: true,
+    });
+  });
+
+  it('refuses inline PEM without the PEM store type, and a key without its certificate chain', () => {
+    const lines = problems([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup.security.protocol = SSL',
+      'backup.ssl.truststore.certificates = -----BEGIN CERTIFICATE----- MIIB -----END CERTIFICATE-----',
+      'backup.ssl.keystore.type = PEM',
+      'backup.ssl.keystore.key = -----BEGIN PRIVATE KEY----- MIID -----END PRIVATE KEY-----',
+    ]);
+    assert.ok(
+      lines.some((l) => /is read only with backup\.ssl\.truststore\.type = PEM at backup\.ssl\.truststore\.certificates/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /needs backup\.ssl\.keystore\.certificate\.chain too at backup\.ssl\.keystore\.key/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('explains why a JKS or PKCS12 store cannot be used, and how to convert it', () => {
@@ -243,7 +287,7 @@ describe('parseMm2Properties: security', () => {
       'primary.security.protocol = SASL_PLAINTEXT',
       'primary.sasl.mechanism = SCRAM-SHA-256',
       'primary.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";',
-      'backup.ssl.endpoint.identification.algorithm =',
+      'backup.ssl.endpoint.identification.algorithm = ldaps',
     ]);
     assert.ok(lines.some((l) => /backup uses SASL but sets no sasl\.mechanism, and Kafka's default, GSSAPI \(Kerberos\), is not supported yet/.test(l)));
     assert.ok(
@@ -253,7 +297,7 @@ describe('parseMm2Properties: security', () => {
         ),
       ),
     );
-    assert.ok(lines.some((l) => /turning off host name verification alone is not supported yet at backup\.ssl\.endpoint\.identification\.algorithm/.test(l)));
+    assert.ok(lines.some((l) => /must be https, or empty to turn host name verification off at backup\.ssl\.endpoint\.identification\.algorithm/.test(l)));
     assert.ok(lines.every((l) => !l.includes('hunter2')));
   });
 

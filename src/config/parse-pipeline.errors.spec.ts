@@ -406,7 +406,17 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
         '    bootstrap_servers: 127.0.0.1:9093',
         '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      protocol: ssl\n      ssl: { cert_file: client.pem }',
       );
-    expectIssue(text, { path: 'clusters.backup.security.ssl.key_file', message: /cert_file and key_file go together/, line: 8 });
+    expectIssue(text, { path: 'clusters.backup.security.ssl.key_file', message: /a client certificate and its key go together/, line: 8 });
+  });
+
+  it('50b. an inline client certificate and a certificate file at once', () => {
+    const text = base
+      .join('\n')
+      .replace(
+        '    bootstrap_servers: 127.0.0.1:9093',
+        '    bootstrap_servers: 127.0.0.1:9093\n    security:\n      protocol: ssl\n      ssl: { cert_file: client.pem, cert: x, key: y }',
+      );
+    expectIssue(text, { path: 'clusters.backup.security.ssl.cert', message: /"cert_file" and "cert" are both set/, line: 8 });
   });
 
   it('20. errors.tolerance all without a dead-letter topic, which would skip records without a trace', () => {

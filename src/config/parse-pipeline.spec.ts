@@ -124,6 +124,7 @@ describe('parsePipeline: the happy path', () => {
       ca_file: '/srv/mirror/certs/ca.pem',
       cert_file: '/etc/tls/c.pem',
       key_file: '/srv/mirror/k.pem',
+      verify_hostname: true,
       reject_unauthorized: true,
     });
   });

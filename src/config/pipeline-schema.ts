@@ -111,15 +111,36 @@ const saslSchema = z
 const sslSchema = z
   .strictObject({
     ca_file: z.string().min(1).optional().describe('PEM file of the CA(s) to trust, relative to the pipeline file. MM2: `ssl.truststore.location`.'),
+    ca: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('PEM certificates of the CA(s) to trust, in the file itself (with or besides `ca_file`). MM2: `ssl.truststore.certificates`.'),
     cert_file: z.string().min(1).optional().describe('PEM client certificate for mutual TLS, relative to the pipeline file. MM2: `ssl.keystore.location`.'),
     key_file: z.string().min(1).optional().describe('PEM private key of `cert_file`, relative to the pipeline file. MM2: `ssl.keystore.location`.'),
-    key_password: z.string().optional().describe('Passphrase of `key_file`. MM2: `ssl.key.password`.'),
-    reject_unauthorized: z
+    cert: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('PEM client certificate chain in the file itself, instead of `cert_file`. MM2: `ssl.keystore.certificate.chain`.'),
+    key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'PEM private key of `cert`, instead of `key_file`; use `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: `ssl.keystore.key`.',
+      ),
+    key_password: z.string().optional().describe('Passphrase of an encrypted `key_file` or `key`. MM2: `ssl.key.password`.'),
+    verify_hostname: z
       .boolean()
       .default(true)
       .describe(
-        "Verify the brokers' certificates and host names; turn off only for throwaway test clusters. MM2: `ssl.endpoint.identification.algorithm` (empty = off).",
+        "Check that a broker's certificate names the host it was reached at. Turning it off is logged as a warning at start. MM2: `ssl.endpoint.identification.algorithm` (`https`; empty = off).",
       ),
+    reject_unauthorized: z
+      .boolean()
+      .default(true)
+      .describe("Verify the brokers' certificates at all (chain and host name); turn off only for throwaway test clusters. No MM2 equivalent."),
   })
   .describe('TLS settings; used when `protocol` is `ssl` or `sasl_ssl`, and only then.');
 

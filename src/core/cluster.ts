@@ -28,9 +28,16 @@ export interface ClusterSecurity {
   readonly sasl?: SaslSettings;
   readonly ssl?: {
     readonly caFile?: string;
+    /** Inline PEM CA certificates, trusted besides `caFile`. */
+    readonly ca?: string;
     readonly certFile?: string;
     readonly keyFile?: string;
+    /** Inline PEM client certificate chain and key, instead of the files. */
+    readonly cert?: string;
+    readonly key?: string;
     readonly keyPassword?: string;
+    /** Check the broker certificate names the host (Node's checkServerIdentity). */
+    readonly verifyHostname: boolean;
     readonly rejectUnauthorized: boolean;
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
-import type { ClusterConnection, OAuthClientCredentials, SaslSettings } from '../core/cluster';
+import type { ClusterConnection, ClusterSecurity, OAuthClientCredentials, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
@@ -14,6 +14,8 @@ import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
 import { toUnavailableError } from './errors';
+import { describeConnectFailure } from './login-failure';
+import { normalizePem } from './pem';
 import { OAuthTokenSource } from './oauth-token-source';
 import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
 
@@ -50,6 +52,7 @@ export class KafkajsClients implements KafkaClients {
 
   constructor(private readonly options: KafkajsClientsOptions) {
     registerCodecs();
+    for (const connection of options.clusters) warnAboutUnverifiedTls(connection, options.logger);
   }
 
   private kafka(cluster: string, role: string): Kafka {
@@ -101,7 +104,7 @@ export class KafkajsClients implements KafkaClients {
       await admin.connect();
       await admin.describeCluster();
     } catch (error) {
-      throw toUnavailableError(cluster, error);
+      throw describeConnectFailure(this.connection(cluster), error);
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
@@ -120,10 +123,42 @@ export class KafkajsClients implements KafkaClients {
   }
 }
 
+function usesTls(connection: ClusterConnection): boolean {
+  return connection.security.protocol === 'ssl' || connection.security.protocol === 'sasl_ssl';
+}
+
+/** Turning verification off is the user's explicit choice, and said out loud once per cluster. */
+function warnAboutUnverifiedTls(connection: ClusterConnection, logger: Logger): void {
+  const ssl = connection.security.ssl;
+  if (!usesTls(connection) || ssl === undefined) return;
+  if (!ssl.rejectUnauthorized) {
+    logger.warn("TLS certificate verification is off: this cluster's brokers are not authenticated, anyone in the path can read and change the data.", {
+      cluster: connection.alias,
+    });
+  } else if (!ssl.verifyHostname) {
+    logger.warn("TLS host name verification is off: any certificate of the trusted CAs is accepted for this cluster's brokers, whatever host it names.", {
+      cluster: connection.alias,
+    });
+  }
+}
+
+/** Node's TLS options: trusted CAs from the file and the inline PEM, the client certificate, host name checks. */
+function tlsOptions(ssl: ClusterSecurity['ssl']): NonNullable<KafkaConfig['ssl']> {
+  const ca = [...(ssl?.caFile ? [readFileSync(ssl.caFile, 'utf8')] : []), ...(ssl?.ca ? [normalizePem(ssl.ca)] : [])];
+  return {
+    rejectUnauthorized: ssl?.rejectUnauthorized ?? true,
+    ca: ca.length > 0 ? ca : undefined,
+    cert: ssl?.cert !== undefined ? normalizePem(ssl.cert) : ssl?.certFile ? readFileSync(ssl.certFile, 'utf8') : undefined,
+    key: ssl?.key !== undefined ? normalizePem(ssl.key) : ssl?.keyFile ? readFileSync(ssl.keyFile, 'utf8') : undefined,
+    passphrase: ssl?.keyPassword,
+    // Node checks the host name unless told otherwise; the chain is still verified.
+    ...(ssl !== undefined && !ssl.verifyHostname && { checkServerIdentity: () => undefined }),
+  };
+}
+
 function kafkaConfig(connection: ClusterConnection, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources): KafkaConfig {
   const { security } = connection;
-  const tls = security.protocol === 'ssl' || security.protocol === 'sasl_ssl';
-  const ssl = security.ssl;
+  const tls = usesTls(connection);
   return {
     clientId,
     brokers: [...connection.bootstrapServers],
@@ -131,15 +166,7 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: K
     requestTimeout: connection.requestTimeoutMs,
     logLevel: options.debug ? logLevel.DEBUG : logLevel.WARN,
     logCreator: kafkajsLogCreator(options.logger.child({ cluster: connection.alias })),
-    ssl: tls
-      ? {
-          rejectUnauthorized: ssl?.rejectUnauthorized ?? true,
-          ca: ssl?.caFile ? [readFileSync(ssl.caFile, 'utf8')] : undefined,
-          cert: ssl?.certFile ? readFileSync(ssl.certFile, 'utf8') : undefined,
-          key: ssl?.keyFile ? readFileSync(ssl.keyFile, 'utf8') : undefined,
-          passphrase: ssl?.keyPassword,
-        }
-      : undefined,
+    ssl: tls ? tlsOptions(security.ssl) : undefined,
     sasl: security.sasl && saslOptions(connection.alias, security.sasl, tokenSources),
   };
 }

@@ -8,6 +8,7 @@ import { ensureKafkaDistribution } from './kafka-distribution';
 import { isBrokerReady } from './kafka-probe';
 import { startBroker, type LocalCluster } from './local-broker';
 import { defaultKafkaVersion, DEFAULT_ALIASES, validateAliases } from './local-clusters';
+import type { LocalSecurityOptions } from './local-security';
 import { defaultLocalStateDir } from './paths';
 import { isProcessOurs, terminateProcess } from './processes';
 
@@ -35,6 +36,8 @@ export interface UpOptions {
   readonly cacheDir?: string;
   readonly heapMb?: number;
   readonly startTimeoutMs?: number;
+  /** Secured listeners, users and the authorizer for the clusters this call starts (see local-security.ts). */
+  readonly security?: LocalSecurityOptions;
   readonly logger?: Logger;
 }
 
@@ -73,6 +76,7 @@ export async function upDetachedClusters(options: UpOptions = {}): Promise<UpRes
           dir,
           heapMb: options.heapMb,
           startTimeoutMs: options.startTimeoutMs,
+          security: options.security,
           logger,
         });
         const state: DetachedCluster = { ...handle.cluster, startedAt: new Date().toISOString() };

@@ -22,6 +22,14 @@ export {
   type StartLocalClustersOptions,
 } from './local-clusters';
 export type { LocalCluster } from './local-broker';
+export {
+  LOCAL_SASL_MECHANISMS,
+  LOCAL_SUPER_USER,
+  readLocalPassword,
+  type LocalClientCertificate,
+  type LocalClusterSecurity,
+  type LocalSecurityOptions,
+} from './local-security';
 export { isBrokerReady, probeKafka, type KafkaProbeResult } from './kafka-probe';
 export { isProcessAlive } from './processes';
 export { defaultLocalStateDir, mirrorflowCacheDir } from './paths';

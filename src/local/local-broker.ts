@@ -11,6 +11,7 @@ import { javaCommand, type KafkaDistribution } from './kafka-distribution';
 import { isBrokerReady } from './kafka-probe';
 import { randomKafkaUuid } from './kafka-uuid';
 import { lastLines, logExcerpt, readLogEnd } from './log-tail';
+import { prepareSecurity, type LocalClusterSecurity, type LocalSecurityOptions } from './local-security';
 import { signal, terminateProcess } from './processes';
 import type { Watchdog } from './watchdog';
 
@@ -30,6 +31,8 @@ export interface LocalCluster {
   readonly dir: string;
   /** The broker's log file. */
   readonly logFile: string;
+  /** Its secured listeners, when it was started with `security`. */
+  readonly security?: LocalClusterSecurity;
 }
 
 export interface StartBrokerOptions {
@@ -39,6 +42,8 @@ export interface StartBrokerOptions {
   readonly dir: string;
   readonly heapMb?: number;
   readonly brokerProperties?: BrokerPropertyOverrides;
+  /** Secured listeners, users, certificates and the authorizer (see local-security.ts). */
+  readonly security?: LocalSecurityOptions;
   readonly startTimeoutMs?: number;
   readonly logger?: Logger;
   /**
@@ -144,12 +149,15 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
   await mkdir(dataDir, { recursive: true });
   await mkdir(files.logDir, { recursive: true });
 
-  const [port, controllerPort] = (await findFreePorts(2, HOST)) as [number, number];
+  const [port, controllerPort, saslSslPort, sslPort] = (await findFreePorts(options.security ? 4 : 2, HOST)) as [number, number, number, number];
   const clusterId = randomKafkaUuid();
-  const properties = brokerProperties({ brokerPort: port, controllerPort, dataDir, host: HOST, overrides: options.brokerProperties });
-  await writeFile(files.propertiesFile, renderProperties(properties, `Local Kafka cluster "${alias}", written by mirrorflow.`));
+  const secured = options.security && (await prepareSecurity(dir, options.security, { host: HOST, brokerPort: port, controllerPort, saslSslPort, sslPort }));
+  const overrides = { ...secured?.brokerProperties, ...options.brokerProperties };
+  const properties = brokerProperties({ brokerPort: port, controllerPort, dataDir, host: HOST, overrides });
+  // The file holds the broker's key and the PLAIN passwords when secured: owner-readable only.
+  await writeFile(files.propertiesFile, renderProperties(properties, `Local Kafka cluster "${alias}", written by mirrorflow.`), { mode: 0o600 });
 
-  await formatStorage(distribution, clusterId, files.propertiesFile, files.logDir, alias);
+  await formatStorage(distribution, clusterId, files.propertiesFile, files.logDir, alias, secured?.formatArgs ?? []);
 
   let pid = await launch(options, files, port, logger);
   const cluster: LocalCluster = {
@@ -165,6 +173,7 @@ async function startOnce(options: StartBrokerOptions, logger: Logger): Promise<B
     },
     dir,
     logFile: files.logFile,
+    ...(secured && { security: secured.descriptor }),
   };
   let running = true;
   let stopped = false;
@@ -333,10 +342,17 @@ function spawned(child: ChildProcess, command: string, alias: string): Promise<n
   });
 }
 
-async function formatStorage(distribution: KafkaDistribution, clusterId: string, propertiesFile: string, logDir: string, alias: string): Promise<void> {
+async function formatStorage(
+  distribution: KafkaDistribution,
+  clusterId: string,
+  propertiesFile: string,
+  logDir: string,
+  alias: string,
+  extraArgs: readonly string[],
+): Promise<void> {
   const java = javaCommand(distribution, {
     mainClass: 'kafka.tools.StorageTool',
-    args: ['format', '-t', clusterId, '-c', propertiesFile],
+    args: ['format', '-t', clusterId, '-c', propertiesFile, ...extraArgs],
     profile: 'tool',
     logDir,
   });
@@ -347,7 +363,9 @@ async function formatStorage(distribution: KafkaDistribution, clusterId: string,
   await spawned(child, java.command, alias);
   const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
   if (code !== 0) {
-    throw new LocalKafkaError(`Formatting the storage of local Kafka cluster "${alias}" failed (exit code ${code}):\n${output.trim()}`);
+    throw new LocalKafkaError(
+      `Formatting the storage of local Kafka cluster "${alias}" failed (exit code ${code}):\n${output.trim().replace(/password=[^\]\s]*/g, 'password=(hidden)')}`,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../core/ports/logger';
 import type { BrokerPropertyOverrides } from './broker-properties';
 import { DEFAULT_KAFKA_VERSION, ensureKafkaDistribution, type KafkaDistribution } from './kafka-distribution';
 import { startBroker, type BrokerHandle, type LocalCluster } from './local-broker';
+import type { LocalSecurityOptions } from './local-security';
 import { processWatchdog } from './watchdog';
 
 export interface StartLocalClustersOptions {
@@ -21,6 +22,12 @@ export interface StartLocalClustersOptions {
   readonly heapMb?: number;
   /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
   readonly brokerProperties?: BrokerPropertyOverrides;
+  /**
+   * Secured listeners on every cluster: SASL_SSL (SCRAM-SHA-512, SCRAM-SHA-256, PLAIN), SSL with
+   * client certificates, the StandardAuthorizer; what clients need is on `clusters[alias].security`.
+   * Default none: PLAINTEXT only.
+   */
+  readonly security?: LocalSecurityOptions;
   /** Deadline for each broker to answer after its JVM started. Default 90 s. */
   readonly startTimeoutMs?: number;
   readonly logger?: Logger;
@@ -91,6 +98,7 @@ export async function startLocalClusters(options: StartLocalClustersOptions = {}
           dir,
           heapMb: options.heapMb,
           brokerProperties: options.brokerProperties,
+          security: options.security,
           startTimeoutMs: options.startTimeoutMs,
           logger,
           watchdog,

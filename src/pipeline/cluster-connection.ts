@@ -15,9 +15,13 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
       sasl: security.sasl && toSaslSettings(security.sasl),
       ssl: security.ssl && {
         caFile: security.ssl.ca_file,
+        ca: security.ssl.ca,
         certFile: security.ssl.cert_file,
         keyFile: security.ssl.key_file,
+        cert: security.ssl.cert,
+        key: security.ssl.key,
         keyPassword: security.ssl.key_password,
+        verifyHostname: security.ssl.verify_hostname,
         rejectUnauthorized: security.ssl.reject_unauthorized,
       },
     },

@@ -199,7 +199,10 @@ function withPrincipal(error: unknown, config: PipelineConfig): unknown {
   if (!(error instanceof KafkaAuthorizationError) || error.principal !== undefined) return error;
   const security = config.clusters[error.cluster]?.security;
   if (security === undefined) return error;
-  if (security.sasl !== undefined) return error.as(`User:${security.sasl.username}, SASL ${security.sasl.mechanism.toUpperCase()}`);
+  const sasl = security.sasl;
+  if (sasl?.mechanism === 'oauthbearer') return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
+  if (sasl !== undefined) return error.as(`User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`);
   if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
+  if (security.ssl?.cert !== undefined) return error.as('the principal of the inline client certificate (ssl.cert)');
   return error.as('User:ANONYMOUS, no credentials');
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
-import { isBrokerReady, isProcessAlive, type DetachedClusterStatus } from '../../src/local';
+import { isBrokerReady, isProcessAlive, readLocalPassword, type DetachedClusterStatus } from '../../src/local';
+import { KafkaKit } from '../support/kafka-kit';
 
 const run = promisify(execFile);
 const cli = resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');
@@ -54,4 +55,34 @@ test('local up with an unusable alias fails with exit code 69 and says why', asy
     assert.match(error.stderr ?? '', /"bad\.alias" is not a usable cluster alias/);
     return true;
   });
+});
+
+test('local up --secure starts a cluster with secured listeners; status says what a client needs and never a password', async () => {
+  const up = await mirrorflow('local', 'up', 'vault', '--secure', '--user', 'bob');
+  const [status] = JSON.parse((await mirrorflow('local', 'status', '--json')).stdout) as DetachedClusterStatus[];
+  const security = status!.security!;
+  const passwords = [await readLocalPassword(security, 'admin'), await readLocalPassword(security, 'bob')];
+  const text = (await mirrorflow('local', 'status')).stdout;
+  for (const output of [up.stdout, text]) {
+    assert.ok(output.includes(`SASL_SSL  ${security.saslSslBootstrap}  mechanisms SCRAM-SHA-512, SCRAM-SHA-256, PLAIN`), output);
+    assert.ok(output.includes(`SSL       ${security.sslBootstrap}  client certificate required`), output);
+    assert.ok(output.includes(`CA file: ${security.caFile}`), output);
+    assert.ok(output.includes(`users: admin (super user), bob; passwords in ${security.passwordsFile}`), output);
+    for (const password of passwords) assert.ok(!output.includes(password), 'a password was printed');
+  }
+  assert.ok(!JSON.stringify(status).includes(passwords[0]!) && !JSON.stringify(status).includes(passwords[1]!), 'a password in the JSON status');
+
+  // What status printed is enough to log in: the super user over SCRAM-SHA-512 with the CA file.
+  const kit = new KafkaKit(security.saslSslBootstrap, {
+    protocol: 'sasl_ssl',
+    sasl: { mechanism: 'scram-sha-512', username: 'admin', password: passwords[0]! },
+    ssl: { caFile: security.caFile, verifyHostname: true, rejectUnauthorized: true },
+  });
+  try {
+    await kit.createTopic('secured-topic');
+    assert.ok((await kit.topics()).has('secured-topic'));
+  } finally {
+    await kit.close();
+  }
+  await mirrorflow('local', 'down', 'vault');
 });

@@ -6,6 +6,7 @@ import { Kafka, logLevel, CompressionTypes } from '../../src/kafka/kafkajs';
 import { registerCodecs } from '../../src/kafka/codecs';
 import type { Compression, OutboundRecord, RecordWriter } from '../../src/core/ports/record-writer';
 import type { KafkaRecord, RecordHeader } from '../../src/core/record';
+import type { ClusterSecurity } from '../../src/core/cluster';
 import type { TopicConfigEntry } from '../../src/core/ports/cluster-admin';
 import { silentLogger } from '../../src/core/ports/logger';
 import { waitFor } from './wait-for';
@@ -28,13 +29,20 @@ export class KafkaKit {
   /** One producer per compression, kept open: tests that produce in a loop must not connect each time. */
   private readonly writers = new Map<Compression, RecordWriter>();
 
-  constructor(private readonly bootstrap: string) {
+  /**
+   * `security` reaches a secured listener (see secured-clusters.ts); deleteTopic and
+   * produceTransactional always connect in plaintext.
+   */
+  constructor(
+    private readonly bootstrap: string,
+    security: ClusterSecurity = { protocol: 'plaintext' },
+  ) {
     this.clients = new KafkajsClients({
       clusters: [
         {
           alias: 'kit',
           bootstrapServers: [bootstrap],
-          security: { protocol: 'plaintext' },
+          security,
           connectionTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
         },

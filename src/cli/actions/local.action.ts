@@ -1,10 +1,19 @@
 import type { Logger } from '../../core/ports/logger';
-import { detachedClusterStatus, downDetachedClusters, upDetachedClusters, type DetachedCluster, type DetachedClusterStatus } from '../../local';
+import {
+  detachedClusterStatus,
+  downDetachedClusters,
+  upDetachedClusters,
+  type DetachedCluster,
+  type DetachedClusterStatus,
+  type LocalSecurityOptions,
+} from '../../local';
 import { textTable } from './text-table';
 
 /** Options of `mirrorflow local up`, as parsed by the command. */
 export interface LocalUpOptions {
   readonly aliases: readonly string[];
+  /** Secured listeners, users and ACLs; undefined for PLAINTEXT only (the demo default). */
+  readonly security?: LocalSecurityOptions;
   readonly version?: string;
   readonly stateDir?: string;
   readonly json: boolean;
@@ -34,6 +43,7 @@ export async function localUpAction(options: LocalUpOptions, output: ActionOutpu
     aliases: options.aliases,
     version: options.version,
     stateDir: options.stateDir,
+    security: options.security,
     logger: progressLogger(output.err),
   });
   const all = [...result.started, ...result.alreadyRunning].sort((a, b) => options.aliases.indexOf(a.alias) - options.aliases.indexOf(b.alias));
@@ -49,6 +59,7 @@ export async function localUpAction(options: LocalUpOptions, output: ActionOutpu
     result.started.includes(cluster) ? 'started' : 'already running',
   ]);
   output.out.write(textTable(rows));
+  output.out.write(securityLines(all));
   output.out.write(`\nFor the tests: export MIRRORFLOW_TEST_CLUSTERS='${JSON.stringify(bootstrapMap(all))}'\n`);
   output.out.write('Stop with: mirrorflow local down\n');
 }
@@ -65,6 +76,30 @@ export async function localStatusAction(options: LocalStatusOptions, output: Act
     return;
   }
   output.out.write(textTable([['ALIAS', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.map(statusRow)]));
+  output.out.write(securityLines(clusters));
+}
+
+/**
+ * What a client needs for each secured cluster: the listener per protocol, mechanisms, the CA
+ * file, the users, and where the passwords and client certificates are. Never a password.
+ */
+export function securityLines(clusters: readonly DetachedCluster[]): string {
+  const lines: string[] = [];
+  for (const { alias, security } of clusters) {
+    if (security === undefined) continue;
+    const certificates = security.clientCertificates[security.superUser];
+    lines.push(
+      '',
+      `${alias} (secured):`,
+      `  SASL_SSL  ${security.saslSslBootstrap}  mechanisms ${security.saslMechanisms.join(', ')}`,
+      `  SSL       ${security.sslBootstrap}  client certificate required`,
+      `  CA file: ${security.caFile}`,
+      `  users: ${security.superUser} (super user), ${security.users.join(', ')}; passwords in ${security.passwordsFile}`,
+      `  client certificates: ${certificates === undefined ? '(none)' : certificates.certFile.replace(/client-[^/]*\.pem$/, 'client-<user>.pem and .key')}`,
+      `  authorizer: ${security.authorizer ? 'StandardAuthorizer; without an ACL only the super user may act' : 'none'}`,
+    );
+  }
+  return lines.length === 0 ? '' : lines.join('\n') + '\n';
 }
 
 /** Stops recorded clusters (all, or the aliases given) and removes their files. */

@@ -3,6 +3,8 @@ import { localDownAction, localStatusAction, localUpAction } from '../actions/lo
 import { DEFAULT_ALIASES, DEFAULT_KAFKA_VERSION } from '../../local';
 
 interface UpFlags {
+  readonly secure?: boolean;
+  readonly user?: string[];
   readonly kafkaVersion?: string;
   readonly stateDir?: string;
   readonly json?: boolean;
@@ -22,12 +24,15 @@ export function registerLocalCommand(program: Command): void {
     .command('up')
     .description('Start clusters that keep running after this command, and print their addresses.')
     .argument('[aliases...]', `cluster aliases (default: ${DEFAULT_ALIASES.join(' ')})`)
+    .option('--secure', 'add SASL_SSL (SCRAM-SHA-512, SCRAM-SHA-256, PLAIN) and mutual-TLS listeners, a CA, users and ACLs (StandardAuthorizer)')
+    .option('--user <name>', 'a user to create with --secure (repeatable; default alice)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--kafka-version <version>', `Kafka release from Maven Central (default ${DEFAULT_KAFKA_VERSION})`)
     .option('--state-dir <dir>', stateDirHelp)
     .option('--json', 'print {"alias": "host:port"} only')
     .action((aliases: string[], flags: UpFlags) =>
       localUpAction({
         aliases: aliases.length > 0 ? aliases : DEFAULT_ALIASES,
+        security: flags.secure === true ? { users: flags.user } : undefined,
         version: flags.kafkaVersion,
         stateDir: flags.stateDir,
         json: flags.json === true,
