@@ -1,8 +1,9 @@
-import type { FlowBatch, TopicPartition } from '../core/record';
+import type { FlowBatch, SourceBatch, TopicPartition } from '../core/record';
 import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { CheckpointStatus } from './checkpoint-status';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
+import { TransformCounters } from './transform-counters';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -28,6 +29,11 @@ export class FlowStatus {
   writes = 0;
   /** Milliseconds from the source timestamp to the target's acknowledgement, for the last batch's newest record. */
   lastReplicationLatencyMs: number | undefined;
+  /**
+   * Milliseconds from the source timestamp of the last fetched batch's last record to its fetch
+   * (MM2's record-age-ms, measured once per batch).
+   */
+  lastRecordAgeMs: number | undefined;
   topics = 0;
   /**
    * Times a source partition's log was found to restart below the stored position (topic deleted
@@ -45,6 +51,10 @@ export class FlowStatus {
    * cluster right now, and since when: the flow keeps retrying them, and keeps running.
    */
   readonly outages = new OutageStatus();
+  /** The counters the flow's transforms keep (`context.metrics.counter`). */
+  readonly transformCounters = new TransformCounters();
+  /** What ended the flow, when its state is `failed`. */
+  failure: unknown;
 
   /** Records and bytes replicated per source partition (by `topicPartitionKey`), for per-partition metrics. */
   readonly partitionTotals = new Map<string, { records: number; bytes: number }>();
@@ -72,6 +82,13 @@ export class FlowStatus {
     const p = this.partitions.get(key);
     if (p) p.highWatermark = Math.max(p.highWatermark, highWatermark);
     else this.partitions.set(key, { topic: tp.topic, partition: tp.partition, nextOffset: firstOffset, highWatermark });
+  }
+
+  /** A batch just fetched: the age of its last record (one timestamp per batch, not per record). */
+  recordAge(batch: SourceBatch, now: number): void {
+    const timestamp = batch.kind === 'records' ? batch.records.at(-1)?.timestamp : batch.recordBatches.at(-1)?.maxTimestamp;
+    // Timestamps below 0 mean "none" (old message formats).
+    if (timestamp !== undefined && timestamp >= 0) this.lastRecordAgeMs = Math.max(0, now - timestamp);
   }
 
   recordWrite(batches: readonly FlowBatch[], now: number): void {

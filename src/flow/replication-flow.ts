@@ -279,6 +279,7 @@ export class ReplicationFlow {
     ).pipe(
       catchError((error: unknown) => {
         status.state = 'failed';
+        status.failure = error;
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
         return concat(
           this.flush(false).pipe(
@@ -346,6 +347,7 @@ export class ReplicationFlow {
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
     this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark);
+    this.parts.status.recordAge(batch, Date.now());
     switch (batch.kind) {
       case 'records':
         return this.stamp(lifetime, this.transformed(batch, remote));

@@ -25,9 +25,14 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<TransformChain>(TransformChain)
       .toResolvedValue(
-        (registry: PluginRegistry, logger: Logger) =>
-          buildTransformChain(flow.transforms, registry, { flow: { source: flow.source, target: flow.target }, logger }),
-        [PluginRegistry, Logger],
+        (registry: PluginRegistry, logger: Logger, status: FlowStatus) =>
+          buildTransformChain(flow.transforms, registry, {
+            flow: { source: flow.source, target: flow.target },
+            logger,
+            // The steps' counters count into the flow's status, which /metrics reads.
+            metrics: (step) => status.transformCounters.forStep(step),
+          }),
+        [PluginRegistry, Logger, FlowStatus],
       )
       .inSingletonScope();
 

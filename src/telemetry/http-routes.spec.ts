@@ -22,6 +22,9 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     recordBatchesForwarded: 3,
     writes: 4,
     lastReplicationLatencyMs: 12,
+    lastRecordAgeMs: 20,
+    transformCounters: [{ transform: 'mask_json_field', step: '0', name: 'values_changed', help: 'Values masked.', value: 7 }],
+    failure: undefined,
     partitions: [
       { topic: 'orders', partition: 1, nextOffset: 30, highWatermark: 40, records: 30, bytes: 3000 },
       { topic: 'orders', partition: 0, nextOffset: 40, highWatermark: 40, records: 40, bytes: 4000 },
@@ -99,6 +102,8 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
     assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
+    assert.equal(sample(t, 'mirrorflow_record_age_ms', f), 20);
+    assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
   });
 });
 
@@ -213,6 +218,24 @@ test('/connectors: three connectors per flow, named <source>-><target>.<class>; 
     });
     const expanded = (await get('/connectors?expand=status')).json() as Record<string, { status: { connector: { state: string } } }>;
     assert.equal(expanded['primary->backup.MirrorCheckpointConnector']!.status.connector.state, 'RUNNING');
+  });
+});
+
+test('/connectors/{name}/status: a failed flow is FAILED with the trace of what ended it, as Connect shows it', async () => {
+  const failure = { message: 'Not authorized to write to backup', trace: 'AuthorizationError: Not authorized to write to backup\n    at write' };
+  await serve([flow({ state: 'failed', failure })], async (get) => {
+    const status = (await get('/connectors/MirrorSourceConnector/status')).json() as {
+      connector: { state: string; trace?: string };
+      tasks: { state: string; trace?: string }[];
+    };
+    assert.equal(status.connector.state, 'FAILED');
+    assert.equal(status.connector.trace, failure.trace);
+    assert.equal(status.tasks[0]!.state, 'FAILED');
+    assert.equal(status.tasks[0]!.trace, failure.trace);
+    const running = (await get('/connectors/MirrorHeartbeatConnector/status')).json() as { connector: Record<string, unknown> };
+    assert.equal(running.connector['trace'], undefined, 'a running connector has no trace');
+    const doc = (await get('/status')).json() as { flows: { failure: string | null }[] };
+    assert.equal(doc.flows[0]!.failure, failure.message);
   });
 });
 

@@ -5,6 +5,7 @@ const FLOW_LABELS = ['flow', 'source', 'target'] as const;
 const PARTITION_LABELS = [...FLOW_LABELS, 'topic', 'partition'] as const;
 const STATE_LABELS = [...FLOW_LABELS, 'state'] as const;
 const OUTAGE_LABELS = [...FLOW_LABELS, 'cluster', 'operation'] as const;
+const TRANSFORM_LABELS = [...FLOW_LABELS, 'transform', 'step', 'counter'] as const;
 
 type Labels = Record<string, string | number>;
 type Emit = (labels: Labels, value: number) => void;
@@ -90,6 +91,20 @@ export class Metrics {
       "From the source timestamp of the last batch's newest record to the target's acknowledgement (MM2: replication-latency-ms, last value).",
       FLOW_LABELS,
       perFlow(replicating, (f) => f.lastReplicationLatencyMs),
+    );
+    this.gauge(
+      'mirrorflow_record_age_ms',
+      "Age of the last fetched batch's last record when it was fetched: now minus its source timestamp (MM2: record-age-ms, last value).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.lastRecordAgeMs),
+    );
+    this.counter(
+      'mirrorflow_transform_counter_total',
+      "Counters kept by the flow's transforms (plugin API context.metrics.counter), per step and counter name.",
+      TRANSFORM_LABELS,
+      (emit) => {
+        for (const f of replicating()) for (const c of f.transformCounters) emit({ ...flowLabels(f), transform: c.transform, step: c.step, counter: c.name }, c.value);
+      },
     );
     this.counter(
       'mirrorflow_records_dropped_total',
