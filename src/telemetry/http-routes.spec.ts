@@ -117,6 +117,8 @@ test('/metrics: source resets, dead letters, and an outage by cluster and operat
     assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
     const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
     assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
+    assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->backup' }), 1);
+    assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->dr' }), 0, 'an outage of 30 s makes the flow not ready, as /ready says');
   });
 });
 

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { readiness } from './readiness';
 import { CHECKPOINT_STATES, FLOW_STATES, HEARTBEAT_STATES, type FlowSnapshot, type PartitionSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
 
 const FLOW_LABELS = ['flow', 'source', 'target'] as const;
@@ -103,7 +104,8 @@ export class Metrics {
       "Counters kept by the flow's transforms (plugin API context.metrics.counter), per step and counter name.",
       TRANSFORM_LABELS,
       (emit) => {
-        for (const f of replicating()) for (const c of f.transformCounters) emit({ ...flowLabels(f), transform: c.transform, step: c.step, counter: c.name }, c.value);
+        for (const f of replicating())
+          for (const c of f.transformCounters) emit({ ...flowLabels(f), transform: c.transform, step: c.step, counter: c.name }, c.value);
       },
     );
     this.counter(
@@ -141,6 +143,16 @@ export class Metrics {
       "The flow's state: 1 for the current one, 0 for the others.",
       STATE_LABELS,
       perState(FLOW_STATES, flows, (f) => f.state),
+    );
+    this.gauge(
+      'mirrorflow_flow_ready',
+      'Whether the flow counts as ready on /ready: 1 when it runs and nothing it needs has failed for long, else 0.',
+      FLOW_LABELS,
+      (emit) => {
+        const list = flows();
+        const r = readiness(list, now());
+        list.forEach((f, i) => emit(flowLabels(f), r.flows[i]?.ready === true ? 1 : 0));
+      },
     );
     this.counter(
       'mirrorflow_source_resets_total',

@@ -39,10 +39,13 @@ test('/ready: 503 naming the flow and the cluster while the target broker is dow
 
   const down = await withBrokerBack(clusters.broker('dst'), async () => {
     await clusters.broker('dst').halt();
-    const answer = await waitFor(async () => {
-      const r = await ready(base);
-      return r.status === 503 ? r : undefined;
-    }, { what: `/ready to answer 503 with dst down\n${fail()}`, timeoutMs: 90_000 });
+    const answer = await waitFor(
+      async () => {
+        const r = await ready(base);
+        return r.status === 503 ? r : undefined;
+      },
+      { what: `/ready to answer 503 with dst down\n${fail()}`, timeoutMs: 90_000 },
+    );
     assert.equal((await fetch(`${base}/healthz`)).status, 200, 'alive all along');
     return answer;
   });

@@ -36,7 +36,10 @@ function frames(stdout: string): string[] {
 /** The rates row of the flow in a frame: [records/s, MB/s, lag, catch-up]. */
 function ratesRow(frame: string): string[] | undefined {
   const line = frame.split('\n').find((l) => /^primary->backup\s+(-|\d+)\s+(-|\d+\.\d\d)\s+\d+\s/.test(l));
-  return line?.trim().split(/\s{2,}/).slice(1);
+  return line
+    ?.trim()
+    .split(/\s{2,}/)
+    .slice(1);
 }
 
 describe('mirrorflow status --watch', () => {

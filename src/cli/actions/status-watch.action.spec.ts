@@ -9,7 +9,10 @@ function doc(records: number, bytes: number, lag: number): StatusDocument {
 }
 
 function row(text: string): string[] {
-  return text.split('\n')[1]!.trim().split(/\s{2,}/);
+  return text
+    .split('\n')[1]!
+    .trim()
+    .split(/\s{2,}/);
 }
 
 test('--watch rates: records/s and MB/s between two readings, and the time to catch up at the pace the lag shrinks', () => {
