@@ -35,6 +35,10 @@ export class FlowStatus {
    */
   lastRecordAgeMs: number | undefined;
   topics = 0;
+  /** Remote topics this flow created on the target. */
+  topicsCreated = 0;
+  /** Records decoded and encoded again for the target, not forwarded in their source batch. */
+  recordsReencoded = 0;
   /**
    * Times a source partition's log was found to restart below the stored position (topic deleted
    * and recreated, or truncated) and replication resumed from the new log.
@@ -100,6 +104,7 @@ export class FlowStatus {
       this.recordsDropped += batch.sourceRecords - records - (flowBatchDeadLetters(batch)?.length ?? 0);
       this.bytesReplicated += batch.bytes;
       this.recordBatchesForwarded += flowBatchForwardedCount(batch);
+      if (batch.kind === 'records') this.recordsReencoded += records;
       const timestamp = flowBatchNewestTimestamp(batch);
       if (timestamp > newest) newest = timestamp;
       const key = topicPartitionKey(batch.source);

@@ -20,6 +20,8 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     recordsDropped: status.recordsDropped,
     bytesReplicated: status.bytesReplicated,
     recordBatchesForwarded: status.recordBatchesForwarded,
+    recordsReencoded: status.recordsReencoded,
+    topicsCreated: status.topicsCreated,
     writes: status.writes,
     lastReplicationLatencyMs: status.lastReplicationLatencyMs,
     lastRecordAgeMs: status.lastRecordAgeMs,

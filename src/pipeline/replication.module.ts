@@ -38,7 +38,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
 
     bind<TopicSyncOptions>(TopicSyncOptions)
       .toResolvedValue(
-        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger): TopicSyncOptions => {
+        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger, status: FlowStatus): TopicSyncOptions => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
           const configFilter = new DefaultConfigPropertyFilter({ exclude: flow.topic_sync.configs_exclude });
           return {
@@ -51,9 +51,10 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             syncConfigs: flow.topic_sync.sync_configs,
             replicationFactor: flow.topic_sync.replication_factor,
             logger,
+            onCreated: (count) => (status.topicsCreated += count),
           };
         },
-        [SourceAdmin, TargetAdmin, ReplicationPolicy, Logger],
+        [SourceAdmin, TargetAdmin, ReplicationPolicy, Logger, FlowStatus],
       )
       .inSingletonScope();
     bind(TopicSync).toSelf().inSingletonScope();

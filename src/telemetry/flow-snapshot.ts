@@ -65,6 +65,10 @@ export interface FlowSnapshot {
   readonly recordsDropped: number;
   readonly bytesReplicated: number;
   readonly recordBatchesForwarded: number;
+  /** Records decoded and encoded again for the target (not forwarded in their source batch). */
+  readonly recordsReencoded: number;
+  /** Remote topics the flow created on the target. */
+  readonly topicsCreated: number;
   readonly writes: number;
   readonly lastReplicationLatencyMs: number | undefined;
   /** Age of the last fetched batch's last record when fetched (MM2: record-age-ms). */

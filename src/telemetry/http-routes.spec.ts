@@ -20,6 +20,8 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     recordsDropped: 2,
     bytesReplicated: 7000,
     recordBatchesForwarded: 3,
+    recordsReencoded: 5,
+    topicsCreated: 1,
     writes: 4,
     lastReplicationLatencyMs: 12,
     lastRecordAgeMs: 20,
@@ -103,6 +105,8 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
     assert.equal(sample(t, 'mirrorflow_record_age_ms', f), 20);
+    assert.equal(sample(t, 'mirrorflow_records_reencoded_total', f), 5);
+    assert.equal(sample(t, 'mirrorflow_topics_created_total', f), 1);
     assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
   });
 });

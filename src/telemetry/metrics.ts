@@ -121,6 +121,18 @@ export class Metrics {
       perFlow(replicating, (f) => f.recordBatchesForwarded),
     );
     this.counter(
+      'mirrorflow_records_reencoded_total',
+      'Records decoded and encoded again for the target (transforms, or batches not forwarded as fetched); the rest travel in their source batches.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.recordsReencoded),
+    );
+    this.counter(
+      'mirrorflow_topics_created_total',
+      'Remote topics the flow created on the target.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.topicsCreated),
+    );
+    this.counter(
       'mirrorflow_writes_total',
       'Acknowledged writes (produce rounds) to the target.',
       FLOW_LABELS,

@@ -116,6 +116,8 @@ describe('/metrics against real brokers', () => {
     assert.equal(value(t, 'mirrorflow_transform_counter_total', masked), 80, 'the plugin counted every value it masked');
     assert.equal(value(t, 'mirrorflow_transform_counter_total', { ...masked, counter: 'values_not_json' }), 0);
     assert.equal(value(t, 'mirrorflow_topics', f), 1);
+    assert.equal(value(t, 'mirrorflow_topics_created_total', f), 1, 'the remote topic (the dead-letter topic is not a replicated one)');
+    assert.equal(value(t, 'mirrorflow_records_reencoded_total', f), 80, 'transformed records cannot travel in their source batches');
     assert.equal(value(t, 'mirrorflow_partitions', f), 2);
     assert.equal(value(t, 'mirrorflow_flow_state', { ...f, state: 'running' }), 1);
     assert.equal(value(t, 'mirrorflow_checkpoint_groups', f), 1);

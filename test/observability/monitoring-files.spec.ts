@@ -25,6 +25,8 @@ const FLOW: FlowSnapshot = {
   recordsDropped: 0,
   bytesReplicated: 1,
   recordBatchesForwarded: 0,
+  recordsReencoded: 5,
+  topicsCreated: 1,
   writes: 1,
   lastReplicationLatencyMs: 1,
   lastRecordAgeMs: 1,

@@ -14,4 +14,3 @@ export async function serveHttp(pipeline: Pipeline, listen: string | ListenAddre
   logger.info('Serving metrics, health and status over HTTP.', { address: workerId, endpoints: '/ /metrics /healthz /ready /status /connectors' });
   return server;
 }
-

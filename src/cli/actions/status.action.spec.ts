@@ -14,6 +14,8 @@ const flow: FlowSnapshot = {
   recordsDropped: 0,
   bytesReplicated: 700,
   recordBatchesForwarded: 0,
+  recordsReencoded: 5,
+  topicsCreated: 1,
   writes: 2,
   lastReplicationLatencyMs: 9,
   lastRecordAgeMs: 15,
