@@ -57,6 +57,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     sourceResets: status.sourceResets,
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,
+    retries: status.outages.failuresSoFar,
     transformCounters: status.transformCounters.values(),
     failure: status.state === 'failed' && status.failure !== undefined ? describeFailure(status.failure) : undefined,
   };

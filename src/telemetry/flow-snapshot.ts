@@ -83,6 +83,8 @@ export interface FlowSnapshot {
   readonly recordsDeadLettered: number;
   /** Cluster operations of the flow failing retriably right now, oldest first; empty when all is well. */
   readonly outages: readonly OutageSnapshot[];
+  /** Retriable failures since start, per cluster and operation (each was retried). */
+  readonly retries: readonly { readonly cluster: string; readonly operation: string; readonly failures: number }[];
   /** Counters the flow's transforms keep (plugin API `context.metrics`). */
   readonly transformCounters: readonly TransformCounterSnapshot[];
   /** Why the flow failed (state `failed`): the error, and its chain of causes as a trace. */

@@ -45,6 +45,7 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     sourceResets: 0,
     recordsDeadLettered: 0,
     outages: [],
+    retries: [],
     ...overrides,
   };
 }
@@ -114,16 +115,23 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
 test('/metrics: source resets, dead letters, and an outage by cluster and operation only while it lasts', async () => {
   const since = Date.now() - 30_000;
   const outage = { cluster: 'dr', operation: 'writing records', since, failures: 9, lastError: 'Connection error' };
-  await serve([flow({ sourceResets: 2, recordsDeadLettered: 3 }), flow({ target: 'dr', outages: [outage] })], async (get) => {
-    const t = (await get('/metrics')).text;
-    assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
-    assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
-    assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
-    const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
-    assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
-    assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->backup' }), 1);
-    assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->dr' }), 0, 'an outage of 30 s makes the flow not ready, as /ready says');
-  });
+  await serve(
+    [
+      flow({ sourceResets: 2, recordsDeadLettered: 3 }),
+      flow({ target: 'dr', outages: [outage], retries: [{ cluster: 'dr', operation: 'writing records', failures: 9 }] }),
+    ],
+    async (get) => {
+      const t = (await get('/metrics')).text;
+      assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
+      assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
+      assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
+      const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
+      assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
+      assert.equal(sample(t, 'mirrorflow_retries_total', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' }), 9);
+      assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->backup' }), 1);
+      assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->dr' }), 0, 'an outage of 30 s makes the flow not ready, as /ready says');
+    },
+  );
 });
 
 test('/healthz is 200; /ready is 200 only when every flow runs, else 503 with a reason per flow', async () => {

@@ -188,6 +188,14 @@ export class Metrics {
       },
     );
 
+    this.counter(
+      'mirrorflow_retries_total',
+      'Retriable failures of a cluster operation since start, each retried (outages and single failures alike).',
+      OUTAGE_LABELS,
+      (emit) => {
+        for (const f of flows()) for (const r of f.retries) emit({ ...flowLabels(f), cluster: r.cluster, operation: r.operation }, r.failures);
+      },
+    );
     // Checkpoints and group offset sync: MM2's MirrorCheckpointConnector.
     this.gauge(
       'mirrorflow_checkpoint_state',

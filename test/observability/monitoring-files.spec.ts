@@ -45,6 +45,7 @@ const FLOW: FlowSnapshot = {
   sourceResets: 0,
   recordsDeadLettered: 0,
   outages: [{ cluster: 'backup', operation: 'writing records', since: 1, failures: 1, lastError: 'x' }],
+  retries: [{ cluster: 'backup', operation: 'writing records', failures: 3 }],
   transformCounters: [{ transform: 't', step: '0', name: 'c', help: 'h', value: 1 }],
   failure: undefined,
 };

@@ -58,6 +58,16 @@ test('/ready: 503 naming the flow and the cluster while the target broker is dow
   );
 
   await waitFor(async () => (await ready(base)).status === 200, { what: `/ready 200 again with dst back\n${fail()}`, timeoutMs: 120_000 });
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const retried = /^mirrorflow_retries_total\{[^}]*cluster="dst",operation="writing records"\} (\d+)$/m.exec(metrics);
+  assert.ok(
+    retried !== null && Number(retried[1]) > 0,
+    `the failed writes to dst are counted:\n${metrics
+      .split('\n')
+      .filter((l) => l.startsWith('mirrorflow_retries_total'))
+      .join('\n')}`,
+  );
+  assert.doesNotMatch(metrics, /^mirrorflow_outage_seconds\{/m, 'the outage is over');
   const written = await producer.stop();
   await waitFor(async () => (await distinctCount(dst, `src.${topic}`)) === written, { what: `all ${written} records on the target`, timeoutMs: 90_000 });
   run.kill('SIGTERM');

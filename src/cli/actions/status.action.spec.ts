@@ -26,6 +26,7 @@ const flow: FlowSnapshot = {
   sourceResets: 0,
   recordsDeadLettered: 0,
   outages: [],
+  retries: [],
   checkpoints: {
     state: 'running',
     groups: 2,
