@@ -131,7 +131,11 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connector',
     type: 'list',
     default: 'org.apache.kafka.common.metrics.JmxReporter',
-    support: java('mirrorflow has no JMX; it logs its progress (--status-interval)', 'org.apache.kafka.common.metrics.JmxReporter', ''),
+    support: java(
+      'mirrorflow has no JMX; it serves Prometheus metrics on /metrics (http.listen) and logs its progress (--status-interval)',
+      'org.apache.kafka.common.metrics.JmxReporter',
+      '',
+    ),
   },
 
   // MirrorSourceConfig

@@ -504,7 +504,7 @@ const httpSchema = z
       .refine((v) => v === 'off' || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
       .default(DEFAULT_HTTP_LISTEN)
       .describe(
-        "Address of the HTTP endpoints (`/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect's 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).",
+        "Address of the HTTP endpoints (a status page at `/`, `/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect's 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).",
       ),
   })
   .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');

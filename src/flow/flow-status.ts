@@ -1,10 +1,11 @@
-import type { FlowBatch, TopicPartition } from '../core/record';
+import type { FlowBatch, SourceBatch, TopicPartition } from '../core/record';
 import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { AclSyncStatus } from './acl-sync-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { ConfigSyncStatus } from './config-sync-status';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
+import { TransformCounters } from './transform-counters';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -30,7 +31,16 @@ export class FlowStatus {
   writes = 0;
   /** Milliseconds from the source timestamp to the target's acknowledgement, for the last batch's newest record. */
   lastReplicationLatencyMs: number | undefined;
+  /**
+   * Milliseconds from the source timestamp of the last fetched batch's last record to its fetch
+   * (MM2's record-age-ms, measured once per batch).
+   */
+  lastRecordAgeMs: number | undefined;
   topics = 0;
+  /** Remote topics this flow created on the target. */
+  topicsCreated = 0;
+  /** Records decoded and encoded again for the target, not forwarded in their source batch. */
+  recordsReencoded = 0;
   /**
    * Times a source partition's log was found to restart below the stored position (topic deleted
    * and recreated, or truncated) and replication resumed from the new log.
@@ -51,6 +61,10 @@ export class FlowStatus {
    * cluster right now, and since when: the flow keeps retrying them, and keeps running.
    */
   readonly outages = new OutageStatus();
+  /** The counters the flow's transforms keep (`context.metrics.counter`). */
+  readonly transformCounters = new TransformCounters();
+  /** What ended the flow, when its state is `failed`. */
+  failure: unknown;
 
   /** Records and bytes replicated per source partition (by `topicPartitionKey`), for per-partition metrics. */
   readonly partitionTotals = new Map<string, { records: number; bytes: number }>();
@@ -80,6 +94,13 @@ export class FlowStatus {
     else this.partitions.set(key, { topic: tp.topic, partition: tp.partition, nextOffset: firstOffset, highWatermark });
   }
 
+  /** A batch just fetched: the age of its last record (one timestamp per batch, not per record). */
+  recordAge(batch: SourceBatch, now: number): void {
+    const timestamp = batch.kind === 'records' ? batch.records.at(-1)?.timestamp : batch.recordBatches.at(-1)?.maxTimestamp;
+    // Timestamps below 0 mean "none" (old message formats).
+    if (timestamp !== undefined && timestamp >= 0) this.lastRecordAgeMs = Math.max(0, now - timestamp);
+  }
+
   recordWrite(batches: readonly FlowBatch[], now: number): void {
     this.writes++;
     let newest = Number.NEGATIVE_INFINITY;
@@ -89,6 +110,7 @@ export class FlowStatus {
       this.recordsDropped += batch.sourceRecords - records - (flowBatchDeadLetters(batch)?.length ?? 0);
       this.bytesReplicated += batch.bytes;
       this.recordBatchesForwarded += flowBatchForwardedCount(batch);
+      if (batch.kind === 'records') this.recordsReencoded += records;
       const timestamp = flowBatchNewestTimestamp(batch);
       if (timestamp > newest) newest = timestamp;
       const key = topicPartitionKey(batch.source);

@@ -40,6 +40,13 @@ export class OutageStatus {
   private readonly entries = new Map<string, Entry>();
   /** Outages that ended because the operation succeeded again. */
   recovered = 0;
+  /** Every retriable failure so far, per cluster and operation (ongoing outages or not). */
+  private readonly totals = new Map<string, { readonly cluster: string; readonly operation: string; failures: number }>();
+
+  /** Retriable failures since start, per cluster and operation, each retried. */
+  get failuresSoFar(): readonly { readonly cluster: string; readonly operation: string; readonly failures: number }[] {
+    return [...this.totals.values()].map(({ cluster, operation, failures }) => ({ cluster, operation, failures }));
+  }
 
   /** Ongoing outages, oldest first. */
   get current(): readonly Outage[] {
@@ -63,6 +70,9 @@ export class OutageStatus {
     }
     entry.holders.add(holder);
     entry.failures++;
+    const total = this.totals.get(key);
+    if (total === undefined) this.totals.set(key, { cluster, operation, failures: 1 });
+    else total.failures++;
     entry.lastError = describeError(error);
     const outageMs = now - entry.since;
     const warn = outageMs >= entry.nextWarnAtMs;

@@ -287,6 +287,7 @@ export class ReplicationFlow {
       finalize(() => this.timers.unsubscribe()),
       catchError((error: unknown) => {
         status.state = 'failed';
+        status.failure = error;
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
         return concat(
           this.flush(false).pipe(
@@ -360,6 +361,7 @@ export class ReplicationFlow {
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
     this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark);
+    this.parts.status.recordAge(batch, Date.now());
     switch (batch.kind) {
       case 'records':
         return this.stamp(lifetime, this.transformed(batch, remote));

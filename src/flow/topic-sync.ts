@@ -25,6 +25,8 @@ export interface TopicSyncOptions {
   readonly syncConfigs: boolean;
   readonly replicationFactor: number;
   readonly logger: Logger;
+  /** Told how many remote topics each refresh created (for the flow's status). */
+  readonly onCreated?: (count: number) => void;
 }
 /** DI token of the parts the container gives a TopicSync; a token and its interface share a name. */
 export const TopicSyncOptions = Symbol.for('mirrorflow.TopicSyncOptions');
@@ -87,6 +89,7 @@ export class TopicSync {
           ),
         );
         for (const name of created) logger.info('Remote topic created.', { topic: name });
+        if (created.length > 0) this.options.onCreated?.(created.length);
       }
       for (const t of replicated) {
         const existing = targetTopics.get(t.target);

@@ -20,8 +20,11 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     recordsDropped: status.recordsDropped,
     bytesReplicated: status.bytesReplicated,
     recordBatchesForwarded: status.recordBatchesForwarded,
+    recordsReencoded: status.recordsReencoded,
+    topicsCreated: status.topicsCreated,
     writes: status.writes,
     lastReplicationLatencyMs: status.lastReplicationLatencyMs,
+    lastRecordAgeMs: status.lastRecordAgeMs,
     partitions: [...status.partitions.values()].map((p) => {
       const totals = status.partitionTotals.get(topicPartitionKey(p));
       return {
@@ -70,7 +73,25 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     sourceResets: status.sourceResets,
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,
+    retries: status.outages.failuresSoFar,
+    transformCounters: status.transformCounters.values(),
+    failure: status.state === 'failed' && status.failure !== undefined ? describeFailure(status.failure) : undefined,
   };
+}
+
+/**
+ * An error as Connect's `trace` shows one: the error's stack, then each cause after
+ * `Caused by:`.
+ */
+export function describeFailure(error: unknown): { message: string; trace: string } {
+  const lines: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+    const text = current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current);
+    lines.push(depth === 0 ? text : `Caused by: ${text}`);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return { message: error instanceof Error ? error.message : String(error), trace: lines.join('\n') };
 }
 
 /** A heartbeats-only flow never starts replication; its heartbeats say whether it works. */

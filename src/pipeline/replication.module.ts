@@ -26,15 +26,20 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<TransformChain>(TransformChain)
       .toResolvedValue(
-        (registry: PluginRegistry, logger: Logger) =>
-          buildTransformChain(flow.transforms, registry, { flow: { source: flow.source, target: flow.target }, logger }),
-        [PluginRegistry, Logger],
+        (registry: PluginRegistry, logger: Logger, status: FlowStatus) =>
+          buildTransformChain(flow.transforms, registry, {
+            flow: { source: flow.source, target: flow.target },
+            logger,
+            // The steps' counters count into the flow's status, which /metrics reads.
+            metrics: (step) => status.transformCounters.forStep(step),
+          }),
+        [PluginRegistry, Logger, FlowStatus],
       )
       .inSingletonScope();
 
     bind<TopicSyncOptions>(TopicSyncOptions)
       .toResolvedValue(
-        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger): TopicSyncOptions => {
+        (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger, status: FlowStatus): TopicSyncOptions => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
           const configFilter = flowConfigFilter(flow);
           return {
@@ -47,9 +52,10 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             syncConfigs: flow.topic_sync.sync_configs,
             replicationFactor: flow.topic_sync.replication_factor,
             logger,
+            onCreated: (count) => (status.topicsCreated += count),
           };
         },
-        [SourceAdmin, TargetAdmin, ReplicationPolicy, Logger],
+        [SourceAdmin, TargetAdmin, ReplicationPolicy, Logger, FlowStatus],
       )
       .inSingletonScope();
     bind(TopicSync).toSelf().inSingletonScope();

@@ -32,9 +32,10 @@ export interface TransformCounter {
 }
 
 /**
- * Counters scoped to one transform step, named in snake_case. mirrorflow does not export metrics
- * yet: today the counts go nowhere, and a metrics exporter will take them without plugins
- * changing. Create counters in `create()`, not per record.
+ * Counters scoped to one transform step, named in snake_case (a name that is not fails the
+ * step's creation). `mirrorflow run` exports them on /metrics as
+ * `mirrorflow_transform_counter_total{flow,source,target,transform,step,counter}`; `inc` only
+ * adds to a number. Create counters in `create()`, not per record.
  */
 export interface TransformMetrics {
   counter(name: string, help: string): TransformCounter;

@@ -83,10 +83,12 @@ export function getConnectorStatus(flows: readonly FlowSnapshot[], name: string,
 
 function connectorStatus(c: Connector, workerId: string): unknown {
   const { state, tasks } = connectState(c);
+  // Connect adds `trace` to a FAILED connector or task: the error that ended it.
+  const trace = (s: ConnectState): { trace?: string } => (s === 'FAILED' && c.flow.failure !== undefined ? { trace: c.flow.failure.trace } : {});
   return {
     name: c.name,
-    connector: { state, worker_id: workerId },
-    tasks: tasks === undefined ? [] : [{ id: 0, state: tasks, worker_id: workerId }],
+    connector: { state, worker_id: workerId, ...trace(state) },
+    tasks: tasks === undefined ? [] : [{ id: 0, state: tasks, worker_id: workerId, ...trace(tasks) }],
     type: 'source',
   };
 }

@@ -87,8 +87,14 @@ export interface FlowSnapshot {
   readonly recordsDropped: number;
   readonly bytesReplicated: number;
   readonly recordBatchesForwarded: number;
+  /** Records decoded and encoded again for the target (not forwarded in their source batch). */
+  readonly recordsReencoded: number;
+  /** Remote topics the flow created on the target. */
+  readonly topicsCreated: number;
   readonly writes: number;
   readonly lastReplicationLatencyMs: number | undefined;
+  /** Age of the last fetched batch's last record when fetched (MM2: record-age-ms). */
+  readonly lastRecordAgeMs: number | undefined;
   readonly partitions: readonly PartitionSnapshot[];
   readonly buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
   readonly checkpoints: CheckpointSnapshot;
@@ -102,6 +108,21 @@ export interface FlowSnapshot {
   readonly recordsDeadLettered: number;
   /** Cluster operations of the flow failing retriably right now, oldest first; empty when all is well. */
   readonly outages: readonly OutageSnapshot[];
+  /** Retriable failures since start, per cluster and operation (each was retried). */
+  readonly retries: readonly { readonly cluster: string; readonly operation: string; readonly failures: number }[];
+  /** Counters the flow's transforms keep (plugin API `context.metrics`). */
+  readonly transformCounters: readonly TransformCounterSnapshot[];
+  /** Why the flow failed (state `failed`): the error, and its chain of causes as a trace. */
+  readonly failure: { readonly message: string; readonly trace: string } | undefined;
+}
+
+export interface TransformCounterSnapshot {
+  readonly transform: string;
+  /** The step's index in the flow's `transforms:` list. */
+  readonly step: string;
+  readonly name: string;
+  readonly help: string;
+  readonly value: number;
 }
 
 /** One operation against one cluster that keeps failing retriably (and is being retried). */

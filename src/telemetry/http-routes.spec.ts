@@ -20,8 +20,13 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     recordsDropped: 2,
     bytesReplicated: 7000,
     recordBatchesForwarded: 3,
+    recordsReencoded: 5,
+    topicsCreated: 1,
     writes: 4,
     lastReplicationLatencyMs: 12,
+    lastRecordAgeMs: 20,
+    transformCounters: [{ transform: 'mask_json_field', step: '0', name: 'values_changed', help: 'Values masked.', value: 7 }],
+    failure: undefined,
     partitions: [
       { topic: 'orders', partition: 1, nextOffset: 30, highWatermark: 40, records: 30, bytes: 3000 },
       { topic: 'orders', partition: 0, nextOffset: 40, highWatermark: 40, records: 40, bytes: 4000 },
@@ -41,6 +46,7 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     sourceResets: 0,
     recordsDeadLettered: 0,
     outages: [],
+    retries: [],
     ...overrides,
   };
 }
@@ -100,20 +106,33 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
     assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
+    assert.equal(sample(t, 'mirrorflow_record_age_ms', f), 20);
+    assert.equal(sample(t, 'mirrorflow_records_reencoded_total', f), 5);
+    assert.equal(sample(t, 'mirrorflow_topics_created_total', f), 1);
+    assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
   });
 });
 
 test('/metrics: source resets, dead letters, and an outage by cluster and operation only while it lasts', async () => {
   const since = Date.now() - 30_000;
   const outage = { cluster: 'dr', operation: 'writing records', since, failures: 9, lastError: 'Connection error' };
-  await serve([flow({ sourceResets: 2, recordsDeadLettered: 3 }), flow({ target: 'dr', outages: [outage] })], async (get) => {
-    const t = (await get('/metrics')).text;
-    assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
-    assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
-    assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
-    const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
-    assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
-  });
+  await serve(
+    [
+      flow({ sourceResets: 2, recordsDeadLettered: 3 }),
+      flow({ target: 'dr', outages: [outage], retries: [{ cluster: 'dr', operation: 'writing records', failures: 9 }] }),
+    ],
+    async (get) => {
+      const t = (await get('/metrics')).text;
+      assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
+      assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
+      assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
+      const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
+      assert.ok(seconds !== undefined && seconds >= 30 && seconds < 60, `outage of about 30 s, got ${seconds}`);
+      assert.equal(sample(t, 'mirrorflow_retries_total', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' }), 9);
+      assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->backup' }), 1);
+      assert.equal(sample(t, 'mirrorflow_flow_ready', { flow: 'primary->dr' }), 0, 'an outage of 30 s makes the flow not ready, as /ready says');
+    },
+  );
 });
 
 test('/healthz is 200; /ready is 200 only when every flow runs, else 503 with a reason per flow', async () => {
@@ -214,6 +233,24 @@ test('/connectors: three connectors per flow, named <source>-><target>.<class>; 
     });
     const expanded = (await get('/connectors?expand=status')).json() as Record<string, { status: { connector: { state: string } } }>;
     assert.equal(expanded['primary->backup.MirrorCheckpointConnector']!.status.connector.state, 'RUNNING');
+  });
+});
+
+test('/connectors/{name}/status: a failed flow is FAILED with the trace of what ended it, as Connect shows it', async () => {
+  const failure = { message: 'Not authorized to write to backup', trace: 'AuthorizationError: Not authorized to write to backup\n    at write' };
+  await serve([flow({ state: 'failed', failure })], async (get) => {
+    const status = (await get('/connectors/MirrorSourceConnector/status')).json() as {
+      connector: { state: string; trace?: string };
+      tasks: { state: string; trace?: string }[];
+    };
+    assert.equal(status.connector.state, 'FAILED');
+    assert.equal(status.connector.trace, failure.trace);
+    assert.equal(status.tasks[0]!.state, 'FAILED');
+    assert.equal(status.tasks[0]!.trace, failure.trace);
+    const running = (await get('/connectors/MirrorHeartbeatConnector/status')).json() as { connector: Record<string, unknown> };
+    assert.equal(running.connector['trace'], undefined, 'a running connector has no trace');
+    const doc = (await get('/status')).json() as { flows: { failure: string | null }[] };
+    assert.equal(doc.flows[0]!.failure, failure.message);
   });
 });
 

@@ -4,6 +4,7 @@ import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
 import { readiness } from './readiness';
 import { statusDocument } from './status-document';
+import { statusPage } from './status-page';
 
 export interface HttpRoutesOptions {
   readonly pipeline: string;
@@ -14,10 +15,12 @@ export interface HttpRoutesOptions {
   readonly workerId: () => string;
 }
 
-/** The endpoints of `mirrorflow run`: metrics, health, readiness, status and the Connect subset. */
+/** The endpoints of `mirrorflow run`: the status page, metrics, health, readiness, status and the Connect subset. */
 export function httpRoutes(options: HttpRoutesOptions): Route[] {
   const { snapshots } = options;
+  const page = statusPage(options.pipeline);
   return [
+    { method: 'GET', path: '/', handle: () => ({ status: 200, contentType: 'text/html; charset=utf-8', body: page }) },
     {
       method: 'GET',
       path: '/metrics',

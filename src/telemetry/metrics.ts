@@ -1,10 +1,12 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { readiness } from './readiness';
 import { CHECKPOINT_STATES, FLOW_STATES, HEARTBEAT_STATES, type FlowSnapshot, type PartitionSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
 
 const FLOW_LABELS = ['flow', 'source', 'target'] as const;
 const PARTITION_LABELS = [...FLOW_LABELS, 'topic', 'partition'] as const;
 const STATE_LABELS = [...FLOW_LABELS, 'state'] as const;
 const OUTAGE_LABELS = [...FLOW_LABELS, 'cluster', 'operation'] as const;
+const TRANSFORM_LABELS = [...FLOW_LABELS, 'transform', 'step', 'counter'] as const;
 
 type Labels = Record<string, string | number>;
 type Emit = (labels: Labels, value: number) => void;
@@ -91,6 +93,21 @@ export class Metrics {
       FLOW_LABELS,
       perFlow(replicating, (f) => f.lastReplicationLatencyMs),
     );
+    this.gauge(
+      'mirrorflow_record_age_ms',
+      "Age of the last fetched batch's last record when it was fetched: now minus its source timestamp (MM2: record-age-ms, last value).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.lastRecordAgeMs),
+    );
+    this.counter(
+      'mirrorflow_transform_counter_total',
+      "Counters kept by the flow's transforms (plugin API context.metrics.counter), per step and counter name.",
+      TRANSFORM_LABELS,
+      (emit) => {
+        for (const f of replicating())
+          for (const c of f.transformCounters) emit({ ...flowLabels(f), transform: c.transform, step: c.step, counter: c.name }, c.value);
+      },
+    );
     this.counter(
       'mirrorflow_records_dropped_total',
       "Records dropped by the flow's transforms.",
@@ -102,6 +119,18 @@ export class Metrics {
       'Source record batches written to the target as fetched, without decoding.',
       FLOW_LABELS,
       perFlow(replicating, (f) => f.recordBatchesForwarded),
+    );
+    this.counter(
+      'mirrorflow_records_reencoded_total',
+      'Records decoded and encoded again for the target (transforms, or batches not forwarded as fetched); the rest travel in their source batches.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.recordsReencoded),
+    );
+    this.counter(
+      'mirrorflow_topics_created_total',
+      'Remote topics the flow created on the target.',
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.topicsCreated),
     );
     this.counter(
       'mirrorflow_writes_total',
@@ -127,6 +156,16 @@ export class Metrics {
       STATE_LABELS,
       perState(FLOW_STATES, flows, (f) => f.state),
     );
+    this.gauge(
+      'mirrorflow_flow_ready',
+      'Whether the flow counts as ready on /ready: 1 when it runs and nothing it needs has failed for long, else 0.',
+      FLOW_LABELS,
+      (emit) => {
+        const list = flows();
+        const r = readiness(list, now());
+        list.forEach((f, i) => emit(flowLabels(f), r.flows[i]?.ready === true ? 1 : 0));
+      },
+    );
     this.counter(
       'mirrorflow_source_resets_total',
       'Source logs found restarted below the stored position (topic recreated or truncated).',
@@ -149,6 +188,14 @@ export class Metrics {
       },
     );
 
+    this.counter(
+      'mirrorflow_retries_total',
+      'Retriable failures of a cluster operation since start, each retried (outages and single failures alike).',
+      OUTAGE_LABELS,
+      (emit) => {
+        for (const f of flows()) for (const r of f.retries) emit({ ...flowLabels(f), cluster: r.cluster, operation: r.operation }, r.failures);
+      },
+    );
     // Checkpoints and group offset sync: MM2's MirrorCheckpointConnector.
     this.gauge(
       'mirrorflow_checkpoint_state',

@@ -23,6 +23,8 @@ export interface FlowStatusDocument {
   readonly recordBatchesForwarded: number;
   readonly writes: number;
   readonly latencyMs: number | null;
+  /** Age of the last fetched record when fetched (MM2's record-age-ms). */
+  readonly recordAgeMs: number | null;
   readonly lag: number;
   readonly buffer: { readonly bytes: number; readonly maxBytes: number } | null;
   readonly partitions: readonly {
@@ -75,6 +77,9 @@ export interface FlowStatusDocument {
     readonly failures: number;
     readonly lastError: string;
   }[];
+  readonly transformCounters: readonly { readonly transform: string; readonly step: string; readonly counter: string; readonly value: number }[];
+  /** Why the flow failed; null unless its state is `failed`. */
+  readonly failure: string | null;
 }
 
 export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[], now: number = Date.now()): StatusDocument {
@@ -98,6 +103,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         recordBatchesForwarded: f.recordBatchesForwarded,
         writes: f.writes,
         latencyMs: f.lastReplicationLatencyMs ?? null,
+        recordAgeMs: f.lastRecordAgeMs ?? null,
         lag: flowLag(f),
         buffer: f.buffer === undefined ? null : { bytes: f.buffer.inFlightBytes, maxBytes: f.buffer.maxBytes },
         partitions: [...f.partitions]
@@ -140,6 +146,8 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         sourceResets: f.sourceResets,
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),
+        transformCounters: f.transformCounters.map((c) => ({ transform: c.transform, step: c.step, counter: c.name, value: c.value })),
+        failure: f.failure?.message ?? null,
       };
     }),
   };

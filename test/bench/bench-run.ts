@@ -147,7 +147,7 @@ export const LIMIT_PRODUCER_PROPS: readonly string[] = ['acks=all', 'batch.size=
 export const LIMIT_LATENCY_PRODUCER_PROPS: readonly string[] = ['acks=all', 'linger.ms=0'];
 
 function newRunId(workload: Workload, round: number, replicator: ReplicatorName): string {
-  const who = { mirrorflow: 'mf', 'mm2-default': 'md', 'mm2-tuned': 'mt', limit: 'lim' }[replicator];
+  const who = { mirrorflow: 'mf', 'mirrorflow-metrics': 'mfm', 'mm2-default': 'md', 'mm2-tuned': 'mt', limit: 'lim' }[replicator];
   return `${workload.name}-r${round}-${who}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -325,6 +325,8 @@ function startReplicator(env: BenchEnv, run: ReplicationRun, replicator: Exclude
   switch (replicator) {
     case 'mirrorflow':
       return startMirrorflow(run, env.mirrorflow);
+    case 'mirrorflow-metrics':
+      return startMirrorflow(run, { ...env.mirrorflow, scrapeMetricsMs: 1000 });
     case 'mm2-default':
       return startMm2(run, env.distribution, 'default', env.tunedTasks);
     case 'mm2-tuned':

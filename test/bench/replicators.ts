@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
@@ -14,8 +15,13 @@ import { signal, waitForProcessExit } from '../../src/local/processes';
 import { processWatchdog } from '../../src/local/watchdog';
 import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
 
-export type ReplicatorName = 'mirrorflow' | 'mm2-default' | 'mm2-tuned' | 'limit';
-export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
+export type ReplicatorName = 'mirrorflow' | 'mirrorflow-metrics' | 'mm2-default' | 'mm2-tuned' | 'limit';
+export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mirrorflow-metrics', 'mm2-default', 'mm2-tuned', 'limit'];
+/**
+ * What runs without `--replicators`. `mirrorflow-metrics` (mirrorflow serving HTTP, its /metrics
+ * scraped every second) is there to measure what metrics cost: `--replicators mirrorflow,mirrorflow-metrics`.
+ */
+export const DEFAULT_REPLICATORS: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
 
 /** `dist/src/cli/main.js`, from `dist/test/bench`. */
 export const MIRRORFLOW_MAIN = resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');
@@ -117,6 +123,8 @@ export interface MirrorflowLaunch {
   readonly set: readonly string[];
   /** `--status-interval`: a progress line this often (the soak reads them); default 0, none. */
   readonly statusIntervalMs?: number;
+  /** Serve HTTP and fetch /metrics this often while it runs, as Prometheus would; default: HTTP off. */
+  readonly scrapeMetricsMs?: number;
 }
 
 /**
@@ -153,10 +161,51 @@ export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLau
     '--status-interval',
     String(launch.statusIntervalMs ?? 0),
     '--http',
-    'off',
+    launch.scrapeMetricsMs === undefined ? 'off' : '127.0.0.1:0',
     ...launch.set.flatMap((s) => ['--set', s]),
   ];
-  return spawnLogged(process.execPath, args, join(run.dir, 'mirrorflow.log'), run.dir);
+  const child = spawnLogged(process.execPath, args, join(run.dir, 'mirrorflow.log'), run.dir);
+  return launch.scrapeMetricsMs === undefined ? child : scraped(child, launch.scrapeMetricsMs);
+}
+
+/**
+ * A mirrorflow run whose /metrics is fetched every `everyMs` from when it serves until it is
+ * stopped (the address comes from its log line); how many scrapes succeeded goes into its log,
+ * so a run that was not really scraped shows.
+ */
+function scraped(child: ChildRun, everyMs: number): ChildRun {
+  let stopping = false;
+  let scrapes = 0;
+  let bytes = 0;
+  const loop = (async () => {
+    let base: string | undefined;
+    while (!stopping && child.exitStatus() === undefined) {
+      const tick = performance.now();
+      if (base === undefined) {
+        const line = (await readFile(child.logFile, 'utf8').catch(() => '')).split('\n').find((l) => l.includes('Serving metrics'));
+        if (line !== undefined) base = `http://${(JSON.parse(line) as { address: string }).address}`;
+      } else {
+        const text = await fetch(`${base}/metrics`)
+          .then((r) => r.text())
+          .catch(() => '');
+        if (text !== '') {
+          scrapes++;
+          bytes = text.length;
+        }
+      }
+      // Until it serves, its log is read often; then /metrics once per interval, as a scraper would.
+      await sleep(base === undefined ? 50 : Math.max(0, tick + everyMs - performance.now()));
+    }
+  })();
+  return {
+    ...child,
+    stop: async (graceMs) => {
+      stopping = true;
+      await loop;
+      await appendFile(child.logFile, `${JSON.stringify({ bench: 'metrics scraped', scrapes, lastExpositionBytes: bytes, everyMs })}\n`);
+      await child.stop(graceMs);
+    },
+  };
 }
 
 export async function startMm2(run: ReplicationRun, distribution: KafkaDistribution, variant: Mm2Variant, tunedTasks: number): Promise<ChildRun> {

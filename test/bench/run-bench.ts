@@ -2,7 +2,7 @@
  * `npm run bench [-- options]`: mirrorflow against MirrorMaker 2 and the limit, on local clusters.
  *
  *   --workloads bulk,large,wide,latency     which workloads (default: all four)
- *   --replicators mirrorflow,mm2-default,mm2-tuned,limit
+ *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (and mirrorflow-metrics: HTTP on, /metrics scraped every 1 s)
  *   --rounds N                              rounds per workload (default 3; 1 with --smoke)
  *   --smoke                                 tiny sizes: seconds per run, for correctness only
  *   --scale F                               multiply record counts (latency: seconds) by F
@@ -43,7 +43,7 @@ import { defaultKafkaVersion } from '../../src/local';
 import { runBench, type BenchOptions } from './bench-harness';
 import { runSoak, type SoakOptions } from './soak-run';
 import { rerender, type BenchReport } from './bench-report';
-import { REPLICATOR_NAMES, type ReplicatorName } from './replicators';
+import { DEFAULT_REPLICATORS, REPLICATOR_NAMES, type ReplicatorName } from './replicators';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
 
 /** The repository root, from `dist/test/bench`. */
@@ -162,7 +162,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   return {
     bench: {
       workloads: names.map(sized),
-      replicators: list<ReplicatorName>('replicators', values.replicators, REPLICATOR_NAMES) ?? [...REPLICATOR_NAMES],
+      replicators: list<ReplicatorName>('replicators', values.replicators, REPLICATOR_NAMES) ?? [...DEFAULT_REPLICATORS],
       rounds: positiveInt('rounds', values.rounds) ?? (smoke ? 1 : 3),
       clusters: values.source !== undefined && values.target !== undefined ? { source: values.source, target: values.target } : undefined,
       kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),

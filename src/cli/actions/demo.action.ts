@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { Pipeline, createKafkaClients, loadPipeline, plaintextConnection } from '../../pipeline';
 import { startLocalClusters } from '../../local';
-import { createLogger } from '../../telemetry';
+import { createLogger, parseListenAddress, type HttpServer } from '../../telemetry';
+import { serveHttp } from './serve-http';
 import { MirrorflowError } from '../../core/errors';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { OutboundRecord } from '../../core/ports/record-writer';
@@ -12,6 +13,8 @@ export interface DemoOptions {
   /** Records written before replication starts, and again while it runs. */
   readonly records: number;
   readonly out: NodeJS.WritableStream;
+  /** After the copy is complete, keep replicating (and serving HTTP) until Ctrl-C, then check. */
+  readonly stay: boolean;
 }
 
 const DEMO_TOPICS = [
@@ -36,6 +39,7 @@ export async function demoAction(options: DemoOptions): Promise<void> {
     logger,
     'mirrorflow-demo',
   );
+  let http: HttpServer | undefined;
   try {
     await seed(clients, 0, options.records);
     say(`Wrote ${options.records.toLocaleString('en-US')} records to ${DEMO_TOPICS.map((t) => t.name).join(', ')} on primary.`);
@@ -47,6 +51,12 @@ export async function demoAction(options: DemoOptions): Promise<void> {
     });
     say(`Running ${file}`);
     const pipeline = new Pipeline(config, { logger, registry });
+    http = await demoHttp(pipeline, config.http.listen);
+    if (http !== undefined) {
+      const { host, port } = http.address()!;
+      const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      say(`Watch it: ${base}/ (status page), ${base}/metrics, or \`mirrorflow status ${base} --watch\` in another terminal.`);
+    }
     await pipeline.prepare();
     const running = pipeline.run();
 
@@ -72,6 +82,10 @@ export async function demoAction(options: DemoOptions): Promise<void> {
     }
     await more;
     if (tty) say('');
+    if (options.stay) {
+      say('The copy is complete; replication goes on. Ctrl-C stops it and checks the copy.');
+      await new Promise<void>((resolveStop) => process.once('SIGINT', () => resolveStop()));
+    }
     pipeline.stop();
     await running;
 
@@ -89,6 +103,7 @@ export async function demoAction(options: DemoOptions): Promise<void> {
     if (mismatches > 0) throw new MirrorflowError(`${mismatches} partitions differ between primary and backup.`);
     say('backup holds an exact copy of primary. Stopping the clusters.');
   } finally {
+    await http?.close();
     await clients.close();
     await local.stop();
   }
@@ -150,4 +165,15 @@ async function digests(clients: KafkaClients, cluster: string, topic: string): P
     }
   }
   return new Map([...hashes].sort(([a], [b]) => a - b).map(([p, e]) => [p, `${e.count} records, sha256 ${e.hash.digest('hex').slice(0, 16)}`]));
+}
+
+/** The pipeline's HTTP endpoints on its `http.listen`; a port in use there (another run) gives way to a free one. */
+async function demoHttp(pipeline: Pipeline, listen: string): Promise<HttpServer | undefined> {
+  const logger = createLogger({ level: 'error', format: 'text' });
+  try {
+    return await serveHttp(pipeline, listen, logger);
+  } catch {
+    const address = parseListenAddress(listen);
+    return address === undefined ? undefined : serveHttp(pipeline, { host: address.host, port: 0 }, logger);
+  }
 }

@@ -1,8 +1,8 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
-import { HttpServer, Metrics, createLogger, describeOutages, flowLag, flowName, httpRoutes, parseListenAddress } from '../../telemetry';
+import { createLogger, describeOutages, flowLag, flowName } from '../../telemetry';
+import { serveHttp } from './serve-http';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
-import type { FlowSnapshot } from '../../telemetry';
 
 export interface RunOptions {
   readonly file: string;
@@ -40,19 +40,6 @@ export async function runAction(options: RunOptions): Promise<void> {
   } finally {
     await http?.close();
   }
-}
-
-/** Starts the HTTP endpoints (metrics, health, status) on `listen`, unless it is `off`. */
-async function serveHttp(pipeline: Pipeline, listen: string, logger: Logger): Promise<HttpServer | undefined> {
-  const address = parseListenAddress(listen);
-  if (address === undefined) return undefined;
-  const snapshots = (): FlowSnapshot[] => pipeline.snapshots();
-  let workerId = `${address.host}:${address.port}`;
-  const server = new HttpServer(httpRoutes({ pipeline: pipeline.config.name, snapshots, metrics: new Metrics(snapshots), workerId: () => workerId }), logger);
-  const bound = await server.listen(address);
-  workerId = `${address.host}:${bound.port}`;
-  logger.info('Serving metrics, health and status over HTTP.', { address: workerId, endpoints: '/metrics /healthz /ready /status /connectors' });
-  return server;
 }
 
 /** Replicates until SIGINT/SIGTERM (then drains) or a flow fails, logging progress meanwhile. */

@@ -12,19 +12,28 @@ export interface StatusOptions {
 /** `mirrorflow status URL`: a running process's flows and partitions, from its `/status`. */
 export async function statusAction(options: StatusOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const url = statusUrl(options.url);
+  const text = await fetchStatusText(url, options.timeoutMs);
+  if (options.json) {
+    out.write(text.endsWith('\n') ? text : `${text}\n`);
+    return;
+  }
+  out.write(renderStatus(parseStatus(url, text)));
+}
+
+/** The `/status` answer at `url` as text; an unreachable or failing endpoint throws a clear error. */
+export async function fetchStatusText(url: string, timeoutMs: number): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) });
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
     throw new MirrorflowError(`Cannot reach mirrorflow at ${url}: ${cause}. Is \`mirrorflow run\` running there (http.listen, --http)?`, { cause: error });
   }
   if (!response.ok) throw new MirrorflowError(`${url} answered ${response.status} ${response.statusText}; is it a mirrorflow process?`);
-  const text = await response.text();
-  if (options.json) {
-    out.write(text.endsWith('\n') ? text : `${text}\n`);
-    return;
-  }
+  return response.text();
+}
+
+export function parseStatus(url: string, text: string): StatusDocument {
   let document: StatusDocument;
   try {
     document = JSON.parse(text) as StatusDocument;
@@ -32,7 +41,7 @@ export async function statusAction(options: StatusOptions, out: NodeJS.WritableS
     throw new MirrorflowError(`${url} did not answer JSON; is it a mirrorflow process?`, { cause: error });
   }
   if (!Array.isArray(document.flows)) throw new MirrorflowError(`${url} did not answer a mirrorflow status; is it a mirrorflow process?`);
-  out.write(renderStatus(document));
+  return document;
 }
 
 /** Accepts a bare HOST:PORT, a base URL or the full `/status` URL. */

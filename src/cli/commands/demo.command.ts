@@ -7,5 +7,6 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('Start two local Kafka clusters, replicate sample data with pipelines/primary-to-backup.yaml, and check the copy.')
     .option('--records <n>', 'records written before replication starts, and again while it runs', '50000')
-    .action((flags: { records: string }) => demoAction({ records: Number(flags.records), out: process.stdout }));
+    .option('--stay', 'after the copy is complete, keep replicating and serving HTTP until Ctrl-C, then check the copy', false)
+    .action((flags: { records: string; stay: boolean }) => demoAction({ records: Number(flags.records), out: process.stdout, stay: flags.stay }));
 }

@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import { statusAction } from '../actions/status.action';
+import { watchStatus } from '../actions/status-watch.action';
+import { MirrorflowError } from '../../core/errors';
 
 interface StatusFlags {
   readonly json: boolean;
   readonly timeout: string;
+  readonly watch: boolean;
+  readonly interval: string;
 }
 
 /** `mirrorflow status URL`: what a running `mirrorflow run` is doing, from its HTTP endpoint. */
@@ -14,5 +18,18 @@ export function registerStatusCommand(program: Command): void {
     .argument('<url>', 'where the process serves HTTP, e.g. http://127.0.0.1:9464 (its http.listen or --http)')
     .option('--json', 'print the /status document as it is', false)
     .option('--timeout <ms>', 'how long to wait for the answer', '10000')
-    .action((url: string, flags: StatusFlags) => statusAction({ url, json: flags.json, timeoutMs: Number(flags.timeout) }));
+    .option('-w, --watch', 'redraw the table in place every --interval, with records/s, MB/s and time to catch up, until Ctrl-C', false)
+    .option('--interval <ms>', 'how often --watch asks', '1000')
+    .action((url: string, flags: StatusFlags) => {
+      const timeoutMs = positiveMs(flags.timeout, '--timeout');
+      if (!flags.watch) return statusAction({ url, json: flags.json, timeoutMs });
+      if (flags.json) throw new MirrorflowError('--watch draws a table; it does not go with --json.');
+      return watchStatus({ url, intervalMs: positiveMs(flags.interval, '--interval'), timeoutMs });
+    });
+}
+
+function positiveMs(text: string, option: string): number {
+  const ms = Number(text);
+  if (!Number.isFinite(ms) || ms <= 0) throw new MirrorflowError(`${option} must be a number of milliseconds above 0, not "${text}".`);
+  return ms;
 }
