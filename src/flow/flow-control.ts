@@ -16,11 +16,18 @@ interface Waiter {
 export class ByteBudget implements FlowControl {
   private used = 0;
   private readonly waiters: Waiter[] = [];
+  private readonly idle: (() => void)[] = [];
 
   constructor(readonly maxBytes: number) {}
 
   get inFlightBytes(): number {
     return this.used;
+  }
+
+  /** Resolves once nothing is in flight (every byte taken was released). */
+  drained(): Promise<void> {
+    if (this.used === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private fits(bytes: number): boolean {
@@ -75,5 +82,6 @@ export class ByteBudget implements FlowControl {
       this.used += next.bytes;
       next.resolve();
     }
+    if (this.used === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 }

@@ -8,9 +8,15 @@ import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, typ
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from './compression-codes';
+import { attachGroupHooks } from './group-hooks';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
-const SESSION_TIMEOUT_MS = 10_000;
+/**
+ * A member that crashed holds its partitions until its session expires. 6 s is the shortest
+ * session a broker accepts by default (`group.min.session.timeout.ms`); kafkajs has no static
+ * membership to skip the wait. A member that stops cleanly leaves at once.
+ */
+const SESSION_TIMEOUT_MS = 6_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
@@ -58,9 +64,21 @@ export class KafkajsSource implements RecordSource {
       // arrives: for `start: latest`, a partition that is empty now must start at its current
       // end, not at wherever its end is once records show up.
       const starts = new Map<string, Promise<number>>();
+      const { membership } = options;
+      const member = attachGroupHooks(consumer, {
+        // Eager protocol: every partition is given up before the rejoin; the flow drains and
+        // stores their progress first, so the next owner starts where this one stopped.
+        beforeJoin: async () => {
+          await membership?.revoke();
+          next.clear();
+          starts.clear();
+        },
+      });
       consumer.on(consumer.events.GROUP_JOIN, (event) => {
         next.clear();
         starts.clear();
+        const assigned = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
+        membership?.assigned(assigned, member.generation(), () => member.stillMember());
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
             const start = options.startOffset({ topic, partition });

@@ -16,6 +16,8 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     // A flow that does not replicate (`disabled`) is as well as its heartbeats are.
     state: replicating && status.state !== 'disabled' ? status.state : heartbeatsOnlyState(hb.state),
     topics: status.topics,
+    partitionsAssigned: status.partitionsAssigned,
+    elected: status.elected,
     recordsReplicated: status.recordsReplicated,
     recordsDropped: status.recordsDropped,
     bytesReplicated: status.bytesReplicated,

@@ -11,6 +11,9 @@ import { FlowStatus } from '../flow/flow-status';
 import { ReplicationFlow } from '../flow/replication-flow';
 import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
+import { whileElected } from '../flow/elected-jobs';
+import { ReplicationPolicy } from '../policy';
+import { flowGroupId } from './flow-names';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
@@ -58,6 +61,8 @@ export interface PipelineOptions {
 }
 
 interface RunningFlow {
+  readonly pipeline: string;
+  readonly config: FlowConfig;
   readonly container: Container;
   /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
   readonly flow: ReplicationFlow | undefined;
@@ -66,9 +71,34 @@ interface RunningFlow {
   readonly status: FlowStatus;
 }
 
-/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and heartbeats, merged. */
-function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(flow.flow?.run(stop$) ?? EMPTY, flow.checkpoints?.run(stop$) ?? EMPTY, flow.heartbeats?.run(stop$) ?? EMPTY);
+/**
+ * One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints and
+ * heartbeats, merged. Every process of the pipeline replicates its share of the partitions;
+ * checkpoints and heartbeats run on the one elected by the flow's election group on the target.
+ */
+function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClients): Observable<never> {
+  const { config, status } = flow;
+  const { checkpoints, heartbeats } = flow;
+  const jobs = (end$: Observable<void>): Observable<never> => merge(checkpoints?.run(end$) ?? EMPTY, heartbeats?.run(end$) ?? EMPTY);
+  const elected$ =
+    checkpoints === undefined && heartbeats === undefined
+      ? EMPTY
+      : whileElected(
+          {
+            election: clients.election?.(config.target),
+            campaign: {
+              groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
+              topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
+              replicationFactor: config.heartbeats.replication_factor,
+            },
+            onElected: (elected) => (status.elected = elected),
+            scheduler: flow.container.get<Scheduler>(Scheduler),
+            logger: flow.container.get<Logger>(Logger),
+          },
+          jobs,
+          stop$,
+        );
+  return merge(flow.flow?.run(stop$) ?? EMPTY, elected$);
 }
 
 /**
@@ -128,6 +158,8 @@ export class Pipeline {
         container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
       }
       this.flows.push({
+        pipeline: this.config.name,
+        config: flow,
         container,
         flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
         checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
@@ -143,7 +175,7 @@ export class Pipeline {
   async run(): Promise<void> {
     const stop$ = this.stop$.asObservable();
     try {
-      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$, this.clients))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } finally {
       await this.close();
     }
