@@ -16,7 +16,7 @@
  * kafkajs has no static membership (`group.instance.id`): its JoinGroup never sends one.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-import type { Consumer } from './kafkajs';
+import { PartitionAssigners, type PartitionAssigner } from './kafkajs';
 
 /** The parts of kafkajs's ConsumerGroup (src/consumer/consumerGroup.js) used here. */
 interface KafkajsConsumerGroup {
@@ -24,7 +24,7 @@ interface KafkajsConsumerGroup {
   readonly memberId: string | null;
   readonly generationId: number | null;
   readonly coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> };
-  readonly instrumentationEmitter: { readonly emitter: { listeners(event: string): unknown[] } };
+  readonly assigners: readonly object[];
   joinAndSync(): Promise<void>;
 }
 
@@ -50,13 +50,15 @@ interface Entry {
   group?: KafkajsConsumerGroup;
 }
 
-const GROUP_JOIN = 'consumer.group_join';
-/** A consumer is found from its ConsumerGroup through a listener we registered on its events. */
+/**
+ * A consumer is found from its ConsumerGroup through the partition assigner it was given (kafkajs
+ * makes one per ConsumerGroup from the factory in the consumer's config).
+ */
 const entries = new WeakMap<object, Entry>();
 
 function entryOf(group: KafkajsConsumerGroup): Entry | undefined {
-  for (const listener of group.instrumentationEmitter.emitter.listeners(GROUP_JOIN)) {
-    const entry = typeof listener === 'function' ? entries.get(listener) : undefined;
+  for (const assigner of group.assigners) {
+    const entry = entries.get(assigner);
     if (entry) return entry;
   }
   return undefined;
@@ -79,17 +81,25 @@ if (!(originalJoinAndSync as { mirrorflowHooked?: boolean }).mirrorflowHooked) {
 
 const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 
-/** Registers hooks for a consumer's group membership; call before `consumer.run`. */
-export function attachGroupHooks(consumer: Consumer, hooks: GroupHooks): GroupMember {
+/**
+ * Hooks for a consumer's group membership: pass `partitionAssigners` in the consumer's config
+ * (kafkajs's round-robin assignment, as by default).
+ */
+export function groupHooks(hooks: GroupHooks): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
   const entry: Entry = { hooks };
-  const marker = (): void => undefined;
-  entries.set(marker, entry);
-  consumer.on(consumer.events.GROUP_JOIN, marker);
-  return {
+  const partitionAssigners: PartitionAssigner[] = [
+    (config) => {
+      const assigner = PartitionAssigners.roundRobin(config);
+      entries.set(assigner, entry);
+      return assigner;
+    },
+  ];
+  const member: GroupMember = {
     generation: () => entry.group?.generationId ?? undefined,
     stillMember: async () => {
       const group = entry.group;
-      if (!group?.coordinator || !group.memberId || group.generationId === null) return false;
+      // Not joined yet (or between joins): nothing to be fenced from; only the coordinator's answer fences.
+      if (!group?.coordinator || !group.memberId || group.generationId === null) return true;
       try {
         await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
         return true;
@@ -101,4 +111,5 @@ export function attachGroupHooks(consumer: Consumer, hooks: GroupHooks): GroupMe
       }
     },
   };
+  return { partitionAssigners, member };
 }

@@ -3,7 +3,7 @@ import type { Kafka } from './kafkajs';
 import type { CampaignOptions, LeaderElection } from '../core/ports/leader-election';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
-import { attachGroupHooks } from './group-hooks';
+import { groupHooks } from './group-hooks';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 
@@ -39,19 +39,20 @@ export class KafkajsElection implements LeaderElection {
         elected = false;
         subscriber.next(false);
       };
-      const consumer = this.kafka.consumer({
-        groupId,
-        sessionTimeout: SESSION_TIMEOUT_MS,
-        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-        maxWaitTimeInMs: IDLE_WAIT_MS,
-        allowAutoTopicCreation: false,
-      });
-      attachGroupHooks(consumer, {
+      const { partitionAssigners } = groupHooks({
         beforeJoin: async () => {
           const wasElected = elected;
           resign();
           if (wasElected) await stepDown();
         },
+      });
+      const consumer = this.kafka.consumer({
+        groupId,
+        partitionAssigners,
+        sessionTimeout: SESSION_TIMEOUT_MS,
+        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+        maxWaitTimeInMs: IDLE_WAIT_MS,
+        allowAutoTopicCreation: false,
       });
       consumer.on(consumer.events.GROUP_JOIN, (event) => {
         if (!(event.payload.memberAssignment[topic] ?? []).includes(0)) return;
