@@ -61,7 +61,14 @@ export class ByteBudget implements FlowControl {
         }
         if (outcome === 'granted') return;
         // Still waiting on a slow target: tell the group we are alive so it does not rebalance.
-        await keepAlive?.();
+        // A heartbeat that fails (the group rebalances) ends the wait: the bytes must not be
+        // granted later to a waiter nobody listens to, or the budget would never drain.
+        try {
+          await keepAlive?.();
+        } catch (error) {
+          this.abandon(waiter);
+          throw error;
+        }
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
