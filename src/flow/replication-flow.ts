@@ -329,7 +329,8 @@ export class ReplicationFlow {
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
-    if (!drained) logger.warn('Rebalance: records still in flight are abandoned; the next owner copies them again.', { inFlightBytes: this.budget.inFlightBytes });
+    if (!drained)
+      logger.warn('Rebalance: records still in flight are abandoned; the next owner copies them again.', { inFlightBytes: this.budget.inFlightBytes });
     try {
       await lastValueFrom(this.flush(false), { defaultValue: undefined });
     } catch (error) {

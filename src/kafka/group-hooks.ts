@@ -16,7 +16,8 @@
  * kafkajs has no static membership (`group.instance.id`): its JoinGroup never sends one.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-import { PartitionAssigners, type PartitionAssigner } from './kafkajs';
+// Loaded by kafkajs.ts after the wire modules are in place, so kafkajs itself is imported here.
+import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
 
 /** The parts of kafkajs's ConsumerGroup (src/consumer/consumerGroup.js) used here. */
 interface KafkajsConsumerGroup {
