@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import { type Observable, EMPTY, ReplaySubject, asyncScheduler, defer, finalize, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
@@ -98,7 +98,11 @@ function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClien
           jobs,
           stop$,
         );
-  return merge(flow.flow?.run(stop$) ?? EMPTY, elected$);
+  const campaign$ = defer(() => {
+    status.campaigning = true;
+    return elected$;
+  }).pipe(finalize(() => (status.campaigning = false)));
+  return merge(flow.flow?.run(stop$) ?? EMPTY, campaign$);
 }
 
 /**
