@@ -186,4 +186,8 @@ test('a stale owner (the group moved on without it) writes nothing and forgets i
   assert.equal(h.store.pendingFlush, 0);
   h.store.markReplicated({ topic: 'orders', partition: 0 }, 11);
   assert.equal(h.store.pendingFlush, 0, 'and nothing recorded until a new assignment');
+  // Assigned the partition again: what it had acknowledged (9) is newer than what is stored (7).
+  await lastValueFrom(h.store.reload([{ topic: 'orders', partition: 0 }]), { defaultValue: undefined });
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 10, 'it does not copy again what it already copied');
+  assert.equal(h.store.pendingFlush, 1, 'and it stores that now, as the owner');
 });

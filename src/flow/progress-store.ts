@@ -78,17 +78,30 @@ export class ProgressStore {
    */
   reload(partitions: readonly TopicPartition[]): Observable<void> {
     return defer(async () => {
+      // What this member itself had acknowledged (kept while it did not own the partitions, or
+      // not stored because it was fenced) is true too: the newer of the two wins, so a member
+      // that gets its partitions back does not copy again what it already copied.
+      const known = new Map(this.replicated);
       this.replicated.clear();
       this.dirty.clear();
       this.owned = new Set(partitions.map(topicPartitionKey));
       await this.readStored();
+      for (const key of this.owned) {
+        const mine = known.get(key);
+        const stored = this.replicated.get(key);
+        if (mine === undefined || (stored !== undefined && stored.offset >= mine.offset)) continue;
+        this.replicated.set(key, mine);
+        this.dirty.add(key);
+      }
     });
   }
 
-  /** Gives up every partition (a rebalance): nothing of theirs is recorded or written any more. */
+  /**
+   * Gives up every partition (a rebalance): nothing of theirs is recorded or written any more.
+   * Their acknowledged offsets are remembered for a later `reload`.
+   */
   disown(): void {
     this.owned = new Set();
-    this.replicated.clear();
     this.dirty.clear();
   }
 
@@ -129,7 +142,9 @@ export class ProgressStore {
 
   /** The next source offset to read for a partition, if any progress is stored. */
   nextOffset(tp: TopicPartition): number | undefined {
-    const entry = this.replicated.get(topicPartitionKey(tp));
+    const key = topicPartitionKey(tp);
+    if (!this.owns(key)) return undefined;
+    const entry = this.replicated.get(key);
     return entry === undefined ? undefined : entry.offset + 1;
   }
 

@@ -337,6 +337,7 @@ export class ReplicationFlow {
       logger.warn('Rebalance: storing progress failed; the next owner copies those records again.', { error: describeError(error) });
     }
     this.parts.progress.disown();
+    this.parts.status.partitionsAssigned = 0;
     this.positions.clear();
     this.assignment = undefined;
   }
@@ -344,8 +345,13 @@ export class ReplicationFlow {
   /** A new assignment: its progress is read again, from the topic as it is now. */
   private assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
     this.parts.logger.info('Partitions assigned.', { generation, partitions: partitions.length });
-    this.parts.status.partitionsAssigned = partitions.length;
     const reloaded = lastValueFrom(this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), { defaultValue: undefined });
+    // Counted once their progress is read: from then on they are fetched.
+    void reloaded
+      .then(() => {
+        if (this.assignment?.reloaded === reloaded) this.parts.status.partitionsAssigned = partitions.length;
+      })
+      .catch(() => undefined);
     reloaded.catch(() => undefined); // surfaces where a partition's start awaits it
     this.assignment = { reloaded, stillMember };
   }

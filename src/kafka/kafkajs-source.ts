@@ -87,7 +87,12 @@ export class KafkajsSource implements RecordSource {
         next.clear();
         starts.clear();
         const assigned = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
-        assignedTo(assigned, member.generation(), () => member.stillMember());
+        // A coordinator that cannot be asked is an outage of the source, retried as one.
+        const stillMember = (): Promise<boolean> =>
+          member.stillMember().catch((error: unknown) => {
+            throw toTransportError(this.cluster, error, 'Checking the group membership');
+          });
+        assignedTo(assigned, member.generation(), stillMember);
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
             const start = startOffset({ topic, partition });
