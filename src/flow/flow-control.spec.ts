@@ -60,3 +60,30 @@ test('ByteBudget keeps a waiting fetch alive every second on the flow scheduler 
   assert.deepEqual(alive, [1_000, 2_000, 3_000], 'no keep-alive once the bytes are granted');
   assert.equal(clock.pendingTimers, 0);
 });
+
+test('ByteBudget tells when everything taken was given back (a rebalance waits for that)', async () => {
+  const budget = new ByteBudget(100);
+  await budget.drained();
+  await budget.acquire(30);
+  await budget.acquire(30);
+  let drained = false;
+  const waiting = budget.drained().then(() => (drained = true));
+  budget.release(30);
+  await Promise.resolve();
+  assert.equal(drained, false, '30 bytes are still in flight');
+  budget.release(30);
+  await waiting;
+  assert.equal(drained, true);
+});
+
+test('ByteBudget: a waiter whose keep-alive fails (its group rebalances) is taken out of the queue and never holds bytes', async () => {
+  const budget = new ByteBudget(10);
+  await budget.acquire(10);
+  const failing = budget.acquire(10, async () => {
+    throw new Error('REBALANCE_IN_PROGRESS');
+  });
+  await assert.rejects(failing, /REBALANCE_IN_PROGRESS/);
+  budget.release(10);
+  assert.equal(budget.inFlightBytes, 0, 'nothing granted to the abandoned waiter');
+  await budget.drained();
+});

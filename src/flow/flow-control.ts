@@ -17,6 +17,7 @@ interface Waiter {
 export class ByteBudget implements FlowControl {
   private used = 0;
   private readonly waiters: Waiter[] = [];
+  private readonly idle: (() => void)[] = [];
 
   /** `scheduler` times the keep-alive while a fetch waits: the flow's, so specs wait in virtual time. */
   constructor(
@@ -26,6 +27,12 @@ export class ByteBudget implements FlowControl {
 
   get inFlightBytes(): number {
     return this.used;
+  }
+
+  /** Resolves once nothing is in flight (every byte taken was released). */
+  drained(): Promise<void> {
+    if (this.used === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private fits(bytes: number): boolean {
@@ -59,7 +66,14 @@ export class ByteBudget implements FlowControl {
         }
         if (outcome === 'granted') return;
         // Still waiting on a slow target: tell the group we are alive so it does not rebalance.
-        await keepAlive?.();
+        // A heartbeat that fails (the group rebalances) ends the wait: the bytes must not be
+        // granted later to a waiter nobody listens to, or the budget would never drain.
+        try {
+          await keepAlive?.();
+        } catch (error) {
+          this.abandon(waiter);
+          throw error;
+        }
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -80,5 +94,6 @@ export class ByteBudget implements FlowControl {
       this.used += next.bytes;
       next.resolve();
     }
+    if (this.used === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 }

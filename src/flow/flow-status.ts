@@ -47,6 +47,12 @@ export class FlowStatus {
    */
   sourceResets = 0;
   readonly partitions = new Map<string, PartitionStatus>();
+  /** Source partitions the group assigned to this process (its share when several run the pipeline). */
+  partitionsAssigned = 0;
+  /** Whether this process runs the flow's once-per-flow jobs (checkpoints, heartbeats, topic creation). */
+  elected = false;
+  /** True while this process takes part in the flow's election (elected or standing by). */
+  campaigning = false;
   /** `disabled`: the flow does not replicate (`enabled: false`), only its heartbeats may run. */
   state: 'disabled' | 'starting' | 'running' | 'draining' | 'stopped' | 'failed' = 'starting';
   /** The flow's checkpoints and group offset sync (state `disabled` when off). */

@@ -7,8 +7,9 @@
  * flow does that, whatever the topic filter says), so tools on `B` can count the hops from `A`.
  *
  * Writes never overlap (a tick during a slow write is dropped, exhaustMap); a failed write is
- * counted and the next tick tries again. Emitting `stop$` ends the timer and any write under way
- * at once, and the observable completes.
+ * counted and the next tick tries again. Emitting `stop$` ends the timer; a write under way is
+ * finished (so the next elected member's heartbeats never come before it), then the observable
+ * completes.
  */
 import { inject, injectable } from 'inversify';
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from 'rxjs';
@@ -59,16 +60,18 @@ export class HeartbeatFlow {
     const { settings, scheduler, status } = this.parts;
     return withStopSignal(stop$, (stopped$) => {
       status.state = 'starting';
-      const beats$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.beat()));
+      const beats$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(
+        takeUntil(stopped$),
+        exhaustMap(() => this.beat()),
+      );
       return concat(
-        this.ensureTopic(),
+        this.ensureTopic().pipe(takeUntil(stopped$)),
         defer(() => {
           status.state = 'running';
           return beats$;
         }),
       ).pipe(
         ignoreElements(),
-        takeUntil(stopped$),
         finalize(() => (status.state = 'stopped')),
       );
     });

@@ -145,3 +145,49 @@ test('progress never goes backwards through acknowledgements, only through a rew
     'stored as MM2 stores "nothing replicated yet": the last offset done, -1',
   );
 });
+
+test('a new assignment reads the topic again (what the previous owner stored last), owns only its partitions, and a revoke forgets them', async () => {
+  const records = [stored(key('orders', 0), encodeConnectOffsetValue(10), 0)];
+  const h = harness(records);
+  await lastValueFrom(h.store.load(), { defaultValue: undefined });
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 11);
+  // Another member stored a newer position since this one loaded.
+  records.push(stored(key('orders', 0), encodeConnectOffsetValue(50), 1));
+  await lastValueFrom(h.store.reload([{ topic: 'orders', partition: 0 }]), { defaultValue: undefined });
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 51, 'the stored position as it is now, not the start snapshot');
+  h.store.markReplicated({ topic: 'orders', partition: 1 }, 5); // not this member's
+  h.store.markReplicated({ topic: 'orders', partition: 0 }, 60);
+  await lastValueFrom(h.store.flush(), { defaultValue: undefined });
+  assert.deepEqual(
+    h.writes.flat().map((r) => decodeConnectOffsetValue(r.value)),
+    [60],
+  );
+  h.store.disown();
+  h.store.markReplicated({ topic: 'orders', partition: 0 }, 70);
+  assert.equal(h.store.pendingFlush, 0, 'a revoked partition records nothing more');
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), undefined);
+});
+
+test('a stale owner (the group moved on without it) writes nothing and forgets its offsets; a current one writes', async () => {
+  const h = harness([]);
+  await lastValueFrom(h.store.reload([{ topic: 'orders', partition: 0 }]), { defaultValue: undefined });
+  h.store.markReplicated({ topic: 'orders', partition: 0 }, 7);
+  await lastValueFrom(
+    h.store.flush(async () => true),
+    { defaultValue: undefined },
+  );
+  assert.equal(h.writes.length, 1);
+  h.store.markReplicated({ topic: 'orders', partition: 0 }, 9);
+  await lastValueFrom(
+    h.store.flush(async () => false),
+    { defaultValue: undefined },
+  );
+  assert.equal(h.writes.length, 1, 'fenced: nothing written over the new owner');
+  assert.equal(h.store.pendingFlush, 0);
+  h.store.markReplicated({ topic: 'orders', partition: 0 }, 11);
+  assert.equal(h.store.pendingFlush, 0, 'and nothing recorded until a new assignment');
+  // Assigned the partition again: what it had acknowledged (9) is newer than what is stored (7).
+  await lastValueFrom(h.store.reload([{ topic: 'orders', partition: 0 }]), { defaultValue: undefined });
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 10, 'it does not copy again what it already copied');
+  assert.equal(h.store.pendingFlush, 1, 'and it stores that now, as the owner');
+});

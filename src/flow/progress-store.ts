@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { type Observable, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
+import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { TopicReader } from '../core/ports/record-source';
@@ -47,12 +47,14 @@ export class ProgressStore {
   private readonly replicated = new Map<string, { tp: TopicPartition; offset: number }>();
   private readonly dirty = new Set<string>();
   private partitions = DEFAULT_OFFSETS_TOPIC_PARTITIONS;
+  /** Partitions assigned to this member by its group; undefined until the first assignment (all). */
+  private owned: Set<string> | undefined;
 
   constructor(@inject(ProgressStoreOptions) private readonly options: ProgressStoreOptions) {}
 
   /** Creates the offsets topic if needed, then reads every stored offset of this flow. */
   load(): Observable<void> {
-    const { targetAdmin, topic, reader, sourceAlias, logger } = this.options;
+    const { targetAdmin, topic } = this.options;
     return defer(async () => {
       await firstValueFrom(
         targetAdmin.createTopics([
@@ -66,43 +68,90 @@ export class ProgressStore {
       );
       const described = (await firstValueFrom(targetAdmin.listTopics())).find((t) => t.name === topic);
       this.partitions = described?.partitions ?? DEFAULT_OFFSETS_TOPIC_PARTITIONS;
-      let skipped = 0;
-      await lastValueFrom(
-        reader.readToEnd(topic).pipe(
-          tap((batch) => {
-            for (const record of batch.records) {
-              try {
-                if (decodeConnectOffsetKey(record.key).connector !== MIRROR_SOURCE_CONNECTOR) continue;
-                const key = decodeSourceOffsetKey(record.key);
-                if (key.sourceClusterAlias !== sourceAlias) continue;
-                const tp = { topic: key.topic, partition: key.partition };
-                const offset = decodeConnectOffsetValue(record.value);
-                if (offset === null) this.replicated.delete(topicPartitionKey(tp));
-                else this.replicated.set(topicPartitionKey(tp), { tp, offset });
-              } catch (error) {
-                if (!(error instanceof RecordFormatError)) throw error;
-                skipped++;
-              }
-            }
-          }),
-          toArray(),
-        ),
-        { defaultValue: [] },
-      );
-      if (skipped > 0) logger.warn('Skipped malformed records in the progress topic.', { topic, skipped });
-      logger.info('Progress loaded.', { topic, partitions: this.replicated.size });
+      await this.readStored();
     });
+  }
+
+  /**
+   * A new assignment of the group: reads the progress topic to its end again, so the partitions
+   * start where their previous owner's final flush left them, and takes them as this member's.
+   */
+  reload(partitions: readonly TopicPartition[]): Observable<void> {
+    return defer(async () => {
+      // What this member itself had acknowledged (kept while it did not own the partitions, or
+      // not stored because it was fenced) is true too: the newer of the two wins, so a member
+      // that gets its partitions back does not copy again what it already copied.
+      const known = new Map(this.replicated);
+      this.replicated.clear();
+      this.dirty.clear();
+      this.owned = new Set(partitions.map(topicPartitionKey));
+      await this.readStored();
+      for (const key of this.owned) {
+        const mine = known.get(key);
+        const stored = this.replicated.get(key);
+        if (mine === undefined || (stored !== undefined && stored.offset >= mine.offset)) continue;
+        this.replicated.set(key, mine);
+        this.dirty.add(key);
+      }
+    });
+  }
+
+  /**
+   * Gives up every partition (a rebalance): nothing of theirs is recorded or written any more.
+   * Their acknowledged offsets are remembered for a later `reload`.
+   */
+  disown(): void {
+    this.owned = new Set();
+    this.dirty.clear();
+  }
+
+  private owns(key: string): boolean {
+    return this.owned === undefined || this.owned.has(key);
+  }
+
+  private async readStored(): Promise<void> {
+    const { topic, reader, sourceAlias, logger } = this.options;
+    let skipped = 0;
+    await lastValueFrom(
+      reader.readToEnd(topic).pipe(
+        tap((batch) => {
+          for (const record of batch.records) {
+            try {
+              if (decodeConnectOffsetKey(record.key).connector !== MIRROR_SOURCE_CONNECTOR) continue;
+              const key = decodeSourceOffsetKey(record.key);
+              if (key.sourceClusterAlias !== sourceAlias) continue;
+              const tp = { topic: key.topic, partition: key.partition };
+              const k = topicPartitionKey(tp);
+              if (this.dirty.has(k)) continue; // recorded here after the read began: newer
+              const offset = decodeConnectOffsetValue(record.value);
+              if (offset === null) this.replicated.delete(k);
+              else this.replicated.set(k, { tp, offset });
+            } catch (error) {
+              if (!(error instanceof RecordFormatError)) throw error;
+              skipped++;
+            }
+          }
+        }),
+        toArray(),
+      ),
+      { defaultValue: [] },
+    );
+    if (skipped > 0) logger.warn('Skipped malformed records in the progress topic.', { topic, skipped });
+    logger.info('Progress loaded.', { topic, partitions: this.replicated.size });
   }
 
   /** The next source offset to read for a partition, if any progress is stored. */
   nextOffset(tp: TopicPartition): number | undefined {
-    const entry = this.replicated.get(topicPartitionKey(tp));
+    const key = topicPartitionKey(tp);
+    if (!this.owns(key)) return undefined;
+    const entry = this.replicated.get(key);
     return entry === undefined ? undefined : entry.offset + 1;
   }
 
   /** Records that every source offset up to and including `offset` is on the target. */
   markReplicated(tp: TopicPartition, offset: number): void {
     const key = topicPartitionKey(tp);
+    if (!this.owns(key)) return;
     const entry = this.replicated.get(key);
     if (entry !== undefined && entry.offset >= offset) return;
     this.replicated.set(key, { tp, offset });
@@ -116,6 +165,7 @@ export class ProgressStore {
    */
   rewind(tp: TopicPartition, nextOffset: number): void {
     const key = topicPartitionKey(tp);
+    if (!this.owns(key)) return;
     this.replicated.set(key, { tp, offset: nextOffset - 1 });
     this.dirty.add(key);
   }
@@ -124,8 +174,25 @@ export class ProgressStore {
     return this.dirty.size;
   }
 
-  /** Writes every changed offset to the progress topic (acks=all). */
-  flush(): Observable<void> {
+  /**
+   * Writes every changed offset to the progress topic (acks=all). `stillOwner` fences a stale
+   * owner: asked before each write, false means a newer generation of the group formed without
+   * this member, so its offsets are dropped instead of written over the new owner's.
+   */
+  flush(stillOwner?: () => Promise<boolean>): Observable<void> {
+    return defer(async () => (this.dirty.size === 0 || stillOwner === undefined ? true : stillOwner())).pipe(
+      concatMap((owner) => {
+        if (owner) return this.write();
+        this.options.logger.warn('Not storing progress: this process no longer owns its partitions (the group moved on without it).', {
+          partitions: this.dirty.size,
+        });
+        this.disown();
+        return of(undefined);
+      }),
+    );
+  }
+
+  private write(): Observable<void> {
     return defer(() => {
       if (this.dirty.size === 0) return of(undefined);
       const keys = [...this.dirty];

@@ -16,6 +16,7 @@ import {
   finalize,
   firstValueFrom,
   from,
+  lastValueFrom,
   ignoreElements,
   map,
   merge,
@@ -58,6 +59,12 @@ import type { OutageTracker } from './outage-status';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
+/**
+ * How long a rebalance waits for what was fetched to be acknowledged before its partitions are
+ * given up anyway (abandoned: the next owner copies them again). Below kafkajs's 60 s rebalance
+ * timeout, after which the group would go on without this member.
+ */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 export interface ReplicationFlowSettings {
   readonly source: string;
@@ -140,6 +147,10 @@ export class ReplicationFlow {
    */
   private readonly fenced = new Set<string>();
   private readonly resets: SourceResets;
+  /** The current assignment's progress, read after the previous owners stored theirs. */
+  private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
+  /** Partitions whose `start: latest` position is stored together, before they are read. */
+  private startFlush: Promise<void> | undefined;
   /** Every cluster operation of the flow retries through outages, reported on the flow status. */
   private readonly outages: {
     readonly loading: OutageTracker;
@@ -245,6 +256,7 @@ export class ReplicationFlow {
                 startOffset: (tp) => this.startOffset(tp),
                 onLogRestart: (tp, restart) => this.resets.logRestarted(tp, restart),
                 flowControl: this.budget,
+                membership: { revoke: () => this.revoke(), assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember) },
                 ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
               })
               // A consumer that failed (its cluster gone, say) is replaced by a new one, which
@@ -314,8 +326,48 @@ export class ReplicationFlow {
     return false;
   }
 
+  /**
+   * Before this member rejoins its group (it gives up every partition): waits until what was
+   * fetched is acknowledged and committed, stores progress, then forgets the partitions.
+   */
+  private async revoke(): Promise<void> {
+    const { logger } = this.parts;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.budget.drained().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!drained)
+      logger.warn('Rebalance: records still in flight are abandoned; the next owner copies them again.', { inFlightBytes: this.budget.inFlightBytes });
+    try {
+      await lastValueFrom(this.flush(false), { defaultValue: undefined });
+    } catch (error) {
+      logger.warn('Rebalance: storing progress failed; the next owner copies those records again.', { error: describeError(error) });
+    }
+    this.parts.progress.disown();
+    this.parts.status.partitionsAssigned = 0;
+    this.positions.clear();
+    this.assignment = undefined;
+  }
+
+  /** A new assignment: its progress is read again, from the topic as it is now. */
+  private assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
+    this.parts.logger.info('Partitions assigned.', { generation, partitions: partitions.length });
+    const reloaded = lastValueFrom(this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), { defaultValue: undefined });
+    // Counted once their progress is read: from then on they are fetched.
+    void reloaded
+      .then(() => {
+        if (this.assignment?.reloaded === reloaded) this.parts.status.partitionsAssigned = partitions.length;
+      })
+      .catch(() => undefined);
+    reloaded.catch(() => undefined); // surfaces where a partition's start awaits it
+    this.assignment = { reloaded, stillMember };
+  }
+
   /** Where a newly assigned partition starts: our own position, stored progress, or `start`. */
   private async startOffset(tp: TopicPartition): Promise<number> {
+    await this.assignment?.reloaded;
     const key = topicPartitionKey(tp);
     const known = this.positions.get(key) ?? this.parts.progress.nextOffset(tp);
     if (known !== undefined) return known;
@@ -323,10 +375,21 @@ export class ReplicationFlow {
     const partition = offsets.find((o) => o.partition === tp.partition);
     if (!partition) return 0;
     if (this.parts.settings.start === 'earliest') return partition.earliest;
-    // Remember the starting point so a restart or another member does not skip past it; for an
-    // empty partition that is MM2's offset -1 ("resume at 0").
+    // Store the starting point before reading, so a member that gets the partition later (this
+    // one crashed, say) resumes there instead of at a later end; for an empty partition that is
+    // MM2's offset -1 ("resume at 0").
     this.parts.progress.markReplicated(tp, partition.latest - 1);
+    await this.flushStarts();
     return partition.latest;
+  }
+
+  /** One progress write for the `start: latest` positions of partitions assigned together. */
+  private flushStarts(): Promise<void> {
+    this.startFlush ??= Promise.resolve().then(() => {
+      this.startFlush = undefined;
+      return lastValueFrom(this.flush(true), { defaultValue: undefined });
+    });
+    return this.startFlush;
   }
 
   /**
@@ -541,9 +604,11 @@ export class ReplicationFlow {
    */
   private flush(retrying: boolean): Observable<void> {
     const emitter = this.parts.offsetSyncEmitter;
-    if (!retrying) return concat(this.parts.progress.flush(), emitter ? emitter.flush() : EMPTY);
+    // A member the group moved on from stores nothing (ProgressStore.flush).
+    const stillMember = this.assignment?.stillMember;
+    if (!retrying) return concat(this.parts.progress.flush(stillMember), emitter ? emitter.flush() : EMPTY);
     return concat(
-      this.parts.progress.flush().pipe(this.retrying(this.outages.progress)),
+      this.parts.progress.flush(stillMember).pipe(this.retrying(this.outages.progress)),
       emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
     );
   }

@@ -6,6 +6,7 @@ import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { RecordSource, TopicReader } from '../core/ports/record-source';
 import type { Logger } from '../core/ports/logger';
+import type { LeaderElection } from '../core/ports/leader-election';
 import { ClusterUnavailableError } from '../core/errors';
 import { registerCodecs } from './codecs';
 import { kafkajsLogCreator } from './log-bridge';
@@ -13,6 +14,7 @@ import { KafkajsAdmin } from './kafkajs-admin';
 import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
+import { KafkajsElection } from './kafkajs-election';
 import { toUnavailableError } from './errors';
 import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
@@ -87,6 +89,12 @@ export class KafkajsClients implements KafkaClients {
     const source = new KafkajsSource(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
     this.open.push({ close: () => source.stopped() });
     return source;
+  }
+
+  election(cluster: string): LeaderElection {
+    const election = new KafkajsElection(cluster, this.kafka(cluster, 'election'), this.admin(cluster), this.options.logger.child({ cluster }));
+    this.open.push({ close: () => election.stopped() });
+    return election;
   }
 
   reader(cluster: string): TopicReader {

@@ -1,17 +1,24 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Observable } from 'rxjs';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from './kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, recordBytes } from '../core/record';
+import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, type TopicPartition, recordBytes } from '../core/record';
 import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from './compression-codes';
 import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
+import { groupHooks } from './group-hooks';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
-const SESSION_TIMEOUT_MS = 10_000;
+/**
+ * A member that crashed holds its partitions until its session expires. 6 s is the shortest
+ * session a broker accepts by default (`group.min.session.timeout.ms`); kafkajs has no static
+ * membership to skip the wait. A member that stops cleanly leaves at once.
+ */
+const SESSION_TIMEOUT_MS = 6_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
@@ -43,8 +50,27 @@ export class KafkajsSource implements RecordSource {
     return new Observable<SourceBatch>((subscriber) => {
       const abort = new AbortController();
       const next = new Map<string, number>();
+      const starts = new Map<string, Promise<number>>();
+      const { membership } = options;
+      // Called from kafkajs's fetch loop, which may run in the record-batch forwarding context
+      // (wire/fetch-decoder.ts); what the flow does then (reading the progress topic) must not.
+      const revoke = AsyncResource.bind(async () => membership?.revoke());
+      const assignedTo = AsyncResource.bind((tps: TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>) =>
+        membership?.assigned(tps, generation, stillMember),
+      );
+      const startOffset = AsyncResource.bind((tp: TopicPartition) => options.startOffset(tp));
+      const { partitionAssigners, member } = groupHooks({
+        // Eager protocol: every partition is given up before the rejoin; the flow drains and
+        // stores their progress first, so the next owner starts where this one stopped.
+        beforeJoin: async () => {
+          await revoke();
+          next.clear();
+          starts.clear();
+        },
+      });
       const consumer: Consumer = this.kafka.consumer({
         groupId: options.groupId,
+        partitionAssigners,
         readUncommitted: this.options.isolationLevel === 'read_uncommitted',
         maxBytesPerPartition: this.options.maxBytesPerPartition,
         maxWaitTimeInMs: this.options.maxWaitMs,
@@ -58,13 +84,19 @@ export class KafkajsSource implements RecordSource {
       // Start positions are decided when partitions are assigned, not when their first batch
       // arrives: for `start: latest`, a partition that is empty now must start at its current
       // end, not at wherever its end is once records show up.
-      const starts = new Map<string, Promise<number>>();
       consumer.on(consumer.events.GROUP_JOIN, (event) => {
         next.clear();
         starts.clear();
+        const assigned = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
+        // A coordinator that cannot be asked is an outage of the source, retried as one.
+        const stillMember = (): Promise<boolean> =>
+          member.stillMember().catch((error: unknown) => {
+            throw toTransportError(this.cluster, error, 'Checking the group membership');
+          });
+        assignedTo(assigned, member.generation(), stillMember);
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
-            const start = options.startOffset({ topic, partition });
+            const start = startOffset({ topic, partition });
             start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
             starts.set(`${topic}-${partition}`, start);
           }
@@ -98,7 +130,7 @@ export class KafkajsSource implements RecordSource {
         const key = `${batch.topic}-${batch.partition}`;
         let expected = next.get(key);
         if (expected === undefined) {
-          expected = await (starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }));
+          expected = await (starts.get(key) ?? startOffset({ topic: batch.topic, partition: batch.partition }));
           next.set(key, expected);
         }
         const lastOffset = Number(batch.lastOffset());

@@ -1,6 +1,8 @@
 /**
  * The one door to kafkajs: installs mirrorflow's record codec first, then re-exports kafkajs.
- * Every adapter imports kafkajs from here, never directly.
+ * Every adapter imports kafkajs from here, never directly. `group-hooks` wraps kafkajs's
+ * consumer group rejoin (see there).
  */
 import './wire/install';
+import './group-hooks';
 export * from 'kafkajs';

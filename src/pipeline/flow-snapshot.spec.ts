@@ -54,3 +54,18 @@ test('source resets, dead letters and ongoing outages are copied', () => {
   assert.equal(snap.recordsDeadLettered, 7);
   assert.deepEqual(snap.outages, [{ cluster: 'backup', operation: 'writing records', since: 1000, failures: 2, lastError: 'NOT_ENOUGH_REPLICAS' }]);
 });
+
+test('a heartbeats-only flow on a process standing by for election is running (its heartbeats run elsewhere); elected, it reports them', () => {
+  const status = new FlowStatus('backup', 'primary');
+  status.campaigning = true;
+  status.partitionsAssigned = 3;
+  let snap = toFlowSnapshot(status, false);
+  assert.equal(snap.state, 'running');
+  assert.equal(snap.elected, false);
+  assert.equal(snap.partitionsAssigned, 3);
+  status.elected = true;
+  status.heartbeats.state = 'failed';
+  snap = toFlowSnapshot(status, false);
+  assert.equal(snap.state, 'failed');
+  assert.equal(snap.elected, true);
+});

@@ -14,8 +14,11 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     target: status.target,
     replicating,
     // A flow that does not replicate (`disabled`) is as well as its heartbeats are.
-    state: replicating && status.state !== 'disabled' ? status.state : heartbeatsOnlyState(hb.state),
+    // A heartbeats-only flow on a process standing by for election is as well as the election is.
+    state: replicating && status.state !== 'disabled' ? status.state : status.campaigning && !status.elected ? 'running' : heartbeatsOnlyState(hb.state),
     topics: status.topics,
+    partitionsAssigned: status.partitionsAssigned,
+    elected: status.elected,
     recordsReplicated: status.recordsReplicated,
     recordsDropped: status.recordsDropped,
     bytesReplicated: status.bytesReplicated,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, type Subscription, EMPTY, ReplaySubject, asyncScheduler, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import { type Observable, type Subscription, EMPTY, ReplaySubject, asyncScheduler, defer, finalize, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
 import { KafkaAuthorizationError } from '../core/errors';
 import { KafkaClients } from '../core/ports/kafka-clients';
@@ -14,6 +14,9 @@ import { CheckpointFlow } from '../flow/checkpoint-flow';
 import { TopicConfigSync } from '../flow/topic-config-sync';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import { AclSync } from '../flow/acl-sync';
+import { whileElected } from '../flow/elected-jobs';
+import { ReplicationPolicy } from '../policy';
+import { flowGroupId } from './flow-names';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
@@ -61,6 +64,8 @@ export interface PipelineOptions {
 }
 
 interface RunningFlow {
+  readonly pipeline: string;
+  readonly config: FlowConfig;
   readonly container: Container;
   /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
   readonly flow: ReplicationFlow | undefined;
@@ -72,15 +77,40 @@ interface RunningFlow {
   readonly status: FlowStatus;
 }
 
-/** One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints, heartbeats and ACL sync, merged. */
-function runFlow(flow: RunningFlow, stop$: Observable<void>): Observable<never> {
-  return merge(
-    flow.flow?.run(stop$) ?? EMPTY,
-    flow.configSync?.run(stop$) ?? EMPTY,
-    flow.checkpoints?.run(stop$) ?? EMPTY,
-    flow.heartbeats?.run(stop$) ?? EMPTY,
-    flow.acls?.run(stop$) ?? EMPTY,
-  );
+/**
+ * One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints,
+ * heartbeats, topic config sync and ACL sync, merged. Every process of the pipeline replicates its
+ * share of the partitions; the once-per-flow jobs run on the one elected by the flow's election
+ * group on the target.
+ */
+function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClients): Observable<never> {
+  const { config, status } = flow;
+  const { checkpoints, heartbeats, configSync, acls } = flow;
+  const jobs = (end$: Observable<void>): Observable<never> =>
+    merge(checkpoints?.run(end$) ?? EMPTY, heartbeats?.run(end$) ?? EMPTY, configSync?.run(end$) ?? EMPTY, acls?.run(end$) ?? EMPTY);
+  const elected$ =
+    [checkpoints, heartbeats, configSync, acls].every((job) => job === undefined)
+      ? EMPTY
+      : whileElected(
+          {
+            election: clients.election?.(config.target),
+            campaign: {
+              groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
+              topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
+              replicationFactor: config.heartbeats.replication_factor,
+            },
+            onElected: (elected) => (status.elected = elected),
+            scheduler: flow.container.get<Scheduler>(Scheduler),
+            logger: flow.container.get<Logger>(Logger),
+          },
+          jobs,
+          stop$,
+        );
+  const campaign$ = defer(() => {
+    status.campaigning = true;
+    return elected$;
+  }).pipe(finalize(() => (status.campaigning = false)));
+  return merge(flow.flow?.run(stop$) ?? EMPTY, campaign$);
 }
 
 /**
@@ -142,6 +172,8 @@ export class Pipeline {
         container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
       }
       this.flows.push({
+        pipeline: this.config.name,
+        config: flow,
         container,
         flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
         configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
@@ -159,7 +191,7 @@ export class Pipeline {
   async run(): Promise<void> {
     const stop$ = this.stop$.asObservable();
     try {
-      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$, this.clients))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } catch (error) {
       throw withPrincipal(error, this.config);
     } finally {

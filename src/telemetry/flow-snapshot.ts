@@ -83,6 +83,10 @@ export interface FlowSnapshot {
   /** Replication's state; for a heartbeats-only flow, its heartbeats' state. */
   readonly state: FlowState;
   readonly topics: number;
+  /** Source partitions the group assigned to this process. */
+  readonly partitionsAssigned: number;
+  /** True when this process is the flow's elected member: it runs checkpoints, heartbeats, topic config sync and ACL sync. */
+  readonly elected: boolean;
   readonly recordsReplicated: number;
   readonly recordsDropped: number;
   readonly bytesReplicated: number;

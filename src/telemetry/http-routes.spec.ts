@@ -16,6 +16,8 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     replicating: true,
     state: 'running',
     topics: 1,
+    partitionsAssigned: 1,
+    elected: true,
     recordsReplicated: 70,
     recordsDropped: 2,
     bytesReplicated: 7000,

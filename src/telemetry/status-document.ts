@@ -17,6 +17,10 @@ export interface FlowStatusDocument {
   /** Why the flow is not ready; empty when it is. */
   readonly notReady: readonly string[];
   readonly topics: number;
+  /** Source partitions the group assigned to this process. */
+  readonly partitionsAssigned: number;
+  /** Whether this process is the flow's elected member (runs checkpoints and heartbeats). */
+  readonly elected: boolean;
   readonly records: number;
   readonly bytes: number;
   readonly recordsDropped: number;
@@ -97,6 +101,8 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         state: f.state,
         notReady: ready.flows[i]?.reasons ?? [],
         topics: f.topics,
+        partitionsAssigned: f.partitionsAssigned,
+        elected: f.elected,
         records: f.recordsReplicated,
         bytes: f.bytesReplicated,
         recordsDropped: f.recordsDropped,

@@ -22,7 +22,8 @@ test('a target down before the first write of a flow: replication completes once
   // The remote topic exists and the flow took the topic in (its topic refresh ended, so it reads
   // the source whatever later refreshes meet), but nothing was written yet: the flow's producer
   // first connects while the target is down.
-  await run.until(async () => (await dst.topics()).has(remote) && run.statuses()[0]!.topics === 1, {
+  // The group assigned the partitions and their progress was read: from now on they are fetched.
+  await run.until(async () => (await dst.topics()).has(remote) && run.statuses()[0]!.topics === 1 && run.statuses()[0]!.partitionsAssigned === PARTITIONS, {
     what: `${remote} to be created and replicated`,
     timeoutMs: 30_000,
   });

@@ -21,6 +21,8 @@ const FLOW: FlowSnapshot = {
   replicating: true,
   state: 'running',
   topics: 1,
+  partitionsAssigned: 1,
+  elected: true,
   recordsReplicated: 1,
   recordsDropped: 0,
   bytesReplicated: 1,

@@ -74,6 +74,8 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
               flow: flowName(s),
               state: s.state,
               topics: s.topics,
+              partitions: s.partitionsAssigned,
+              elected: s.elected ? 'yes' : 'no',
               records: s.recordsReplicated,
               deadLettered: s.recordsDeadLettered,
               batchesForwarded: s.recordBatchesForwarded,

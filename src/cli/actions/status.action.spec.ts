@@ -10,6 +10,8 @@ const flow: FlowSnapshot = {
   replicating: true,
   state: 'running',
   topics: 1,
+  partitionsAssigned: 1,
+  elected: true,
   recordsReplicated: 70,
   recordsDropped: 0,
   bytesReplicated: 700,

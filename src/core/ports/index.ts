@@ -5,3 +5,4 @@ export * from './record-writer';
 export * from './record-source';
 export * from './kafka-clients';
 export * from './scheduler';
+export * from './leader-election';

@@ -1,6 +1,7 @@
 import type { ClusterAdmin } from './cluster-admin';
 import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
+import type { LeaderElection } from './leader-election';
 
 export interface WriterOptions {
   /** Names the client in broker logs and quotas. */
@@ -25,6 +26,8 @@ export interface KafkaClients {
   writer(cluster: string, options: WriterOptions): RecordWriter;
   source(cluster: string, options: SourceOptions): RecordSource;
   reader(cluster: string): TopicReader;
+  /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
+  election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
   checkReachable(cluster: string): Promise<void>;
   /** Closes every client made so far. */

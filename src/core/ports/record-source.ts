@@ -37,6 +37,25 @@ export interface LogRestart {
   readonly logEnd: number;
 }
 
+/**
+ * How a flow takes part in its group's rebalances. The group protocol is eager: before the member
+ * rejoins, it gives up every partition it holds.
+ */
+export interface GroupMembership {
+  /**
+   * Awaited before the member (re)joins its group: resolves once what the flow fetched is
+   * acknowledged (or abandoned), its progress stored, and its partitions forgotten. No other
+   * member gets them before.
+   */
+  revoke(): Promise<void>;
+  /**
+   * A new generation's assignment, before `startOffset` is asked for any of its partitions.
+   * `stillMember` asks the group whether this member still belongs to that generation (false:
+   * a newer generation formed without it, so what it held may be another member's now).
+   */
+  assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void;
+}
+
 export interface ConsumeOptions {
   readonly topics: readonly string[];
   /** Consumer group that spreads partitions over the processes running this flow. */
@@ -49,6 +68,8 @@ export interface ConsumeOptions {
    */
   readonly onLogRestart: (tp: TopicPartition, restart: LogRestart) => Promise<number>;
   readonly flowControl: FlowControl;
+  /** Told about rebalances; without it, positions are only asked for through `startOffset`. */
+  readonly membership?: GroupMembership;
   /** Deliver record batches undecoded where that is safe, for flows that do not look inside records. */
   readonly forwardRecordBatches?: ForwardRecordBatches;
 }

@@ -1,0 +1,116 @@
+/**
+ * What kafkajs 2.2.4 does not offer a consumer group member, added around its ConsumerGroup:
+ *
+ * - **A hook before every (re)join.** kafkajs's group protocol is eager: a member that rejoins
+ *   gives up every partition it holds, and the coordinator completes the new generation only
+ *   once every member has rejoined (or its rebalance timeout passed). kafkajs reports a
+ *   rebalance (`REBALANCING`, `GROUP_JOIN`) only through events whose listeners it does not
+ *   wait for, and its fetch loop stops before it rejoins, so work handed on by `eachBatch` may
+ *   still be in flight. Every rejoin path (the runner's rebalance and unknown-member handling,
+ *   stale metadata) goes through `ConsumerGroup.joinAndSync`; waiting there for our hook means
+ *   no other member gets this member's partitions before the hook is done.
+ * - **A membership check.** A Heartbeat request carrying the member's generation: the
+ *   coordinator answers ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID to a member that a newer
+ *   generation left out, which is how a stale owner finds out before it writes.
+ *
+ * kafkajs has no static membership (`group.instance.id`): its JoinGroup never sends one.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Loaded by kafkajs.ts after the wire modules are in place, so kafkajs itself is imported here.
+import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
+
+/** The parts of kafkajs's ConsumerGroup (src/consumer/consumerGroup.js) used here. */
+interface KafkajsConsumerGroup {
+  readonly groupId: string;
+  readonly memberId: string | null;
+  readonly generationId: number | null;
+  readonly coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> };
+  readonly assigners: readonly object[];
+  joinAndSync(): Promise<void>;
+}
+
+export interface GroupHooks {
+  /** Awaited before the member joins or rejoins the group; everything it held is given up then. */
+  beforeJoin(): Promise<void>;
+}
+
+/** A member's view of its group, for fencing. */
+export interface GroupMember {
+  /** The generation of the last join, once joined. */
+  generation(): number | undefined;
+  /**
+   * Asks the coordinator whether this member still belongs to its generation. True while a
+   * rebalance waits for this member to rejoin (it still owns what it had); false once a newer
+   * generation formed without it. Rejects when the coordinator cannot be asked.
+   */
+  stillMember(): Promise<boolean>;
+}
+
+interface Entry {
+  readonly hooks: GroupHooks;
+  group?: KafkajsConsumerGroup;
+}
+
+/**
+ * A consumer is found from its ConsumerGroup through the partition assigner it was given (kafkajs
+ * makes one per ConsumerGroup from the factory in the consumer's config).
+ */
+const entries = new WeakMap<object, Entry>();
+
+function entryOf(group: KafkajsConsumerGroup): Entry | undefined {
+  for (const assigner of group.assigners) {
+    const entry = entries.get(assigner);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: KafkajsConsumerGroup };
+const originalJoinAndSync = ConsumerGroup.prototype.joinAndSync;
+if (!(originalJoinAndSync as { mirrorflowHooked?: boolean }).mirrorflowHooked) {
+  const hooked = async function joinAndSync(this: KafkajsConsumerGroup): Promise<void> {
+    const entry = entryOf(this);
+    if (entry) {
+      entry.group = this;
+      await entry.hooks.beforeJoin();
+    }
+    return originalJoinAndSync.call(this);
+  };
+  Object.assign(hooked, { mirrorflowHooked: true });
+  (ConsumerGroup.prototype as { joinAndSync: () => Promise<void> }).joinAndSync = hooked;
+}
+
+const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
+
+/**
+ * Hooks for a consumer's group membership: pass `partitionAssigners` in the consumer's config
+ * (kafkajs's round-robin assignment, as by default).
+ */
+export function groupHooks(hooks: GroupHooks): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
+  const entry: Entry = { hooks };
+  const partitionAssigners: PartitionAssigner[] = [
+    (config) => {
+      const assigner = PartitionAssigners.roundRobin(config);
+      entries.set(assigner, entry);
+      return assigner;
+    },
+  ];
+  const member: GroupMember = {
+    generation: () => entry.group?.generationId ?? undefined,
+    stillMember: async () => {
+      const group = entry.group;
+      // Not joined yet (or between joins): nothing to be fenced from; only the coordinator's answer fences.
+      if (!group?.coordinator || !group.memberId || group.generationId === null) return true;
+      try {
+        await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
+        return true;
+      } catch (error) {
+        const type = (error as { type?: string }).type;
+        if (type === 'REBALANCE_IN_PROGRESS') return true;
+        if (type !== undefined && FENCED.has(type)) return false;
+        throw error;
+      }
+    },
+  };
+  return { partitionAssigners, member };
+}
