@@ -15,7 +15,6 @@ import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
 import { KafkajsElection } from './kafkajs-election';
-import { toUnavailableError } from './errors';
 import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
 import { OAuthTokenSource } from './oauth-token-source';

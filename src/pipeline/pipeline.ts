@@ -88,24 +88,23 @@ function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClien
   const { checkpoints, heartbeats, configSync, acls } = flow;
   const jobs = (end$: Observable<void>): Observable<never> =>
     merge(checkpoints?.run(end$) ?? EMPTY, heartbeats?.run(end$) ?? EMPTY, configSync?.run(end$) ?? EMPTY, acls?.run(end$) ?? EMPTY);
-  const elected$ =
-    [checkpoints, heartbeats, configSync, acls].every((job) => job === undefined)
-      ? EMPTY
-      : whileElected(
-          {
-            election: clients.election?.(config.target),
-            campaign: {
-              groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
-              topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
-              replicationFactor: config.heartbeats.replication_factor,
-            },
-            onElected: (elected) => (status.elected = elected),
-            scheduler: flow.container.get<Scheduler>(Scheduler),
-            logger: flow.container.get<Logger>(Logger),
+  const elected$ = [checkpoints, heartbeats, configSync, acls].every((job) => job === undefined)
+    ? EMPTY
+    : whileElected(
+        {
+          election: clients.election?.(config.target),
+          campaign: {
+            groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
+            topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
+            replicationFactor: config.heartbeats.replication_factor,
           },
-          jobs,
-          stop$,
-        );
+          onElected: (elected) => (status.elected = elected),
+          scheduler: flow.container.get<Scheduler>(Scheduler),
+          logger: flow.container.get<Logger>(Logger),
+        },
+        jobs,
+        stop$,
+      );
   const campaign$ = defer(() => {
     status.campaigning = true;
     return elected$;
@@ -232,7 +231,8 @@ function withPrincipal(error: unknown, config: PipelineConfig): unknown {
   const security = config.clusters[error.cluster]?.security;
   if (security === undefined) return error;
   const sasl = security.sasl;
-  if (sasl?.mechanism === 'oauthbearer') return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
+  if (sasl?.mechanism === 'oauthbearer')
+    return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
   if (sasl !== undefined) return error.as(`User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`);
   if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
   if (security.ssl?.cert !== undefined) return error.as('the principal of the inline client certificate (ssl.cert)');
