@@ -7,7 +7,8 @@
  *
  * Drift is what the flow would change (a missing topic, missing partitions, a config the sync
  * sets or resets) and what it cannot repair (a remote topic with more partitions, a remote topic
- * whose source is gone). Differences the sync leaves on purpose (excluded configs, the target's
+ * whose source is gone, an ACL the ACL sync would create). Source ACLs the sync does not copy are
+ * information, not drift. Differences the config sync leaves on purpose (excluded configs, the target's
  * own defaults) are reported as kept; `strict` counts them as drift too.
  */
 import { firstValueFrom } from 'rxjs';
@@ -18,6 +19,7 @@ import type { TopicDescription } from '../core/ports/cluster-admin';
 import { DefaultTopicFilter, compareTopicConfigs, shouldReplicateTopic, type ConfigDifference } from '../policy';
 import { flowReplicationPolicy } from './flow-policy';
 import { flowConfigFilter } from './config-sync.module';
+import { diffTopicAcls, type AclDiff } from './diff-acls';
 
 export interface TopicDiff {
   readonly source: string;
@@ -41,6 +43,8 @@ export interface FlowDiff {
   readonly orphans: readonly { readonly remote: string; readonly source: string }[];
   /** Why orphans were not looked for (the identity policy cannot tell remote topics apart). */
   readonly orphansNotChecked?: string;
+  /** Topic ACLs, when the flow syncs them (`topic_sync.acls.enabled`). */
+  readonly acls?: AclDiff;
   readonly drift: number;
   readonly kept: number;
 }
@@ -88,8 +92,10 @@ async function diffFlow(flow: FlowConfig, clients: KafkaClients, strict: boolean
   const [sourceTopics, targetTopics] = await Promise.all([firstValueFrom(sourceAdmin.listTopics()), firstValueFrom(targetAdmin.listTopics())]);
   const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
   const onTarget = new Map(targetTopics.map((t) => [t.name, t.partitions]));
+  const shouldReplicate = (topic: string) =>
+    shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats });
   const replicated = sourceTopics
-    .filter((t) => shouldReplicateTopic(t.name, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }))
+    .filter((t) => shouldReplicate(t.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({ topic: t, remote: policy.formatRemoteTopic(flow.source, t.name) }));
 
@@ -126,6 +132,17 @@ async function diffFlow(flow: FlowConfig, clients: KafkaClients, strict: boolean
   }
   const { orphans, orphansNotChecked } = findOrphans(flow, policy, sourceTopics, targetTopics);
   drift += orphans.length;
+  const acls = flow.topic_sync.acls.enabled
+    ? await diffTopicAcls({
+        sourceAdmin,
+        targetAdmin,
+        remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+        shouldReplicate,
+        replicatedTopics: replicated.map((r) => r.topic.name),
+        prefixed: flow.topic_sync.acls.prefixed,
+      })
+    : undefined;
+  if (acls !== undefined && 'missing' in acls) drift += acls.missing.length;
   return {
     flow: flow.name,
     source: flow.source,
@@ -134,6 +151,7 @@ async function diffFlow(flow: FlowConfig, clients: KafkaClients, strict: boolean
     inSync: replicated.length - topics.length,
     orphans,
     ...(orphansNotChecked === undefined ? {} : { orphansNotChecked }),
+    ...(acls === undefined ? {} : { acls }),
     drift,
     kept,
   };

@@ -5,12 +5,13 @@
  * the remote prefix), what is not (`ALLOW WRITE`, topics not replicated), that target ACLs are
  * never deleted, and that an ACL added on the source later reaches the target. A cluster without
  * an authorizer (the shared test clusters) turns the sync off for the flow, replication going on.
+ * `mirrorflow diff` reports a source ACL the target lacks as drift, and none once the sync ran.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uniqueName, waitFor } from '../support/clusters';
 import { ownClusters } from '../support/own-clusters';
-import { startPipeline, writePipeline } from '../support/pipeline-harness';
+import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters } from '../support/clusters';
 import { aclLine, kafkaAcls, listTopicAcls } from './kafka-acls';
@@ -121,6 +122,45 @@ test('topic ACLs of replicated topics reach the remote topics as MM2 copies them
   assert.equal(run.statuses()[0]!.acls.created, 6);
   assert.equal(run.statuses()[0]!.acls.errors, 0);
   await run.stop();
+});
+
+test('mirrorflow diff reports a source ACL missing on the target (exit 1), read-only, and none once the ACL sync ran', async () => {
+  const base = uniqueName('acl-diff');
+  const orders = `${base}.orders`;
+  const primary = clusters.bootstrap('primary');
+  await clusters.kit('primary').createTopic(orders, 1);
+  // The remote topic exists already: the only drift is the ACL.
+  await clusters.kit('backup').createTopic(`primary.${orders}`, 1);
+  await kafkaAcls(primary, ['--add', '--allow-principal', 'User:reader', '--operation', 'Read', '--topic', orders]);
+  await kafkaAcls(primary, ['--add', '--allow-principal', 'User:writer', '--operation', 'Write', '--topic', orders]);
+  const { file } = await writePipeline({
+    clusters: clusters.bootstrapServers(),
+    flows: [{ topics: [`${base}\\..*`], checkpoints: { enabled: false }, topic_sync: { acls: { interval_ms: INTERVAL_MS } } }],
+  });
+  const missing = `  ✗ ACL missing on backup: ALLOW User:reader READ, LITERAL topic primary.${orders}, host * (the ACL sync creates it)\n`;
+  const notCopied = `  · ACL of primary not copied: ALLOW User:writer WRITE, LITERAL topic ${orders}, host * (ALLOW WRITE is never copied: only the replication writes remote topics)\n`;
+
+  const before = await runCli(['diff', file]);
+  assert.equal(before.code, 1, before.stdout + before.stderr);
+  assert.ok(before.stdout.includes(missing), before.stdout);
+  assert.ok(before.stdout.includes(notCopied), before.stdout);
+  assert.ok(before.stdout.includes('\nDrift: 1.\n'), before.stdout);
+  assert.deepEqual(await targetAclLines(base), [], 'the diff created no ACL');
+
+  const run = await startPipeline(file);
+  await run.running();
+  await waitFor(async () => (await targetAclLines(base)).includes(`ALLOW User:reader READ LITERAL primary.${orders}`), {
+    what: 'the ACL sync to copy the ACL',
+    timeoutMs: 60_000,
+    intervalMs: 1_000,
+  });
+  await run.stop();
+
+  const after = await runCli(['diff', file]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.ok(!after.stdout.includes('ACL missing'), after.stdout);
+  assert.ok(after.stdout.includes(notCopied), 'the skipped ACL is still said, as information');
+  assert.ok(after.stdout.includes('  1 topic ACL in sync\n'), after.stdout);
 });
 
 test('a cluster without an authorizer: said once at info, the ACL sync ends, replication goes on', async () => {

@@ -14,7 +14,7 @@ export function registerDiffCommand(program: Command): void {
   program
     .command('diff')
     .description(
-      'Connect read-only and report, per flow, remote topics that are missing, partition counts and topic configs that differ (with what the config sync would do about each), and remote topics whose source is gone. Exits 0 when in sync, 1 when drift is found.',
+      'Connect read-only and report, per flow, remote topics that are missing, partition counts and topic configs that differ (with what the config sync would do about each), remote topics whose source is gone, and topic ACLs the ACL sync would create on the target. Exits 0 when in sync, 1 when drift is found.',
     )
     .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
