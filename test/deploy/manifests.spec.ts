@@ -27,7 +27,6 @@ import {
   type SecretManifest,
   type ServiceManifest,
 } from './deploy-files';
-import packageJson from '../../package.json';
 
 interface ParsedRun {
   readonly file: string;
@@ -106,6 +105,9 @@ describe('container image definition (Dockerfile)', () => {
   test('runs the packaged CLI, by default `run` on the mounted pipeline with HTTP on every interface', async () => {
     const entrypoint = lastInstruction(runtime, 'ENTRYPOINT');
     // An init as PID 1 (so a SIGTERM during start-up is not ignored), then node on the packed CLI.
+    // Read, not imported: an imported package.json would be copied into dist/, where the launcher
+    // would take dist/ for the package root and miss config/.
+    const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: { mirrorflow: string } };
     assert.deepEqual(entrypoint, ['/usr/bin/tini', '--', 'node', posix.join('/opt/mirrorflow', packageJson.bin.mirrorflow)]);
     const cmd = lastInstruction(runtime, 'CMD')!;
     const { file, flags } = await parseRun(cmd);
