@@ -162,6 +162,12 @@ describe('a transform that throws on some records', () => {
   });
 });
 
+/**
+ * The remote topic's smaller max.message.bytes is the target's own override: config sync would
+ * remove it, as MM2's does for a config at its default on the source (use.defaults.from = target).
+ */
+const TARGET_OWN_LIMIT = { topic_sync: { sync_configs: false } };
+
 describe('a record larger than the remote topic takes (max.message.bytes)', () => {
   /** Six small records and, at offset 3, one of 5000 bytes, produced together (one record batch); the remote topic takes 2000 bytes. */
   async function setUp(prefix: string): Promise<{ topic: string; written: TestRecord[] }> {
@@ -179,7 +185,7 @@ describe('a record larger than the remote topic takes (max.message.bytes)', () =
     const { topic, written } = await setUp(prefix);
     const dlq = `${prefix}-dlq`;
     const { file } = await writePipeline({
-      flows: [{ topics: [`${prefix}\\..*`], errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } } }],
+      flows: [{ topics: [`${prefix}\\..*`], errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } }, ...TARGET_OWN_LIMIT }],
     });
     const run = await startPipeline(file);
     try {
@@ -203,7 +209,7 @@ describe('a record larger than the remote topic takes (max.message.bytes)', () =
   test('tolerance none: the flow stops naming the record and the write', async () => {
     const prefix = uniqueName('err-big-none');
     const { topic } = await setUp(prefix);
-    const { file } = await writePipeline({ flows: [{ topics: [`${prefix}\\..*`] }] });
+    const { file } = await writePipeline({ flows: [{ topics: [`${prefix}\\..*`], ...TARGET_OWN_LIMIT }] });
     const run = await startPipeline(file);
     await assert.rejects(run.done, (error: unknown) => {
       assert.ok(error instanceof RecordFailedError, String(error));

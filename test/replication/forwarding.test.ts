@@ -17,6 +17,8 @@ const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 const T0 = 1_700_000_000_000;
 /** Every batch forwarded that can be; heartbeats left out, so the counts are this test's own. */
 const FORWARD_EVERYTHING = { batching: { forward_compressed_min_bytes: 0 }, replicate_heartbeats: false };
+/** A remote topic's smaller max.message.bytes set on the target stays: config sync would remove it (the source has the default). */
+const TARGET_OWN_LIMIT = { topic_sync: { sync_configs: false } };
 
 let source: KafkaKit;
 let target: KafkaKit;
@@ -135,7 +137,7 @@ describe('forwarded record batches', () => {
     await target.createTopic(remote, 1, { 'max.message.bytes': String(128 * 1024) });
 
     const { file } = await writePipeline({
-      flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, producer: { max_request_bytes: 100_000 } }],
+      flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, ...TARGET_OWN_LIMIT, producer: { max_request_bytes: 100_000 } }],
     });
     const run = await startPipeline(file);
     try {
@@ -162,7 +164,7 @@ describe('forwarded record batches', () => {
     for (let i = 0; i < records.length; i += 10) await source.produce(topic, records.slice(i, i + 10));
     await target.createTopic(remote, 1, { 'max.message.bytes': String(64 * 1024) });
 
-    const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING }] });
+    const { file } = await writePipeline({ flows: [{ topics: [topic.replace(/\./g, '\\.')], ...FORWARD_EVERYTHING, ...TARGET_OWN_LIMIT }] });
     const run = await startPipeline(file);
     try {
       await untilCount(run, remote, records.length);
