@@ -332,12 +332,12 @@ export class ReplicationFlow {
    */
   private async revoke(): Promise<void> {
     const { logger } = this.parts;
-    let timer: NodeJS.Timeout | undefined;
+    let timeout: Subscription | undefined;
     const drained = await Promise.race([
       this.budget.drained().then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS))),
+      new Promise<boolean>((resolve) => (timeout = this.parts.scheduler.schedule(() => resolve(false), DRAIN_TIMEOUT_MS))),
     ]);
-    clearTimeout(timer);
+    timeout?.unsubscribe();
     if (!drained)
       logger.warn('Rebalance: records still in flight are abandoned; the next owner copies them again.', { inFlightBytes: this.budget.inFlightBytes });
     try {
