@@ -9,6 +9,7 @@ import type { Logger } from '../core/ports/logger';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import { SecurityDisabledError, topicAclKey, type AclCreateResult, type TopicAcl } from '../core/ports/topic-acl';
 import { KafkaTransportError } from '../core/errors';
+import { topicAcl as acl } from './topic-acl-fixture';
 
 const newScheduler = () => new TestScheduler((actual, expected) => assert.deepStrictEqual(actual, expected));
 
@@ -26,16 +27,6 @@ function recordingLogger(lines: Line[]): Logger {
   const logger: Logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: () => logger };
   return logger;
 }
-
-const acl = (over: Partial<TopicAcl>): TopicAcl => ({
-  name: 'orders',
-  patternType: 'LITERAL',
-  principal: 'User:alice',
-  host: '*',
-  operation: 'READ',
-  permission: 'ALLOW',
-  ...over,
-});
 
 /** A source and a target admin over ACL lists; `failures` makes the next calls of an operation fail. */
 function harness(

@@ -1,17 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TopicAcl } from '../core/ports/topic-acl';
 import { planTopicAcls } from './topic-acl-plan';
-
-const acl = (over: Partial<TopicAcl>): TopicAcl => ({
-  name: 'orders',
-  patternType: 'LITERAL',
-  principal: 'User:alice',
-  host: '*',
-  operation: 'READ',
-  permission: 'ALLOW',
-  ...over,
-});
+import { topicAcl as acl } from './topic-acl-fixture';
 
 const context = {
   remoteTopic: (topic: string) => `primary.${topic}`,

@@ -7,16 +7,7 @@ import { SecurityDisabledError, type TopicAcl } from '../core/ports/topic-acl';
 import { parsePipeline } from '../config';
 import { diffPipeline } from './diff';
 import { formatDiff } from './diff-report';
-
-const acl = (over: Partial<TopicAcl>): TopicAcl => ({
-  name: 'orders',
-  patternType: 'LITERAL',
-  principal: 'User:alice',
-  host: '*',
-  operation: 'READ',
-  permission: 'ALLOW',
-  ...over,
-});
+import { topicAcl as acl } from '../flow/topic-acl-fixture';
 
 interface FakeCluster {
   readonly topics: readonly TopicDescription[];
