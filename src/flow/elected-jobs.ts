@@ -47,7 +47,9 @@ export function whileElected(options: ElectedJobsOptions, jobs: (stop$: Observab
         const current = { end, done: new Promise<void>((resolve) => (finished = resolve)) };
         term = current;
         onElected(true);
-        logger.info('Elected: this process runs the flow jobs (topic creation, checkpoints, heartbeats).', { group: campaign.groupId });
+        logger.info('Elected: this process runs the flow jobs (checkpoints, group offset sync, heartbeats, topic config and ACL sync).', {
+          group: campaign.groupId,
+        });
         return jobs(end).pipe(
           finalize(() => {
             if (term === current) term = undefined;
