@@ -284,8 +284,12 @@ const progressSchema = z
 
 const batchingSchema = z
   .strictObject({
-    max_records: positiveInt().default(10000).describe('Write a batch once it holds this many records.'),
-    max_bytes: positiveInt().default(4194304).describe('Write a batch once it holds this many bytes.'),
+    max_records: positiveInt()
+      .default(10000)
+      .describe('Write a batch once it holds this many records, and never more: a larger fetch is written in several (a forwarded record batch is never cut).'),
+    max_bytes: positiveInt()
+      .default(4194304)
+      .describe('Write a batch once it holds this many bytes, and never more: a larger fetch is written in several (a forwarded record batch is never cut).'),
     max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
     forward_batches: z
       .boolean()

@@ -161,6 +161,8 @@ describe('ReplicationFlow in virtual time', () => {
     assert.deepEqual(times(h.writes), [0, 50, 100, 150]);
     assert.equal(h.status.recordsReplicated, 190);
     assert.equal(h.status.bufferedBytes, 0, 'every acknowledged batch gives its bytes back');
+    // A batch commits whole and is never split, so the source is asked for none larger than a write.
+    assert.deepEqual(h.consumers[0]!.options.maxBatch, { records: 100, bytes: 1 << 20 });
   });
 
   test('while the target is idle a batch waits max_wait_ms for more, then goes out', async () => {

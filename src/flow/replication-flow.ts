@@ -256,6 +256,8 @@ export class ReplicationFlow {
                 startOffset: (tp) => this.startOffset(tp),
                 onLogRestart: (tp, restart) => this.resets.logRestarted(tp, restart),
                 flowControl: this.budget,
+                // A fetch bigger than one write goes as several batches: the sink never splits a batch.
+                maxBatch: { records: settings.batching.maxRecords, bytes: settings.batching.maxBytes },
                 membership: { revoke: () => this.revoke(), assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember) },
                 ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
               })

@@ -1,15 +1,16 @@
 import { AsyncResource } from 'node:async_hooks';
 import { Observable } from 'rxjs';
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from './kafkajs';
+import type { Consumer, EachBatchPayload, Kafka } from './kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import { type KafkaRecord, type RawRecordBatch, type RecordHeader, type SourceBatch, type TopicPartition, recordBytes } from '../core/record';
-import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch, type ForwardPolicy } from './wire/fetch-decoder';
+import type { SourceBatch, TopicPartition } from '../core/record';
+import { withRecordBatchForwarding, type ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from './compression-codes';
 import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
+import { splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
@@ -20,10 +21,6 @@ const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
  */
 const SESSION_TIMEOUT_MS = 6_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
-
-/** kafkajs messages as our wire decoder (wire/record-decoder.ts) makes them: headers are an ordered list. */
-type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
-type FetchedMessage = DecodedMessage | FetchedRecordBatch;
 
 function forwardPolicy({ minCompressedBytes, maxBytes, compression }: ForwardRecordBatches): ForwardPolicy {
   return { minCompressedBytes, maxBytes, ...(compression === undefined ? {} : { codec: COMPRESSION_CODES[compression] }) };
@@ -151,13 +148,10 @@ export class KafkajsSource implements RecordSource {
           consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(decision.offset) });
           return;
         }
-        const pieces = await this.split(
-          batch.topic,
-          batch.partition,
+        const pieces = await splitFetch(
+          { topic: batch.topic, partition: batch.partition, from: expected, nextOffset: lastOffset + 1, highWatermark: Number(batch.highWatermark) },
           batch.messages as unknown as FetchedMessage[],
-          expected,
-          lastOffset + 1,
-          Number(batch.highWatermark),
+          options.maxBatch,
         );
         let bytes = 0;
         for (const piece of pieces) bytes += piece.bytes;
@@ -199,60 +193,6 @@ export class KafkajsSource implements RecordSource {
           .catch((error: unknown) => this.logger.warn('Consumer did not leave its group cleanly.', { error: String(error) }));
       };
     });
-  }
-
-  /**
-   * Turns one fetch of a partition into source batches from `from` on: runs of decoded records
-   * and runs of whole record batches, in offset order. A whole batch that starts before `from`
-   * (a restart in the middle of it) is decoded, and only its records from `from` on are kept.
-   */
-  private async split(
-    topic: string,
-    partition: number,
-    messages: readonly FetchedMessage[],
-    from: number,
-    nextOffset: number,
-    highWatermark: number,
-  ): Promise<SourceBatch[]> {
-    const pieces: SourceBatch[] = [];
-    let records: KafkaRecord[] = [];
-    let recordBatches: RawRecordBatch[] = [];
-    let bytes = 0;
-    const cut = (next: number): void => {
-      if (records.length > 0) pieces.push({ kind: 'records', topic, partition, records, nextOffset: next, highWatermark, bytes });
-      else if (recordBatches.length > 0) pieces.push({ kind: 'batches', topic, partition, recordBatches, nextOffset: next, highWatermark, bytes });
-      records = [];
-      recordBatches = [];
-      bytes = 0;
-    };
-    const addRecord = (m: DecodedMessage): void => {
-      const offset = Number(m.offset);
-      if (offset < from) return;
-      if (recordBatches.length > 0) cut(offset);
-      const record: KafkaRecord = { topic, partition, offset, timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers };
-      bytes += recordBytes(record);
-      records.push(record);
-    };
-    for (const m of messages) {
-      if (!isFetchedRecordBatch(m)) {
-        addRecord(m);
-        continue;
-      }
-      const whole = m.recordBatch;
-      if (whole.baseOffset + whole.recordCount <= from) continue;
-      if (whole.baseOffset < from) {
-        for (const record of await decodeRecordBatch(whole.bytes)) addRecord(record as unknown as DecodedMessage);
-        continue;
-      }
-      if (records.length > 0) cut(whole.baseOffset);
-      recordBatches.push(whole);
-      bytes += whole.bytes.length;
-    }
-    if (records.length > 0 || recordBatches.length > 0) cut(nextOffset);
-    // A fetch of nothing but records before `from` still moves the partition forward. (A fetch
-    // whose records were all filtered out never gets here: see END_BATCH_PROCESS in consume().)
-    else if (pieces.length === 0) pieces.push({ kind: 'records', topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
-    return pieces;
   }
 
   /** Resolves once the last consumer has left its group. */

@@ -72,6 +72,13 @@ export interface ConsumeOptions {
   readonly membership?: GroupMembership;
   /** Deliver record batches undecoded where that is safe, for flows that do not look inside records. */
   readonly forwardRecordBatches?: ForwardRecordBatches;
+  /**
+   * Most records and payload bytes in one emitted batch: a larger fetch is handed over in
+   * several, so that no write the flow makes is larger than its batching limits (a batch commits
+   * whole, so a write never splits one). A forwarded record batch is never cut: one larger than
+   * the limits goes alone.
+   */
+  readonly maxBatch?: { readonly records: number; readonly bytes: number };
 }
 
 /** Fetches records from a source cluster in batches, per partition, in offset order. */
