@@ -32,6 +32,8 @@ export interface KafkajsClientsOptions {
 }
 
 interface Closable {
+  /** The role it was made for, when it belongs to one flow (closed when a reload stops that flow). */
+  readonly role?: string;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ interface Closable {
 export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
   private readonly admins = new Map<string, KafkajsAdmin>();
-  private readonly open: Closable[] = [];
+  private open: Closable[] = [];
   private readonly tokens = new Map<string, OAuthTokenSource>();
   /** One OAuth token source per cluster, shared by its clients and the reachability probe. */
   private readonly tokenSources: TokenSources = (cluster, credentials) => {
@@ -80,13 +82,13 @@ export class KafkajsClients implements KafkaClients {
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
     const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
-    this.open.push(writer);
+    this.open.push({ role: options.role, close: () => writer.close() });
     return writer;
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {
     const source = new KafkajsSource(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
-    this.open.push({ close: () => source.stopped() });
+    this.open.push({ role: options.role, close: () => source.stopped() });
     return source;
   }
 
@@ -121,6 +123,13 @@ export class KafkajsClients implements KafkaClients {
     const connection = this.options.clusters.find((c) => c.alias === cluster);
     if (!connection) throw new ClusterUnavailableError(cluster, 'is not declared in the pipeline');
     return connection;
+  }
+
+  async closeRoles(prefix: string): Promise<void> {
+    const closing = this.open.filter((c) => c.role?.startsWith(prefix) === true).reverse();
+    this.open = this.open.filter((c) => !closing.includes(c));
+    for (const key of [...this.kafkas.keys()]) if (key.slice(key.indexOf('/') + 1).startsWith(prefix)) this.kafkas.delete(key);
+    await Promise.allSettled(closing.map((c) => c.close()));
   }
 
   async close(): Promise<void> {

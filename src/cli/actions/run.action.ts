@@ -1,6 +1,7 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
 import { createLogger, describeOutages, flowLag, flowName } from '../../telemetry';
 import { serveHttp } from './serve-http';
+import { reloadOnChange } from './reload-on-change';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 
@@ -16,12 +17,15 @@ export interface RunOptions {
   readonly statusIntervalMs: number;
   /** HOST:PORT or `off`; overrides the pipeline's `http.listen`. */
   readonly http?: string;
+  /** Apply the file again when it changes (SIGHUP always does). */
+  readonly watch: boolean;
 }
 
 /**
  * `mirrorflow run FILE`: load and check everything, connect, replicate until SIGINT/SIGTERM,
  * then drain, store progress and return (exit 0). Config and plugin problems end the run
- * before any cluster is contacted.
+ * before any cluster is contacted. While it runs, a change to the file (or SIGHUP) is applied
+ * flow by flow (reload-on-change.ts).
  */
 export async function runAction(options: RunOptions): Promise<void> {
   const { config, registry, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
@@ -36,7 +40,12 @@ export async function runAction(options: RunOptions): Promise<void> {
   const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger);
   try {
     await pipeline.prepare();
-    await replicate(pipeline, options, logger);
+    const stopWatching = reloadOnChange(pipeline, { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch }, logger);
+    try {
+      await replicate(pipeline, options, logger);
+    } finally {
+      stopWatching();
+    }
   } finally {
     await http?.close();
   }

@@ -11,6 +11,7 @@ interface RunFlags {
   readonly shutdownTimeout: string;
   readonly statusInterval: string;
   readonly http?: string;
+  readonly watch: boolean;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -40,6 +41,7 @@ export function registerRunCommand(program: Command): void {
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
     .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
+    .option('--no-watch', 'do not apply changes of the file while running (SIGHUP still does)')
     .option(
       '--http <address>',
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
@@ -55,6 +57,7 @@ export function registerRunCommand(program: Command): void {
         shutdownTimeoutMs: Number(flags.shutdownTimeout),
         statusIntervalMs: Number(flags.statusInterval),
         http: flags.http,
+        watch: flags.watch,
       }),
     );
 }

@@ -30,6 +30,8 @@ export interface KafkaClients {
   election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
   checkReachable(cluster: string): Promise<void>;
+  /** Closes the clients made for roles that start with `prefix` (a flow's: `source->target|`) and forgets them. */
+  closeRoles(prefix: string): Promise<void>;
   /** Closes every client made so far. */
   close(): Promise<void>;
 }
