@@ -11,6 +11,7 @@ interface RunFlags {
   readonly shutdownTimeout: string;
   readonly statusInterval: string;
   readonly http?: string;
+  readonly live: boolean;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -45,6 +46,7 @@ export function registerRunCommand(program: Command): void {
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
       httpAddress,
     )
+    .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
     .action((file: string, flags: RunFlags) =>
       runAction({
         file,
@@ -55,6 +57,7 @@ export function registerRunCommand(program: Command): void {
         shutdownTimeoutMs: Number(flags.shutdownTimeout),
         statusIntervalMs: Number(flags.statusInterval),
         http: flags.http,
+        live: flags.live,
       }),
     );
 }
