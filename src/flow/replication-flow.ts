@@ -302,6 +302,7 @@ export class ReplicationFlow {
       catchError((error: unknown) => {
         status.state = 'failed';
         status.failure = error;
+        status.recordError(error);
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
         return concat(
           this.flush(false).pipe(
@@ -425,8 +426,9 @@ export class ReplicationFlow {
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
-    this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark);
-    this.parts.status.recordAge(batch, Date.now());
+    const fetchedAt = Date.now();
+    this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark, fetchedAt, FlowStatus.firstTimestamp(batch));
+    this.parts.status.recordAge(batch, fetchedAt);
     switch (batch.kind) {
       case 'records':
         return this.stamp(lifetime, this.transformed(batch, remote));

@@ -12,6 +12,7 @@ interface RunFlags {
   readonly statusInterval: string;
   readonly http?: string;
   readonly watch: boolean;
+  readonly live: boolean;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -47,6 +48,7 @@ export function registerRunCommand(program: Command): void {
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
       httpAddress,
     )
+    .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
     .action((file: string, flags: RunFlags) =>
       runAction({
         file,
@@ -58,6 +60,7 @@ export function registerRunCommand(program: Command): void {
         statusIntervalMs: Number(flags.statusInterval),
         http: flags.http,
         watch: flags.watch,
+        live: flags.live,
       }),
     );
 }
