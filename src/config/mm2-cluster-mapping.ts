@@ -24,6 +24,9 @@ const OAUTH_LOGIN_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ];
 
+/** The login handler of AWS's MSK IAM library (aws-msk-iam-auth), which signs OAUTHBEARER tokens with IAM credentials. */
+const MSK_IAM_LOGIN_HANDLER = 'software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler';
+
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
   readonly values: Mm2Values;
@@ -198,6 +201,10 @@ function mapOAuth(
   }
   const handlerClass = values.literal(handler, 'to know how tokens are got');
   if (handlerClass === undefined) return;
+  if (handlerClass === MSK_IAM_LOGIN_HANDLER) {
+    values.report(handler, 'AWS MSK IAM authentication is not supported yet', 'see docs/security.md, AWS MSK; MSK also takes SASL/SCRAM or mutual TLS');
+    return;
+  }
   if (!OAUTH_LOGIN_HANDLERS.includes(handlerClass)) {
     values.report(handler, 'custom Java classes cannot run in mirrorflow', `mirrorflow gets tokens as ${OAUTH_LOGIN_HANDLERS[0]} does (client credentials)`);
     return;
