@@ -262,20 +262,74 @@ describe('parseMm2Properties: security', () => {
     );
   });
 
-  it('explains why a JKS or PKCS12 store cannot be used, and how to convert it', () => {
+  it("takes JKS and PKCS12 stores with their passwords; an unset type is Java's default and read by content", () => {
+    const parsed = parse(
+      [
+        ...BASE,
+        'config.providers = env',
+        'config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider',
+        'primary->backup.enabled = true',
+        'backup.security.protocol = SSL',
+        'backup.ssl.truststore.location = truststore.jks',
+        'backup.ssl.truststore.password = ${env:TRUST_PASSWORD}',
+        'backup.ssl.keystore.type = PKCS12',
+        'backup.ssl.keystore.location = /etc/kafka/keystore.p12',
+        'backup.ssl.keystore.password = ks-secret',
+        'backup.ssl.key.password = ks-secret',
+      ],
+      { cwd: dir, env: { TRUST_PASSWORD: 'ts-secret' } },
+    );
+    assert.deepEqual(parsed.config.clusters['backup']!.security.ssl, {
+      truststore_file: join(dir, 'truststore.jks'),
+      truststore_password: 'ts-secret',
+      keystore_file: '/etc/kafka/keystore.p12',
+      keystore_password: 'ks-secret',
+      key_password: 'ks-secret',
+      verify_hostname: true,
+      reject_unauthorized: true,
+    });
+  });
+
+  it('refuses a keystore without its password, and store types that cannot be read here', () => {
     const lines = problems([
       ...BASE,
       'primary->backup.enabled = true',
       'backup.security.protocol = SSL',
-      'backup.ssl.truststore.location = /x/truststore.jks',
-      'backup.ssl.keystore.type = PKCS12',
-      'backup.ssl.keystore.location = /x/k.p12',
+      'backup.ssl.truststore.type = JCEKS',
+      'backup.ssl.truststore.location = /x/truststore.jceks',
+      'backup.ssl.keystore.type = JKS',
+      'backup.ssl.keystore.location = /x/k.jks',
     ]);
-    assert.match(
-      lines[0]!,
-      /^mm2\.properties:6:34: backup\.ssl\.truststore\.location is a JKS truststore \(ssl\.truststore\.type is not set, and Kafka's default is JKS\), which this runtime cannot read: Node\.js takes PEM files .*keytool -exportcert/,
+    assert.ok(
+      lines.some((l) => /^mm2\.properties:7:34: backup\.ssl\.truststore\.location is a truststore of type JCEKS, which cannot be read here/.test(l)),
+      lines.join('\n'),
     );
-    assert.match(lines[1]!, /^mm2\.properties:8:32: backup\.ssl\.keystore\.location is a PKCS12 keystore, .*openssl pkcs12 -in keystore\.p12 -out client\.pem/);
+    assert.ok(
+      lines.some((l) => /^mm2\.properties:9:32: needs backup\.ssl\.keystore\.password too at backup\.ssl\.keystore\.location/.test(l)),
+      lines.join('\n'),
+    );
+  });
+
+  it('refuses AWS MSK IAM in both of its forms, pointing at the docs', () => {
+    const lines = problems([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup.security.protocol = SASL_SSL',
+      'backup.sasl.mechanism = OAUTHBEARER',
+      'backup.sasl.jaas.config = org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
+      'backup.sasl.login.callback.handler.class = software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler',
+      'primary.security.protocol = SASL_SSL',
+      'primary.sasl.mechanism = AWS_MSK_IAM',
+      'primary.sasl.jaas.config = software.amazon.msk.auth.iam.IAMLoginModule required;',
+    ]);
+    assert.ok(
+      lines.some((l) => /AWS MSK IAM authentication is not supported yet at backup\.sasl\.login\.callback\.handler\.class/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /AWS_MSK_IAM are not supported yet \(see docs\/security\.md\)/.test(l) && /primary\.sasl\.mechanism/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('refuses what the client cannot do, never quoting the JAAS text', () => {

@@ -130,7 +130,31 @@ const sslSchema = z
       .describe(
         'PEM private key of `cert`, instead of `key_file`; use `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: `ssl.keystore.key`.',
       ),
-    key_password: z.string().optional().describe('Passphrase of an encrypted `key_file` or `key`. MM2: `ssl.key.password`.'),
+    truststore_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'JKS or PKCS12 truststore of the CA(s) to trust (the type is read from the file, as Java does), relative to the pipeline file; with or besides `ca_file`. MM2: `ssl.truststore.location` with `ssl.truststore.type` JKS or PKCS12.',
+      ),
+    truststore_password: z
+      .string()
+      .optional()
+      .describe('Password of `truststore_file`; a JKS truststore without one is read unchecked, as Java does. MM2: `ssl.truststore.password`.'),
+    keystore_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'JKS or PKCS12 keystore with the client certificate and key for mutual TLS, instead of `cert_file` and `key_file`; relative to the pipeline file. MM2: `ssl.keystore.location` with `ssl.keystore.type` JKS or PKCS12.',
+      ),
+    keystore_password: z.string().optional().describe('Password of `keystore_file`; required with it. MM2: `ssl.keystore.password`.'),
+    key_password: z
+      .string()
+      .optional()
+      .describe(
+        'Passphrase of an encrypted `key_file` or `key`, or of the key in a JKS `keystore_file` when it differs from `keystore_password`. MM2: `ssl.key.password`.',
+      ),
     verify_hostname: z
       .boolean()
       .default(true)
