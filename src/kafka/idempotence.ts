@@ -161,9 +161,14 @@ export function initProducerIdFrom(kafka: Kafka, cluster: string): InitProducerI
       if (error instanceof KafkaTransportError) throw error;
       const failure = toTransportError(cluster, error, 'Asking for an idempotent producer id (InitProducerId)');
       if (!(failure instanceof KafkaAuthorizationError)) throw failure;
-      throw new KafkaAuthorizationError(cluster, `${failure.detail}: an idempotent producer needs the IDEMPOTENT_WRITE operation on the cluster (Kafka 2.8 and newer also take WRITE on a topic)${refused}`, undefined, {
-        cause: error,
-      });
+      throw new KafkaAuthorizationError(
+        cluster,
+        `${failure.detail}: an idempotent producer needs the IDEMPOTENT_WRITE operation on the cluster (Kafka 2.8 and newer also take WRITE on a topic)${refused}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     } finally {
       await raw.disconnect().catch(() => undefined);
     }

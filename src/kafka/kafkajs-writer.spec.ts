@@ -51,7 +51,13 @@ interface SequenceState {
  * says. `log` has every acknowledged record's value per partition, in log order; `requests`
  * counts produce requests.
  */
-function fakeKafka(broker: Broker): { kafka: Kafka; log: Map<string, string[]>; requests: () => number; stamps: Map<string, ProducerStamp[]>; forgetProducers: () => void } {
+function fakeKafka(broker: Broker): {
+  kafka: Kafka;
+  log: Map<string, string[]>;
+  requests: () => number;
+  stamps: Map<string, ProducerStamp[]>;
+  forgetProducers: () => void;
+} {
   const log = new Map<string, string[]>();
   const stamps = new Map<string, ProducerStamp[]>();
   let sequences = new Map<string, SequenceState>();
@@ -94,7 +100,10 @@ function fakeKafka(broker: Broker): { kafka: Kafka; log: Map<string, string[]>; 
         partitionLog.push(...values);
         return { ...ack, baseOffset: String(base) };
       });
-      if (broker.loseAnswers?.includes(requests)) return Promise.reject(Object.assign(new Error('Request Produce(key: 0, version: 7) timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }));
+      if (broker.loseAnswers?.includes(requests))
+        return Promise.reject(
+          Object.assign(new Error('Request Produce(key: 0, version: 7) timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }),
+        );
       return Promise.resolve(acks);
     },
   };
@@ -335,7 +344,10 @@ test('idempotent: a target that keeps refusing the sequences ends the write afte
   await assert.rejects(firstValueFrom(writer.write(records('orders', 1, 1))), (error: unknown) => {
     assert.ok(error instanceof KafkaTransportError);
     assert.equal(error.retriable, false);
-    assert.match(error.message, /Cluster "target": .*after 5 new producer ids in a row with nothing written in between \(last: orders-0 answered UNKNOWN_PRODUCER_ID\)/);
+    assert.match(
+      error.message,
+      /Cluster "target": .*after 5 new producer ids in a row with nothing written in between \(last: orders-0 answered UNKNOWN_PRODUCER_ID\)/,
+    );
     return true;
   });
   assert.equal(ids.calls(), 6, 'the first producer id and 5 more');

@@ -82,7 +82,11 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
   bind<RecordWriter>(ReplicationWriter)
     .toResolvedValue(
       (clients: KafkaClients, flow: FlowConfig) =>
-        clients.writer(flow.target, { role: `${flow.name}|replication-producer`, compression: flow.producer.compression, idempotent: flow.producer.idempotent }),
+        clients.writer(flow.target, {
+          role: `${flow.name}|replication-producer`,
+          compression: flow.producer.compression,
+          idempotent: flow.producer.idempotent,
+        }),
       [KafkaClients, FlowConfigToken],
     )
     .inSingletonScope();

@@ -181,7 +181,11 @@ function requestedBatch(body: Buffer): Buffer {
 describe("Java producer's batches forwarded by an idempotent writer", () => {
   const stamp = { producerId: 4242, producerEpoch: 3, baseSequence: 17 };
   const forward = async (batches: readonly FetchedRecordBatch[]): Promise<Buffer> => {
-    const messages: (ForwardedBatchMessage & StampedMessage)[] = batches.map((b, i) => ({ value: null, recordBatch: b.recordBatch, ...(i === 0 ? { producer: stamp } : {}) }));
+    const messages: (ForwardedBatchMessage & StampedMessage)[] = batches.map((b, i) => ({
+      value: null,
+      recordBatch: b.recordBatch,
+      ...(i === 0 ? { producer: stamp } : {}),
+    }));
     const request = produceRequestV3({ acks: -1, timeout: 30_000, topicData: [{ topic: 'primary.t', partitions: [{ partition: 0, messages }] }] });
     return requestedBatch((await request.encode()).buffer);
   };
@@ -197,7 +201,9 @@ describe("Java producer's batches forwarded by an idempotent writer", () => {
 
   for (const codec of ['lz4', 'zstd', 'none'] as const) {
     it(`rewrites a ${codec} batch's producer id, epoch, base sequence and CRC; its records stay byte for byte`, async () => {
-      const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition(`java-producer-fetch-${codec}.hex`));
+      const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () =>
+        fetchedPartition(`java-producer-fetch-${codec}.hex`),
+      );
       const java = (partition.messages[0] as FetchedRecordBatch).recordBatch.bytes;
       assert.equal(crc32c(java.subarray(21)) >>> 0, java.readUInt32BE(17), "our CRC-32C is the Java producer's");
       const sent = await forward([partition.messages[0] as FetchedRecordBatch]);

@@ -113,7 +113,15 @@ export function produceRequestV3(args: ProduceRequestArgs) {
                   firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
                   transactional: transactionalId !== null,
                 }
-              : { compression, codec, crc32c, producerId: stamp.producerId, producerEpoch: stamp.producerEpoch, firstSequence: stamp.baseSequence, transactional: false };
+              : {
+                  compression,
+                  codec,
+                  crc32c,
+                  producerId: stamp.producerId,
+                  producerEpoch: stamp.producerEpoch,
+                  firstSequence: stamp.baseSequence,
+                  transactional: false,
+                };
           const forwarded = forwardedBatches(data.messages);
           const set: RecordSet =
             forwarded === undefined
