@@ -353,3 +353,16 @@ test('idempotent: a target that keeps refusing the sequences ends the write afte
   assert.equal(ids.calls(), 6, 'the first producer id and 5 more');
   assert.equal(log.get('orders-0')?.length ?? 0, 0);
 });
+
+test('idempotent: overlapping writes to one partition go one after the other under one producer id', async () => {
+  const { kafka, log } = fakeKafka({});
+  const ids = producerIds();
+  const { logger, warned } = warnings();
+  const writer = writerOver(kafka, { init: ids.init, logger });
+  const a = records('offsets', 1, 2);
+  const b = records('offsets', 1, 2).map((r) => ({ ...r, value: Buffer.from(`b ${r.value!.toString()}`) }));
+  await Promise.all([firstValueFrom(writer.write(a)), firstValueFrom(writer.write(b))]);
+  assert.deepEqual(log.get('offsets-0'), [...values(a, 0), ...values(b, 0)]);
+  assert.equal(ids.calls(), 1);
+  assert.deepEqual(warned, []);
+});

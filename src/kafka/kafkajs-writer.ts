@@ -38,10 +38,7 @@ interface RoundResult {
   readonly left: number[];
   /** The first partition error, if any (a batch split to fit is not one). */
   readonly failure?: MirrorflowError;
-  /**
-   * Items are left only because a batch had to be made smaller, or a partition needs a new
-   * producer id (bounded by the idempotence): send them again at once.
-   */
+  /** Items are left only because a batch had to be made smaller, or needs a new producer id: send them again at once. */
   readonly again: boolean;
 }
 
@@ -72,6 +69,8 @@ export class KafkajsWriter implements RecordWriter {
   private readonly timeoutMs: number;
   /** The producer id and sequences; kept when the producer is made anew (`reset`). */
   private readonly idempotence: Idempotence | undefined;
+  /** The last send of an idempotent writer, which the next one waits for (`exclusive`). */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     readonly cluster: string,
@@ -193,24 +192,28 @@ export class KafkajsWriter implements RecordWriter {
       group.indices.push(i);
     }
     await this.connect();
-    if (this.idempotence !== undefined) await this.stamp(byTopic, items);
-    const acks = (await withPartialProduceResults(() =>
-      this.producer.sendBatch({
-        acks: -1,
-        timeout: this.timeoutMs,
-        compression: this.compression,
-        topicMessages: [...byTopic].map(([topic, partitions]) => ({
-          topic,
-          messages: [...partitions.values()].flatMap((g) => g.messages),
-        })),
-      }),
-    )) as (RecordMetadata & { errorCode: number })[];
+    const { acks, renew } = await this.exclusive(async () => {
+      if (this.idempotence !== undefined) await this.stamp(byTopic, items);
+      const answers = (await withPartialProduceResults(() =>
+        this.producer.sendBatch({
+          acks: -1,
+          timeout: this.timeoutMs,
+          compression: this.compression,
+          topicMessages: [...byTopic].map(([topic, partitions]) => ({
+            topic,
+            messages: [...partitions.values()].flatMap((g) => g.messages),
+          })),
+        }),
+      )) as (RecordMetadata & { errorCode: number })[];
+      // Each answer settles its partition's sequences before another send may stamp it.
+      return { acks: answers, renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')) };
+    });
     let failure: MirrorflowError | undefined;
     let again = heldBack.length > 0;
     for (const ack of acks) {
       const group = byTopic.get(ack.topicName)?.get(ack.partition);
       if (!group) continue;
-      if (this.idempotence?.answer(ack.topicName, ack.partition, ack.errorCode) === 'renew') {
+      if (renew.has(ack)) {
         again = true;
         continue;
       }
@@ -264,6 +267,21 @@ export class KafkajsWriter implements RecordWriter {
       left.sort((a, b) => a - b);
     }
     return failure === undefined ? { left, again } : { left, failure, again };
+  }
+
+  /**
+   * Runs the sends of an idempotent writer one at a time (writes of the internal topics may
+   * overlap): a send stamped while another to the same partition is unanswered would find it in
+   * doubt and take a new producer id. Without idempotence, sends overlap as before.
+   */
+  private exclusive<T>(send: () => Promise<T>): Promise<T> {
+    if (this.idempotence === undefined) return send();
+    const run = this.sending.then(send);
+    this.sending = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /**
