@@ -32,7 +32,10 @@ test('a target refusing idempotence (no IDEMPOTENT_WRITE) ends the run naming th
     assert.ok(error instanceof KafkaAuthorizationError, String(error));
     assert.equal(error.retriable, false);
     assert.match(error.message, /^Cluster "backup": Asking for an idempotent producer id \(InitProducerId\) failed: .*\(CLUSTER_AUTHORIZATION_FAILED\)/);
-    assert.match(error.message, /IDEMPOTENT_WRITE operation on the cluster .* flows\[\]\.producer\.idempotent: false \(MM2: producer\.enable\.idempotence=false\)/);
+    assert.match(
+      error.message,
+      /IDEMPOTENT_WRITE operation on the cluster .* flows\[\]\.producer\.idempotent: false \(MM2: producer\.enable\.idempotence=false\)/,
+    );
     return true;
   });
   assert.equal(disconnected(), 1);
@@ -42,11 +45,23 @@ test('a target without InitProducerId (before Kafka 0.11) is told apart, naming 
   const { kafka } = kafkaAnswering(() => Promise.reject(new Error('not asked')), {});
   await assert.rejects(
     initProducerIdFrom(kafka, 'old')(),
-    (error: unknown) => error instanceof KafkaTransportError && !error.retriable && /^Cluster "old": the target does not support idempotent writes .*producer\.idempotent: false/.test(error.message),
+    (error: unknown) =>
+      error instanceof KafkaTransportError &&
+      !error.retriable &&
+      /^Cluster "old": the target does not support idempotent writes .*producer\.idempotent: false/.test(error.message),
   );
 });
 
-test('a coordinator still loading is worth retrying', async () => {
-  const { kafka } = kafkaAnswering(() => Promise.reject(kafkajsProtocolErrors().createErrorFromCode(14)));
+test('a coordinator still loading (a new cluster making __transaction_state) is asked again until it answers', async () => {
+  let asked = 0;
+  const { kafka } = kafkaAnswering(() =>
+    ++asked < 3 ? Promise.reject(kafkajsProtocolErrors().createErrorFromCode(14)) : Promise.resolve({ producerId: '9', producerEpoch: 0 }),
+  );
+  assert.deepEqual(await initProducerIdFrom(kafka, 'backup')(), { producerId: 9, producerEpoch: 0 });
+  assert.equal(asked, 3);
+});
+
+test('a coordinator that stays unavailable fails retriably after the attempts, for the flow to retry', async () => {
+  const { kafka } = kafkaAnswering(() => Promise.reject(kafkajsProtocolErrors().createErrorFromCode(15)));
   await assert.rejects(initProducerIdFrom(kafka, 'backup')(), (error: unknown) => error instanceof KafkaTransportError && error.retriable);
 });

@@ -134,6 +134,27 @@ export class Idempotence {
   }
 }
 
+/** kafkajs's names of the answers a broker gives while its coordinator for producer ids is not ready. */
+const COORDINATOR_NOT_READY = new Set(['GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR_FOR_GROUP']);
+const NOT_READY_ATTEMPTS = 10;
+
+/**
+ * Asks again, up to 10 times over about 10 s, while the broker's coordinator is not ready (a new
+ * cluster creates and loads `__transaction_state` at the first InitProducerId), as kafkajs's and
+ * Java's producers do; a failure after that is a retriable one, for the caller's retries.
+ */
+async function askLoading<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      const type = (error as { type?: unknown }).type;
+      if (attempt >= NOT_READY_ATTEMPTS || typeof type !== 'string' || !COORDINATOR_NOT_READY.has(type)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (attempt - 1), 2_000)));
+    }
+  }
+}
+
 /**
  * InitProducerId through a kafkajs cluster of the writer's Kafka instance, connected for the
  * request only. A target that refuses it fails the write for good, naming the cluster, as Java's
@@ -155,7 +176,7 @@ export function initProducerIdFrom(kafka: Kafka, cluster: string): InitProducerI
           false,
         );
       }
-      const result = await broker.initProducerId({ transactionTimeout: 60_000 });
+      const result = await askLoading(() => broker.initProducerId({ transactionTimeout: 60_000 }));
       return { producerId: Number(result.producerId), producerEpoch: result.producerEpoch };
     } catch (error) {
       if (error instanceof KafkaTransportError) throw error;
