@@ -112,6 +112,9 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
+  // Connect's producer is not idempotent unless this says so; mirrorflow's is (fewer copies
+  // after a lost answer), so only a value the file sets is taken over.
+  if (isSet(targetProducer, 'enable.idempotence')) field(['producer', 'idempotent'], targetProducer, 'enable.idempotence', (p) => values.booleanLeaf(p));
 
   // MM2's checkpoint connector refuses to start without offset syncs (MirrorCheckpointConfig.validate).
   field(['checkpoints', 'enabled'], c, 'emit.checkpoints.enabled', (p) => {

@@ -104,6 +104,10 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['primary.consumer.fetch.min.bytes', '16384', (f) => f.consumer.min_bytes, 16384],
       ['backup.producer.compression.type', 'zstd', (f) => f.producer.compression, 'zstd'],
       ['backup.producer.max.request.size', '2000000', (f) => f.producer.max_request_bytes, 2_000_000],
+      ['backup.producer.enable.idempotence', 'false', (f) => f.producer.idempotent, false],
+      ['primary->backup.producer.enable.idempotence', 'FALSE', (f) => f.producer.idempotent, false],
+      // Unset, mirrorflow's default stands: Connect's false is not taken over.
+      ['backup.producer.compression.type', 'none', (f) => f.producer.idempotent, true],
       ['backup.offset.flush.interval.ms', '1000', (f) => f.progress.flush_interval_ms, 1000],
       ['backup.offset.flush.interval.ms', '60000', (f) => f.progress.flush_interval_ms, 60_000],
       ['errors.deadletterqueue.topic.name', 'mirror-dlq', (f) => f.errors.deadletterqueue.topic_name, 'mirror-dlq'],

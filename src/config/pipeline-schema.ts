@@ -372,6 +372,12 @@ const producerSchema = z
       .describe(
         'Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. MM2: `producer.max.request.size` (1048576).',
       ),
+    idempotent: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Write with a producer id and per-partition sequences, so that a write sent again after its acknowledgement was lost is not appended twice; applies to every producer of the flow. The target must allow it: Kafka 0.11 or newer, and before 2.8 the IDEMPOTENT_WRITE ACL on the cluster; a target that refuses it ends the run with a message naming the cluster. MM2: `producer.enable.idempotence` (Connect sets false).',
+      ),
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
 

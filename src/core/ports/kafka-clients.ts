@@ -9,6 +9,8 @@ export interface WriterOptions {
   readonly compression: Compression;
   /** Acknowledgement wait per produce request, ms. */
   readonly timeoutMs?: number;
+  /** Producer id and sequences, so that a write sent again is not appended twice; true unless false. */
+  readonly idempotent?: boolean;
 }
 
 export interface SourceOptions {
