@@ -127,10 +127,12 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     }
     return on;
   });
-  // Checkpoints turned off in the file leave the offset syncs without a reader (only the
+  // Checkpoints turned off in a driver file leave the offset syncs without a reader (only the
   // flow's own checkpoint connector reads them): no offset-syncs topic, unless the file asks.
+  // A MirrorSourceConnector config writes them, as in Connect: a checkpoint connector may run elsewhere.
   const checkpointsKey = effective(c, 'emit.checkpoints.enabled');
-  if (checkpoints === false && offsetSyncs === true && checkpointsKey.origin.kind === 'property' && !isSet(c, 'emit.offset-syncs.enabled')) {
+  const driverFile = checkpointsKey.origin.kind === 'property' && checkpointsKey.prop.entry?.file === undefined;
+  if (checkpoints === false && offsetSyncs === true && driverFile && !isSet(c, 'emit.offset-syncs.enabled')) {
     document.set([...base, 'offset_syncs', 'enabled'], false, checkpointsKey.origin);
   }
   field(['checkpoints', 'interval_ms'], c, 'emit.checkpoints.interval.seconds', (p) => values.secondsAsMs(p));

@@ -28,7 +28,10 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
-    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .argument(
+      '<files...>',
+      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
+    )
     .option(
       '-s, --set <path=value>',
       'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
@@ -45,9 +48,9 @@ export function registerRunCommand(program: Command): void {
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
       httpAddress,
     )
-    .action((file: string, flags: RunFlags) =>
+    .action((files: string[], flags: RunFlags) =>
       runAction({
-        file,
+        file: files.length === 1 ? files[0]! : files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
         logLevel: flags.logLevel,
