@@ -7,7 +7,7 @@
  * without the package, as Connect accepts it.
  */
 import { extname } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { ConfigIssue } from '../core/errors';
 import { readPropertyEntries } from './java-properties';
 import type { Mm2Entry } from './mm2-document';
@@ -129,7 +129,8 @@ function readJsonEntries(file: string, text: string, problems: ConfigIssue[]): M
     const key = String(pair.key.value);
     const keyAt = position(pair.key.range?.[0] ?? 0);
     const value = pair.value;
-    const valueAt = isScalar(value) && value.range ? position(value.range[0]) : keyAt;
+    const valueRange = isNode(value) ? value.range : undefined;
+    const valueAt = valueRange ? position(valueRange[0]) : keyAt;
     if (!isScalar(value) || value.value === null || typeof value.value === 'object') {
       problems.push({
         file,
