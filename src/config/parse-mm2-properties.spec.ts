@@ -587,3 +587,54 @@ describe('parseMm2Properties: secrets', () => {
     assert.deepEqual(lines, ['mm2.properties:7:26: invalid regular expression: unclosed character class (at index 0) at primary->backup.topics[1]']);
   });
 });
+
+describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker")', () => {
+  const LEGACY = [
+    'clusters = source, target',
+    'source.bootstrap.servers = 127.0.0.1:9092',
+    'target.bootstrap.servers = 127.0.0.1:9093',
+    'source->target.enabled = true',
+    '# emulate legacy mirror-maker',
+    'replication.policy.class = org.apache.kafka.mirror.LegacyReplicationPolicy',
+    'refresh.topics.enabled = false',
+    'refresh.groups.enabled = false',
+    'emit.checkpoints.enabled = false',
+    'emit.heartbeats.enabled = false',
+    'sync.topic.configs.enabled = false',
+    'sync.topic.acls.enabled = false',
+  ];
+
+  it('runs one flow that keeps topic names, fixes topics and groups at start, and writes no checkpoints, heartbeats or offset syncs', () => {
+    const parsed = parse(LEGACY);
+    assert.deepEqual(
+      parsed.config.flows.map((f) => f.name),
+      ['source->target'],
+    );
+    const f = flow(parsed, 'source->target');
+    assert.equal(f.replication_policy.type, 'identity');
+    assert.equal(f.topic_sync.refresh_enabled, false);
+    assert.equal(f.checkpoints.refresh_groups_enabled, false);
+    assert.equal(f.checkpoints.enabled, false);
+    assert.equal(f.heartbeats.enabled, false);
+    assert.equal(f.offset_syncs.enabled, false);
+    assert.equal(f.topic_sync.sync_configs, false);
+    assert.equal(f.topic_sync.acls.enabled, false);
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
+      "mm2.properties:6:1: org.apache.kafka.mirror.LegacyReplicationPolicy is KIP-382's name for what Kafka ships as org.apache.kafka.connect.mirror.IdentityReplicationPolicy: topics keep their names (identity policy) at replication.policy.class (write org.apache.kafka.connect.mirror.IdentityReplicationPolicy, which MM2 itself can load)",
+    ]);
+  });
+
+  it('refreshes topics and groups by default, and keeps offset syncs when the file asks for them', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'emit.checkpoints.enabled = false', 'emit.offset-syncs.enabled = true']);
+    const f = flow(parsed, 'primary->backup');
+    assert.equal(f.topic_sync.refresh_enabled, true);
+    assert.equal(f.checkpoints.refresh_groups_enabled, true);
+    assert.equal(f.offset_syncs.enabled, true);
+  });
+
+  it('names the key and line of a refresh flag that is not a boolean', () => {
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'refresh.topics.enabled = sometimes']), [
+      'mm2.properties:5:26: must be true or false at refresh.topics.enabled',
+    ]);
+  });
+});

@@ -53,6 +53,7 @@ describe('parsePipeline: the happy path', () => {
       replicate_heartbeats: true,
       start: 'earliest',
       topic_sync: {
+        refresh_enabled: true,
         refresh_interval_ms: 30000,
         replication_factor: -1,
         sync_configs: true,
@@ -82,6 +83,7 @@ describe('parsePipeline: the happy path', () => {
         interval_ms: 60000,
         groups: ['.*'],
         groups_exclude: ['console-consumer-.*', 'connect-.*', '__.*'],
+        refresh_groups_enabled: true,
         refresh_groups_interval_ms: 30000,
         replication_factor: -1,
         sync_group_offsets: { enabled: false, interval_ms: 60000 },

@@ -245,6 +245,12 @@ const topicAclsSchema = z
 
 const topicSyncSchema = z
   .strictObject({
+    refresh_enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Look for new topics and partitions every `refresh_interval_ms`; false replicates the topics (and partitions) found at start, and no later ones, as MirrorMaker 1 did. MM2: `refresh.topics.enabled` (true).',
+      ),
     refresh_interval_ms: z
       .int()
       .min(1000)
@@ -394,6 +400,12 @@ const checkpointsSchema = z
       .describe('How often group offsets are translated and checkpointed, ms. MM2: `emit.checkpoints.interval.seconds` (60).'),
     groups: regexList('Consumer groups to checkpoint (regexes, full match). MM2: `groups`.').default(() => [...DEFAULT_GROUPS_INCLUDE]),
     groups_exclude: regexList('Consumer groups never checkpointed (regexes, full match). MM2: `groups.exclude`.').default(() => [...DEFAULT_GROUPS_EXCLUDE]),
+    refresh_groups_enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Look for new consumer groups every `refresh_groups_interval_ms`; false checkpoints the groups found at start, and no later ones. MM2: `refresh.groups.enabled` (true).',
+      ),
     refresh_groups_interval_ms: z
       .int()
       .min(1000)

@@ -92,7 +92,7 @@ export function validatePipelineData(
     const position = override === undefined ? origin.positionOf(at, { key: atKey }) : undefined;
     const shown = override === undefined ? origin.displayPath?.(at) : undefined;
     issues.add({
-      ...(position === undefined ? {} : { line: position.line, column: position.column }),
+      ...(position === undefined ? {} : { line: position.line, column: position.column, ...(position.file === undefined ? {} : { file: position.file }) }),
       path: shown ?? formatPath(at),
       message,
       ...(hints.length === 0 ? {} : { hint: hints.join('; ') }),

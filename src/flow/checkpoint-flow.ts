@@ -35,12 +35,14 @@ import {
   exhaustMap,
   finalize,
   from,
+  identity,
   ignoreElements,
   map,
   merge,
   mergeMap,
   of,
   retry,
+  take,
   takeUntil,
   tap,
   timer,
@@ -70,6 +72,8 @@ export interface CheckpointFlowSettings {
   readonly intervalMs: number;
   /** `checkpoints.refresh_groups_interval_ms` (MM2 `refresh.groups.interval.seconds`). */
   readonly refreshGroupsIntervalMs: number;
+  /** false: the groups found by the first listing that succeeds are checkpointed for good (MM2 `refresh.groups.enabled`). */
+  readonly refreshGroups: boolean;
   /** `<source>.checkpoints.internal`, per the replication policy. */
   readonly checkpointsTopic: string;
   readonly checkpointsReplicationFactor: number;
@@ -207,7 +211,11 @@ export class CheckpointFlow {
       );
       const running$ = (loaded: boolean): Observable<never> => {
         const follow$ = this.followOffsetSyncs(!loaded);
-        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(exhaustMap(() => this.refreshGroups()));
+        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
+          exhaustMap(() => this.refreshGroups()),
+          // Groups fixed at start: listings go on only until one succeeded.
+          settings.refreshGroups ? identity : take(1),
+        );
         const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
           ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(

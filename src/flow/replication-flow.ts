@@ -16,6 +16,7 @@ import {
   finalize,
   firstValueFrom,
   from,
+  identity,
   lastValueFrom,
   ignoreElements,
   map,
@@ -24,6 +25,7 @@ import {
   of,
   Subscription,
   switchMap,
+  take,
   takeUntil,
   takeWhile,
   tap,
@@ -73,6 +75,8 @@ export interface ReplicationFlowSettings {
   readonly start: 'earliest' | 'latest';
   /** Where a source log that restarted below the held position is read from (MM2's `auto.offset.reset`). */
   readonly autoOffsetReset: AutoOffsetReset;
+  /** false: the topics found by the first refresh that succeeds are the flow's for good (MM2 `refresh.topics.enabled`). */
+  readonly refreshTopics: boolean;
   readonly refreshIntervalMs: number;
   readonly flushIntervalMs: number;
   readonly batching: BatchPolicy;
@@ -236,6 +240,8 @@ export class ReplicationFlow {
           }),
         ),
       ),
+      // Topics fixed at start: refreshes go on only until one succeeded.
+      settings.refreshTopics ? identity : take(1),
       distinctUntilChanged(sameTopics),
       tap((topics) => {
         status.topics = topics.length;

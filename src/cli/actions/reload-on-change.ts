@@ -9,7 +9,8 @@ import type { Logger } from '../../core/ports/logger';
 const SETTLE_MS = 300;
 
 export interface ReloadOptions {
-  readonly file: string;
+  /** The pipeline file, or the connector configs that make the pipeline together. */
+  readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
   /** Watch the file; without it only SIGHUP reloads. */
@@ -25,19 +26,20 @@ export interface ReloadOptions {
  * stops watching.
  */
 export function reloadOnChange(pipeline: Pipeline, options: ReloadOptions, logger: Logger): () => void {
-  const path = resolve(options.file);
-  let applied = contentHash(path);
+  const paths = (typeof options.file === 'string' ? [options.file] : options.file).map((f) => resolve(f));
+  const file = paths.length === 1 ? paths[0]! : paths;
+  let applied = contentHash(paths);
   let settle: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
 
   const reload = async (reason: 'signal' | 'file changed'): Promise<void> => {
-    const hash = contentHash(path);
+    const hash = contentHash(paths);
     // A save that changed nothing (or a touch) is no change; a signal always reads the file.
     if (reason === 'file changed' && hash !== undefined && hash === applied) return;
     let loaded;
     try {
-      loaded = await loadPipeline(path, { set: options.set, pluginDirs: options.pluginDirs });
+      loaded = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
     } catch (error) {
       applied = hash;
       if (error instanceof ConfigError) {
@@ -81,33 +83,39 @@ export function reloadOnChange(pipeline: Pipeline, options: ReloadOptions, logge
 
   const onSignal = (): void => request('signal');
   process.on('SIGHUP', onSignal);
-  let watcher: FSWatcher | undefined;
+  const watchers: FSWatcher[] = [];
   if (options.watch) {
-    try {
-      // Any change in the folder is looked at, not only one named like the file: a Kubernetes
-      // ConfigMap volume swaps a `..data` link, and the file's content tells whether it changed.
-      watcher = watch(dirname(path), () => {
-        clearTimeout(settle);
-        settle = setTimeout(() => request('file changed'), SETTLE_MS);
-      });
-      watcher.on('error', (error) =>
-        logger.warn('Watching the pipeline file failed; send SIGHUP to apply a change.', { file: options.file, error: describeError(error) }),
-      );
-    } catch (error) {
-      logger.warn('The pipeline file cannot be watched; send SIGHUP to apply a change.', { file: options.file, error: describeError(error) });
+    for (const folder of new Set(paths.map((p) => dirname(p)))) {
+      try {
+        // Any change in the folder is looked at, not only one named like the file: a Kubernetes
+        // ConfigMap volume swaps a `..data` link, and the files' content tells whether they changed.
+        const watcher = watch(folder, () => {
+          clearTimeout(settle);
+          settle = setTimeout(() => request('file changed'), SETTLE_MS);
+        });
+        watcher.on('error', (error) =>
+          logger.warn('Watching the pipeline file failed; send SIGHUP to apply a change.', { folder, error: describeError(error) }),
+        );
+        watchers.push(watcher);
+      } catch (error) {
+        logger.warn('The pipeline file cannot be watched; send SIGHUP to apply a change.', { folder, error: describeError(error) });
+      }
     }
   }
   return () => {
     process.off('SIGHUP', onSignal);
     clearTimeout(settle);
-    watcher?.close();
+    for (const watcher of watchers) watcher.close();
   };
 }
 
-function contentHash(path: string): string | undefined {
+/** One hash of the files' contents together; undefined while one cannot be read (being replaced, say). */
+function contentHash(paths: readonly string[]): string | undefined {
+  const hash = createHash('sha256');
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
+    for (const path of paths) hash.update(readFileSync(path)).update('\0');
   } catch {
     return undefined;
   }
+  return hash.digest('hex');
 }

@@ -7,7 +7,8 @@ import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 
 export interface RunOptions {
-  readonly file: string;
+  /** A pipeline file, or MM2 connector configs that make one pipeline together. */
+  readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';

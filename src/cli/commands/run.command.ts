@@ -30,7 +30,10 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
-    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .argument(
+      '<files...>',
+      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
+    )
     .option(
       '-s, --set <path=value>',
       'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
@@ -49,9 +52,9 @@ export function registerRunCommand(program: Command): void {
       httpAddress,
     )
     .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
-    .action((file: string, flags: RunFlags) =>
+    .action((files: string[], flags: RunFlags) =>
       runAction({
-        file,
+        file: files.length === 1 ? files[0]! : files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
         logLevel: flags.logLevel,
