@@ -19,7 +19,7 @@ import { before, test } from 'node:test';
 import { stringify } from 'yaml';
 import { snapshot } from '../support/kafka-kit';
 import { runCli, scratchDir, startPipeline } from '../support/pipeline-harness';
-import { securedClusters } from '../support/secured-clusters';
+import { securedClusters, SINGLE_BROKER_MM2_LINES } from '../support/secured-clusters';
 import { uniqueName } from '../support/unique-name';
 
 const secured = securedClusters(['source', 'target'], { users: ['mirror'] });
@@ -150,14 +150,7 @@ async function mm2File(topic: string, overrides: { sourceTruststorePassword?: st
       `source->target.topics = ${topic}`,
       'source->target.emit.checkpoints.enabled = false',
       'source->target.emit.heartbeats.enabled = false',
-      // One broker per cluster: MM2's defaults (2 and 3 replicas) cannot be met.
-      'replication.factor = 1',
-      'offset-syncs.topic.replication.factor = 1',
-      'offset.storage.replication.factor = 1',
-      'checkpoints.topic.replication.factor = 1',
-      'heartbeats.topic.replication.factor = 1',
-      'refresh.topics.interval.seconds = 1',
-      'offset.flush.interval.ms = 500',
+      ...SINGLE_BROKER_MM2_LINES,
       '',
     ].join('\n'),
   );
