@@ -225,9 +225,10 @@ export class Pipeline {
   /**
    * Applies a changed configuration to the running pipeline, flow by flow: a flow that is gone
    * drains and stops; a flow whose settings changed drains, stores its progress and starts again
-   * with the new ones; a new flow starts; the others go on without a pause. Changed flows are
-   * built before anything stops, so a change that cannot be built (a plugin that fails) changes
-   * nothing. A change to the clusters or the pipeline's name needs a restart and is refused.
+   * with the new ones; a new flow starts; the others go on without a pause. The transforms of
+   * new and changed flows are built before anything stops, so a change that cannot be built (a
+   * plugin that fails) changes nothing. A change to the clusters or the pipeline's name needs a
+   * restart and is refused.
    */
   reload(next: PipelineConfig, registry?: PluginRegistry): Promise<ReloadPlan> {
     const applied = this.reloading.then(() => this.apply(next, registry));
@@ -251,21 +252,26 @@ export class Pipeline {
     }
     this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(next);
     if (registry !== undefined) this.container.rebind(PluginRegistry).toConstantValue(registry);
-    const built: RunningFlow[] = [];
     try {
-      for (const flow of toStart) built.push(this.buildFlow(flow));
+      // Plugin problems surface before anything stops; no client is made for the check.
+      for (const flow of toStart) {
+        const check = flowContainer(this.container, flow, this.logger);
+        try {
+          if (flow.enabled) check.get(TransformChain);
+        } finally {
+          check.unbindAll();
+        }
+      }
     } catch (error) {
-      for (const f of built) f.container.unbindAll();
       this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(this.current);
       throw error;
     }
-    // Everything a stopped flow fetched is acknowledged and its progress stored before its
-    // replacement starts and reads that progress: nothing is copied twice.
+    // Everything a stopped flow fetched is acknowledged and its progress stored, and its clients
+    // are closed, before its replacement is made and reads that progress: nothing is copied twice.
     await Promise.all([...plan.removed, ...plan.changed].map((name) => this.stopFlow(name)));
-    if (this.state !== 'running') {
-      for (const f of built) f.container.unbindAll();
-      throw new MirrorflowError('The pipeline stopped while the change was applied; the new flows were not started.');
-    }
+    for (const name of plan.removed) this.flows.delete(name);
+    if (this.state !== 'running') throw new MirrorflowError('The pipeline stopped while the change was applied; the new flows were not started.');
+    const built = toStart.map((flow) => this.buildFlow(flow));
     const byName = new Map(built.map((f) => [f.config.name, f]));
     const flows = new Map<string, RunningFlow>();
     for (const flow of wanted) {
