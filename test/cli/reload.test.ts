@@ -102,6 +102,11 @@ describe('mirrorflow run applies a changed pipeline file while it runs', () => {
         timeoutMs: 30_000,
       });
 
+      // 5. SIGHUP reads the file even when nothing changed on disk, and says so.
+      child.kill('SIGHUP');
+      const reread = await nthLog(child, 'The pipeline file was read again; no flow changed.', 1);
+      assert.deepEqual([reread['reason'], reread['unchanged']], ['signal', ['primary->backup']]);
+
       const total = 300 + (await producer.stop());
       await waitFor(async () => (await count(backup, `primary.${orders}`)) >= total, { what: `all ${total} records in primary.${orders}`, timeoutMs: 60_000 });
       child.kill('SIGTERM');

@@ -19,7 +19,7 @@ import { before, test } from 'node:test';
 import { stringify } from 'yaml';
 import { snapshot } from '../support/kafka-kit';
 import { runCli, scratchDir, startPipeline } from '../support/pipeline-harness';
-import { securedClusters, SINGLE_BROKER_MM2_LINES } from '../support/secured-clusters';
+import { securedClusters, SINGLE_BROKER_MM2_LINES, scramSourceLines } from '../support/secured-clusters';
 import { uniqueName } from '../support/unique-name';
 
 const secured = securedClusters(['source', 'target'], { users: ['mirror'] });
@@ -130,10 +130,7 @@ async function mm2File(topic: string, overrides: { sourceTruststorePassword?: st
     file,
     [
       'clusters = source, target',
-      `source.bootstrap.servers = ${source.saslSslBootstrap}`,
-      'source.security.protocol = SASL_SSL',
-      'source.sasl.mechanism = SCRAM-SHA-512',
-      `source.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username="mirror" password="${password}";`,
+      ...scramSourceLines(source.saslSslBootstrap, 'mirror', password),
       'source.ssl.truststore.type = JKS',
       `source.ssl.truststore.location = ${stores.sourceTrustJks}`,
       `source.ssl.truststore.password = ${overrides.sourceTruststorePassword ?? TRUST_PASSWORD}`,

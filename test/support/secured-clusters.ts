@@ -257,3 +257,13 @@ export const SINGLE_BROKER_MM2_LINES: readonly string[] = [
   'refresh.topics.interval.seconds = 1',
   'offset.flush.interval.ms = 500',
 ];
+
+/** The mm2.properties lines of a `source` cluster reached over SASL_SSL with SCRAM-SHA-512 as `username`. */
+export function scramSourceLines(bootstrap: string, username: string, password: string): string[] {
+  return [
+    `source.bootstrap.servers = ${bootstrap}`,
+    'source.security.protocol = SASL_SSL',
+    'source.sasl.mechanism = SCRAM-SHA-512',
+    `source.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username="${username}" password="${password}";`,
+  ];
+}
