@@ -12,3 +12,11 @@ export function offsetSyncsPlace(flow: FlowConfig): { cluster: string; otherAlia
   // The name carries the alias of the other cluster (MirrorSourceConfig.offsetSyncsTopic).
   return { cluster: onSource ? flow.source : flow.target, otherAlias: onSource ? flow.target : flow.source };
 }
+
+/**
+ * Replication factor of the topic that seats a flow's election (the heartbeats topic). With
+ * heartbeats off the topic only seats the election and its configured factor is not one the user
+ * chose for it — an mm2.properties gets MM2's default 3 there, and MM2 would not create the topic
+ * at all — so the broker's default is taken, which fits a cluster of any size.
+ */
+export const electionTopicReplicationFactor = (flow: FlowConfig): number => (flow.heartbeats.enabled ? flow.heartbeats.replication_factor : -1);

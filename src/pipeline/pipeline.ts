@@ -31,7 +31,7 @@ import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import { AclSync } from '../flow/acl-sync';
 import { whileElected } from '../flow/elected-jobs';
 import { ReplicationPolicy } from '../policy';
-import { flowGroupId } from './flow-names';
+import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
@@ -117,7 +117,7 @@ function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClien
           campaign: {
             groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
             topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
-            replicationFactor: config.heartbeats.replication_factor,
+            replicationFactor: electionTopicReplicationFactor(config),
           },
           onElected: (elected) => (status.elected = elected),
           scheduler: flow.container.get<Scheduler>(Scheduler),
