@@ -64,7 +64,16 @@ export class ConnectorControl implements ConnectorWrites {
   async applyFile(next: PipelineConfig, registry: PluginRegistry): Promise<ReloadPlan> {
     const plan = await this.options.pipeline.reload(this.masked(next), registry);
     this.base = next;
-    if (this.texts !== undefined) this.texts = await readTexts(this.options.files);
+    if (this.texts !== undefined) {
+      try {
+        this.texts = await readTexts(this.options.files);
+      } catch (error) {
+        // Being replaced again, say: the next change of the files reads them once more.
+        this.options.logger.warn('The connector configs could not be read again; the REST API keeps those read before until the files change again.', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
     return plan;
   }
 
