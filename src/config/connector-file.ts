@@ -39,9 +39,13 @@ export function isConnectorConfig(file: string, text: string): boolean {
   return keys.has('connector.class') && !keys.has('clusters');
 }
 
+/** How a connector config is written: told by the file's extension unless given (a REST request body is JSON). */
+export type ConnectorFormat = 'json' | 'properties';
+
 /** Reads one connector file; problems go to `problems` and the result is undefined when it cannot be used. */
-export function readConnectorFile(file: string, text: string, problems: ConfigIssue[]): ConnectorFile | undefined {
-  const entries = extname(file).toLowerCase() === '.json' ? readJsonEntries(file, text, problems) : readPropertyEntries(text).map((e) => ({ ...e, file }));
+export function readConnectorFile(file: string, text: string, problems: ConfigIssue[], format?: ConnectorFormat): ConnectorFile | undefined {
+  const json = format === undefined ? extname(file).toLowerCase() === '.json' : format === 'json';
+  const entries = json ? readJsonEntries(file, text, problems) : readPropertyEntries(text).map((e) => ({ ...e, file }));
   if (entries === undefined) return undefined;
   if (entries.length === 0) {
     problems.push({
@@ -145,4 +149,31 @@ function readJsonEntries(file: string, text: string, problems: ConfigIssue[]): M
     entries.push({ key, value: String(value.value), line: keyAt.line, column: keyAt.column, valueLine: valueAt.line, valueColumn: valueAt.column, file });
   }
   return entries;
+}
+
+/** A connector config's class, flow and settings as written (connector.class included); undefined when it cannot be read. */
+export interface ConnectorSettings {
+  readonly role: ConnectorRole;
+  readonly className: ConnectorClassName;
+  readonly source: string;
+  readonly target: string;
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+export type ConnectorClassName = 'MirrorSourceConnector' | 'MirrorCheckpointConnector' | 'MirrorHeartbeatConnector';
+
+export function connectorSettings(file: string, text: string, format?: ConnectorFormat): ConnectorSettings | undefined {
+  const connector = readConnectorFile(file, text, [], format);
+  if (connector === undefined) return undefined;
+  const settings: Record<string, string> = { 'connector.class': connector.classEntry.value.trim() };
+  for (const entry of connector.entries) settings[entry.key] = entry.value;
+  const className = Object.entries(CONNECTOR_CLASSES).find(([, role]) => role === connector.role)![0] as ConnectorClassName;
+  // MirrorConnectorConfig's default target alias.
+  return {
+    role: connector.role,
+    className,
+    source: settings['source.cluster.alias']?.trim() ?? '',
+    target: settings['target.cluster.alias']?.trim() ?? 'target',
+    settings,
+  };
 }

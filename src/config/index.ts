@@ -3,9 +3,10 @@
  * overrides, MM2's mm2.properties read as a pipeline, validation that reports every problem with
  * its line, and the JSON Schema for editors.
  */
-export { isMm2PropertiesFile, loadPipelineFile, readPipelineFile, readTexts } from './load-pipeline-file';
-export { isConnectorConfig } from './connector-file';
+export { isMm2PropertiesFile, loadPipelineFile, parsePipelineTexts, readPipelineFile, readTexts } from './load-pipeline-file';
+export { connectorSettings, isConnectorConfig, type ConnectorClassName, type ConnectorSettings } from './connector-file';
 export { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
+export type { ConnectorConfigText } from './parse-connector-configs';
 export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './convert-mm2-properties';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './pipeline-json-schema';

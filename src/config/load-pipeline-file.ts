@@ -21,10 +21,14 @@ export function isMm2PropertiesFile(file: string): boolean {
  * stop a run (an MM2 key without effect here, a key written twice).
  */
 export async function readPipelineFile(files: string | readonly string[], options: ParsePipelineOptions = {}): Promise<ParsedPipeline> {
-  const texts = await readTexts(typeof files === 'string' ? [files] : files);
+  return parsePipelineTexts(await readTexts(typeof files === 'string' ? [files] : files), options);
+}
+
+/** `readPipelineFile` of texts already read (or, for a connector config, given over the REST API). */
+export function parsePipelineTexts(texts: readonly ConnectorConfigText[], options: ParsePipelineOptions & { readonly name?: string } = {}): ParsedPipeline {
   const [first] = texts;
   const parsed =
-    texts.length > 1 || isConnectorConfig(first!.file, first!.text)
+    texts.length > 1 || first!.format !== undefined || isConnectorConfig(first!.file, first!.text)
       ? parseConnectorConfigs(texts, options)
       : isMm2PropertiesFile(first!.file)
         ? parseMm2Properties(first!.text, first!.file, options)

@@ -6,7 +6,7 @@
  * Problems name the file, line and key as written there.
  */
 import { ConfigError, type ConfigIssue } from '../core/errors';
-import { readConnectorFile, type ConnectorFile } from './connector-file';
+import { readConnectorFile, type ConnectorFile, type ConnectorFormat } from './connector-file';
 import { connectorsToMm2 } from './connectors-to-mm2';
 import { IssueList } from './issue-list';
 import { mm2FileToPipeline, type ParsedPipeline, type ParseMm2Options } from './parse-mm2-properties';
@@ -15,6 +15,8 @@ import { readMm2Properties, type Mm2File, type Mm2FileOptions } from './read-mm2
 export interface ConnectorConfigText {
   readonly file: string;
   readonly text: string;
+  /** JSON or properties; by default told by the file's extension. */
+  readonly format?: ConnectorFormat;
 }
 
 export interface ReadConnectors {
@@ -27,7 +29,7 @@ export interface ReadConnectors {
 export function readConnectorConfigs(files: readonly ConnectorConfigText[], options: Mm2FileOptions, mode: 'resolve' | 'keep'): ReadConnectors {
   const first = files[0]!.file;
   const problems: ConfigIssue[] = [];
-  const connectors = files.map((f) => readConnectorFile(f.file, f.text, problems)).filter((c): c is ConnectorFile => c !== undefined);
+  const connectors = files.map((f) => readConnectorFile(f.file, f.text, problems, f.format)).filter((c): c is ConnectorFile => c !== undefined);
   if (problems.length > 0) throw new ConfigError(problems);
   const mapping = connectorsToMm2(connectors);
   const issues = new IssueList(first);

@@ -16,6 +16,8 @@ import { validatePipelineData, type DocumentOrigin, type TransformStepValidator 
 
 export interface ParseMm2Options extends Mm2FileOptions {
   readonly validateTransforms?: TransformStepValidator;
+  /** The pipeline's name; by default the first file's name (a connector changed over the REST API keeps the running one). */
+  readonly name?: string;
 }
 
 /** A pipeline and the notes about its file that do not stop it (keys without effect, …). */
@@ -39,7 +41,8 @@ export function mm2FileToPipeline(file: Mm2File, fileName: string, issues: Issue
   // Without clusters or flows there is nothing more to check that would not repeat the problem.
   if (issues.size > 0 && mapping.document.data['flows'] === undefined) throw issues.error();
 
-  const config = validatePipelineData(mapping.document.data, fileName, file.cwd, issues, mm2Origin(mapping.document, file.failedKeys), {
+  const data = options.name === undefined ? mapping.document.data : { ...mapping.document.data, name: options.name };
+  const config = validatePipelineData(data, fileName, file.cwd, issues, mm2Origin(mapping.document, file.failedKeys), {
     set: file.pipelineSets,
     ...(options.validateTransforms === undefined ? {} : { validateTransforms: options.validateTransforms }),
   });

@@ -550,7 +550,13 @@ const httpSchema = z
       .refine((v) => v === 'off' || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
       .default(DEFAULT_HTTP_LISTEN)
       .describe(
-        "Address of the HTTP endpoints (a status page at `/`, `/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a read-only subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect's 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).",
+        "Address of the HTTP endpoints (a status page at `/`, `/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Loopback only by default; 9464 rather than Connect's 8083 so both can run on one host. `mirrorflow run --http` overrides it. MM2: `listeners` (Connect REST, http://:8083).",
+      ),
+    connect_api: z
+      .enum(['read_only', 'read_write'])
+      .default('read_only')
+      .describe(
+        "What the Connect-style `/connectors` routes allow. `read_only` answers the write routes (PUT config, pause, resume, DELETE, restart) with 405. `read_write` lets anyone who reaches the listener change, pause, stop and restart replication, with no authentication: keep `listen` on loopback (or behind a proxy that authenticates). `mirrorflow run --connect-api` overrides it. MM2: none (a Connect worker's REST API always takes writes).",
       ),
   })
   .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');

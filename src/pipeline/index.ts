@@ -3,6 +3,7 @@ export type { ReloadPlan } from './reload-plan';
 export { flowGroupId, progressTopicName } from './flow-names';
 export { createKafkaClients, plaintextConnection } from './clients';
 export { loadPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';
+export { ConnectorControl, type ConnectorControlOptions } from './connector-control';
 export { toClusterConnection } from './cluster-connection';
 export { planPipeline, type PipelinePlan, type FlowPlan, type TopicPlan, type ClusterPlan, type InternalTopicPlan } from './plan';
 export { formatPlan } from './plan-report';

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../core/errors';
-import { readPipelineFile, type PipelineConfig } from '../config';
+import { parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig } from '../config';
 import { createPluginRegistry, projectPluginsDir, validateTransformSteps, type PluginRegistry } from '../plugins';
 
 export interface LoadPipelineOptions {
@@ -26,6 +26,18 @@ export async function loadPipeline(file: string | readonly string[], options: Lo
   const { config, warnings } = await readPipelineFile(file, {
     env: options.env,
     set: options.set,
+    validateTransforms: (steps) => validateTransformSteps(steps, registry),
+  });
+  return { config, registry, warnings };
+}
+
+/** `loadPipeline` of connector configs given as texts (a connector changed over the REST API among those read from files). */
+export function loadPipelineTexts(texts: readonly ConnectorConfigText[], options: LoadPipelineOptions & { readonly name?: string } = {}): LoadedPipeline {
+  const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
+  const { config, warnings } = parsePipelineTexts(texts, {
+    env: options.env,
+    set: options.set,
+    ...(options.name === undefined ? {} : { name: options.name }),
     validateTransforms: (steps) => validateTransformSteps(steps, registry),
   });
   return { config, registry, warnings };

@@ -150,8 +150,10 @@ export class Pipeline {
   private readonly scheduler: Scheduler;
   private current: PipelineConfig;
   private state: 'prepared' | 'running' | 'stopped' = 'prepared';
-  /** Reloads apply one at a time, in the order asked. */
+  /** Reloads and restarts apply one at a time, in the order asked. */
   private reloading: Promise<unknown> = Promise.resolve();
+  /** Reloads and restarts asked for and not yet done. */
+  private pending = 0;
 
   constructor(config: PipelineConfig, options: PipelineOptions) {
     this.current = config;
@@ -231,9 +233,36 @@ export class Pipeline {
    * restart and is refused.
    */
   reload(next: PipelineConfig, registry?: PluginRegistry): Promise<ReloadPlan> {
-    const applied = this.reloading.then(() => this.apply(next, registry));
-    this.reloading = applied.catch(() => undefined);
-    return applied;
+    return this.serialized(() => this.apply(next, registry));
+  }
+
+  /** True while a reload or a restart is asked for or being applied. */
+  get applying(): boolean {
+    return this.pending > 0;
+  }
+
+  /**
+   * Stops one flow as a reload stops a changed one (drained, progress stored, clients closed) and
+   * starts it again with the same settings, from that progress; a failed flow's parts start afresh.
+   */
+  restart(name: string): Promise<void> {
+    return this.serialized(async () => {
+      if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); nothing was restarted.');
+      const flow = this.flows.get(name);
+      if (flow === undefined) return;
+      await this.stopFlow(name);
+      if (this.state !== 'running') throw new MirrorflowError('The pipeline stopped while the flow restarted; it was not started again.');
+      const built = this.buildFlow(flow.config);
+      this.flows.set(name, built);
+      this.started$.next(built);
+    });
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const done = this.reloading.then(work).finally(() => this.pending--);
+    this.reloading = done.catch(() => undefined);
+    return done;
   }
 
   private async apply(next: PipelineConfig, registry: PluginRegistry | undefined): Promise<ReloadPlan> {

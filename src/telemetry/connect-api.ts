@@ -1,8 +1,10 @@
+import { MASK, isSecretKey } from '../core/secrets';
 import { type FlowSnapshot, flowName } from './flow-snapshot';
 import { type HttpResponse, errorResponse, jsonResponse } from './http-server';
 
 /**
- * A read-only subset of Kafka Connect's REST API, so scripts written for MM2 keep working.
+ * The reading side of a subset of Kafka Connect's REST API, so scripts written for MM2 keep
+ * working (the writing side: `connect-writes.ts`).
  *
  * MM2's dedicated mode runs, per `source->target` flow, a herder with three connectors named by
  * their class: MirrorSourceConnector, MirrorCheckpointConnector, MirrorHeartbeatConnector. One
@@ -13,39 +15,68 @@ import { type HttpResponse, errorResponse, jsonResponse } from './http-server';
 export const CONNECTOR_CLASSES = ['MirrorSourceConnector', 'MirrorCheckpointConnector', 'MirrorHeartbeatConnector'] as const;
 export type ConnectorClass = (typeof CONNECTOR_CLASSES)[number];
 
-interface Connector {
+/** A connector by its name, class and flow. */
+export interface ConnectorRef {
   readonly name: string;
   readonly type: ConnectorClass;
-  readonly flow: FlowSnapshot;
+  readonly source: string;
+  readonly target: string;
+}
+
+/** What the connector routes read besides the flows' snapshots. */
+export interface ConnectorView {
+  readonly flows: readonly FlowSnapshot[];
+  /** Connectors paused through the API (PUT …/pause): listed as PAUSED even when their part of the flow no longer runs. */
+  readonly paused: readonly ConnectorRef[];
+  /** A connector's running config when the pipeline was made from connector configs; undefined otherwise. */
+  readonly config: (c: ConnectorRef) => Readonly<Record<string, string>> | undefined;
+}
+
+export interface Connector extends ConnectorRef {
+  /** Undefined for a paused connector whose flow no longer runs at all. */
+  readonly flow: FlowSnapshot | undefined;
+  readonly paused: boolean;
+}
+
+/** A view of the flows alone: nothing paused, configs as MM2's driver gives its connectors. */
+export function flowsOnly(flows: readonly FlowSnapshot[]): ConnectorView {
+  return { flows, paused: [], config: () => undefined };
 }
 
 /** Connect's connector and task states. */
-type ConnectState = 'RUNNING' | 'UNASSIGNED' | 'STOPPED' | 'FAILED';
+export type ConnectState = 'RUNNING' | 'UNASSIGNED' | 'STOPPED' | 'FAILED' | 'PAUSED' | 'RESTARTING';
 
-export function connectors(flows: readonly FlowSnapshot[]): Connector[] {
+export function connectors(view: ConnectorView): Connector[] {
   const out: Connector[] = [];
-  for (const flow of flows) {
-    const types: ConnectorClass[] = flow.replicating ? [...CONNECTOR_CLASSES] : ['MirrorHeartbeatConnector'];
-    for (const type of types) out.push({ name: `${flowName(flow)}.${type}`, type, flow });
+  const paused = new Set(view.paused.map((c) => c.name));
+  for (const flow of view.flows) {
+    const name = flowName(flow);
+    const sourcePaused = paused.has(`${name}.MirrorSourceConnector`);
+    const types: ConnectorClass[] = flow.replicating || sourcePaused ? [...CONNECTOR_CLASSES] : ['MirrorHeartbeatConnector'];
+    for (const type of types) {
+      const ref = { name: `${name}.${type}`, type, source: flow.source, target: flow.target };
+      out.push({ ...ref, flow, paused: paused.has(ref.name) });
+    }
   }
+  for (const ref of view.paused) if (!out.some((c) => c.name === ref.name)) out.push({ ...ref, flow: undefined, paused: true });
   return out;
 }
 
-function findConnector(flows: readonly FlowSnapshot[], name: string): Connector | undefined {
-  const all = connectors(flows);
+export function findConnector(view: ConnectorView, name: string): Connector | undefined {
+  const all = connectors(view);
   const exact = all.find((c) => c.name === name);
   if (exact) return exact;
   const byClass = all.filter((c) => c.type === name);
   return byClass.length === 1 ? byClass[0] : undefined;
 }
 
-function notFound(name: string): HttpResponse {
+export function notFound(name: string): HttpResponse {
   return errorResponse(404, `Connector ${name} not found`);
 }
 
 /** `GET /connectors` (and `?expand=status`, as Connect answers it). */
-export function listConnectors(flows: readonly FlowSnapshot[], workerId: string, expand: readonly string[]): HttpResponse {
-  const all = connectors(flows);
+export function listConnectors(view: ConnectorView, workerId: string, expand: readonly string[]): HttpResponse {
+  const all = connectors(view);
   if (!expand.includes('status'))
     return jsonResponse(
       200,
@@ -55,36 +86,54 @@ export function listConnectors(flows: readonly FlowSnapshot[], workerId: string,
 }
 
 /**
- * `GET /connectors/{name}` in Connect's shape: the config keys MM2 gives each of its connectors
- * (class, cluster aliases); the rest of the flow's settings live in the pipeline file.
+ * A connector's config as Connect shows it: the config it was given (PUT …/config, or its
+ * connector file) when the pipeline was made from connector configs, else the keys MM2's driver
+ * gives each of its connectors (class, cluster aliases; the rest lives in the pipeline file).
+ * Secret values are masked.
  */
-export function getConnectorInfo(flows: readonly FlowSnapshot[], name: string): HttpResponse {
-  const c = findConnector(flows, name);
-  if (c === undefined) return notFound(name);
-  const { tasks } = connectState(c);
-  return jsonResponse(200, {
-    name: c.name,
-    config: {
+export function connectorConfig(view: ConnectorView, c: ConnectorRef): Record<string, string> {
+  const given = view.config(c);
+  if (given === undefined)
+    return {
       name: c.name,
       'connector.class': `org.apache.kafka.connect.mirror.${c.type}`,
-      'source.cluster.alias': c.flow.source,
-      'target.cluster.alias': c.flow.target,
-    },
-    tasks: tasks === undefined ? [] : [{ connector: c.name, task: 0 }],
-    type: 'source',
-  });
+      'source.cluster.alias': c.source,
+      'target.cluster.alias': c.target,
+    };
+  return Object.fromEntries(Object.entries({ ...given, name: c.name }).map(([k, v]) => [k, isSecretKey(k) ? MASK : v]));
+}
+
+/** Connect's ConnectorInfo: name, config, tasks, type. */
+export function connectorInfo(view: ConnectorView, c: Connector): unknown {
+  const { tasks } = connectState(c);
+  return { name: c.name, config: connectorConfig(view, c), tasks: tasks === undefined ? [] : [{ connector: c.name, task: 0 }], type: 'source' };
+}
+
+/** `GET /connectors/{name}` in Connect's shape. */
+export function getConnectorInfo(view: ConnectorView, name: string): HttpResponse {
+  const c = findConnector(view, name);
+  return c === undefined ? notFound(name) : jsonResponse(200, connectorInfo(view, c));
+}
+
+/** `GET /connectors/{name}/config`: the config alone, as Connect answers it. */
+export function getConnectorConfig(view: ConnectorView, name: string): HttpResponse {
+  const c = findConnector(view, name);
+  return c === undefined ? notFound(name) : jsonResponse(200, connectorConfig(view, c));
 }
 
 /** `GET /connectors/{name}/status` in Connect's shape. */
-export function getConnectorStatus(flows: readonly FlowSnapshot[], name: string, workerId: string): HttpResponse {
-  const c = findConnector(flows, name);
+export function getConnectorStatus(view: ConnectorView, name: string, workerId: string): HttpResponse {
+  const c = findConnector(view, name);
   return c === undefined ? notFound(name) : jsonResponse(200, connectorStatus(c, workerId));
 }
 
-function connectorStatus(c: Connector, workerId: string): unknown {
-  const { state, tasks } = connectState(c);
+/** Connect's ConnectorStateInfo; `restarting` marks the connector and its task as a restart answer does (RESTARTING). */
+export function connectorStatus(c: Connector, workerId: string, restarting?: { connector: boolean; tasks: boolean }): unknown {
+  const now = connectState(c);
+  const state = restarting?.connector === true ? 'RESTARTING' : now.state;
+  const tasks = restarting?.tasks === true && now.tasks !== undefined ? 'RESTARTING' : now.tasks;
   // Connect adds `trace` to a FAILED connector or task: the error that ended it.
-  const trace = (s: ConnectState): { trace?: string } => (s === 'FAILED' && c.flow.failure !== undefined ? { trace: c.flow.failure.trace } : {});
+  const trace = (s: ConnectState): { trace?: string } => (s === 'FAILED' && c.flow?.failure !== undefined ? { trace: c.flow.failure.trace } : {});
   return {
     name: c.name,
     connector: { state, worker_id: workerId, ...trace(state) },
@@ -94,7 +143,8 @@ function connectorStatus(c: Connector, workerId: string): unknown {
 }
 
 /** The connector's state, and its one task's (undefined: no task, as MM2 has none when the feature is off). */
-function connectState(c: Connector): { state: ConnectState; tasks: ConnectState | undefined } {
+export function connectState(c: Connector): { state: ConnectState; tasks: ConnectState | undefined } {
+  if (c.paused || c.flow === undefined) return { state: 'PAUSED', tasks: 'PAUSED' };
   switch (c.type) {
     case 'MirrorSourceConnector': {
       const s = fromState(c.flow.state);
@@ -130,21 +180,21 @@ function fromState(state: string): ConnectState {
  * MirrorSourceConnector, per source partition, the last replicated offset under MM2's partition
  * keys — what the progress topic `mm2-offsets.<source>.internal` holds after the next flush.
  */
-export function getConnectorOffsets(flows: readonly FlowSnapshot[], name: string): HttpResponse {
-  const c = findConnector(flows, name);
+export function getConnectorOffsets(view: ConnectorView, name: string): HttpResponse {
+  const c = findConnector(view, name);
   if (c === undefined) return notFound(name);
   switch (c.type) {
     case 'MirrorSourceConnector':
       return jsonResponse(200, {
-        offsets: [...c.flow.partitions]
+        offsets: [...(c.flow?.partitions ?? [])]
           .filter((p) => p.nextOffset > 0)
           .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
           // Key order as MM2 writes it (Java HashMap order): cluster, partition, topic.
-          .map((p) => ({ partition: { cluster: c.flow.source, partition: p.partition, topic: p.topic }, offset: { offset: p.nextOffset - 1 } })),
+          .map((p) => ({ partition: { cluster: c.source, partition: p.partition, topic: p.topic }, offset: { offset: p.nextOffset - 1 } })),
       });
     case 'MirrorHeartbeatConnector':
       // MM2's heartbeat task stores one constant offset; there is nothing else to report.
-      return jsonResponse(200, { offsets: [{ partition: { sourceClusterAlias: c.flow.source, targetClusterAlias: c.flow.target }, offset: { offset: 0 } }] });
+      return jsonResponse(200, { offsets: [{ partition: { sourceClusterAlias: c.source, targetClusterAlias: c.target }, offset: { offset: 0 } }] });
     case 'MirrorCheckpointConnector':
       return errorResponse(501, 'Checkpoint offsets are not served here; `mirrorflow offsets translate FILE --group G` reads the checkpoints.');
   }

@@ -1,5 +1,7 @@
+import { type Logger, silentLogger } from '../core/ports/logger';
 import type { FlowSnapshot } from './flow-snapshot';
-import { getConnectorInfo, getConnectorOffsets, getConnectorStatus, listConnectors } from './connect-api';
+import { type ConnectorView, flowsOnly, getConnectorConfig, getConnectorInfo, getConnectorOffsets, getConnectorStatus, listConnectors } from './connect-api';
+import { type ConnectorWrites, connectWriteRoutes } from './connect-writes';
 import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
 import { readiness } from './readiness';
@@ -13,11 +15,18 @@ export interface HttpRoutesOptions {
   readonly metrics: Metrics;
   /** `worker_id` in Connect-style answers: the address this process serves on. */
   readonly workerId: () => string;
+  /**
+   * The connectors' paused state and running configs, and what the write routes do; without it
+   * the connectors are the flows' and writes are off. `writes` undefined: `http.connect_api: read_only`.
+   */
+  readonly connectors?: { readonly view: () => ConnectorView; readonly writes: ConnectorWrites | undefined };
+  readonly logger?: Logger;
 }
 
 /** The endpoints of `mirrorflow run`: the status page, metrics, health, readiness, status and the Connect subset. */
 export function httpRoutes(options: HttpRoutesOptions): Route[] {
   const { snapshots } = options;
+  const view = options.connectors?.view ?? ((): ConnectorView => flowsOnly(snapshots()));
   const page = statusPage(options.pipeline);
   return [
     { method: 'GET', path: '/', handle: () => ({ status: 200, contentType: 'text/html; charset=utf-8', body: page }) },
@@ -39,10 +48,12 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     {
       method: 'GET',
       path: '/connectors',
-      handle: (req) => listConnectors(snapshots(), options.workerId(), req.query.getAll('expand')),
+      handle: (req) => listConnectors(view(), options.workerId(), req.query.getAll('expand')),
     },
-    { method: 'GET', path: '/connectors/{name}', handle: (req) => getConnectorInfo(snapshots(), req.params['name']!) },
-    { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(snapshots(), req.params['name']!, options.workerId()) },
-    { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(snapshots(), req.params['name']!) },
+    { method: 'GET', path: '/connectors/{name}', handle: (req) => getConnectorInfo(view(), req.params['name']!) },
+    { method: 'GET', path: '/connectors/{name}/config', handle: (req) => getConnectorConfig(view(), req.params['name']!) },
+    { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(view(), req.params['name']!, options.workerId()) },
+    { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(view(), req.params['name']!) },
+    ...connectWriteRoutes({ view, workerId: options.workerId, writes: options.connectors?.writes, logger: options.logger ?? silentLogger }),
   ];
 }

@@ -8,6 +8,8 @@ export interface HttpRequest {
   /** Decoded `{name}` segments of the route's path. */
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
+  /** The request's body as text (empty for GET). */
+  readonly body: string;
 }
 
 export interface HttpResponse {
@@ -16,8 +18,11 @@ export interface HttpResponse {
   readonly body: string;
 }
 
+/** The largest request body read; a larger one is answered 413 (connector configs are a few KiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 export interface Route {
-  readonly method: 'GET';
+  readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   /** Literal segments and `{name}` placeholders, e.g. `/connectors/{name}/status`. */
   readonly path: string;
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
@@ -30,6 +35,11 @@ export interface ListenAddress {
 
 export function jsonResponse(status: number, value: unknown): HttpResponse {
   return { status, contentType: 'application/json', body: `${JSON.stringify(value)}\n` };
+}
+
+/** A success without a body (Connect's 204 No Content, 202 Accepted). */
+export function emptyResponse(status: number): HttpResponse {
+  return { status, contentType: 'application/json', body: '' };
 }
 
 /** Kafka Connect's error body, so scripts written for its REST API read our errors too. */
@@ -101,6 +111,11 @@ export class HttpServer {
       this.logger.error('HTTP request failed.', { path: req.url, error: error instanceof Error ? error.message : String(error) });
       response = errorResponse(500, 'Internal error; see the mirrorflow log.');
     }
+    if (response.status === 204) {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
     res.end(req.method === 'HEAD' ? undefined : response.body);
   }
@@ -114,12 +129,26 @@ export class HttpServer {
       if (params === undefined) continue;
       pathMatched = true;
       if (req.method !== route.method && !(req.method === 'HEAD' && route.method === 'GET')) continue;
-      return route.handle({ path: url.pathname, params, query: url.searchParams });
+      const body = await readBody(req);
+      if (body === undefined) return errorResponse(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      return route.handle({ path: url.pathname, params, query: url.searchParams, body });
     }
     return pathMatched
       ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`)
       : errorResponse(404, `No such endpoint: ${url.pathname}.`);
   }
+}
+
+/** The body as UTF-8 text; undefined when it is larger than MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end either way, so the answer reaches the client.
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 function splitPath(path: string): string[] {

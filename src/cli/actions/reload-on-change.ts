@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Pipeline, loadPipeline } from '../../pipeline';
+import { type LoadedPipeline, type Pipeline, type ReloadPlan, loadPipeline } from '../../pipeline';
+import type { PipelineConfig } from '../../config';
 import { ConfigError, describeError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 
@@ -15,6 +16,8 @@ export interface ReloadOptions {
   readonly pluginDirs: readonly string[];
   /** Watch the file; without it only SIGHUP reloads. */
   readonly watch: boolean;
+  /** Applies the file's pipeline; by default `pipeline.reload` (the REST API's control keeps its paused connectors paused). */
+  readonly apply?: (config: PipelineConfig, registry: LoadedPipeline['registry']) => Promise<ReloadPlan>;
 }
 
 /**
@@ -50,7 +53,7 @@ export function reloadOnChange(pipeline: Pipeline, options: ReloadOptions, logge
     applied = hash;
     for (const warning of loaded.warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
     try {
-      const plan = await pipeline.reload(loaded.config, loaded.registry);
+      const plan = await (options.apply ?? ((c, r) => pipeline.reload(c, r)))(loaded.config, loaded.registry);
       const changes = plan.added.length + plan.removed.length + plan.changed.length;
       logger.info(changes === 0 ? 'The pipeline file was read again; no flow changed.' : 'The changed pipeline file was applied.', {
         file: options.file,

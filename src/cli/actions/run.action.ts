@@ -1,4 +1,5 @@
-import { Pipeline, loadPipeline } from '../../pipeline';
+import { ConnectorControl, Pipeline, loadPipeline } from '../../pipeline';
+import { isConnectorConfig, readTexts } from '../../config';
 import { createLogger, describeOutages, flowLag, flowName } from '../../telemetry';
 import { serveHttp } from './serve-http';
 import { reloadOnChange } from './reload-on-change';
@@ -19,6 +20,8 @@ export interface RunOptions {
   readonly statusIntervalMs: number;
   /** HOST:PORT or `off`; overrides the pipeline's `http.listen`. */
   readonly http?: string;
+  /** Overrides the pipeline's `http.connect_api`. */
+  readonly connectApi?: 'read_only' | 'read_write';
   /** Apply the file again when it changes (SIGHUP always does). */
   readonly watch: boolean;
   /** False (`--no-live`): plain logs even on a terminal. */
@@ -47,11 +50,26 @@ export async function runAction(options: RunOptions): Promise<void> {
   for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
 
   const pipeline = new Pipeline(config, { logger, registry });
+  const files = typeof options.file === 'string' ? [options.file] : options.file;
+  const texts = await readTexts(files);
+  const control = new ConnectorControl({
+    pipeline,
+    files,
+    // The texts `PUT /connectors/{name}/config` puts a connector among, when the files are connector configs.
+    connectorTexts: texts.length > 1 || isConnectorConfig(texts[0]!.file, texts[0]!.text) ? texts : undefined,
+    set: options.set,
+    pluginDirs: options.pluginDirs,
+    logger,
+  });
   // Bound before any cluster is contacted: a port in use ends the run before replication starts.
-  const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger);
+  const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger, { control, mode: options.connectApi ?? config.http.connect_api });
   try {
     await pipeline.prepare();
-    const stopWatching = reloadOnChange(pipeline, { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch }, logger);
+    const stopWatching = reloadOnChange(
+      pipeline,
+      { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch, apply: (c, r) => control.applyFile(c, r) },
+      logger,
+    );
     try {
       await replicate(pipeline, options, logger, terminal && { terminal, title: `mirrorflow run ${config.name}  (Ctrl-C to stop)` });
     } finally {

@@ -11,6 +11,7 @@ interface RunFlags {
   readonly shutdownTimeout: string;
   readonly statusInterval: string;
   readonly http?: string;
+  readonly connectApi?: 'read_only' | 'read_write';
   readonly watch: boolean;
   readonly live: boolean;
 }
@@ -51,6 +52,12 @@ export function registerRunCommand(program: Command): void {
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
       httpAddress,
     )
+    .addOption(
+      new Option(
+        '--connect-api <mode>',
+        'read_write lets the Connect-style REST API change, pause, delete and restart connectors (no authentication: keep the listener on loopback); overrides http.connect_api (default read_only)',
+      ).choices(['read_only', 'read_write']),
+    )
     .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
     .action((files: string[], flags: RunFlags) =>
       runAction({
@@ -62,6 +69,7 @@ export function registerRunCommand(program: Command): void {
         shutdownTimeoutMs: Number(flags.shutdownTimeout),
         statusIntervalMs: Number(flags.statusInterval),
         http: flags.http,
+        connectApi: flags.connectApi,
         watch: flags.watch,
         live: flags.live,
       }),
