@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
-import type { RecordWriter } from '../core/ports/record-writer';
+import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { TopicReader } from '../core/ports/record-source';
 import type { Logger } from '../core/ports/logger';
 import type { TopicPartition } from '../core/record';
@@ -192,23 +192,40 @@ export class ProgressStore {
     );
   }
 
+  /**
+   * The progress records saying every source offset up to `offset` is copied, for each entry:
+   * what `flush` would write, for an exactly-once flow's transaction (which writes them itself,
+   * with the records they describe). MM2's keys and partitioning, the newest per partition.
+   */
+  progressRecords(entries: readonly { tp: TopicPartition; offset: number }[]): OutboundRecord[] {
+    const newest = new Map<string, { tp: TopicPartition; offset: number }>();
+    for (const entry of entries) {
+      const k = topicPartitionKey(entry.tp);
+      const known = newest.get(k);
+      if (known === undefined || known.offset < entry.offset) newest.set(k, entry);
+    }
+    return [...newest.values()].map((entry) => this.progressRecord(entry));
+  }
+
+  private progressRecord(entry: { tp: TopicPartition; offset: number }): OutboundRecord {
+    const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: entry.tp.topic, partition: entry.tp.partition });
+    return {
+      topic: this.options.topic,
+      partition: connectOffsetsPartition(key, this.partitions),
+      timestamp: Date.now(),
+      key,
+      value: encodeConnectOffsetValue(entry.offset),
+      headers: [],
+    };
+  }
+
   private write(): Observable<void> {
     return defer(() => {
       if (this.dirty.size === 0) return of(undefined);
       const keys = [...this.dirty];
       this.dirty.clear();
       const written = keys.map((k) => ({ k, entry: this.replicated.get(k)! }));
-      const records = written.map(({ entry }) => {
-        const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: entry.tp.topic, partition: entry.tp.partition });
-        return {
-          topic: this.options.topic,
-          partition: connectOffsetsPartition(key, this.partitions),
-          timestamp: Date.now(),
-          key,
-          value: encodeConnectOffsetValue(entry.offset),
-          headers: [],
-        };
-      });
+      const records = written.map(({ entry }) => this.progressRecord(entry));
       return this.options.writer.write(records).pipe(
         tap({
           // Put them back so the next flush retries; a newer offset may have replaced them meanwhile.

@@ -12,6 +12,7 @@ import { COMPRESSION_CODES } from './compression-codes';
 import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
 import { splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
+import { slotAssigner } from './slot-assigner';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 /**
@@ -56,7 +57,8 @@ export class KafkajsSource implements RecordSource {
         membership?.assigned(tps, generation, stillMember),
       );
       const startOffset = AsyncResource.bind((tp: TopicPartition) => options.startOffset(tp));
-      const { partitionAssigners, member } = groupHooks({
+      const { partitionAssigners, member } = groupHooks(
+        {
         // Eager protocol: every partition is given up before the rejoin; the flow drains and
         // stores their progress first, so the next owner starts where this one stopped.
         beforeJoin: async () => {
@@ -64,7 +66,9 @@ export class KafkajsSource implements RecordSource {
           next.clear();
           starts.clear();
         },
-      });
+        },
+        options.slotOf === undefined ? undefined : slotAssigner(options.slotOf),
+      );
       const consumer: Consumer = this.kafka.consumer({
         groupId: options.groupId,
         partitionAssigners,

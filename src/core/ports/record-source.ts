@@ -79,6 +79,11 @@ export interface ConsumeOptions {
    * the limits goes alone.
    */
   readonly maxBatch?: { readonly records: number; readonly bytes: number };
+  /**
+   * Exactly-once flows: each partition's slot; the group hands each member whole slots (a slot
+   * is one transactional producer and is never split between members).
+   */
+  readonly slotOf?: (tp: TopicPartition) => number;
 }
 
 /** Fetches records from a source cluster in batches, per partition, in offset order. */
