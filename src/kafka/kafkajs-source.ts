@@ -67,7 +67,7 @@ export class KafkajsSource implements RecordSource {
           starts.clear();
         },
         },
-        options.slotOf === undefined ? undefined : slotAssigner(options.slotOf),
+        options.slots === undefined ? undefined : slotAssigner(options.slots, this.logger),
       );
       const consumer: Consumer = this.kafka.consumer({
         groupId: options.groupId,
