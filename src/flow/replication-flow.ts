@@ -34,7 +34,7 @@ import {
 } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
-import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
+import { isRecordBatch, type OutboundItem, type OutboundRecord, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { DecodedFlowBatch, DecodedSourceBatch, FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
 import {
@@ -276,7 +276,7 @@ export class ReplicationFlow {
                 flowControl: this.budget,
                 // A fetch bigger than one write goes as several batches: the sink never splits a batch.
                 maxBatch: { records: settings.batching.maxRecords, bytes: settings.batching.maxBytes },
-                ...(settings.exactlyOnce ? { slotOf: (tp: TopicPartition) => this.slotOf(tp) } : {}),
+                ...(settings.exactlyOnce ? { slots: { count: settings.exactlyOnce.slots, of: (tp: TopicPartition) => this.slotOf(tp) } } : {}),
                 membership: { revoke: () => this.revoke(), assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember) },
                 ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
               })
@@ -390,7 +390,8 @@ export class ReplicationFlow {
             this.retrying(this.outages.loading),
             ignoreElements(),
           );
-    const reloaded = lastValueFrom(concat(claimed$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading))), {
+    const slots$ = transactions === undefined ? EMPTY : defer(() => this.storeSlotCount(partitions));
+    const reloaded = lastValueFrom(concat(claimed$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
       defaultValue: undefined,
     });
     // Counted once their progress is read: from then on they are fetched.
@@ -593,6 +594,31 @@ export class ReplicationFlow {
     return { record: mirrored, error: new RecordFailedError(mirrored.source, { kind: 'write' }, error.message, { cause: error }) };
   }
 
+  /**
+   * Exactly-once, on the member that owns slot 0: when the stored slot count differs, the
+   * transactional ids of the slots beyond the current count are fenced (a process that still
+   * holds one from before cannot commit any more), then the count is stored in a transaction of
+   * slot 0. Once per change: the next assignment reads the count stored.
+   */
+  private storeSlotCount(partitions: readonly TopicPartition[]): Observable<never> {
+    const slots = this.parts.settings.exactlyOnce!.slots;
+    const stored = this.parts.progress.storedSlotCount;
+    if (stored === slots || !partitions.some((tp) => this.slotOf(tp) === 0)) return EMPTY;
+    const beyond = Array.from({ length: Math.max(0, (stored ?? 0) - slots) }, (_, i) => slots + i);
+    return concat(
+      defer(() => this.parts.transactions!.fence(beyond)).pipe(this.retrying(this.outages.loading)),
+      this.commitSlot(0, [], [], [this.parts.progress.slotCountRecord(slots)]).pipe(ignoreElements()),
+    ).pipe(
+      ignoreElements(),
+      tap({ complete: () => this.parts.logger.info('Slot count stored.', { slots, before: stored, fenced: beyond.length }) }),
+      catchError((error: unknown) => {
+        // Lost slot 0 meanwhile: its next owner stores it.
+        if (error instanceof SlotLostError) return EMPTY;
+        return throwError(() => error);
+      }),
+    );
+  }
+
   private slotOf(tp: TopicPartition): number {
     return slotOf(tp, this.parts.settings.exactlyOnce!.slots);
   }
@@ -639,10 +665,15 @@ export class ReplicationFlow {
   }
 
   /** One transaction of a slot (its items in produce rounds, then the progress records), retried through outages. */
-  private commitSlot(slot: number, items: readonly OutboundItem[], progress: readonly { tp: TopicPartition; offset: number }[]): Observable<Float64Array> {
+  private commitSlot(
+    slot: number,
+    items: readonly OutboundItem[],
+    progress: readonly { tp: TopicPartition; offset: number }[],
+    extra: readonly OutboundRecord[] = [],
+  ): Observable<Float64Array> {
     const transactions = this.parts.transactions!;
     const rounds = produceRounds(items, this.parts.settings.batching.maxPartitionBytes);
-    const records = this.parts.progress.progressRecords(progress);
+    const records = [...this.parts.progress.progressRecords(progress), ...extra];
     return defer(() =>
       transactions.commit(
         slot,

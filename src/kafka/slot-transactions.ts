@@ -164,7 +164,7 @@ export class KafkaSlotTransactions implements SlotTransactions {
       }
     }
     const identity = slot.sequences.identity!;
-    const all = [...rounds, ...(progress.length > 0 ? [progress] : [])];
+    const all = [...rounds, ...(progress.length > 0 ? [progress] : [])].filter((round) => round.length > 0);
     const partitions = new Map<string, Set<number>>();
     for (const round of all) {
       for (const item of round) {
@@ -182,11 +182,12 @@ export class KafkaSlotTransactions implements SlotTransactions {
         [...partitions].map(([topic, set]) => ({ topic, partitions: [...set].sort((a, b) => a - b) })),
       );
       let base = 0;
-      for (const round of all) {
-        const roundOffsets = await this.produceRound(n, slot, identity, round);
-        if (base < offsets.length) offsets.set(roundOffsets, base);
+      for (const round of rounds) {
+        if (round.length === 0) continue;
+        offsets.set(await this.produceRound(n, slot, identity, round), base);
         base += round.length;
       }
+      if (progress.length > 0) await this.produceRound(n, slot, identity, progress);
       await this.port.endTxn(slot.id, identity, true);
     } catch (error) {
       return this.failed(n, slot, error);
