@@ -506,7 +506,7 @@ const flowSettings = {
     .enum(['at_least_once', 'exactly_once'])
     .default('at_least_once')
     .describe(
-      "`exactly_once`: each source partition's records and the progress that says they were copied are committed in one Kafka transaction on the target, so a `read_committed` consumer of the target sees every committed source record once, whatever process crashes or is fenced (dead letters, offset syncs, checkpoints and heartbeats stay outside the transactions). Needs `producer.idempotent` and `consumer.isolation_level: read_committed`, and a target that allows transactions (the transactional ids `<group>-<slot>`). MM2: `exactly.once.source.support` (disabled; `enabled` maps here).",
+      "`exactly_once`: each source partition's records and the progress that says they were copied are committed in one Kafka transaction on the target, so a `read_committed` consumer of the target sees every committed source record once, whatever process crashes or is fenced (dead letters, offset syncs, checkpoints and heartbeats stay outside the transactions). Needs `producer.idempotent` and `consumer.isolation_level: read_committed`, and a target that allows transactions (the transactional ids `<group>-<slot>`). MM2: `<target>.exactly.once.source.support` (disabled; `enabled` maps here; MM2 ignores it at the top level).",
     ),
   tasks: positiveInt()
     .default(8)

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { httpAddress, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { httpAddress, spawnPipeline, writePipeline, writePipelineText, type ChildPipeline } from '../support/pipeline-harness';
+import { SINGLE_BROKER_MM2_LINES } from '../support/secured-clusters';
 import { exited } from '../support/fault-load';
 import { useKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
@@ -35,7 +36,7 @@ before(async () => {
 });
 
 /** Runs of the Java transactional producer, one after another until stopped, each with its own record ids. */
-function keepProducingTransactions(topic: string, compression: string): { stop(): Promise<number> } {
+function keepProducingTransactions(topic: string, compression: string, partitions = PARTITIONS): { stop(): Promise<number> } {
   let stopped = false;
   let committed = 0;
   const loop = (async () => {
@@ -50,7 +51,7 @@ function keepProducingTransactions(topic: string, compression: string): { stop()
           '--compression',
           compression,
           '--partitions',
-          String(PARTITIONS),
+          String(partitions),
           '--records',
           '2400',
           '--per-transaction',
@@ -90,23 +91,27 @@ async function statusOf(address: string): Promise<{ partitionsAssigned: number }
 }
 
 /** Waits until the running processes between them hold every partition. */
-async function settled(running: readonly { address: string }[]): Promise<void> {
+async function settled(running: readonly { child: ChildPipeline; address: string }[], partitions = PARTITIONS): Promise<void> {
   await waitFor(
     async () => {
       const statuses = await Promise.all(running.map((r) => statusOf(r.address).catch(() => undefined)));
-      return statuses.every((s) => s !== undefined) && statuses.reduce((sum, s) => sum + s!.partitionsAssigned, 0) === PARTITIONS;
+      return statuses.every((s) => s !== undefined) && statuses.reduce((sum, s) => sum + s!.partitionsAssigned, 0) === partitions;
     },
     { what: 'every partition assigned once', timeoutMs: 90_000 },
-  );
+  ).catch((error: unknown) => {
+    // What the processes said last tells why.
+    const tails = running.map((r) => `pid ${r.child.pid}:\n${r.child.stderr().slice(-1500)}`).join('\n');
+    throw new Error(`${String(error)}\n${tails}`);
+  });
 }
 
 /** Source and target, partition by partition: the same committed records in the same order. */
-async function compare(topic: string, remote: string): Promise<{ equal: boolean; detail: string; total: number }> {
+async function compare(topic: string, remote: string, partitions = PARTITIONS): Promise<{ equal: boolean; detail: string; total: number }> {
   const [from, to] = await Promise.all([committedValues(source, topic), committedValues(target, remote).catch(() => new Map<number, string[]>())]);
   const details: string[] = [];
   let equal = true;
   let total = 0;
-  for (let p = 0; p < PARTITIONS; p++) {
+  for (let p = 0; p < partitions; p++) {
     const a = from.get(p) ?? [];
     const b = to.get(p) ?? [];
     total += a.length;
@@ -186,5 +191,66 @@ describe('exactly-once replication', () => {
       for (const child of all) child.kill('SIGKILL');
     }
     assert.ok(all.every(exited));
+  });
+  test('from an mm2.properties with <target>.exactly.once.source.support = enabled and tasks.max = 4: two processes, one killed and restarted, a zstd transactional source — every committed record once', async () => {
+    const s = uniqueName('src');
+    const t = uniqueName('tgt');
+    const topic = uniqueName('eosmm2');
+    const partitions = 4;
+    await source.createTopic(topic, partitions);
+    const remote = `${s}.${topic}`;
+    const file = writePipelineText(
+      [
+        `clusters = ${s}, ${t}`,
+        `${s}.bootstrap.servers = ${clusters.primary}`,
+        `${t}.bootstrap.servers = ${clusters.backup}`,
+        `${s}->${t}.enabled = true`,
+        `${s}->${t}.topics = ${topic}`,
+        // Per target cluster, as MM2 reads it (at the top level MM2 ignores it).
+        `${t}.exactly.once.source.support = enabled`,
+        'tasks.max = 4',
+        ...SINGLE_BROKER_MM2_LINES,
+        '',
+      ].join('\n'),
+      'mm2.properties',
+    );
+    const all: ChildPipeline[] = [];
+    const start = async (): Promise<{ child: ChildPipeline; address: string }> => {
+      const child = spawnPipeline(file, { args: ['--http', '127.0.0.1:0'] });
+      all.push(child);
+      return { child, address: await httpAddress(child) };
+    };
+    const producer = keepProducingTransactions(topic, 'zstd', partitions);
+    try {
+      let running = await Promise.all([start(), start()]);
+      await settled(running, partitions);
+      await waitFor(async () => (await target.count(remote).catch(() => 0)) > 300, { what: 'records on the target', timeoutMs: 90_000 });
+      running[0]!.child.kill('SIGKILL');
+      await running[0]!.child.exited;
+      running = [running[1]!, await start()];
+      await settled(running, partitions);
+      const committed = await producer.stop();
+      const last = await waitFor(
+        async () => {
+          const c = await compare(topic, remote, partitions);
+          return c.equal ? c : undefined;
+        },
+        { what: `the ${committed} committed source records on the target`, timeoutMs: 120_000 },
+      ).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}: ${(await compare(topic, remote, partitions)).detail}`);
+      });
+      assert.ok(last.total >= committed);
+      assert.ok((await target.count(remote)) > last.total, 'the target holds commit markers: the records were written in transactions');
+      const logs = all.map((c) => c.stderr() + c.stdout()).join('\n');
+      assert.match(logs, /Transactional producers ready/);
+      console.log(`exactly-once from mm2.properties: ${last.total} committed source records, each once on the target`);
+      for (const r of running) {
+        r.child.kill('SIGTERM');
+        assert.equal((await r.child.exited).code, 0);
+      }
+    } finally {
+      await producer.stop().catch(() => undefined);
+      for (const child of all) child.kill('SIGKILL');
+    }
   });
 });
