@@ -407,7 +407,9 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'worker',
     type: 'string',
     default: 'disabled',
-    support: mapped('flows[].delivery, per target cluster (<cluster>.exactly.once.source.support): enabled is exactly_once; preparing (a step of a rolling upgrade in Connect) is at_least_once'),
+    support: mapped(
+      'flows[].delivery, per target cluster (<cluster>.exactly.once.source.support): enabled is exactly_once; preparing (a step of a rolling upgrade in Connect) is at_least_once',
+    ),
   },
   {
     key: 'scheduled.rebalance.max.delay.ms',

@@ -664,7 +664,10 @@ describe('parseMm2Properties: exactly-once source support', () => {
   it('preparing replicates at least once, with a note', () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = preparing']);
     assert.equal(flowOf(parsed).delivery, 'at_least_once');
-    assert.match(parsed.warnings.map(formatConfigIssue).join('\n'), /mm2\.properties:5:1: primary->backup replicates at least once: preparing .* at backup\.exactly\.once\.source\.support/);
+    assert.match(
+      parsed.warnings.map(formatConfigIssue).join('\n'),
+      /mm2\.properties:5:1: primary->backup replicates at least once: preparing .* at backup\.exactly\.once\.source\.support/,
+    );
   });
 
   it('a file that contradicts exactly-once is refused, naming the key and its line', () => {
@@ -681,6 +684,9 @@ describe('parseMm2Properties: exactly-once source support', () => {
         'mm2.properties:7:47: delivery exactly_once writes with transactional producers, which are idempotent at primary->backup.producer.enable.idempotence (remove producer.idempotent: false, or use delivery: at_least_once (MM2: producer.enable.idempotence=false contradicts exactly.once.source.support=enabled))',
       ],
     );
-    assert.match(problems([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = sometimes']).join('\n'), /exactly\.once\.source\.support/);
+    assert.match(
+      problems([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = sometimes']).join('\n'),
+      /exactly\.once\.source\.support/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-// size: one class, MM2's source connector and task: fetch, mirror, write, dead letters and commit share the positions, lifetimes and budget of one flow.
+// size: one class, MM2's source connector and task: fetch, mirror, write (or exactly-once transactions), dead letters and commit share the positions, lifetimes and budget of one flow.
 import { inject, injectable } from 'inversify';
 import {
   type MonoTypeOperatorFunction,
@@ -759,9 +759,6 @@ export class ReplicationFlow {
     // Exactly-once: progress is written inside the transactions, never on its own.
     const progress$ = this.parts.settings.exactlyOnce === undefined ? this.parts.progress.flush(stillMember) : EMPTY;
     if (!retrying) return concat(progress$, emitter ? emitter.flush() : EMPTY);
-    return concat(
-      progress$.pipe(this.retrying(this.outages.progress)),
-      emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
-    );
+    return concat(progress$.pipe(this.retrying(this.outages.progress)), emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY);
   }
 }

@@ -59,13 +59,13 @@ export class KafkajsSource implements RecordSource {
       const startOffset = AsyncResource.bind((tp: TopicPartition) => options.startOffset(tp));
       const { partitionAssigners, member } = groupHooks(
         {
-        // Eager protocol: every partition is given up before the rejoin; the flow drains and
-        // stores their progress first, so the next owner starts where this one stopped.
-        beforeJoin: async () => {
-          await revoke();
-          next.clear();
-          starts.clear();
-        },
+          // Eager protocol: every partition is given up before the rejoin; the flow drains and
+          // stores their progress first, so the next owner starts where this one stopped.
+          beforeJoin: async () => {
+            await revoke();
+            next.clear();
+            starts.clear();
+          },
         },
         options.slots === undefined ? undefined : slotAssigner(options.slots, this.logger),
       );

@@ -76,7 +76,11 @@ export class KafkajsTransactionPort implements TransactionPort {
     return { producerId: Number(result.producerId), producerEpoch: result.producerEpoch };
   }
 
-  async addPartitionsToTxn(transactionalId: string, identity: ProducerIdentity, topics: readonly { topic: string; partitions: readonly number[] }[]): Promise<void> {
+  async addPartitionsToTxn(
+    transactionalId: string,
+    identity: ProducerIdentity,
+    topics: readonly { topic: string; partitions: readonly number[] }[],
+  ): Promise<void> {
     await this.atCoordinator(transactionalId, (broker) => broker.addPartitionsToTxn({ transactionalId, ...identity, topics }));
   }
 

@@ -61,7 +61,8 @@ class FakeBroker implements TransactionPort {
   produce(id: string, identity: ProducerIdentity, parts: readonly TransactionalPartition[]): Promise<PartitionAnswer[]> {
     const answers = this.nextProduce;
     this.nextProduce = undefined;
-    if (answers === 'throw') return Promise.reject(Object.assign(new Error('Request Produce timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }));
+    if (answers === 'throw')
+      return Promise.reject(Object.assign(new Error('Request Produce timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }));
     const result: PartitionAnswer[] = [];
     for (const part of parts) {
       const key = `${part.topic}-${part.partition}`;
@@ -106,7 +107,8 @@ class FakeBroker implements TransactionPort {
 }
 
 const member = () => Promise.resolve(true);
-const make = (broker: FakeBroker, cluster = 'backup') => new KafkaSlotTransactions({ cluster, prefix: 'mirrorflow.p.a-b', transactionTimeoutMs: 60_000 }, broker);
+const make = (broker: FakeBroker, cluster = 'backup') =>
+  new KafkaSlotTransactions({ cluster, prefix: 'mirrorflow.p.a-b', transactionTimeoutMs: 60_000 }, broker);
 
 test('a transaction adds the partitions of records and progress, produces them in order, then commits', async () => {
   const broker = new FakeBroker();
@@ -178,7 +180,10 @@ test('a transactional id the principal may not use ends the flow (not retried)',
   const broker = new FakeBroker();
   const tx = make(broker);
   await tx.claim([0], member);
-  broker.failEndTxn = Object.assign(new Error('Not authorized to access transactional.id'), { type: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', retriable: false });
+  broker.failEndTxn = Object.assign(new Error('Not authorized to access transactional.id'), {
+    type: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+    retriable: false,
+  });
   await assert.rejects(tx.commit(0, [[record('a.t', 0, 'x')]], []), KafkaAuthorizationError);
 });
 

@@ -69,7 +69,11 @@ export interface PartitionAnswer {
 export interface TransactionPort {
   /** InitProducerId at the transactional id's coordinator (retrying while it is busy: CONCURRENT_TRANSACTIONS and the like). */
   initProducerId(transactionalId: string, transactionTimeoutMs: number): Promise<ProducerIdentity>;
-  addPartitionsToTxn(transactionalId: string, identity: ProducerIdentity, partitions: readonly { topic: string; partitions: readonly number[] }[]): Promise<void>;
+  addPartitionsToTxn(
+    transactionalId: string,
+    identity: ProducerIdentity,
+    partitions: readonly { topic: string; partitions: readonly number[] }[],
+  ): Promise<void>;
   /** Produce requests (one per leader), acks=all; every partition answered. */
   produce(transactionalId: string, identity: ProducerIdentity, partitions: readonly TransactionalPartition[]): Promise<PartitionAnswer[]>;
   endTxn(transactionalId: string, identity: ProducerIdentity, commit: boolean): Promise<void>;
@@ -119,7 +123,9 @@ export class KafkaSlotTransactions implements SlotTransactions {
       }),
     );
     this.slots = claimed;
-    this.options.logger?.info('Transactional producers ready; earlier holders of these slots are fenced.', { slots: [...claimed.keys()].sort((a, b) => a - b) });
+    this.options.logger?.info('Transactional producers ready; earlier holders of these slots are fenced.', {
+      slots: [...claimed.keys()].sort((a, b) => a - b),
+    });
   }
 
   release(): void {
@@ -208,7 +214,12 @@ export class KafkaSlotTransactions implements SlotTransactions {
     const parts: TransactionalPartition[] = [];
     for (const g of groups.values()) {
       const first = round[g.indices[0]!]!;
-      const stamp = slot.sequences.stamp(g.topic, g.partition, g.counts.reduce((a, b) => a + b, 0), first);
+      const stamp = slot.sequences.stamp(
+        g.topic,
+        g.partition,
+        g.counts.reduce((a, b) => a + b, 0),
+        first,
+      );
       // A fresh producer per transaction attempt never has a send in doubt.
       if (stamp === 'in-doubt') throw new KafkaTransportError(this.cluster, `a write to ${g.topic}-${g.partition} is in doubt`, true);
       parts.push({ topic: g.topic, partition: g.partition, stamp, items: g.indices.map((i) => round[i]!) });

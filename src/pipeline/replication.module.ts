@@ -119,7 +119,9 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
     }
 
     if (flow.delivery === 'exactly_once') {
-      bind<SlotTransactions>(ExactlyOnceTransactions).toResolvedValue((transactions: SlotTransactions) => transactions, [SlotTransactions]).inSingletonScope();
+      bind<SlotTransactions>(ExactlyOnceTransactions)
+        .toResolvedValue((transactions: SlotTransactions) => transactions, [SlotTransactions])
+        .inSingletonScope();
     }
 
     bind<ReplicationFlowParts>(ReplicationFlowParts)
