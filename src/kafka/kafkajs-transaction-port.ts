@@ -64,6 +64,8 @@ const CREATE_CLUSTER = 'private:Kafka:createCluster';
 
 export class KafkajsTransactionPort implements TransactionPort {
   private connected: Promise<TxCluster> | undefined;
+  /** Each transactional id's coordinator, found once and again only after a request there failed. */
+  private readonly coordinators = new Map<string, Promise<TxBroker>>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -135,6 +137,7 @@ export class KafkajsTransactionPort implements TransactionPort {
   async close(): Promise<void> {
     const connected = this.connected;
     this.connected = undefined;
+    this.coordinators.clear();
     if (connected) await (await connected.catch(() => undefined))?.disconnect().catch(() => undefined);
   }
 
@@ -158,10 +161,16 @@ export class KafkajsTransactionPort implements TransactionPort {
   private async atCoordinator<T>(transactionalId: string, request: (broker: TxBroker) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const cluster = await this.cluster();
+      let coordinator = this.coordinators.get(transactionalId);
+      if (coordinator === undefined) {
+        coordinator = cluster.findGroupCoordinator({ groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR });
+        this.coordinators.set(transactionalId, coordinator);
+      }
       try {
-        const broker = await cluster.findGroupCoordinator({ groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR });
-        return await request(broker);
+        return await request(await coordinator);
       } catch (error) {
+        // The coordinator may have moved (or the connection broke): found again next time.
+        if (this.coordinators.get(transactionalId) === coordinator) this.coordinators.delete(transactionalId);
         const type = (error as { type?: unknown }).type;
         if (attempt >= BUSY_ATTEMPTS || typeof type !== 'string' || !BUSY.has(type)) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** (attempt - 1), 1_000)));
