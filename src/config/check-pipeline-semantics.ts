@@ -146,7 +146,29 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     }
     checkPatterns(path, flow, reporter);
     checkErrors(path, flow, reporter);
+    checkDelivery(path, flow, reporter);
   });
+}
+
+/** Exactly-once writes transactionally (which is idempotent) and must not copy what the source's own transactions aborted. */
+function checkDelivery(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  if (flow['delivery'] !== 'exactly_once') return;
+  const producer = isPlainObject(flow['producer']) ? flow['producer'] : {};
+  const consumer = isPlainObject(flow['consumer']) ? flow['consumer'] : {};
+  if (producer['idempotent'] === false) {
+    reporter.report(
+      [...path, 'producer', 'idempotent'],
+      'delivery exactly_once writes with transactional producers, which are idempotent',
+      'remove producer.idempotent: false, or use delivery: at_least_once (MM2: producer.enable.idempotence=false contradicts exactly.once.source.support=enabled)',
+    );
+  }
+  if (consumer['isolation_level'] === 'read_uncommitted') {
+    reporter.report(
+      [...path, 'consumer', 'isolation_level'],
+      'delivery exactly_once reads the source read_committed: records of aborted source transactions must not be copied',
+      'remove consumer.isolation_level: read_uncommitted (MM2: consumer.isolation.level), or use delivery: at_least_once',
+    );
+  }
 }
 
 /**

@@ -150,7 +150,11 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     'key.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
     'value.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
     'interceptor.classes': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [''] },
-    'transactional.id': { kind: 'unsupported', why: 'exactly-once replication is not supported yet', accepts: [] },
+    'transactional.id': {
+      kind: 'unsupported',
+      why: 'mirrorflow names its transactional ids itself (<group>-<slot>, one per slot); set exactly.once.source.support = enabled for exactly-once replication',
+      accepts: [],
+    },
   },
   admin: {
     retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: false },

@@ -107,7 +107,24 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'auto_offset_reset'], sourceConsumer, 'auto.offset.reset', (p) =>
     values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'),
   );
-  field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
+  // Connect's exactly-once source support, read from the worker of the target (top level, or
+  // `<target>.exactly.once.source.support`, as MM2 reads it).
+  const delivery = field(['delivery'], worker, 'exactly.once.source.support', (p) => {
+    const support = values.choice(p, ['disabled', 'preparing', 'enabled'] as const);
+    if (support === 'preparing') {
+      values.warn(
+        p,
+        `${pair.source}->${pair.target} replicates at least once: preparing is the step of Connect's rolling upgrade before enabled`,
+        'set enabled for exactly-once',
+      );
+    }
+    return support === undefined ? undefined : support === 'enabled' ? 'exactly_once' : 'at_least_once';
+  });
+  field(['tasks'], c, 'tasks.max', (p) => values.integerLeaf(p, 'int'));
+  // Exactly-once reads the source read_committed; MM2's consumer default (read_uncommitted)
+  // gives way to it, a value the file sets does not (the check then refuses the file).
+  if (delivery === 'exactly_once' && !isSet(sourceConsumer, 'isolation.level')) document.set([...base, 'consumer', 'isolation_level'], 'read_committed');
+  else field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));

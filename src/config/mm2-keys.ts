@@ -285,7 +285,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'int',
     default: '1',
-    support: noEffect('one mirrorflow process replicates every partition of a flow; run more processes of the same pipeline to share them', true),
+    support: mapped('flows[].tasks: the slots of an exactly-once flow (no effect otherwise: processes of one pipeline share the partitions)'),
   },
   { key: 'tasks.max.enforce', group: 'connect', type: 'boolean', default: 'true', support: noEffect('see tasks.max') },
   {
@@ -407,7 +407,9 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'worker',
     type: 'string',
     default: 'disabled',
-    support: unsupported('exactly-once replication is not supported yet; mirrorflow replicates at least once', 'disabled'),
+    support: mapped(
+      'flows[].delivery, per target cluster (<cluster>.exactly.once.source.support): enabled is exactly_once; preparing (a step of a rolling upgrade in Connect) is at_least_once',
+    ),
   },
   {
     key: 'scheduled.rebalance.max.delay.ms',

@@ -441,7 +441,6 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'mm2.properties:5:19: names Java code, which mirrorflow cannot run: mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does at value.converter (mirrorflow does what org.apache.kafka.connect.converters.ByteArrayConverter does; set that or leave the key out)',
       "mm2.properties:6:28: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in at replication.policy.class (use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept))",
       'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
-      'mm2.properties:9:38: is not supported yet: exactly-once replication is not supported yet; mirrorflow replicates at least once at backup.exactly.once.source.support (mirrorflow does what disabled does; set that or leave the key out)',
       'mm2.properties:10:33: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost at primary->backup.producer.acks (mirrorflow does what all or -1 does; set that or leave the key out)',
       "mm2.properties:11:14: is not supported yet: Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline's transforms (rename_topic, drop, insert_header, drop_headers) at transforms",
     ]);
@@ -460,7 +459,6 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'topics = b',
     ]);
     assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      'mm2.properties:5:1: has no effect in mirrorflow: one mirrorflow process replicates every partition of a flow; run more processes of the same pipeline to share them at tasks.max',
       'mm2.properties:6:1: consumer.isolation.level has no effect at the top level: MM2 drops client settings there at consumer.isolation.level (write it per cluster (<cluster>.consumer.isolation.level) or per flow (<source>-><target>.consumer.isolation.level))',
       'mm2.properties:7:1: use.defaults.from has no effect at the top level: MM2 drops it there at use.defaults.from (write it per flow, as <source>-><target>.use.defaults.from)',
       'mm2.properties:8:1: offset.flush.interval.ms has no effect at the top level: MM2 reads it only per target cluster at offset.flush.interval.ms (write it as <cluster>.offset.flush.interval.ms)',
@@ -636,5 +634,59 @@ describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'refresh.topics.enabled = sometimes']), [
       'mm2.properties:5:26: must be true or false at refresh.topics.enabled',
     ]);
+  });
+});
+
+describe('parseMm2Properties: exactly-once source support', () => {
+  const flowOf = (parsed: ParsedPipeline): FlowConfig => parsed.config.flows.find((f) => f.name === 'primary->backup')!;
+
+  it('enabled for the target cluster is delivery exactly_once, tasks.max the slot count, and the source is read read_committed', () => {
+    const flow = flowOf(parse([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = enabled', 'tasks.max = 4']));
+    assert.equal(flow.delivery, 'exactly_once');
+    assert.equal(flow.tasks, 4);
+    assert.equal(flow.consumer.isolation_level, 'read_committed');
+  });
+
+  it('at the top level it has no effect, as in MM2 (whose workers take only storage and converter keys from there): said so', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'exactly.once.source.support = enabled']);
+    assert.equal(flowOf(parsed).delivery, 'at_least_once');
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
+      'mm2.properties:5:1: exactly.once.source.support has no effect at the top level: MM2 reads it only per target cluster at exactly.once.source.support (write it as <cluster>.exactly.once.source.support)',
+    ]);
+  });
+
+  it("MM2's defaults: at least once, one task", () => {
+    const flow = flowOf(parse([...BASE, 'primary->backup.enabled = true']));
+    assert.equal(flow.delivery, 'at_least_once');
+    assert.equal(flow.tasks, 1);
+  });
+
+  it('preparing replicates at least once, with a note', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = preparing']);
+    assert.equal(flowOf(parsed).delivery, 'at_least_once');
+    assert.match(
+      parsed.warnings.map(formatConfigIssue).join('\n'),
+      /mm2\.properties:5:1: primary->backup replicates at least once: preparing .* at backup\.exactly\.once\.source\.support/,
+    );
+  });
+
+  it('a file that contradicts exactly-once is refused, naming the key and its line', () => {
+    assert.deepEqual(
+      problems([
+        ...BASE,
+        'primary->backup.enabled = true',
+        'backup.exactly.once.source.support = enabled',
+        'primary->backup.consumer.isolation.level = read_uncommitted',
+        'primary->backup.producer.enable.idempotence = false',
+      ]),
+      [
+        'mm2.properties:6:44: delivery exactly_once reads the source read_committed: records of aborted source transactions must not be copied at primary->backup.consumer.isolation.level (remove consumer.isolation_level: read_uncommitted (MM2: consumer.isolation.level), or use delivery: at_least_once)',
+        'mm2.properties:7:47: delivery exactly_once writes with transactional producers, which are idempotent at primary->backup.producer.enable.idempotence (remove producer.idempotent: false, or use delivery: at_least_once (MM2: producer.enable.idempotence=false contradicts exactly.once.source.support=enabled))',
+      ],
+    );
+    assert.match(
+      problems([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = sometimes']).join('\n'),
+      /exactly\.once\.source\.support/,
+    );
   });
 });

@@ -52,6 +52,8 @@ describe('parsePipeline: the happy path', () => {
       replication_policy: { type: 'default', separator: '.', internal_topic_separator_enabled: true },
       replicate_heartbeats: true,
       start: 'earliest',
+      delivery: 'at_least_once',
+      tasks: 8,
       topic_sync: {
         refresh_enabled: true,
         refresh_interval_ms: 30000,

@@ -502,6 +502,17 @@ const flowSettings = {
     .enum(['earliest', 'latest'])
     .default('earliest')
     .describe('Where partitions with no stored progress start. MM2: `consumer.auto.offset.reset` (earliest).'),
+  delivery: z
+    .enum(['at_least_once', 'exactly_once'])
+    .default('at_least_once')
+    .describe(
+      "`exactly_once`: each source partition's records and the progress that says they were copied are committed in one Kafka transaction on the target, so a `read_committed` consumer of the target sees every committed source record once, whatever process crashes or is fenced (dead letters, offset syncs, checkpoints and heartbeats stay outside the transactions). Needs `producer.idempotent` and `consumer.isolation_level: read_committed`, and a target that allows transactions (the transactional ids `<group>-<slot>`). MM2: `<target>.exactly.once.source.support` (disabled; `enabled` maps here; MM2 ignores it at the top level).",
+    ),
+  tasks: positiveInt()
+    .default(8)
+    .describe(
+      'Slots of an `exactly_once` flow: each source partition belongs to one slot (by topic and partition), each slot is one transactional producer, and the processes of the pipeline share whole slots, so at most this many do the work. Keep it the same in every process; no effect with `at_least_once`. MM2: `tasks.max` (1).',
+    ),
   topic_sync: topicSyncSchema.prefault({}),
   offset_syncs: offsetSyncsSchema.prefault({}),
   progress: progressSchema.prefault({}),

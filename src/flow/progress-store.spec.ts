@@ -191,3 +191,35 @@ test('a stale owner (the group moved on without it) writes nothing and forgets i
   assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 10, 'it does not copy again what it already copied');
   assert.equal(h.store.pendingFlush, 1, 'and it stores that now, as the owner');
 });
+
+describe('ProgressStore, exactly-once', () => {
+  it("writes no progress of its own for a transaction's records: progressRecords are MM2's records, the newest per partition", () => {
+    const { store } = harness([]);
+    const records = store.progressRecords([
+      { tp: { topic: 'orders', partition: 0 }, offset: 9 },
+      { tp: { topic: 'orders', partition: 0 }, offset: 19 },
+      { tp: { topic: 'orders', partition: 1 }, offset: 4 },
+    ]);
+    assert.deepEqual(
+      records.map((r) => [r.key?.toString(), decodeConnectOffsetValue(r.value), r.partition]),
+      [
+        [key('orders', 0).toString(), 19, connectOffsetsPartition(key('orders', 0), 25)],
+        [key('orders', 1).toString(), 4, connectOffsetsPartition(key('orders', 1), 25)],
+      ],
+    );
+  });
+
+  it('reads back the slot count it stored, and only its own source’s', async () => {
+    const { store } = harness([]);
+    const record = store.slotCountRecord(8);
+    const other = harness([]).store;
+    const h = harness([
+      stored(record.key!, record.value, 0),
+      stored(encodeSourceOffsetKey({ sourceClusterAlias: 'elsewhere', topic: '', partition: 0 }, 'MirrorflowSlots'), encodeConnectOffsetValue(3), 1),
+    ]);
+    await lastValueFrom(h.store.load(), { defaultValue: undefined });
+    assert.equal(h.store.storedSlotCount, 8);
+    assert.equal(other.storedSlotCount, undefined);
+    assert.equal(h.store.nextOffset({ topic: '', partition: 0 }), undefined, 'the slot count is not progress');
+  });
+});

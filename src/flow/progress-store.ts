@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
-import type { RecordWriter } from '../core/ports/record-writer';
+import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { TopicReader } from '../core/ports/record-source';
 import type { Logger } from '../core/ports/logger';
 import type { TopicPartition } from '../core/record';
@@ -17,6 +17,14 @@ import {
   encodeConnectOffsetValue,
   encodeSourceOffsetKey,
 } from '../formats';
+
+/**
+ * The connector name of mirrorflow's own record in the progress topic: an exactly-once flow's slot
+ * count (`tasks`), as the offset of `["MirrorflowSlots",{"cluster":<source>,"partition":0,"topic":""}]`,
+ * so that a smaller count later fences the transactional ids no slot has any more. Connect (MM2)
+ * reads only its connectors' own keys and passes over it.
+ */
+export const SLOTS_CONNECTOR = 'MirrorflowSlots';
 
 export interface ProgressStoreOptions {
   /** The flow's source alias: the `cluster` field of MM2's offset keys. */
@@ -39,7 +47,14 @@ export const ProgressStoreOptions = Symbol.for('mirrorflow.ProgressStoreOptions'
  * start mirrorflow (or the reverse) and replication resumes where the other left off.
  *
  * Progress is recorded in memory only after the target acknowledged the records (the flow calls
- * `markReplicated` from its commit stage) and written to Kafka by `flush`.
+ * `markReplicated` from its commit stage) and written to Kafka by `flush` — or, in an
+ * exactly-once flow, inside the transactions that write the records (`progressRecords`).
+ *
+ * The topic is read with read_committed up to the high watermark it had when the read began
+ * (KafkajsTopicReader): progress of aborted transactions is never seen, and a transaction still
+ * open at that point is waited for (it ends, or the coordinator aborts it after its timeout).
+ * Reading only to the last stable offset would miss progress another slot committed after that
+ * open transaction began.
  */
 @injectable()
 export class ProgressStore {
@@ -47,6 +62,8 @@ export class ProgressStore {
   private readonly replicated = new Map<string, { tp: TopicPartition; offset: number }>();
   private readonly dirty = new Set<string>();
   private partitions = DEFAULT_OFFSETS_TOPIC_PARTITIONS;
+  /** The slot count an exactly-once flow last stored (SLOTS_CONNECTOR), as read. */
+  private slots: number | undefined;
   /** Partitions assigned to this member by its group; undefined until the first assignment (all). */
   private owned: Set<string> | undefined;
 
@@ -117,7 +134,12 @@ export class ProgressStore {
         tap((batch) => {
           for (const record of batch.records) {
             try {
-              if (decodeConnectOffsetKey(record.key).connector !== MIRROR_SOURCE_CONNECTOR) continue;
+              const connector = decodeConnectOffsetKey(record.key).connector;
+              if (connector === SLOTS_CONNECTOR) {
+                if (decodeSourceOffsetKey(record.key).sourceClusterAlias === sourceAlias) this.slots = decodeConnectOffsetValue(record.value) ?? undefined;
+                continue;
+              }
+              if (connector !== MIRROR_SOURCE_CONNECTOR) continue;
               const key = decodeSourceOffsetKey(record.key);
               if (key.sourceClusterAlias !== sourceAlias) continue;
               const tp = { topic: key.topic, partition: key.partition };
@@ -192,23 +214,58 @@ export class ProgressStore {
     );
   }
 
+  /**
+   * The progress records saying every source offset up to `offset` is copied, for each entry:
+   * what `flush` would write, for an exactly-once flow's transaction (which writes them itself,
+   * with the records they describe). MM2's keys and partitioning, the newest per partition.
+   */
+  progressRecords(entries: readonly { tp: TopicPartition; offset: number }[]): OutboundRecord[] {
+    const newest = new Map<string, { tp: TopicPartition; offset: number }>();
+    for (const entry of entries) {
+      const k = topicPartitionKey(entry.tp);
+      const known = newest.get(k);
+      if (known === undefined || known.offset < entry.offset) newest.set(k, entry);
+    }
+    return [...newest.values()].map((entry) => this.progressRecord(entry));
+  }
+
+  /** The slot count of the flow's exactly-once writer, as last stored; undefined when none was. */
+  get storedSlotCount(): number | undefined {
+    return this.slots;
+  }
+
+  /** The record that stores the slot count (for the transaction of slot 0). */
+  slotCountRecord(slots: number): OutboundRecord {
+    const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: '', partition: 0 }, SLOTS_CONNECTOR);
+    return {
+      topic: this.options.topic,
+      partition: connectOffsetsPartition(key, this.partitions),
+      timestamp: Date.now(),
+      key,
+      value: encodeConnectOffsetValue(slots),
+      headers: [],
+    };
+  }
+
+  private progressRecord(entry: { tp: TopicPartition; offset: number }): OutboundRecord {
+    const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: entry.tp.topic, partition: entry.tp.partition });
+    return {
+      topic: this.options.topic,
+      partition: connectOffsetsPartition(key, this.partitions),
+      timestamp: Date.now(),
+      key,
+      value: encodeConnectOffsetValue(entry.offset),
+      headers: [],
+    };
+  }
+
   private write(): Observable<void> {
     return defer(() => {
       if (this.dirty.size === 0) return of(undefined);
       const keys = [...this.dirty];
       this.dirty.clear();
       const written = keys.map((k) => ({ k, entry: this.replicated.get(k)! }));
-      const records = written.map(({ entry }) => {
-        const key = encodeSourceOffsetKey({ sourceClusterAlias: this.options.sourceAlias, topic: entry.tp.topic, partition: entry.tp.partition });
-        return {
-          topic: this.options.topic,
-          partition: connectOffsetsPartition(key, this.partitions),
-          timestamp: Date.now(),
-          key,
-          value: encodeConnectOffsetValue(entry.offset),
-          headers: [],
-        };
-      });
+      const records = written.map(({ entry }) => this.progressRecord(entry));
       return this.options.writer.write(records).pipe(
         tap({
           // Put them back so the next flush retries; a newer offset may have replaced them meanwhile.

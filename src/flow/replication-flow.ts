@@ -1,4 +1,4 @@
-// size: one class, MM2's source connector and task: fetch, mirror, write, dead letters and commit share the positions, lifetimes and budget of one flow.
+// size: one class, MM2's source connector and task: fetch, mirror, write (or exactly-once transactions), dead letters and commit share the positions, lifetimes and budget of one flow.
 import { inject, injectable } from 'inversify';
 import {
   type MonoTypeOperatorFunction,
@@ -34,7 +34,7 @@ import {
 } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
-import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
+import { isRecordBatch, type OutboundItem, type OutboundRecord, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { DecodedFlowBatch, DecodedSourceBatch, FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
 import {
@@ -58,6 +58,9 @@ import { withStopSignal } from './operators/with-stop-signal';
 import type { DeadLetterSink } from './dead-letter-sink';
 import { retryThroughOutage } from './operators/retry-through-outage';
 import type { OutageTracker } from './outage-status';
+import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
+import { produceRounds } from './operators/write-batches';
+import { slotOf } from './slots';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -88,6 +91,8 @@ export interface ReplicationFlowSettings {
    * before it; `all` sends it to the dead-letter sink and goes on.
    */
   readonly errorTolerance: 'none' | 'all';
+  /** `delivery: exactly_once`: the flow's slot count (`tasks`); records and progress go in one transaction per slot. */
+  readonly exactlyOnce?: { readonly slots: number };
 }
 
 export interface ReplicationFlowParts {
@@ -95,6 +100,8 @@ export interface ReplicationFlowParts {
   readonly sourceRecords: RecordSource;
   readonly sourceAdmin: ClusterAdmin;
   readonly writer: RecordWriter;
+  /** The transactional writer; required with `settings.exactlyOnce`. */
+  readonly transactions?: SlotTransactions;
   readonly topicSync: TopicSync;
   readonly progress: ProgressStore;
   readonly offsetSyncEmitter: OffsetSyncEmitter | undefined;
@@ -153,6 +160,8 @@ export class ReplicationFlow {
   private readonly resets: SourceResets;
   /** The current assignment's progress, read after the previous owners stored theirs. */
   private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
+  /** Batches of an exactly-once flow whose slot this member lost before they were committed: nothing of them advances. */
+  private readonly dropped = new WeakSet<FlowBatch>();
   /** Partitions whose `start: latest` position is stored together, before they are read. */
   private startFlush: Promise<void> | undefined;
   /** Every cluster operation of the flow retries through outages, reported on the flow status. */
@@ -170,6 +179,9 @@ export class ReplicationFlow {
     // Config validation asks for the topic; without a sink, failed records would vanish.
     if (parts.settings.errorTolerance === 'all' && parts.deadLetters === undefined) {
       throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: errors.tolerance all needs a dead-letter topic.`);
+    }
+    if (parts.settings.exactlyOnce !== undefined && parts.transactions === undefined) {
+      throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: delivery exactly_once needs the transactional writer.`);
     }
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes, parts.scheduler);
     parts.status.buffer = this.budget;
@@ -264,6 +276,7 @@ export class ReplicationFlow {
                 flowControl: this.budget,
                 // A fetch bigger than one write goes as several batches: the sink never splits a batch.
                 maxBatch: { records: settings.batching.maxRecords, bytes: settings.batching.maxBytes },
+                ...(settings.exactlyOnce ? { slots: { count: settings.exactlyOnce.slots, of: (tp: TopicPartition) => this.slotOf(tp) } } : {}),
                 membership: { revoke: () => this.revoke(), assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember) },
                 ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
               })
@@ -279,7 +292,9 @@ export class ReplicationFlow {
       map((batch) => this.mirror(batch)),
       // A batch ending at a failing record (tolerance none) is the last: fetching stops.
       takeWhile((batch) => flowBatchFailure(batch) === undefined, true),
-      writeBatches(settings.batching, (records) => this.write(records), scheduler),
+      settings.exactlyOnce
+        ? writeBatches(settings.batching, (records, batches) => this.writeTransactions(records, batches), scheduler, true)
+        : writeBatches(settings.batching, (records) => this.write(records), scheduler),
       concatMap((written) => this.deadLetter(written)),
       mergeMap((written) => this.commit(written)),
     );
@@ -355,6 +370,8 @@ export class ReplicationFlow {
       logger.warn('Rebalance: storing progress failed; the next owner copies those records again.', { error: describeError(error) });
     }
     this.parts.progress.disown();
+    // Exactly-once: the slots go with the partitions; the next assignment claims its own anew.
+    this.parts.transactions?.release();
     this.parts.status.partitionsAssigned = 0;
     this.positions.clear();
     this.assignment = undefined;
@@ -363,7 +380,20 @@ export class ReplicationFlow {
   /** A new assignment: its progress is read again, from the topic as it is now. */
   private assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
     this.parts.logger.info('Partitions assigned.', { generation, partitions: partitions.length });
-    const reloaded = lastValueFrom(this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), { defaultValue: undefined });
+    const { transactions } = this.parts;
+    // Exactly-once: the slots' producers are claimed first, which fences their earlier holders
+    // (their open transactions are aborted); only then is progress read, read_committed.
+    const claimed$ =
+      transactions === undefined
+        ? EMPTY
+        : defer(() => transactions.claim([...new Set(partitions.map((tp) => this.slotOf(tp)))], stillMember)).pipe(
+            this.retrying(this.outages.loading),
+            ignoreElements(),
+          );
+    const slots$ = transactions === undefined ? EMPTY : defer(() => this.storeSlotCount(partitions));
+    const reloaded = lastValueFrom(concat(claimed$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
+      defaultValue: undefined,
+    });
     // Counted once their progress is read: from then on they are fetched.
     void reloaded
       .then(() => {
@@ -387,6 +417,12 @@ export class ReplicationFlow {
     // Store the starting point before reading, so a member that gets the partition later (this
     // one crashed, say) resumes there instead of at a later end; for an empty partition that is
     // MM2's offset -1 ("resume at 0").
+    if (this.parts.settings.exactlyOnce !== undefined) {
+      // Stored in a transaction of the partition's slot, as all progress of the flow is.
+      await lastValueFrom(this.commitSlot(this.slotOf(tp), [], [{ tp, offset: partition.latest - 1 }]), { defaultValue: undefined });
+      this.parts.progress.markReplicated(tp, partition.latest - 1);
+      return partition.latest;
+    }
     this.parts.progress.markReplicated(tp, partition.latest - 1);
     await this.flushStarts();
     return partition.latest;
@@ -558,6 +594,104 @@ export class ReplicationFlow {
     return { record: mirrored, error: new RecordFailedError(mirrored.source, { kind: 'write' }, error.message, { cause: error }) };
   }
 
+  /**
+   * Exactly-once, on the member that owns slot 0: when the stored slot count differs, the
+   * transactional ids of the slots beyond the current count are fenced (a process that still
+   * holds one from before cannot commit any more), then the count is stored in a transaction of
+   * slot 0. Once per change: the next assignment reads the count stored.
+   */
+  private storeSlotCount(partitions: readonly TopicPartition[]): Observable<never> {
+    const slots = this.parts.settings.exactlyOnce!.slots;
+    const stored = this.parts.progress.storedSlotCount;
+    if (stored === slots || !partitions.some((tp) => this.slotOf(tp) === 0)) return EMPTY;
+    const beyond = Array.from({ length: Math.max(0, (stored ?? 0) - slots) }, (_, i) => slots + i);
+    return concat(
+      defer(() => this.parts.transactions!.fence(beyond)).pipe(this.retrying(this.outages.loading)),
+      this.commitSlot(0, [], [], [this.parts.progress.slotCountRecord(slots)]).pipe(ignoreElements()),
+    ).pipe(
+      ignoreElements(),
+      tap({ complete: () => this.parts.logger.info('Slot count stored.', { slots, before: stored, fenced: beyond.length }) }),
+      catchError((error: unknown) => {
+        // Lost slot 0 meanwhile: its next owner stores it.
+        if (error instanceof SlotLostError) return EMPTY;
+        return throwError(() => error);
+      }),
+    );
+  }
+
+  private slotOf(tp: TopicPartition): number {
+    return slotOf(tp, this.parts.settings.exactlyOnce!.slots);
+  }
+
+  /**
+   * Exactly-once: a write's batches, split by slot, each slot's in one transaction with the
+   * progress records of its batches (slots independent, in parallel). A slot's transaction is
+   * retried through outages on its own, so a slot committed is never written again because
+   * another failed. A slot lost to another member drops its batches (they commit nothing).
+   */
+  private writeTransactions(items: readonly OutboundItem[], batches: readonly FlowBatch[]): Observable<Float64Array> {
+    const offsets = new Float64Array(items.length);
+    const bySlot = new Map<number, { indices: number[]; batches: FlowBatch[] }>();
+    let i = 0;
+    for (const batch of batches) {
+      const count = flowBatchItemCount(batch);
+      const slot = this.slotOf(batch.source);
+      let group = bySlot.get(slot);
+      if (!group) bySlot.set(slot, (group = { indices: [], batches: [] }));
+      for (let j = 0; j < count; j++) group.indices.push(i + j);
+      group.batches.push(batch);
+      i += count;
+    }
+    return from([...bySlot]).pipe(
+      mergeMap(([slot, group]) => {
+        const progress = group.batches.filter((b) => this.current(b)).map((b) => ({ tp: b.source, offset: b.nextOffset - 1 }));
+        return this.commitSlot(
+          slot,
+          group.indices.map((index) => items[index]!),
+          progress,
+        ).pipe(
+          tap((slotOffsets) => group.indices.forEach((index, j) => (offsets[index] = slotOffsets[j]!))),
+          catchError((error: unknown) => {
+            if (!(error instanceof SlotLostError)) return throwError(() => error);
+            for (const batch of group.batches) this.dropped.add(batch);
+            group.indices.forEach((index) => (offsets[index] = -1));
+            return EMPTY;
+          }),
+        );
+      }),
+      ignoreElements(),
+      (done$) => concat(done$, of(offsets)),
+    );
+  }
+
+  /** One transaction of a slot (its items in produce rounds, then the progress records), retried through outages. */
+  private commitSlot(
+    slot: number,
+    items: readonly OutboundItem[],
+    progress: readonly { tp: TopicPartition; offset: number }[],
+    extra: readonly OutboundRecord[] = [],
+  ): Observable<Float64Array> {
+    const transactions = this.parts.transactions!;
+    const rounds = produceRounds(items, this.parts.settings.batching.maxPartitionBytes);
+    const records = [...this.parts.progress.progressRecords(progress), ...extra];
+    return defer(() =>
+      transactions.commit(
+        slot,
+        rounds.map((r) => r.records),
+        records,
+      ),
+    ).pipe(
+      map((roundOffsets) => {
+        // Back into item order: the rounds' items, in order, are the items.
+        const out = new Float64Array(items.length);
+        let k = 0;
+        for (const round of rounds) for (const index of round.indices) out[index] = roundOffsets[k++]!;
+        return out;
+      }),
+      retryThroughOutage({ tracker: this.outages.writing, scheduler: this.parts.scheduler }),
+    );
+  }
+
   /** Failures of the written batches' transforms go to the dead-letter topic; the batches follow once it acknowledged them. */
   private deadLetter(written: WrittenBatches): Observable<WrittenBatches> {
     const sink = this.parts.deadLetters;
@@ -579,6 +713,12 @@ export class ReplicationFlow {
     // One function per write, not per record.
     const sync = emitter ? (tp: TopicPartition, sourceOffset: number, targetOffset: number): void => emitter.record(tp, sourceOffset, targetOffset) : undefined;
     for (const batch of written.batches) {
+      if (this.dropped.has(batch)) {
+        // Its slot was lost before the commit: nothing of it is visible on the target.
+        i += flowBatchItemCount(batch);
+        this.budget.release(batch.bytes);
+        continue;
+      }
       if (!this.current(batch)) {
         // On the target as an extra copy of the old log; the new log's progress starts over.
         i += flowBatchItemCount(batch);
@@ -616,10 +756,9 @@ export class ReplicationFlow {
     const emitter = this.parts.offsetSyncEmitter;
     // A member the group moved on from stores nothing (ProgressStore.flush).
     const stillMember = this.assignment?.stillMember;
-    if (!retrying) return concat(this.parts.progress.flush(stillMember), emitter ? emitter.flush() : EMPTY);
-    return concat(
-      this.parts.progress.flush(stillMember).pipe(this.retrying(this.outages.progress)),
-      emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
-    );
+    // Exactly-once: progress is written inside the transactions, never on its own.
+    const progress$ = this.parts.settings.exactlyOnce === undefined ? this.parts.progress.flush(stillMember) : EMPTY;
+    if (!retrying) return concat(progress$, emitter ? emitter.flush() : EMPTY);
+    return concat(progress$.pipe(this.retrying(this.outages.progress)), emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY);
   }
 }

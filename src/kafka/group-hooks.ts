@@ -84,15 +84,18 @@ const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTA
 
 /**
  * Hooks for a consumer's group membership: pass `partitionAssigners` in the consumer's config
- * (kafkajs's round-robin assignment, as by default).
+ * (kafkajs's round-robin assignment, as by default, or `assigner`).
  */
-export function groupHooks(hooks: GroupHooks): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
+export function groupHooks(
+  hooks: GroupHooks,
+  assigner: PartitionAssigner = PartitionAssigners.roundRobin,
+): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
   const entry: Entry = { hooks };
   const partitionAssigners: PartitionAssigner[] = [
     (config) => {
-      const assigner = PartitionAssigners.roundRobin(config);
-      entries.set(assigner, entry);
-      return assigner;
+      const made = assigner(config);
+      entries.set(made, entry);
+      return made;
     },
   ];
   const member: GroupMember = {

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
 import type { ClusterConnection, ClusterSecurity, OAuthClientCredentials, SaslSettings } from '../core/cluster';
-import type { KafkaClients, SourceOptions, WriterOptions } from '../core/ports/kafka-clients';
+import type { KafkaClients, SourceOptions, TransactionsOptions, WriterOptions } from '../core/ports/kafka-clients';
+import type { SlotTransactions } from '../core/ports/slot-transactions';
+import { KafkaSlotTransactions } from './slot-transactions';
+import { KafkajsTransactionPort } from './kafkajs-transaction-port';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
 import type { RecordSource, TopicReader } from '../core/ports/record-source';
@@ -95,6 +98,16 @@ export class KafkajsClients implements KafkaClients {
     const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => writer.close() });
     return writer;
+  }
+
+  transactions(cluster: string, options: TransactionsOptions): SlotTransactions {
+    const port = new KafkajsTransactionPort(this.kafka(cluster, options.role), options.compression, options.timeoutMs);
+    const transactions = new KafkaSlotTransactions(
+      { cluster, prefix: options.transactionalIdPrefix, transactionTimeoutMs: options.transactionTimeoutMs, logger: this.options.logger.child({ cluster }) },
+      port,
+    );
+    this.open.push({ role: options.role, close: () => transactions.close() });
+    return transactions;
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {

@@ -12,6 +12,7 @@ import { COMPRESSION_CODES } from './compression-codes';
 import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
 import { splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
+import { slotAssigner } from './slot-assigner';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 /**
@@ -56,15 +57,18 @@ export class KafkajsSource implements RecordSource {
         membership?.assigned(tps, generation, stillMember),
       );
       const startOffset = AsyncResource.bind((tp: TopicPartition) => options.startOffset(tp));
-      const { partitionAssigners, member } = groupHooks({
-        // Eager protocol: every partition is given up before the rejoin; the flow drains and
-        // stores their progress first, so the next owner starts where this one stopped.
-        beforeJoin: async () => {
-          await revoke();
-          next.clear();
-          starts.clear();
+      const { partitionAssigners, member } = groupHooks(
+        {
+          // Eager protocol: every partition is given up before the rejoin; the flow drains and
+          // stores their progress first, so the next owner starts where this one stopped.
+          beforeJoin: async () => {
+            await revoke();
+            next.clear();
+            starts.clear();
+          },
         },
-      });
+        options.slots === undefined ? undefined : slotAssigner(options.slots, this.logger),
+      );
       const consumer: Consumer = this.kafka.consumer({
         groupId: options.groupId,
         partitionAssigners,

@@ -12,8 +12,16 @@ import {
   ReplicationWriter,
   type RecordWriter,
 } from '../core/ports/record-writer';
-import { FlowConfigToken } from './tokens';
-import { offsetSyncsPlace } from './flow-names';
+import { SlotTransactions } from '../core/ports/slot-transactions';
+import { FlowConfigToken, PipelineConfigToken } from './tokens';
+import { flowGroupId, offsetSyncsPlace } from './flow-names';
+import type { PipelineConfig } from '../config';
+
+/**
+ * How long a transaction of an exactly-once flow may stay open before the target's coordinator
+ * aborts it (a process that died inside one): Java's producer's default, 60 s.
+ */
+export const TRANSACTION_TIMEOUT_MS = 60_000;
 
 /**
  * The flow's ports, one binding per role, made from the pipeline's clients when first asked
@@ -88,6 +96,21 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
           idempotent: flow.producer.idempotent,
         }),
       [KafkaClients, FlowConfigToken],
+    )
+    .inSingletonScope();
+  // delivery exactly_once: one transactional producer per slot, ids `<flow group>-<slot>`.
+  bind<SlotTransactions>(SlotTransactions)
+    .toResolvedValue(
+      (clients: KafkaClients, flow: FlowConfig, pipeline: PipelineConfig) => {
+        if (clients.transactions === undefined) throw new Error('These Kafka clients have no transactional writer (delivery: exactly_once).');
+        return clients.transactions(flow.target, {
+          role: `${flow.name}|transactional-producer`,
+          compression: flow.producer.compression,
+          transactionalIdPrefix: flowGroupId(pipeline.name, flow),
+          transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+        });
+      },
+      [KafkaClients, FlowConfigToken, PipelineConfigToken],
     )
     .inSingletonScope();
   bind<RecordWriter>(ProgressWriter).toResolvedValue(writer('progress'), [KafkaClients, FlowConfigToken]).inSingletonScope();

@@ -15,6 +15,7 @@ import { OffsetSyncEmitter, OffsetSyncEmitterOptions } from '../flow/offset-sync
 import { ReplicationFlow, ReplicationFlowParts } from '../flow/replication-flow';
 import { DeadLetterSink, DeadLetterSinkOptions } from '../flow/dead-letter-sink';
 import { PipelineConfigToken } from './tokens';
+import { SlotTransactions } from '../core/ports/slot-transactions';
 import { flowGroupId, offsetSyncsPlace, progressTopicName } from './flow-names';
 import { flowConfigFilter } from './config-sync.module';
 
@@ -22,6 +23,9 @@ import { flowConfigFilter } from './config-sync.module';
  * MM2's MirrorSourceConnector: topic sync, progress, offset syncs, dead letters, transforms and
  * the replication graph. Offset syncs and dead letters are bound only when the flow has them.
  */
+/** The flow's transactional writer, bound only for `delivery: exactly_once` (so no other flow opens one). */
+const ExactlyOnceTransactions = Symbol.for('mirrorflow.ExactlyOnceTransactions');
+
 export function replicationModule(flow: FlowConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<TransformChain>(TransformChain)
@@ -114,6 +118,12 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       bind(DeadLetterSink).toSelf().inSingletonScope();
     }
 
+    if (flow.delivery === 'exactly_once') {
+      bind<SlotTransactions>(ExactlyOnceTransactions)
+        .toResolvedValue((transactions: SlotTransactions) => transactions, [SlotTransactions])
+        .inSingletonScope();
+    }
+
     bind<ReplicationFlowParts>(ReplicationFlowParts)
       .toResolvedValue(
         (
@@ -121,6 +131,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           sourceRecords: RecordSource,
           sourceAdmin: ClusterAdmin,
           writer: RecordWriter,
+          transactions: SlotTransactions | undefined,
           topicSync: TopicSync,
           progress: ProgressStore,
           offsetSyncEmitter: OffsetSyncEmitter | undefined,
@@ -148,6 +159,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             },
             maxInFlightBytes: flow.buffer.max_bytes,
             errorTolerance: flow.errors.tolerance,
+            ...(flow.delivery === 'exactly_once' ? { exactlyOnce: { slots: flow.tasks } } : {}),
             // Records nobody looks into travel in their source batches; with the target
             // compressing differently, only batches already compressed that way do.
             ...(flow.transforms.length === 0 && flow.batching.forward_batches
@@ -163,6 +175,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           sourceRecords,
           sourceAdmin,
           writer,
+          ...(transactions === undefined ? {} : { transactions }),
           topicSync,
           progress,
           offsetSyncEmitter,
@@ -178,6 +191,8 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           SourceRecords,
           SourceAdmin,
           ReplicationWriter,
+          // Made only for an exactly-once flow: optional, and asked for by a binding below.
+          { serviceIdentifier: ExactlyOnceTransactions, optional: true },
           TopicSync,
           ProgressStore,
           { serviceIdentifier: OffsetSyncEmitter, optional: true },

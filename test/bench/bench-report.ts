@@ -150,6 +150,7 @@ export function summarize(workload: Workload, runs: readonly RunResult[], rounds
 const LABEL: Record<ReplicatorName, string> = {
   mirrorflow: 'mirrorflow',
   'mirrorflow-metrics': 'mirrorflow, /metrics scraped every 1 s',
+  'mirrorflow-eos': 'mirrorflow, delivery exactly_once',
   'mm2-default': 'MM2 default',
   'mm2-tuned': 'MM2 tuned',
   limit: 'limit (ProducerPerformance)',

@@ -15,11 +15,14 @@ import { signal, waitForProcessExit } from '../../src/local/processes';
 import { processWatchdog } from '../../src/local/watchdog';
 import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
 
-export type ReplicatorName = 'mirrorflow' | 'mirrorflow-metrics' | 'mm2-default' | 'mm2-tuned' | 'limit';
-export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mirrorflow-metrics', 'mm2-default', 'mm2-tuned', 'limit'];
+export type ReplicatorName = 'mirrorflow' | 'mirrorflow-metrics' | 'mirrorflow-eos' | 'mm2-default' | 'mm2-tuned' | 'limit';
+export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mirrorflow-metrics', 'mirrorflow-eos', 'mm2-default', 'mm2-tuned', 'limit'];
 /**
  * What runs without `--replicators`. `mirrorflow-metrics` (mirrorflow serving HTTP, its /metrics
  * scraped every second) is there to measure what metrics cost: `--replicators mirrorflow,mirrorflow-metrics`.
+ * `mirrorflow-eos` is mirrorflow with `delivery: exactly_once` (throughput workloads only: its
+ * commit markers shift the target's offsets, by which the latency workload pairs records):
+ * `--workloads bulk --replicators mirrorflow,mirrorflow-eos`.
  */
 export const DEFAULT_REPLICATORS: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
 
@@ -125,6 +128,8 @@ export interface MirrorflowLaunch {
   readonly statusIntervalMs?: number;
   /** Serve HTTP and fetch /metrics this often while it runs, as Prometheus would; default: HTTP off. */
   readonly scrapeMetricsMs?: number;
+  /** Serve HTTP (for /status), without scraping. */
+  readonly http?: boolean;
 }
 
 /**
@@ -161,11 +166,26 @@ export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLau
     '--status-interval',
     String(launch.statusIntervalMs ?? 0),
     '--http',
-    launch.scrapeMetricsMs === undefined ? 'off' : '127.0.0.1:0',
+    launch.scrapeMetricsMs === undefined && launch.http !== true ? 'off' : '127.0.0.1:0',
     ...launch.set.flatMap((s) => ['--set', s]),
   ];
   const child = spawnLogged(process.execPath, args, join(run.dir, 'mirrorflow.log'), run.dir);
   return launch.scrapeMetricsMs === undefined ? child : scraped(child, launch.scrapeMetricsMs);
+}
+
+/**
+ * Records the flow of a mirrorflow run serving HTTP has committed (its /status), or undefined
+ * until it serves. An exactly-once run's target offsets count commit markers too, so they cannot
+ * tell when every record is there.
+ */
+export async function statusRecords(child: ChildRun): Promise<number | undefined> {
+  const line = (await readFile(child.logFile, 'utf8').catch(() => '')).split('\n').find((l) => l.includes('Serving metrics'));
+  if (line === undefined) return undefined;
+  const base = `http://${(JSON.parse(line) as { address: string }).address}`;
+  const document = (await fetch(`${base}/status`)
+    .then((r) => r.json())
+    .catch(() => undefined)) as { flows?: { records?: number }[] } | undefined;
+  return document?.flows?.reduce((sum, f) => sum + (f.records ?? 0), 0);
 }
 
 /**

@@ -2,7 +2,7 @@
  * `npm run bench [-- options]`: mirrorflow against MirrorMaker 2 and the limit, on local clusters.
  *
  *   --workloads bulk,large,wide,latency     which workloads (default: all four)
- *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (and mirrorflow-metrics: HTTP on, /metrics scraped every 1 s)
+ *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (and mirrorflow-metrics: HTTP on, /metrics scraped every 1 s; mirrorflow-eos: delivery exactly_once, throughput workloads only)
  *   --rounds N                              rounds per workload (default 3; 1 with --smoke)
  *   --smoke                                 tiny sizes: seconds per run, for correctness only
  *   --scale F                               multiply record counts (latency: seconds) by F

@@ -59,7 +59,8 @@ describe('mirrorflow validate with mm2.properties', () => {
       'a.bootstrap.servers = h:1',
       'b.bootstrap.servers = h:2',
       'a->b.enabled = true',
-      'tasks.max = 2',
+      // MM2 reads it per target cluster only: a warning.
+      'exactly.once.source.support = enabled',
       'sync.topic.acls.enabled = false',
     ];
     writeFileSync(join(dir, 'mm2.properties'), mm2.join('\n'));
@@ -77,7 +78,7 @@ describe('mirrorflow validate with mm2.properties', () => {
     );
     assert.deepEqual(printed, [`${join(dir, 'mm2.properties')}: ok`]);
     assert.deepEqual(warned, [
-      `warning: ${join(dir, 'mm2.properties')}:5:1: has no effect in mirrorflow: one mirrorflow process replicates every partition of a flow; run more processes of the same pipeline to share them at tasks.max`,
+      `warning: ${join(dir, 'mm2.properties')}:5:1: exactly.once.source.support has no effect at the top level: MM2 reads it only per target cluster at exactly.once.source.support (write it as <cluster>.exactly.once.source.support)`,
     ]);
   });
 

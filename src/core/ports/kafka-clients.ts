@@ -2,6 +2,7 @@ import type { ClusterAdmin } from './cluster-admin';
 import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
 import type { LeaderElection } from './leader-election';
+import type { SlotTransactions } from './slot-transactions';
 
 export interface WriterOptions {
   /** Names the client in broker logs and quotas. */
@@ -22,12 +23,24 @@ export interface SourceOptions {
   readonly minBytes?: number;
 }
 
+export interface TransactionsOptions {
+  readonly role: string;
+  readonly compression: Compression;
+  /** Transactional ids are `<prefix>-<slot>`. */
+  readonly transactionalIdPrefix: string;
+  /** The coordinator aborts a transaction left open longer (a writer that died in it). */
+  readonly transactionTimeoutMs: number;
+  readonly timeoutMs?: number;
+}
+
 /** Creates clients for the clusters of one pipeline. The only way flows reach Kafka. */
 export interface KafkaClients {
   admin(cluster: string): ClusterAdmin;
   writer(cluster: string, options: WriterOptions): RecordWriter;
   source(cluster: string, options: SourceOptions): RecordSource;
   reader(cluster: string): TopicReader;
+  /** The exactly-once writer of a flow (`delivery: exactly_once`); absent in fakes that have none. */
+  transactions?(cluster: string, options: TransactionsOptions): SlotTransactions;
   /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
   election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */

@@ -79,6 +79,12 @@ export interface ConsumeOptions {
    * the limits goes alone.
    */
   readonly maxBatch?: { readonly records: number; readonly bytes: number };
+  /**
+   * Exactly-once flows: the slot count and each partition's slot; the group hands each member
+   * whole slots (a slot is one transactional producer and is never split between members), and
+   * only to members that count the same slots as the group's leader.
+   */
+  readonly slots?: { readonly count: number; readonly of: (tp: TopicPartition) => number };
 }
 
 /** Fetches records from a source cluster in batches, per partition, in offset order. */

@@ -25,7 +25,8 @@ export interface WrittenBatches {
   readonly offsets: Float64Array;
 }
 
-export type WriteRecords = (items: readonly OutboundItem[]) => Observable<Float64Array>;
+/** Writes a write's items; `batches` are the flow batches they come from, in order. */
+export type WriteRecords = (items: readonly OutboundItem[], batches: readonly FlowBatch[]) => Observable<Float64Array>;
 
 /**
  * The batched sink. Collects flow batches and writes them with one write in flight at a time:
@@ -36,7 +37,13 @@ export type WriteRecords = (items: readonly OutboundItem[]) => Observable<Float6
  *
  * Emits in input order. Completes after the last write when the input completes.
  */
-export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<FlowBatch, WrittenBatches> {
+export function writeBatches(
+  policy: BatchPolicy,
+  write: WriteRecords,
+  scheduler: SchedulerLike = asyncScheduler,
+  /** The writer splits a write into produce rounds itself (exactly-once: all rounds in one transaction per slot). */
+  whole = false,
+): OperatorFunction<FlowBatch, WrittenBatches> {
   return (source) =>
     new Observable<WrittenBatches>((subscriber) => {
       const pending: FlowBatch[] = [];
@@ -81,7 +88,12 @@ export function writeBatches(policy: BatchPolicy, write: WriteRecords, scheduler
           // Whatever arrived during the write has waited long enough: send it now.
           if (pending.length > 0 || sourceDone) flush();
         };
-        const written = records.length === 0 ? of(new Float64Array(0)) : writeInRounds(records, policy.maxPartitionBytes, write);
+        const written =
+          records.length === 0 && !whole
+            ? of(new Float64Array(0))
+            : whole
+              ? write(records, batches)
+              : writeInRounds(records, policy.maxPartitionBytes, (round) => write(round, batches));
         // A write that answers synchronously (no records, or a test fake) completes before
         // `subscribe` returns; handle it after, so `inFlight` is never left pointing at it.
         let syncResult: Float64Array | undefined;
@@ -141,7 +153,28 @@ interface RoundState {
  * (keeping each partition's order) and stitches the offsets back into input order. The common
  * case is a single round.
  */
-function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: number, write: WriteRecords): Observable<Float64Array> {
+function writeInRounds(
+  records: readonly OutboundItem[],
+  maxPartitionBytes: number,
+  write: (items: readonly OutboundItem[]) => Observable<Float64Array>,
+): Observable<Float64Array> {
+  const rounds = produceRounds(records, maxPartitionBytes);
+  if (rounds.length === 1) return write(records);
+  return from(rounds).pipe(
+    concatMap((round) => write(round.records).pipe(map((offsets) => ({ round, offsets })))),
+    reduce((all, { round, offsets }) => {
+      for (let j = 0; j < round.indices.length; j++) all[round.indices[j]!] = offsets[j]!;
+      return all;
+    }, new Float64Array(records.length)),
+  );
+}
+
+/**
+ * The produce rounds of a write: no partition gets more than `maxPartitionBytes`, nor items of
+ * different kinds (see OutboundItemKind), in one round; each round's items with their indices
+ * in `records`, in order. The common case is a single round.
+ */
+export function produceRounds(records: readonly OutboundItem[], maxPartitionBytes: number): { records: OutboundItem[]; indices: number[] }[] {
   const roundOf = new Uint32Array(records.length);
   const byTopic = new Map<string, Map<number, RoundState>>();
   let rounds = 1;
@@ -170,18 +203,12 @@ function writeInRounds(records: readonly OutboundItem[], maxPartitionBytes: numb
     state!.bytes += size;
     roundOf[i] = state!.round;
   }
-  if (rounds === 1) return write(records);
+  if (rounds === 1) return [{ records: [...records], indices: records.map((_, i) => i) }];
   const perRound: { records: OutboundItem[]; indices: number[] }[] = Array.from({ length: rounds }, () => ({ records: [], indices: [] }));
   for (let i = 0; i < records.length; i++) {
     const round = perRound[roundOf[i]!]!;
     round.records.push(records[i]!);
     round.indices.push(i);
   }
-  return from(perRound).pipe(
-    concatMap((round) => write(round.records).pipe(map((offsets) => ({ round, offsets })))),
-    reduce((all, { round, offsets }) => {
-      for (let j = 0; j < round.indices.length; j++) all[round.indices[j]!] = offsets[j]!;
-      return all;
-    }, new Float64Array(records.length)),
-  );
+  return perRound;
 }

@@ -18,7 +18,9 @@
  * A partition's first message may carry the producer fields of an idempotent writer
  * (`producer`: id, epoch, base sequence; see ../idempotence.ts), which then stand for the whole
  * partition's batch in place of the request's: the writer keeps its own sequences, counting the
- * records of forwarded batches, where kafkajs would count one per message.
+ * records of forwarded batches, where kafkajs would count one per message. With a transactional
+ * id (the exactly-once writer, ../kafkajs-transaction-port.ts) every batch has the transactional
+ * bit set, forwarded ones too.
  *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
@@ -120,7 +122,8 @@ export function produceRequestV3(args: ProduceRequestArgs) {
                   producerId: stamp.producerId,
                   producerEpoch: stamp.producerEpoch,
                   firstSequence: stamp.baseSequence,
-                  transactional: false,
+                  // A transactional id in the request makes every batch of it transactional.
+                  transactional: transactionalId !== null,
                 };
           const forwarded = forwardedBatches(data.messages);
           const set: RecordSet =

@@ -10,7 +10,7 @@
  *       bytes, H small headers. --rate R paces the sends at R records/s overall.
  *       Prints {"records":n,"bytes":b,"ms":t}.
  *   produce-transactional --bootstrap B --topic T1,T2 --partitions P --records N --per-transaction K
- *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave]
+ *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave] [--label L]
  *       Into each topic in turn (with its codec, or the one codec given for all): N records in
  *       transactions of K records (record j of a transaction to partition j % P), every A-th
  *       transaction aborted, written by a transactional producer with compression.type C (none),
@@ -18,7 +18,8 @@
  *       producer whose transactions overlap the first one's (each begins after the first has
  *       sent half of its records, and ends inside the first's in even rounds, after it in odd
  *       ones; two in three are aborted), and a non-transactional producer writing one record per
- *       partition while both transactions are open. Compressible values, keys, one header each.
+ *       partition while both transactions are open. Compressible values, keys, one header each;
+ *       record ids start with `L-` when --label is given (repeated runs write distinct records).
  *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
  *       non-transactional records) is what a read_committed consumer sees.
  *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed]
@@ -167,7 +168,11 @@ public final class BenchTool {
         System.out.println("{\"records\":" + counts[0] + ",\"committed\":" + counts[1] + ",\"aborted\":" + counts[2] + "}");
     }
 
+    /** Prefix of the record ids of produce-transactional (`--label`), so that repeated runs write distinct records. */
+    private static String idPrefix = "";
+
     private static void produceTransactional(Args args, String topic, String compression, long[] counts) throws Exception {
+        idPrefix = args.has("label") ? args.one("label") + "-" : "";
         int partitions = args.integer("partitions");
         int records = args.integer("records");
         int perTransaction = args.integer("per-transaction");
@@ -236,7 +241,7 @@ public final class BenchTool {
 
     private static void sendRange(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, String who, int transaction, int from, int to) {
         for (int j = from; j < to; j++) {
-            String id = who + "-" + transaction + "-" + j;
+            String id = idPrefix + who + "-" + transaction + "-" + j;
             byte[] value = ("value of " + id + ": " + "the quick brown fox jumps over the lazy dog ".repeat(3)).getBytes(StandardCharsets.UTF_8);
             List<Header> headers = List.of(new RecordHeader("id", id.getBytes(StandardCharsets.UTF_8)));
             producer.send(new ProducerRecord<>(topic, j % partitions, null, id.getBytes(StandardCharsets.UTF_8), value, headers));

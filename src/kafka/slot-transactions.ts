@@ -1,0 +1,269 @@
+/**
+ * The transaction sequencing of an exactly-once flow (core/ports/slot-transactions.ts), over a
+ * TransactionPort (the broker requests; kafkajs-transaction-port.ts), so it is specified
+ * against a fake broker.
+ *
+ * Per owned slot a transactional producer: its id and epoch from InitProducerId with the slot's
+ * transactional id, and per partition the sequences of what it sent (producer-sequences.ts).
+ * A commit is AddPartitionsToTxn (the items' partitions and the progress records'), the produce
+ * rounds, the progress records, then EndTxn(commit). Every batch carries the transactional bit.
+ *
+ * Failures:
+ * - PRODUCER_FENCED, INVALID_PRODUCER_EPOCH: another member holds the slot now: SlotLostError,
+ *   and the slot stays lost until the next claim (nothing of the transaction becomes visible:
+ *   the new holder's InitProducerId aborted it).
+ * - What retrying cannot fix (a missing ACL on the transactional id, say) ends the flow.
+ * - Anything else inside a transaction: the transaction is given up and the producer reset before
+ *   its next one, by a new InitProducerId, asked only after the group confirmed that this member
+ *   still belongs to its generation (a member the group left behind must not fence the slot's
+ *   new holder). The InitProducerId aborts the open transaction and bumps the epoch, which also
+ *   starts the sequences over. An EndTxn(abort) would keep the epoch and the sequences, and a
+ *   produce whose answer was lost leaves its partition's sequence unknown: sent again with the
+ *   same sequence it would be taken for a duplicate of the aborted batch (acknowledged, never
+ *   visible: lost records); with the next, refused as out of order. kafkajs 2.2.4's
+ *   InitProducerId cannot bump an epoch by producer id (KIP-360), hence the membership check.
+ */
+import type { Logger } from '../core/ports/logger';
+import type { OutboundItem, OutboundRecord } from '../core/record';
+import { KafkaTransportError } from '../core/errors';
+import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
+import { isRecordBatch } from '../core/ports/record-writer';
+import { toTransportError } from './errors';
+import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
+import { ProducerSequences, type ProducerIdentity, type ProducerStamp } from './producer-sequences';
+
+/** Error codes of the answers that say another producer holds the transactional id now. */
+export const FENCED_CODES: Readonly<Record<number, string>> = {
+  47: 'INVALID_PRODUCER_EPOCH',
+  90: 'PRODUCER_FENCED',
+};
+const FENCED_TYPES = new Set(Object.values(FENCED_CODES));
+
+/**
+ * The fencing answer an error carries, if any. kafkajs 2.2.4 does not know PRODUCER_FENCED (90,
+ * Kafka 2.7+): its error says "Unknown error code 90".
+ */
+export function fencedBy(error: unknown): string | undefined {
+  const { type, message } = (typeof error === 'object' && error !== null ? error : {}) as { type?: unknown; message?: unknown };
+  if (typeof type === 'string' && FENCED_TYPES.has(type)) return type;
+  return typeof message === 'string' && /\bUnknown error code 90\b/.test(message) ? 'PRODUCER_FENCED' : undefined;
+}
+
+/** One partition's part of a produce request: the stamp stands for its whole record batch. */
+export interface TransactionalPartition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly stamp: ProducerStamp;
+  /** Records, or forwarded batches (one compressed, or several uncompressed), as the writer groups them. */
+  readonly items: readonly OutboundItem[];
+}
+
+export interface PartitionAnswer {
+  readonly topic: string;
+  readonly partition: number;
+  readonly errorCode: number;
+  readonly baseOffset: number;
+}
+
+/** The broker requests of a transactional producer. Failures reject with an error whose `type` names Kafka's error, when the broker gave one. */
+export interface TransactionPort {
+  /** InitProducerId at the transactional id's coordinator (retrying while it is busy: CONCURRENT_TRANSACTIONS and the like). */
+  initProducerId(transactionalId: string, transactionTimeoutMs: number): Promise<ProducerIdentity>;
+  addPartitionsToTxn(
+    transactionalId: string,
+    identity: ProducerIdentity,
+    partitions: readonly { topic: string; partitions: readonly number[] }[],
+  ): Promise<void>;
+  /** Produce requests (one per leader), acks=all; every partition answered. */
+  produce(transactionalId: string, identity: ProducerIdentity, partitions: readonly TransactionalPartition[]): Promise<PartitionAnswer[]>;
+  endTxn(transactionalId: string, identity: ProducerIdentity, commit: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Slot {
+  readonly id: string;
+  readonly sequences: ProducerSequences;
+  /** Set once fenced or let go: this object is never used again. */
+  lost?: string;
+  /** The producer must be reset (InitProducerId) before its next transaction. */
+  reset: boolean;
+  /** The slot's transactions run one at a time. */
+  queue: Promise<unknown>;
+}
+
+export interface KafkaSlotTransactionsOptions {
+  readonly cluster: string;
+  /** The transactional id prefix: `<prefix>-<slot>`. */
+  readonly prefix: string;
+  readonly transactionTimeoutMs: number;
+  readonly logger?: Logger;
+}
+
+export class KafkaSlotTransactions implements SlotTransactions {
+  readonly cluster: string;
+  private slots = new Map<number, Slot>();
+  private stillMember: () => Promise<boolean> = () => Promise.resolve(true);
+
+  constructor(
+    private readonly options: KafkaSlotTransactionsOptions,
+    private readonly port: TransactionPort,
+  ) {
+    this.cluster = options.cluster;
+  }
+
+  async claim(slots: readonly number[], stillMember: () => Promise<boolean>): Promise<void> {
+    this.release();
+    this.stillMember = stillMember;
+    const claimed = new Map<number, Slot>();
+    await Promise.all(
+      [...new Set(slots)].map(async (n) => {
+        const slot: Slot = { id: this.id(n), sequences: new ProducerSequences(), reset: false, queue: Promise.resolve() };
+        await this.init(slot);
+        claimed.set(n, slot);
+      }),
+    );
+    this.slots = claimed;
+    this.options.logger?.info('Transactional producers ready; earlier holders of these slots are fenced.', {
+      slots: [...claimed.keys()].sort((a, b) => a - b),
+    });
+  }
+
+  release(): void {
+    for (const slot of this.slots.values()) slot.lost ??= 'let go before a rejoin';
+    this.slots = new Map();
+  }
+
+  async fence(slots: readonly number[]): Promise<void> {
+    for (const n of slots) await this.port.initProducerId(this.id(n), this.options.transactionTimeoutMs);
+  }
+
+  commit(n: number, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {
+    const slot = this.slots.get(n);
+    if (slot === undefined) return Promise.reject(new SlotLostError(this.cluster, n, 'not assigned to this process'));
+    const run = slot.queue.then(() => this.transaction(n, slot, rounds, progress));
+    slot.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  close(): Promise<void> {
+    this.release();
+    return this.port.close();
+  }
+
+  private id(n: number): string {
+    return `${this.options.prefix}-${n}`;
+  }
+
+  private async init(slot: Slot): Promise<void> {
+    slot.sequences.start(await this.port.initProducerId(slot.id, this.options.transactionTimeoutMs));
+    slot.reset = false;
+  }
+
+  private async transaction(n: number, slot: Slot, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {
+    if (slot.lost !== undefined) throw new SlotLostError(this.cluster, n, slot.lost);
+    if (slot.reset) {
+      if (!(await this.stillMember())) return this.lose(n, slot, 'the group moved on without this process');
+      try {
+        await this.init(slot);
+      } catch (error) {
+        return this.failed(n, slot, error);
+      }
+    }
+    const identity = slot.sequences.identity!;
+    const all = [...rounds, ...(progress.length > 0 ? [progress] : [])].filter((round) => round.length > 0);
+    const partitions = new Map<string, Set<number>>();
+    for (const round of all) {
+      for (const item of round) {
+        let set = partitions.get(item.topic);
+        if (!set) partitions.set(item.topic, (set = new Set()));
+        set.add(item.partition);
+      }
+    }
+    if (partitions.size === 0) return new Float64Array(0);
+    const offsets = new Float64Array(rounds.reduce((sum, r) => sum + r.length, 0));
+    try {
+      await this.port.addPartitionsToTxn(
+        slot.id,
+        identity,
+        [...partitions].map(([topic, set]) => ({ topic, partitions: [...set].sort((a, b) => a - b) })),
+      );
+      let base = 0;
+      for (const round of rounds) {
+        if (round.length === 0) continue;
+        offsets.set(await this.produceRound(n, slot, identity, round), base);
+        base += round.length;
+      }
+      if (progress.length > 0) await this.produceRound(n, slot, identity, progress);
+      await this.port.endTxn(slot.id, identity, true);
+    } catch (error) {
+      return this.failed(n, slot, error);
+    }
+    return offsets;
+  }
+
+  /** One produce request per leader for a round; the offsets of its items, in order. */
+  private async produceRound(n: number, slot: Slot, identity: ProducerIdentity, round: readonly OutboundItem[]): Promise<Float64Array> {
+    const groups = new Map<string, { topic: string; partition: number; indices: number[]; counts: number[] }>();
+    round.forEach((item, i) => {
+      const key = `${item.topic}\0${item.partition}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { topic: item.topic, partition: item.partition, indices: [], counts: [] }));
+      group.indices.push(i);
+      group.counts.push(isRecordBatch(item) ? item.batch.recordCount : 1);
+    });
+    const parts: TransactionalPartition[] = [];
+    for (const g of groups.values()) {
+      const first = round[g.indices[0]!]!;
+      const stamp = slot.sequences.stamp(
+        g.topic,
+        g.partition,
+        g.counts.reduce((a, b) => a + b, 0),
+        first,
+      );
+      // A fresh producer per transaction attempt never has a send in doubt.
+      if (stamp === 'in-doubt') throw new KafkaTransportError(this.cluster, `a write to ${g.topic}-${g.partition} is in doubt`, true);
+      parts.push({ topic: g.topic, partition: g.partition, stamp, items: g.indices.map((i) => round[i]!) });
+    }
+    const answers = await this.port.produce(slot.id, identity, parts);
+    const offsets = new Float64Array(round.length);
+    const answered = new Set<string>();
+    let failure: { code: number; where: string } | undefined;
+    for (const a of answers) {
+      const g = groups.get(`${a.topic}\0${a.partition}`);
+      if (!g) continue;
+      answered.add(`${a.topic}\0${a.partition}`);
+      if (a.errorCode !== 0) {
+        const fenced = FENCED_CODES[a.errorCode];
+        if (fenced !== undefined) throw Object.assign(new Error(`${a.topic}-${a.partition} answered ${fenced}`), { type: fenced });
+        failure ??= { code: a.errorCode, where: `${a.topic}-${a.partition}` };
+        continue;
+      }
+      slot.sequences.acknowledged(a.topic, a.partition);
+      let offset = a.baseOffset;
+      for (let j = 0; j < g.indices.length; j++) {
+        offsets[g.indices[j]!] = offset;
+        offset += g.counts[j]!;
+      }
+    }
+    if (failure !== undefined) throw kafkajsProtocolErrors().createErrorFromCode(failure.code);
+    if (answered.size !== groups.size) throw new Error('partitions missing from the produce answers');
+    return offsets;
+  }
+
+  /** Fenced: the slot is lost. Otherwise the transaction is given up; the producer is reset before the next. */
+  private failed(n: number, slot: Slot, error: unknown): never {
+    const fenced = fencedBy(error);
+    if (fenced !== undefined) this.lose(n, slot, `${fenced}: another process took it`, error);
+    slot.reset = true;
+    const failure = toTransportError(this.cluster, error, `Writing the transaction of slot ${n}`);
+    if (!failure.retriable) throw failure;
+    throw new KafkaTransportError(this.cluster, `Transaction of slot ${n} given up, to be written again: ${failure.message}`, true, { cause: error });
+  }
+
+  private lose(n: number, slot: Slot, reason: string, cause?: unknown): never {
+    slot.lost = reason;
+    if (this.slots.get(n) === slot) this.slots.delete(n);
+    this.options.logger?.warn('Slot lost: its uncommitted records are dropped; the group gives the slot to another process.', { slot: n, reason });
+    throw new SlotLostError(this.cluster, n, reason, cause === undefined ? {} : { cause });
+  }
+}
