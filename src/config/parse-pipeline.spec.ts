@@ -52,6 +52,7 @@ describe('parsePipeline: the happy path', () => {
       replication_policy: { type: 'default', separator: '.', internal_topic_separator_enabled: true },
       replicate_heartbeats: true,
       start: 'earliest',
+      offsets: 'translate',
       topic_sync: {
         refresh_enabled: true,
         refresh_interval_ms: 30000,

@@ -58,6 +58,7 @@ import { withStopSignal } from './operators/with-stop-signal';
 import type { DeadLetterSink } from './dead-letter-sink';
 import { retryThroughOutage } from './operators/retry-through-outage';
 import type { OutageTracker } from './outage-status';
+import type { OffsetPreservation } from './offset-preservation';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -104,6 +105,8 @@ export interface ReplicationFlowParts {
   readonly transform: (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
   /** Where failed records go with errors.tolerance all; required then. */
   readonly deadLetters?: DeadLetterSink;
+  /** `offsets: preserve`: keeps each partition at its source's offsets while that holds. */
+  readonly preservation?: OffsetPreservation;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: FlowStatus;
@@ -363,6 +366,7 @@ export class ReplicationFlow {
   /** A new assignment: its progress is read again, from the topic as it is now. */
   private assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
     this.parts.logger.info('Partitions assigned.', { generation, partitions: partitions.length });
+    this.parts.preservation?.reload();
     const reloaded = lastValueFrom(this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), { defaultValue: undefined });
     // Counted once their progress is read: from then on they are fetched.
     void reloaded
@@ -378,7 +382,15 @@ export class ReplicationFlow {
   private async startOffset(tp: TopicPartition): Promise<number> {
     await this.assignment?.reloaded;
     const key = topicPartitionKey(tp);
-    const known = this.positions.get(key) ?? this.parts.progress.nextOffset(tp);
+    const own = this.positions.get(key);
+    const known = own ?? this.parts.progress.nextOffset(tp);
+    const { preservation } = this.parts;
+    // The flow's own position stays (a consumer restarted in this run); otherwise preservation
+    // decides, from progress and the target partition.
+    if (preservation !== undefined && own === undefined)
+      return preservation.start(tp, this.remoteName(tp.topic), known, async () =>
+        (await this.topicOffsets(tp.topic)).find((o) => o.partition === tp.partition),
+      );
     if (known !== undefined) return known;
     const offsets = await this.topicOffsets(tp.topic);
     const partition = offsets.find((o) => o.partition === tp.partition);
@@ -422,13 +434,19 @@ export class ReplicationFlow {
     return pending;
   }
 
-  private mirror(batch: SourceBatch): FlowBatch {
-    let remote = this.remoteNames.get(batch.topic);
+  private remoteName(topic: string): string {
+    let remote = this.remoteNames.get(topic);
     if (remote === undefined) {
-      remote = this.parts.remoteTopic(batch.topic);
-      this.remoteNames.set(batch.topic, remote);
-      this.sourceTopics.set(remote, batch.topic);
+      remote = this.parts.remoteTopic(topic);
+      this.remoteNames.set(topic, remote);
+      this.sourceTopics.set(remote, topic);
     }
+    return remote;
+  }
+
+  private mirror(batch: SourceBatch): FlowBatch {
+    const remote = this.remoteName(batch.topic);
+    this.parts.preservation?.inspect(batch, remote);
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
@@ -521,7 +539,9 @@ export class ReplicationFlow {
       return defer(() => {
         // A write sent again whole after a retriable failure reports its refusals again.
         refused.length = 0;
-        return this.parts.writer.write(items, options);
+        // A partition that fell back before this write is marked so first (offset-preservation.ts).
+        const marked = this.parts.preservation?.flush().pipe(ignoreElements()) ?? EMPTY;
+        return concat(marked, this.parts.writer.write(items, options));
       }).pipe(retryThroughOutage({ tracker, scheduler: this.parts.scheduler, holder }));
     }).pipe(
       catchError((error: unknown) => throwError(() => (error instanceof RecordRefusedError ? this.refusedFailure(items, error).error : error))),
@@ -585,6 +605,8 @@ export class ReplicationFlow {
         this.budget.release(batch.bytes);
         continue;
       }
+      const { preservation } = this.parts;
+      if (preservation?.preserved(batch.source)) preservation.verify(batch, this.remoteName(batch.source.topic), written.offsets, i);
       // An offset of -1: the target refused the record (or one of the batch's records), which
       // went to the dead-letter topic; no offset sync can be taken from it.
       i = sync ? forEachOffsetPair(batch, written.offsets, i, sync) : i + flowBatchItemCount(batch);
@@ -616,8 +638,11 @@ export class ReplicationFlow {
     const emitter = this.parts.offsetSyncEmitter;
     // A member the group moved on from stores nothing (ProgressStore.flush).
     const stillMember = this.assignment?.stillMember;
-    if (!retrying) return concat(this.parts.progress.flush(stillMember), emitter ? emitter.flush() : EMPTY);
+    // Markers of partitions that fell back go before the progress that passes them.
+    const marked = this.parts.preservation?.flush().pipe(ignoreElements()) ?? EMPTY;
+    if (!retrying) return concat(marked, this.parts.progress.flush(stillMember), emitter ? emitter.flush() : EMPTY);
     return concat(
+      marked.pipe(this.retrying(this.outages.progress)),
       this.parts.progress.flush(stillMember).pipe(this.retrying(this.outages.progress)),
       emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
     );
