@@ -147,6 +147,46 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     checkPatterns(path, flow, reporter);
     checkErrors(path, flow, reporter);
     checkDelivery(path, flow, reporter);
+    checkPreservedOffsets(path, flow, reporter);
+  });
+}
+
+/** Built-in transforms that return every record they are given (headers changed only). */
+const KEEPS_EVERY_RECORD: ReadonlySet<string> = new Set(['drop_headers', 'insert_header']);
+
+/**
+ * `offsets: preserve` holds only while every source record lands on the target once, in order,
+ * from the first offset on: a transform that may drop or move a record, a start at the end, or a
+ * producer that may append a resent batch twice would break it for every partition.
+ */
+function checkPreservedOffsets(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  if (flow['offsets'] !== 'preserve' || flow['enabled'] === false) return;
+  const hint = 'or use offsets: translate (the default), which translates consumer offsets through offset syncs';
+  if (flow['start'] === 'latest')
+    reporter.report([...path, 'start'], 'offsets: preserve copies each partition from its log start, not from its end', `set start: earliest, ${hint}`);
+  if (flow['delivery'] === 'exactly_once')
+    reporter.report(
+      [...path, 'offsets'],
+      "offsets: preserve cannot be combined with delivery: exactly_once: each committed transaction puts a marker of the target's own into the partition, which takes an offset the source does not have",
+      `use delivery: at_least_once (on a preserved partition a record copied twice cannot pass unnoticed: every acknowledgement is checked against the source offset), ${hint}`,
+    );
+  const producer = flow['producer'];
+  if (isPlainObject(producer) && producer['idempotent'] === false)
+    reporter.report(
+      [...path, 'producer', 'idempotent'],
+      'offsets: preserve needs the idempotent producer: without it a batch sent again after a lost answer is appended twice',
+      `set producer.idempotent: true, ${hint}`,
+    );
+  const transforms = flow['transforms'];
+  if (!Array.isArray(transforms)) return;
+  transforms.forEach((step, index) => {
+    const type = isPlainObject(step) ? step['type'] : undefined;
+    if (typeof type !== 'string' || KEEPS_EVERY_RECORD.has(type)) return;
+    reporter.report(
+      [...path, 'transforms', index, 'type'],
+      `transform "${type}" may drop records or send them to another topic, so target offsets could not match the source's under offsets: preserve`,
+      `only ${[...KEEPS_EVERY_RECORD].join(' and ')} keep every record; remove the transform, ${hint}`,
+    );
   });
 }
 

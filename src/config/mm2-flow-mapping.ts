@@ -57,6 +57,12 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['topics_exclude'], c, 'topics.exclude', (p) => values.list(p));
   mapPolicy(base, connector, context, effective);
   field(['replicate_heartbeats'], c, 'heartbeats.replication.enabled', (p) => values.booleanLeaf(p));
+  // Written only when the file sets it: MM2 files without it stay as they convert today.
+  if (c.get('mirrorflow.offsets.preserve')?.entry !== undefined || c.get('mirrorflow.offsets.preserve')?.viaSet === true)
+    field(['offsets'], c, 'mirrorflow.offsets.preserve', (p) => {
+      const preserve = values.boolean(p);
+      return preserve === undefined ? undefined : preserve ? 'preserve' : 'translate';
+    });
   field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
 
   field(['topic_sync', 'refresh_enabled'], c, 'refresh.topics.enabled', (p) => values.booleanLeaf(p));

@@ -144,6 +144,14 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
 
   // MirrorSourceConfig
   { key: 'topics', group: 'source', type: 'list', default: '.*', support: mapped('flows[].topics') },
+  // Not MM2's: a mirrorflow extension, so that an mm2.properties file can ask for it too.
+  {
+    key: 'mirrorflow.offsets.preserve',
+    group: 'source',
+    type: 'boolean',
+    default: 'false',
+    support: mapped('flows[].offsets (a mirrorflow extension, not an MM2 key: true is offsets: preserve)'),
+  },
   { key: 'topics.exclude', group: 'source', type: 'list', default: list(DEFAULT_TOPICS_EXCLUDE), support: mapped('flows[].topics_exclude') },
   {
     key: 'config.properties.exclude',

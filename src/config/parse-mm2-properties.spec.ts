@@ -62,6 +62,13 @@ describe('parseMm2Properties: flows and defaults', () => {
     assert.deepEqual(parsed.config.clusters['primary']!.bootstrap_servers, ['127.0.0.1:9092']);
   });
 
+  it('reads mirrorflow.offsets.preserve, a mirrorflow extension, per flow; without it offsets are translated as under MM2', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.mirrorflow.offsets.preserve = true']);
+    assert.equal(flow(parsed, 'primary->backup').offsets, 'preserve');
+    assert.equal(flow(parsed, 'backup->primary').offsets, 'translate');
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary->backup.mirrorflow.offsets.preserve = yes']).length, 1);
+  });
+
   it('maps every MM2 key it supports onto the pipeline, seconds as milliseconds', () => {
     const cases: [string, string, (f: FlowConfig) => unknown, unknown][] = [
       ['topics', 'a, b.*', (f) => f.topics, ['a', 'b.*']],

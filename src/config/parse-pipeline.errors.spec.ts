@@ -449,6 +449,26 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     expectIssue(withFlowLines('    errors: { tolerance: some }'), { path: 'flows[0].errors.tolerance', message: /^must be one of: none, all$/, line: 9 });
   });
 
+  it('22. offsets: preserve with a transform that may drop records, with start: latest, without idempotence, or with exactly-once', () => {
+    expectIssue(withFlowLines('    offsets: preserve', '    transforms:', '      - { type: drop, if: { header: x } }'), {
+      path: 'flows[0].transforms[0].type',
+      message: /transform "drop" may drop records or send them to another topic/,
+      hint: /only drop_headers and insert_header keep every record/,
+    });
+    expectIssue(withFlowLines('    offsets: preserve', '    start: latest'), { path: 'flows[0].start', message: /copies each partition from its log start/ });
+    expectIssue(withFlowLines('    offsets: preserve', '    producer: { idempotent: false }'), {
+      path: 'flows[0].producer.idempotent',
+      message: /needs the idempotent producer/,
+    });
+    expectIssue(withFlowLines('    offsets: preserve', '    delivery: exactly_once'), {
+      path: 'flows[0].offsets',
+      message: /cannot be combined with delivery: exactly_once/,
+      hint: /use delivery: at_least_once/,
+    });
+    const headersOnly = withFlowLines('    offsets: preserve', '    transforms:', '      - { type: drop_headers, headers: [a] }');
+    assert.doesNotThrow(() => parsePipeline(headersOnly, 'pipelines/test.yaml', { env: {} }), 'a transform that keeps every record is accepted');
+  });
+
   it('reports every problem of a file at once, in file order', () => {
     const text = [
       'clusters:',

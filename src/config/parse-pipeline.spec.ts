@@ -54,6 +54,7 @@ describe('parsePipeline: the happy path', () => {
       start: 'earliest',
       delivery: 'at_least_once',
       tasks: 8,
+      offsets: 'translate',
       topic_sync: {
         refresh_enabled: true,
         refresh_interval_ms: 30000,

@@ -513,6 +513,12 @@ const flowSettings = {
     .describe(
       'Slots of an `exactly_once` flow: each source partition belongs to one slot (by topic and partition), each slot is one transactional producer, and the processes of the pipeline share whole slots, so at most this many do the work. Keep it the same in every process; no effect with `at_least_once`. MM2: `tasks.max` (1).',
     ),
+  offsets: z
+    .enum(['translate', 'preserve'])
+    .default('translate')
+    .describe(
+      "`preserve`: each target partition holds its source partition's records at the same offsets, so consumers move over with their offsets unchanged (README: Offset-preserving replication). Holds while the target partition started empty and the source has no offsets without a record; every acknowledgement is checked, and a partition where it stops holding is replicated on with offset translation, reported on `/status`. Needs `start: earliest`, `producer.idempotent: true`, `delivery: at_least_once` and no transforms. `translate`: offsets differ and are translated through offset syncs, as MM2 does. A mirrorflow extension; in mm2.properties: `mirrorflow.offsets.preserve = true`.",
+    ),
   topic_sync: topicSyncSchema.prefault({}),
   offset_syncs: offsetSyncsSchema.prefault({}),
   progress: progressSchema.prefault({}),

@@ -34,6 +34,7 @@ import {
   endWith,
   exhaustMap,
   finalize,
+  firstValueFrom,
   from,
   identity,
   ignoreElements,
@@ -52,12 +53,13 @@ import type { ClusterAdmin, GroupOffset } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
 import type { TopicReader } from '../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
-import type { TopicPartition } from '../core/record';
+import { topicPartitionKey, type TopicPartition } from '../core/record';
 import { describeError, errorKind, isRetriable } from '../core/errors';
 import { backoffDelay, retryWithBackoff, type RetryConfig } from '../core/retry';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../formats';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../policy';
 import { CheckpointStore } from './checkpoint-store';
+import { readPreservationMarkers } from './offset-preservation';
 import type { CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
@@ -106,10 +108,17 @@ export interface CheckpointFlowParts {
   readonly status: CheckpointStatus;
   /** The flow's outages: checkpoint operations failing against a cluster are reported there. */
   readonly outages: OutageStatus;
+  /**
+   * `offsets: preserve`: the group on the target whose markers say which partitions hold their
+   * source's offsets (offset-preservation.ts). A group offset on such a partition is checkpointed
+   * as it is, up to the target partition's end, instead of translated.
+   */
+  readonly preservationMarkers?: string;
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
 export const CheckpointFlowParts = Symbol.for('mirrorflow.CheckpointFlowParts');
 
+const NONE_PRESERVED: ReadonlyMap<string, { readonly since: number; readonly end: number }> = new Map();
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 const GROUP_CONCURRENCY = 8;
 /** Checkpoint records per produce request. */
@@ -368,62 +377,99 @@ export class CheckpointFlow {
 
   /** One checkpoint pass (MM2's `poll`): nothing until both stores are loaded. */
   private pass(): Observable<void> {
-    const { sourceAdmin, scheduler, logger, status } = this.parts;
+    const { scheduler, status } = this.parts;
     return defer(() => {
       const syncs = this.syncs;
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
       status.offsetSyncPartitions = syncs.partitionCount;
       const startedAt = scheduler.now();
-      const ctx = this.context(syncs);
-      return from(this.groups).pipe(
-        mergeMap((group) => {
-          const timestamp = scheduler.now();
-          return sourceAdmin.fetchGroupOffsets(group).pipe(
-            map((offsets): GroupCheckpoints => ({
-              group,
-              timestamp,
-              checkpoints: checkpointsForGroup(group, offsets, ctx),
-              translationLag: groupTranslationLag(offsets, ctx.shouldCheckpointTopic, (tp, offset) => syncs.translate(tp, offset)),
-            })),
-            catchError((error: unknown) => {
-              status.errors++;
-              this.countError(error, this.parts.settings.source);
-              logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
-              return EMPTY;
-            }),
-          );
-        }, GROUP_CONCURRENCY),
-        toArray(),
-        mergeMap((all) => {
-          const results = all.filter((g) => g.checkpoints.length > 0);
-          return this.write(results).pipe(map(() => ({ all, results })));
-        }),
-        map(({ all, results }) => {
-          // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.
-          let written = 0;
-          let oldest = Number.POSITIVE_INFINITY;
-          for (const r of results) {
-            this.checkpoints.update(r.checkpoints);
-            written += r.checkpoints.length;
-            oldest = Math.min(oldest, r.timestamp);
-          }
-          const now = scheduler.now();
-          status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
-          status.recordTranslationLag(all, this.groups);
-          if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
-          this.outages.passes.succeeded();
-        }),
-        catchError((error: unknown) => {
-          status.errors++;
-          if (isRetriable(error)) this.outages.passes.failed(error);
-          else {
-            this.countError(error, this.parts.settings.target);
-            logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
-          }
-          return EMPTY;
-        }),
-      );
+      // Without offsets: preserve nothing is read, and the pass stays synchronous up to its first request.
+      const preserved$ = this.parts.preservationMarkers === undefined ? of(NONE_PRESERVED) : from(this.preservedPartitions());
+      return preserved$.pipe(mergeMap((preserved) => this.passWith(syncs, preserved, startedAt)));
     });
+  }
+
+  /**
+   * The partitions of a flow with `offsets: preserve` that hold their source's offsets, with the
+   * first offset preserved and the target's end, by remote topic-partition; empty when the
+   * markers cannot be read (then every offset is translated, as always).
+   */
+  private async preservedPartitions(): Promise<ReadonlyMap<string, { readonly since: number; readonly end: number }>> {
+    const group = this.parts.preservationMarkers;
+    const found = new Map<string, { since: number; end: number }>();
+    if (group === undefined) return found;
+    try {
+      const markers = await readPreservationMarkers(this.parts.targetAdmin, group);
+      const topics = new Set<string>();
+      for (const [key, marker] of markers) if (marker.preserved) topics.add(key.slice(0, key.lastIndexOf('-')));
+      for (const topic of topics) {
+        for (const p of await firstValueFrom(this.parts.targetAdmin.partitionOffsets(topic))) {
+          const marker = markers.get(topicPartitionKey({ topic, partition: p.partition }));
+          if (marker?.preserved === true) found.set(topicPartitionKey({ topic, partition: p.partition }), { since: marker.offset, end: p.latest });
+        }
+      }
+    } catch (error) {
+      this.parts.logger.debug('Reading which partitions keep their offsets failed; this pass translates every offset.', { error: describeError(error) });
+      found.clear();
+    }
+    return found;
+  }
+
+  private passWith(
+    syncs: OffsetSyncStore,
+    preserved: ReadonlyMap<string, { readonly since: number; readonly end: number }>,
+    startedAt: number,
+  ): Observable<void> {
+    const { sourceAdmin, scheduler, logger, status } = this.parts;
+    const ctx = this.context(syncs, preserved);
+    return from(this.groups).pipe(
+      mergeMap((group) => {
+        const timestamp = scheduler.now();
+        return sourceAdmin.fetchGroupOffsets(group).pipe(
+          map((offsets): GroupCheckpoints => ({
+            group,
+            timestamp,
+            checkpoints: checkpointsForGroup(group, offsets, ctx),
+            translationLag: groupTranslationLag(offsets, ctx.shouldCheckpointTopic, (tp, offset) => syncs.translate(tp, offset)),
+          })),
+          catchError((error: unknown) => {
+            status.errors++;
+            this.countError(error, this.parts.settings.source);
+            logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
+            return EMPTY;
+          }),
+        );
+      }, GROUP_CONCURRENCY),
+      toArray(),
+      mergeMap((all) => {
+        const results = all.filter((g) => g.checkpoints.length > 0);
+        return this.write(results).pipe(map(() => ({ all, results })));
+      }),
+      map(({ all, results }) => {
+        // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.
+        let written = 0;
+        let oldest = Number.POSITIVE_INFINITY;
+        for (const r of results) {
+          this.checkpoints.update(r.checkpoints);
+          written += r.checkpoints.length;
+          oldest = Math.min(oldest, r.timestamp);
+        }
+        const now = scheduler.now();
+        status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
+        status.recordTranslationLag(all, this.groups);
+        if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
+        this.outages.passes.succeeded();
+      }),
+      catchError((error: unknown) => {
+        status.errors++;
+        if (isRetriable(error)) this.outages.passes.failed(error);
+        else {
+          this.countError(error, this.parts.settings.target);
+          logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
+        }
+        return EMPTY;
+      }),
+    );
   }
 
   /** A failure no outage tracker counts: by its kind, `checkpoint-failed` when it has no other. */
@@ -432,20 +478,26 @@ export class CheckpointFlow {
     this.parts.outages.errors.record(error, cluster, kind === 'other' ? 'checkpoint-failed' : kind);
   }
 
-  private context(syncs: OffsetSyncStore): CheckpointContext {
+  private context(syncs: OffsetSyncStore, preserved: ReadonlyMap<string, { readonly since: number; readonly end: number }>): CheckpointContext {
     const { policy, settings, topicFilter } = this.parts;
     const renamed = new Map<string, string>();
+    const rename = (tp: TopicPartition): TopicPartition => {
+      let topic = renamed.get(tp.topic);
+      if (topic === undefined) {
+        topic = renameTopicPartition(tp, policy, settings.source, settings.target).topic;
+        renamed.set(tp.topic, topic);
+      }
+      return { topic, partition: tp.partition };
+    };
     return {
       shouldCheckpointTopic: (topic) => topicFilter.shouldReplicateTopic(topic),
-      translate: (tp, offset) => syncs.translateDownstream(tp, offset),
-      rename: (tp) => {
-        let topic = renamed.get(tp.topic);
-        if (topic === undefined) {
-          topic = renameTopicPartition(tp, policy, settings.source, settings.target).topic;
-          renamed.set(tp.topic, topic);
-        }
-        return { topic, partition: tp.partition };
+      // A preserved partition's offset is the same on the target, once replicated up to it.
+      translate: (tp, offset) => {
+        const exact = preserved.size === 0 ? undefined : preserved.get(topicPartitionKey(rename(tp)));
+        if (exact !== undefined && offset >= exact.since && offset <= exact.end) return offset;
+        return syncs.translateDownstream(tp, offset);
       },
+      rename,
       store: this.checkpoints,
     };
   }

@@ -7,6 +7,7 @@ import { ConfigSyncStatus } from './config-sync-status';
 import { ErrorCounts } from './error-counts';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
+import type { PreservationStatus } from './preservation-status';
 import { TransformCounters } from './transform-counters';
 
 export interface PartitionStatus {
@@ -80,6 +81,8 @@ export class FlowStatus {
   readonly outages = new OutageStatus(this.errors);
   /** The counters the flow's transforms keep (`context.metrics.counter`). */
   readonly transformCounters = new TransformCounters();
+  /** Per partition, whether its offsets are preserved (`offsets: preserve`); undefined otherwise. */
+  preservation: PreservationStatus | undefined;
   /** What ended the flow, when its state is `failed`. */
   failure: unknown;
 

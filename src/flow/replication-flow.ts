@@ -61,6 +61,7 @@ import type { OutageTracker } from './outage-status';
 import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
 import { produceRounds } from './operators/write-batches';
 import { slotOf } from './slots';
+import type { OffsetPreservation } from './offset-preservation';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -111,6 +112,8 @@ export interface ReplicationFlowParts {
   readonly transform: (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
   /** Where failed records go with errors.tolerance all; required then. */
   readonly deadLetters?: DeadLetterSink;
+  /** `offsets: preserve`: keeps each partition at its source's offsets while that holds. */
+  readonly preservation?: OffsetPreservation;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: FlowStatus;
@@ -380,6 +383,7 @@ export class ReplicationFlow {
   /** A new assignment: its progress is read again, from the topic as it is now. */
   private assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
     this.parts.logger.info('Partitions assigned.', { generation, partitions: partitions.length });
+    this.parts.preservation?.reload();
     const { transactions } = this.parts;
     // Exactly-once: the slots' producers are claimed first, which fences their earlier holders
     // (their open transactions are aborted); only then is progress read, read_committed.
@@ -408,7 +412,15 @@ export class ReplicationFlow {
   private async startOffset(tp: TopicPartition): Promise<number> {
     await this.assignment?.reloaded;
     const key = topicPartitionKey(tp);
-    const known = this.positions.get(key) ?? this.parts.progress.nextOffset(tp);
+    const own = this.positions.get(key);
+    const known = own ?? this.parts.progress.nextOffset(tp);
+    const { preservation } = this.parts;
+    // The flow's own position stays (a consumer restarted in this run); otherwise preservation
+    // decides, from progress and the target partition.
+    if (preservation !== undefined && own === undefined)
+      return preservation.start(tp, this.remoteName(tp.topic), known, async () =>
+        (await this.topicOffsets(tp.topic)).find((o) => o.partition === tp.partition),
+      );
     if (known !== undefined) return known;
     const offsets = await this.topicOffsets(tp.topic);
     const partition = offsets.find((o) => o.partition === tp.partition);
@@ -458,13 +470,19 @@ export class ReplicationFlow {
     return pending;
   }
 
-  private mirror(batch: SourceBatch): FlowBatch {
-    let remote = this.remoteNames.get(batch.topic);
+  private remoteName(topic: string): string {
+    let remote = this.remoteNames.get(topic);
     if (remote === undefined) {
-      remote = this.parts.remoteTopic(batch.topic);
-      this.remoteNames.set(batch.topic, remote);
-      this.sourceTopics.set(remote, batch.topic);
+      remote = this.parts.remoteTopic(topic);
+      this.remoteNames.set(topic, remote);
+      this.sourceTopics.set(remote, topic);
     }
+    return remote;
+  }
+
+  private mirror(batch: SourceBatch): FlowBatch {
+    const remote = this.remoteName(batch.topic);
+    this.parts.preservation?.inspect(batch, remote);
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
@@ -557,7 +575,9 @@ export class ReplicationFlow {
       return defer(() => {
         // A write sent again whole after a retriable failure reports its refusals again.
         refused.length = 0;
-        return this.parts.writer.write(items, options);
+        // A partition that fell back before this write is marked so first (offset-preservation.ts).
+        const marked = this.parts.preservation?.flush().pipe(ignoreElements()) ?? EMPTY;
+        return concat(marked, this.parts.writer.write(items, options));
       }).pipe(retryThroughOutage({ tracker, scheduler: this.parts.scheduler, holder }));
     }).pipe(
       catchError((error: unknown) => throwError(() => (error instanceof RecordRefusedError ? this.refusedFailure(items, error).error : error))),
@@ -725,6 +745,8 @@ export class ReplicationFlow {
         this.budget.release(batch.bytes);
         continue;
       }
+      const { preservation } = this.parts;
+      if (preservation?.preserved(batch.source)) preservation.verify(batch, this.remoteName(batch.source.topic), written.offsets, i);
       // An offset of -1: the target refused the record (or one of the batch's records), which
       // went to the dead-letter topic; no offset sync can be taken from it.
       i = sync ? forEachOffsetPair(batch, written.offsets, i, sync) : i + flowBatchItemCount(batch);
@@ -758,7 +780,13 @@ export class ReplicationFlow {
     const stillMember = this.assignment?.stillMember;
     // Exactly-once: progress is written inside the transactions, never on its own.
     const progress$ = this.parts.settings.exactlyOnce === undefined ? this.parts.progress.flush(stillMember) : EMPTY;
-    if (!retrying) return concat(progress$, emitter ? emitter.flush() : EMPTY);
-    return concat(progress$.pipe(this.retrying(this.outages.progress)), emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY);
+    // Markers of partitions that fell back go before the progress that passes them.
+    const marked = this.parts.preservation?.flush().pipe(ignoreElements()) ?? EMPTY;
+    if (!retrying) return concat(marked, progress$, emitter ? emitter.flush() : EMPTY);
+    return concat(
+      marked.pipe(this.retrying(this.outages.progress)),
+      progress$.pipe(this.retrying(this.outages.progress)),
+      emitter ? emitter.flush().pipe(this.retrying(this.outages.offsetSyncs!)) : EMPTY,
+    );
   }
 }

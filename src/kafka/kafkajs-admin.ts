@@ -226,6 +226,15 @@ export class KafkajsAdmin implements ClusterAdmin {
     );
   }
 
+  deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void> {
+    return this.call('Deleting records', async (admin) => {
+      // kafkajs finds the partition's leader in the metadata it holds, which reading the topic's
+      // offsets loads first.
+      await admin.fetchTopicOffsets(topic);
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition, offset: String(beforeOffset) }] });
+    });
+  }
+
   topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
     return this.call('Reading topic ids', async () => {
       const ids = new Map<string, string>();

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../config';
+import type { FlowConfig, PipelineConfig } from '../config';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
 import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
@@ -8,7 +8,8 @@ import { CheckpointsWriter, type RecordWriter } from '../core/ports/record-write
 import { ReplicationPolicy, DefaultGroupFilter, DefaultTopicFilter } from '../policy';
 import { FlowStatus } from '../flow/flow-status';
 import { CheckpointFlow, CheckpointFlowParts } from '../flow/checkpoint-flow';
-import { offsetSyncsPlace } from './flow-names';
+import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from './flow-names';
+import { PipelineConfigToken } from './tokens';
 
 /**
  * MM2's MirrorCheckpointConnector. Loaded only for a flow that writes checkpoints and has offset
@@ -30,6 +31,7 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           scheduler: Scheduler,
           logger: Logger,
           status: FlowStatus,
+          pipeline: PipelineConfig,
         ): CheckpointFlowParts => ({
           settings: {
             source: flow.source,
@@ -57,8 +59,21 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           logger,
           status: status.checkpoints,
           outages: status.outages,
+          ...(flow.offsets === 'preserve' ? { preservationMarkers: preservedOffsetsGroup(flowGroupId(pipeline.name, flow)) } : {}),
         }),
-        [SourceAdmin, TargetAdmin, OffsetSyncsAdmin, CheckpointsReader, OffsetSyncsReader, CheckpointsWriter, ReplicationPolicy, Scheduler, Logger, FlowStatus],
+        [
+          SourceAdmin,
+          TargetAdmin,
+          OffsetSyncsAdmin,
+          CheckpointsReader,
+          OffsetSyncsReader,
+          CheckpointsWriter,
+          ReplicationPolicy,
+          Scheduler,
+          Logger,
+          FlowStatus,
+          PipelineConfigToken,
+        ],
       )
       .inSingletonScope();
     bind(CheckpointFlow).toSelf().inSingletonScope();

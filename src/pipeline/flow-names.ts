@@ -5,6 +5,8 @@ export const progressTopicName = (sourceAlias: string): string => `mm2-offsets.$
 
 /** Each flow's consumer group on its source: shares partitions between processes of one pipeline. */
 export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirrorflow.${pipeline}.${flow.source}-${flow.target}`;
+/** The group on the target whose committed offsets record which partitions of a flow keep their source offsets (`offsets: preserve`). */
+export const preservedOffsetsGroup = (flowGroup: string): string => `${flowGroup}.preserved-offsets`;
 
 /** Which cluster holds a flow's offset syncs, and the alias their topic is named after. */
 export function offsetSyncsPlace(flow: FlowConfig): { cluster: string; otherAlias: string } {

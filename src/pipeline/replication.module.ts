@@ -14,9 +14,11 @@ import { OffsetSyncWriter } from '../flow/offset-sync-writer';
 import { OffsetSyncEmitter, OffsetSyncEmitterOptions } from '../flow/offset-sync-emitter';
 import { ReplicationFlow, ReplicationFlowParts } from '../flow/replication-flow';
 import { DeadLetterSink, DeadLetterSinkOptions } from '../flow/dead-letter-sink';
+import { OffsetPreservation } from '../flow/offset-preservation';
+import { PreservationStatus } from '../flow/preservation-status';
 import { PipelineConfigToken } from './tokens';
 import { SlotTransactions } from '../core/ports/slot-transactions';
-import { flowGroupId, offsetSyncsPlace, progressTopicName } from './flow-names';
+import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from './flow-names';
 import { flowConfigFilter } from './config-sync.module';
 
 /**
@@ -130,6 +132,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           pipeline: PipelineConfig,
           sourceRecords: RecordSource,
           sourceAdmin: ClusterAdmin,
+          targetAdmin: ClusterAdmin,
           writer: RecordWriter,
           transactions: SlotTransactions | undefined,
           topicSync: TopicSync,
@@ -182,6 +185,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
           transform,
           ...(deadLetters === undefined ? {} : { deadLetters }),
+          ...(flow.offsets === 'preserve' ? { preservation: offsetPreservation(flowGroupId(pipeline.name, flow), targetAdmin, writer, logger, status) } : {}),
           scheduler,
           logger,
           status,
@@ -190,6 +194,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           PipelineConfigToken,
           SourceRecords,
           SourceAdmin,
+          TargetAdmin,
           ReplicationWriter,
           // Made only for an exactly-once flow: optional, and asked for by a binding below.
           { serviceIdentifier: ExactlyOnceTransactions, optional: true },
@@ -207,4 +212,11 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       .inSingletonScope();
     bind(ReplicationFlow).toSelf().inSingletonScope();
   });
+}
+
+/** `offsets: preserve`: its markers live in the group `<flow group>.preserved-offsets` on the target. */
+function offsetPreservation(groupId: string, targetAdmin: ClusterAdmin, writer: RecordWriter, logger: Logger, status: FlowStatus): OffsetPreservation {
+  const preservation = new PreservationStatus();
+  status.preservation = preservation;
+  return new OffsetPreservation({ targetAdmin, writer, markerGroup: preservedOffsetsGroup(groupId), status: preservation, logger, now: () => Date.now() });
 }

@@ -112,6 +112,8 @@ export interface FlowSnapshot {
   readonly acls: AclSyncSnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
+  /** `offsets: preserve`: each partition's state, fallbacks first; absent for `offsets: translate`. */
+  readonly preservation?: PreservationSnapshot;
   /** Records set aside to the dead-letter topic. */
   readonly recordsDeadLettered: number;
   /** Cluster operations of the flow failing retriably right now, oldest first; empty when all is well. */
@@ -191,3 +193,21 @@ export function flowLag(flow: FlowSnapshot): number {
   for (const p of flow.partitions) lag += partitionLag(p);
   return lag;
 }
+
+/** Offset-preserving replication: which partitions hold their source's offsets, and why the others stopped. */
+export interface PreservationSnapshot {
+  /** Partitions that fell back in this run. */
+  readonly fallbacks: number;
+  readonly partitions: readonly PreservedPartitionSnapshot[];
+}
+
+export type PreservedPartitionSnapshot =
+  | { readonly topic: string; readonly partition: number; readonly preserved: true; readonly since: number }
+  | {
+      readonly topic: string;
+      readonly partition: number;
+      readonly preserved: false;
+      readonly reason: string;
+      readonly fromOffset: number;
+      readonly at: number;
+    };

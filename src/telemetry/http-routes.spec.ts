@@ -131,6 +131,20 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
   });
 });
 
+test('/metrics: offsets: preserve counts preserved partitions and fallbacks; other flows have no such series', async () => {
+  const partitions = [
+    { topic: 'orders', partition: 0, preserved: true as const, since: 0 },
+    { topic: 'orders', partition: 1, preserved: true as const, since: 0 },
+    { topic: 'orders', partition: 2, preserved: false as const, reason: 'a gap', fromOffset: 9, at: 0 },
+  ];
+  await serve([flow({ preservation: { fallbacks: 1, partitions } }), flow({ target: 'dr' })], async (get) => {
+    const t = (await get('/metrics')).text;
+    assert.equal(sample(t, 'mirrorflow_offsets_preserved_partitions', { flow: 'primary->backup' }), 2);
+    assert.equal(sample(t, 'mirrorflow_offset_preservation_fallbacks_total', { flow: 'primary->backup' }), 1);
+    assert.equal(sample(t, 'mirrorflow_offsets_preserved_partitions', { flow: 'primary->dr' }), undefined);
+  });
+});
+
 test('/metrics: source resets, dead letters, and an outage by cluster and operation only while it lasts', async () => {
   const since = Date.now() - 30_000;
   const outage = { cluster: 'dr', operation: 'writing records', since, failures: 9, lastError: 'Connection error' };

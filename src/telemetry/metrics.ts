@@ -195,6 +195,18 @@ export class Metrics {
         list.forEach((f, i) => emit(flowLabels(f), r.flows[i]?.ready === true ? 1 : 0));
       },
     );
+    this.gauge(
+      'mirrorflow_offsets_preserved_partitions',
+      'Partitions of a flow with offsets: preserve whose target offsets equal the source offsets.',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.preservation?.partitions.filter((p) => p.preserved).length),
+    );
+    this.counter(
+      'mirrorflow_offset_preservation_fallbacks_total',
+      'Partitions of a flow with offsets: preserve that fell back to offset translation in this run (target not empty at the start, a gap in the source, a mismatch).',
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.preservation?.fallbacks),
+    );
     this.counter(
       'mirrorflow_source_resets_total',
       'Source logs found restarted below the stored position (topic recreated or truncated).',

@@ -79,6 +79,17 @@ export interface FlowStatusDocument {
     readonly lastPassAt: string | null;
   };
   readonly sourceResets: number;
+  /** `offsets: preserve`: partitions kept at their source offsets, and those that fell back (which, why, from which source offset); null for `offsets: translate`. */
+  readonly offsets: {
+    readonly preserved: number;
+    readonly fallbacks: readonly {
+      readonly topic: string;
+      readonly partition: number;
+      readonly fromOffset: number;
+      readonly reason: string;
+      readonly at: string | null;
+    }[];
+  } | null;
   readonly recordsDeadLettered: number;
   readonly outages: readonly {
     readonly cluster: string;
@@ -161,6 +172,15 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
               },
         acls: { state: f.acls.state, created: f.acls.created, skipped: { ...f.acls.skipped }, errors: f.acls.errors, lastPassAt: iso(f.acls.lastPassAt) },
         sourceResets: f.sourceResets,
+        offsets:
+          f.preservation === undefined
+            ? null
+            : {
+                preserved: f.preservation.partitions.filter((p) => p.preserved).length,
+                fallbacks: f.preservation.partitions.flatMap((p) =>
+                  p.preserved ? [] : [{ topic: p.topic, partition: p.partition, fromOffset: p.fromOffset, reason: p.reason, at: iso(p.at) }],
+                ),
+              },
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),
         errors: (f.errors ?? []).map((e) => ({ kind: e.kind, cluster: e.cluster, count: e.count })),

@@ -61,6 +61,17 @@ export class KafkaKit {
    * Deletes a topic and waits until the cluster no longer lists it, so a test can create it again
    * under the same name (a new topic id, offsets from 0).
    */
+  /** Deletes a partition's records before `beforeOffset`: its log then starts there. */
+  async deleteRecords(topic: string, partition: number, beforeOffset: number): Promise<void> {
+    await firstValueFrom(this.clients.admin('kit').deleteRecords(topic, partition, beforeOffset), { defaultValue: undefined });
+  }
+
+  /** Log start offset per partition. */
+  async startOffsets(topic: string): Promise<number[]> {
+    const offsets = await firstValueFrom(this.clients.admin('kit').partitionOffsets(topic));
+    return offsets.map((o) => o.earliest);
+  }
+
   async deleteTopic(name: string): Promise<void> {
     const kafka = new Kafka({ brokers: [this.bootstrap], clientId: 'mirrorflow-test-delete', logLevel: logLevel.NOTHING });
     const admin = kafka.admin();

@@ -43,6 +43,9 @@ export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: Fail
     `  SOURCE: the group's offset on ${plan.source} now; CHECKPOINT: its ${plan.source} offset in the newest checkpoint;`,
     `  TRANSLATED: that position on ${plan.target}, at or before it (MM2's translation steps back to the nearest offset sync:`,
     `  consumers may re-read some records, never skip one); TARGET: the group's offset on ${plan.target} before this failover.`,
+    ...(plan.partitions.some((p) => p.preserved === true)
+      ? [`  (preserved): the partition holds the source's offsets (offsets: preserve), so SOURCE itself is the position on ${plan.target}.`]
+      : []),
     '',
   );
   const rows = [['TOPIC', 'PARTITION', 'SOURCE', 'CHECKPOINT', 'TRANSLATED', 'TARGET', 'ACTION']];
@@ -52,7 +55,7 @@ export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: Fail
       String(p.partition),
       show(p.sourceOffset),
       show(p.checkpointOffset),
-      show(p.translatedOffset),
+      p.preserved === true ? `${show(p.translatedOffset)} (preserved)` : show(p.translatedOffset),
       show(p.targetOffset),
       describeAction(p.action, p.translatedOffset, dryRun || plan.refusal !== undefined),
     ]);

@@ -31,6 +31,7 @@ export function renderTranslation(result: TranslateOffsetsResult, manyGroups: bo
   const header = manyGroups
     ? `Offsets on ${result.target} of ${withOffsets.length} group(s), translated from ${result.source} (${where}):\n`
     : `Offsets on ${result.target} of group "${withOffsets[0]!.group}", translated from ${result.source} (${where}):\n`;
+  const preserved = new Set(result.preservedPartitions ?? []);
   const rows = [[...(manyGroups ? ['GROUP'] : []), 'TOPIC', 'PARTITION', 'OFFSET', 'SOURCE OFFSET', 'CHECKPOINTED', 'METADATA']];
   for (const g of withOffsets) {
     for (const o of g.offsets) {
@@ -38,12 +39,13 @@ export function renderTranslation(result: TranslateOffsetsResult, manyGroups: bo
         ...(manyGroups ? [g.group] : []),
         o.topic,
         String(o.partition),
-        String(o.offset),
+        preserved.has(`${o.topic}-${o.partition}`) ? `${o.offset} (preserved)` : String(o.offset),
         String(o.upstreamOffset),
         timeWithAge(o.checkpointedAt, now),
         o.metadata,
       ]);
     }
   }
-  return header + textTable(rows);
+  const note = preserved.size > 0 ? "(preserved): the partition holds the source offsets (offsets: preserve); the offset is the group's own.\n" : '';
+  return header + textTable(rows) + note;
 }

@@ -54,6 +54,28 @@ test('the table shows each flow with its lag, then its partitions and the groups
   assert.match(text, /groups not synced because active on backup: billing/);
 });
 
+test('offsets: preserve: how many partitions are preserved, and each that fell back with its offset and reason', () => {
+  const preserving: FlowSnapshot = {
+    ...flow,
+    preservation: {
+      fallbacks: 1,
+      partitions: [
+        { topic: 'orders', partition: 1, preserved: false, reason: 'the source has no records at offsets 60 to 60', fromOffset: 61, at: 1_000_000 },
+        { topic: 'orders', partition: 0, preserved: true, since: 0 },
+      ],
+    },
+  };
+  const document = statusDocument('p1', [preserving], 1_005_000);
+  assert.deepEqual(document.flows[0]!.offsets, {
+    preserved: 1,
+    fallbacks: [{ topic: 'orders', partition: 1, fromOffset: 61, reason: 'the source has no records at offsets 60 to 60', at: '1970-01-01T00:16:40.000Z' }],
+  });
+  const text = renderStatus(document, 1_005_000);
+  assert.match(text, /^ {2}offsets preserved on 1 partitions, 1 fell back to translation$/m);
+  assert.match(text, /^ {2}offsets not preserved: orders-1 from source offset 61: the source has no records at offsets 60 to 60$/m);
+  assert.equal(statusDocument('p1', [flow], 1_005_000).flows[0]!.offsets, null, 'offsets: translate says nothing');
+});
+
 test('status URLs: a bare address or base URL means its /status', () => {
   assert.equal(statusUrl('127.0.0.1:9464'), 'http://127.0.0.1:9464/status');
   assert.equal(statusUrl('http://h:1/'), 'http://h:1/status');

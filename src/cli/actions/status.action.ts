@@ -76,6 +76,12 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
   for (const f of document.flows) {
     const notes = [
       ...f.notReady.map((r) => `not ready: ${r}`),
+      ...(f.offsets === null || f.offsets === undefined
+        ? []
+        : [
+            `offsets preserved on ${f.offsets.preserved} partitions${f.offsets.fallbacks.length > 0 ? `, ${f.offsets.fallbacks.length} fell back to translation` : ''}`,
+            ...f.offsets.fallbacks.map((b) => `offsets not preserved: ${b.topic}-${b.partition} from source offset ${b.fromOffset}: ${b.reason}`),
+          ]),
       ...(f.checkpoints.groupSync.activeGroups.length > 0
         ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`]
         : []),

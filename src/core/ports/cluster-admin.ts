@@ -72,6 +72,8 @@ export interface ClusterAdmin {
    */
   alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>>;
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]>;
+  /** Deletes a partition's records before `beforeOffset` (DeleteRecords): its log start offset becomes `beforeOffset`. */
+  deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void>;
   /**
    * Kafka's topic ids (Kafka 2.8+) of those of `topics` that exist, by name: a topic deleted and
    * created again under the same name gets a new id. Empty when the cluster gives no ids.

@@ -12,8 +12,11 @@
  */
 import { firstValueFrom } from 'rxjs';
 import { describeError } from '../../core/errors';
-import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
 import { renameTopicPartition } from '../../flow/checkpoint-flow';
+import { readPreservationMarkers } from '../../flow/offset-preservation';
+import { topicPartitionKey } from '../../core/record';
+import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';
 import type { TranslatedOffset } from './mirror-client';
 import { FailoverRefusedError } from './tool-errors';
@@ -51,6 +54,11 @@ export interface FailoverPartition {
   readonly targetOffset?: number;
   readonly metadata: string;
   readonly action: FailoverAction;
+  /**
+   * The flow has `offsets: preserve` and this partition holds its source's offsets: the group's
+   * source offset is taken as it is (up to the target partition's end), not the checkpoint's.
+   */
+  readonly preserved?: true;
 }
 
 export interface FailoverPlan {
@@ -136,18 +144,31 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
   const sourceByTarget = new Map<string, GroupOffset>();
   for (const o of sourceSide.offsets) sourceByTarget.set(key(renameTopicPartition(o, policy, source, target).topic, o.partition), o);
 
+  const preserved =
+    flow.offsets === 'preserve' && sourceSide.error === undefined
+      ? await preservedEnds(targetAdmin, flowGroupId(tools.config.name, flow))
+      : new Map<string, number>();
   const partitions: FailoverPartition[] = [];
-  for (const t of translated) partitions.push(partitionPlan(t, targetOffsets, sourceByTarget, partitionCounts, request.force));
+  for (const t of translated)
+    partitions.push(exactWherePreserved(partitionPlan(t, targetOffsets, sourceByTarget, partitionCounts, request.force), preserved, request.force));
   const checkpointed = new Set(translated.map((t) => key(t.topic, t.partition)));
   for (const [k, o] of sourceByTarget) {
     if (checkpointed.has(k)) continue;
     const topic = renameTopicPartition(o, policy, source, target).topic;
     const targetOffset = targetOffsets.find((c) => c.topic === topic && c.partition === o.partition)?.offset;
-    partitions.push({ topic, partition: o.partition, sourceOffset: o.offset, targetOffset, metadata: o.metadata, action: 'no-checkpoint' });
+    partitions.push(
+      exactWherePreserved(
+        { topic, partition: o.partition, sourceOffset: o.offset, targetOffset, metadata: o.metadata, action: 'no-checkpoint' },
+        preserved,
+        request.force,
+      ),
+    );
   }
   partitions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 
-  const behind = partitions.filter((p) => p.sourceOffset !== undefined && p.checkpointOffset !== undefined && p.sourceOffset > p.checkpointOffset);
+  const behind = partitions.filter(
+    (p) => p.preserved === undefined && p.sourceOffset !== undefined && p.checkpointOffset !== undefined && p.sourceOffset > p.checkpointOffset,
+  );
   if (behind.length > 0) {
     const most = Math.max(...behind.map((p) => p.sourceOffset! - p.checkpointOffset!));
     warnings.push(
@@ -254,6 +275,32 @@ async function readSource(tools: PipelineTools, source: string, group: string): 
   } catch (error) {
     return { offsets: [], error: describeError(error) };
   }
+}
+
+/**
+ * Per preserved partition of the flow (target `topic-partition`), the target partition's end:
+ * how far it holds the source's offsets. Read from the flow's markers on the target.
+ */
+async function preservedEnds(admin: ClusterAdmin, flowGroup: string): Promise<Map<string, number>> {
+  const ends = new Map<string, number>();
+  const markers = await readPreservationMarkers(admin, preservedOffsetsGroup(flowGroup));
+  const topics = new Set<string>();
+  for (const [k, marker] of markers) if (marker.preserved) topics.add(k.slice(0, k.lastIndexOf('-')));
+  for (const topic of topics) {
+    for (const p of await firstValueFrom(admin.partitionOffsets(topic))) {
+      const k = topicPartitionKey({ topic, partition: p.partition });
+      const marker = markers.get(k);
+      if (marker?.preserved === true) ends.set(k, p.latest);
+    }
+  }
+  return ends;
+}
+
+/** A partition that keeps its source offsets fails over to the group's source offset itself, once the target holds it. */
+function exactWherePreserved(p: FailoverPartition, preserved: ReadonlyMap<string, number>, force: boolean): FailoverPartition {
+  const end = preserved.get(topicPartitionKey(p));
+  if (end === undefined || p.sourceOffset === undefined || p.sourceOffset > end || p.action === 'missing-partition') return p;
+  return { ...p, translatedOffset: p.sourceOffset, action: decideAction(p.sourceOffset, p.targetOffset, force), preserved: true };
 }
 
 function key(topic: string, partition: number): string {
