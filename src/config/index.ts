@@ -41,3 +41,4 @@ export type {
   TransformStep,
 } from './pipeline-config';
 export { parseJavaProperties } from './java-properties';
+export { mskIamRegion } from './msk-iam-region';

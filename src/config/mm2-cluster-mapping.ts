@@ -16,6 +16,7 @@ const LOGIN_MODULES: Readonly<Record<string, string>> = {
   'scram-sha-256': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   'scram-sha-512': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   oauthbearer: 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule',
+  aws_msk_iam: 'software.amazon.msk.auth.iam.IAMLoginModule',
 };
 
 /** Kafka's client-credentials login handler, under its current name and the one before Kafka 3.4 moved it. */
@@ -24,8 +25,21 @@ const OAUTH_LOGIN_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ];
 
-/** The login handler of AWS's MSK IAM library (aws-msk-iam-auth), which signs OAUTHBEARER tokens with IAM credentials. */
+/**
+ * AWS's MSK IAM library (aws-msk-iam-auth) as its README configures clients: mechanism
+ * AWS_MSK_IAM with its login module and client callback handler, or OAUTHBEARER with its login
+ * callback handler (which MSK's docs also set as the client callback handler).
+ */
 const MSK_IAM_LOGIN_HANDLER = 'software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler';
+const MSK_IAM_CLIENT_HANDLER = 'software.amazon.msk.auth.iam.IAMClientCallbackHandler';
+/** aws-msk-iam-auth's JAAS options (its MSKCredentialProvider) and what each becomes. */
+const MSK_IAM_OPTIONS: Readonly<Record<string, string>> = { awsProfileName: 'profile', awsRoleArn: 'role_arn', awsRoleSessionName: 'role_session_name' };
+const MSK_IAM_NO_EFFECT: Readonly<Record<string, string>> = {
+  awsStsRegion: "the role is assumed through the STS endpoint of the cluster's region",
+  awsDebugCreds: 'mirrorflow does not log the caller identity',
+  awsMaxRetries: 'mirrorflow retries a failed signing like a broker outage',
+  awsMaxBackOffTimeMs: 'mirrorflow retries a failed signing like a broker outage',
+};
 
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
@@ -125,18 +139,21 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   }
   const mechanism = values.choice(
     mechanismProp,
-    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'] as const,
-    'GSSAPI and AWS_MSK_IAM are not supported yet (see docs/security.md)',
+    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER', 'AWS_MSK_IAM'] as const,
+    'GSSAPI (Kerberos) is not supported yet (see docs/security.md)',
   );
   if (mechanism === undefined) return;
   const lower = mechanism.toLowerCase();
+  checkClientCallbackHandler(props, lower, values);
   set(['security', 'sasl', 'mechanism'], lower, mechanismProp);
   const jaasProp = props.get('sasl.jaas.config');
   if (jaasProp === undefined) {
     values.report(
       mechanismProp,
       `${alias} uses SASL but sets no sasl.jaas.config`,
-      `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
+      lower === 'aws_msk_iam'
+        ? `set ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required;`
+        : `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
       false,
     );
     return;
@@ -161,6 +178,10 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   }
   if (lower === 'oauthbearer') {
     mapOAuth(alias, props, mechanismProp, jaasProp, module.options, values, set);
+    return;
+  }
+  if (lower === 'aws_msk_iam') {
+    mapMskIam(jaasProp, module.options, values, set);
     return;
   }
   for (const option of ['username', 'password']) {
@@ -202,7 +223,8 @@ function mapOAuth(
   const handlerClass = values.literal(handler, 'to know how tokens are got');
   if (handlerClass === undefined) return;
   if (handlerClass === MSK_IAM_LOGIN_HANDLER) {
-    values.report(handler, 'AWS MSK IAM authentication is not supported yet', 'see docs/security.md, AWS MSK; MSK also takes SASL/SCRAM or mutual TLS');
+    set(['security', 'sasl', 'mechanism'], 'aws_msk_iam', handler);
+    mapMskIam(jaasProp, jaas, values, set);
     return;
   }
   if (!OAUTH_LOGIN_HANDLERS.includes(handlerClass)) {
@@ -231,6 +253,42 @@ function mapOAuth(
     if (!['clientId', 'clientSecret', 'scope'].includes(option)) {
       values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads clientId, clientSecret and scope');
     }
+  }
+}
+
+/**
+ * `sasl.client.callback.handler.class` names Java code: only aws-msk-iam-auth's own handlers pass,
+ * with the mechanism they belong to, as mirrorflow signs MSK IAM tokens itself.
+ */
+function checkClientCallbackHandler(props: ReadonlyMap<string, Mm2Property>, mechanism: string, values: Mm2Values): void {
+  const prop = props.get('sasl.client.callback.handler.class');
+  if (prop === undefined) return;
+  const value = values.isOpaque(prop) ? undefined : prop.value.trim();
+  const login = props.get('sasl.login.callback.handler.class')?.value.trim();
+  const fits =
+    (mechanism === 'aws_msk_iam' && value === MSK_IAM_CLIENT_HANDLER) ||
+    (mechanism === 'oauthbearer' && value === MSK_IAM_LOGIN_HANDLER && login === MSK_IAM_LOGIN_HANDLER);
+  if (fits) return;
+  values.report(
+    prop,
+    'custom Java classes cannot run in mirrorflow',
+    `only AWS MSK IAM's handlers are read: ${MSK_IAM_CLIENT_HANDLER} with AWS_MSK_IAM, ${MSK_IAM_LOGIN_HANDLER} with OAUTHBEARER and the same login handler`,
+  );
+}
+
+/**
+ * AWS MSK IAM's JAAS options, from `IAMLoginModule` (AWS_MSK_IAM) or `OAuthBearerLoginModule`
+ * (OAUTHBEARER with IAMOAuthBearerLoginCallbackHandler): the profile, or the role and its session
+ * name. No option: AWS's default credential chain. The region is not a JAAS option: AWS's handler
+ * reads it from the bootstrap host names, as mirrorflow does (or from `AWS_REGION`).
+ */
+function mapMskIam(jaasProp: Mm2Property, options: ReadonlyMap<string, string>, values: Mm2Values, set: Setter): void {
+  for (const [option, value] of options) {
+    const field = MSK_IAM_OPTIONS[option];
+    const noEffect = MSK_IAM_NO_EFFECT[option];
+    if (field !== undefined) set(['security', 'sasl', field], value, jaasProp);
+    else if (noEffect !== undefined) values.warn(jaasProp, `login option "${option}" has no effect: ${noEffect}`);
+    else values.report(jaasProp, `login option "${option}" is not supported yet`, `mirrorflow reads ${Object.keys(MSK_IAM_OPTIONS).join(', ')}`);
   }
 }
 

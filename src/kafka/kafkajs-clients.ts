@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
-import type { ClusterConnection, ClusterSecurity, OAuthClientCredentials, SaslSettings } from '../core/cluster';
+import type { ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { RecordWriter } from '../core/ports/record-writer';
@@ -19,10 +19,13 @@ import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
 import { OAuthTokenSource } from './oauth-token-source';
 import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
+import { MskIamTokenSource } from './msk-iam-token-source';
+import type { BearerTokenSource } from './refreshing-token';
 import { readTlsStores, type TlsStores } from './tls-stores';
 
 /** The token source of a cluster, shared by its clients. */
-type TokenSources = (cluster: string, credentials: OAuthClientCredentials) => OAuthTokenSource;
+type TokenSources = (cluster: string, sasl: TokenSasl) => BearerTokenSource;
+type TokenSasl = Extract<SaslSettings, { mechanism: 'oauthbearer' | 'aws_msk_iam' }>;
 
 export interface KafkajsClientsOptions {
   readonly clusters: readonly ClusterConnection[];
@@ -48,12 +51,12 @@ export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
   private readonly admins = new Map<string, KafkajsAdmin>();
   private open: Closable[] = [];
-  private readonly tokens = new Map<string, OAuthTokenSource>();
-  /** One OAuth token source per cluster, shared by its clients and the reachability probe. */
-  private readonly tokenSources: TokenSources = (cluster, credentials) => {
+  private readonly tokens = new Map<string, BearerTokenSource>();
+  /** One token source per cluster (OAuth or AWS MSK IAM), shared by its clients and the reachability probe. */
+  private readonly tokenSources: TokenSources = (cluster, sasl) => {
     let source = this.tokens.get(cluster);
     if (source === undefined) {
-      source = new OAuthTokenSource(cluster, credentials);
+      source = sasl.mechanism === 'oauthbearer' ? new OAuthTokenSource(cluster, sasl.oauth) : new MskIamTokenSource(cluster, sasl.aws);
       this.tokens.set(cluster, source);
     }
     return source;
@@ -210,10 +213,15 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: C
 
 /**
  * kafkajs's SASL options. OAUTHBEARER gets its tokens from the cluster's one OAuthTokenSource
- * (client-credentials grant, cached and refreshed) and authenticates with our provider, which,
- * unlike kafkajs's, notices when the broker refuses the token (oauth-bearer-authenticator.ts).
+ * (client-credentials grant, cached and refreshed), AWS MSK IAM from its MskIamTokenSource (signed
+ * with AWS credentials, sent over OAUTHBEARER as MSK takes them); both authenticate with our
+ * provider, which, unlike kafkajs's, notices when the broker refuses the token
+ * (oauth-bearer-authenticator.ts).
  */
 function saslOptions(cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions | Mechanism {
-  if (sasl.mechanism !== 'oauthbearer') return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
-  return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(cluster, sasl.oauth)) };
+  if (sasl.mechanism === 'oauthbearer' || sasl.mechanism === 'aws_msk_iam') {
+    const kind = sasl.mechanism === 'oauthbearer' ? 'OAuth token' : 'AWS MSK IAM token';
+    return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(cluster, sasl), kind) };
+  }
+  return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
 }

@@ -1,5 +1,5 @@
 import type { ClusterConnection, SaslSettings } from '../core/cluster';
-import type { ClusterConfig, SaslConfig } from '../config';
+import { mskIamRegion, type ClusterConfig, type SaslConfig } from '../config';
 
 /** The adapters' view of a cluster from its pipeline config. */
 export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
@@ -12,7 +12,7 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
     requestTimeoutMs: cluster.request_timeout_ms,
     security: {
       protocol: security.protocol,
-      sasl: security.sasl && toSaslSettings(security.sasl),
+      sasl: security.sasl && toSaslSettings(security.sasl, cluster.bootstrap_servers),
       ssl: security.ssl && {
         caFile: security.ssl.ca_file,
         ca: security.ssl.ca,
@@ -32,8 +32,16 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
   };
 }
 
-/** The validated config has `oauth` with oauthbearer and a user and password otherwise (the semantic checks see to it). */
-function toSaslSettings(sasl: SaslConfig): SaslSettings {
+/**
+ * The validated config has `oauth` with oauthbearer, a region to be found with aws_msk_iam, and a
+ * user and password otherwise (the semantic checks see to it).
+ */
+function toSaslSettings(sasl: SaslConfig, bootstrapServers: readonly string[]): SaslSettings {
+  if (sasl.mechanism === 'aws_msk_iam') {
+    const region = mskIamRegion(sasl.region, bootstrapServers)?.region;
+    if (region === undefined) throw new Error('An aws_msk_iam cluster without a region passed validation.');
+    return { mechanism: 'aws_msk_iam', aws: { region, profile: sasl.profile, roleArn: sasl.role_arn, roleSessionName: sasl.role_session_name } };
+  }
   if (sasl.mechanism === 'oauthbearer') {
     const oauth = sasl.oauth!;
     return {
