@@ -61,6 +61,25 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, b
   if (usesSasl && isPlainObject(security['sasl'])) checkSasl([...path, 'sasl'], security['sasl'], bootstrap, reporter);
   const ssl = security['ssl'];
   if (isPlainObject(ssl)) checkClientCertificate(ssl, [...path, 'ssl'], reporter);
+  const roles = security['roles'];
+  if (!isPlainObject(roles)) return;
+  // A role's blocks stand instead of the cluster's, under the cluster's protocol.
+  for (const [role, own] of Object.entries(roles)) {
+    if (!isPlainObject(own)) continue;
+    const rolePath = [...path, 'roles', role];
+    if (!usesSasl && own['sasl'] !== undefined) {
+      reporter.report(
+        [...rolePath, 'sasl'],
+        `"sasl" is set but the protocol is not SASL${protocolNote}`,
+        'set protocol: sasl_ssl or sasl_plaintext, or remove sasl',
+      );
+    }
+    if (!usesSsl && own['ssl'] !== undefined) {
+      reporter.report([...rolePath, 'ssl'], `"ssl" is set but the protocol does not use TLS${protocolNote}`, 'set protocol: ssl or sasl_ssl, or remove ssl');
+    }
+    if (usesSasl && isPlainObject(own['sasl'])) checkSasl([...rolePath, 'sasl'], own['sasl'], bootstrap, reporter);
+    if (isPlainObject(own['ssl'])) checkClientCertificate(own['ssl'], [...rolePath, 'ssl'], reporter);
+  }
 }
 
 /** A client certificate comes with its key, each from a file or inline, not both, or both from a keystore; a store's password with its store. */

@@ -7,9 +7,10 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { PathSegment } from './config-path';
 import { parseJaasConfig } from './jaas-config';
-import { CLIENT_ROLES, CONNECTION_KEYS } from './mm2-client-keys';
+import { CLIENT_ROLES, isConnectionKey, type ClientRole } from './mm2-client-keys';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import type { Mm2Values } from './mm2-values';
+import { MSK_IAM_LOGIN_HANDLER, checkClientCallbackHandler, mapMskIam } from './mm2-msk-iam-mapping';
 
 const LOGIN_MODULES: Readonly<Record<string, string>> = {
   plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
@@ -24,22 +25,6 @@ const OAUTH_LOGIN_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler',
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ];
-
-/**
- * AWS's MSK IAM library (aws-msk-iam-auth) as its README configures clients: mechanism
- * AWS_MSK_IAM with its login module and client callback handler, or OAUTHBEARER with its login
- * callback handler (which MSK's docs also set as the client callback handler).
- */
-const MSK_IAM_LOGIN_HANDLER = 'software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler';
-const MSK_IAM_CLIENT_HANDLER = 'software.amazon.msk.auth.iam.IAMClientCallbackHandler';
-/** aws-msk-iam-auth's JAAS options (its MSKCredentialProvider) and what each becomes. */
-const MSK_IAM_OPTIONS: Readonly<Record<string, string>> = { awsProfileName: 'profile', awsRoleArn: 'role_arn', awsRoleSessionName: 'role_session_name' };
-const MSK_IAM_NO_EFFECT: Readonly<Record<string, string>> = {
-  awsStsRegion: "the role is assumed through the STS endpoint of the cluster's region",
-  awsDebugCreds: 'mirrorflow does not log the caller identity',
-  awsMaxRetries: 'mirrorflow retries a failed signing like a broker outage',
-  awsMaxBackOffTimeMs: 'mirrorflow retries a failed signing like a broker outage',
-};
 
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
@@ -78,32 +63,57 @@ export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property
       if (value !== undefined) set([field], value, prop);
     }
   }
-  checkOneSettingPerCluster(alias, props, values);
   const failuresBefore = values.failures;
   mapSecurity(alias, props, { ...context, set });
+  for (const role of CLIENT_ROLES) mapRoleSecurity(alias, role, props, { ...context, set });
   if (values.failures > failuresBefore) document.fail([...base, 'security']);
 }
 
-/** A pipeline cluster has one value of each connection setting; MM2 can set one per client role. */
-function checkOneSettingPerCluster(alias: string, props: ReadonlyMap<string, Mm2Property>, values: Mm2Values): void {
-  for (const key of CONNECTION_KEYS) {
+/**
+ * A client role's own SASL and TLS settings (`A.producer.sasl.jaas.config`), as MM2's
+ * MirrorMakerConfig.clusterProps combines them: `A.<role>.<key>` over `A.<key>` over the
+ * top-level `<key>`, key by key. A role whose `sasl.*` keys differ from the cluster's gets its own
+ * `security.roles.<role>.sasl`, one whose `ssl.*` keys differ its own `ssl`, each read from the
+ * role's combined keys. Other connection settings (bootstrap servers, protocol, timeouts) stay
+ * one per cluster.
+ */
+function mapRoleSecurity(alias: string, role: ClientRole, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+  const { values, set } = context;
+  const differs = (key: string): boolean => {
+    const own = props.get(`${role}.${key}`);
     const shared = props.get(key);
-    for (const role of CLIENT_ROLES) {
-      const own = props.get(`${role}.${key}`);
-      if (own === undefined || own === shared || own.value === shared?.value) continue;
-      values.report(
-        own,
-        `a connection setting for one client role is not supported yet`,
-        `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`,
-        false,
-      );
-    }
+    return own !== undefined && own !== shared && own.value !== shared?.value;
+  };
+  const ownKeys = [...new Set([...props.keys()].filter((k) => k.startsWith(`${role}.`)).map((k) => k.slice(role.length + 1)))].filter(differs);
+  for (const key of ownKeys.filter((k) => isConnectionKey(k) && !/^(sasl|ssl)\./.test(k))) {
+    values.report(
+      props.get(`${role}.${key}`)!,
+      `a different ${key} for one client role is not supported`,
+      `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`,
+      false,
+    );
   }
+  const sasl = ownKeys.some((k) => k.startsWith('sasl.'));
+  const ssl = ownKeys.some((k) => k.startsWith('ssl.'));
+  if (!sasl && !ssl) return;
+  const combined = new Map(props);
+  for (const [key, prop] of props) if (key.startsWith(`${role}.`)) combined.set(key.slice(role.length + 1), prop);
+  const roleSet: Setter = (path, value, prop) => {
+    if (path[0] !== 'security' || path[1] === 'protocol') return;
+    set(['security', 'roles', role, ...path.slice(1)], value, prop);
+  };
+  mapSecurity(alias, combined, { ...context, set: roleSet }, { sasl, ssl, warn: false });
 }
 
 type Setter = (path: PathSegment[], value: unknown, prop: Mm2Property) => void;
 
-function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+/** `only`: map just these blocks, without the has-no-effect warnings (a role's, whose keys are mostly the cluster's). */
+function mapSecurity(
+  alias: string,
+  props: ReadonlyMap<string, Mm2Property>,
+  context: ClusterMappingContext & { set: Setter },
+  only: { readonly sasl: boolean; readonly ssl: boolean; readonly warn: boolean } = { sasl: true, ssl: true, warn: true },
+): void {
   const { values, set } = context;
   const protocolProp = props.get('security.protocol');
   let protocol = 'plaintext';
@@ -118,12 +128,12 @@ function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, con
   const own = (prop: Mm2Property): boolean => prop.key.startsWith(`${alias}.`);
   for (const prop of new Set(props.values())) {
     const key = prop.key.slice(prop.key.startsWith(`${alias}.`) ? alias.length + 1 : 0);
-    if (!own(prop)) continue;
+    if (!own(prop) || !only.warn) continue;
     if (!usesSasl && key.startsWith('sasl.')) values.warn(prop, `has no effect: ${alias} does not use SASL (security.protocol is ${protocol.toUpperCase()})`);
     if (!usesTls && key.startsWith('ssl.')) values.warn(prop, `has no effect: ${alias} does not use TLS (security.protocol is ${protocol.toUpperCase()})`);
   }
-  if (usesSasl) mapSasl(alias, props, protocolProp!, values, set);
-  if (usesTls) mapTls(alias, props, context);
+  if (usesSasl && only.sasl) mapSasl(alias, props, protocolProp!, values, set);
+  if (usesTls && only.ssl) mapTls(alias, props, context);
 }
 
 function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter): void {
@@ -253,42 +263,6 @@ function mapOAuth(
     if (!['clientId', 'clientSecret', 'scope'].includes(option)) {
       values.report(jaasProp, `login option "${option}" is not supported yet`, 'mirrorflow reads clientId, clientSecret and scope');
     }
-  }
-}
-
-/**
- * `sasl.client.callback.handler.class` names Java code: only aws-msk-iam-auth's own handlers pass,
- * with the mechanism they belong to, as mirrorflow signs MSK IAM tokens itself.
- */
-function checkClientCallbackHandler(props: ReadonlyMap<string, Mm2Property>, mechanism: string, values: Mm2Values): void {
-  const prop = props.get('sasl.client.callback.handler.class');
-  if (prop === undefined) return;
-  const value = values.isOpaque(prop) ? undefined : prop.value.trim();
-  const login = props.get('sasl.login.callback.handler.class')?.value.trim();
-  const fits =
-    (mechanism === 'aws_msk_iam' && value === MSK_IAM_CLIENT_HANDLER) ||
-    (mechanism === 'oauthbearer' && value === MSK_IAM_LOGIN_HANDLER && login === MSK_IAM_LOGIN_HANDLER);
-  if (fits) return;
-  values.report(
-    prop,
-    'custom Java classes cannot run in mirrorflow',
-    `only AWS MSK IAM's handlers are read: ${MSK_IAM_CLIENT_HANDLER} with AWS_MSK_IAM, ${MSK_IAM_LOGIN_HANDLER} with OAUTHBEARER and the same login handler`,
-  );
-}
-
-/**
- * AWS MSK IAM's JAAS options, from `IAMLoginModule` (AWS_MSK_IAM) or `OAuthBearerLoginModule`
- * (OAUTHBEARER with IAMOAuthBearerLoginCallbackHandler): the profile, or the role and its session
- * name. No option: AWS's default credential chain. The region is not a JAAS option: AWS's handler
- * reads it from the bootstrap host names, as mirrorflow does (or from `AWS_REGION`).
- */
-function mapMskIam(jaasProp: Mm2Property, options: ReadonlyMap<string, string>, values: Mm2Values, set: Setter): void {
-  for (const [option, value] of options) {
-    const field = MSK_IAM_OPTIONS[option];
-    const noEffect = MSK_IAM_NO_EFFECT[option];
-    if (field !== undefined) set(['security', 'sasl', field], value, jaasProp);
-    else if (noEffect !== undefined) values.warn(jaasProp, `login option "${option}" has no effect: ${noEffect}`);
-    else values.report(jaasProp, `login option "${option}" is not supported yet`, `mirrorflow reads ${Object.keys(MSK_IAM_OPTIONS).join(', ')}`);
   }
 }
 

@@ -194,6 +194,13 @@ const sslSchema = z
   })
   .describe('TLS settings; used when `protocol` is `ssl` or `sasl_ssl`, and only then.');
 
+function roleSecuritySchema(clients: string, prefix: string) {
+  return z
+    .strictObject({ sasl: saslSchema.optional(), ssl: sslSchema.optional() })
+    .optional()
+    .describe(`SASL and TLS settings of ${clients}, instead of the cluster's. MM2: \`<alias>.${prefix}.sasl.*\`, \`<alias>.${prefix}.ssl.*\`.`);
+}
+
 const securitySchema = z
   .strictObject({
     protocol: caseInsensitiveEnum(
@@ -202,6 +209,16 @@ const securitySchema = z
     ).withDefault('plaintext'),
     sasl: saslSchema.optional(),
     ssl: sslSchema.optional(),
+    roles: z
+      .strictObject({
+        consumer: roleSecuritySchema('consumers (the replication consumer, and the readers of internal topics and group members)', 'consumer'),
+        producer: roleSecuritySchema('producers (records, progress, offset syncs, checkpoints, heartbeats)', 'producer'),
+        admin: roleSecuritySchema('the admin client (topics, configs, ACLs, groups)', 'admin'),
+      })
+      .optional()
+      .describe(
+        "Other credentials for one kind of client of this cluster, e.g. a producer user without CREATE and an admin user with it. A role's `sasl` or `ssl` replaces the cluster's block whole; a block it does not set is the cluster's. MM2: `<alias>.consumer.*`, `<alias>.producer.*`, `<alias>.admin.*`.",
+      ),
   })
   .describe('Transport security of every client of this cluster. MM2: `<alias>.security.protocol`, `<alias>.ssl.*`, `<alias>.sasl.*`.');
 

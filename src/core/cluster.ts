@@ -35,8 +35,13 @@ export type SaslSettings =
   | { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientCredentials }
   | { readonly mechanism: 'aws_msk_iam'; readonly aws: AwsMskIamSettings };
 
+/** MM2's client roles, whose security settings may differ from the cluster's (`<alias>.producer.sasl.jaas.config`). */
+export type ClientKind = 'consumer' | 'producer' | 'admin';
+
 export interface ClusterSecurity {
   readonly protocol: SecurityProtocol;
+  /** Each kind of client's own security, whole (the cluster's blocks where the role sets none), when it differs. */
+  readonly roles?: Partial<Readonly<Record<ClientKind, Omit<ClusterSecurity, 'roles'>>>>;
   readonly sasl?: SaslSettings;
   readonly ssl?: {
     readonly caFile?: string;
