@@ -7,6 +7,7 @@
 import { didYouMean } from '../plugins';
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from './config-path';
 import { regexListProblems } from './check-topic-pattern';
+import { mskIamRegion } from './msk-iam-region';
 
 export interface SemanticReporter {
   report(path: PathSegment[], message: string, hint?: string): void;
@@ -24,7 +25,7 @@ export function checkPipelineSemantics(data: unknown, reporter: SemanticReporter
     }
     for (const [alias, cluster] of Object.entries(clusters)) {
       if (isPlainObject(cluster) && isPlainObject(cluster['security'])) {
-        checkSecurity(['clusters', alias, 'security'], cluster['security'], reporter);
+        checkSecurity(['clusters', alias, 'security'], cluster['security'], bootstrapList(cluster['bootstrap_servers']), reporter);
       }
     }
   }
@@ -32,7 +33,13 @@ export function checkPipelineSemantics(data: unknown, reporter: SemanticReporter
   if (Array.isArray(data['flows'])) checkFlows(data['flows'], clusters, reporter);
 }
 
-function checkSecurity(path: PathSegment[], security: Record<string, unknown>, reporter: SemanticReporter): void {
+/** The bootstrap servers as written (a list, or one comma-separated string); the schema judges their shape. */
+function bootstrapList(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim());
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+}
+
+function checkSecurity(path: PathSegment[], security: Record<string, unknown>, bootstrap: readonly string[], reporter: SemanticReporter): void {
   const written = security['protocol'];
   // An invalid protocol is the schema's to report; judging sasl/ssl against it would only add noise.
   if (written !== undefined && typeof written !== 'string') return;
@@ -51,9 +58,28 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
   if (!usesSsl && security['ssl'] !== undefined) {
     reporter.report([...path, 'ssl'], `"ssl" is set but the protocol does not use TLS${protocolNote}`, 'set protocol: ssl or sasl_ssl, or remove ssl');
   }
-  if (usesSasl && isPlainObject(security['sasl'])) checkSasl([...path, 'sasl'], security['sasl'], reporter);
+  if (usesSasl && isPlainObject(security['sasl'])) checkSasl([...path, 'sasl'], security['sasl'], bootstrap, reporter);
   const ssl = security['ssl'];
   if (isPlainObject(ssl)) checkClientCertificate(ssl, [...path, 'ssl'], reporter);
+  const roles = security['roles'];
+  if (!isPlainObject(roles)) return;
+  // A role's blocks stand instead of the cluster's, under the cluster's protocol.
+  for (const [role, own] of Object.entries(roles)) {
+    if (!isPlainObject(own)) continue;
+    const rolePath = [...path, 'roles', role];
+    if (!usesSasl && own['sasl'] !== undefined) {
+      reporter.report(
+        [...rolePath, 'sasl'],
+        `"sasl" is set but the protocol is not SASL${protocolNote}`,
+        'set protocol: sasl_ssl or sasl_plaintext, or remove sasl',
+      );
+    }
+    if (!usesSsl && own['ssl'] !== undefined) {
+      reporter.report([...rolePath, 'ssl'], `"ssl" is set but the protocol does not use TLS${protocolNote}`, 'set protocol: ssl or sasl_ssl, or remove ssl');
+    }
+    if (usesSasl && isPlainObject(own['sasl'])) checkSasl([...rolePath, 'sasl'], own['sasl'], bootstrap, reporter);
+    if (isPlainObject(own['ssl'])) checkClientCertificate(own['ssl'], [...rolePath, 'ssl'], reporter);
+  }
 }
 
 /** A client certificate comes with its key, each from a file or inline, not both, or both from a keystore; a store's password with its store. */
@@ -91,25 +117,61 @@ function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[
   }
 }
 
-/** OAUTHBEARER takes an `oauth` block and no user or password; the other mechanisms the reverse. */
-function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, reporter: SemanticReporter): void {
-  const mechanism = sasl['mechanism'];
+const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam'];
+const AWS_KEYS = ['region', 'profile', 'role_arn', 'role_session_name'];
+
+/**
+ * OAUTHBEARER takes an `oauth` block, AWS MSK IAM its AWS keys and a region it can find, the
+ * other mechanisms a user and password; none takes another's keys.
+ */
+function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, bootstrap: readonly string[], reporter: SemanticReporter): void {
+  const written = sasl['mechanism'];
   // A missing or unknown mechanism is the schema's to report.
-  if (typeof mechanism !== 'string' || !['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'].includes(mechanism.toLowerCase())) return;
-  if (mechanism.toLowerCase() === 'oauthbearer') {
+  if (typeof written !== 'string' || !MECHANISMS.includes(written.toLowerCase())) return;
+  const mechanism = written.toLowerCase();
+  const notUsed = (keys: readonly string[], hint: string): void => {
+    for (const key of keys) if (sasl[key] !== undefined) reporter.report([...path, key], `"${key}" is not used with mechanism ${mechanism}`, hint);
+  };
+  if (mechanism === 'oauthbearer') {
     if (sasl['oauth'] === undefined) {
       reporter.report([...path, 'oauth'], 'mechanism oauthbearer needs an "oauth" block', 'add oauth: { token_endpoint_url, client_id, client_secret }');
     }
-    for (const key of ['username', 'password']) {
-      if (sasl[key] !== undefined) reporter.report([...path, key], `"${key}" is not used with mechanism oauthbearer`, 'the client id and secret go in oauth');
-    }
+    notUsed(['username', 'password'], 'the client id and secret go in oauth');
+    notUsed(AWS_KEYS, 'AWS keys go with mechanism aws_msk_iam');
+    return;
+  }
+  if (mechanism === 'aws_msk_iam') {
+    notUsed(['username', 'password', 'oauth'], 'AWS MSK IAM signs with AWS credentials: a profile, a role, or the default chain');
+    checkMskIam(path, sasl, bootstrap, reporter);
     return;
   }
   for (const key of ['username', 'password']) {
-    if (sasl[key] === undefined) reporter.report([...path, key], `mechanism ${mechanism.toLowerCase()} needs a "${key}"`);
+    if (sasl[key] === undefined) reporter.report([...path, key], `mechanism ${mechanism} needs a "${key}"`);
   }
   if (sasl['oauth'] !== undefined)
     reporter.report([...path, 'oauth'], `"oauth" is used with mechanism oauthbearer only`, 'remove it, or set mechanism: oauthbearer');
+  notUsed(AWS_KEYS, 'AWS keys go with mechanism aws_msk_iam');
+}
+
+function checkMskIam(path: PathSegment[], sasl: Record<string, unknown>, bootstrap: readonly string[], reporter: SemanticReporter): void {
+  if (sasl['profile'] !== undefined && sasl['role_arn'] !== undefined) {
+    reporter.report(
+      [...path, 'role_arn'],
+      '"profile" and "role_arn" are both set',
+      'keep one: a profile can itself assume a role (role_arn and source_profile in ~/.aws/config)',
+    );
+  }
+  if (sasl['role_session_name'] !== undefined && sasl['role_arn'] === undefined) {
+    reporter.report([...path, 'role_session_name'], '"role_session_name" is used with "role_arn" only');
+  }
+  // A region written wrong is the schema's to report.
+  if (sasl['region'] === undefined && mskIamRegion(undefined, bootstrap) === undefined) {
+    reporter.report(
+      [...path, 'region'],
+      'mechanism aws_msk_iam needs an AWS region: none is set, the bootstrap servers do not name one (b-1.<cluster>.kafka.<region>.amazonaws.com), and AWS_REGION is not set',
+      "add region: eu-west-1 (the MSK cluster's region)",
+    );
+  }
 }
 
 function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefined, reporter: SemanticReporter): void {

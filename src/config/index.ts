@@ -42,3 +42,4 @@ export type {
   TransformStep,
 } from './pipeline-config';
 export { parseJavaProperties } from './java-properties';
+export { mskIamRegion } from './msk-iam-region';

@@ -22,6 +22,7 @@ export const CONNECTION_KEYS: readonly string[] = [
   'sasl.mechanism',
   'sasl.jaas.config',
   'sasl.login.callback.handler.class',
+  'sasl.client.callback.handler.class',
   'sasl.oauthbearer.token.endpoint.url',
   'sasl.oauthbearer.client.credentials.client.id',
   'sasl.oauthbearer.client.credentials.client.secret',
@@ -59,7 +60,6 @@ const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
   'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
   'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
-  'sasl.client.callback.handler.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.kerberos.service.name': { kind: 'unsupported', why: 'Kerberos (GSSAPI) is not supported yet', accepts: [] },
 };

@@ -7,15 +7,17 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { PathSegment } from './config-path';
 import { parseJaasConfig } from './jaas-config';
-import { CLIENT_ROLES, CONNECTION_KEYS } from './mm2-client-keys';
+import { CLIENT_ROLES, isConnectionKey, type ClientRole } from './mm2-client-keys';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import type { Mm2Values } from './mm2-values';
+import { MSK_IAM_LOGIN_HANDLER, checkClientCallbackHandler, mapMskIam } from './mm2-msk-iam-mapping';
 
 const LOGIN_MODULES: Readonly<Record<string, string>> = {
   plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
   'scram-sha-256': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   'scram-sha-512': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   oauthbearer: 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule',
+  aws_msk_iam: 'software.amazon.msk.auth.iam.IAMLoginModule',
 };
 
 /** Kafka's client-credentials login handler, under its current name and the one before Kafka 3.4 moved it. */
@@ -23,9 +25,6 @@ const OAUTH_LOGIN_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler',
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ];
-
-/** The login handler of AWS's MSK IAM library (aws-msk-iam-auth), which signs OAUTHBEARER tokens with IAM credentials. */
-const MSK_IAM_LOGIN_HANDLER = 'software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler';
 
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
@@ -64,32 +63,57 @@ export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property
       if (value !== undefined) set([field], value, prop);
     }
   }
-  checkOneSettingPerCluster(alias, props, values);
   const failuresBefore = values.failures;
   mapSecurity(alias, props, { ...context, set });
+  for (const role of CLIENT_ROLES) mapRoleSecurity(alias, role, props, { ...context, set });
   if (values.failures > failuresBefore) document.fail([...base, 'security']);
 }
 
-/** A pipeline cluster has one value of each connection setting; MM2 can set one per client role. */
-function checkOneSettingPerCluster(alias: string, props: ReadonlyMap<string, Mm2Property>, values: Mm2Values): void {
-  for (const key of CONNECTION_KEYS) {
+/**
+ * A client role's own SASL and TLS settings (`A.producer.sasl.jaas.config`), as MM2's
+ * MirrorMakerConfig.clusterProps combines them: `A.<role>.<key>` over `A.<key>` over the
+ * top-level `<key>`, key by key. A role whose `sasl.*` keys differ from the cluster's gets its own
+ * `security.roles.<role>.sasl`, one whose `ssl.*` keys differ its own `ssl`, each read from the
+ * role's combined keys. Other connection settings (bootstrap servers, protocol, timeouts) stay
+ * one per cluster.
+ */
+function mapRoleSecurity(alias: string, role: ClientRole, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+  const { values, set } = context;
+  const differs = (key: string): boolean => {
+    const own = props.get(`${role}.${key}`);
     const shared = props.get(key);
-    for (const role of CLIENT_ROLES) {
-      const own = props.get(`${role}.${key}`);
-      if (own === undefined || own === shared || own.value === shared?.value) continue;
-      values.report(
-        own,
-        `a connection setting for one client role is not supported yet`,
-        `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`,
-        false,
-      );
-    }
+    return own !== undefined && own !== shared && own.value !== shared?.value;
+  };
+  const ownKeys = [...new Set([...props.keys()].filter((k) => k.startsWith(`${role}.`)).map((k) => k.slice(role.length + 1)))].filter(differs);
+  for (const key of ownKeys.filter((k) => isConnectionKey(k) && !/^(sasl|ssl)\./.test(k))) {
+    values.report(
+      props.get(`${role}.${key}`)!,
+      `a different ${key} for one client role is not supported`,
+      `a pipeline cluster has one ${key} for all its clients; set ${alias}.${key}`,
+      false,
+    );
   }
+  const sasl = ownKeys.some((k) => k.startsWith('sasl.'));
+  const ssl = ownKeys.some((k) => k.startsWith('ssl.'));
+  if (!sasl && !ssl) return;
+  const combined = new Map(props);
+  for (const [key, prop] of props) if (key.startsWith(`${role}.`)) combined.set(key.slice(role.length + 1), prop);
+  const roleSet: Setter = (path, value, prop) => {
+    if (path[0] !== 'security' || path[1] === 'protocol') return;
+    set(['security', 'roles', role, ...path.slice(1)], value, prop);
+  };
+  mapSecurity(alias, combined, { ...context, set: roleSet }, { sasl, ssl, warn: false });
 }
 
 type Setter = (path: PathSegment[], value: unknown, prop: Mm2Property) => void;
 
-function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, context: ClusterMappingContext & { set: Setter }): void {
+/** `only`: map just these blocks, without the has-no-effect warnings (a role's, whose keys are mostly the cluster's). */
+function mapSecurity(
+  alias: string,
+  props: ReadonlyMap<string, Mm2Property>,
+  context: ClusterMappingContext & { set: Setter },
+  only: { readonly sasl: boolean; readonly ssl: boolean; readonly warn: boolean } = { sasl: true, ssl: true, warn: true },
+): void {
   const { values, set } = context;
   const protocolProp = props.get('security.protocol');
   let protocol = 'plaintext';
@@ -104,12 +128,12 @@ function mapSecurity(alias: string, props: ReadonlyMap<string, Mm2Property>, con
   const own = (prop: Mm2Property): boolean => prop.key.startsWith(`${alias}.`);
   for (const prop of new Set(props.values())) {
     const key = prop.key.slice(prop.key.startsWith(`${alias}.`) ? alias.length + 1 : 0);
-    if (!own(prop)) continue;
+    if (!own(prop) || !only.warn) continue;
     if (!usesSasl && key.startsWith('sasl.')) values.warn(prop, `has no effect: ${alias} does not use SASL (security.protocol is ${protocol.toUpperCase()})`);
     if (!usesTls && key.startsWith('ssl.')) values.warn(prop, `has no effect: ${alias} does not use TLS (security.protocol is ${protocol.toUpperCase()})`);
   }
-  if (usesSasl) mapSasl(alias, props, protocolProp!, values, set);
-  if (usesTls) mapTls(alias, props, context);
+  if (usesSasl && only.sasl) mapSasl(alias, props, protocolProp!, values, set);
+  if (usesTls && only.ssl) mapTls(alias, props, context);
 }
 
 function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter): void {
@@ -125,18 +149,21 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   }
   const mechanism = values.choice(
     mechanismProp,
-    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'] as const,
-    'GSSAPI and AWS_MSK_IAM are not supported yet (see docs/security.md)',
+    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER', 'AWS_MSK_IAM'] as const,
+    'GSSAPI (Kerberos) is not supported yet (see docs/security.md)',
   );
   if (mechanism === undefined) return;
   const lower = mechanism.toLowerCase();
+  checkClientCallbackHandler(props, lower, values);
   set(['security', 'sasl', 'mechanism'], lower, mechanismProp);
   const jaasProp = props.get('sasl.jaas.config');
   if (jaasProp === undefined) {
     values.report(
       mechanismProp,
       `${alias} uses SASL but sets no sasl.jaas.config`,
-      `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
+      lower === 'aws_msk_iam'
+        ? `set ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required;`
+        : `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
       false,
     );
     return;
@@ -161,6 +188,10 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
   }
   if (lower === 'oauthbearer') {
     mapOAuth(alias, props, mechanismProp, jaasProp, module.options, values, set);
+    return;
+  }
+  if (lower === 'aws_msk_iam') {
+    mapMskIam(jaasProp, module.options, values, set);
     return;
   }
   for (const option of ['username', 'password']) {
@@ -202,7 +233,8 @@ function mapOAuth(
   const handlerClass = values.literal(handler, 'to know how tokens are got');
   if (handlerClass === undefined) return;
   if (handlerClass === MSK_IAM_LOGIN_HANDLER) {
-    values.report(handler, 'AWS MSK IAM authentication is not supported yet', 'see docs/security.md, AWS MSK; MSK also takes SASL/SCRAM or mutual TLS');
+    set(['security', 'sasl', 'mechanism'], 'aws_msk_iam', handler);
+    mapMskIam(jaasProp, jaas, values, set);
     return;
   }
   if (!OAUTH_LOGIN_HANDLERS.includes(handlerClass)) {

@@ -188,7 +188,7 @@ function checkFlowKey(prop: Mm2Property, flow: { source: string; target: string 
       values.report(
         prop,
         `connection settings per flow are not supported yet`,
-        `set it on the cluster, as ${clientMatch[1] === 'target' ? flow.target : flow.source}.${setting}`,
+        `set it on the cluster, as ${clientMatch[1] === 'target' ? flow.target : flow.source}.${/^(sasl|ssl)\./.test(setting) ? `${role}.` : ''}${setting}`,
         false,
       );
       return;

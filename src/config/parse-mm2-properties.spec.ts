@@ -321,28 +321,6 @@ describe('parseMm2Properties: security', () => {
     );
   });
 
-  it('refuses AWS MSK IAM in both of its forms, pointing at the docs', () => {
-    const lines = problems([
-      ...BASE,
-      'primary->backup.enabled = true',
-      'backup.security.protocol = SASL_SSL',
-      'backup.sasl.mechanism = OAUTHBEARER',
-      'backup.sasl.jaas.config = org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
-      'backup.sasl.login.callback.handler.class = software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler',
-      'primary.security.protocol = SASL_SSL',
-      'primary.sasl.mechanism = AWS_MSK_IAM',
-      'primary.sasl.jaas.config = software.amazon.msk.auth.iam.IAMLoginModule required;',
-    ]);
-    assert.ok(
-      lines.some((l) => /AWS MSK IAM authentication is not supported yet at backup\.sasl\.login\.callback\.handler\.class/.test(l)),
-      lines.join('\n'),
-    );
-    assert.ok(
-      lines.some((l) => /AWS_MSK_IAM are not supported yet \(see docs\/security\.md\)/.test(l) && /primary\.sasl\.mechanism/.test(l)),
-      lines.join('\n'),
-    );
-  });
-
   it('refuses what the client cannot do, never quoting the JAAS text', () => {
     const lines = problems([
       ...BASE,

@@ -93,8 +93,8 @@ const oauthSchema = z
 const saslSchema = z
   .strictObject({
     mechanism: caseInsensitiveEnum(
-      ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer'],
-      'SASL mechanism. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER; upper case accepted).',
+      ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam'],
+      'SASL mechanism. `aws_msk_iam`: AWS MSK IAM, tokens signed with AWS credentials and sent over OAUTHBEARER. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM; upper case accepted).',
     ).required(),
     username: z.string().min(1).optional().describe('SASL user name; required with `plain` and `scram-*`. MM2: the `username` in `sasl.jaas.config`.'),
     password: z
@@ -105,6 +105,32 @@ const saslSchema = z
         'SASL password; required with `plain` and `scram-*`. Use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: the `password` in `sasl.jaas.config`.',
       ),
     oauth: oauthSchema.optional(),
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region, e.g. eu-west-1')
+      .optional()
+      .describe(
+        'AWS region of the MSK cluster, with mechanism `aws_msk_iam` only; default the region in the bootstrap host names (`b-1.<cluster>.kafka.<region>.amazonaws.com`), else `AWS_REGION`. MM2: read from the bootstrap servers.',
+      ),
+    profile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "AWS credentials profile (`~/.aws/credentials`, `~/.aws/config`) to sign with, with mechanism `aws_msk_iam` only; default AWS's default credential chain. MM2: `awsProfileName` in `sasl.jaas.config`.",
+      ),
+    role_arn: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/, 'must be an IAM role ARN, e.g. arn:aws:iam::123456789012:role/msk-mirror')
+      .optional()
+      .describe(
+        "IAM role to assume (through STS, with the default chain's credentials) and sign with, with mechanism `aws_msk_iam` only; not with `profile`. MM2: `awsRoleArn` in `sasl.jaas.config`.",
+      ),
+    role_session_name: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Session name when assuming `role_arn`; default `MSKSASLDefaultSession`. MM2: `awsRoleSessionName` in `sasl.jaas.config`.'),
   })
   .describe('SASL credentials; required when `protocol` is `sasl_plaintext` or `sasl_ssl`, and only then.');
 
@@ -168,6 +194,13 @@ const sslSchema = z
   })
   .describe('TLS settings; used when `protocol` is `ssl` or `sasl_ssl`, and only then.');
 
+function roleSecuritySchema(clients: string, prefix: string) {
+  return z
+    .strictObject({ sasl: saslSchema.optional(), ssl: sslSchema.optional() })
+    .optional()
+    .describe(`SASL and TLS settings of ${clients}, instead of the cluster's. MM2: \`<alias>.${prefix}.sasl.*\`, \`<alias>.${prefix}.ssl.*\`.`);
+}
+
 const securitySchema = z
   .strictObject({
     protocol: caseInsensitiveEnum(
@@ -176,6 +209,16 @@ const securitySchema = z
     ).withDefault('plaintext'),
     sasl: saslSchema.optional(),
     ssl: sslSchema.optional(),
+    roles: z
+      .strictObject({
+        consumer: roleSecuritySchema('consumers (the replication consumer, and the readers of internal topics and group members)', 'consumer'),
+        producer: roleSecuritySchema('producers (records, progress, offset syncs, checkpoints, heartbeats)', 'producer'),
+        admin: roleSecuritySchema('the admin client (topics, configs, ACLs, groups)', 'admin'),
+      })
+      .optional()
+      .describe(
+        "Other credentials for one kind of client of this cluster, e.g. a producer user without CREATE and an admin user with it. A role's `sasl` or `ssl` replaces the cluster's block whole; a block it does not set is the cluster's. MM2: `<alias>.consumer.*`, `<alias>.producer.*`, `<alias>.admin.*`.",
+      ),
   })
   .describe('Transport security of every client of this cluster. MM2: `<alias>.security.protocol`, `<alias>.ssl.*`, `<alias>.sasl.*`.');
 

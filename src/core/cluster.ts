@@ -9,7 +9,7 @@ export interface ClusterConnection {
 }
 
 export type SecurityProtocol = 'plaintext' | 'ssl' | 'sasl_plaintext' | 'sasl_ssl';
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer';
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws_msk_iam';
 
 /** OAuth client credentials: tokens come from `tokenEndpointUrl` by the client-credentials grant. */
 export interface OAuthClientCredentials {
@@ -19,12 +19,29 @@ export interface OAuthClientCredentials {
   readonly scope?: string;
 }
 
+/**
+ * AWS MSK IAM: SigV4-signed tokens sent over SASL/OAUTHBEARER, signed with the credentials of a
+ * named profile, of an assumed role, or else of AWS's default credential chain.
+ */
+export interface AwsMskIamSettings {
+  readonly region: string;
+  readonly profile?: string;
+  readonly roleArn?: string;
+  readonly roleSessionName?: string;
+}
+
 export type SaslSettings =
-  | { readonly mechanism: Exclude<SaslMechanism, 'oauthbearer'>; readonly username: string; readonly password: string }
-  | { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientCredentials };
+  | { readonly mechanism: Exclude<SaslMechanism, 'oauthbearer' | 'aws_msk_iam'>; readonly username: string; readonly password: string }
+  | { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientCredentials }
+  | { readonly mechanism: 'aws_msk_iam'; readonly aws: AwsMskIamSettings };
+
+/** MM2's client roles, whose security settings may differ from the cluster's (`<alias>.producer.sasl.jaas.config`). */
+export type ClientKind = 'consumer' | 'producer' | 'admin';
 
 export interface ClusterSecurity {
   readonly protocol: SecurityProtocol;
+  /** Each kind of client's own security, whole (the cluster's blocks where the role sets none), when it differs. */
+  readonly roles?: Partial<Readonly<Record<ClientKind, Omit<ClusterSecurity, 'roles'>>>>;
   readonly sasl?: SaslSettings;
   readonly ssl?: {
     readonly caFile?: string;

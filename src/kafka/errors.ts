@@ -113,8 +113,10 @@ export function toUnavailableError(cluster: string, error: unknown): ClusterUnav
   const authFailed = shape.name === 'KafkaJSSASLAuthenticationError' || shape.type === 'SASL_AUTHENTICATION_FAILED';
   const reason = !authFailed
     ? `cannot be reached (${describeError(error)})`
-    : /OAUTHBEARER/.test(shape.message ?? '')
-      ? 'authentication failed: the broker refused the OAuth token (check the scope and the audience the broker expects)'
-      : 'authentication failed (check the username and password)';
+    : /AWS MSK IAM token/.test(shape.message ?? '')
+      ? "authentication failed: the broker refused the AWS MSK IAM token (check the AWS credentials, the region, and the cluster's IAM access policy)"
+      : /OAUTHBEARER/.test(shape.message ?? '')
+        ? 'authentication failed: the broker refused the OAuth token (check the scope and the audience the broker expects)'
+        : 'authentication failed (check the username and password)';
   return new ClusterUnavailableError(cluster, reason, { cause: error });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
-import type { ClusterConnection, ClusterSecurity, OAuthClientCredentials, SaslSettings } from '../core/cluster';
+import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, TransactionsOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { SlotTransactions } from '../core/ports/slot-transactions';
 import { KafkaSlotTransactions } from './slot-transactions';
@@ -22,10 +22,13 @@ import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
 import { OAuthTokenSource } from './oauth-token-source';
 import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
+import { MskIamTokenSource } from './msk-iam-token-source';
+import type { BearerTokenSource } from './refreshing-token';
 import { readTlsStores, type TlsStores } from './tls-stores';
 
 /** The token source of a cluster, shared by its clients. */
-type TokenSources = (cluster: string, credentials: OAuthClientCredentials) => OAuthTokenSource;
+type TokenSources = (key: string, cluster: string, sasl: TokenSasl) => BearerTokenSource;
+type TokenSasl = Extract<SaslSettings, { mechanism: 'oauthbearer' | 'aws_msk_iam' }>;
 
 export interface KafkajsClientsOptions {
   readonly clusters: readonly ClusterConnection[];
@@ -35,9 +38,30 @@ export interface KafkajsClientsOptions {
   readonly debug?: boolean;
 }
 
-/** Internal options of kafkaConfig: the clients' options and each cluster's stores, read once. */
+/** Internal options of kafkaConfig: the clients' options and the stores of each cluster and role, read once. */
 interface ConfigContext extends KafkajsClientsOptions {
   readonly stores: ReadonlyMap<string, TlsStores>;
+}
+
+/**
+ * What one kind of client of a cluster connects with: the cluster's security, or its role's own
+ * (`security.roles`). `key` names that security: the alias, or `alias|kind` for a role's own.
+ */
+interface Login {
+  readonly key: string;
+  readonly connection: ClusterConnection;
+}
+
+function loginOf(connection: ClusterConnection, kind: ClientKind): Login {
+  const own = connection.security.roles?.[kind];
+  if (own === undefined) return { key: connection.alias, connection };
+  return { key: `${connection.alias}|${kind}`, connection: { ...connection, security: own } };
+}
+
+/** The cluster's login and each role's own, one per distinct key. */
+function loginsOf(connection: ClusterConnection): Login[] {
+  const logins = [loginOf(connection, 'admin'), loginOf(connection, 'producer'), loginOf(connection, 'consumer'), { key: connection.alias, connection }];
+  return logins.filter((login, index) => logins.findIndex((l) => l.key === login.key) === index);
 }
 
 interface Closable {
@@ -51,13 +75,13 @@ export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
   private readonly admins = new Map<string, KafkajsAdmin>();
   private open: Closable[] = [];
-  private readonly tokens = new Map<string, OAuthTokenSource>();
-  /** One OAuth token source per cluster, shared by its clients and the reachability probe. */
-  private readonly tokenSources: TokenSources = (cluster, credentials) => {
-    let source = this.tokens.get(cluster);
+  private readonly tokens = new Map<string, BearerTokenSource>();
+  /** One token source per cluster (OAuth or AWS MSK IAM), shared by its clients and the reachability probe. */
+  private readonly tokenSources: TokenSources = (key, cluster, sasl) => {
+    let source = this.tokens.get(key);
     if (source === undefined) {
-      source = new OAuthTokenSource(cluster, credentials);
-      this.tokens.set(cluster, source);
+      source = sasl.mechanism === 'oauthbearer' ? new OAuthTokenSource(cluster, sasl.oauth) : new MskIamTokenSource(cluster, sasl.aws);
+      this.tokens.set(key, source);
     }
     return source;
   };
@@ -67,18 +91,19 @@ export class KafkajsClients implements KafkaClients {
   constructor(options: KafkajsClientsOptions) {
     registerCodecs();
     // JKS and PKCS12 stores are read now: a wrong password ends the command before any connection.
-    const stores = new Map(options.clusters.filter(usesTls).map((connection) => [connection.alias, readTlsStores(connection)] as const));
+    const logins = options.clusters.flatMap(loginsOf).filter((login) => usesTls(login.connection));
+    const stores = new Map(logins.map((login) => [login.key, readTlsStores(login.connection)] as const));
     this.options = { ...options, stores };
     for (const connection of options.clusters) warnAboutUnverifiedTls(connection, options.logger);
   }
 
-  private kafka(cluster: string, role: string): Kafka {
-    const connection = this.options.clusters.find((c) => c.alias === cluster);
-    if (!connection) throw new ClusterUnavailableError(cluster, 'is not declared in the pipeline');
+  private kafka(cluster: string, role: string, kind: ClientKind): Kafka {
+    const login = loginOf(this.connection(cluster), kind);
     const key = `${cluster}/${role}`;
     let kafka = this.kafkas.get(key);
     if (!kafka) {
-      kafka = new Kafka(kafkaConfig(connection, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources));
+      const { connection } = login;
+      kafka = new Kafka(kafkaConfig(login, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources));
       this.kafkas.set(key, kafka);
     }
     return kafka;
@@ -87,7 +112,7 @@ export class KafkajsClients implements KafkaClients {
   admin(cluster: string): ClusterAdmin {
     let admin = this.admins.get(cluster);
     if (!admin) {
-      admin = new KafkajsAdmin(cluster, this.kafka(cluster, 'admin'));
+      admin = new KafkajsAdmin(cluster, this.kafka(cluster, 'admin', 'admin'));
       this.admins.set(cluster, admin);
       this.open.push(admin);
     }
@@ -95,13 +120,13 @@ export class KafkajsClients implements KafkaClients {
   }
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
-    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
+    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role, 'producer'), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => writer.close() });
     return writer;
   }
 
   transactions(cluster: string, options: TransactionsOptions): SlotTransactions {
-    const port = new KafkajsTransactionPort(this.kafka(cluster, options.role), options.compression, options.timeoutMs);
+    const port = new KafkajsTransactionPort(this.kafka(cluster, options.role, 'producer'), options.compression, options.timeoutMs);
     const transactions = new KafkaSlotTransactions(
       { cluster, prefix: options.transactionalIdPrefix, transactionTimeoutMs: options.transactionTimeoutMs, logger: this.options.logger.child({ cluster }) },
       port,
@@ -111,35 +136,39 @@ export class KafkajsClients implements KafkaClients {
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {
-    const source = new KafkajsSource(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
+    const source = new KafkajsSource(cluster, this.kafka(cluster, options.role, 'consumer'), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => source.stopped() });
     return source;
   }
 
   election(cluster: string): LeaderElection {
-    const election = new KafkajsElection(cluster, this.kafka(cluster, 'election'), this.admin(cluster), this.options.logger.child({ cluster }));
+    // Group membership is a consumer's (MM2's leader election is the Connect worker's group).
+    const election = new KafkajsElection(cluster, this.kafka(cluster, 'election', 'consumer'), this.admin(cluster), this.options.logger.child({ cluster }));
     this.open.push({ close: () => election.stopped() });
     return election;
   }
 
   reader(cluster: string): TopicReader {
-    return new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader'), this.admin(cluster));
+    return new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader', 'consumer'), this.admin(cluster));
   }
 
+  /** Connects with the cluster's credentials and with each role's own, so a refused login of any of them ends the start. */
   async checkReachable(cluster: string): Promise<void> {
-    const probe = new Kafka({
-      ...kafkaConfig(this.connection(cluster), `${this.options.clientIdPrefix}|probe`, this.options, this.tokenSources),
-      retry: { retries: 1, initialRetryTime: 200 },
-      logLevel: logLevel.NOTHING,
-    });
-    const admin = probe.admin();
-    try {
-      await admin.connect();
-      await admin.describeCluster();
-    } catch (error) {
-      throw describeConnectFailure(this.connection(cluster), error);
-    } finally {
-      await admin.disconnect().catch(() => undefined);
+    for (const login of loginsOf(this.connection(cluster))) {
+      const probe = new Kafka({
+        ...kafkaConfig(login, `${this.options.clientIdPrefix}|probe`, this.options, this.tokenSources),
+        retry: { retries: 1, initialRetryTime: 200 },
+        logLevel: logLevel.NOTHING,
+      });
+      const admin = probe.admin();
+      try {
+        await admin.connect();
+        await admin.describeCluster();
+      } catch (error) {
+        throw describeConnectFailure(login.connection, error);
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
     }
   }
 
@@ -206,7 +235,8 @@ function tlsOptions(ssl: ClusterSecurity['ssl'], stores: TlsStores | undefined):
   };
 }
 
-function kafkaConfig(connection: ClusterConnection, clientId: string, options: ConfigContext, tokenSources: TokenSources): KafkaConfig {
+function kafkaConfig(login: Login, clientId: string, options: ConfigContext, tokenSources: TokenSources): KafkaConfig {
+  const { connection } = login;
   const { security } = connection;
   const tls = usesTls(connection);
   return {
@@ -216,17 +246,22 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: C
     requestTimeout: connection.requestTimeoutMs,
     logLevel: options.debug ? logLevel.DEBUG : logLevel.WARN,
     logCreator: kafkajsLogCreator(options.logger.child({ cluster: connection.alias })),
-    ssl: tls ? tlsOptions(security.ssl, options.stores.get(connection.alias)) : undefined,
-    sasl: security.sasl && saslOptions(connection.alias, security.sasl, tokenSources),
+    ssl: tls ? tlsOptions(security.ssl, options.stores.get(login.key)) : undefined,
+    sasl: security.sasl && saslOptions(login.key, connection.alias, security.sasl, tokenSources),
   };
 }
 
 /**
  * kafkajs's SASL options. OAUTHBEARER gets its tokens from the cluster's one OAuthTokenSource
- * (client-credentials grant, cached and refreshed) and authenticates with our provider, which,
- * unlike kafkajs's, notices when the broker refuses the token (oauth-bearer-authenticator.ts).
+ * (client-credentials grant, cached and refreshed), AWS MSK IAM from its MskIamTokenSource (signed
+ * with AWS credentials, sent over OAUTHBEARER as MSK takes them); both authenticate with our
+ * provider, which, unlike kafkajs's, notices when the broker refuses the token
+ * (oauth-bearer-authenticator.ts).
  */
-function saslOptions(cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions | Mechanism {
-  if (sasl.mechanism !== 'oauthbearer') return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
-  return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(cluster, sasl.oauth)) };
+function saslOptions(key: string, cluster: string, sasl: SaslSettings, tokenSources: TokenSources): SASLOptions | Mechanism {
+  if (sasl.mechanism === 'oauthbearer' || sasl.mechanism === 'aws_msk_iam') {
+    const kind = sasl.mechanism === 'oauthbearer' ? 'OAuth token' : 'AWS MSK IAM token';
+    return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(key, cluster, sasl), kind) };
+  }
+  return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
 }

@@ -41,8 +41,8 @@ export function describeConnectFailure(connection: ClusterConnection, error: unk
   const chain = causes(error);
   const { security } = connection;
   const sasl = chain.find((e) => e.name === 'KafkaJSSASLAuthenticationError' || e.type === 'SASL_AUTHENTICATION_FAILED');
-  // A refused OAuth token is explained by toUnavailableError, below, naming the token endpoint's answer.
-  if (sasl !== undefined && security.sasl !== undefined && security.sasl.mechanism !== 'oauthbearer') {
+  // A refused OAuth or AWS MSK IAM token is explained by toUnavailableError, below, naming the token endpoint's answer.
+  if (sasl !== undefined && security.sasl !== undefined && 'username' in security.sasl) {
     return new ClusterUnavailableError(
       connection.alias,
       `authentication of user "${security.sasl.username}" with ${security.sasl.mechanism.toUpperCase()} failed: the broker does not know the user or the password is wrong`,

@@ -9,7 +9,7 @@
  * retried and ends a run with exit 69.
  */
 import { KafkaJSSASLAuthenticationError, type AuthenticationProviderArgs, type Authenticator } from './kafkajs';
-import type { OAuthTokenSource } from './oauth-token-source';
+import type { BearerTokenSource } from './refreshing-token';
 
 const SOH = '\u0001';
 
@@ -41,7 +41,8 @@ function refusalStatus(challenge: Buffer): string {
   }
 }
 
-export function oauthBearerAuthenticator(source: OAuthTokenSource): (args: AuthenticationProviderArgs) => Authenticator {
+/** `tokenKind` names the token in the refusal: `OAuth token`, or `AWS MSK IAM token`. */
+export function oauthBearerAuthenticator(source: BearerTokenSource, tokenKind = 'OAuth token'): (args: AuthenticationProviderArgs) => Authenticator {
   return ({ host, port, logger, saslAuthenticate }) => ({
     authenticate: async () => {
       const token = await source.token();
@@ -57,7 +58,7 @@ export function oauthBearerAuthenticator(source: OAuthTokenSource): (args: Authe
       }
       // The broker fails the exchange once it gets %x01; that answer is the failure we report anyway.
       await saslAuthenticate({ request: { encode: () => asKafkaBytes(SOH) } }).catch(() => undefined);
-      throw new SaslAuthenticationError(`SASL OAUTHBEARER authentication failed: the broker refused the token (${refusalStatus(challenge)})`);
+      throw new SaslAuthenticationError(`SASL OAUTHBEARER authentication failed: the broker refused the ${tokenKind} (${refusalStatus(challenge)})`);
     },
   });
 }

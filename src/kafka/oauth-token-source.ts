@@ -4,8 +4,8 @@
  * `scope=…` when one is set) as a form, the client id and secret in an HTTP Basic `Authorization`
  * header, `Accept: application/json`; the answer's `access_token` is the token. One token per
  * cluster is kept and shared by every connection, and asked for again once 80 % of its lifetime
- * has passed (Kafka's default `sasl.login.refresh.window.factor`), so a broker that makes clients
- * re-authenticate (`connections.max.reauth.ms`) gets a fresh one. Lifetime: the token's `exp` claim
+ * has passed (refreshing-token.ts), so a broker that makes clients re-authenticate
+ * (`connections.max.reauth.ms`) gets a fresh one. Lifetime: the token's `exp` claim
  * when it is a JWT (what brokers check), else the answer's `expires_in`.
  *
  * Errors name the cluster and the endpoint (without any user info or query), never the secret or
@@ -14,6 +14,7 @@
 import { MirrorflowError } from '../core/errors';
 import type { OAuthClientCredentials } from '../core/cluster';
 import { knownSecrets, type SecretValues } from '../core/secrets';
+import { RefreshingToken, type BearerTokenSource, type FetchedToken } from './refreshing-token';
 
 /** The token endpoint could not be reached or would not give a token. `retriable` when trying later can help. */
 export class OAuthTokenError extends MirrorflowError {
@@ -39,21 +40,12 @@ export interface OAuthTokenSourceOptions {
   readonly secrets?: SecretValues;
 }
 
-interface HeldToken {
-  readonly value: string;
-  readonly refreshAt: number;
-  readonly expiresAt: number;
-}
-
-const REFRESH_FACTOR = 0.8;
 /** For a token that says nothing of its lifetime. */
 const UNKNOWN_LIFETIME_MS = 5 * 60_000;
 
-export class OAuthTokenSource {
-  private held: HeldToken | undefined;
-  private pending: Promise<string> | undefined;
+export class OAuthTokenSource implements BearerTokenSource {
+  private readonly held: RefreshingToken;
   private readonly now: () => number;
-  private readonly secrets: SecretValues;
 
   constructor(
     readonly cluster: string,
@@ -61,24 +53,15 @@ export class OAuthTokenSource {
     private readonly options: OAuthTokenSourceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.secrets = options.secrets ?? knownSecrets;
+    this.held = new RefreshingToken(() => this.fetchToken(), this.now, options.secrets ?? knownSecrets);
   }
 
   /** A valid token: the one held, or a new one when it is due for refresh (one request at a time). */
   token(): Promise<string> {
-    const held = this.held;
-    if (held !== undefined && this.now() < held.refreshAt) return Promise.resolve(held.value);
-    this.pending ??= this.fetchToken()
-      .catch((error: unknown) => {
-        // A token that is due but not yet expired still works while the endpoint is away.
-        if (held !== undefined && this.now() < held.expiresAt) return held.value;
-        throw error;
-      })
-      .finally(() => (this.pending = undefined));
-    return this.pending;
+    return this.held.token();
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(): Promise<FetchedToken> {
     const { tokenEndpointUrl, clientId, clientSecret, scope } = this.credentials;
     const endpoint = describeEndpoint(tokenEndpointUrl);
     const body = new URLSearchParams({ grant_type: 'client_credentials' });
@@ -114,12 +97,7 @@ export class OAuthTokenSource {
     if (value === undefined) {
       throw new OAuthTokenError(this.cluster, `the token endpoint ${endpoint} answered without an access_token`, false);
     }
-    const receivedAt = this.now();
-    const lifetimeMs = tokenLifetimeMs(value, text, receivedAt) ?? UNKNOWN_LIFETIME_MS;
-    this.secrets.delete(this.held?.value);
-    this.secrets.add(value);
-    this.held = { value, refreshAt: receivedAt + lifetimeMs * REFRESH_FACTOR, expiresAt: receivedAt + lifetimeMs };
-    return value;
+    return { value, lifetimeMs: tokenLifetimeMs(value, text, this.now()) ?? UNKNOWN_LIFETIME_MS };
   }
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import { withFileLock } from './file-lock';
@@ -169,6 +169,8 @@ export interface JavaCommandOptions {
   readonly logDir?: string;
   /** Extra JVM options, placed after the defaults so they win. */
   readonly jvmOptions?: readonly string[];
+  /** Folders or jars put on the classpath before the distribution's (e.g. a test's broker plugins). */
+  readonly classpath?: readonly string[];
   /**
    * `server` (default): G1 with short pauses, as Kafka's own scripts run brokers and MM2.
    * `tool`: a short-lived command; serial GC and the quick compiler start it faster.
@@ -202,7 +204,7 @@ export function javaCommand(distribution: KafkaDistribution, options: JavaComman
     ...loggingJvmOptions(distribution, options.logDir),
     ...(options.jvmOptions ?? []),
     '-cp',
-    distribution.classpath,
+    [...(options.classpath ?? []), distribution.classpath].join(delimiter),
     options.mainClass,
     ...(options.args ?? []),
   ];

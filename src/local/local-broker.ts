@@ -41,6 +41,8 @@ export interface StartBrokerOptions {
   /** Work dir for this cluster; created if missing, and owned by the broker from now on. */
   readonly dir: string;
   readonly heapMb?: number;
+  /** Folders or jars on the broker's classpath before Kafka's: classes that broker properties name (callback handlers). */
+  readonly extraClasspath?: readonly string[];
   readonly brokerProperties?: BrokerPropertyOverrides;
   /** Secured listeners, users, certificates and the authorizer (see local-security.ts). */
   readonly security?: LocalSecurityOptions;
@@ -258,6 +260,7 @@ async function launch(options: StartBrokerOptions, files: BrokerFiles, port: num
     args: [files.propertiesFile],
     heapMb: options.heapMb,
     logDir: files.logDir,
+    ...(options.extraClasspath !== undefined && { classpath: options.extraClasspath }),
   });
   // Where this launch's output starts, so a failure quotes this run's log and not an earlier one's.
   const logStart = await fileSize(files.logFile);

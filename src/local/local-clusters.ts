@@ -20,6 +20,8 @@ export interface StartLocalClustersOptions {
   readonly workDir?: string;
   /** Broker heap in MiB. Default 512. */
   readonly heapMb?: number;
+  /** Folders or jars on every broker's classpath before Kafka's: classes that `brokerProperties` name. */
+  readonly extraClasspath?: readonly string[];
   /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
   readonly brokerProperties?: BrokerPropertyOverrides;
   /**
@@ -97,6 +99,7 @@ export async function startLocalClusters(options: StartLocalClustersOptions = {}
           distribution,
           dir,
           heapMb: options.heapMb,
+          extraClasspath: options.extraClasspath,
           brokerProperties: options.brokerProperties,
           security: options.security,
           startTimeoutMs: options.startTimeoutMs,

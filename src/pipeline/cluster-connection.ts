@@ -1,5 +1,5 @@
-import type { ClusterConnection, SaslSettings } from '../core/cluster';
-import type { ClusterConfig, SaslConfig } from '../config';
+import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
+import { mskIamRegion, type ClusterConfig, type SaslConfig, type SecurityConfig, type SslConfig } from '../config';
 
 /** The adapters' view of a cluster from its pipeline config. */
 export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
@@ -11,29 +11,60 @@ export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {
     connectionTimeoutMs: cluster.connection_timeout_ms,
     requestTimeoutMs: cluster.request_timeout_ms,
     security: {
-      protocol: security.protocol,
-      sasl: security.sasl && toSaslSettings(security.sasl),
-      ssl: security.ssl && {
-        caFile: security.ssl.ca_file,
-        ca: security.ssl.ca,
-        certFile: security.ssl.cert_file,
-        keyFile: security.ssl.key_file,
-        cert: security.ssl.cert,
-        key: security.ssl.key,
-        keyPassword: security.ssl.key_password,
-        truststoreFile: security.ssl.truststore_file,
-        truststorePassword: security.ssl.truststore_password,
-        keystoreFile: security.ssl.keystore_file,
-        keystorePassword: security.ssl.keystore_password,
-        verifyHostname: security.ssl.verify_hostname,
-        rejectUnauthorized: security.ssl.reject_unauthorized,
-      },
+      ...blocks(security.protocol, security.sasl, security.ssl, cluster.bootstrap_servers),
+      ...(security.roles !== undefined && { roles: roleSecurity(security, cluster.bootstrap_servers) }),
     },
   };
 }
 
-/** The validated config has `oauth` with oauthbearer and a user and password otherwise (the semantic checks see to it). */
-function toSaslSettings(sasl: SaslConfig): SaslSettings {
+/** Each role that sets a block: its blocks, and the cluster's where it sets none. */
+function roleSecurity(security: SecurityConfig, bootstrap: readonly string[]): NonNullable<ClusterSecurity['roles']> {
+  const roles: Partial<Record<ClientKind, Omit<ClusterSecurity, 'roles'>>> = {};
+  for (const kind of ['consumer', 'producer', 'admin'] as const) {
+    const own = security.roles?.[kind];
+    if (own === undefined || (own.sasl === undefined && own.ssl === undefined)) continue;
+    roles[kind] = blocks(security.protocol, own.sasl ?? security.sasl, own.ssl ?? security.ssl, bootstrap);
+  }
+  return roles;
+}
+
+function blocks(
+  protocol: SecurityConfig['protocol'],
+  sasl: SaslConfig | undefined,
+  ssl: SslConfig | undefined,
+  bootstrap: readonly string[],
+): Omit<ClusterSecurity, 'roles'> {
+  return {
+    protocol,
+    sasl: sasl && toSaslSettings(sasl, bootstrap),
+    ssl: ssl && {
+      caFile: ssl.ca_file,
+      ca: ssl.ca,
+      certFile: ssl.cert_file,
+      keyFile: ssl.key_file,
+      cert: ssl.cert,
+      key: ssl.key,
+      keyPassword: ssl.key_password,
+      truststoreFile: ssl.truststore_file,
+      truststorePassword: ssl.truststore_password,
+      keystoreFile: ssl.keystore_file,
+      keystorePassword: ssl.keystore_password,
+      verifyHostname: ssl.verify_hostname,
+      rejectUnauthorized: ssl.reject_unauthorized,
+    },
+  };
+}
+
+/**
+ * The validated config has `oauth` with oauthbearer, a region to be found with aws_msk_iam, and a
+ * user and password otherwise (the semantic checks see to it).
+ */
+function toSaslSettings(sasl: SaslConfig, bootstrapServers: readonly string[]): SaslSettings {
+  if (sasl.mechanism === 'aws_msk_iam') {
+    const region = mskIamRegion(sasl.region, bootstrapServers)?.region;
+    if (region === undefined) throw new Error('An aws_msk_iam cluster without a region passed validation.');
+    return { mechanism: 'aws_msk_iam', aws: { region, profile: sasl.profile, roleArn: sasl.role_arn, roleSessionName: sasl.role_session_name } };
+  }
   if (sasl.mechanism === 'oauthbearer') {
     const oauth = sasl.oauth!;
     return {

@@ -389,6 +389,7 @@ function withPrincipal(error: unknown, config: PipelineConfig): unknown {
   const sasl = security.sasl;
   if (sasl?.mechanism === 'oauthbearer')
     return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
+  if (sasl?.mechanism === 'aws_msk_iam') return error.as('the IAM identity of the AWS credentials, SASL AWS_MSK_IAM');
   if (sasl !== undefined) return error.as(`User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`);
   if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
   if (security.ssl?.cert !== undefined) return error.as('the principal of the inline client certificate (ssl.cert)');

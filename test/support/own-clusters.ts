@@ -23,7 +23,15 @@ export interface OwnClusters<A extends string> {
  */
 export function ownClusters<A extends string>(
   aliases: readonly A[],
-  options: { brokerProperties?: BrokerPropertyOverrides; /** Kafka version of these clusters; default the tests' own. */ version?: string } = {},
+  options: {
+    brokerProperties?: BrokerPropertyOverrides;
+    /** Kafka version of these clusters; default the tests' own. */
+    version?: string;
+    /** Folders on the brokers' classpath (classes compiled by the test, named in `brokerProperties`). */
+    extraClasspath?: readonly string[];
+    /** Awaited before the brokers start, in the same hook: what `brokerProperties` and `extraClasspath` need ready. */
+    prepare?: () => Promise<void>;
+  } = {},
 ): OwnClusters<A> {
   let local: LocalClusters | undefined;
   const kits = new Map<A, KafkaKit>();
@@ -32,11 +40,13 @@ export function ownClusters<A extends string>(
     return local;
   };
   before(async () => {
+    await options.prepare?.();
     // A smaller heap than the shared clusters': these come on top of them, on small machines.
     local = await startLocalClusters({
       aliases,
       heapMb: 384,
       brokerProperties: options.brokerProperties,
+      ...(options.extraClasspath === undefined ? {} : { extraClasspath: options.extraClasspath }),
       ...(options.version === undefined ? {} : { version: options.version }),
     });
   });
