@@ -245,7 +245,7 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: 'Unknown transform type "RegexRouter"',
-        hint: 'did you mean "rename_topic"? known types: drop, drop_headers, insert_header, rename_topic',
+        hint: 'did you mean "rename_topic"? known types: drop, drop_headers, insert_header, rename_topic, route_by_timestamp',
       },
       {
         path: 'flows[0].transforms[1].valeu',
