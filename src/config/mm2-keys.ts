@@ -305,12 +305,19 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'list',
     default: '',
-    support: unsupported(
-      "Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline's transforms (rename_topic, drop, insert_header, drop_headers)",
-      '',
+    support: mapped(
+      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop; other classes are refused',
     ),
   },
-  { key: 'predicates', group: 'connect', type: 'list', default: '', support: unsupported('see transforms', '') },
+  {
+    key: 'predicates',
+    group: 'connect',
+    type: 'list',
+    default: '',
+    support: mapped(
+      'flows[].transforms[].when of a Filter (transforms.<alias>.predicate, .negate), with predicates.<alias>.type per flow: TopicNameMatches = topic_matches, HasHeaderKey = has_header, RecordIsTombstone = is_tombstone',
+    ),
+  },
   { key: 'config.action.reload', group: 'connect', type: 'string', default: 'restart', support: noEffect('mirrorflow reads its configuration once, at start') },
   {
     key: 'errors.retry.timeout',

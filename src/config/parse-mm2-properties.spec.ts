@@ -385,7 +385,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
       'mm2.properties:9:38: is not supported yet: exactly-once replication is not supported yet; mirrorflow replicates at least once at backup.exactly.once.source.support (mirrorflow does what disabled does; set that or leave the key out)',
       'mm2.properties:10:33: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost at primary->backup.producer.acks (mirrorflow does what all or -1 does; set that or leave the key out)',
-      "mm2.properties:11:14: is not supported yet: Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline's transforms (rename_topic, drop, insert_header, drop_headers) at transforms",
+      `mm2.properties:11:14: Missing required configuration "transforms.route.type" which has no default value. at transforms (name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter)`,
     ]);
   });
 
