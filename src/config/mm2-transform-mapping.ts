@@ -12,10 +12,19 @@
  */
 import { didYouMean } from '../plugins';
 import type { PathSegment } from './config-path';
-import type { FlowMappingContext } from './mm2-flow-mapping';
-import type { Mm2Property } from './mm2-document';
+import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
+import type { Mm2Values } from './mm2-values';
 
 type Props = ReadonlyMap<string, Mm2Property>;
+
+/** What the mapping needs of a flow's mapping (`FlowMappingContext` is one). */
+export interface TransformMappingContext {
+  readonly values: Mm2Values;
+  readonly document: Mm2Document;
+  readonly provenance: (prop: Mm2Property) => Provenance;
+  /** The file's properties, to tell a top-level key MM2 drops from a missing one. */
+  readonly driver: { get(key: string): Mm2Property | undefined };
+}
 
 /** One Connect option as it lands in the built-in's options. */
 interface OptionSpec {
@@ -78,7 +87,7 @@ const BUILT_IN_LIST =
  * Maps the transforms of a flow that replicates; for one that does not (heartbeats only), its own
  * transform keys get a warning, since mirrorflow transforms replicated records only.
  */
-export function mapTransforms(base: readonly PathSegment[], connector: Props, replicates: boolean, context: FlowMappingContext): void {
+export function mapTransforms(base: readonly PathSegment[], connector: Props, replicates: boolean, context: TransformMappingContext): void {
   const { values } = context;
   if (!replicates) {
     for (const [key, prop] of connector) {
@@ -107,7 +116,7 @@ function mapListed(
   transformsProp: Mm2Property,
   aliases: readonly string[],
   predicateAliases: ReadonlySet<string>,
-  context: FlowMappingContext,
+  context: TransformMappingContext,
 ): void {
   const { values, document, provenance, driver } = context;
 
@@ -188,7 +197,7 @@ function mapListed(
 }
 
 /** Connect's alias lists: trimmed, no duplicates (`aliasValidator`). */
-function aliasList(prop: Mm2Property, kind: string, context: FlowMappingContext): string[] | undefined {
+function aliasList(prop: Mm2Property, kind: string, context: TransformMappingContext): string[] | undefined {
   const { values } = context;
   const literal = values.literal(prop, `to know the ${kind}s`);
   if (literal === undefined) return undefined;
@@ -203,7 +212,7 @@ function aliasList(prop: Mm2Property, kind: string, context: FlowMappingContext)
 function readPredicate(
   connector: Props,
   alias: string,
-  context: FlowMappingContext,
+  context: TransformMappingContext,
   missing: (option: string) => void,
 ): [string, Mm2Property, unknown][] | undefined {
   const { values } = context;
@@ -241,7 +250,7 @@ function readOptions(
   typeProp: Mm2Property,
   name: string,
   spec: SmtSpec,
-  context: FlowMappingContext,
+  context: TransformMappingContext,
   /** Told the pipeline name of each required option that is missing (already reported). */
   missing: (option: string) => void,
 ): [string, Mm2Property, unknown][] {
@@ -290,7 +299,7 @@ function lookUp(className: string, packagePrefix: string, specs: Readonly<Record
   return spec === undefined ? undefined : [simple, spec];
 }
 
-function refuseClass(typeProp: Mm2Property, what: string, className: string, context: FlowMappingContext): void {
+function refuseClass(typeProp: Mm2Property, what: string, className: string, context: TransformMappingContext): void {
   const { values } = context;
   const simple = className.replace(/^.*\./, '').replace(/\$(Key|Value)$/, '');
   const isConnect = className.startsWith(TRANSFORMS);
