@@ -113,13 +113,17 @@ describe('Connect SMTs from mm2.properties', () => {
 
     const run = spawnCli(['run', properties, '--status-interval', '0', '--http', 'off']);
     try {
+      // Read only once topic sync created it: a read of a missing topic could have the broker auto-create it.
+      await waitFor(async () => (await backup.topics()).has(renamed), { what: `${renamed} to be created`, timeoutMs: 60_000 });
       await waitFor(
         async () => {
-          const byPartition = await backup.readAll(renamed).catch(() => new Map());
+          const byPartition = await backup.readAll(renamed);
           return [0, 1, 2].every((partition) => byPartition.get(partition)?.at(-1)?.value?.toString() === `end-${partition}`);
         },
         { what: `the last record of every partition in ${renamed}`, timeoutMs: 90_000 },
       );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nmirrorflow said:\n${run.stderr()}`);
     } finally {
       run.kill('SIGTERM');
     }
