@@ -56,7 +56,7 @@ function checkSecurity(path: PathSegment[], security: Record<string, unknown>, r
   if (isPlainObject(ssl)) checkClientCertificate(ssl, [...path, 'ssl'], reporter);
 }
 
-/** A client certificate comes with its key, each from a file or inline, not both. */
+/** A client certificate comes with its key, each from a file or inline, not both, or both from a keystore; a store's password with its store. */
 function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[], reporter: SemanticReporter): void {
   const has = (key: string): boolean => ssl[key] !== undefined;
   for (const [file, inline] of [
@@ -65,6 +65,20 @@ function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[
   ] as const) {
     if (has(file) && has(inline)) reporter.report([...path, inline], `"${file}" and "${inline}" are both set`, `keep one of them`);
   }
+  if (has('truststore_password') && !has('truststore_file')) {
+    reporter.report([...path, 'truststore_password'], '"truststore_password" is set without "truststore_file"', 'set truststore_file, or remove it');
+  }
+  if (has('keystore_file')) {
+    for (const other of ['cert_file', 'cert', 'key_file', 'key']) {
+      if (has(other))
+        reporter.report([...path, other], `"keystore_file" and "${other}" are both set`, 'the keystore holds the client certificate and key; keep one of them');
+    }
+    if (!has('keystore_password'))
+      reporter.report([...path, 'keystore_password'], 'missing "keystore_password": a keystore is read with its password', 'MM2: ssl.keystore.password');
+    return;
+  }
+  if (has('keystore_password'))
+    reporter.report([...path, 'keystore_password'], '"keystore_password" is set without "keystore_file"', 'set keystore_file, or remove it');
   const hasCert = has('cert_file') || has('cert');
   const hasKey = has('key_file') || has('key');
   if (hasCert !== hasKey) {

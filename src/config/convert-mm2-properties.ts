@@ -10,10 +10,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { MirrorflowError, type ConfigIssue } from '../core/errors';
 import { IssueList } from './issue-list';
 import { mm2ToPipeline } from './mm2-to-pipeline';
-import { parseMm2Properties } from './parse-mm2-properties';
+import { parseConnectorConfigs, readConnectorConfigs, type ConnectorConfigText } from './parse-connector-configs';
+import { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
 import { parsePipeline } from './parse-pipeline';
 import { pipelineNamePattern } from './pipeline-schema';
-import { addProblem, isOpaqueValue, readMm2File, restoreReferences, type Mm2FileOptions } from './read-mm2-file';
+import { addProblem, isOpaqueValue, readMm2File, restoreReferences, type Mm2File, type Mm2FileOptions } from './read-mm2-file';
 import { mm2DocumentToYaml } from './to-yaml';
 
 export interface ConvertOptions extends Omit<Mm2FileOptions, 'set'> {
@@ -34,6 +35,24 @@ export function convertMm2Properties(text: string, fileName: string, options: Co
   const issues = new IssueList(fileName);
   const file = readMm2File(text, issues, options, 'keep');
   if (file.properties.length === 0) throw issues.error();
+  return toYaml(file, fileName, issues, new IssueList(fileName), loaded, options);
+}
+
+/** `convert` for MM2 connector configs: one YAML pipeline for all the files given. */
+export function convertConnectorConfigs(files: readonly ConnectorConfigText[], options: ConvertOptions = {}): Converted {
+  const loaded = (options.check ?? true) ? parseConnectorConfigs(files, options) : undefined;
+  const { file, issues, warnings } = readConnectorConfigs(files, options, 'keep');
+  return toYaml(file, files[0]!.file, issues, warnings, loaded, options);
+}
+
+function toYaml(
+  file: Mm2File,
+  fileName: string,
+  issues: IssueList,
+  warnings: IssueList,
+  loaded: ParsedPipeline | undefined,
+  options: ConvertOptions,
+): Converted {
   const mapping = mm2ToPipeline({ ...file, isOpaque: isOpaqueValue });
   for (const problem of mapping.problems) addProblem(issues, problem);
   if (issues.size > 0) throw issues.error();
@@ -53,7 +72,6 @@ export function convertMm2Properties(text: string, fileName: string, options: Co
       throw new MirrorflowError('The converted pipeline differs from the properties file (a mirrorflow bug); please report it with the file, secrets removed.');
     }
   }
-  const warnings = new IssueList(fileName);
   for (const warning of mapping.warnings) addProblem(warnings, warning);
   return { yaml, warnings: warnings.sorted() };
 }

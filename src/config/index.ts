@@ -3,9 +3,10 @@
  * overrides, MM2's mm2.properties read as a pipeline, validation that reports every problem with
  * its line, and the JSON Schema for editors.
  */
-export { isMm2PropertiesFile, loadPipelineFile, readPipelineFile } from './load-pipeline-file';
+export { isMm2PropertiesFile, loadPipelineFile, readPipelineFile, readTexts } from './load-pipeline-file';
+export { isConnectorConfig } from './connector-file';
 export { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
-export { convertMm2Properties, type ConvertOptions, type Converted } from './convert-mm2-properties';
+export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './convert-mm2-properties';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './pipeline-json-schema';
 export {

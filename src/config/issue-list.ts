@@ -27,6 +27,8 @@ export class IssueList {
     return this.issues
       .map((issue, index) => ({ issue, index }))
       .sort((a, b) => {
+        // Connector configs are read together: each file's problems together.
+        if (a.issue.file !== b.issue.file) return (a.issue.file ?? '').localeCompare(b.issue.file ?? '');
         const lineA = a.issue.line ?? Infinity;
         const lineB = b.issue.line ?? Infinity;
         if (lineA !== lineB) return lineA - lineB;

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { ConfigError } from '../core/errors';
+import { ConfigError, type ConfigIssue } from '../core/errors';
 import { collectSecretValues } from '../core/secrets';
+import { isConnectorConfig } from './connector-file';
 import { describeFsError } from './describe-fs-error';
+import { parseConnectorConfigs, type ConnectorConfigText } from './parse-connector-configs';
 import type { PipelineConfig } from './pipeline-config';
 import { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
@@ -18,21 +20,49 @@ export function isMm2PropertiesFile(file: string): boolean {
  * `mirrorflow validate a.yaml b.properties` reports both alike. Warnings are notes that do not
  * stop a run (an MM2 key without effect here, a key written twice).
  */
-export async function readPipelineFile(file: string, options: ParsePipelineOptions = {}): Promise<ParsedPipeline> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file, message: `cannot read the pipeline file: ${describeFsError(error)}` }], { cause: error });
-  }
-  const parsed = isMm2PropertiesFile(file) ? parseMm2Properties(text, file, options) : { config: parsePipeline(text, file, options), warnings: [] };
+export async function readPipelineFile(files: string | readonly string[], options: ParsePipelineOptions = {}): Promise<ParsedPipeline> {
+  const texts = await readTexts(typeof files === 'string' ? [files] : files);
+  const [first] = texts;
+  const parsed =
+    texts.length > 1 || isConnectorConfig(first!.file, first!.text)
+      ? parseConnectorConfigs(texts, options)
+      : isMm2PropertiesFile(first!.file)
+        ? parseMm2Properties(first!.text, first!.file, options)
+        : { config: parsePipeline(first!.text, first!.file, options), warnings: [] };
   // From now on the logger and the error output mask these values wherever they appear, whether
   // they were written in the file or came from the environment or a secrets file.
   collectSecretValues(parsed.config);
   return parsed;
 }
 
+/** The files' texts; several files must all be MM2 connector configs, which make one pipeline together. */
+export async function readTexts(files: readonly string[]): Promise<ConnectorConfigText[]> {
+  const problems: ConfigIssue[] = [];
+  const texts: ConnectorConfigText[] = [];
+  for (const file of files) {
+    try {
+      texts.push({ file, text: await readFile(file, 'utf8') });
+    } catch (error) {
+      problems.push({ file, message: `cannot read the pipeline file: ${describeFsError(error)}` });
+    }
+  }
+  if (problems.length === 0 && texts.length > 1) {
+    for (const { file, text } of texts) {
+      if (!isConnectorConfig(file, text)) {
+        problems.push({
+          file,
+          message:
+            'is not an MM2 connector config: only connector configs (MirrorSourceConnector, MirrorCheckpointConnector, MirrorHeartbeatConnector) make one pipeline together',
+          hint: 'give a pipeline YAML or an mm2.properties driver file on its own',
+        });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return texts;
+}
+
 /** `readPipelineFile` for callers that only need the pipeline. */
-export async function loadPipelineFile(file: string, options: ParsePipelineOptions = {}): Promise<PipelineConfig> {
+export async function loadPipelineFile(file: string | readonly string[], options: ParsePipelineOptions = {}): Promise<PipelineConfig> {
   return (await readPipelineFile(file, options)).config;
 }

@@ -104,6 +104,7 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
   producer: {
     'compression.type': 'flows[].producer.compression',
     'max.request.size': 'flows[].producer.max_request_bytes',
+    'enable.idempotence': 'flows[].producer.idempotent',
   },
   admin: {},
 };
@@ -138,11 +139,6 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
   },
   producer: {
     acks: { kind: 'unsupported', why: 'mirrorflow always writes with acks=all, so that no acknowledged record can be lost', accepts: ['all', '-1'] },
-    'enable.idempotence': {
-      kind: 'no-effect',
-      why: "MM2's Connect producer is not idempotent either; mirrorflow writes one batch at a time per partition",
-      warn: false,
-    },
     'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },

@@ -1,8 +1,8 @@
 /**
  * A cluster of an mm2.properties file as a pipeline cluster: bootstrap servers, security (the
- * SASL user and password out of `sasl.jaas.config`, TLS files in PEM form), client id and
- * timeouts. Java keystores (JKS, PKCS12) cannot be read by Node.js: those are refused with the
- * command that turns them into PEM files.
+ * SASL user and password out of `sasl.jaas.config`, TLS files and stores), client id and
+ * timeouts. TLS stores go over as files: PEM ones as `ca_file`, `cert_file`, `key_file`, JKS and
+ * PKCS12 ones as `truststore_file` and `keystore_file` with their passwords.
  */
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { PathSegment } from './config-path';
@@ -23,6 +23,9 @@ const OAUTH_LOGIN_HANDLERS = [
   'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler',
   'org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler',
 ];
+
+/** The login handler of AWS's MSK IAM library (aws-msk-iam-auth), which signs OAUTHBEARER tokens with IAM credentials. */
+const MSK_IAM_LOGIN_HANDLER = 'software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler';
 
 export interface ClusterMappingContext {
   readonly document: Mm2Document;
@@ -198,6 +201,10 @@ function mapOAuth(
   }
   const handlerClass = values.literal(handler, 'to know how tokens are got');
   if (handlerClass === undefined) return;
+  if (handlerClass === MSK_IAM_LOGIN_HANDLER) {
+    values.report(handler, 'AWS MSK IAM authentication is not supported yet', 'see docs/security.md, AWS MSK; MSK also takes SASL/SCRAM or mutual TLS');
+    return;
+  }
   if (!OAUTH_LOGIN_HANDLERS.includes(handlerClass)) {
     values.report(handler, 'custom Java classes cannot run in mirrorflow', `mirrorflow gets tokens as ${OAUTH_LOGIN_HANDLERS[0]} does (client credentials)`);
     return;
@@ -243,8 +250,12 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
       values.report(typeProp!, `comes from a \${…} reference, and convert needs its value`, 'write the value in the file');
       continue;
     }
+    if (type === 'JKS' || type === 'PKCS12') {
+      mapJavaStore(alias, store, location, path(location), props, values, set);
+      continue;
+    }
     if (type !== 'PEM') {
-      values.report(location, keystoreMessage(alias, store, type, typeProp === undefined), keystoreHint(alias, store, type));
+      values.report(location, `${alias}.ssl.${store}.location is a ${store} of type ${type}, which cannot be read here`, `use a JKS, PKCS12 or PEM ${store}`);
       continue;
     }
     const password = props.get(`ssl.${store}.password`);
@@ -307,20 +318,23 @@ function mapInlinePem(alias: string, props: ReadonlyMap<string, Mm2Property>, va
   if (key !== undefined && keyPassword !== undefined) set(['security', 'ssl', 'key_password'], keyPassword.value.trim(), keyPassword);
 }
 
-function keystoreMessage(alias: string, store: 'truststore' | 'keystore', type: string, defaulted: boolean): string {
-  const what = type === 'JKS' || type === 'PKCS12' ? `a ${type} ${store}` : `a ${store} of type ${type}`;
-  const note = defaulted ? ` (ssl.${store}.type is not set, and Kafka's default is JKS)` : '';
-  return `${alias}.ssl.${store}.location is ${what}${note}, which this runtime cannot read: Node.js takes PEM files`;
-}
-
-function keystoreHint(alias: string, store: 'truststore' | 'keystore', type: string): string {
-  const convert =
-    store === 'truststore'
-      ? type === 'PKCS12'
-        ? 'openssl pkcs12 -in truststore.p12 -nokeys -out ca.pem'
-        : 'keytool -exportcert -rfc -keystore truststore.jks -alias <alias> -file ca.pem'
-      : type === 'PKCS12'
-        ? 'openssl pkcs12 -in keystore.p12 -out client.pem'
-        : 'keytool -importkeystore -srckeystore keystore.jks -destkeystore keystore.p12 -deststoretype PKCS12, then openssl pkcs12 -in keystore.p12 -out client.pem';
-  return `convert it (${convert}), then set ${alias}.ssl.${store}.type = PEM and ${alias}.ssl.${store}.location to the PEM file`;
+/**
+ * A JKS or PKCS12 store (Kafka's default type is JKS; Java reads either type from either file):
+ * the file and its password, and for a keystore the key's password when it is set.
+ */
+function mapJavaStore(
+  alias: string,
+  store: 'truststore' | 'keystore',
+  location: Mm2Property,
+  file: string,
+  props: ReadonlyMap<string, Mm2Property>,
+  values: Mm2Values,
+  set: Setter,
+): void {
+  set(['security', 'ssl', `${store}_file`], file, location);
+  const password = props.get(`ssl.${store}.password`);
+  if (password !== undefined) set(['security', 'ssl', `${store}_password`], password.value.trim(), password);
+  else if (store === 'keystore') values.report(location, `needs ${alias}.ssl.keystore.password too`, 'a keystore is read with its password');
+  const keyPassword = props.get('ssl.key.password');
+  if (store === 'keystore' && keyPassword !== undefined) set(['security', 'ssl', 'key_password'], keyPassword.value.trim(), keyPassword);
 }

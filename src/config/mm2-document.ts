@@ -7,25 +7,30 @@
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from './config-path';
 import type { PropertyEntry } from './java-properties';
 
+/** An entry of the file; from a connector config (several files make one pipeline), with its file and the key as written there. */
+export interface Mm2Entry extends PropertyEntry {
+  readonly file?: string;
+}
+
 /** One effective property: the key as written, its value, and where (synthesised values have no entry). */
 export interface Mm2Property {
   readonly key: string;
   readonly value: string;
-  readonly entry?: PropertyEntry;
+  readonly entry?: Mm2Entry;
   /** Given as `--set key=value` rather than written in the file. */
   readonly viaSet?: boolean;
 }
 
 export type Provenance =
   /** Set by a property of the file. `resolved`: its value held a `${…}` reference. */
-  | { readonly kind: 'property'; readonly key: string; readonly entry?: PropertyEntry; readonly resolved: boolean }
+  | { readonly kind: 'property'; readonly key: string; readonly entry?: Mm2Entry; readonly resolved: boolean }
   /** MM2's default for a key the file does not set. */
   | { readonly kind: 'default'; readonly key: string };
 
 /** A problem or note about one property of the file. */
 export interface Mm2Problem {
   readonly key: string;
-  readonly entry?: PropertyEntry;
+  readonly entry?: Mm2Entry;
   /** Point at the value rather than the key. */
   readonly atValue?: boolean;
   readonly message: string;

@@ -7,7 +7,7 @@
  */
 import type { PathSegment } from './config-path';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
-import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS } from './mm2-keys';
+import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import { mapTransforms } from './mm2-transform-mapping';
@@ -60,6 +60,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['replicate_heartbeats'], c, 'heartbeats.replication.enabled', (p) => values.booleanLeaf(p));
   field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
 
+  field(['topic_sync', 'refresh_enabled'], c, 'refresh.topics.enabled', (p) => values.booleanLeaf(p));
   field(['topic_sync', 'refresh_interval_ms'], c, 'refresh.topics.interval.seconds', (p) => values.secondsAsMs(p));
   const replicationFactor = field(['topic_sync', 'replication_factor'], c, 'replication.factor', (p) => values.integerLeaf(p, 'int'));
   field(['topic_sync', 'sync_configs'], c, 'sync.topic.configs.enabled', (p) => values.booleanLeaf(p));
@@ -114,9 +115,12 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
+  // Connect's producer is not idempotent unless this says so; mirrorflow's is (fewer copies
+  // after a lost answer), so only a value the file sets is taken over.
+  if (isSet(targetProducer, 'enable.idempotence')) field(['producer', 'idempotent'], targetProducer, 'enable.idempotence', (p) => values.booleanLeaf(p));
 
   // MM2's checkpoint connector refuses to start without offset syncs (MirrorCheckpointConfig.validate).
-  field(['checkpoints', 'enabled'], c, 'emit.checkpoints.enabled', (p) => {
+  const checkpoints = field(['checkpoints', 'enabled'], c, 'emit.checkpoints.enabled', (p) => {
     const on = values.boolean(p);
     if (on === true && offsetSyncs === false) {
       if (enabled === true)
@@ -128,9 +132,18 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     }
     return on;
   });
+  // Checkpoints turned off in a driver file leave the offset syncs without a reader (only the
+  // flow's own checkpoint connector reads them): no offset-syncs topic, unless the file asks.
+  // A MirrorSourceConnector config writes them, as in Connect: a checkpoint connector may run elsewhere.
+  const checkpointsKey = effective(c, 'emit.checkpoints.enabled');
+  const driverFile = checkpointsKey.origin.kind === 'property' && checkpointsKey.prop.entry?.file === undefined;
+  if (checkpoints === false && offsetSyncs === true && driverFile && !isSet(c, 'emit.offset-syncs.enabled')) {
+    document.set([...base, 'offset_syncs', 'enabled'], false, checkpointsKey.origin);
+  }
   field(['checkpoints', 'interval_ms'], c, 'emit.checkpoints.interval.seconds', (p) => values.secondsAsMs(p));
   field(['checkpoints', 'groups'], c, 'groups', (p) => values.list(p));
   field(['checkpoints', 'groups_exclude'], c, 'groups.exclude', (p) => values.list(p));
+  field(['checkpoints', 'refresh_groups_enabled'], c, 'refresh.groups.enabled', (p) => values.booleanLeaf(p));
   field(['checkpoints', 'refresh_groups_interval_ms'], c, 'refresh.groups.interval.seconds', (p) => values.secondsAsMs(p));
   field(['checkpoints', 'replication_factor'], c, 'checkpoints.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
   field(['checkpoints', 'sync_group_offsets', 'enabled'], c, 'sync.group.offsets.enabled', (p) => values.booleanLeaf(p));
@@ -163,7 +176,15 @@ function mapPolicy(
     values.report(policy.prop, `comes from a \${…} reference, and convert needs its value`, 'write the class name in the file');
     return;
   }
-  const type = className === DEFAULT_POLICY_CLASS ? 'default' : className === IDENTITY_POLICY_CLASS ? 'identity' : undefined;
+  const legacy = LEGACY_POLICY_CLASSES.includes(className);
+  if (legacy && policy.prop.entry !== undefined) {
+    values.warn(
+      policy.prop,
+      `${className} is KIP-382's name for what Kafka ships as ${IDENTITY_POLICY_CLASS}: topics keep their names (identity policy)`,
+      `write ${IDENTITY_POLICY_CLASS}, which MM2 itself can load`,
+    );
+  }
+  const type = className === DEFAULT_POLICY_CLASS ? 'default' : className === IDENTITY_POLICY_CLASS || legacy ? 'identity' : undefined;
   if (type === undefined) {
     values.report(
       policy.prop,

@@ -47,6 +47,8 @@ const list = (values: readonly string[]): string => values.join(', ');
 const MIRROR = 'org.apache.kafka.connect.mirror.';
 export const DEFAULT_POLICY_CLASS = `${MIRROR}DefaultReplicationPolicy`;
 export const IDENTITY_POLICY_CLASS = `${MIRROR}IdentityReplicationPolicy`;
+/** KIP-382's name for the policy that keeps topic names ("emulate legacy mirror-maker"); Kafka ships it as IdentityReplicationPolicy. */
+export const LEGACY_POLICY_CLASSES: readonly string[] = ['org.apache.kafka.mirror.LegacyReplicationPolicy', `${MIRROR}LegacyReplicationPolicy`];
 export const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 
 const NO_REST = 'mirrorflow has no REST server: processes of one pipeline share work through a Kafka consumer group';
@@ -109,7 +111,9 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connector',
     type: 'class',
     default: DEFAULT_POLICY_CLASS,
-    support: mapped('flows[].replication_policy.type (DefaultReplicationPolicy = default, IdentityReplicationPolicy = identity; other classes are Java code)'),
+    support: mapped(
+      "flows[].replication_policy.type (DefaultReplicationPolicy = default, IdentityReplicationPolicy = identity, and so is KIP-382's LegacyReplicationPolicy, with a note; other classes are Java code)",
+    ),
   },
   { key: 'replication.policy.separator', group: 'connector', type: 'string', default: '.', support: mapped('flows[].replication_policy.separator') },
   {
@@ -181,7 +185,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'source',
     type: 'boolean',
     default: 'true',
-    support: unsupported('mirrorflow always looks for new topics and partitions', 'true'),
+    support: mapped('flows[].topic_sync.refresh_enabled'),
   },
   { key: 'refresh.topics.interval.seconds', group: 'source', type: 'long', default: '600', support: mapped('flows[].topic_sync.refresh_interval_ms') },
   { key: 'sync.topic.configs.enabled', group: 'source', type: 'boolean', default: 'true', support: mapped('flows[].topic_sync.sync_configs') },
@@ -221,7 +225,9 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'source',
     type: 'boolean',
     default: 'true',
-    support: mapped('flows[].offset_syncs.enabled (checkpoints need it, as in MM2)'),
+    support: mapped(
+      'flows[].offset_syncs.enabled (checkpoints need it, as in MM2; a flow whose file sets emit.checkpoints.enabled = false writes none unless this key is set: nothing would read them)',
+    ),
   },
   { key: 'heartbeats.replication.enabled', group: 'source', type: 'boolean', default: 'true', support: mapped('flows[].replicate_heartbeats') },
 
@@ -240,7 +246,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'checkpoint',
     type: 'boolean',
     default: 'true',
-    support: unsupported('mirrorflow always looks for new consumer groups', 'true'),
+    support: mapped('flows[].checkpoints.refresh_groups_enabled'),
   },
   {
     key: 'refresh.groups.interval.seconds',

@@ -11,7 +11,7 @@ import { IssueList } from './issue-list';
 import type { Mm2Document } from './mm2-document';
 import { mm2ToPipeline } from './mm2-to-pipeline';
 import type { PipelineConfig } from './pipeline-config';
-import { addProblem, readMm2File, type Mm2FileOptions } from './read-mm2-file';
+import { addProblem, readMm2File, shownKey, type Mm2File, type Mm2FileOptions } from './read-mm2-file';
 import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
 
 export interface ParseMm2Options extends Mm2FileOptions {
@@ -28,9 +28,13 @@ export function parseMm2Properties(text: string, fileName: string, options: Pars
   const issues = new IssueList(fileName);
   const file = readMm2File(text, issues, options, 'resolve');
   if (file.properties.length === 0) throw issues.error();
+  return mm2FileToPipeline(file, fileName, issues, new IssueList(fileName), options);
+}
+
+/** The mapping and validation of properties already read; `issues` and `warnings` may hold some already. */
+export function mm2FileToPipeline(file: Mm2File, fileName: string, issues: IssueList, warnings: IssueList, options: ParseMm2Options): ParsedPipeline {
   const mapping = mm2ToPipeline({ ...file, isOpaque: () => false });
   for (const problem of mapping.problems) addProblem(issues, problem);
-  const warnings = new IssueList(fileName);
   for (const warning of mapping.warnings) addProblem(warnings, warning);
   // Without clusters or flows there is nothing more to check that would not repeat the problem.
   if (issues.size > 0 && mapping.document.data['flows'] === undefined) throw issues.error();
@@ -59,7 +63,10 @@ export function mm2Origin(document: Mm2Document, failedKeys: ReadonlySet<string>
         if (provenance === undefined) continue;
         if (provenance.kind !== 'property' || provenance.entry === undefined) return undefined;
         const { entry } = provenance;
-        return length > 2 && options?.key !== true ? { line: entry.valueLine, column: entry.valueColumn } : { line: entry.line, column: entry.column };
+        const file = entry.file === undefined ? {} : { file: entry.file };
+        return length > 2 && options?.key !== true
+          ? { line: entry.valueLine, column: entry.valueColumn, ...file }
+          : { line: entry.line, column: entry.column, ...file };
       }
       return undefined;
     },
@@ -81,7 +88,7 @@ function displayPath(document: Mm2Document, path: ConfigPath): string {
   for (let length = path.length; length > 2; length--) {
     const exact = document.exactProvenance(path.slice(0, length));
     if (exact === undefined) continue;
-    const key = exact.kind === 'property' ? exact.key : `${exact.key} (MM2's default)`;
+    const key = exact.kind === 'property' ? shownKey(exact) : `${exact.key} (MM2's default)`;
     return `${key}${formatPath(path.slice(length)).replace(/^(?=[^[])/, path.length > length ? '.' : '')}`;
   }
   if (path[0] === 'flows' && typeof path[1] === 'number') {

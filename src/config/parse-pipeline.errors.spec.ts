@@ -419,6 +419,23 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     expectIssue(text, { path: 'clusters.backup.security.ssl.cert', message: /"cert_file" and "cert" are both set/, line: 8 });
   });
 
+  it('50c. a keystore without its password, and a keystore besides a PEM client certificate', () => {
+    const withSsl = (ssl: string): string =>
+      base
+        .join('\n')
+        .replace('    bootstrap_servers: 127.0.0.1:9093', `    bootstrap_servers: 127.0.0.1:9093\n    security:\n      protocol: ssl\n      ssl: ${ssl}`);
+    expectIssue(withSsl('{ keystore_file: client.p12 }'), {
+      path: 'clusters.backup.security.ssl.keystore_password',
+      message: /a keystore is read with its password/,
+      line: 8,
+    });
+    expectIssue(withSsl('{ keystore_file: client.p12, keystore_password: p, cert_file: c.pem }'), {
+      path: 'clusters.backup.security.ssl.cert_file',
+      message: /"keystore_file" and "cert_file" are both set/,
+      line: 8,
+    });
+  });
+
   it('20. errors.tolerance all without a dead-letter topic, which would skip records without a trace', () => {
     expectIssue(withFlowLines('    errors:', '      tolerance: all'), {
       path: 'flows[0].errors.tolerance',

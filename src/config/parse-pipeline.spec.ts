@@ -53,6 +53,7 @@ describe('parsePipeline: the happy path', () => {
       replicate_heartbeats: true,
       start: 'earliest',
       topic_sync: {
+        refresh_enabled: true,
         refresh_interval_ms: 30000,
         replication_factor: -1,
         sync_configs: true,
@@ -75,13 +76,14 @@ describe('parsePipeline: the happy path', () => {
       batching: { max_records: 10000, max_bytes: 4194304, max_wait_ms: 10, forward_batches: true, forward_compressed_min_bytes: 8192 },
       buffer: { max_bytes: 16777216 },
       consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500, auto_offset_reset: 'earliest', min_bytes: 1 },
-      producer: { compression: 'none', max_request_bytes: 1000000 },
+      producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true },
       errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
       checkpoints: {
         enabled: true,
         interval_ms: 60000,
         groups: ['.*'],
         groups_exclude: ['console-consumer-.*', 'connect-.*', '__.*'],
+        refresh_groups_enabled: true,
         refresh_groups_interval_ms: 30000,
         replication_factor: -1,
         sync_group_offsets: { enabled: false, interval_ms: 60000 },

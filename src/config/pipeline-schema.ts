@@ -130,7 +130,31 @@ const sslSchema = z
       .describe(
         'PEM private key of `cert`, instead of `key_file`; use `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: `ssl.keystore.key`.',
       ),
-    key_password: z.string().optional().describe('Passphrase of an encrypted `key_file` or `key`. MM2: `ssl.key.password`.'),
+    truststore_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'JKS or PKCS12 truststore of the CA(s) to trust (the type is read from the file, as Java does), relative to the pipeline file; with or besides `ca_file`. MM2: `ssl.truststore.location` with `ssl.truststore.type` JKS or PKCS12.',
+      ),
+    truststore_password: z
+      .string()
+      .optional()
+      .describe('Password of `truststore_file`; a JKS truststore without one is read unchecked, as Java does. MM2: `ssl.truststore.password`.'),
+    keystore_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'JKS or PKCS12 keystore with the client certificate and key for mutual TLS, instead of `cert_file` and `key_file`; relative to the pipeline file. MM2: `ssl.keystore.location` with `ssl.keystore.type` JKS or PKCS12.',
+      ),
+    keystore_password: z.string().optional().describe('Password of `keystore_file`; required with it. MM2: `ssl.keystore.password`.'),
+    key_password: z
+      .string()
+      .optional()
+      .describe(
+        'Passphrase of an encrypted `key_file` or `key`, or of the key in a JKS `keystore_file` when it differs from `keystore_password`. MM2: `ssl.key.password`.',
+      ),
     verify_hostname: z
       .boolean()
       .default(true)
@@ -221,6 +245,12 @@ const topicAclsSchema = z
 
 const topicSyncSchema = z
   .strictObject({
+    refresh_enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Look for new topics and partitions every `refresh_interval_ms`; false replicates the topics (and partitions) found at start, and no later ones, as MirrorMaker 1 did. MM2: `refresh.topics.enabled` (true).',
+      ),
     refresh_interval_ms: z
       .int()
       .min(1000)
@@ -348,6 +378,12 @@ const producerSchema = z
       .describe(
         'Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. MM2: `producer.max.request.size` (1048576).',
       ),
+    idempotent: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Write with a producer id and per-partition sequences, so that a write sent again after its acknowledgement was lost is not appended twice; applies to every producer of the flow. The target must allow it: Kafka 0.11 or newer, and before 2.8 the IDEMPOTENT_WRITE ACL on the cluster; a target that refuses it ends the run with a message naming the cluster. MM2: `producer.enable.idempotence` (Connect sets false).',
+      ),
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
 
@@ -364,6 +400,12 @@ const checkpointsSchema = z
       .describe('How often group offsets are translated and checkpointed, ms. MM2: `emit.checkpoints.interval.seconds` (60).'),
     groups: regexList('Consumer groups to checkpoint (regexes, full match). MM2: `groups`.').default(() => [...DEFAULT_GROUPS_INCLUDE]),
     groups_exclude: regexList('Consumer groups never checkpointed (regexes, full match). MM2: `groups.exclude`.').default(() => [...DEFAULT_GROUPS_EXCLUDE]),
+    refresh_groups_enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Look for new consumer groups every `refresh_groups_interval_ms`; false checkpoints the groups found at start, and no later ones. MM2: `refresh.groups.enabled` (true).',
+      ),
     refresh_groups_interval_ms: z
       .int()
       .min(1000)

@@ -53,12 +53,21 @@ export function restoreReferences(text: string, placeholders: ReadonlyMap<string
 }
 
 export function readMm2File(text: string, issues: IssueList, options: Mm2FileOptions, mode: 'resolve' | 'keep'): Mm2File {
-  const cwd = options.cwd ?? process.cwd();
   const entries = readPropertyEntries(text);
   if (entries.length === 0)
     issues.add({ line: 1, column: 1, message: 'the file is empty', hint: 'an mm2.properties file has clusters = … and <source>-><target>.enabled = true' });
+  return readMm2Properties(
+    entries.map((entry) => ({ key: entry.key, value: entry.value, entry })),
+    issues,
+    options,
+    mode,
+  );
+}
 
-  const properties: Mm2Property[] = entries.map((entry) => ({ key: entry.key, value: entry.value, entry }));
+/** `readMm2File` from the properties already read (a driver file's, or those connector configs stand for). */
+export function readMm2Properties(fileProperties: readonly Mm2Property[], issues: IssueList, options: Mm2FileOptions, mode: 'resolve' | 'keep'): Mm2File {
+  const cwd = options.cwd ?? process.cwd();
+  const properties: Mm2Property[] = [...fileProperties];
   const resolvedKeys = new Set<string>();
   const pipelineSets: string[] = [];
   for (const set of options.set ?? []) {
@@ -85,13 +94,16 @@ export function readMm2File(text: string, issues: IssueList, options: Mm2FileOpt
   const placeholders = new Map<string, string>();
   const resolved = properties.map((prop): Mm2Property => {
     if (prop.key.startsWith('config.providers')) return prop;
-    const at = (offset: number): { line?: number; column?: number } =>
-      prop.entry === undefined ? {} : { line: prop.entry.valueLine, column: prop.entry.valueColumn + offset };
+    const at = (offset: number): { line?: number; column?: number; file?: string } =>
+      prop.entry === undefined
+        ? {}
+        : { line: prop.entry.valueLine, column: prop.entry.valueColumn + offset, ...(prop.entry.file === undefined ? {} : { file: prop.entry.file }) };
+    const shown = shownKey(prop);
     for (const bare of findBareVariables(prop.value)) {
       failedKeys.add(prop.key);
       issues.add({
         ...at(bare.offset),
-        path: prop.key,
+        path: shown,
         message: `${bare.text} is not a config provider reference`,
         hint: 'an mm2.properties file reads environment variables through a provider: config.providers = env, config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider, then ${env:NAME}',
       });
@@ -107,7 +119,7 @@ export function readMm2File(text: string, issues: IssueList, options: Mm2FileOpt
       const outcome = mode === 'resolve' ? resolve(reference) : (checkReference(reference, context) ?? { value: '' });
       if ('message' in outcome) {
         failedKeys.add(prop.key);
-        issues.add({ ...at(reference.offset), path: prop.key, message: outcome.message, ...(outcome.hint === undefined ? {} : { hint: outcome.hint }) });
+        issues.add({ ...at(reference.offset), path: shown, message: outcome.message, ...(outcome.hint === undefined ? {} : { hint: outcome.hint }) });
         continue;
       }
       if (mode === 'resolve') {
@@ -129,11 +141,22 @@ function entryOf(properties: readonly Mm2Property[], key: string): { entry?: Pro
   return entry === undefined ? {} : { entry };
 }
 
+/** The key as the user wrote it: a connector config's own key rather than the driver key it stands for. */
+export function shownKey(prop: { readonly key: string; readonly entry?: Mm2Property['entry'] }): string {
+  return prop.entry?.file === undefined ? prop.key : prop.entry.key;
+}
+
 /** Adds a problem about one property at its line (the value's, when it is about the value). */
-export function addProblem(issues: { add(issue: Omit<ConfigIssue, 'file'>): void }, problem: Mm2Problem): void {
+export function addProblem(issues: { add(issue: Omit<ConfigIssue, 'file'> & { readonly file?: string }): void }, problem: Mm2Problem): void {
   const { entry } = problem;
   const position =
     entry === undefined ? {} : problem.atValue === true ? { line: entry.valueLine, column: entry.valueColumn } : { line: entry.line, column: entry.column };
   const hints = [problem.hint, problem.viaSet === true ? `set by --set ${problem.key}` : undefined].filter((h): h is string => h !== undefined);
-  issues.add({ ...position, path: problem.key, message: problem.message, ...(hints.length === 0 ? {} : { hint: hints.join('; ') }) });
+  issues.add({
+    ...(entry?.file === undefined ? {} : { file: entry.file }),
+    ...position,
+    path: shownKey(problem),
+    message: problem.message,
+    ...(hints.length === 0 ? {} : { hint: hints.join('; ') }),
+  });
 }

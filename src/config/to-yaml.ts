@@ -4,6 +4,7 @@
  * to `flow_defaults`, and each value carries a comment naming the MM2 key (and line) it came from,
  * or saying it is MM2's default where that differs from mirrorflow's.
  */
+import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { formatPath, isPlainObject, valueAtPath, type PathSegment } from './config-path';
@@ -139,7 +140,9 @@ function describe(provenance: Provenance | undefined): string | undefined {
     const value = mm2Key(provenance.key)?.default ?? CLIENT_DEFAULTS[provenance.key];
     return value === undefined ? `MM2 default of ${provenance.key}` : `MM2 default: ${provenance.key} = ${value}`;
   }
-  return provenance.entry === undefined ? `${provenance.key} (--set)` : `${provenance.key} (line ${provenance.entry.line})`;
+  if (provenance.entry === undefined) return `${provenance.key} (--set)`;
+  const { file, key, line } = provenance.entry;
+  return file === undefined ? `${provenance.key} (line ${line})` : `${key} (${basename(file)} line ${line})`;
 }
 
 function joinDescriptions(descriptions: (string | undefined)[]): string | undefined {

@@ -92,7 +92,7 @@ export function validatePipelineData(
     const position = override === undefined ? origin.positionOf(at, { key: atKey }) : undefined;
     const shown = override === undefined ? origin.displayPath?.(at) : undefined;
     issues.add({
-      ...(position === undefined ? {} : { line: position.line, column: position.column }),
+      ...(position === undefined ? {} : { line: position.line, column: position.column, ...(position.file === undefined ? {} : { file: position.file }) }),
       path: shown ?? formatPath(at),
       message,
       ...(hints.length === 0 ? {} : { hint: hints.join('; ') }),
@@ -168,7 +168,13 @@ function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): Securi
   const ssl = security.ssl;
   if (ssl === undefined) return security;
   const absolute = (path: string | undefined): string | undefined => (path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path));
-  const files = { ca_file: absolute(ssl.ca_file), cert_file: absolute(ssl.cert_file), key_file: absolute(ssl.key_file) };
+  const files = {
+    ca_file: absolute(ssl.ca_file),
+    cert_file: absolute(ssl.cert_file),
+    key_file: absolute(ssl.key_file),
+    truststore_file: absolute(ssl.truststore_file),
+    keystore_file: absolute(ssl.keystore_file),
+  };
   const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
   return { ...security, ssl: { ...ssl, ...defined } };
 }

@@ -9,6 +9,8 @@ import type { ConfigPath, PathSegment } from './config-path';
 export interface SourcePosition {
   readonly line: number;
   readonly column: number;
+  /** When the document was read from several files (connector configs). */
+  readonly file?: string;
 }
 
 interface Step {

@@ -36,6 +36,12 @@ export interface ClusterSecurity {
     readonly cert?: string;
     readonly key?: string;
     readonly keyPassword?: string;
+    /** A JKS or PKCS12 truststore, trusted besides `caFile` and `ca`. */
+    readonly truststoreFile?: string;
+    readonly truststorePassword?: string;
+    /** A JKS or PKCS12 keystore holding the client certificate and key, instead of the PEM ones. */
+    readonly keystoreFile?: string;
+    readonly keystorePassword?: string;
     /** Check the broker certificate names the host (Node's checkServerIdentity). */
     readonly verifyHostname: boolean;
     readonly rejectUnauthorized: boolean;

@@ -188,3 +188,41 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** What went wrong, as the `kind` label of `mirrorflow_errors_total` names it. */
+export type ErrorKind =
+  'transport-retriable' | 'transport' | 'unavailable' | 'authorization' | 'record-refused' | 'transform-failed' | 'checkpoint-failed' | 'config' | 'other';
+export const ERROR_KINDS: readonly ErrorKind[] = [
+  'transport-retriable',
+  'transport',
+  'unavailable',
+  'authorization',
+  'record-refused',
+  'transform-failed',
+  'checkpoint-failed',
+  'config',
+  'other',
+];
+
+/**
+ * The kind of an error, from its class: a missing ACL, a cluster unreachable or refusing our
+ * credentials, a failure talking to a cluster (retriable or not), a record the target refuses,
+ * a transform or plugin failing. `checkpoint-failed` is never derived: the checkpoint flow names
+ * its own failures that have no other kind.
+ */
+export function errorKind(error: unknown): ErrorKind {
+  if (error instanceof KafkaAuthorizationError) return 'authorization';
+  if (error instanceof KafkaTransportError) return error.retriable ? 'transport-retriable' : 'transport';
+  if (error instanceof ClusterUnavailableError) return 'unavailable';
+  if (error instanceof RecordRefusedError) return 'record-refused';
+  if (error instanceof RecordFailedError) return error.stage.kind === 'transform' ? 'transform-failed' : 'record-refused';
+  if (error instanceof PluginError) return 'transform-failed';
+  if (error instanceof ConfigError) return 'config';
+  return 'other';
+}
+
+/** The cluster an error names, if it names one. */
+export function errorCluster(error: unknown): string | undefined {
+  if (error instanceof KafkaTransportError || error instanceof ClusterUnavailableError || error instanceof RecordRefusedError) return error.cluster;
+  return undefined;
+}

@@ -171,6 +171,7 @@ const SETTINGS: CheckpointFlowSettings = {
   target: 'target2',
   intervalMs: 10,
   refreshGroupsIntervalMs: 1000,
+  refreshGroups: true,
   checkpointsTopic: 'source1.checkpoints.internal',
   checkpointsReplicationFactor: 1,
   offsetSyncsTopic: 'mm2-offset-syncs.target2.internal',
@@ -451,6 +452,25 @@ describe('CheckpointFlow in virtual time', () => {
       assert.deepEqual(h.calls.filter((c) => c.startsWith('fetch:')).sort(), ['fetch:g1@0', 'fetch:g2@0', 'fetch:g3@0']);
       assert.equal(h.status.groups, 1);
     });
+  });
+
+  test('groups are listed every refresh interval, and only once with refreshGroups false (MM2 refresh.groups.enabled)', () => {
+    for (const [refreshGroups, lists] of [
+      [true, ['list@0', 'list@20', 'list@40']],
+      [false, ['list@0']],
+    ] as const) {
+      const scheduler = newScheduler();
+      scheduler.run(({ cold, expectObservable, flush }) => {
+        const h = harness(scheduler, { settings: { refreshGroupsIntervalMs: 20, intervalMs: 1000, refreshGroups } });
+        expectObservable(h.flow.run(cold('50ms s'))).toBe('50ms |');
+        flush();
+        assert.deepEqual(
+          h.calls.filter((c) => c.startsWith('list')),
+          lists,
+        );
+        assert.equal(h.status.groups, 1);
+      });
+    }
   });
 
   test('group offset sync runs on its own timer and commits the checkpoints into groups the target does not know', () => {

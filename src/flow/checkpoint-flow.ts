@@ -35,12 +35,14 @@ import {
   exhaustMap,
   finalize,
   from,
+  identity,
   ignoreElements,
   map,
   merge,
   mergeMap,
   of,
   retry,
+  take,
   takeUntil,
   tap,
   timer,
@@ -51,7 +53,7 @@ import type { Logger } from '../core/ports/logger';
 import type { TopicReader } from '../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { TopicPartition } from '../core/record';
-import { describeError, isRetriable } from '../core/errors';
+import { describeError, errorKind, isRetriable } from '../core/errors';
 import { backoffDelay, retryWithBackoff, type RetryConfig } from '../core/retry';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../formats';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../policy';
@@ -60,6 +62,7 @@ import type { CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
 import { withStopSignal } from './operators/with-stop-signal';
+import { groupTranslationLag } from './translation-lag';
 import type { OutageStatus, OutageTracker } from './outage-status';
 
 export interface CheckpointFlowSettings {
@@ -69,6 +72,8 @@ export interface CheckpointFlowSettings {
   readonly intervalMs: number;
   /** `checkpoints.refresh_groups_interval_ms` (MM2 `refresh.groups.interval.seconds`). */
   readonly refreshGroupsIntervalMs: number;
+  /** false: the groups found by the first listing that succeeds are checkpointed for good (MM2 `refresh.groups.enabled`). */
+  readonly refreshGroups: boolean;
   /** `<source>.checkpoints.internal`, per the replication policy. */
   readonly checkpointsTopic: string;
   readonly checkpointsReplicationFactor: number;
@@ -158,6 +163,8 @@ interface GroupCheckpoints {
   /** When the group's source offsets were read: the records' timestamp (as MM2). */
   readonly timestamp: number;
   readonly checkpoints: readonly Checkpoint[];
+  /** `groupTranslationLag` of the offsets read; undefined when no partition translates. */
+  readonly translationLag: number | undefined;
 }
 
 @injectable()
@@ -204,7 +211,11 @@ export class CheckpointFlow {
       );
       const running$ = (loaded: boolean): Observable<never> => {
         const follow$ = this.followOffsetSyncs(!loaded);
-        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(exhaustMap(() => this.refreshGroups()));
+        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
+          exhaustMap(() => this.refreshGroups()),
+          // Groups fixed at start: listings go on only until one succeeded.
+          settings.refreshGroups ? identity : take(1),
+        );
         const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
           ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(
@@ -229,6 +240,7 @@ export class CheckpointFlow {
               this.outages.starting.failed(error);
             } else {
               status.state = 'failed';
+              this.countError(error, settings.target);
               logger.error('Checkpoints failed; starting them again later, replication goes on meanwhile.', { error: describeError(error), attempt, delayMs });
             }
             return timer(delayMs, scheduler).pipe(takeUntil(stopped$));
@@ -306,6 +318,7 @@ export class CheckpointFlow {
         scheduler,
         onRetry: (error, attempt, delayMs) => {
           status.errors++;
+          this.countError(error, this.parts.offsetSyncsAdmin.cluster);
           logger.warn('Reading offset syncs failed; retrying.', { topic: settings.offsetSyncsTopic, error: describeError(error), attempt, delayMs });
         },
       }),
@@ -344,7 +357,10 @@ export class CheckpointFlow {
       catchError((error: unknown) => {
         status.errors++;
         if (isRetriable(error)) this.outages.groups.failed(error);
-        else logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
+        else {
+          this.countError(error, this.parts.settings.source);
+          logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
+        }
         return EMPTY;
       }),
     );
@@ -363,18 +379,26 @@ export class CheckpointFlow {
         mergeMap((group) => {
           const timestamp = scheduler.now();
           return sourceAdmin.fetchGroupOffsets(group).pipe(
-            map((offsets): GroupCheckpoints => ({ group, timestamp, checkpoints: checkpointsForGroup(group, offsets, ctx) })),
+            map((offsets): GroupCheckpoints => ({
+              group,
+              timestamp,
+              checkpoints: checkpointsForGroup(group, offsets, ctx),
+              translationLag: groupTranslationLag(offsets, ctx.shouldCheckpointTopic, (tp, offset) => syncs.translate(tp, offset)),
+            })),
             catchError((error: unknown) => {
               status.errors++;
+              this.countError(error, this.parts.settings.source);
               logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
               return EMPTY;
             }),
           );
         }, GROUP_CONCURRENCY),
         toArray(),
-        map((all) => all.filter((g) => g.checkpoints.length > 0)),
-        mergeMap((results) => this.write(results).pipe(map(() => results))),
-        map((results) => {
+        mergeMap((all) => {
+          const results = all.filter((g) => g.checkpoints.length > 0);
+          return this.write(results).pipe(map(() => ({ all, results })));
+        }),
+        map(({ all, results }) => {
           // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.
           let written = 0;
           let oldest = Number.POSITIVE_INFINITY;
@@ -385,17 +409,27 @@ export class CheckpointFlow {
           }
           const now = scheduler.now();
           status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
+          status.recordTranslationLag(all, this.groups);
           if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
           this.outages.passes.succeeded();
         }),
         catchError((error: unknown) => {
           status.errors++;
           if (isRetriable(error)) this.outages.passes.failed(error);
-          else logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
+          else {
+            this.countError(error, this.parts.settings.target);
+            logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
+          }
           return EMPTY;
         }),
       );
     });
+  }
+
+  /** A failure no outage tracker counts: by its kind, `checkpoint-failed` when it has no other. */
+  private countError(error: unknown, cluster: string): void {
+    const kind = errorKind(error);
+    this.parts.outages.errors.record(error, cluster, kind === 'other' ? 'checkpoint-failed' : kind);
   }
 
   private context(syncs: OffsetSyncStore): CheckpointContext {

@@ -30,6 +30,25 @@ export class CheckpointStatus {
   /** Offset syncs loaded and followed: partitions known, malformed records skipped. */
   offsetSyncPartitions = 0;
   readonly groupSync = new GroupSyncStatus();
+  /**
+   * Per group, its translation lag at the last pass whose checkpoints were acknowledged
+   * (`groupTranslationLag`, records); groups no partition of which translates are absent.
+   */
+  translationLag: ReadonlyMap<string, number> = new Map();
+
+  /**
+   * The translation lag of the groups a pass read (`read`); a group of `groups` whose offsets
+   * could not be read this pass keeps its last value, a group no longer checkpointed is dropped.
+   */
+  recordTranslationLag(read: readonly { readonly group: string; readonly translationLag: number | undefined }[], groups: readonly string[]): void {
+    const next = new Map<string, number>();
+    const fresh = new Map(read.map((g) => [g.group, g.translationLag]));
+    for (const group of groups) {
+      const lag = fresh.has(group) ? fresh.get(group) : this.translationLag.get(group);
+      if (lag !== undefined) next.set(group, lag);
+    }
+    this.translationLag = next;
+  }
 
   /** Called after a pass whose checkpoints were acknowledged. */
   recordPass(written: number, startedAt: number, now: number, latencyMs: number | undefined): void {

@@ -63,6 +63,7 @@ export class DeadLetterSink {
       map(() => {
         status.recordsDeadLettered += failures.length;
         for (const { error } of failures) {
+          status.recordError(error);
           logger.warn('A record failed and went to the dead-letter topic.', {
             deadLetterTopic: topic,
             topic: error.source.topic,

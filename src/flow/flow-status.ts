@@ -1,8 +1,10 @@
+import { PluginError, RecordFailedError } from '../core/errors';
 import type { FlowBatch, SourceBatch, TopicPartition } from '../core/record';
 import { flowBatchDeadLetters, flowBatchForwardedCount, flowBatchNewestTimestamp, flowBatchRecordCount, topicPartitionKey } from '../core/record';
 import { AclSyncStatus } from './acl-sync-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { ConfigSyncStatus } from './config-sync-status';
+import { ErrorCounts } from './error-counts';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from './outage-status';
 import { TransformCounters } from './transform-counters';
@@ -14,6 +16,13 @@ export interface PartitionStatus {
   nextOffset: number;
   /** Source high watermark when last fetched. */
   highWatermark: number;
+  /**
+   * Epoch ms the partition's lag in time counts from while it lags: the latest of when it was
+   * first fetched, when it was last seen caught up, the source timestamp of the newest record
+   * replicated from it, and the first record of a fetch that found it caught up. The oldest
+   * record not yet on the target came after it (see `partitionLagMs`).
+   */
+  lagSince: number;
 }
 
 /**
@@ -62,11 +71,13 @@ export class FlowStatus {
   readonly configSync = new ConfigSyncStatus();
   /** The flow's topic ACL sync (state `disabled` when off). */
   readonly acls = new AclSyncStatus();
+  /** Errors since start by kind and cluster (outages, dead letters, checkpoint failures, the flow's failure). */
+  readonly errors = new ErrorCounts();
   /**
    * Operations of this flow (replication, checkpoints, heartbeats) failing retriably against a
    * cluster right now, and since when: the flow keeps retrying them, and keeps running.
    */
-  readonly outages = new OutageStatus();
+  readonly outages = new OutageStatus(this.errors);
   /** The counters the flow's transforms keep (`context.metrics.counter`). */
   readonly transformCounters = new TransformCounters();
   /** What ended the flow, when its state is `failed`. */
@@ -93,11 +104,15 @@ export class FlowStatus {
    * now on, not only once the target acknowledged something of it (a target that refuses every
    * write must not show a lag of 0).
    */
-  recordFetch(tp: TopicPartition, firstOffset: number, highWatermark: number): void {
+  recordFetch(tp: TopicPartition, firstOffset: number, highWatermark: number, now: number = Date.now(), firstTimestamp?: number): void {
     const key = topicPartitionKey(tp);
     const p = this.partitions.get(key);
-    if (p) p.highWatermark = Math.max(p.highWatermark, highWatermark);
-    else this.partitions.set(key, { topic: tp.topic, partition: tp.partition, nextOffset: firstOffset, highWatermark });
+    if (p) {
+      // Caught up until this fetch: what it brings is the oldest record not yet on the target.
+      if (p.nextOffset >= p.highWatermark && firstTimestamp !== undefined && firstTimestamp >= 0)
+        p.lagSince = Math.max(p.lagSince, Math.min(now, firstTimestamp));
+      p.highWatermark = Math.max(p.highWatermark, highWatermark);
+    } else this.partitions.set(key, { topic: tp.topic, partition: tp.partition, nextOffset: firstOffset, highWatermark, lagSince: now });
   }
 
   /** A batch just fetched: the age of its last record (one timestamp per batch, not per record). */
@@ -125,22 +140,39 @@ export class FlowStatus {
         totals.records += records;
         totals.bytes += batch.bytes;
       } else this.partitionTotals.set(key, { records, bytes: batch.bytes });
-      const p = this.partitions.get(key);
+      let p = this.partitions.get(key);
       if (p) {
         p.nextOffset = batch.nextOffset;
         p.highWatermark = Math.max(p.highWatermark, batch.highWatermark);
       } else {
-        this.partitions.set(key, { ...batch.source, nextOffset: batch.nextOffset, highWatermark: batch.highWatermark });
+        p = { ...batch.source, nextOffset: batch.nextOffset, highWatermark: batch.highWatermark, lagSince: now };
+        this.partitions.set(key, p);
       }
+      if (timestamp >= 0) p.lagSince = Math.max(p.lagSince, Math.min(now, timestamp));
+      if (p.nextOffset >= p.highWatermark) p.lagSince = now;
     }
     if (newest > Number.NEGATIVE_INFINITY) this.lastReplicationLatencyMs = Math.max(0, now - newest);
   }
 
+  /**
+   * An error the flow handled (a record set aside, the failure that ended it), counted by kind
+   * and by the cluster it names: the source for a transform's failure, else the target.
+   */
+  recordError(error: unknown): void {
+    const transform = (error instanceof RecordFailedError && error.stage.kind === 'transform') || error instanceof PluginError;
+    this.errors.record(error, transform ? this.source : this.target);
+  }
+
   /** A partition's source log restarted: replication resumes at `nextOffset` of a log ending at `logEnd`. */
-  recordSourceReset(tp: TopicPartition, nextOffset: number, logEnd: number): void {
+  recordSourceReset(tp: TopicPartition, nextOffset: number, logEnd: number, now: number = Date.now()): void {
     this.sourceResets++;
     // The old log's end must not keep counting as lag of the new one.
-    this.partitions.set(topicPartitionKey(tp), { topic: tp.topic, partition: tp.partition, nextOffset, highWatermark: logEnd });
+    this.partitions.set(topicPartitionKey(tp), { topic: tp.topic, partition: tp.partition, nextOffset, highWatermark: logEnd, lagSince: now });
+  }
+
+  /** The source timestamp of a fetched batch's first record (a forwarded batch's first batch's newest), if it has one. */
+  static firstTimestamp(batch: SourceBatch): number | undefined {
+    return batch.kind === 'records' ? batch.records[0]?.timestamp : batch.recordBatches[0]?.maxTimestamp;
   }
 
   /** Records on the source not yet on the target, as of the last fetch of each partition. */

@@ -1,5 +1,6 @@
 import type { Logger } from '../core/ports/logger';
 import { ClusterUnavailableError, KafkaTransportError, describeError } from '../core/errors';
+import { ErrorCounts } from './error-counts';
 
 /** One operation against one cluster that keeps failing retriably, as the flow status shows it. */
 export interface Outage {
@@ -43,6 +44,9 @@ export class OutageStatus {
   /** Every retriable failure so far, per cluster and operation (ongoing outages or not). */
   private readonly totals = new Map<string, { readonly cluster: string; readonly operation: string; failures: number }>();
 
+  /** @param errors where every failure is also counted by kind and cluster (the flow's `errors`). */
+  constructor(readonly errors: ErrorCounts = new ErrorCounts()) {}
+
   /** Retriable failures since start, per cluster and operation, each retried. */
   get failuresSoFar(): readonly { readonly cluster: string; readonly operation: string; readonly failures: number }[] {
     return [...this.totals.values()].map(({ cluster, operation, failures }) => ({ cluster, operation, failures }));
@@ -70,6 +74,7 @@ export class OutageStatus {
     }
     entry.holders.add(holder);
     entry.failures++;
+    this.errors.record(error, cluster);
     const total = this.totals.get(key);
     if (total === undefined) this.totals.set(key, { cluster, operation, failures: 1 });
     else total.failures++;

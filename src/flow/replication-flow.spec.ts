@@ -83,6 +83,7 @@ function harness(tolerance: 'none' | 'all') {
       target: 'backup',
       groupId: 'g',
       start: 'earliest',
+      refreshTopics: true,
       refreshIntervalMs: 60_000,
       flushIntervalMs: 60_000,
       batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 0, maxPartitionBytes: 1 << 20 },

@@ -95,6 +95,7 @@ function harness(options: Options = {}) {
       groupId: 'g',
       start: 'earliest',
       autoOffsetReset: 'earliest',
+      refreshTopics: true,
       refreshIntervalMs: 60_000,
       flushIntervalMs: 5_000,
       batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 0, maxPartitionBytes: 1 << 20 },

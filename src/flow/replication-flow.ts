@@ -16,6 +16,7 @@ import {
   finalize,
   firstValueFrom,
   from,
+  identity,
   lastValueFrom,
   ignoreElements,
   map,
@@ -24,6 +25,7 @@ import {
   of,
   Subscription,
   switchMap,
+  take,
   takeUntil,
   takeWhile,
   tap,
@@ -73,6 +75,8 @@ export interface ReplicationFlowSettings {
   readonly start: 'earliest' | 'latest';
   /** Where a source log that restarted below the held position is read from (MM2's `auto.offset.reset`). */
   readonly autoOffsetReset: AutoOffsetReset;
+  /** false: the topics found by the first refresh that succeeds are the flow's for good (MM2 `refresh.topics.enabled`). */
+  readonly refreshTopics: boolean;
   readonly refreshIntervalMs: number;
   readonly flushIntervalMs: number;
   readonly batching: BatchPolicy;
@@ -236,6 +240,8 @@ export class ReplicationFlow {
           }),
         ),
       ),
+      // Topics fixed at start: refreshes go on only until one succeeded.
+      settings.refreshTopics ? identity : take(1),
       distinctUntilChanged(sameTopics),
       tap((topics) => {
         status.topics = topics.length;
@@ -302,6 +308,7 @@ export class ReplicationFlow {
       catchError((error: unknown) => {
         status.state = 'failed';
         status.failure = error;
+        status.recordError(error);
         // Keep what the target already acknowledged (one try: the target may be what failed), then fail.
         return concat(
           this.flush(false).pipe(
@@ -425,8 +432,9 @@ export class ReplicationFlow {
     const key = topicPartitionKey(batch);
     this.positions.set(key, batch.nextOffset);
     const lifetime = this.lifetimes.get(key) ?? 0;
-    this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark);
-    this.parts.status.recordAge(batch, Date.now());
+    const fetchedAt = Date.now();
+    this.parts.status.recordFetch(batch, sourceBatchFirstOffset(batch), batch.highWatermark, fetchedAt, FlowStatus.firstTimestamp(batch));
+    this.parts.status.recordAge(batch, fetchedAt);
     switch (batch.kind) {
       case 'records':
         return this.stamp(lifetime, this.transformed(batch, remote));

@@ -19,6 +19,7 @@ import { describeConnectFailure } from './login-failure';
 import { normalizePem } from './pem';
 import { OAuthTokenSource } from './oauth-token-source';
 import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
+import { readTlsStores, type TlsStores } from './tls-stores';
 
 /** The token source of a cluster, shared by its clients. */
 type TokenSources = (cluster: string, credentials: OAuthClientCredentials) => OAuthTokenSource;
@@ -31,7 +32,14 @@ export interface KafkajsClientsOptions {
   readonly debug?: boolean;
 }
 
+/** Internal options of kafkaConfig: the clients' options and each cluster's stores, read once. */
+interface ConfigContext extends KafkajsClientsOptions {
+  readonly stores: ReadonlyMap<string, TlsStores>;
+}
+
 interface Closable {
+  /** The role it was made for, when it belongs to one flow (closed when a reload stops that flow). */
+  readonly role?: string;
   close(): Promise<void>;
 }
 
@@ -39,7 +47,7 @@ interface Closable {
 export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
   private readonly admins = new Map<string, KafkajsAdmin>();
-  private readonly open: Closable[] = [];
+  private open: Closable[] = [];
   private readonly tokens = new Map<string, OAuthTokenSource>();
   /** One OAuth token source per cluster, shared by its clients and the reachability probe. */
   private readonly tokenSources: TokenSources = (cluster, credentials) => {
@@ -51,8 +59,13 @@ export class KafkajsClients implements KafkaClients {
     return source;
   };
 
-  constructor(private readonly options: KafkajsClientsOptions) {
+  private readonly options: ConfigContext;
+
+  constructor(options: KafkajsClientsOptions) {
     registerCodecs();
+    // JKS and PKCS12 stores are read now: a wrong password ends the command before any connection.
+    const stores = new Map(options.clusters.filter(usesTls).map((connection) => [connection.alias, readTlsStores(connection)] as const));
+    this.options = { ...options, stores };
     for (const connection of options.clusters) warnAboutUnverifiedTls(connection, options.logger);
   }
 
@@ -80,13 +93,13 @@ export class KafkajsClients implements KafkaClients {
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
     const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
-    this.open.push(writer);
+    this.open.push({ role: options.role, close: () => writer.close() });
     return writer;
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {
     const source = new KafkajsSource(cluster, this.kafka(cluster, options.role), options, this.options.logger.child({ cluster }));
-    this.open.push({ close: () => source.stopped() });
+    this.open.push({ role: options.role, close: () => source.stopped() });
     return source;
   }
 
@@ -123,6 +136,13 @@ export class KafkajsClients implements KafkaClients {
     return connection;
   }
 
+  async closeRoles(prefix: string): Promise<void> {
+    const closing = this.open.filter((c) => c.role?.startsWith(prefix) === true).reverse();
+    this.open = this.open.filter((c) => !closing.includes(c));
+    for (const key of [...this.kafkas.keys()]) if (key.slice(key.indexOf('/') + 1).startsWith(prefix)) this.kafkas.delete(key);
+    await Promise.allSettled(closing.map((c) => c.close()));
+  }
+
   async close(): Promise<void> {
     const closing = this.open.splice(0).reverse();
     this.admins.clear();
@@ -149,21 +169,31 @@ function warnAboutUnverifiedTls(connection: ClusterConnection, logger: Logger): 
   }
 }
 
-/** Node's TLS options: trusted CAs from the file and the inline PEM, the client certificate, host name checks. */
-function tlsOptions(ssl: ClusterSecurity['ssl']): NonNullable<KafkaConfig['ssl']> {
-  const ca = [...(ssl?.caFile ? [readFileSync(ssl.caFile, 'utf8')] : []), ...(ssl?.ca ? [normalizePem(ssl.ca)] : [])];
+/**
+ * Node's TLS options: trusted CAs from the PEM file, the inline PEM and the truststore, the client
+ * certificate (PEM, or the keystore's), host name checks.
+ */
+function tlsOptions(ssl: ClusterSecurity['ssl'], stores: TlsStores | undefined): NonNullable<KafkaConfig['ssl']> {
+  const ca = [...(ssl?.caFile ? [readFileSync(ssl.caFile, 'utf8')] : []), ...(ssl?.ca ? [normalizePem(ssl.ca)] : []), ...(stores?.ca ?? [])];
+  const keystore = stores?.credentials;
+  const client =
+    keystore !== undefined
+      ? keystore
+      : {
+          cert: ssl?.cert !== undefined ? normalizePem(ssl.cert) : ssl?.certFile ? readFileSync(ssl.certFile, 'utf8') : undefined,
+          key: ssl?.key !== undefined ? normalizePem(ssl.key) : ssl?.keyFile ? readFileSync(ssl.keyFile, 'utf8') : undefined,
+          passphrase: ssl?.keyPassword,
+        };
   return {
     rejectUnauthorized: ssl?.rejectUnauthorized ?? true,
     ca: ca.length > 0 ? ca : undefined,
-    cert: ssl?.cert !== undefined ? normalizePem(ssl.cert) : ssl?.certFile ? readFileSync(ssl.certFile, 'utf8') : undefined,
-    key: ssl?.key !== undefined ? normalizePem(ssl.key) : ssl?.keyFile ? readFileSync(ssl.keyFile, 'utf8') : undefined,
-    passphrase: ssl?.keyPassword,
+    ...client,
     // Node checks the host name unless told otherwise; the chain is still verified.
     ...(ssl !== undefined && !ssl.verifyHostname && { checkServerIdentity: () => undefined }),
   };
 }
 
-function kafkaConfig(connection: ClusterConnection, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources): KafkaConfig {
+function kafkaConfig(connection: ClusterConnection, clientId: string, options: ConfigContext, tokenSources: TokenSources): KafkaConfig {
   const { security } = connection;
   const tls = usesTls(connection);
   return {
@@ -173,7 +203,7 @@ function kafkaConfig(connection: ClusterConnection, clientId: string, options: K
     requestTimeout: connection.requestTimeoutMs,
     logLevel: options.debug ? logLevel.DEBUG : logLevel.WARN,
     logCreator: kafkajsLogCreator(options.logger.child({ cluster: connection.alias })),
-    ssl: tls ? tlsOptions(security.ssl) : undefined,
+    ssl: tls ? tlsOptions(security.ssl, options.stores.get(connection.alias)) : undefined,
     sasl: security.sasl && saslOptions(connection.alias, security.sasl, tokenSources),
   };
 }

@@ -5,7 +5,8 @@
  * (generation -1, no member id), which is how Java's `Admin.alterConsumerGroupOffsets` commits
  * for a group with no members. kafkajs's own `admin.setOffsets` instead joins the group as a
  * consumer, one topic at a time, each join waiting `group.initial.rebalance.delay.ms` (3 s by
- * default) — too slow for syncing many groups every interval. kafkajs 2.2.4 is pinned exactly.
+ * default) — too slow for syncing many groups every interval. And InitProducerId, for the
+ * writer's own idempotence (idempotence.ts). kafkajs 2.2.4 is pinned exactly.
  */
 import type { Kafka } from './kafkajs';
 
@@ -35,6 +36,8 @@ export interface KafkajsProtocolRequest<T> {
 export interface KafkajsRawBroker {
   readonly versions: Readonly<Record<number, { readonly minVersion: number; readonly maxVersion: number }>> | null;
   readonly connectionPool: { send<T>(request: KafkajsProtocolRequest<T>): Promise<T> };
+  /** InitProducerId (no transactional id: any broker answers); the producer id as a decimal string. */
+  initProducerId(request: { readonly transactionTimeout: number }): Promise<{ readonly producerId: string; readonly producerEpoch: number }>;
 }
 
 export interface KafkajsCluster {

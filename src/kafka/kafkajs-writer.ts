@@ -12,6 +12,8 @@ import type { Logger } from '../core/ports/logger';
 import { isBatchTooLarge, withPartialProduceResults } from './wire/produce-response';
 import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 import { decodeRecordBatch } from './wire/fetch-decoder';
+import type { StampedMessage } from './wire/produce-request';
+import { DUPLICATE_SEQUENCE_NUMBER, Idempotence, initProducerIdFrom, type InitProducerId } from './idempotence';
 
 /**
  * Retries for the partitions left over when others of the same write were acknowledged: for as
@@ -36,13 +38,18 @@ interface RoundResult {
   readonly left: number[];
   /** The first partition error, if any (a batch split to fit is not one). */
   readonly failure?: MirrorflowError;
-  /** Items are left only because a batch had to be made smaller: send them again at once. */
+  /** Items are left only because a batch had to be made smaller, or needs a new producer id: send them again at once. */
   readonly again: boolean;
 }
 
 /**
- * RecordWriter over a kafkajs producer: acks=all, not idempotent (as MM2's Connect producer), no
- * topic auto-creation. Records go out in one sendBatch per write, which kafkajs splits into one
+ * RecordWriter over a kafkajs producer: acks=all, one request in flight per broker, no topic
+ * auto-creation, and idempotent unless `options.idempotent` is false (idempotence.ts: a write
+ * sent again after its answer was lost is not appended twice). MM2's Connect producer is not
+ * idempotent: Connect's Worker sets `enable.idempotence=false` on the producers it makes (so that
+ * brokers before 0.11, or before 2.8 without the IDEMPOTENT_WRITE ACL, keep working), although
+ * the Java producer's own default is true since Kafka 3.0; `producer.enable.idempotence=true`
+ * turns it on there. Records go out in one sendBatch per write, which kafkajs splits into one
  * request per broker; each partition's records form one record batch, in order. Forwarded record
  * batches go into the request as they are, or joined when several (wire/produce-request.ts).
  * Partitions the target refused go again alone: as they are when the failure is retriable, in
@@ -60,6 +67,10 @@ export class KafkajsWriter implements RecordWriter {
   private readonly batchLimits = new Map<string, number>();
   private readonly compression: CompressionTypes;
   private readonly timeoutMs: number;
+  /** The producer id and sequences; kept when the producer is made anew (`reset`). */
+  private readonly idempotence: Idempotence | undefined;
+  /** The last send of an idempotent writer, which the next one waits for (`exclusive`). */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     readonly cluster: string,
@@ -67,12 +78,14 @@ export class KafkajsWriter implements RecordWriter {
     options: WriterOptions,
     private readonly logger?: Logger,
     private readonly partialRetry: RetryConfig = PARTIAL_RETRY,
+    initProducerId: InitProducerId = initProducerIdFrom(kafka, cluster),
   ) {
     // Every record names its partition, so the partitioner is never used; naming one silences
     // kafkajs's warning about its default.
     this.producer = this.newProducer();
     this.compression = COMPRESSION_CODES[options.compression] as CompressionTypes;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.idempotence = options.idempotent === false ? undefined : new Idempotence(cluster, initProducerId, logger);
   }
 
   private newProducer(): Producer {
@@ -179,22 +192,31 @@ export class KafkajsWriter implements RecordWriter {
       group.indices.push(i);
     }
     await this.connect();
-    const acks = (await withPartialProduceResults(() =>
-      this.producer.sendBatch({
-        acks: -1,
-        timeout: this.timeoutMs,
-        compression: this.compression,
-        topicMessages: [...byTopic].map(([topic, partitions]) => ({
-          topic,
-          messages: [...partitions.values()].flatMap((g) => g.messages),
-        })),
-      }),
-    )) as (RecordMetadata & { errorCode: number })[];
+    const { acks, renew } = await this.exclusive(async () => {
+      if (this.idempotence !== undefined) await this.stamp(byTopic, items);
+      const answers = (await withPartialProduceResults(() =>
+        this.producer.sendBatch({
+          acks: -1,
+          timeout: this.timeoutMs,
+          compression: this.compression,
+          topicMessages: [...byTopic].map(([topic, partitions]) => ({
+            topic,
+            messages: [...partitions.values()].flatMap((g) => g.messages),
+          })),
+        }),
+      )) as (RecordMetadata & { errorCode: number })[];
+      // Each answer settles its partition's sequences before another send may stamp it.
+      return { acks: answers, renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')) };
+    });
     let failure: MirrorflowError | undefined;
     let again = heldBack.length > 0;
     for (const ack of acks) {
       const group = byTopic.get(ack.topicName)?.get(ack.partition);
       if (!group) continue;
+      if (renew.has(ack)) {
+        again = true;
+        continue;
+      }
       if (isBatchTooLarge(ack.errorCode) && group.indices.length > 1) {
         // Half as much for this topic from now on; the items go again at once.
         const bytes = group.indices.reduce((sum, i) => sum + outboundItemBytes(items[i]!), 0);
@@ -223,14 +245,15 @@ export class KafkajsWriter implements RecordWriter {
         byTopic.get(ack.topicName)!.delete(ack.partition);
         continue;
       }
-      if (ack.errorCode !== 0) {
+      if (ack.errorCode !== 0 && ack.errorCode !== DUPLICATE_SEQUENCE_NUMBER) {
         failure ??= this.partitionFailure(ack.topicName, ack.partition, ack.errorCode);
         continue;
       }
       byTopic.get(ack.topicName)!.delete(ack.partition);
+      // A duplicate the broker has no offsets for any more comes with -1: written, no offsets.
       let offset = Number(ack.baseOffset);
       for (let j = 0; j < group.indices.length; j++) {
-        offsets[group.indices[j]!] = offset;
+        offsets[group.indices[j]!] = offset < 0 ? -1 : offset;
         offset += group.counts[j]!;
       }
     }
@@ -244,6 +267,36 @@ export class KafkajsWriter implements RecordWriter {
       left.sort((a, b) => a - b);
     }
     return failure === undefined ? { left, again } : { left, failure, again };
+  }
+
+  /**
+   * Runs the sends of an idempotent writer one at a time (writes of the internal topics may
+   * overlap): a send stamped while another to the same partition is unanswered would find it in
+   * doubt and take a new producer id. Without idempotence, sends overlap as before.
+   */
+  private exclusive<T>(send: () => Promise<T>): Promise<T> {
+    if (this.idempotence === undefined) return send();
+    const run = this.sending.then(send);
+    this.sending = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Puts each partition's producer fields (id, epoch, base sequence) on its first message, for
+   * the produce request; a forwarded batch counts its records.
+   */
+  private async stamp(byTopic: Map<string, Map<number, PartitionGroup>>, items: readonly OutboundItem[]): Promise<void> {
+    const groups = [...byTopic].flatMap(([topic, partitions]) => [...partitions].map(([partition, group]) => ({ topic, partition, group })));
+    const stamps = await this.idempotence!.stamp(
+      groups.map(({ topic, partition, group }) => ({ topic, partition, count: group.counts.reduce((a, b) => a + b, 0), first: items[group.indices[0]!]! })),
+    );
+    groups.forEach(({ group }, i) => {
+      const stamped: StampedMessage = { ...(group.messages[0] as object), producer: stamps[i]! };
+      group.messages[0] = stamped as Message;
+    });
   }
 
   private partitionFailure(topic: string, partition: number, errorCode: number): MirrorflowError {
@@ -315,7 +368,12 @@ export class KafkajsWriter implements RecordWriter {
     }
   }
 
-  /** Drops the producer (and its cached metadata); the next write connects a new one. */
+  /**
+   * Drops the producer (and its cached metadata); the next write connects a new one. The
+   * producer id and sequences stay: nothing of the old producer is in flight any more (its
+   * connect failed, or its send returned), and the broker knows a producer by its id, not by its
+   * connections, so what goes again is still deduplicated.
+   */
   private async reset(): Promise<void> {
     const old = this.producer;
     const wasConnected = this.connected !== undefined;

@@ -51,7 +51,9 @@ export function describeConnectFailure(connection: ClusterConnection, error: unk
   }
   const untrusted = chain.find((e) => UNTRUSTED_BROKER.has(String(e.code)));
   if (untrusted !== undefined) {
-    const trusted = security.ssl?.caFile ?? (security.ssl?.ca !== undefined ? 'the inline ssl.ca certificates' : "Node's built-in CA list");
+    const ssl = security.ssl;
+    const files = [ssl?.caFile, ssl?.truststoreFile].filter((file) => file !== undefined);
+    const trusted = files.length > 0 ? files.join(' and ') : ssl?.ca !== undefined ? 'the inline ssl.ca certificates' : "Node's built-in CA list";
     return new ClusterUnavailableError(
       connection.alias,
       `the broker's certificate is not trusted (${plainMessage(untrusted)}); trusted CAs come from ${trusted}`,
@@ -76,6 +78,7 @@ export function describeConnectFailure(connection: ClusterConnection, error: unk
 function clientCertificateNote(connection: ClusterConnection): string {
   const ssl = connection.security.ssl;
   const pem = ssl?.cert !== undefined ? normalizePem(ssl.cert) : ssl?.certFile !== undefined ? readQuietly(ssl.certFile) : undefined;
+  if (pem === undefined && ssl?.keystoreFile !== undefined) return `it refused the client certificate of the keystore ${ssl.keystoreFile}`;
   if (pem === undefined) return 'it requires a client certificate and none is configured (ssl.cert_file and ssl.key_file)';
   const where = ssl?.certFile ?? 'the inline ssl.cert';
   let certificate: X509Certificate;

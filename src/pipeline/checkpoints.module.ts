@@ -36,6 +36,7 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
             target: flow.target,
             intervalMs: checkpoints.interval_ms,
             refreshGroupsIntervalMs: checkpoints.refresh_groups_interval_ms,
+            refreshGroups: checkpoints.refresh_groups_enabled,
             checkpointsTopic: policy.checkpointsTopic(flow.source),
             checkpointsReplicationFactor: checkpoints.replication_factor,
             offsetSyncsTopic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias),

@@ -43,6 +43,7 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients & { re
     source: () => assert.fail('the diff reads no records'),
     reader: () => assert.fail('the diff reads no records'),
     checkReachable: async () => undefined,
+    closeRoles: async () => undefined,
     close: async () => undefined,
   };
 }

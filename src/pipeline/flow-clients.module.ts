@@ -78,11 +78,15 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
   const writer =
     (role: string, cluster: (flow: FlowConfig) => string = (f) => f.target) =>
     (clients: KafkaClients, flow: FlowConfig) =>
-      clients.writer(cluster(flow), { role: `${flow.name}|${role}`, compression: 'none' });
+      clients.writer(cluster(flow), { role: `${flow.name}|${role}`, compression: 'none', idempotent: flow.producer.idempotent });
   bind<RecordWriter>(ReplicationWriter)
     .toResolvedValue(
       (clients: KafkaClients, flow: FlowConfig) =>
-        clients.writer(flow.target, { role: `${flow.name}|replication-producer`, compression: flow.producer.compression }),
+        clients.writer(flow.target, {
+          role: `${flow.name}|replication-producer`,
+          compression: flow.producer.compression,
+          idempotent: flow.producer.idempotent,
+        }),
       [KafkaClients, FlowConfigToken],
     )
     .inSingletonScope();

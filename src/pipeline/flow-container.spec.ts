@@ -23,6 +23,7 @@ const noClients: KafkaClients = {
   source: unreachable('a source'),
   reader: unreachable('a reader'),
   checkReachable: unreachable('checkReachable'),
+  closeRoles: async () => undefined,
   close: async () => undefined,
 };
 

@@ -37,6 +37,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
         highWatermark: p.highWatermark,
         records: totals?.records ?? 0,
         bytes: totals?.bytes ?? 0,
+        lagSince: p.lagSince,
       };
     }),
     buffer: status.buffer === undefined ? undefined : { inFlightBytes: status.buffer.inFlightBytes, maxBytes: status.buffer.maxBytes },
@@ -47,6 +48,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
       lastPassAt: cp.lastPassAt,
       lastCheckpointLatencyMs: cp.lastCheckpointLatencyMs,
       errors: cp.errors,
+      translationLag: [...cp.translationLag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([group, records]) => ({ group, records })),
       groupSync: {
         enabled: cp.groupSync.enabled,
         groupsSynced: cp.groupSync.groupsSynced,
@@ -77,6 +79,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,
     retries: status.outages.failuresSoFar,
+    errors: status.errors.values(),
     transformCounters: status.transformCounters.values(),
     failure: status.state === 'failed' && status.failure !== undefined ? describeFailure(status.failure) : undefined,
   };

@@ -1,4 +1,5 @@
 export { Pipeline, type PipelineOptions } from './pipeline';
+export type { ReloadPlan } from './reload-plan';
 export { flowGroupId, progressTopicName } from './flow-names';
 export { createKafkaClients, plaintextConnection } from './clients';
 export { loadPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';

@@ -18,10 +18,10 @@ export interface LoadedPipeline {
 
 /**
  * Loads the transform plugins and a pipeline file (YAML, or MM2's mm2.properties, told apart by
- * the extension), checking every transform step against its plugin's schema, so every problem of
+ * the extension; or MM2 connector configs, several making one pipeline), checking every transform step against its plugin's schema, so every problem of
  * the file is reported at once and nothing connects.
  */
-export async function loadPipeline(file: string, options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
+export async function loadPipeline(file: string | readonly string[], options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
   const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
   const { config, warnings } = await readPipelineFile(file, {
     env: options.env,

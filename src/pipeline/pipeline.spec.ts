@@ -30,6 +30,7 @@ function fakeClients(): KafkaClients & { readonly written: string[] } {
     source: (cluster) => ({ cluster }) as unknown as RecordSource,
     reader: (cluster) => ({ cluster }) as unknown as TopicReader,
     checkReachable: async () => undefined,
+    closeRoles: async () => undefined,
     close: async () => undefined,
   };
 }

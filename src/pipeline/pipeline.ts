@@ -1,8 +1,23 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { type Observable, type Subscription, EMPTY, ReplaySubject, asyncScheduler, defer, finalize, lastValueFrom, merge, defaultIfEmpty } from 'rxjs';
+import {
+  type Observable,
+  type Subscription,
+  EMPTY,
+  ReplaySubject,
+  Subject,
+  asyncScheduler,
+  defer,
+  finalize,
+  from,
+  lastValueFrom,
+  merge,
+  mergeMap,
+  defaultIfEmpty,
+  take,
+} from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
-import { KafkaAuthorizationError } from '../core/errors';
+import { KafkaAuthorizationError, MirrorflowError } from '../core/errors';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
@@ -22,6 +37,7 @@ import { toClusterConnection } from './cluster-connection';
 import { toFlowSnapshot } from './flow-snapshot';
 import { flowModules } from './flow.module';
 import { PipelineConfigToken } from './tokens';
+import { planReload, type ReloadPlan } from './reload-plan';
 
 /** What the pipeline's container holds for every flow. */
 export interface PipelineParts {
@@ -75,6 +91,11 @@ interface RunningFlow {
   readonly heartbeats: HeartbeatFlow | undefined;
   readonly acls: AclSync | undefined;
   readonly status: FlowStatus;
+  /** Stops this flow alone (a reload removed or changed it); the pipeline's stop stops every flow. */
+  readonly stop$: ReplaySubject<void>;
+  /** Resolves once the flow has ended: drained, progress stored. */
+  readonly ended: Promise<void>;
+  readonly markEnded: () => void;
 }
 
 /**
@@ -119,16 +140,21 @@ function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClien
  */
 export class Pipeline {
   private readonly container: Container;
-  private readonly flows: RunningFlow[] = [];
+  /** The running flows by name, in the file's order. */
+  private flows = new Map<string, RunningFlow>();
   private readonly stop$ = new ReplaySubject<void>(1);
+  /** Flows a reload starts while the pipeline runs. */
+  private readonly started$ = new Subject<RunningFlow>();
   private readonly clients: KafkaClients;
   private readonly logger: Logger;
   private readonly scheduler: Scheduler;
+  private current: PipelineConfig;
+  private state: 'prepared' | 'running' | 'stopped' = 'prepared';
+  /** Reloads apply one at a time, in the order asked. */
+  private reloading: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    readonly config: PipelineConfig,
-    options: PipelineOptions,
-  ) {
+  constructor(config: PipelineConfig, options: PipelineOptions) {
+    this.current = config;
     this.logger = options.logger.child({ pipeline: config.name });
     this.clients =
       options.clients ??
@@ -147,53 +173,40 @@ export class Pipeline {
     });
   }
 
+  /** The configuration the pipeline runs now: the one it started with, or the last one a reload applied. */
+  get config(): PipelineConfig {
+    return this.current;
+  }
+
   get statuses(): readonly FlowStatus[] {
-    return this.flows.map((f) => f.status);
+    return [...this.flows.values()].map((f) => f.status);
   }
 
   /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
   snapshots(): FlowSnapshot[] {
-    return this.flows.map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
+    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
   }
 
   /** Builds every flow and checks every cluster it uses is reachable; writes nothing. */
   async prepare(): Promise<void> {
-    // As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too.
-    const running = this.config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
-    for (const flow of running) {
-      const container = flowContainer(this.container, flow, this.logger);
-      if (flow.enabled) container.get(TransformChain); // plugin problems surface here, before any connection
-      const status = container.get(FlowStatus);
-      // Nothing would ever move a flow that does not replicate out of `starting`.
-      if (!flow.enabled) status.state = 'disabled';
-      // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
-      if (flow.enabled && flow.checkpoints.enabled && !flow.offset_syncs.enabled) {
-        container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
-      }
-      this.flows.push({
-        pipeline: this.config.name,
-        config: flow,
-        container,
-        flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
-        configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
-        checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
-        heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
-        acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
-        status,
-      });
-    }
-    const clusters = [...new Set(running.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];
-    await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
+    const running = runningFlows(this.current);
+    for (const flow of running) this.flows.set(flow.name, this.buildFlow(flow));
+    await this.checkReachable(running);
   }
 
-  /** Runs every flow until `stop()` (resolves) or a flow fails (rejects). */
+  /** Runs every flow until `stop()` (resolves) or a flow fails (rejects); flows a reload adds run too. */
   async run(): Promise<void> {
     const stop$ = this.stop$.asObservable();
+    this.state = 'running';
+    const flows$ = merge(from([...this.flows.values()]), this.started$).pipe(
+      mergeMap((f) => runFlow(f, merge(stop$, f.stop$).pipe(take(1)), this.clients).pipe(finalize(f.markEnded))),
+    );
     try {
-      await lastValueFrom(merge(...this.flows.map((f) => runFlow(f, stop$, this.clients))).pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
+      await lastValueFrom(flows$.pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } catch (error) {
-      throw withPrincipal(error, this.config);
+      throw withPrincipal(error, this.current);
     } finally {
+      this.state = 'stopped';
       await this.close();
     }
   }
@@ -203,8 +216,117 @@ export class Pipeline {
    * kept: asked for before `run()` or while flows are still starting, it ends them as they start.
    */
   stop(): void {
+    this.state = 'stopped';
     this.stop$.next();
     this.stop$.complete();
+    this.started$.complete();
+  }
+
+  /**
+   * Applies a changed configuration to the running pipeline, flow by flow: a flow that is gone
+   * drains and stops; a flow whose settings changed drains, stores its progress and starts again
+   * with the new ones; a new flow starts; the others go on without a pause. The transforms of
+   * new and changed flows are built before anything stops, so a change that cannot be built (a
+   * plugin that fails) changes nothing. A change to the clusters or the pipeline's name needs a
+   * restart and is refused.
+   */
+  reload(next: PipelineConfig, registry?: PluginRegistry): Promise<ReloadPlan> {
+    const applied = this.reloading.then(() => this.apply(next, registry));
+    this.reloading = applied.catch(() => undefined);
+    return applied;
+  }
+
+  private async apply(next: PipelineConfig, registry: PluginRegistry | undefined): Promise<ReloadPlan> {
+    if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); the change was not applied.');
+    const plan = planReload(
+      this.current,
+      next,
+      [...this.flows.values()].map((f) => f.config),
+    );
+    if (plan.refused !== undefined) throw new MirrorflowError(plan.refused);
+    const wanted = runningFlows(next);
+    const toStart = wanted.filter((f) => plan.added.includes(f.name) || plan.changed.includes(f.name));
+    if (toStart.length === 0 && plan.removed.length === 0) {
+      this.current = next;
+      return plan;
+    }
+    this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(next);
+    if (registry !== undefined) this.container.rebind(PluginRegistry).toConstantValue(registry);
+    try {
+      // Plugin problems surface before anything stops; no client is made for the check.
+      for (const flow of toStart) {
+        const check = flowContainer(this.container, flow, this.logger);
+        try {
+          if (flow.enabled) check.get(TransformChain);
+        } finally {
+          check.unbindAll();
+        }
+      }
+    } catch (error) {
+      this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(this.current);
+      throw error;
+    }
+    // Everything a stopped flow fetched is acknowledged and its progress stored, and its clients
+    // are closed, before its replacement is made and reads that progress: nothing is copied twice.
+    await Promise.all([...plan.removed, ...plan.changed].map((name) => this.stopFlow(name)));
+    for (const name of plan.removed) this.flows.delete(name);
+    if (this.state !== 'running') throw new MirrorflowError('The pipeline stopped while the change was applied; the new flows were not started.');
+    const built = toStart.map((flow) => this.buildFlow(flow));
+    const byName = new Map(built.map((f) => [f.config.name, f]));
+    const flows = new Map<string, RunningFlow>();
+    for (const flow of wanted) {
+      const running = byName.get(flow.name) ?? this.flows.get(flow.name);
+      if (running !== undefined) flows.set(flow.name, running);
+    }
+    this.flows = flows;
+    this.current = next;
+    for (const f of built) this.started$.next(f);
+    return plan;
+  }
+
+  private async stopFlow(name: string): Promise<void> {
+    const flow = this.flows.get(name);
+    if (flow === undefined) return;
+    flow.stop$.next();
+    flow.stop$.complete();
+    await flow.ended;
+    // Its consumer has left the group (and its producers closed) before a successor joins.
+    await this.clients.closeRoles(`${name}|`);
+    flow.container.unbindAll();
+  }
+
+  /** One flow's container and parts; plugin problems surface here, before any connection. */
+  private buildFlow(flow: FlowConfig): RunningFlow {
+    const container = flowContainer(this.container, flow, this.logger);
+    if (flow.enabled) container.get(TransformChain);
+    const status = container.get(FlowStatus);
+    // Nothing would ever move a flow that does not replicate out of `starting`.
+    if (!flow.enabled) status.state = 'disabled';
+    // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
+    if (flow.enabled && flow.checkpoints.enabled && !flow.offset_syncs.enabled) {
+      container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
+    }
+    let markEnded = (): void => {};
+    const ended = new Promise<void>((resolve) => (markEnded = resolve));
+    return {
+      pipeline: this.current.name,
+      config: flow,
+      container,
+      flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
+      configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
+      checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
+      heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
+      acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
+      status,
+      stop$: new ReplaySubject<void>(1),
+      ended,
+      markEnded,
+    };
+  }
+
+  private async checkReachable(flows: readonly FlowConfig[]): Promise<void> {
+    const clusters = [...new Set(flows.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];
+    await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
   }
 
   private async close(): Promise<void> {
@@ -217,9 +339,14 @@ export class Pipeline {
     ]);
     timer?.unsubscribe();
     if (!closed) this.logger.warn('Kafka clients did not close in time; leaving them.', { timeoutMs: CLOSE_TIMEOUT_MS });
-    for (const f of this.flows) f.container.unbindAll();
+    for (const f of this.flows.values()) f.container.unbindAll();
     this.container.unbindAll();
   }
+}
+
+/** As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too. */
+function runningFlows(config: PipelineConfig): FlowConfig[] {
+  return config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
 }
 
 /**

@@ -139,6 +139,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             groupId: flowGroupId(pipeline.name, flow),
             start: flow.start,
             autoOffsetReset: flow.consumer.auto_offset_reset,
+            refreshTopics: flow.topic_sync.refresh_enabled,
             refreshIntervalMs: flow.topic_sync.refresh_interval_ms,
             flushIntervalMs: flow.progress.flush_interval_ms,
             batching: {

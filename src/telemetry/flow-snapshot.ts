@@ -15,6 +15,8 @@ export interface PartitionSnapshot {
   /** Records replicated from this partition by this process. */
   readonly records: number;
   readonly bytes: number;
+  /** Epoch ms the lag in time counts from while the partition lags (see `partitionLagMs`). */
+  readonly lagSince: number;
 }
 
 export type FlowState = 'starting' | 'running' | 'draining' | 'stopped' | 'failed';
@@ -34,6 +36,8 @@ export interface CheckpointSnapshot {
   readonly lastPassAt: number | undefined;
   readonly lastCheckpointLatencyMs: number | undefined;
   readonly errors: number;
+  /** Per group, records a failover at its checkpoint reads again, at most (`groupTranslationLag`), at the last acknowledged pass. */
+  readonly translationLag: readonly { readonly group: string; readonly records: number }[];
   readonly groupSync: {
     readonly enabled: boolean;
     readonly groupsSynced: number;
@@ -114,6 +118,8 @@ export interface FlowSnapshot {
   readonly outages: readonly OutageSnapshot[];
   /** Retriable failures since start, per cluster and operation (each was retried). */
   readonly retries: readonly { readonly cluster: string; readonly operation: string; readonly failures: number }[];
+  /** Errors since start by kind and cluster (`errorKind`); absent where no snapshot of them was taken (fakes). */
+  readonly errors?: readonly { readonly kind: string; readonly cluster: string; readonly count: number }[];
   /** Counters the flow's transforms keep (plugin API `context.metrics`). */
   readonly transformCounters: readonly TransformCounterSnapshot[];
   /** Why the flow failed (state `failed`): the error, and its chain of causes as a trace. */
@@ -161,6 +167,23 @@ export function flowName(flow: { readonly source: string; readonly target: strin
 /** Records on the source not yet on the target, as of the last fetch. */
 export function partitionLag(p: PartitionSnapshot): number {
   return Math.max(0, p.highWatermark - p.nextOffset);
+}
+
+/**
+ * The partition's lag in time: 0 when it is caught up (nothing beyond the replicated position at
+ * the last fetch); else how long the oldest record not yet on the target has been waiting, at
+ * most: now minus the latest of when it was first fetched, when it was last seen caught up and the
+ * source timestamp of the newest record replicated from it.
+ */
+export function partitionLagMs(p: PartitionSnapshot, now: number): number {
+  return partitionLag(p) === 0 ? 0 : Math.max(0, now - p.lagSince);
+}
+
+/** The flow's lag in time: its most lagging partition's. */
+export function flowLagMs(flow: FlowSnapshot, now: number): number {
+  let lagMs = 0;
+  for (const p of flow.partitions) lagMs = Math.max(lagMs, partitionLagMs(p, now));
+  return lagMs;
 }
 
 export function flowLag(flow: FlowSnapshot): number {

@@ -30,8 +30,8 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     transformCounters: [{ transform: 'mask_json_field', step: '0', name: 'values_changed', help: 'Values masked.', value: 7 }],
     failure: undefined,
     partitions: [
-      { topic: 'orders', partition: 1, nextOffset: 30, highWatermark: 40, records: 30, bytes: 3000 },
-      { topic: 'orders', partition: 0, nextOffset: 40, highWatermark: 40, records: 40, bytes: 4000 },
+      { topic: 'orders', partition: 1, nextOffset: 30, highWatermark: 40, records: 30, bytes: 3000, lagSince: Date.now() - 4000 },
+      { topic: 'orders', partition: 0, nextOffset: 40, highWatermark: 40, records: 40, bytes: 4000, lagSince: 0 },
     ],
     buffer: { inFlightBytes: 512, maxBytes: 16777216 },
     checkpoints: {
@@ -41,6 +41,10 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
       lastPassAt: Date.now() - 1000,
       lastCheckpointLatencyMs: 8,
       errors: 0,
+      translationLag: [
+        { group: 'billing', records: 0 },
+        { group: 'orders-app', records: 39 },
+      ],
       groupSync: { enabled: true, groupsSynced: 1, offsetsCommitted: 2, skippedActive: 3, activeGroups: ['busy'], errors: 0 },
     },
     heartbeats: { state: 'running', written: 9, lastAt: Date.now() - 500, errors: 0 },
@@ -49,6 +53,10 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     recordsDeadLettered: 0,
     outages: [],
     retries: [],
+    errors: [
+      { kind: 'transform-failed', cluster: 'primary', count: 3 },
+      { kind: 'transport-retriable', cluster: 'backup', count: 5 },
+    ],
     ...overrides,
   };
 }
@@ -112,6 +120,14 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.equal(sample(t, 'mirrorflow_records_reencoded_total', f), 5);
     assert.equal(sample(t, 'mirrorflow_topics_created_total', f), 1);
     assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
+    assert.equal(sample(t, 'mirrorflow_offset_lag_ms', p0), 0, 'caught up: no lag in time');
+    const lagMs = sample(t, 'mirrorflow_offset_lag_ms', p1);
+    assert.ok(lagMs !== undefined && lagMs >= 4000 && lagMs < 60_000, `lagging since 4 s ago, got ${lagMs}`);
+    assert.equal(sample(t, 'mirrorflow_flow_lag_ms', f), lagMs, "the flow's most lagging partition");
+    assert.equal(sample(t, 'mirrorflow_checkpoint_translation_lag_records', { ...f, group: 'orders-app' }), 39);
+    assert.equal(sample(t, 'mirrorflow_checkpoint_translation_lag_records', { ...f, group: 'billing' }), 0);
+    assert.equal(sample(t, 'mirrorflow_errors_total', { ...f, kind: 'transform-failed', cluster: 'primary' }), 3);
+    assert.equal(sample(t, 'mirrorflow_errors_total', { ...f, kind: 'transport-retriable', cluster: 'backup' }), 5);
   });
 });
 
@@ -184,8 +200,10 @@ test('/status: flows with sorted partitions and their lag, checkpoints, heartbea
       flows: {
         name: string;
         lag: number;
-        partitions: { partition: number; lag: number }[];
-        checkpoints: { groupSync: { activeGroups: string[] } };
+        lagMs: number;
+        partitions: { partition: number; lag: number; lagMs: number }[];
+        checkpoints: { translationLag: { group: string; records: number }[]; groupSync: { activeGroups: string[] } };
+        errors: { kind: string; cluster: string; count: number }[];
         heartbeats: { written: number };
       }[];
     };
@@ -201,6 +219,18 @@ test('/status: flows with sorted partitions and their lag, checkpoints, heartbea
       ],
     );
     assert.deepEqual(doc.flows[0]!.checkpoints.groupSync.activeGroups, ['busy']);
+    const [caughtUp, lagging] = doc.flows[0]!.partitions;
+    assert.equal(caughtUp!.lagMs, 0);
+    assert.ok(lagging!.lagMs >= 4000, `partition 1 lags since 4 s ago: ${lagging!.lagMs}`);
+    assert.equal(doc.flows[0]!.lagMs, lagging!.lagMs);
+    assert.deepEqual(doc.flows[0]!.checkpoints.translationLag, [
+      { group: 'billing', records: 0 },
+      { group: 'orders-app', records: 39 },
+    ]);
+    assert.deepEqual(doc.flows[0]!.errors, [
+      { kind: 'transform-failed', cluster: 'primary', count: 3 },
+      { kind: 'transport-retriable', cluster: 'backup', count: 5 },
+    ]);
     assert.equal(doc.flows[0]!.heartbeats.written, 9);
   });
 });
@@ -258,7 +288,7 @@ test('/connectors/{name}/status: a failed flow is FAILED with the trace of what 
 
 test("/connectors/{name}/offsets: the last replicated offset per source partition under MM2's keys", async () => {
   await serve(
-    [flow({ partitions: [...flow().partitions, { topic: 'empty', partition: 0, nextOffset: 0, highWatermark: 0, records: 0, bytes: 0 }] })],
+    [flow({ partitions: [...flow().partitions, { topic: 'empty', partition: 0, nextOffset: 0, highWatermark: 0, records: 0, bytes: 0, lagSince: 0 }] })],
     async (get) => {
       const res = await get('/connectors/MirrorSourceConnector/offsets');
       assert.equal(res.status, 200);

@@ -1,11 +1,25 @@
+// size: one definition per metric of the README's table, each reading the one snapshot a scrape takes; splitting it would only split the list.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { readiness } from './readiness';
-import { CHECKPOINT_STATES, FLOW_STATES, HEARTBEAT_STATES, type FlowSnapshot, type PartitionSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
+import {
+  CHECKPOINT_STATES,
+  FLOW_STATES,
+  HEARTBEAT_STATES,
+  type FlowSnapshot,
+  type PartitionSnapshot,
+  flowLag,
+  flowLagMs,
+  flowName,
+  partitionLag,
+  partitionLagMs,
+} from './flow-snapshot';
 
 const FLOW_LABELS = ['flow', 'source', 'target'] as const;
 const PARTITION_LABELS = [...FLOW_LABELS, 'topic', 'partition'] as const;
 const STATE_LABELS = [...FLOW_LABELS, 'state'] as const;
 const OUTAGE_LABELS = [...FLOW_LABELS, 'cluster', 'operation'] as const;
+const GROUP_LABELS = [...FLOW_LABELS, 'group'] as const;
+const ERROR_LABELS = [...FLOW_LABELS, 'kind', 'cluster'] as const;
 const TRANSFORM_LABELS = [...FLOW_LABELS, 'transform', 'step', 'counter'] as const;
 
 type Labels = Record<string, string | number>;
@@ -75,6 +89,21 @@ export class Metrics {
       perPartition(partitionLag),
     );
     this.gauge('mirrorflow_flow_lag_records', "The flow's offset lag summed over its partitions.", FLOW_LABELS, perFlow(replicating, flowLag));
+    this.gauge(
+      'mirrorflow_offset_lag_ms',
+      'Offset lag as time: 0 when caught up; else how long the oldest record not yet on the target has been waiting, at most (now minus the latest of: last seen caught up, first fetched, the source timestamp of the newest record replicated).',
+      PARTITION_LABELS,
+      (emit) => {
+        const at = now();
+        for (const f of replicating()) for (const p of f.partitions) emit({ ...flowLabels(f), topic: p.topic, partition: p.partition }, partitionLagMs(p, at));
+      },
+    );
+    this.gauge(
+      'mirrorflow_flow_lag_ms',
+      "The flow's offset lag as time: its most lagging partition's mirrorflow_offset_lag_ms.",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => flowLagMs(f, now())),
+    );
     this.gauge(
       'mirrorflow_partitions',
       'Source partitions the flow has fetched from.',
@@ -189,6 +218,14 @@ export class Metrics {
     );
 
     this.counter(
+      'mirrorflow_errors_total',
+      'Errors since start by kind (transport-retriable, transport, unavailable, authorization, record-refused, transform-failed, checkpoint-failed, config, other) and the cluster they concern: retried failures, records sent to the dead-letter topic, checkpoint failures, the failure that ended a flow.',
+      ERROR_LABELS,
+      (emit) => {
+        for (const f of flows()) for (const e of f.errors ?? []) emit({ ...flowLabels(f), kind: e.kind, cluster: e.cluster }, e.count);
+      },
+    );
+    this.counter(
       'mirrorflow_retries_total',
       'Retriable failures of a cluster operation since start, each retried (outages and single failures alike).',
       OUTAGE_LABELS,
@@ -208,6 +245,14 @@ export class Metrics {
       'Consumer groups being checkpointed.',
       FLOW_LABELS,
       perFlow(replicating, (f) => f.checkpoints.groups),
+    );
+    this.gauge(
+      'mirrorflow_checkpoint_translation_lag_records',
+      "Per group, how many records a consumer failing over to the target at the group's checkpoint reads again, at most: over the partitions checkpointed, the sum of the group's committed source offset minus the upstream offset of the offset sync its translation used, minus 1 (0 for the sync's own offset); at the last acknowledged checkpoint pass.",
+      GROUP_LABELS,
+      (emit) => {
+        for (const f of replicating()) for (const g of f.checkpoints.translationLag) emit({ ...flowLabels(f), group: g.group }, g.records);
+      },
     );
     this.counter(
       'mirrorflow_checkpoints_written_total',

@@ -1,4 +1,4 @@
-import { type FlowSnapshot, flowLag, flowName, partitionLag } from './flow-snapshot';
+import { type FlowSnapshot, flowLag, flowLagMs, flowName, partitionLag, partitionLagMs } from './flow-snapshot';
 import { readiness } from './readiness';
 
 /** `GET /status`: what `mirrorflow status URL` prints, and scripts read. */
@@ -30,6 +30,8 @@ export interface FlowStatusDocument {
   /** Age of the last fetched record when fetched (MM2's record-age-ms). */
   readonly recordAgeMs: number | null;
   readonly lag: number;
+  /** The offset lag as time, ms: the most lagging partition's `lagMs`. */
+  readonly lagMs: number;
   readonly buffer: { readonly bytes: number; readonly maxBytes: number } | null;
   readonly partitions: readonly {
     readonly topic: string;
@@ -37,6 +39,8 @@ export interface FlowStatusDocument {
     readonly nextOffset: number;
     readonly highWatermark: number;
     readonly lag: number;
+    /** 0 when caught up; else how long the oldest record not yet on the target has been waiting, at most (ms). */
+    readonly lagMs: number;
     readonly records: number;
   }[];
   readonly checkpoints: {
@@ -47,6 +51,8 @@ export interface FlowStatusDocument {
     readonly lastPassAt: string | null;
     readonly latencyMs: number | null;
     readonly errors: number;
+    /** Per group, records a failover at its checkpoint reads again, at most (see the metric mirrorflow_checkpoint_translation_lag_records). */
+    readonly translationLag: readonly { readonly group: string; readonly records: number }[];
     readonly groupSync: {
       readonly enabled: boolean;
       readonly synced: number;
@@ -81,6 +87,8 @@ export interface FlowStatusDocument {
     readonly failures: number;
     readonly lastError: string;
   }[];
+  /** Errors since start by kind and cluster. */
+  readonly errors: readonly { readonly kind: string; readonly cluster: string; readonly count: number }[];
   readonly transformCounters: readonly { readonly transform: string; readonly step: string; readonly counter: string; readonly value: number }[];
   /** Why the flow failed; null unless its state is `failed`. */
   readonly failure: string | null;
@@ -111,6 +119,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         latencyMs: f.lastReplicationLatencyMs ?? null,
         recordAgeMs: f.lastRecordAgeMs ?? null,
         lag: flowLag(f),
+        lagMs: flowLagMs(f, now),
         buffer: f.buffer === undefined ? null : { bytes: f.buffer.inFlightBytes, maxBytes: f.buffer.maxBytes },
         partitions: [...f.partitions]
           .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
@@ -120,6 +129,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
             nextOffset: p.nextOffset,
             highWatermark: p.highWatermark,
             lag: partitionLag(p),
+            lagMs: partitionLagMs(p, now),
             records: p.records,
           })),
         checkpoints: {
@@ -129,6 +139,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
           lastPassAt: iso(cp.lastPassAt),
           latencyMs: cp.lastCheckpointLatencyMs ?? null,
           errors: cp.errors,
+          translationLag: cp.translationLag.map((g) => ({ group: g.group, records: g.records })),
           groupSync: {
             enabled: cp.groupSync.enabled,
             synced: cp.groupSync.groupsSynced,
@@ -152,6 +163,7 @@ export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[],
         sourceResets: f.sourceResets,
         recordsDeadLettered: f.recordsDeadLettered,
         outages: f.outages.map((o) => ({ cluster: o.cluster, operation: o.operation, since: iso(o.since), failures: o.failures, lastError: o.lastError })),
+        errors: (f.errors ?? []).map((e) => ({ kind: e.kind, cluster: e.cluster, count: e.count })),
         transformCounters: f.transformCounters.map((c) => ({ transform: c.transform, step: c.step, counter: c.name, value: c.value })),
         failure: f.failure?.message ?? null,
       };

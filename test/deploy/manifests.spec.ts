@@ -38,8 +38,9 @@ async function parseRun(args: readonly string[]): Promise<ParsedRun> {
   const program = buildProgram().configureOutput({ writeErr: () => {}, writeOut: () => {} });
   const run = program.commands.find((c) => c.name() === 'run')!;
   let parsed: ParsedRun | undefined;
-  run.action((file: string, flags: Record<string, unknown>) => {
-    parsed = { file, flags };
+  run.action((files: string[], flags: Record<string, unknown>) => {
+    assert.equal(files.length, 1, `mirrorflow ${args.join(' ')} names one pipeline file`);
+    parsed = { file: files[0]!, flags };
   });
   await program.parseAsync(['node', 'mirrorflow', ...args]);
   assert.ok(parsed, `mirrorflow ${args.join(' ')} is not a run command`);

@@ -88,7 +88,7 @@ describe('the packed CLI, installed as the image installs it', () => {
 
     const help = await packedCli(app, ['--help']).exited;
     assert.equal(help.code, 0, help.output);
-    assert.match(help.output, /^\s+run \[options\] <file>/m);
+    assert.match(help.output, /^\s+run \[options\] <files\.\.\.>/m);
   });
 
   test("checks the ConfigMap's pipeline with the Secret's variables set, as the pod would", async () => {

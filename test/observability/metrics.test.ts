@@ -1,7 +1,8 @@
 /**
  * /metrics of a real `mirrorflow run` whose flow drops, dead-letters and masks records,
  * checkpoints a consumer group and writes heartbeats: each metric equals what really happened
- * (records on the target and on the dead-letter topic, the transforms' own counters), and the
+ * (records on the target and on the dead-letter topic, the transforms' own counters, the
+ * transform failures among the errors by kind), and the
  * counters move as more records are replicated.
  */
 import assert from 'node:assert/strict';
@@ -113,6 +114,12 @@ describe('/metrics against real brokers', () => {
       assert.ok((value(t, 'mirrorflow_bytes_replicated_total', { ...f, topic, partition }) ?? 0) > 0);
     }
     assert.equal(value(t, 'mirrorflow_records_dropped_total', f), 10);
+    assert.equal(
+      value(t, 'mirrorflow_errors_total', { ...f, kind: 'transform-failed', cluster: 'primary' }),
+      10,
+      'each dead-lettered record is a transform failure',
+    );
+    assert.equal(value(t, 'mirrorflow_errors_total', { ...f, kind: 'record-refused' }), undefined, 'the target refused nothing');
     assert.equal(value(t, 'mirrorflow_transform_counter_total', masked), 80, 'the plugin counted every value it masked');
     assert.equal(value(t, 'mirrorflow_transform_counter_total', { ...masked, counter: 'values_not_json' }), 0);
     assert.equal(value(t, 'mirrorflow_topics', f), 1);
@@ -154,6 +161,7 @@ describe('/metrics against real brokers', () => {
     assert.equal(value(moved, 'mirrorflow_transform_counter_total', masked), 96);
     assert.equal(value(moved, 'mirrorflow_records_dropped_total', f), 12);
     assert.equal(value(moved, 'mirrorflow_records_dead_lettered_total', f), 12);
+    assert.equal(value(moved, 'mirrorflow_errors_total', { ...f, kind: 'transform-failed', cluster: 'primary' }), 12);
     assert.equal(await target.count(remote), 96);
 
     run.kill('SIGTERM');

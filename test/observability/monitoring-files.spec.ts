@@ -32,7 +32,7 @@ const FLOW: FlowSnapshot = {
   writes: 1,
   lastReplicationLatencyMs: 1,
   lastRecordAgeMs: 1,
-  partitions: [{ topic: 'orders', partition: 0, nextOffset: 1, highWatermark: 1, records: 1, bytes: 1 }],
+  partitions: [{ topic: 'orders', partition: 0, nextOffset: 1, highWatermark: 1, records: 1, bytes: 1, lagSince: 0 }],
   buffer: { inFlightBytes: 0, maxBytes: 1 },
   checkpoints: {
     state: 'running',
@@ -41,6 +41,7 @@ const FLOW: FlowSnapshot = {
     lastPassAt: 1,
     lastCheckpointLatencyMs: 1,
     errors: 0,
+    translationLag: [],
     groupSync: { enabled: true, groupsSynced: 0, offsetsCommitted: 0, skippedActive: 0, activeGroups: [], errors: 0 },
   },
   heartbeats: { state: 'running', written: 1, lastAt: 1, errors: 0 },

@@ -2,7 +2,8 @@
  * `/ready` of a real `mirrorflow run` follows the target: when its broker stops, the answer
  * turns 503 with a JSON reason naming the flow and the cluster (after the outage threshold, so
  * a leader moving does not page anyone); when the broker is back, it turns 200 again and the
- * records written meanwhile arrive. The test stops a broker, so it runs on clusters of its own.
+ * records written meanwhile arrive. Meanwhile the lag shows in records and as time, and the
+ * failures count among the errors by kind and cluster; once caught up, the lag in time is 0. The test stops a broker, so it runs on clusters of its own.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -16,6 +17,12 @@ const clusters = ownClusters(['src', 'dst']);
 interface ReadyAnswer {
   readonly status: number;
   readonly body: { ready: boolean; flows: { flow: string; ready: boolean; reasons: string[] }[] };
+}
+
+/** The flow's sample of a per-flow metric; NaN when absent. */
+function flowSample(exposition: string, name: string): number {
+  const m = new RegExp(`^${name}\\{flow="src->dst"[^}]*\\} (\\S+)$`, 'm').exec(exposition);
+  return m === null ? Number.NaN : Number(m[1]);
 }
 
 async function ready(base: string): Promise<ReadyAnswer> {
@@ -47,6 +54,14 @@ test('/ready: 503 naming the flow and the cluster while the target broker is dow
       { what: `/ready to answer 503 with dst down\n${fail()}`, timeoutMs: 90_000 },
     );
     assert.equal((await fetch(`${base}/healthz`)).status, 200, 'alive all along');
+    // The producer keeps writing: records wait on the source, and the lag in time says for how long.
+    await waitFor(
+      async () => {
+        const text = await (await fetch(`${base}/metrics`)).text();
+        return flowSample(text, 'mirrorflow_flow_lag_records') > 0 && flowSample(text, 'mirrorflow_flow_lag_ms') > 0;
+      },
+      { what: `a lag in records and in time while dst is down\n${fail()}`, timeoutMs: 60_000 },
+    );
     return answer;
   });
   assert.equal(down.body.ready, false);
@@ -74,8 +89,13 @@ test('/ready: 503 naming the flow and the cluster while the target broker is dow
       .filter((l) => l.startsWith('mirrorflow_retries_total'))
       .join('\n')}`,
   );
+  const errors = /^mirrorflow_errors_total\{[^}]*kind="transport-retriable",cluster="dst"\} (\d+)$/m.exec(metrics);
+  assert.ok(errors !== null && Number(errors[1]) > 0, 'the failures against dst are counted as errors of their kind and cluster');
   const written = await producer.stop();
   await waitFor(async () => (await distinctCount(dst, `src.${topic}`)) === written, { what: `all ${written} records on the target`, timeoutMs: 90_000 });
+  await waitFor(async () => flowSample(await (await fetch(`${base}/metrics`)).text(), 'mirrorflow_flow_lag_ms') === 0, {
+    what: `no lag in time once caught up\n${fail()}`,
+  });
   run.kill('SIGTERM');
   assert.equal((await run.exited).code, 0);
 });

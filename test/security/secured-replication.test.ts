@@ -19,7 +19,7 @@ import { stringify } from 'yaml';
 import type { TestRecord } from '../support/kafka-kit';
 import { snapshot } from '../support/kafka-kit';
 import { scratchDir, startPipeline } from '../support/pipeline-harness';
-import { securedClusters, type LocalLogin } from '../support/secured-clusters';
+import { securedClusters, type LocalLogin, SINGLE_BROKER_MM2_LINES, scramSourceLines } from '../support/secured-clusters';
 import { uniqueName } from '../support/unique-name';
 
 const secured = securedClusters(['source', 'target'], { users: ['mirror', 'writer'] });
@@ -122,10 +122,7 @@ test('an mm2.properties file with the JAAS line, a PEM truststore file and an in
     file,
     [
       'clusters = source, target',
-      `source.bootstrap.servers = ${source.saslSslBootstrap}`,
-      'source.security.protocol = SASL_SSL',
-      'source.sasl.mechanism = SCRAM-SHA-512',
-      `source.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username="mirror" password="${password}";`,
+      ...scramSourceLines(source.saslSslBootstrap, 'mirror', password),
       'source.ssl.truststore.type = PEM',
       `source.ssl.truststore.location = ${source.caFile}`,
       `target.bootstrap.servers = ${target.sslBootstrap}`,
@@ -139,14 +136,7 @@ test('an mm2.properties file with the JAAS line, a PEM truststore file and an in
       `source->target.topics = ${topic}`,
       'source->target.emit.checkpoints.enabled = false',
       'source->target.emit.heartbeats.enabled = false',
-      // One broker per cluster: MM2's defaults (2 and 3 replicas) cannot be met.
-      'replication.factor = 1',
-      'offset-syncs.topic.replication.factor = 1',
-      'offset.storage.replication.factor = 1',
-      'checkpoints.topic.replication.factor = 1',
-      'heartbeats.topic.replication.factor = 1',
-      'refresh.topics.interval.seconds = 1',
-      'offset.flush.interval.ms = 500',
+      ...SINGLE_BROKER_MM2_LINES,
       '',
     ].join('\n'),
   );

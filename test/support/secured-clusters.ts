@@ -243,3 +243,27 @@ export function securedClusters<A extends string>(aliases: readonly A[], options
   };
   return api;
 }
+
+/**
+ * The lines an mm2.properties needs for one-broker test clusters: MM2's defaults (2 and 3
+ * replicas) cannot be met there. With quick topic refreshes and progress flushes.
+ */
+export const SINGLE_BROKER_MM2_LINES: readonly string[] = [
+  'replication.factor = 1',
+  'offset-syncs.topic.replication.factor = 1',
+  'offset.storage.replication.factor = 1',
+  'checkpoints.topic.replication.factor = 1',
+  'heartbeats.topic.replication.factor = 1',
+  'refresh.topics.interval.seconds = 1',
+  'offset.flush.interval.ms = 500',
+];
+
+/** The mm2.properties lines of a `source` cluster reached over SASL_SSL with SCRAM-SHA-512 as `username`. */
+export function scramSourceLines(bootstrap: string, username: string, password: string): string[] {
+  return [
+    `source.bootstrap.servers = ${bootstrap}`,
+    'source.security.protocol = SASL_SSL',
+    'source.sasl.mechanism = SCRAM-SHA-512',
+    `source.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username="${username}" password="${password}";`,
+  ];
+}

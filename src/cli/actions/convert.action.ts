@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { convertMm2Properties, isMm2PropertiesFile } from '../../config';
+import { writeFile } from 'node:fs/promises';
+import { convertConnectorConfigs, convertMm2Properties, isConnectorConfig, isMm2PropertiesFile, readTexts } from '../../config';
 import { ConfigError, formatConfigIssue } from '../../core/errors';
 
 export interface ConvertActionOptions {
-  readonly file: string;
+  /** An MM2 driver file, or MM2 connector configs that make one pipeline together. */
+  readonly file: string | readonly string[];
   /** Write the YAML here instead of stdout. */
   readonly output?: string;
   /** Load the file as run would and compare it with the YAML (needs its references readable). */
@@ -11,7 +12,7 @@ export interface ConvertActionOptions {
 }
 
 /**
- * `mirrorflow convert mm2.properties`: prints the equivalent YAML pipeline (or writes it to
+ * `mirrorflow convert mm2.properties` (or connector configs): prints the equivalent YAML pipeline (or writes it to
  * `--output`), its notes on stderr. Problems are reported as `validate` reports them (exit 78).
  */
 export async function convertAction(
@@ -19,22 +20,22 @@ export async function convertAction(
   print: (text: string) => void = (text) => process.stdout.write(text),
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
-  if (!isMm2PropertiesFile(options.file)) {
+  const files = typeof options.file === 'string' ? [options.file] : options.file;
+  const texts = await readTexts(files);
+  const [first] = texts;
+  const connectors = texts.length > 1 || isConnectorConfig(first!.file, first!.text);
+  if (!connectors && !isMm2PropertiesFile(first!.file)) {
     throw new ConfigError([
       {
-        file: options.file,
-        message: 'convert reads an MM2 driver file (*.properties)',
+        file: first!.file,
+        message: 'convert reads an MM2 driver file (*.properties) or MM2 connector configs (*.properties, *.json)',
         hint: 'a YAML pipeline needs no conversion; check it with mirrorflow validate',
       },
     ]);
   }
-  let text: string;
-  try {
-    text = await readFile(options.file, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file: options.file, message: 'cannot read the file' }], { cause: error });
-  }
-  const { yaml, warnings } = convertMm2Properties(text, options.file, { check: options.check });
+  const { yaml, warnings } = connectors
+    ? convertConnectorConfigs(texts, { check: options.check })
+    : convertMm2Properties(first!.text, first!.file, { check: options.check });
   for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
   if (options.output === undefined) print(yaml);
   else await writeFile(options.output, yaml);

@@ -3,7 +3,8 @@ import { silentLogger } from '../../core/ports/logger';
 import { createKafkaClients, formatPlan, loadPipeline, planPipeline, toClusterConnection } from '../../pipeline';
 
 export interface PlanOptions {
-  readonly file: string;
+  /** A pipeline file, or MM2 connector configs that make one pipeline together. */
+  readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
   readonly json: boolean;

@@ -1,11 +1,14 @@
 import { Pipeline, loadPipeline } from '../../pipeline';
 import { createLogger, describeOutages, flowLag, flowName } from '../../telemetry';
 import { serveHttp } from './serve-http';
+import { reloadOnChange } from './reload-on-change';
+import { LiveTerminal, type LiveSample, RATE_WINDOW_MS, renderLiveView } from './live-view';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 
 export interface RunOptions {
-  readonly file: string;
+  /** A pipeline file, or MM2 connector configs that make one pipeline together. */
+  readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
@@ -16,18 +19,30 @@ export interface RunOptions {
   readonly statusIntervalMs: number;
   /** HOST:PORT or `off`; overrides the pipeline's `http.listen`. */
   readonly http?: string;
+  /** Apply the file again when it changes (SIGHUP always does). */
+  readonly watch: boolean;
+  /** False (`--no-live`): plain logs even on a terminal. */
+  readonly live?: boolean;
 }
+
+/** How often the live view is redrawn, ms. */
+const LIVE_INTERVAL_MS = 1000;
 
 /**
  * `mirrorflow run FILE`: load and check everything, connect, replicate until SIGINT/SIGTERM,
  * then drain, store progress and return (exit 0). Config and plugin problems end the run
- * before any cluster is contacted.
+ * before any cluster is contacted. While it runs, a change to the file (or SIGHUP) is applied
+ * flow by flow (reload-on-change.ts).
  */
 export async function runAction(options: RunOptions): Promise<void> {
   const { config, registry, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
+  const format = options.logFormat ?? config.logging.format;
+  // On a terminal, a live view at the bottom of stderr; log lines scroll above it.
+  const terminal = options.live !== false && process.stderr.isTTY && format === 'text' ? new LiveTerminal(process.stderr) : undefined;
   const logger = createLogger({
     level: options.logLevel ?? config.logging.level,
-    format: options.logFormat ?? config.logging.format,
+    format,
+    stream: terminal?.stream(),
   }).child({ pipeline: config.name });
   for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
 
@@ -36,14 +51,19 @@ export async function runAction(options: RunOptions): Promise<void> {
   const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger);
   try {
     await pipeline.prepare();
-    await replicate(pipeline, options, logger);
+    const stopWatching = reloadOnChange(pipeline, { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch }, logger);
+    try {
+      await replicate(pipeline, options, logger, terminal && { terminal, title: `mirrorflow run ${config.name}  (Ctrl-C to stop)` });
+    } finally {
+      stopWatching();
+    }
   } finally {
     await http?.close();
   }
 }
 
 /** Replicates until SIGINT/SIGTERM (then drains) or a flow fails, logging progress meanwhile. */
-async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger): Promise<void> {
+async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger, live?: { terminal: LiveTerminal; title: string }): Promise<void> {
   let stopping = false;
   let deadline: NodeJS.Timeout | undefined;
   let giveUp: (error: Error) => void = () => {};
@@ -63,49 +83,66 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The live view replaces the progress line: it shows the same, every second.
   const ticker =
-    options.statusIntervalMs > 0
-      ? setInterval(() => {
-          // From the same snapshots as /status, so a heartbeats-only flow shows its heartbeats' state.
-          for (const s of pipeline.snapshots()) {
-            const cp = s.checkpoints;
-            const hb = s.heartbeats;
-            logger.info('Progress.', {
-              flow: flowName(s),
-              state: s.state,
-              topics: s.topics,
-              partitions: s.partitionsAssigned,
-              elected: s.elected ? 'yes' : 'no',
-              records: s.recordsReplicated,
-              deadLettered: s.recordsDeadLettered,
-              batchesForwarded: s.recordBatchesForwarded,
-              lag: flowLag(s),
-              sourceResets: s.sourceResets,
-              bufferedBytes: s.buffer?.inFlightBytes ?? 0,
-              latencyMs: s.lastReplicationLatencyMs,
-              checkpoints: cp.state,
-              checkpointGroups: cp.groups,
-              checkpointsWritten: cp.checkpointsWritten,
-              checkpointAgeMs: cp.lastPassAt === undefined ? undefined : Date.now() - cp.lastPassAt,
-              checkpointErrors: cp.errors,
-              groupsSkippedActive: cp.groupSync.enabled ? cp.groupSync.activeGroups.length : undefined,
-              heartbeats: hb.state,
-              heartbeatsWritten: hb.written,
-              heartbeatAgeMs: hb.lastAt === undefined ? undefined : Date.now() - hb.lastAt,
-              // Clusters failing operations right now and for how long; absent when all is well.
-              outages: describeOutages(s.outages, Date.now()),
-              rssMb: Math.round(process.memoryUsage.rss() / 1048576),
-              heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
-            });
-          }
-        }, options.statusIntervalMs)
-      : undefined;
+    live !== undefined
+      ? liveView(pipeline, live.terminal, live.title)
+      : options.statusIntervalMs > 0
+        ? setInterval(() => {
+            // From the same snapshots as /status, so a heartbeats-only flow shows its heartbeats' state.
+            for (const s of pipeline.snapshots()) {
+              const cp = s.checkpoints;
+              const hb = s.heartbeats;
+              logger.info('Progress.', {
+                flow: flowName(s),
+                state: s.state,
+                topics: s.topics,
+                partitions: s.partitionsAssigned,
+                elected: s.elected ? 'yes' : 'no',
+                records: s.recordsReplicated,
+                deadLettered: s.recordsDeadLettered,
+                batchesForwarded: s.recordBatchesForwarded,
+                lag: flowLag(s),
+                sourceResets: s.sourceResets,
+                bufferedBytes: s.buffer?.inFlightBytes ?? 0,
+                latencyMs: s.lastReplicationLatencyMs,
+                checkpoints: cp.state,
+                checkpointGroups: cp.groups,
+                checkpointsWritten: cp.checkpointsWritten,
+                checkpointAgeMs: cp.lastPassAt === undefined ? undefined : Date.now() - cp.lastPassAt,
+                checkpointErrors: cp.errors,
+                groupsSkippedActive: cp.groupSync.enabled ? cp.groupSync.activeGroups.length : undefined,
+                heartbeats: hb.state,
+                heartbeatsWritten: hb.written,
+                heartbeatAgeMs: hb.lastAt === undefined ? undefined : Date.now() - hb.lastAt,
+                // Clusters failing operations right now and for how long; absent when all is well.
+                outages: describeOutages(s.outages, Date.now()),
+                rssMb: Math.round(process.memoryUsage.rss() / 1048576),
+                heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
+              });
+            }
+          }, options.statusIntervalMs)
+        : undefined;
   try {
     await Promise.race([pipeline.run(), gaveUp]);
   } finally {
     clearInterval(ticker);
+    live?.terminal.draw(renderLiveView(live.title, { at: Date.now(), flows: pipeline.snapshots() }, undefined));
     clearTimeout(deadline);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** Draws the live view now and every second; rates are over the last few seconds' samples. */
+function liveView(pipeline: Pipeline, terminal: LiveTerminal, title: string): NodeJS.Timeout {
+  const samples: LiveSample[] = [];
+  const draw = (): void => {
+    const sample: LiveSample = { at: Date.now(), flows: pipeline.snapshots() };
+    while (samples.length > 1 && sample.at - samples[1]!.at >= RATE_WINDOW_MS) samples.shift();
+    terminal.draw(renderLiveView(title, sample, samples[0]));
+    samples.push(sample);
+  };
+  draw();
+  return setInterval(draw, LIVE_INTERVAL_MS);
 }

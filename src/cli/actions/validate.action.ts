@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { isConnectorConfig } from '../../config';
 import { ConfigError, formatConfigIssue, type ConfigIssue } from '../../core/errors';
 import { loadPipeline } from '../../pipeline';
 
@@ -8,7 +10,7 @@ export interface ValidateOptions {
 }
 
 /**
- * Checks each file (YAML pipeline or MM2's mm2.properties) exactly as `run` would before
+ * Checks each file (YAML pipeline or MM2's mm2.properties; MM2 connector configs together) exactly as `run` would before
  * connecting (same `--set`, same plugins), prints `FILE: ok` for the good ones and their warnings,
  * and throws one ConfigError with the problems of all the bad ones, which the entry point prints as
  * `file:line:col: message at path (hint)` and exits with 78.
@@ -19,11 +21,11 @@ export async function validateAction(
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
   const issues: ConfigIssue[] = [];
-  for (const file of options.files) {
+  for (const file of await groupConnectorConfigs(options.files)) {
     try {
       // The same loader as run: plugins, --set and transform options are checked alike.
       const { warnings } = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
-      print(`${file}: ok`);
+      print(`${typeof file === 'string' ? file : file.join(', ')}: ok`);
       for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
@@ -31,4 +33,16 @@ export async function validateAction(
     }
   }
   if (issues.length > 0) throw new ConfigError(issues);
+}
+
+/** Each file on its own, except MM2 connector configs: those make one pipeline together, as run reads them. */
+async function groupConnectorConfigs(files: readonly string[]): Promise<(string | string[])[]> {
+  const connectors: string[] = [];
+  const others: (string | string[])[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined && isConnectorConfig(file, text)) connectors.push(file);
+    else others.push(file);
+  }
+  return connectors.length === 0 ? others : [connectors, ...others];
 }

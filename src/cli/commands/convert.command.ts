@@ -11,12 +11,12 @@ export function registerConvertCommand(program: Command): void {
   program
     .command('convert')
     .description(
-      'Print the YAML pipeline equivalent to an MM2 driver file (mm2.properties), each value commented with the MM2 key it came from. Secrets stay ${…} references.',
+      'Print the YAML pipeline equivalent to an MM2 driver file (mm2.properties) or to MM2 connector configs, each value commented with the MM2 key it came from. Secrets stay ${…} references.',
     )
-    .argument('<file>', 'MM2 driver file (*.properties)')
+    .argument('<files...>', 'MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together')
     .option('-o, --output <file>', 'write the YAML to this file instead of stdout')
     .option('--no-check', 'do not load the file as run would and compare (use when its ${…} references cannot be read here)')
-    .action((file: string, flags: ConvertFlags) =>
-      convertAction({ file, check: flags.check, ...(flags.output === undefined ? {} : { output: flags.output }) }),
+    .action((files: string[], flags: ConvertFlags) =>
+      convertAction({ file: files.length === 1 ? files[0]! : files, check: flags.check, ...(flags.output === undefined ? {} : { output: flags.output }) }),
     );
 }

@@ -15,9 +15,14 @@ export function registerPlanCommand(program: Command): void {
     .description(
       'Connect read-only and show, per flow, the topics that match and what they become on the target, the consumer groups that would be checkpointed, and what is wrong. Writes nothing.',
     )
-    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .argument(
+      '<files...>',
+      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
+    )
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the plan as JSON')
-    .action((file: string, flags: PlanFlags) => planAction({ file, set: flags.set, pluginDirs: flags.pluginDir, json: flags.json === true }));
+    .action((files: string[], flags: PlanFlags) =>
+      planAction({ file: files.length === 1 ? files[0]! : files, set: flags.set, pluginDirs: flags.pluginDir, json: flags.json === true }),
+    );
 }

@@ -11,6 +11,8 @@ interface RunFlags {
   readonly shutdownTimeout: string;
   readonly statusInterval: string;
   readonly http?: string;
+  readonly watch: boolean;
+  readonly live: boolean;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -28,7 +30,10 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
-    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .argument(
+      '<files...>',
+      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
+    )
     .option(
       '-s, --set <path=value>',
       'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
@@ -40,14 +45,16 @@ export function registerRunCommand(program: Command): void {
     .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
     .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
+    .option('--no-watch', 'do not apply changes of the file while running (SIGHUP still does)')
     .option(
       '--http <address>',
       'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
       httpAddress,
     )
-    .action((file: string, flags: RunFlags) =>
+    .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
+    .action((files: string[], flags: RunFlags) =>
       runAction({
-        file,
+        file: files.length === 1 ? files[0]! : files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
         logLevel: flags.logLevel,
@@ -55,6 +62,8 @@ export function registerRunCommand(program: Command): void {
         shutdownTimeoutMs: Number(flags.shutdownTimeout),
         statusIntervalMs: Number(flags.statusInterval),
         http: flags.http,
+        watch: flags.watch,
+        live: flags.live,
       }),
     );
 }

@@ -9,6 +9,8 @@ export interface WriterOptions {
   readonly compression: Compression;
   /** Acknowledgement wait per produce request, ms. */
   readonly timeoutMs?: number;
+  /** Producer id and sequences, so that a write sent again is not appended twice; true unless false. */
+  readonly idempotent?: boolean;
 }
 
 export interface SourceOptions {
@@ -30,6 +32,8 @@ export interface KafkaClients {
   election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
   checkReachable(cluster: string): Promise<void>;
+  /** Closes the clients made for roles that start with `prefix` (a flow's: `source->target|`) and forgets them. */
+  closeRoles(prefix: string): Promise<void>;
   /** Closes every client made so far. */
   close(): Promise<void>;
 }

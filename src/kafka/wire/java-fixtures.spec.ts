@@ -15,6 +15,7 @@ import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, typ
 import { encodeRecordBatch } from './record-batch-encoder';
 import type { DecodedRecord } from './record-decoder';
 import { withPartialProduceResults } from './produce-response';
+import { produceRequestV3, type ForwardedBatchMessage, type StampedMessage } from './produce-request';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's response decoders, a library boundary */
 const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<FetchResponse> };
@@ -166,6 +167,64 @@ describe('fetch responses of records written by the Java producer', () => {
     assert.deepEqual(kinds, ['batch@3:true', 'record@4:control=true', 'batch@5:true', 'record@6:control=true']);
     const producerIds = new Set(partition.messages.filter(isFetchedRecordBatch).map((m) => m.batchContext.producerId));
     assert.deepEqual([...producerIds], [partition.abortedTransactions[0]!.producerId]);
+  });
+});
+
+/** The one batch of a one-partition produce request body (v3), and the partition it is for. */
+function requestedBatch(body: Buffer): Buffer {
+  let at = 2 + 2 + 4 + 4; // null transactional id, acks, timeout, topic count
+  at += 2 + body.readInt16BE(at) + 4 + 4; // topic name, partition count, partition
+  const size = body.readInt32BE(at);
+  return body.subarray(at + 4, at + 4 + size);
+}
+
+describe("Java producer's batches forwarded by an idempotent writer", () => {
+  const stamp = { producerId: 4242, producerEpoch: 3, baseSequence: 17 };
+  const forward = async (batches: readonly FetchedRecordBatch[]): Promise<Buffer> => {
+    const messages: (ForwardedBatchMessage & StampedMessage)[] = batches.map((b, i) => ({
+      value: null,
+      recordBatch: b.recordBatch,
+      ...(i === 0 ? { producer: stamp } : {}),
+    }));
+    const request = produceRequestV3({ acks: -1, timeout: 30_000, topicData: [{ topic: 'primary.t', partitions: [{ partition: 0, messages }] }] });
+    return requestedBatch((await request.encode()).buffer);
+  };
+  const checkHeader = (sent: Buffer, java: Buffer, records: number): void => {
+    assert.equal(sent.readBigInt64BE(43), 4242n, 'producer id');
+    assert.equal(sent.readInt16BE(51), 3, 'producer epoch');
+    assert.equal(sent.readInt32BE(53), 17, 'base sequence');
+    assert.equal(sent.readInt32BE(57), records, 'record count');
+    assert.equal(sent.readInt16BE(21), java.readInt16BE(21) & ~0x10, 'attributes: codec and timestamp type kept, not transactional');
+    assert.equal(crc32c(sent.subarray(21)) >>> 0, sent.readUInt32BE(17), 'CRC-32C recomputed over the new header');
+    assert.notEqual(sent.readUInt32BE(17), java.readUInt32BE(17));
+  };
+
+  for (const codec of ['lz4', 'zstd', 'none'] as const) {
+    it(`rewrites a ${codec} batch's producer id, epoch, base sequence and CRC; its records stay byte for byte`, async () => {
+      const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () =>
+        fetchedPartition(`java-producer-fetch-${codec}.hex`),
+      );
+      const java = (partition.messages[0] as FetchedRecordBatch).recordBatch.bytes;
+      assert.equal(crc32c(java.subarray(21)) >>> 0, java.readUInt32BE(17), "our CRC-32C is the Java producer's");
+      const sent = await forward([partition.messages[0] as FetchedRecordBatch]);
+      checkHeader(sent, java, 5);
+      assert.deepEqual(sent.subarray(61), java.subarray(61));
+      assert.deepEqual((await decodeRecordBatch(sent)).map(fields), EXPECTED);
+    });
+  }
+
+  it('clears the transactional flag of batches a transactional producer wrote, and joins them under one sequence range', async () => {
+    const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition('java-producer-fetch-txn.hex'));
+    const batches = partition.messages.filter(isFetchedRecordBatch);
+    const java = batches[0]!.recordBatch.bytes;
+    assert.equal(java.readInt16BE(21) & 0x10, 0x10, 'written in a transaction');
+    checkHeader(await forward([batches[0]!]), java, 1);
+    const joined = await forward(batches);
+    checkHeader(joined, java, 2);
+    assert.deepEqual(
+      (await decodeRecordBatch(joined)).map((r) => `${r.key!.toString()}=${r.value!.toString()}`),
+      ['t2=aborted-2', 't3=committed-3'],
+    );
   });
 });
 

@@ -15,6 +15,11 @@
  * cluster): one is copied into the request with its producer fields rewritten; several
  * (uncompressed) are joined into one, since Kafka takes one batch per partition per request.
  *
+ * A partition's first message may carry the producer fields of an idempotent writer
+ * (`producer`: id, epoch, base sequence; see ../idempotence.ts), which then stand for the whole
+ * partition's batch in place of the request's: the writer keeps its own sequences, counting the
+ * records of forwarded batches, where kafkajs would count one per message.
+ *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
  * exact size; request-frame.ts only reads its `.buffer`.
@@ -23,11 +28,17 @@ import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
 import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
+import type { ProducerStamp } from '../producer-sequences';
 
 /** A message that stands for a whole fetched record batch, forwarded as it is. */
 export interface ForwardedBatchMessage {
   readonly value: null;
   readonly recordBatch: RawRecordBatch;
+}
+
+/** The producer fields of a partition's batch, on the partition's first message. */
+export interface StampedMessage {
+  readonly producer?: ProducerStamp;
 }
 
 interface PartitionData {
@@ -90,15 +101,27 @@ export function produceRequestV3(args: ProduceRequestArgs) {
         const encoded: { partition: number; set: RecordSet }[] = [];
         size += 2 + name.length + 4;
         for (const data of partitions) {
-          const options: BatchOptions = {
-            compression,
-            codec,
-            crc32c,
-            producerId,
-            producerEpoch: idempotent ? (args.producerEpoch ?? 0) : -1,
-            firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
-            transactional: transactionalId !== null,
-          };
+          const stamp = (data.messages[0] as StampedMessage | undefined)?.producer;
+          const options: BatchOptions =
+            stamp === undefined
+              ? {
+                  compression,
+                  codec,
+                  crc32c,
+                  producerId,
+                  producerEpoch: idempotent ? (args.producerEpoch ?? 0) : -1,
+                  firstSequence: idempotent ? (data.firstSequence ?? 0) : -1,
+                  transactional: transactionalId !== null,
+                }
+              : {
+                  compression,
+                  codec,
+                  crc32c,
+                  producerId: stamp.producerId,
+                  producerEpoch: stamp.producerEpoch,
+                  firstSequence: stamp.baseSequence,
+                  transactional: false,
+                };
           const forwarded = forwardedBatches(data.messages);
           const set: RecordSet =
             forwarded === undefined

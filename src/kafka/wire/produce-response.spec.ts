@@ -74,3 +74,16 @@ test('inside the context, a batch refused as too large is reported even when not
   assert.deepEqual(await withPartialProduceResults(() => produceResponseV3.parse(data)), data);
   await assert.rejects(produceResponseV3.parse(data), (error: Error & { type?: string }) => error.type === 'MESSAGE_TOO_LARGE', 'outside it, as kafkajs did');
 });
+
+test("inside the context, an idempotent producer's answers are reported even when nothing was written, for the writer to handle", async () => {
+  for (const [code, type] of [
+    [45, 'OUT_OF_ORDER_SEQUENCE_NUMBER'],
+    [46, 'DUPLICATE_SEQUENCE_NUMBER'],
+    [47, 'INVALID_PRODUCER_EPOCH'],
+    [59, 'UNKNOWN_PRODUCER_ID'],
+  ] as const) {
+    const data = await response([0, code, -1]);
+    assert.deepEqual(await withPartialProduceResults(() => produceResponseV3.parse(data)), data, type);
+    await assert.rejects(produceResponseV3.parse(data), (error: Error & { type?: string }) => error.type === type, `${type} outside it, as kafkajs did`);
+  }
+});

@@ -12,6 +12,8 @@
  * every first start.) A send made inside `withPartialProduceResults` gets the response as it is,
  * each partition with its error code, whenever at least one partition was written or one was
  * refused as too large (which the writer answers by splitting the batch, where kafkajs gives up);
+ * or answered as an idempotent producer's (a duplicate, a sequence out of order, a producer id
+ * the broker no longer knows: ../idempotence.ts handles them, which kafkajs's retry cannot);
  * a response where every partition failed otherwise still throws, so kafkajs's own retry resends
  * nothing written.
  */
@@ -34,6 +36,12 @@ const partialResults = new AsyncLocalStorage<true>();
 
 /** MESSAGE_TOO_LARGE and RECORD_LIST_TOO_LARGE: a batch over the topic's `max.message.bytes`. */
 const TOO_LARGE = new Set([10, 18]);
+
+/**
+ * OUT_OF_ORDER_SEQUENCE_NUMBER, DUPLICATE_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH and
+ * UNKNOWN_PRODUCER_ID: answers about an idempotent producer's sequences, for the writer to handle.
+ */
+const PRODUCER_STATE = new Set([45, 46, 47, 59]);
 
 /** Whether a partition's produce error says its batch was larger than the topic takes. */
 export function isBatchTooLarge(errorCode: number): boolean {
@@ -62,16 +70,16 @@ async function parse(data: ProduceResponse): Promise<ProduceResponse> {
   const { failure, createErrorFromCode } = kafkajsProtocolErrors();
   let failed: ProducePartitionResponse | undefined;
   let written = 0;
-  let tooLarge = false;
+  let handled = false;
   for (const topic of data.topics) {
     for (const partition of topic.partitions) {
       if (failure(partition.errorCode)) {
         failed ??= partition;
-        tooLarge ||= isBatchTooLarge(partition.errorCode);
+        handled ||= isBatchTooLarge(partition.errorCode) || PRODUCER_STATE.has(partition.errorCode);
       } else written++;
     }
   }
-  if (failed === undefined || ((written > 0 || tooLarge) && partialResults.getStore() === true)) return data;
+  if (failed === undefined || ((written > 0 || handled) && partialResults.getStore() === true)) return data;
   throw createErrorFromCode(failed.errorCode);
 }
 
