@@ -84,6 +84,10 @@ describe('Connect SMTs from mm2.properties', () => {
       ]),
     );
     await primary.createTopic(topic, 3, { 'retention.ms': '3600000', 'cleanup.policy': 'delete' });
+    // Timestamps within the topic's retention: older ones are deleted by the broker's next
+    // retention check (every 10 s on the test clusters), on the source before they are read and
+    // on the renamed topic, which gets the same retention.ms, before they are checked.
+    const t0 = Date.now() - 60_000;
     // Binary values and keys, null keys, a tombstone, empty values, null and repeated headers.
     const records: TestRecord[] = Array.from({ length: 90 }, (_, i) => {
       const headers = [
@@ -97,7 +101,7 @@ describe('Connect SMTs from mm2.properties', () => {
         key: i % 7 === 0 ? null : Buffer.from([i, 0, 0xfe, 0x80]),
         value: i === 10 || i === 11 ? null : i % 9 === 0 ? Buffer.alloc(0) : Buffer.from(`value-${i}-\u00e9\u0000`, 'utf8'),
         headers,
-        timestamp: 1_700_000_000_000 + i,
+        timestamp: t0 + i,
       };
     });
     await primary.produce(topic, records);
@@ -107,7 +111,7 @@ describe('Connect SMTs from mm2.properties', () => {
       key: Buffer.from('end'),
       value: Buffer.from(`end-${partition}`),
       headers: [h('tenant', 'end')],
-      timestamp: 1_700_000_001_000,
+      timestamp: t0 + 1_000,
     }));
     await primary.produce(topic, markers);
 
