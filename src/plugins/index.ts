@@ -19,3 +19,4 @@ export { builtInTransforms, connectTransformEquivalents } from './builtins';
 export { topicAfterTransforms } from './topic-renames';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
+export { CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';
