@@ -292,13 +292,17 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     key: 'key.converter',
     group: 'connect',
     type: 'class',
-    support: java('mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does', BYTE_ARRAY_CONVERTER),
+    support: mapped(
+      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+    ),
   },
   {
     key: 'value.converter',
     group: 'connect',
     type: 'class',
-    support: java('mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does', BYTE_ARRAY_CONVERTER),
+    support: mapped(
+      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+    ),
   },
   {
     key: 'header.converter',
@@ -312,7 +316,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     type: 'list',
     default: '',
     support: mapped(
-      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop; other classes are refused',
+      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop, and (with a converter) InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField $Key/$Value = insert_field, replace_field, cast, mask_field, hoist_field, extract_field with on: key/value; other classes are refused',
     ),
   },
   {

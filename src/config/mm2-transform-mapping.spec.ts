@@ -91,6 +91,49 @@ describe('mm2.properties transforms and predicates', () => {
     assert.deepEqual(steps(tombstones), [{ type: 'drop', when: { is_tombstone: true } }]);
   });
 
+  it('maps field-level SMTs ($Key and $Value) with the converters they need, per flow or top level', () => {
+    const parsed = parse([
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable = false',
+      'primary->backup.key.converter = org.apache.kafka.connect.storage.StringConverter',
+      'primary->backup.transforms = origin, trim, types, wrap',
+      'primary->backup.transforms.origin.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.origin.static.field = origin',
+      'primary->backup.transforms.origin.static.value = dc1',
+      'primary->backup.transforms.origin.topic.field = topic',
+      'primary->backup.transforms.trim.type = org.apache.kafka.connect.transforms.ReplaceField$Value',
+      'primary->backup.transforms.trim.exclude = secret, internal',
+      'primary->backup.transforms.trim.renames = id:order_id',
+      'primary->backup.transforms.types.type = org.apache.kafka.connect.transforms.Cast$Value',
+      'primary->backup.transforms.types.spec = amount:float64, qty:int32',
+      'primary->backup.transforms.wrap.type = org.apache.kafka.connect.transforms.HoistField$Key',
+      'primary->backup.transforms.wrap.field = id',
+    ]);
+    assert.deepEqual(parsed.warnings, []);
+    const flow = parsed.config.flows.find((f) => f.name === 'primary->backup')!;
+    assert.deepEqual(flow.converter, { key: 'string', value: 'json' });
+    assert.deepEqual(steps(parsed), [
+      { type: 'insert_field', on: 'value', static_field: 'origin', static_value: 'dc1', topic_field: 'topic' },
+      { type: 'replace_field', on: 'value', exclude: ['secret', 'internal'], renames: ['id:order_id'] },
+      { type: 'cast', on: 'value', spec: ['amount:float64', 'qty:int32'] },
+      { type: 'hoist_field', on: 'key', field: 'id' },
+    ]);
+  });
+
+  it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
+    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.avro.AvroConverter']), [
+      'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable=false))',
+    ]);
+    const parsed = parse([
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable = false',
+      'primary->backup.transforms = at',
+      'primary->backup.transforms.at.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.at.offset.field = offset',
+    ]);
+    assert.match(parsed.warnings.map(formatConfigIssue).join('\n'), /MM2 fails every record this InsertField sees/);
+  });
+
   it('refuses a class without a built-in, naming the alias, the class, the line and what to use instead', () => {
     assert.deepEqual(
       problems([
@@ -101,10 +144,10 @@ describe('mm2.properties transforms and predicates', () => {
         'primary->backup.transforms.rout.type = org.apache.kafka.connect.transforms.RegexRoutr',
       ]),
       [
-        'mm2.properties:6:44: transform "addField" is org.apache.kafka.connect.transforms.InsertField$Value, which reads fields of the record\'s key or value: that needs a converter (JSON, Avro, …), which mirrorflow does not have yet (it copies bytes) at primary->backup.transforms.addField.type (the closest built-in is InsertHeader (insert_header), which adds a header rather than a field; built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop); or write a transform plugin (plugins/) that decodes the bytes itself)',
-        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.Flatten$Value, which reads fields of the record\'s key or value: that needs a converter (JSON, Avro, …), which mirrorflow does not have yet (it copies bytes) at primary->backup.transforms.flat.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop); or write a transform plugin (plugins/) that decodes the bytes itself)',
-        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop); or write a transform plugin (plugins/))',
-        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop))',
+        `mm2.properties:6:44: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter at primary->backup.transforms.addField.type (set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false)`,
+        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.Flatten$Value, a field-level transform mirrorflow does not have yet at primary->backup.transforms.flat.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/) that decodes the bytes itself)',
+        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/))',
+        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value))',
       ],
     );
   });

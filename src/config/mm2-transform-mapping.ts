@@ -37,6 +37,8 @@ interface SmtSpec {
   /** The built-in that does the job. */
   readonly builtIn: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Options the class itself decides (`$Key` / `$Value`: `on`). */
+  readonly fixed?: Readonly<Record<string, unknown>>;
 }
 
 const TRANSFORMS = 'org.apache.kafka.connect.transforms.';
@@ -57,7 +59,35 @@ const SMTS: Readonly<Record<string, SmtSpec>> = {
   },
   DropHeaders: { builtIn: 'drop_headers', options: { headers: { option: 'headers', required: true, kind: 'list' } } },
   Filter: { builtIn: 'drop', options: {} },
+  ...keyAndValue('InsertField', 'insert_field', {
+    'topic.field': { option: 'topic_field', required: false },
+    'partition.field': { option: 'partition_field', required: false },
+    'offset.field': { option: 'offset_field', required: false },
+    'timestamp.field': { option: 'timestamp_field', required: false },
+    'static.field': { option: 'static_field', required: false },
+    'static.value': { option: 'static_value', required: false },
+  }),
+  ...keyAndValue('ReplaceField', 'replace_field', {
+    exclude: { option: 'exclude', required: false, kind: 'list' },
+    include: { option: 'include', required: false, kind: 'list' },
+    renames: { option: 'renames', required: false, kind: 'list' },
+  }),
+  ...keyAndValue('Cast', 'cast', { spec: { option: 'spec', required: true, kind: 'list' } }),
+  ...keyAndValue('MaskField', 'mask_field', {
+    fields: { option: 'fields', required: true, kind: 'list' },
+    replacement: { option: 'replacement', required: false },
+  }),
+  ...keyAndValue('HoistField', 'hoist_field', { field: { option: 'field', required: true } }),
+  ...keyAndValue('ExtractField', 'extract_field', { field: { option: 'field', required: true } }),
 };
+
+/** `Name$Key` and `Name$Value`, the same built-in on the key or the value. */
+function keyAndValue(name: string, builtIn: string, options: Readonly<Record<string, OptionSpec>>): Record<string, SmtSpec> {
+  return {
+    [`${name}$Key`]: { builtIn, options, fixed: { on: 'key' } },
+    [`${name}$Value`]: { builtIn, options, fixed: { on: 'value' } },
+  };
+}
 
 const CONNECT_PREDICATES: Readonly<Record<string, SmtSpec>> = {
   TopicNameMatches: { builtIn: 'topic_matches', options: { pattern: { option: 'topic_matches', required: true } } },
@@ -65,23 +95,11 @@ const CONNECT_PREDICATES: Readonly<Record<string, SmtSpec>> = {
   RecordIsTombstone: { builtIn: 'is_tombstone', options: {} },
 };
 
-/** Connect's transforms that read fields of a structured key or value: they need a converter. */
-const FIELD_LEVEL = [
-  'Cast',
-  'ExtractField',
-  'Flatten',
-  'HeaderFrom',
-  'HoistField',
-  'InsertField',
-  'MaskField',
-  'ReplaceField',
-  'SetSchemaMetadata',
-  'TimestampConverter',
-  'ValueToKey',
-];
+/** Connect's field-level transforms mirrorflow has no built-in for yet. */
+const FIELD_LEVEL_MISSING = ['Flatten', 'HeaderFrom', 'SetSchemaMetadata', 'TimestampConverter', 'ValueToKey'];
 
 const BUILT_IN_LIST =
-  'RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop)';
+  'RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value)';
 
 /**
  * Maps the transforms of a flow that replicates; for one that does not (heartbeats only), its own
@@ -144,10 +162,18 @@ function mapListed(
     }
     const [name, spec] = smt;
     document.set([...path, 'type'], spec.builtIn, provenance(typeProp));
+    for (const [option, value] of Object.entries(spec.fixed ?? {})) document.set([...path, option], value, provenance(typeProp));
     const options = readOptions(connector, prefix, ['type', 'predicate', 'negate'], typeProp, name, spec, context, (option) =>
       document.fail([...path, option]),
     );
     for (const [option, prop, value] of options) document.set([...path, option], value, provenance(prop));
+    const offsetField = connector.get(`${prefix}offset.field`);
+    if (name.startsWith('InsertField$') && offsetField !== undefined) {
+      values.warn(
+        offsetField,
+        `MM2 fails every record this InsertField sees ("Only SinkRecord supported for [field insertion]": its records are source records); mirrorflow inserts the record's source offset`,
+      );
+    }
     if (name === 'InsertHeader') {
       values.warn(
         typeProp,
@@ -303,12 +329,11 @@ function refuseClass(typeProp: Mm2Property, what: string, className: string, con
   const { values } = context;
   const simple = className.replace(/^.*\./, '').replace(/\$(Key|Value)$/, '');
   const isConnect = className.startsWith(TRANSFORMS);
-  if (isConnect && FIELD_LEVEL.includes(simple)) {
-    const closest = simple === 'InsertField' ? 'the closest built-in is InsertHeader (insert_header), which adds a header rather than a field; ' : '';
+  if (isConnect && FIELD_LEVEL_MISSING.includes(simple)) {
     values.report(
       typeProp,
-      `${what} is ${className}, which reads fields of the record's key or value: that needs a converter (JSON, Avro, …), which mirrorflow does not have yet (it copies bytes)`,
-      `${closest}built in: ${BUILT_IN_LIST}; or write a transform plugin (plugins/) that decodes the bytes itself`,
+      `${what} is ${className}, a field-level transform mirrorflow does not have yet`,
+      `built in: ${BUILT_IN_LIST}; or write a transform plugin (plugins/) that decodes the bytes itself`,
     );
     return;
   }

@@ -30,6 +30,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           buildTransformChain(flow.transforms, registry, {
             flow: { source: flow.source, target: flow.target },
             logger,
+            converters: flow.converter,
             // The steps' counters count into the flow's status, which /metrics reads.
             metrics: (step) => status.transformCounters.forStep(step),
           }),
