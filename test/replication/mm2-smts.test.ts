@@ -4,8 +4,8 @@
  * (it sees MM2's remote name, `<source>.<topic>`), a Filter on a HasHeaderKey predicate drops
  * records with the header, a negated one drops records without another, and what passes arrives
  * byte for byte, in order, under the renamed topic — which topic sync created with the source
- * topic's partitions and configs. A transform class without a built-in ends the run with exit 78
- * and a message naming the alias, the class and the line.
+ * topic's partitions and configs. A field-level SMT on a flow that copies values as bytes ends the
+ * run with exit 78 and a message naming the transform, the line and the converter it needs.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -152,7 +152,7 @@ describe('Connect SMTs from mm2.properties', () => {
     assert.equal((await backup.topicConfigs(renamed)).get('retention.ms')?.value, '3600000');
   });
 
-  test('a transform class without a built-in ends the run with exit 78, naming the alias, the class and the line', async () => {
+  test('a field-level SMT without a converter ends the run with exit 78, naming the transform, the line and the converter to set', async () => {
     const p = uniqueName('smtbad');
     const properties = join(dir, `${p}.properties`);
     writeFileSync(
@@ -161,6 +161,7 @@ describe('Connect SMTs from mm2.properties', () => {
         'transforms = addField',
         'transforms.addField.type = org.apache.kafka.connect.transforms.InsertField$Value',
         'transforms.addField.static.field = origin',
+        'transforms.addField.static.value = dc1',
       ]),
     );
     const run = spawnCli(['run', properties, '--status-interval', '0', '--http', 'off']);
@@ -168,8 +169,8 @@ describe('Connect SMTs from mm2.properties', () => {
     assert.equal(exit.code, 78, exit.stderr);
     assert.match(
       exit.stderr,
-      /\.properties:16:\d+: transform "addField" is org\.apache\.kafka\.connect\.transforms\.InsertField\$Value, which reads fields of the record's key or value: that needs a converter/,
+      /\.properties:16:\d+: Transform "insert_field" \(Connect's InsertField\) reads fields of the record's value, which the flow copies as bytes: it needs a converter/,
     );
-    assert.match(exit.stderr, /closest built-in is InsertHeader \(insert_header\)/);
+    assert.match(exit.stderr, /value\.converter = org\.apache\.kafka\.connect\.json\.JsonConverter and value\.converter\.schemas\.enable = false/);
   });
 });
