@@ -10,6 +10,8 @@ import { CLIENT_DEFAULTS } from './mm2-client-keys';
 import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
+import { mapConverters } from './mm2-converter-mapping';
+import { mapTransforms } from './mm2-transform-mapping';
 import type { Mm2Values } from './mm2-values';
 
 export interface FlowMappingContext {
@@ -106,6 +108,8 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   if (isSet(c, 'errors.deadletterqueue.topic.name') && c.get('errors.deadletterqueue.topic.name')!.value.trim() !== '') {
     field(['errors', 'deadletterqueue', 'topic_name'], c, 'errors.deadletterqueue.topic.name', (p) => p.value.trim());
   }
+  mapConverters(base, [c, worker], context);
+  mapTransforms(base, c, enabled === true, context);
   field(['errors', 'deadletterqueue', 'replication_factor'], c, 'errors.deadletterqueue.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
 
   // MM2's consumer applies auto.offset.reset both where nothing is stored and where the stored

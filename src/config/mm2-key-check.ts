@@ -13,6 +13,8 @@ import { MM2_KEYS, WORKER_TOP_LEVEL_PREFIXES, isConnectorKey, mm2Key, type Mm2Su
 import type { Mm2Values } from './mm2-values';
 
 const CONVERTER_PREFIXES = ['key.converter.', 'value.converter.', 'header.converter.'];
+/** A Connect transform's or predicate's own setting, `transforms.<alias>.<key>` / `predicates.<alias>.<key>`. */
+const SMT_KEY = /^(transforms|predicates)\.[^.]+\../;
 
 /** Where a key was written. */
 export type KeyScope =
@@ -102,6 +104,14 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
     return;
   }
   if (CONVERTER_PREFIXES.some((prefix) => key.startsWith(prefix))) return; // settings of ByteArrayConverter, which has none that matter
+  if (SMT_KEY.test(key)) {
+    values.warn(
+      prop,
+      `${key} has no effect at the top level: MM2 hands a flow only the keys its connectors define, and drops this one`,
+      `write it per flow, as <source>-><target>.${key}`,
+    );
+    return;
+  }
   if (key.startsWith('replication.policy.')) {
     values.report(prop, `unknown key ${key}`, 'the built-in policies read replication.policy.class, .separator and .internal.topic.separator.enabled', false);
     return;
@@ -174,6 +184,7 @@ function checkClusterKey(prop: Mm2Property, alias: string, key: string, values: 
 }
 
 function checkFlowKey(prop: Mm2Property, flow: { source: string; target: string }, key: string, values: Mm2Values): void {
+  if (SMT_KEY.test(key)) return; // read, and checked, with the flow's transforms (mm2-transform-mapping.ts)
   const spec = mm2Key(key);
   if (spec !== undefined && (isConnectorKey(key) || key === 'use.defaults.from')) {
     checkSupport(prop, spec.support, values);

@@ -300,13 +300,17 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     key: 'key.converter',
     group: 'connect',
     type: 'class',
-    support: java('mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does', BYTE_ARRAY_CONVERTER),
+    support: mapped(
+      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+    ),
   },
   {
     key: 'value.converter',
     group: 'connect',
     type: 'class',
-    support: java('mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does', BYTE_ARRAY_CONVERTER),
+    support: mapped(
+      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+    ),
   },
   {
     key: 'header.converter',
@@ -319,12 +323,19 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'list',
     default: '',
-    support: unsupported(
-      "Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline's transforms (rename_topic, drop, insert_header, drop_headers)",
-      '',
+    support: mapped(
+      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop, and (with a converter) InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField $Key/$Value = insert_field, replace_field, cast, mask_field, hoist_field, extract_field with on: key/value; other classes are refused',
     ),
   },
-  { key: 'predicates', group: 'connect', type: 'list', default: '', support: unsupported('see transforms', '') },
+  {
+    key: 'predicates',
+    group: 'connect',
+    type: 'list',
+    default: '',
+    support: mapped(
+      'flows[].transforms[].when of a Filter (transforms.<alias>.predicate, .negate), with predicates.<alias>.type per flow: TopicNameMatches = topic_matches, HasHeaderKey = has_header, RecordIsTombstone = is_tombstone',
+    ),
+  },
   { key: 'config.action.reload', group: 'connect', type: 'string', default: 'restart', support: noEffect('mirrorflow reads its configuration once, at start') },
   {
     key: 'errors.retry.timeout',

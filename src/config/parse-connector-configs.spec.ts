@@ -133,7 +133,7 @@ describe('parseConnectorConfigs', () => {
         ),
       }),
       [
-        'source.properties:10:19: names Java code, which mirrorflow cannot run: mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does at value.converter (mirrorflow does what org.apache.kafka.connect.converters.ByteArrayConverter does; set that or leave the key out)',
+        `source.properties:10:19: JsonConverter with schemas.enable=true (its default) reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet at value.converter (for plain JSON, set value.converter.schemas.enable = false)`,
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

@@ -401,7 +401,7 @@ describe('parseMm2Properties: security', () => {
 });
 
 describe('parseMm2Properties: every key is read, refused or explained', () => {
-  it('accepts the ByteArrayConverter settings of MM2 examples and refuses other Java classes', () => {
+  it('accepts the ByteArrayConverter settings of MM2 examples, refuses JsonConverter with schemas and other Java classes', () => {
     const ok = parse([
       ...BASE,
       'primary->backup.enabled = true',
@@ -423,11 +423,11 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
-      'mm2.properties:5:19: names Java code, which mirrorflow cannot run: mirrorflow copies keys, values and headers as bytes, which is what ByteArrayConverter does at value.converter (mirrorflow does what org.apache.kafka.connect.converters.ByteArrayConverter does; set that or leave the key out)',
+      `mm2.properties:5:19: JsonConverter with schemas.enable=true (its default) reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet at value.converter (for plain JSON, set value.converter.schemas.enable = false)`,
       "mm2.properties:6:28: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in at replication.policy.class (use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept))",
       'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
       'mm2.properties:10:33: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost at primary->backup.producer.acks (mirrorflow does what all or -1 does; set that or leave the key out)',
-      "mm2.properties:11:14: is not supported yet: Connect SMTs are not read from mm2.properties yet; convert the file and use the pipeline's transforms (rename_topic, drop, insert_header, drop_headers) at transforms",
+      `mm2.properties:11:14: Missing required configuration "transforms.route.type" which has no default value. at transforms (name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter)`,
     ]);
   });
 

@@ -92,6 +92,7 @@ describe('parsePipeline: the happy path', () => {
         sync_group_offsets: { enabled: false, interval_ms: 60000 },
       },
       heartbeats: { enabled: true, interval_ms: 1000, replication_factor: -1 },
+      converter: { key: 'bytes', value: 'bytes' },
       transforms: [],
     };
     assert.deepEqual(config.flows, [expected]);
@@ -134,7 +135,7 @@ describe('parsePipeline: the happy path', () => {
     });
   });
 
-  it('hands transforms over as { type, options, path }', () => {
+  it("hands transforms over as { type, options, path }, and to the validator with the flow's converters", () => {
     const text = `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    transforms:\n      - type: insert_header\n        key: origin\n        value: primary\n      - { type: drop }`;
     const seen: unknown[] = [];
     const config = parse(text, { validateTransforms: (steps) => (seen.push(...steps), []) });
@@ -143,7 +144,12 @@ describe('parsePipeline: the happy path', () => {
       { type: 'drop', options: {}, path: 'flows[0].transforms[1]' },
     ];
     assert.deepEqual(config.flows[0]!.transforms, expected);
-    assert.deepEqual(seen, expected);
+    // The validator also learns the flow's converters, which field-level steps need.
+    const converters = { key: 'bytes', value: 'bytes' };
+    assert.deepEqual(
+      seen,
+      expected.map((step) => ({ ...step, converters })),
+    );
   });
 
   it('allows anchors, aliases and merge keys', () => {

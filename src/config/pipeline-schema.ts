@@ -518,6 +518,19 @@ const errorsSchema = z
   })
   .describe("Records that cannot be transformed or written. MM2: Connect's `errors.*`.");
 
+const converterName = z.enum(['bytes', 'string', 'json']).default('bytes');
+
+const converterSchema = z
+  .strictObject({
+    key: converterName.describe(
+      "How field-level transforms read and write the key: `bytes` (none; they are refused), `string` (UTF-8 text), `json` (JSON; Connect's JsonConverter with `schemas.enable=false`). MM2: `key.converter` (ByteArrayConverter).",
+    ),
+    value: converterName.describe('How field-level transforms read and write the value; as `key`. MM2: `value.converter` (ByteArrayConverter).'),
+  })
+  .describe(
+    'How field-level transforms (insert_field, replace_field, cast, mask_field, hoist_field, extract_field) see the key and the value. A side is read only when such a step works on it, once, and written back once; other records and sides keep their bytes.',
+  );
+
 const transformStepSchema = z
   .looseObject({
     type: z.string().min(1).describe('Name of a built-in or custom transform plugin.'),
@@ -572,6 +585,7 @@ const flowSettings = {
   checkpoints: checkpointsSchema.prefault({}),
   heartbeats: heartbeatsSchema.prefault({}),
   errors: errorsSchema.prefault({}),
+  converter: converterSchema.prefault({}),
   transforms: z
     .array(transformStepSchema)
     .default(() => [])

@@ -17,6 +17,7 @@ import { pipelineFileSchema, pipelineNamePattern } from './pipeline-schema';
 import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
 import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, type SetProblem } from './set-overrides';
 import type { SourcePosition } from './yaml-locator';
+import type { ConverterName, FlowConverters } from '../plugins';
 
 /** Checks the options of transform steps against their plugins' schemas; wired by the pipeline layer. */
 export type TransformStepValidator = (steps: readonly TransformStep[]) => readonly ConfigIssue[];
@@ -185,13 +186,23 @@ function transformSteps(data: Record<string, unknown>): TransformStep[] {
   const flows = Array.isArray(data['flows']) ? data['flows'] : [];
   flows.forEach((flow, index) => {
     if (!isPlainObject(flow) || !Array.isArray(flow['transforms'])) return;
+    const converters = flowConverters(flow['converter']);
     flow['transforms'].forEach((step, stepIndex) => {
       if (isPlainObject(step) && typeof step['type'] === 'string') {
-        steps.push(toTransformStep(step as { type: string }, ['flows', index, 'transforms', stepIndex]));
+        steps.push({ ...toTransformStep(step as { type: string }, ['flows', index, 'transforms', stepIndex]), converters });
       }
     });
   });
   return steps;
+}
+
+/** A flow's `converter` as written (a bad one is the schema's to report): bytes where not set. */
+function flowConverters(converter: unknown): FlowConverters {
+  const side = (name: string): ConverterName => {
+    const value = isPlainObject(converter) ? converter[name] : undefined;
+    return value === 'string' || value === 'json' ? value : 'bytes';
+  };
+  return { key: side('key'), value: side('value') };
 }
 
 function toTransformStep(step: { type: string } & Record<string, unknown>, path: PathSegment[]): TransformStep {

@@ -4,6 +4,7 @@ import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
 import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
 import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, shouldReplicateTopic } from '../policy';
+import { topicAfterTransforms } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicConfigSync, TopicConfigSyncOptions } from '../flow/topic-config-sync';
 
@@ -22,12 +23,14 @@ export function configSyncModule(flow: FlowConfig): ContainerModule {
       .toResolvedValue(
         (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, scheduler: Scheduler, logger: Logger, status: FlowStatus) => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
+          const renamed = topicAfterTransforms(flow.transforms, flow);
           return {
             source: flow.source,
             target: flow.target,
             sourceAdmin,
             targetAdmin,
-            remoteTopic: (topic: string) => policy.formatRemoteTopic(flow.source, topic),
+            // Where topic sync created the remote topic: after the flow's rename_topic steps.
+            remoteTopic: (topic: string) => renamed(policy.formatRemoteTopic(flow.source, topic)),
             shouldReplicate: (topic: string) =>
               shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
             filter: flowConfigFilter(flow),

@@ -6,7 +6,7 @@ import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '.
 import { ProgressReader, SourceRecords, type RecordSource, type TopicReader } from '../core/ports/record-source';
 import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
 import { ReplicationPolicy, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
-import { buildTransformChain, PluginRegistry, TransformChain } from '../plugins';
+import { buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicSync, TopicSyncOptions } from '../flow/topic-sync';
 import { ProgressStore, ProgressStoreOptions } from '../flow/progress-store';
@@ -36,6 +36,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           buildTransformChain(flow.transforms, registry, {
             flow: { source: flow.source, target: flow.target },
             logger,
+            converters: flow.converter,
             // The steps' counters count into the flow's status, which /metrics reads.
             metrics: (step) => status.transformCounters.forStep(step),
           }),
@@ -48,10 +49,12 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
         (sourceAdmin: ClusterAdmin, targetAdmin: ClusterAdmin, policy: ReplicationPolicy, logger: Logger, status: FlowStatus): TopicSyncOptions => {
           const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
           const configFilter = flowConfigFilter(flow);
+          // The remote topic under the name the flow's rename_topic steps write to.
+          const renamed = topicAfterTransforms(flow.transforms, flow);
           return {
             sourceAdmin,
             targetAdmin,
-            remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
+            remoteTopic: (topic) => renamed(policy.formatRemoteTopic(flow.source, topic)),
             shouldReplicate: (topic) =>
               shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
             targetConfig: (entries) => newTopicConfigs(configFilter, entries),

@@ -21,6 +21,19 @@ export function fullMatchRegex(pattern: string): RegExp {
   return new RegExp(`^(?:${source})$`, flags.caseInsensitive ? 'iu' : 'u');
 }
 
+/**
+ * Compiles `pattern` to a sticky RegExp that finds the match Java's `Matcher.find()` finds first
+ * from the start of a string that `fullMatchRegex` matched: the engine's preferred match at
+ * position 0, which may be shorter than the whole string (`a|ab` on `ab` finds `a`). Connect's
+ * RegexRouter replaces that match (`replaceFirst`) and keeps the rest. Same groups as
+ * `fullMatchRegex`. Throws when the pattern is invalid.
+ */
+export function firstMatchRegex(pattern: string): RegExp {
+  const { source, flags } = translateJavaRegex(pattern);
+  new RegExp(source, 'u');
+  return new RegExp(`(?:${source})`, flags.caseInsensitive ? 'iuy' : 'uy');
+}
+
 /** Why `pattern` cannot be used, or undefined when it can. */
 export function regexProblem(pattern: string): string | undefined {
   try {

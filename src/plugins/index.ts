@@ -16,5 +16,7 @@ export { PluginRegistry } from './registry';
 export { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, type LoadedPlugin, type PluginRegistryOptions } from './loader';
 export { buildTransformChain, validateTransformSteps, TransformChain, type TransformChainContext, type TransformStep } from './transform-chain';
 export { builtInTransforms, connectTransformEquivalents } from './builtins';
+export { topicAfterTransforms } from './topic-renames';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
+export { CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';

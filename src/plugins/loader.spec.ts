@@ -119,8 +119,33 @@ module.exports = defineTransform({ name: 'plain_export', summary: 'Drops everyth
 describe('createPluginRegistry', () => {
   it('holds the built-ins and the loaded plugins', () => {
     const registry = createPluginRegistry({ pluginDirs: [pluginDir({ add_suffix: goodPlugin('add_suffix') })] });
-    assert.deepEqual(registry.names(), ['add_suffix', 'drop', 'drop_headers', 'insert_header', 'rename_topic']);
-    assert.deepEqual(createPluginRegistry().names(), ['drop', 'drop_headers', 'insert_header', 'rename_topic']);
+    assert.deepEqual(registry.names(), [
+      'add_suffix',
+      'cast',
+      'drop',
+      'drop_headers',
+      'extract_field',
+      'hoist_field',
+      'insert_field',
+      'insert_header',
+      'mask_field',
+      'rename_topic',
+      'replace_field',
+      'route_by_timestamp',
+    ]);
+    assert.deepEqual(createPluginRegistry().names(), [
+      'cast',
+      'drop',
+      'drop_headers',
+      'extract_field',
+      'hoist_field',
+      'insert_field',
+      'insert_header',
+      'mask_field',
+      'rename_topic',
+      'replace_field',
+      'route_by_timestamp',
+    ]);
   });
 
   it('does not let a plugin shadow a built-in', () => {

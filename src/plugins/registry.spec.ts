@@ -56,9 +56,44 @@ describe('PluginRegistry', () => {
     const base = new PluginRegistry(builtInTransforms);
     const more = base.with(passThrough('extra'));
     const less = base.without('drop', 'rename_topic');
-    assert.deepEqual(base.names(), ['drop', 'drop_headers', 'insert_header', 'rename_topic']);
-    assert.deepEqual(more.names(), ['drop', 'drop_headers', 'extra', 'insert_header', 'rename_topic']);
-    assert.deepEqual(less.names(), ['drop_headers', 'insert_header']);
+    assert.deepEqual(base.names(), [
+      'cast',
+      'drop',
+      'drop_headers',
+      'extract_field',
+      'hoist_field',
+      'insert_field',
+      'insert_header',
+      'mask_field',
+      'rename_topic',
+      'replace_field',
+      'route_by_timestamp',
+    ]);
+    assert.deepEqual(more.names(), [
+      'cast',
+      'drop',
+      'drop_headers',
+      'extra',
+      'extract_field',
+      'hoist_field',
+      'insert_field',
+      'insert_header',
+      'mask_field',
+      'rename_topic',
+      'replace_field',
+      'route_by_timestamp',
+    ]);
+    assert.deepEqual(less.names(), [
+      'cast',
+      'drop_headers',
+      'extract_field',
+      'hoist_field',
+      'insert_field',
+      'insert_header',
+      'mask_field',
+      'replace_field',
+      'route_by_timestamp',
+    ]);
     assert.throws(() => base.with(passThrough('drop')), PluginError);
     assert.throws(() => base.without('dorp'), /not registered/);
   });

@@ -171,7 +171,7 @@ describe('buildTransformChain', () => {
         e instanceof PluginError &&
         e.plugin === 'rename_topc' &&
         /did you mean "rename_topic"\?/.test(e.message) &&
-        /drop, drop_headers, insert_header, rename_topic/.test(e.message),
+        /cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field/.test(e.message),
     );
   });
 
@@ -225,6 +225,30 @@ describe('buildTransformChain', () => {
   });
 });
 
+describe('buildTransformChain with field-level steps', () => {
+  const converters = { key: 'json', value: 'json' } as const;
+
+  it('reads and writes only the side a step works on: the key keeps its bytes', () => {
+    const chain = buildTransformChain([step(0, 'hoist_field', { field: 'v' }), step(1, 'insert_header', { header: 'h', value: 'x' })], registry, {
+      ...context,
+      converters,
+    });
+    const key = Buffer.from('{ "not" : "rewritten" }');
+    const [out] = chain([mirrorRecord({ key, value: Buffer.from(' 1 ') })]);
+    assert.equal(out!.key, key);
+    assert.equal(out!.value!.toString(), '{"v":1}');
+    assert.equal(out!.headers.length, 1);
+  });
+
+  it('fails a record that is not JSON without quoting it, naming the step', () => {
+    const chain = buildTransformChain([step(0, 'hoist_field', { field: 'v' })], registry, { ...context, converters });
+    const failures: RecordFailure[] = [];
+    assert.deepEqual(chain([mirrorRecord({ value: Buffer.from('secret-ish') })], failures), []);
+    assert.match(failures[0]!.error.message, /hoist_field.*flows\[0\]\.transforms\[0\].*not JSON \(unexpected character at character 1\)/);
+    assert.doesNotMatch(failures[0]!.error.message, /secret/);
+  });
+});
+
 describe('validateTransformSteps', () => {
   it('returns nothing for valid steps', () => {
     assert.deepEqual(validateTransformSteps([step(0, 'drop', { when: { is_tombstone: true } })], registry), []);
@@ -245,7 +269,7 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: 'Unknown transform type "RegexRouter"',
-        hint: 'did you mean "rename_topic"? known types: drop, drop_headers, insert_header, rename_topic',
+        hint: 'did you mean "rename_topic"? known types: cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field, route_by_timestamp',
       },
       {
         path: 'flows[0].transforms[1].valeu',
@@ -261,6 +285,24 @@ describe('validateTransformSteps', () => {
   it('suggests built-ins for Connect class names from mm2.properties', () => {
     const [issue] = validateTransformSteps([step(0, 'org.apache.kafka.connect.transforms.DropHeaders')], registry);
     assert.match(issue!.hint!, /did you mean "drop_headers"/);
+  });
+
+  it('refuses a field-level step on a side the flow copies as bytes, saying which converter it needs', () => {
+    const steps = [step(0, 'insert_field', { static_field: 'a', static_value: 'b' }), step(1, 'cast', { on: 'key', spec: ['int32'] })];
+    assert.deepEqual(validateTransformSteps(steps, registry), [
+      {
+        path: 'flows[0].transforms[0].type',
+        message: `Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter`,
+        hint: 'set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false',
+      },
+      {
+        path: 'flows[0].transforms[1].type',
+        message: `Transform "cast" (Connect's Cast) reads fields of the record's key, which the flow copies as bytes: it needs a converter`,
+        hint: 'set flows[0].converter.key to json (JSON) or string; in mm2.properties, key.converter = org.apache.kafka.connect.json.JsonConverter and key.converter.schemas.enable = false',
+      },
+    ]);
+    assert.deepEqual(validateTransformSteps(steps, registry, { key: 'string', value: 'json' }), []);
+    assert.throws(() => buildTransformChain(steps, registry, context), /needs a converter/);
   });
 
   it('lists the options when an unknown one resembles none', () => {

@@ -11,6 +11,10 @@ import { noopTransformMetrics, type Transform, type TransformDefinition, type Tr
 import { connectTransformEquivalents } from './builtins';
 import { didYouMean } from './did-you-mean';
 import type { PluginRegistry } from './registry';
+import { ConnectDataError } from './connect/connect-value';
+import { BYTES_CONVERTERS, type FlowConverters } from './connect/converters';
+import { DataRecord } from './connect/data-record';
+import { isFieldTransformDefinition, type FieldTransform } from './connect/field-transform';
 
 /** One entry of a flow's `transforms:` list, as the config loader hands it over. */
 export interface TransformStep {
@@ -20,6 +24,8 @@ export interface TransformStep {
   readonly options: Readonly<Record<string, unknown>>;
   /** Where the step sits in the pipeline file, e.g. `flows[0].transforms[2]`. */
   readonly path: string;
+  /** The converters of the step's flow, for validation; those of the chain's context when not given. */
+  readonly converters?: FlowConverters;
 }
 
 /** What the flow gives the chain; each step gets its own labelled logger and metrics from it. */
@@ -28,6 +34,8 @@ export interface TransformChainContext {
   readonly logger: Logger;
   /** Metrics for one step; without it, counters go nowhere. */
   readonly metrics?: (step: { readonly plugin: string; readonly path: string }) => TransformMetrics;
+  /** How field-level steps read the key and value; bytes (none) when not given. */
+  readonly converters?: FlowConverters;
 }
 
 /**
@@ -46,13 +54,38 @@ export const TransformChain = Symbol.for('mirrorflow.TransformChain');
  * Every problem in every step — unknown types and invalid options — with its path, so the
  * config loader can report them all at once before anything starts.
  */
-export function validateTransformSteps(steps: readonly TransformStep[], registry: PluginRegistry): ConfigIssue[] {
+export function validateTransformSteps(
+  steps: readonly TransformStep[],
+  registry: PluginRegistry,
+  converters: FlowConverters = BYTES_CONVERTERS,
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const step of steps) {
     const checked = checkStep(step, registry);
     if ('issues' in checked) issues.push(...checked.issues);
+    else {
+      const issue = converterIssue(step, checked, step.converters ?? converters);
+      if (issue !== undefined) issues.push(issue);
+    }
   }
   return issues;
+}
+
+/** A field-level step on a side the flow copies as bytes. */
+function converterIssue(
+  step: TransformStep,
+  { definition, config }: { definition: TransformDefinition; config: unknown },
+  converters: FlowConverters,
+): ConfigIssue | undefined {
+  if (!isFieldTransformDefinition(definition)) return undefined;
+  const side = definition.sides(config).find((s) => converters[s] === 'bytes');
+  if (side === undefined) return undefined;
+  const flow = step.path.replace(/\.transforms\[\d+\]$/, '');
+  return {
+    path: `${step.path}.type`,
+    message: `Transform "${definition.name}" (Connect's ${definition.connectClass}) reads fields of the record's ${side}, which the flow copies as bytes: it needs a converter`,
+    hint: `set ${flow}.converter.${side} to json (JSON) or string; in mm2.properties, ${side}.converter = org.apache.kafka.connect.json.JsonConverter and ${side}.converter.schemas.enable = false`,
+  };
 }
 
 /**
@@ -61,15 +94,18 @@ export function validateTransformSteps(steps: readonly TransformStep[], registry
  * create (call `validateTransformSteps` first to report every problem).
  */
 export function buildTransformChain(steps: readonly TransformStep[], registry: PluginRegistry, context: TransformChainContext): TransformChain {
-  const transforms: Transform[] = [];
+  const transforms: (Transform | FieldTransform)[] = [];
   const plugins: string[] = [];
   const paths: string[] = [];
+  const converters = context.converters ?? BYTES_CONVERTERS;
   for (const step of steps) {
     const checked = checkStep(step, registry);
     if ('issues' in checked) {
       const described = checked.issues.map((issue) => formatConfigIssue(issue)).join('; ');
       throw new PluginError(step.type, `invalid step at ${step.path}: ${described}`);
     }
+    const issue = converterIssue(step, checked, converters);
+    if (issue !== undefined) throw new PluginError(step.type, `invalid step at ${step.path}: ${formatConfigIssue(issue)}`);
     const { definition, config } = checked;
     transforms.push(createTransform(definition, config, step, context));
     plugins.push(definition.name);
@@ -89,15 +125,36 @@ export function buildTransformChain(steps: readonly TransformStep[], registry: P
       try {
         for (; i < records.length; i++) {
           let record: MirrorRecord | undefined = records[i]!;
+          // Consecutive field-level steps share one DataRecord: the record is read by the
+          // converters once and written back once, before the next byte-level step or the end.
+          let data: DataRecord | undefined;
           for (j = 0; j < count; j++) {
-            record = transforms[j]!.apply(record);
+            const transform = transforms[j]!;
+            if ('applyData' in transform) {
+              data = transform.applyData(data ?? DataRecord.of(record, converters));
+              if (data === undefined) break;
+              continue;
+            }
+            if (data !== undefined) {
+              // A failure to write back is the previous (field-level) step's.
+              j--;
+              record = data.toRecord();
+              data = undefined;
+              j++;
+            }
+            record = transform.apply(record);
             if (record === undefined) break;
             if (typeof record !== 'object' || record === null) throw new BadReturn(record);
           }
+          if (data !== undefined) {
+            j = count - 1;
+            record = data.toRecord();
+          } else if (j < count) record = undefined;
           if (record !== undefined) out.push(record);
         }
       } catch (error) {
-        const failure = { record: records[i]!, error: transformFailed(plugins[j]!, paths[j]!, records[i]!, error) };
+        const shown = error instanceof ConnectDataError ? new PluginError(plugins[j]!, error.message, { cause: error }) : error;
+        const failure = { record: records[i]!, error: transformFailed(plugins[j]!, paths[j]!, records[i]!, shown) };
         if (failures === undefined) throw failure.error;
         failures.push(failure);
         i++;
@@ -168,15 +225,17 @@ function optionNames(definition: TransformDefinition): string[] | undefined {
   return typeof shape === 'object' && shape !== null ? Object.keys(shape).sort() : undefined;
 }
 
-function createTransform(definition: TransformDefinition, config: unknown, step: TransformStep, context: TransformChainContext): Transform {
+function createTransform(definition: TransformDefinition, config: unknown, step: TransformStep, context: TransformChainContext): Transform | FieldTransform {
   const target = { plugin: definition.name, path: step.path };
+  const transformContext = {
+    flow: context.flow,
+    logger: context.logger.child({ transform: definition.name, step: step.path }),
+    metrics: context.metrics?.(target) ?? noopTransformMetrics,
+  };
+  if (isFieldTransformDefinition(definition)) return definition.createField(config, transformContext);
   let transform: Transform;
   try {
-    transform = definition.create(config, {
-      flow: context.flow,
-      logger: context.logger.child({ transform: definition.name, step: step.path }),
-      metrics: context.metrics?.(target) ?? noopTransformMetrics,
-    });
+    transform = definition.create(config, transformContext);
   } catch (error) {
     throw new PluginError(definition.name, `could not be created at ${step.path}: ${messageOf(error)}`, { cause: error });
   }

@@ -33,6 +33,8 @@ type Emit = (labels: Labels, value: number) => void;
 export class Metrics {
   readonly registry = new Registry();
   private current: readonly FlowSnapshot[] = [];
+  /** When `current` was taken: every age and lag in time of one scrape counts from it, so they agree. */
+  private currentAt = 0;
 
   constructor(private readonly snapshots: () => readonly FlowSnapshot[]) {
     collectDefaultMetrics({ register: this.registry, prefix: 'mirrorflow_' });
@@ -47,6 +49,7 @@ export class Metrics {
   async render(): Promise<string> {
     // Kept after the scrape: two overlapping scrapes then both read a recent snapshot, never an empty one.
     this.current = this.snapshots();
+    this.currentAt = Date.now();
     return this.registry.metrics();
   }
 
@@ -67,7 +70,7 @@ export class Metrics {
       (emit: Emit) => {
         for (const f of list()) for (const state of states) emit({ ...flowLabels(f), state }, read(f) === state ? 1 : 0);
       };
-    const now = (): number => Date.now();
+    const now = (): number => this.currentAt;
 
     // Replication: MM2's MirrorSourceConnector metrics.
     this.counter(

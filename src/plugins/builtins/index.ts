@@ -6,11 +6,21 @@ import { drop } from './drop';
 import { dropHeaders } from './drop-headers';
 import { insertHeader } from './insert-header';
 import { renameTopic } from './rename-topic';
+import { routeByTimestamp } from './route-by-timestamp';
+import { insertField } from './insert-field';
+import { replaceField } from './replace-field';
+import { cast } from './cast';
+import { maskField } from './mask-field';
+import { hoistField } from './hoist-field';
+import { extractField } from './extract-field';
 
-export { drop, dropHeaders, insertHeader, renameTopic };
+export { drop, dropHeaders, insertHeader, renameTopic, routeByTimestamp };
+
+/** Built-ins that read fields of the key or value: they need the flow's converter for it. */
+export const fieldTransforms: readonly TransformDefinition[] = [insertField, replaceField, cast, maskField, hoistField, extractField];
 export { recordPredicateSchema, compileRecordPredicate, type RecordPredicate, type RecordPredicateConfig } from './record-predicate';
 
-export const builtInTransforms: readonly TransformDefinition[] = [insertHeader, dropHeaders, renameTopic, drop];
+export const builtInTransforms: readonly TransformDefinition[] = [insertHeader, dropHeaders, renameTopic, routeByTimestamp, drop, ...fieldTransforms];
 
 /**
  * Kafka Connect SMT class names (as in mm2.properties `transforms.X.type`) and the built-in that
@@ -20,5 +30,12 @@ export const connectTransformEquivalents: Readonly<Record<string, string>> = {
   'org.apache.kafka.connect.transforms.InsertHeader': 'insert_header',
   'org.apache.kafka.connect.transforms.DropHeaders': 'drop_headers',
   'org.apache.kafka.connect.transforms.RegexRouter': 'rename_topic',
+  'org.apache.kafka.connect.transforms.TimestampRouter': 'route_by_timestamp',
   'org.apache.kafka.connect.transforms.Filter': 'drop',
+  'org.apache.kafka.connect.transforms.InsertField': 'insert_field',
+  'org.apache.kafka.connect.transforms.ReplaceField': 'replace_field',
+  'org.apache.kafka.connect.transforms.Cast': 'cast',
+  'org.apache.kafka.connect.transforms.MaskField': 'mask_field',
+  'org.apache.kafka.connect.transforms.HoistField': 'hoist_field',
+  'org.apache.kafka.connect.transforms.ExtractField': 'extract_field',
 };

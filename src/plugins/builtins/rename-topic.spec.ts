@@ -16,7 +16,14 @@ describe('rename_topic', () => {
   it('needs the regex to match the whole topic, like RegexRouter', () => {
     // A substring match would turn "primary.orders" into "dr.orders" under JS replace semantics.
     assert.equal(renamed({ regex: 'primary', replacement: 'dr' }, 'primary.orders'), 'primary.orders');
-    assert.equal(renamed({ regex: 'a|ab', replacement: 'x' }, 'ab'), 'x');
+  });
+
+  it("replaces the first match from the start and keeps the rest, as RegexRouter's replaceFirst does", () => {
+    // matches() holds for the whole name, then find() prefers the first alternative / the lazy match.
+    assert.equal(renamed({ regex: 'a|ab', replacement: 'x' }, 'ab'), 'xb');
+    assert.equal(renamed({ regex: '(.*?)', replacement: '$1-x' }, 'orders'), '-xorders');
+    assert.equal(renamed({ regex: '(.*?)\\.(.*)', replacement: '$2' }, 'a.b.c'), 'b.c');
+    assert.equal(renamed({ regex: '(?i)P|primary\\..*', replacement: 'dr' }, 'primary.orders'), 'drrimary.orders');
   });
 
   it('leaves non-matching records as the same object, and changes nothing but the topic', () => {

@@ -2,15 +2,15 @@
  * `rename_topic`: rewrites the target topic (Kafka Connect's RegexRouter).
  *
  * As in RegexRouter, the regex must match the whole target topic name, and the replacement
- * uses Java's syntax (`$1`, `${name}`, `\$`). The topic it sees is the target topic at this
+ * uses Java's syntax (`$1`, `${name}`, `\$`). Like RegexRouter's `Matcher.replaceFirst`, the
+ * replacement then takes the place of the first match found from the start, which for a regex
+ * such as `a|ab` or `(.*?)` is shorter than the name: the rest of the name is kept after it. The topic it sees is the target topic at this
  * step, i.e. after the replication policy (`primary.orders`), as in MM2.
  */
 import { defineTransform, PluginError, z } from '../api';
-import { fullMatchRegex, regexField, regexProblem } from '../full-match-regex';
+import { firstMatchRegex, fullMatchRegex, regexField, regexProblem } from '../full-match-regex';
 import { JavaReplacement, regexGroups } from '../java-replacement';
-
-/** Kafka's own rule (`Topic.validate`): legal characters, length, and not `.` or `..`. */
-const LEGAL_TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
+import { LEGAL_TOPIC, legalTopicName } from './topic-name';
 
 /** Bounds the per-topic cache; a flow with more distinct topics than this just recomputes. */
 const CACHE_LIMIT = 10_000;
@@ -34,20 +34,19 @@ export const renameTopic = defineTransform({
     }),
   create(config) {
     const regex = fullMatchRegex(config.regex);
+    const first = firstMatchRegex(config.regex);
     const groups = regexGroups(regex);
     const replacement = JavaReplacement.parse(config.replacement, groups.count, groups.names);
     // A topic's new name depends only on the topic, and a flow sees few topics.
     const renamed = new Map<string, string>();
 
     const rename = (topic: string): string => {
-      const match = regex.exec(topic);
-      if (match === null) return topic;
-      const target = replacement.expand(match);
-      if (!LEGAL_TOPIC.test(target) || target === '.' || target === '..') {
-        throw new PluginError(
-          'rename_topic',
-          `renaming topic "${topic}" gives "${target}", which is not a legal Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -).`,
-        );
+      if (!regex.test(topic)) return topic;
+      first.lastIndex = 0;
+      const match = first.exec(topic)!;
+      const target = replacement.expand(match) + topic.slice(match[0].length);
+      if (!legalTopicName(target)) {
+        throw new PluginError('rename_topic', `renaming topic "${topic}" gives "${target}", which is not a legal Kafka topic name (${LEGAL_TOPIC}).`);
       }
       return target;
     };

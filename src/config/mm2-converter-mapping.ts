@@ -1,0 +1,69 @@
+/**
+ * A flow's `key.converter` / `value.converter` (per flow, or top level for every flow) as the
+ * flow's `converter`: ByteArrayConverter (MM2's default) is `bytes`, StringConverter `string`,
+ * JsonConverter with `schemas.enable=false` `json`. JsonConverter with schemas (its default)
+ * and other converter classes are refused, saying what to set. MM2 would run every record
+ * through its converters; mirrorflow reads a side only for a field-level transform that works on
+ * it, which gives the same bytes for what the transforms change and keeps the rest untouched.
+ */
+import type { PathSegment } from './config-path';
+import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
+import { BYTE_ARRAY_CONVERTER } from './mm2-keys';
+import type { Mm2Values } from './mm2-values';
+
+type Props = ReadonlyMap<string, Mm2Property>;
+
+const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
+const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
+
+export interface ConverterMappingContext {
+  readonly values: Mm2Values;
+  readonly document: Mm2Document;
+  readonly provenance: (prop: Mm2Property) => Provenance;
+}
+
+/** `configs`: where the keys are looked up, first match wins (the flow's connector config, then the worker's). */
+export function mapConverters(base: readonly PathSegment[], configs: readonly Props[], context: ConverterMappingContext): void {
+  const get = (key: string): Mm2Property | undefined => configs.map((c) => c.get(key)).find((p) => p !== undefined);
+  for (const side of ['key', 'value'] as const) {
+    const prop = get(`${side}.converter`);
+    if (prop === undefined) continue;
+    const converter = converterOf(prop, side, get, context);
+    if (converter === undefined) context.document.fail([...base, 'converter', side]);
+    else context.document.set([...base, 'converter', side], converter, context.provenance(prop));
+  }
+}
+
+function converterOf(
+  prop: Mm2Property,
+  side: 'key' | 'value',
+  get: (key: string) => Mm2Property | undefined,
+  context: ConverterMappingContext,
+): string | undefined {
+  const { values } = context;
+  const className = values.literal(prop, `to know how ${side}s are read`);
+  if (className === undefined) return undefined;
+  const simple = className.replace(/^.*\./, '');
+  if (className === BYTE_ARRAY_CONVERTER || simple === 'ByteArrayConverter') return 'bytes';
+  if (className === STRING_CONVERTER || simple === 'StringConverter') return 'string';
+  if (className === JSON_CONVERTER || simple === 'JsonConverter') {
+    const schemasProp = get(`${side}.converter.schemas.enable`);
+    const schemas = schemasProp === undefined ? true : values.boolean(schemasProp);
+    if (schemas === undefined) return undefined;
+    if (schemas) {
+      values.report(
+        schemasProp ?? prop,
+        `JsonConverter with schemas.enable=true${schemasProp === undefined ? ' (its default)' : ''} reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet`,
+        `for plain JSON, set ${prop.key}.schemas.enable = false`,
+      );
+      return undefined;
+    }
+    return 'json';
+  }
+  values.report(
+    prop,
+    `names Java code, which mirrorflow cannot run: ${className} is not a converter mirrorflow has`,
+    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable=false)`,
+  );
+  return undefined;
+}

@@ -1,0 +1,265 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, formatConfigIssue } from '../core/errors';
+import { builtInTransforms, PluginRegistry, validateTransformSteps } from '../plugins';
+import { convertMm2Properties } from './convert-mm2-properties';
+import { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
+
+const BASE = [
+  'clusters = primary, backup',
+  'primary.bootstrap.servers = 127.0.0.1:9092',
+  'backup.bootstrap.servers = 127.0.0.1:9093',
+  'primary->backup.enabled = true',
+];
+
+const registry = new PluginRegistry(builtInTransforms);
+const parse = (lines: readonly string[]): ParsedPipeline =>
+  parseMm2Properties([...BASE, ...lines].join('\n'), 'mm2.properties', { env: {}, validateTransforms: (steps) => validateTransformSteps(steps, registry) });
+
+function problems(lines: readonly string[]): string[] {
+  try {
+    parse(lines);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    throw error;
+  }
+  assert.fail('expected problems');
+}
+
+const steps = (parsed: ParsedPipeline) =>
+  parsed.config.flows.find((f) => f.name === 'primary->backup')!.transforms.map((s) => ({ type: s.type, ...s.options }));
+
+describe('mm2.properties transforms and predicates', () => {
+  it('maps the SMTs MM2 users write, per flow, in order, onto the built-ins', () => {
+    const parsed = parse([
+      'primary->backup.transforms = route, stamp, tag, strip, daily',
+      'primary->backup.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter',
+      'primary->backup.transforms.route.regex = primary\\\\.(.*)',
+      'primary->backup.transforms.route.replacement = dr-$1',
+      'primary->backup.transforms.stamp.type = org.apache.kafka.connect.transforms.InsertHeader',
+      'primary->backup.transforms.stamp.header = origin',
+      'primary->backup.transforms.stamp.value.literal = primary ',
+      'primary->backup.transforms.tag.type = InsertHeader',
+      'primary->backup.transforms.tag.header = copied',
+      'primary->backup.transforms.tag.value.literal =',
+      'primary->backup.transforms.strip.type = org.apache.kafka.connect.transforms.DropHeaders',
+      'primary->backup.transforms.strip.headers = trace-id, span-id',
+      'primary->backup.transforms.daily.type = org.apache.kafka.connect.transforms.TimestampRouter',
+      'primary->backup.transforms.daily.timestamp.format = yyyy-MM-dd',
+    ]);
+    assert.deepEqual(steps(parsed), [
+      { type: 'rename_topic', regex: 'primary\\.(.*)', replacement: 'dr-$1' },
+      { type: 'insert_header', header: 'origin', value: 'primary' },
+      { type: 'insert_header', header: 'copied', value: '' },
+      { type: 'drop_headers', headers: ['trace-id', 'span-id'] },
+      { type: 'route_by_timestamp', timestamp_format: 'yyyy-MM-dd' },
+    ]);
+    assert.match(
+      parsed.warnings.map(formatConfigIssue).join('\n'),
+      /mm2\.properties:9:1: MM2's default header\.converter \(ByteArrayConverter\) fails every record/,
+    );
+  });
+
+  it('maps a Filter with a predicate (and negate) onto drop with when; a Filter without one drops everything', () => {
+    const parsed = parse([
+      'transforms = skipInternal, keepOrders',
+      'predicates = isInternal, isOrders, isTombstone',
+      'primary->backup.transforms.skipInternal.type = org.apache.kafka.connect.transforms.Filter',
+      'primary->backup.transforms.skipInternal.predicate = isInternal',
+      'primary->backup.transforms.keepOrders.type = org.apache.kafka.connect.transforms.Filter',
+      'primary->backup.transforms.keepOrders.predicate = isOrders',
+      'primary->backup.transforms.keepOrders.negate = true',
+      'primary->backup.predicates.isInternal.type = org.apache.kafka.connect.transforms.predicates.HasHeaderKey',
+      'primary->backup.predicates.isInternal.name = internal',
+      'primary->backup.predicates.isOrders.type = org.apache.kafka.connect.transforms.predicates.TopicNameMatches',
+      'primary->backup.predicates.isOrders.pattern = primary\\\\.orders.*',
+      'primary->backup.predicates.isTombstone.type = RecordIsTombstone',
+    ]);
+    assert.deepEqual(steps(parsed), [
+      { type: 'drop', when: { has_header: 'internal' } },
+      { type: 'drop', when: { topic_matches: 'primary\\.orders.*' }, negate: true },
+    ]);
+    const all = parse(['primary->backup.transforms = none', 'primary->backup.transforms.none.type = org.apache.kafka.connect.transforms.Filter']);
+    assert.deepEqual(steps(all), [{ type: 'drop' }]);
+    const tombstones = parse([
+      'primary->backup.transforms = t',
+      'primary->backup.predicates = dead',
+      'primary->backup.transforms.t.type = Filter',
+      'primary->backup.transforms.t.predicate = dead',
+      'primary->backup.predicates.dead.type = org.apache.kafka.connect.transforms.predicates.RecordIsTombstone',
+    ]);
+    assert.deepEqual(steps(tombstones), [{ type: 'drop', when: { is_tombstone: true } }]);
+  });
+
+  it('maps field-level SMTs ($Key and $Value) with the converters they need, per flow or top level', () => {
+    const parsed = parse([
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable = false',
+      'primary->backup.key.converter = org.apache.kafka.connect.storage.StringConverter',
+      'primary->backup.transforms = origin, trim, types, wrap',
+      'primary->backup.transforms.origin.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.origin.static.field = origin',
+      'primary->backup.transforms.origin.static.value = dc1',
+      'primary->backup.transforms.origin.topic.field = topic',
+      'primary->backup.transforms.trim.type = org.apache.kafka.connect.transforms.ReplaceField$Value',
+      'primary->backup.transforms.trim.exclude = secret, internal',
+      'primary->backup.transforms.trim.renames = id:order_id',
+      'primary->backup.transforms.types.type = org.apache.kafka.connect.transforms.Cast$Value',
+      'primary->backup.transforms.types.spec = amount:float64, qty:int32',
+      'primary->backup.transforms.wrap.type = org.apache.kafka.connect.transforms.HoistField$Key',
+      'primary->backup.transforms.wrap.field = id',
+    ]);
+    assert.deepEqual(parsed.warnings, []);
+    const flow = parsed.config.flows.find((f) => f.name === 'primary->backup')!;
+    assert.deepEqual(flow.converter, { key: 'string', value: 'json' });
+    assert.deepEqual(steps(parsed), [
+      { type: 'insert_field', on: 'value', static_field: 'origin', static_value: 'dc1', topic_field: 'topic' },
+      { type: 'replace_field', on: 'value', exclude: ['secret', 'internal'], renames: ['id:order_id'] },
+      { type: 'cast', on: 'value', spec: ['amount:float64', 'qty:int32'] },
+      { type: 'hoist_field', on: 'key', field: 'id' },
+    ]);
+  });
+
+  it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
+    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.avro.AvroConverter']), [
+      'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable=false))',
+    ]);
+    const parsed = parse([
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable = false',
+      'primary->backup.transforms = at',
+      'primary->backup.transforms.at.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.at.offset.field = offset',
+    ]);
+    assert.match(parsed.warnings.map(formatConfigIssue).join('\n'), /MM2 fails every record this InsertField sees/);
+  });
+
+  it('refuses a class without a built-in, naming the alias, the class, the line and what to use instead', () => {
+    assert.deepEqual(
+      problems([
+        'primary->backup.transforms = addField, flat, custom, rout',
+        'primary->backup.transforms.addField.type = org.apache.kafka.connect.transforms.InsertField$Value',
+        'primary->backup.transforms.flat.type = org.apache.kafka.connect.transforms.Flatten$Value',
+        'primary->backup.transforms.custom.type = com.acme.kafka.MaskPii',
+        'primary->backup.transforms.rout.type = org.apache.kafka.connect.transforms.RegexRoutr',
+      ]),
+      [
+        `mm2.properties:6:44: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter at primary->backup.transforms.addField.type (set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false)`,
+        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.Flatten$Value, a field-level transform mirrorflow does not have yet at primary->backup.transforms.flat.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/) that decodes the bytes itself)',
+        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/))',
+        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value))',
+      ],
+    );
+  });
+
+  it("reports options as Connect's ConfigDef would: missing required ones, and refuses unknown ones", () => {
+    assert.deepEqual(
+      problems([
+        'primary->backup.transforms = route, strip',
+        'primary->backup.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter',
+        'primary->backup.transforms.route.replacment = dr-$1',
+        'primary->backup.transforms.strip.type = org.apache.kafka.connect.transforms.DropHeaders',
+      ]),
+      [
+        'mm2.properties:6:1: Missing required configuration "regex" which has no default value. at primary->backup.transforms.route.type (set primary->backup.transforms.route.regex (RegexRouter))',
+        'mm2.properties:6:1: Missing required configuration "replacement" which has no default value. at primary->backup.transforms.route.type (set primary->backup.transforms.route.replacement (RegexRouter))',
+        'mm2.properties:7:1: unknown option "replacment" for RegexRouter at primary->backup.transforms.route.replacment (did you mean "primary->backup.transforms.route.replacement"?)',
+        'mm2.properties:8:1: Missing required configuration "headers" which has no default value. at primary->backup.transforms.strip.type (set primary->backup.transforms.strip.headers (DropHeaders))',
+      ],
+    );
+  });
+
+  it('checks the built-in options too: a regex Java would refuse, a replacement naming a missing group', () => {
+    const lines = problems([
+      'primary->backup.transforms = route',
+      'primary->backup.transforms.route.type = RegexRouter',
+      'primary->backup.transforms.route.regex = primary\\\\.(.*',
+      'primary->backup.transforms.route.replacement = $2',
+    ]);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^mm2\.properties:7:42: Invalid regex: .* at primary->backup\.transforms\.route\.regex$/);
+  });
+
+  it('reads a top-level transforms list but, as MM2, not top-level transforms.<alias>.* keys', () => {
+    const lines = problems(['transforms = route', 'transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter']);
+    assert.deepEqual(lines, [
+      'mm2.properties:5:14: Missing required configuration "transforms.route.type" which has no default value. at transforms (MM2 drops a top-level transforms.route.type (only keys its connectors define reach a flow): write it per flow, as <source>-><target>.transforms.route.type)',
+    ]);
+  });
+
+  it('refuses what Connect refuses: duplicate aliases, negate without a predicate, an unlisted predicate; warns about keys it ignores', () => {
+    assert.deepEqual(problems(['primary->backup.transforms = a, a']), [
+      'mm2.properties:5:30: Invalid value a, a for configuration primary->backup.transforms: Duplicate alias provided. at primary->backup.transforms (list each transformation once)',
+    ]);
+    assert.deepEqual(
+      problems([
+        'primary->backup.transforms = f, g',
+        'primary->backup.transforms.f.type = Filter',
+        'primary->backup.transforms.f.negate = true',
+        'primary->backup.transforms.g.type = Filter',
+        'primary->backup.transforms.g.predicate = p',
+      ]),
+      [
+        "mm2.properties:7:1: Config 'transforms.f.negate' was provided but there is no config 'transforms.f.predicate' defining a predicate to be negated. at primary->backup.transforms.f.negate",
+        'mm2.properties:9:42: names predicate "p", which is not in predicates at primary->backup.transforms.g.predicate (add it: predicates = p)',
+      ],
+    );
+    const parsed = parse(['primary->backup.transforms.old.type = RegexRouter', 'backup->primary.transforms = x']);
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
+      'mm2.properties:5:1: has no effect: "old" is not in transforms at primary->backup.transforms.old.type (list it in transforms, or remove the key)',
+      'mm2.properties:6:1: has no effect: this flow only emits heartbeats (it is not enabled), and mirrorflow transforms replicated records only at backup->primary.transforms',
+    ]);
+  });
+
+  it('refuses a predicate on a transform other than Filter', () => {
+    assert.deepEqual(
+      problems([
+        'primary->backup.transforms = route',
+        'primary->backup.predicates = p',
+        'primary->backup.transforms.route.type = RegexRouter',
+        'primary->backup.transforms.route.regex = (.*)',
+        'primary->backup.transforms.route.replacement = x.$1',
+        'primary->backup.transforms.route.predicate = p',
+        'primary->backup.predicates.p.type = HasHeaderKey',
+        'primary->backup.predicates.p.name = h',
+      ]),
+      [
+        'mm2.properties:10:46: a predicate on RegexRouter (transform "route") is not supported yet: mirrorflow applies predicates to Filter only at primary->backup.transforms.route.predicate (leave the predicate out, or convert the file and narrow the step by hand)',
+      ],
+    );
+  });
+
+  it('convert writes the mapped transforms into the YAML, each with its key', () => {
+    const { yaml } = convertMm2Properties(
+      [
+        ...BASE,
+        'primary->backup.transforms = route, drop',
+        'primary->backup.predicates = internal',
+        'primary->backup.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter',
+        'primary->backup.transforms.route.regex = primary\\\\.(.*)',
+        'primary->backup.transforms.route.replacement = dr-$1',
+        'primary->backup.transforms.drop.type = org.apache.kafka.connect.transforms.Filter',
+        'primary->backup.transforms.drop.predicate = internal',
+        'primary->backup.predicates.internal.type = org.apache.kafka.connect.transforms.predicates.HasHeaderKey',
+        'primary->backup.predicates.internal.name = internal',
+      ].join('\n'),
+      'mm2.properties',
+      { env: {} },
+    );
+    const start = yaml.indexOf('    transforms:\n');
+    assert.ok(start > 0, yaml);
+    assert.equal(
+      yaml.slice(start, yaml.indexOf('  # backup->primary')),
+      [
+        '    transforms:',
+        '      - type: rename_topic # primary->backup.transforms.route.type (line 7)',
+        '        regex: primary\\.(.*) # primary->backup.transforms.route.regex (line 8)',
+        '        replacement: dr-$1 # primary->backup.transforms.route.replacement (line 9)',
+        '      - type: drop # primary->backup.transforms.drop.type (line 10)',
+        '        when:',
+        '          has_header: internal # primary->backup.predicates.internal.name (line 13)',
+        '',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { topicAfterTransforms } from './topic-renames';
+
+const flow = { source: 'primary', target: 'backup' };
+const step = (type: string, options: Record<string, unknown> = {}) => ({ type, options, path: 'flows[0].transforms[0]' });
+
+describe('topicAfterTransforms', () => {
+  it('applies the rename_topic steps in order, across header and drop steps', () => {
+    const after = topicAfterTransforms(
+      [
+        step('drop', { when: { has_header: 'internal' } }),
+        step('rename_topic', { regex: 'primary\\.(.*)', replacement: 'dr-$1' }),
+        step('insert_header', { header: 'h', value: 'v' }),
+        step('rename_topic', { regex: 'dr-(orders)', replacement: '$1-copy' }),
+      ],
+      flow,
+    );
+    assert.equal(after('primary.orders'), 'orders-copy');
+    assert.equal(after('primary.users'), 'dr-users');
+    assert.equal(after('other'), 'other');
+  });
+
+  it('stops at a step whose topic depends on the record or is unknown', () => {
+    const after = topicAfterTransforms(
+      [
+        step('rename_topic', { regex: 'primary\\.(.*)', replacement: 'dr-$1' }),
+        step('route_by_timestamp'),
+        step('rename_topic', { regex: '(.*)', replacement: 'never-$1' }),
+      ],
+      flow,
+    );
+    assert.equal(after('primary.orders'), 'dr-orders');
+    assert.equal(
+      topicAfterTransforms([step('mask_json_field', { fields: ['a'] }), step('rename_topic', { regex: '(.*)', replacement: 'x$1' })], flow)('t'),
+      't',
+    );
+  });
+
+  it('keeps the name reached when a rename would give an illegal topic name', () => {
+    assert.equal(topicAfterTransforms([step('rename_topic', { regex: '(.*)', replacement: '$1/x' })], flow)('primary.orders'), 'primary.orders');
+  });
+});
