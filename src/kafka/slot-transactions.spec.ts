@@ -33,6 +33,10 @@ class FakeBroker implements TransactionPort {
   /** Answers for the next produce, per partition key; an error thrown instead when 'throw'. */
   nextProduce: 'throw' | Map<string, number> | undefined;
   failEndTxn: Error | undefined;
+  /** The next EndTxn is carried out, but its answer is lost: the producer sees this error. */
+  loseEndTxnAnswer: Error | undefined;
+  /** Every EndTxn from now on goes unanswered. */
+  coordinatorDown = false;
 
   initProducerId(id: string): Promise<ProducerIdentity> {
     const epoch = (this.epochs.get(id) ?? -1) + 1;
@@ -93,12 +97,17 @@ class FakeBroker implements TransactionPort {
       this.failEndTxn = undefined;
       return Promise.reject(error);
     }
+    if (this.coordinatorDown)
+      return Promise.reject(Object.assign(new Error('Connection error: ECONNREFUSED'), { name: 'KafkaJSConnectionError', retriable: true }));
     this.check(id, identity);
+    // A finished transaction asked to commit again (its answer was lost) is answered as done.
     this.calls.push(`end ${id} ${commit ? 'commit' : 'abort'}`);
     if (commit) for (const { key, values } of this.pending.get(id) ?? []) this.committed.set(key, [...(this.committed.get(key) ?? []), ...values]);
     this.pending.delete(id);
     this.open.delete(id);
-    return Promise.resolve();
+    const lost = this.loseEndTxnAnswer;
+    this.loseEndTxnAnswer = undefined;
+    return lost ? Promise.reject(lost) : Promise.resolve();
   }
 
   close(): Promise<void> {
@@ -169,11 +178,45 @@ test('a retriable failure inside a transaction gives it up; the same items go ag
     ['init mirrorflow.p.a-b-0 epoch 0', 'init mirrorflow.p.a-b-0 epoch 1'],
   );
   // A member the group left behind does not reset the producer: that would fence the new holder.
-  broker.failEndTxn = Object.assign(new Error('Connection closed'), { name: 'KafkaJSConnectionError', retriable: true });
+  broker.nextProduce = 'throw';
   await assert.rejects(tx.commit(0, [[record('a.t', 0, 'third')]], []));
   stillMember = false;
   await assert.rejects(tx.commit(0, [[record('a.t', 0, 'third')]], []), SlotLostError);
   assert.equal(broker.calls.filter((c) => c.startsWith('init')).length, 2);
+});
+
+test('a commit whose answer was lost is asked again, not given up: its records are committed once', async () => {
+  const broker = new FakeBroker();
+  const tx = make(broker);
+  await tx.claim([0], member);
+  broker.loseEndTxnAnswer = Object.assign(new Error('Connection closed'), { name: 'KafkaJSConnectionError', retriable: true });
+  const offsets = await tx.commit(0, [[record('a.t', 0, 'once')]], [record('mm2-offsets.a.internal', 3, 'p')]);
+  assert.deepEqual([...offsets], [0]);
+  assert.deepEqual(broker.committed.get('a.t-0'), ['once']);
+  assert.deepEqual(
+    broker.calls.filter((c) => !c.startsWith('add')),
+    [
+      'init mirrorflow.p.a-b-0 epoch 0',
+      'produce mirrorflow.p.a-b-0 a.t-0',
+      'produce mirrorflow.p.a-b-0 mm2-offsets.a.internal-3',
+      'end mirrorflow.p.a-b-0 commit',
+      'end mirrorflow.p.a-b-0 commit',
+    ],
+    'the same transaction is asked to commit again; nothing is produced again and no new producer id is taken',
+  );
+});
+
+test('a commit left unanswered past its wait ends the flow rather than writing its records again', async () => {
+  const broker = new FakeBroker();
+  const tx = new KafkaSlotTransactions({ cluster: 'backup', prefix: 'mirrorflow.p.a-b', transactionTimeoutMs: 60_000, commitAnswerWaitMs: 300 }, broker);
+  await tx.claim([0], member);
+  broker.coordinatorDown = true;
+  await assert.rejects(
+    tx.commit(0, [[record('a.t', 0, 'x')]], []),
+    (error: Error & { retriable?: boolean }) =>
+      error.retriable === false && /whether it committed is unknown/.test(error.message) && /backup/.test(error.message),
+  );
+  assert.equal(broker.calls.filter((c) => c.startsWith('produce')).length, 1, 'the records were written once');
 });
 
 test('a transactional id the principal may not use ends the flow (not retried)', async () => {

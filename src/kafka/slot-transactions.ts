@@ -13,6 +13,7 @@
  *   and the slot stays lost until the next claim (nothing of the transaction becomes visible:
  *   the new holder's InitProducerId aborted it).
  * - What retrying cannot fix (a missing ACL on the transactional id, say) ends the flow.
+ * - A commit whose answer was lost: asked again (`endCommit`), never given up while in doubt.
  * - Anything else inside a transaction: the transaction is given up and the producer reset before
  *   its next one, by a new InitProducerId, asked only after the group confirmed that this member
  *   still belongs to its generation (a member the group left behind must not fence the slot's
@@ -96,6 +97,8 @@ export interface KafkaSlotTransactionsOptions {
   /** The transactional id prefix: `<prefix>-<slot>`. */
   readonly prefix: string;
   readonly transactionTimeoutMs: number;
+  /** How long a commit whose answer is in doubt is asked again before the flow stops; twice the transaction timeout by default. */
+  readonly commitAnswerWaitMs?: number;
   readonly logger?: Logger;
 }
 
@@ -194,11 +197,46 @@ export class KafkaSlotTransactions implements SlotTransactions {
         base += round.length;
       }
       if (progress.length > 0) await this.produceRound(n, slot, identity, progress);
-      await this.port.endTxn(slot.id, identity, true);
+      await this.endCommit(n, slot, identity);
     } catch (error) {
       return this.failed(n, slot, error);
     }
     return offsets;
+  }
+
+  /**
+   * EndTxn(commit), asked again with the same producer id and epoch while its answer is in doubt
+   * (a connection lost, a coordinator moving): the coordinator may have taken the commit, and
+   * giving the transaction up would then write its records again in the next one — twice for a
+   * read_committed consumer. Asked again, the coordinator completes a prepared commit and answers
+   * a finished one as done, as Java's producer relies on. A commit left unanswered past
+   * `commitAnswerWaitMs` (twice the transaction timeout unless set) ends the flow: whether it
+   * committed is unknown, and a restart reads what was committed from the progress topic.
+   */
+  private async endCommit(n: number, slot: Slot, identity: ProducerIdentity): Promise<void> {
+    const waitMs = this.options.commitAnswerWaitMs ?? 2 * this.options.transactionTimeoutMs;
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.port.endTxn(slot.id, identity, true);
+        return;
+      } catch (error) {
+        if (fencedBy(error) !== undefined || slot.lost !== undefined) throw error;
+        const failure = toTransportError(this.cluster, error, `Committing the transaction of slot ${n}`);
+        if (!failure.retriable) throw error;
+        const delayMs = Math.min(100 * 2 ** (attempt - 1), 5_000);
+        if (Date.now() - started + delayMs > waitMs) {
+          throw new KafkaTransportError(
+            this.cluster,
+            `The commit of slot ${n}'s transaction was not answered for ${Math.round((Date.now() - started) / 1000)} s (${failure.message}); whether it committed is unknown, and writing its records again could copy them twice, so the flow stops — started again, it resumes from what was committed`,
+            false,
+            { cause: error },
+          );
+        }
+        if (attempt === 1) this.options.logger?.warn('The commit of a transaction was not answered; asking again.', { slot: n, error: failure.message });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
   }
 
   /** One produce request per leader for a round; the offsets of its items, in order. */
