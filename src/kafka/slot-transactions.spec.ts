@@ -138,28 +138,39 @@ test('a transaction adds the partitions of records and progress, produces them i
   assert.deepEqual(broker.committed.get('a.t-0'), ['x', 'y', 'w']);
 });
 
-test('a claim by another process fences this one: its next commit fails with SlotLostError and nothing of it is committed', async () => {
+test('a claim by another process fences this one: nothing of its transaction is committed, and once the group says it moved on the slot is lost', async () => {
   const broker = new FakeBroker();
   const zombie = make(broker);
   const next = make(broker);
-  await zombie.claim([0], member);
+  let zombieIsMember = true;
+  await zombie.claim([0], () => Promise.resolve(zombieIsMember));
   await next.claim([0], member);
-  await assert.rejects(zombie.commit(0, [[record('a.t', 0, 'late')]], []), SlotLostError);
+  // The group gave the slot to `next` in a generation without the zombie.
+  zombieIsMember = false;
+  await assert.rejects(zombie.commit(0, [[record('a.t', 0, 'late')]], []), (error: Error & { retriable?: boolean }) => error.retriable === true);
   assert.equal(broker.committed.get('a.t-0'), undefined);
-  // Lost for good: no new producer id is asked for (that would fence the new holder).
   const inits = broker.calls.filter((c) => c.startsWith('init')).length;
+  await assert.rejects(zombie.commit(0, [[record('a.t', 0, 'later')]], []), SlotLostError);
+  // Lost for good: no new producer id is asked for (that would fence the new holder).
   await assert.rejects(zombie.commit(0, [[record('a.t', 0, 'later')]], []), SlotLostError);
   assert.equal(broker.calls.filter((c) => c.startsWith('init')).length, inits);
   await next.commit(0, [[record('a.t', 0, 'new')]], []);
   assert.deepEqual(broker.committed.get('a.t-0'), ['new']);
 });
 
-test('a produce partition answering PRODUCER_FENCED loses the slot', async () => {
+test('fenced while still a member of its generation (the coordinator aborted a transaction past its timeout): written again with a new epoch, not stalled', async () => {
   const broker = new FakeBroker();
   const tx = make(broker);
   await tx.claim([1], member);
   broker.nextProduce = new Map([['a.t-0', 90]]);
-  await assert.rejects(tx.commit(1, [[record('a.t', 0, 'x')]], []), SlotLostError);
+  const items = [[record('a.t', 0, 'x')]];
+  await assert.rejects(tx.commit(1, items, []), (error: Error & { retriable?: boolean }) => error.retriable === true && !(error instanceof SlotLostError));
+  await tx.commit(1, items, []);
+  assert.deepEqual(broker.committed.get('a.t-0'), ['x']);
+  assert.deepEqual(
+    broker.calls.filter((c) => c.startsWith('init')),
+    ['init mirrorflow.p.a-b-1 epoch 0', 'init mirrorflow.p.a-b-1 epoch 1'],
+  );
 });
 
 test('a retriable failure inside a transaction gives it up; the same items go again in a new one, with a new epoch, only while still a group member', async () => {
@@ -242,7 +253,10 @@ test('slots not claimed, or let go before a rejoin, are not this process’s', a
 test('fencing slots nobody owns any more bumps their epochs', async () => {
   const broker = new FakeBroker();
   const old = make(broker);
-  await old.claim([5], member);
+  // A process left out of the group, from before the slot count went down.
+  await old.claim([5], () => Promise.resolve(false));
   await make(broker).fence([5]);
+  await assert.rejects(old.commit(5, [[record('a.t', 5, 'x')]], []));
   await assert.rejects(old.commit(5, [[record('a.t', 5, 'x')]], []), SlotLostError);
+  assert.equal(broker.committed.get('a.t-5'), undefined);
 });

@@ -9,9 +9,10 @@
  * rounds, the progress records, then EndTxn(commit). Every batch carries the transactional bit.
  *
  * Failures:
- * - PRODUCER_FENCED, INVALID_PRODUCER_EPOCH: another member holds the slot now: SlotLostError,
- *   and the slot stays lost until the next claim (nothing of the transaction becomes visible:
- *   the new holder's InitProducerId aborted it).
+ * - PRODUCER_FENCED, INVALID_PRODUCER_EPOCH: the transaction was aborted (nothing of it becomes
+ *   visible). When the group moved on without this process, another member holds the slot now:
+ *   SlotLostError before anything more is written, and the slot stays lost until the next claim.
+ *   Otherwise the coordinator aborted it (a transaction past its timeout): reset, as below.
  * - What retrying cannot fix (a missing ACL on the transactional id, say) ends the flow.
  * - A commit whose answer was lost: asked again (`endCommit`), never given up while in doubt.
  * - Anything else inside a transaction: the transaction is given up and the producer reset before
@@ -165,7 +166,7 @@ export class KafkaSlotTransactions implements SlotTransactions {
   private async transaction(n: number, slot: Slot, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {
     if (slot.lost !== undefined) throw new SlotLostError(this.cluster, n, slot.lost);
     if (slot.reset) {
-      if (!(await this.stillMember())) return this.lose(n, slot, 'the group moved on without this process');
+      if (!(await this.stillMember())) return this.lose(n, slot, 'the group moved on without this process: another process holds the slot');
       try {
         await this.init(slot);
       } catch (error) {
@@ -288,11 +289,28 @@ export class KafkaSlotTransactions implements SlotTransactions {
     return offsets;
   }
 
-  /** Fenced: the slot is lost. Otherwise the transaction is given up; the producer is reset before the next. */
+  /**
+   * The transaction is given up; the producer is reset before the next. Fenced too: the reset
+   * asks the group first, and loses the slot when this process no longer belongs to its
+   * generation (another process was given the slot and fenced it). While it still belongs, nobody
+   * else holds the slot, and the fencing came from the coordinator itself: a transaction open
+   * past its timeout (a commit asked again through a long outage, say) is aborted with the epoch
+   * bumped; its records go again in a new transaction rather than the slot stalling until the
+   * next rebalance.
+   */
   private failed(n: number, slot: Slot, error: unknown): never {
     const fenced = fencedBy(error);
-    if (fenced !== undefined) this.lose(n, slot, `${fenced}: another process took it`, error);
     slot.reset = true;
+    if (fenced !== undefined) {
+      throw new KafkaTransportError(
+        this.cluster,
+        `Transaction of slot ${n} fenced (${fenced}); given up, to be written again unless another process holds the slot`,
+        true,
+        {
+          cause: error,
+        },
+      );
+    }
     const failure = toTransportError(this.cluster, error, `Writing the transaction of slot ${n}`);
     if (!failure.retriable) throw failure;
     throw new KafkaTransportError(this.cluster, `Transaction of slot ${n} given up, to be written again: ${failure.message}`, true, { cause: error });
