@@ -6,6 +6,24 @@ import { silentLogger, type Logger } from '../core/ports/logger';
 import type { MirrorRecord, RecordHeader } from '../core/record';
 import { noopTransformMetrics, type Transform, type TransformContext, type TransformDefinition } from './api';
 
+/**
+ * The built-in transforms, by name, sorted: what the registry and loader specs expect a plain
+ * registry to hold. Adding a built-in means adding its name here, once.
+ */
+export const EXPECTED_BUILT_INS: readonly string[] = [
+  'cast',
+  'drop',
+  'drop_headers',
+  'extract_field',
+  'hoist_field',
+  'insert_field',
+  'insert_header',
+  'mask_field',
+  'rename_topic',
+  'replace_field',
+  'route_by_timestamp',
+];
+
 export function mirrorRecord(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
   return {
     source: { topic: 'orders', partition: 3, offset: 42 },
