@@ -4,7 +4,8 @@
  */
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { MirrorRecord, RecordHeader } from '../core/record';
-import { noopTransformMetrics, type Transform, type TransformContext, type TransformDefinition } from './api';
+import { noopTransformMetrics, type ContractSamples, type Transform, type TransformContext, type TransformDefinition } from './api';
+import { checkPluginContract } from './contract';
 
 /**
  * The built-in transforms, by name, sorted: what the registry and loader specs expect a plain
@@ -62,4 +63,15 @@ export function instantiate<C>(definition: TransformDefinition<C>, options: unkn
 export function optionIssues(definition: TransformDefinition, options: unknown): string[] {
   const result = definition.configSchema.safeParse(options);
   return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+}
+
+/**
+ * The plugin contract (src/plugins/contract.ts) on `definition`: throws listing every check
+ * that failed, so a plugin's spec keeps it with one call.
+ */
+export function assertPluginContract(definition: TransformDefinition, samples?: ContractSamples): void {
+  const failed = checkPluginContract(definition, samples).filter((c) => c.result === 'fail');
+  if (failed.length > 0) {
+    throw new Error(`"${definition.name}" breaks the plugin contract:\n${failed.map((c) => `  - ${c.check}: ${c.detail ?? ''}`).join('\n')}`);
+  }
 }
