@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MirrorRecord, TransformContext } from '../../src/plugins/api';
-import headerFromTopic from './index';
+import headerFromTopic, { contract } from './index';
+import { assertPluginContract } from '../../src/plugins/test-support';
 
 function context(counts = new Map<string, number>()): TransformContext {
   const logger: TransformContext['logger'] = { error() {}, warn() {}, info() {}, debug() {}, child: () => logger };
@@ -65,4 +66,8 @@ describe('header_from_topic', () => {
     assert.match(issues({ regex: 'a++', header: 'h', value: 'x' })[0]!, /^regex: Invalid regex: .*possessive/);
     assert.deepEqual(issues({ regex: '([a-z]+)\\.orders', header: 'h', value: '$2' }), ['value: Invalid value: the regex has no group 2 (it has 1)']);
   });
+});
+
+describe('header_from_topic and the plugin contract', () => {
+  it('keeps it', () => assertPluginContract(headerFromTopic, contract));
 });

@@ -6,7 +6,7 @@
  * The regex is read as Kafka Connect and the flows' `topics:` read theirs (through the plugin
  * API's Java regex support): `(?i)`, `\Q…\E` and whole-name matching behave as in an MM2 setup.
  */
-import { defineTransform, fullMatchRegex, JavaReplacement, regexField, regexProblem, z, type RecordHeader } from '../../src/plugins/api';
+import { defineTransform, fullMatchRegex, JavaReplacement, regexField, regexProblem, z, type RecordHeader, type ContractSamples } from '../../src/plugins/api';
 
 /** A flow sees few topics; past this many, the cache starts over rather than grow. */
 const CACHE_LIMIT = 10_000;
@@ -25,6 +25,15 @@ const configSchema = z
       ctx.addIssue({ code: 'custom', message: `Invalid value: ${(error as Error).message}`, path: ['value'] });
     }
   });
+
+/** Samples of the plugin contract (`mirrorflow plugins test`). */
+export const contract: ContractSamples = {
+  options: { regex: '(.*)', header: 'origin', value: '$1' },
+  invalid: [
+    { options: { regex: '(', header: 'origin', value: 'x' }, option: 'regex' },
+    { options: { regex: '(.*)', header: '', value: 'x' }, option: 'header' },
+  ],
+};
 
 export default defineTransform({
   name: 'header_from_topic',

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MirrorRecord, TransformContext } from '../../src/plugins/api';
-import maskJsonField from './index';
+import maskJsonField, { contract } from './index';
+import { assertPluginContract } from '../../src/plugins/test-support';
 
 function counters() {
   const counts = new Map<string, number>();
@@ -155,4 +156,8 @@ describe('mask_json_field', () => {
     assert.deepEqual(issues({ fields: ['a'], replacment: 'x' }), ['']);
     assert.equal(issues({ fields: ['a.b'], action: 'remove' }), undefined);
   });
+});
+
+describe('mask_json_field and the plugin contract', () => {
+  it('keeps it', () => assertPluginContract(maskJsonField, contract));
 });

@@ -8,7 +8,7 @@
  * finds the byte ranges of the fields and only those are rewritten. Re-serialising with
  * JSON.stringify would change spacing and silently corrupt integers above 2^53 (common for IDs).
  */
-import { defineTransform, z, type MirrorRecord } from '../../src/plugins/api';
+import { defineTransform, z, type MirrorRecord, type ContractSamples } from '../../src/plugins/api';
 
 const fieldPath = z
   .string()
@@ -22,6 +22,16 @@ const configSchema = z.strictObject({
 });
 
 type Config = z.output<typeof configSchema>;
+
+/** Samples of the plugin contract (`mirrorflow plugins test`). */
+export const contract: ContractSamples = {
+  options: { fields: ['email'] },
+  invalid: [
+    { options: { fields: [] }, option: 'fields' },
+    { options: { fields: ['email'], action: 'hash' }, option: 'action' },
+  ],
+  converters: { value: 'json' },
+};
 
 export default defineTransform({
   name: 'mask_json_field',

@@ -10,6 +10,8 @@ import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
 import { registerStatusCommand } from './commands/status.command';
+import { registerPluginsCommand } from './commands/plugins.command';
+import { registerTestCommand } from './commands/test.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -28,5 +30,7 @@ export function buildProgram(): Command {
   registerClustersCommand(program);
   registerFailoverCommand(program);
   registerStatusCommand(program);
+  registerPluginsCommand(program);
+  registerTestCommand(program);
   return program;
 }

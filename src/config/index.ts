@@ -43,3 +43,12 @@ export type {
 } from './pipeline-config';
 export { parseJavaProperties } from './java-properties';
 export { mskIamRegion } from './msk-iam-region';
+export { readPluginPackages, type PipelinePluginPackages } from './pipeline-plugin-packages';
+export {
+  readPipelineTestFile,
+  type InlineTestFlow,
+  type PipelineTestCase,
+  type PipelineTestFile,
+  type TestHeaderSpec,
+  type TestRecordSpec,
+} from './pipeline-test-file';

@@ -649,6 +649,12 @@ export const pipelineFileSchema = z
       .describe('Clusters by alias. MM2: `clusters` plus the `<alias>.*` properties.'),
     flow_defaults: flowDefaultsSchema.optional(),
     flows: z.array(flowSchema).min(1).describe('Replication flows. MM2: the `A->B.enabled = true` flows.'),
+    plugins: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'npm packages of transform plugins the flows may use as `type:`, e.g. `@acme/mirrorflow-mask`: each default-exports one transform definition, and is found as `require` finds it from the folder of this file (its `node_modules` or one above). A mirrorflow extension.',
+      ),
     logging: loggingSchema.prefault({}),
     http: httpSchema.prefault({}),
   })

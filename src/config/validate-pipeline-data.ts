@@ -19,8 +19,20 @@ import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, typ
 import type { SourcePosition } from './yaml-locator';
 import type { ConverterName, FlowConverters } from '../plugins';
 
-/** Checks the options of transform steps against their plugins' schemas; wired by the pipeline layer. */
-export type TransformStepValidator = (steps: readonly TransformStep[]) => readonly ConfigIssue[];
+/**
+ * Checks the options of transform steps against their plugins' schemas; wired by the pipeline
+ * layer. Called once per document, also without steps: it is handed the npm packages of
+ * `plugins:` (issues about one of them have the path `plugins[i]`) and the folder they are
+ * resolved from.
+ */
+export type TransformStepValidator = (steps: readonly TransformStep[], plugins: PluginPackages) => readonly ConfigIssue[];
+
+/** The npm packages a pipeline names in `plugins:` (its strings; the schema reports the rest). */
+export interface PluginPackages {
+  readonly packages: readonly string[];
+  /** Where `require` starts looking for them: the pipeline file's folder. */
+  readonly baseDir: string;
+}
 
 /** Where the values of a document were written, as its front end knows it. */
 export interface DocumentOrigin {
@@ -132,12 +144,13 @@ export function validatePipelineData(
   checkPipelineSemantics(merged, { report: (path, message, hint) => report(path, message, hint), isSensitive });
   if (options.validateTransforms !== undefined) {
     const steps = transformSteps(merged);
-    if (steps.length > 0) {
-      for (const issue of options.validateTransforms(steps)) {
-        const path = issue.path === undefined ? undefined : parsePath(issue.path);
-        if (issue.line !== undefined || path === undefined) issues.add(issue);
-        else report(path, issue.message, issue.hint);
-      }
+    const written = Array.isArray(merged['plugins']) ? merged['plugins'] : [];
+    // A list with a non-string is the schema's to report; its indexes would not match `plugins[i]`.
+    const packages = written.every((p): p is string => typeof p === 'string') ? written : [];
+    for (const issue of options.validateTransforms(steps, { packages, baseDir })) {
+      const path = issue.path === undefined ? undefined : parsePath(issue.path);
+      if (issue.line !== undefined || path === undefined) issues.add(issue);
+      else report(path, issue.message, issue.hint);
     }
   }
 

@@ -9,3 +9,7 @@ export { planPipeline, type PipelinePlan, type FlowPlan, type TopicPlan, type Cl
 export { formatPlan } from './plan-report';
 export { diffPipeline, type PipelineDiff, type FlowDiff, type TopicDiff } from './diff';
 export { formatDiff } from './diff-report';
+export { listPlugins, testPluginContracts, type ListPluginsOptions, type PluginContractResult } from './plugin-tools/plugin-list';
+export { scaffoldPlugin, type Scaffold, type ScaffoldOptions } from './plugin-tools/scaffold';
+export { runPipelineTestFile, type PipelineTestOptions, type TestFileOutcome, type TestOutcome } from './plugin-tools/pipeline-tests';
+export type { CatalogEntry, ContractCheck, OptionDoc } from '../plugins';

@@ -1,6 +1,6 @@
 import type { ConfigIssue } from '../core/errors';
-import { parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig } from '../config';
-import { createPluginRegistry, projectPluginsDir, validateTransformSteps, type PluginRegistry } from '../plugins';
+import { parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig, type TransformStepValidator } from '../config';
+import { createPluginRegistry, projectPluginsDir, validateTransformSteps, withPluginPackages, type PluginRegistry } from '../plugins';
 
 export interface LoadPipelineOptions {
   readonly set?: readonly string[];
@@ -22,23 +22,36 @@ export interface LoadedPipeline {
  * the file is reported at once and nothing connects.
  */
 export async function loadPipeline(file: string | readonly string[], options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
-  const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
-  const { config, warnings } = await readPipelineFile(file, {
-    env: options.env,
-    set: options.set,
-    validateTransforms: (steps) => validateTransformSteps(steps, registry),
-  });
-  return { config, registry, warnings };
+  const plugins = pluginLoader(options);
+  const { config, warnings } = await readPipelineFile(file, { env: options.env, set: options.set, validateTransforms: plugins.validate });
+  return { config, registry: plugins.registry(), warnings };
+}
+
+/**
+ * The plugin folders' registry, and a transform validator that first adds the npm packages the
+ * document names in `plugins:` (each one that fails is an issue at `plugins[i]`); `registry()`
+ * is the result, once the document was read.
+ */
+function pluginLoader(options: LoadPipelineOptions): { validate: TransformStepValidator; registry: () => PluginRegistry } {
+  const folders = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
+  let registry = folders;
+  const validate: TransformStepValidator = (steps, { packages, baseDir }) => {
+    const added = withPluginPackages(folders, packages, baseDir);
+    registry = added.registry;
+    const issues: ConfigIssue[] = added.failures.map(({ index, error }) => ({ path: `plugins[${index}]`, message: error.message }));
+    return [...issues, ...validateTransformSteps(steps, registry)];
+  };
+  return { validate, registry: () => registry };
 }
 
 /** `loadPipeline` of connector configs given as texts (a connector changed over the REST API among those read from files). */
 export function loadPipelineTexts(texts: readonly ConnectorConfigText[], options: LoadPipelineOptions & { readonly name?: string } = {}): LoadedPipeline {
-  const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir(), ...(options.pluginDirs ?? [])] });
+  const plugins = pluginLoader(options);
   const { config, warnings } = parsePipelineTexts(texts, {
     env: options.env,
     set: options.set,
     ...(options.name === undefined ? {} : { name: options.name }),
-    validateTransforms: (steps) => validateTransformSteps(steps, registry),
+    validateTransforms: plugins.validate,
   });
-  return { config, registry, warnings };
+  return { config, registry: plugins.registry(), warnings };
 }

@@ -91,3 +91,25 @@ export function defineTransform<S extends z.ZodType>(definition: {
 }): TransformDefinition<z.output<S>> {
   return definition as TransformDefinition<z.output<S>>;
 }
+
+/**
+ * Samples the plugin contract (`mirrorflow plugins test`, `checkPluginContract`) runs a plugin
+ * on; a plugin module exports them as `contract` beside its default export.
+ */
+export interface ContractSamples {
+  /** Valid options of one step (every key but `type`); `{}` when not given. */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** Options the plugin must refuse, each with the option its message must name. */
+  readonly invalid?: readonly { readonly options: Readonly<Record<string, unknown>>; readonly option: string }[];
+  /** The flow's converters: a field-level transform needs `json` or `string` on its side. */
+  readonly converters?: { readonly key?: 'bytes' | 'string' | 'json'; readonly value?: 'bytes' | 'string' | 'json' };
+  /** Records to run it on (unset fields filled in); one ordinary record when not given. */
+  readonly records?: readonly Partial<MirrorRecord>[];
+  /** A record the step throws on, for the errors.tolerance checks (skipped without one). */
+  readonly failing?: Partial<MirrorRecord>;
+  /**
+   * false for a transform that, by design, writes a value for a tombstone (as Connect's
+   * HoistField wraps a null value in a map): the check then only asks that it does not crash.
+   */
+  readonly keepsTombstones?: boolean;
+}

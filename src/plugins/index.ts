@@ -6,6 +6,7 @@ export {
   defineTransform,
   noopTransformMetrics,
   z,
+  type ContractSamples,
   type Transform,
   type TransformContext,
   type TransformCounter,
@@ -13,10 +14,25 @@ export {
   type TransformMetrics,
 } from './api';
 export { PluginRegistry } from './registry';
-export { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, type LoadedPlugin, type PluginRegistryOptions } from './loader';
+export {
+  createPluginRegistry,
+  loadPluginFolder,
+  loadPluginFolders,
+  scanPluginDir,
+  loadPluginsFrom,
+  projectPluginsDir,
+  withPluginPackages,
+  type LoadedPlugin,
+  type PackageFailure,
+  type PluginRegistryOptions,
+} from './loader';
+export { pluginCatalog, type CatalogEntry, type CatalogOptions, type PluginSource } from './catalog';
+export { transformOptions, type OptionDoc } from './option-docs';
 export { buildTransformChain, validateTransformSteps, TransformChain, type TransformChainContext, type TransformStep } from './transform-chain';
 export { builtInTransforms, connectTransformEquivalents } from './builtins';
 export { topicAfterTransforms } from './topic-renames';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
 export { CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';
+export { checkPluginContract, type ContractCheck } from './contract';
+export { runWithTolerance, type ChainRun, type ErrorTolerance } from './run-with-tolerance';

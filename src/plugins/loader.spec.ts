@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginError } from '../core/errors';
-import { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir } from './loader';
-import { mirrorRecord, transformContext } from './test-support';
+import { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, withPluginPackages } from './loader';
+import { EXPECTED_BUILT_INS, mirrorRecord, transformContext } from './test-support';
 
 /** How a compiled plugin reaches the API: the same module the host uses. */
 const API = JSON.stringify(join(__dirname, 'api.js'));
@@ -119,33 +119,8 @@ module.exports = defineTransform({ name: 'plain_export', summary: 'Drops everyth
 describe('createPluginRegistry', () => {
   it('holds the built-ins and the loaded plugins', () => {
     const registry = createPluginRegistry({ pluginDirs: [pluginDir({ add_suffix: goodPlugin('add_suffix') })] });
-    assert.deepEqual(registry.names(), [
-      'add_suffix',
-      'cast',
-      'drop',
-      'drop_headers',
-      'extract_field',
-      'hoist_field',
-      'insert_field',
-      'insert_header',
-      'mask_field',
-      'rename_topic',
-      'replace_field',
-      'route_by_timestamp',
-    ]);
-    assert.deepEqual(createPluginRegistry().names(), [
-      'cast',
-      'drop',
-      'drop_headers',
-      'extract_field',
-      'hoist_field',
-      'insert_field',
-      'insert_header',
-      'mask_field',
-      'rename_topic',
-      'replace_field',
-      'route_by_timestamp',
-    ]);
+    assert.deepEqual(registry.names(), [...EXPECTED_BUILT_INS, 'add_suffix'].sort());
+    assert.deepEqual(createPluginRegistry().names(), EXPECTED_BUILT_INS);
   });
 
   it('does not let a plugin shadow a built-in', () => {
@@ -165,5 +140,47 @@ describe('createPluginRegistry', () => {
   it("loads the repo's own compiled plugins", () => {
     const registry = createPluginRegistry({ pluginDirs: [projectPluginsDir()] });
     assert.ok(registry.has('mask_json_field'));
+  });
+});
+
+describe('withPluginPackages', () => {
+  /** A folder with node_modules/<name>/ holding `main`, as npm lays a package out. */
+  function withPackage(name: string, main: string): string {
+    const base = mkdtempSync(join(tmpdir(), 'mirrorflow-packages-'));
+    tempRoots.push(base);
+    const dir = join(base, 'node_modules', ...name.split('/'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, main: 'main.js' }));
+    writeFileSync(join(dir, 'main.js'), main);
+    return base;
+  }
+
+  it('adds the transform a package exports, found from the pipeline folder or a folder below its node_modules', () => {
+    const base = withPackage('@acme/suffix', goodPlugin('add_suffix'));
+    const nested = join(base, 'pipelines', 'prod');
+    mkdirSync(nested, { recursive: true });
+    const { registry, failures, loaded } = withPluginPackages(createPluginRegistry(), ['@acme/suffix'], nested);
+    assert.deepEqual(failures, []);
+    assert.ok(registry.has('add_suffix'));
+    assert.equal(loaded[0]!.folder, join(base, 'node_modules', '@acme', 'suffix'));
+  });
+
+  it('reports each package that is missing, broken or takes a taken name, by its place in the list', () => {
+    const base = withPackage('@acme/drop', goodPlugin('drop'));
+    const broken = join(base, 'node_modules', 'broken-plugin');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'index.js'), 'module.exports = 42;');
+    const { registry, failures } = withPluginPackages(createPluginRegistry(), ['@acme/drop', 'missing-plugin', 'broken-plugin'], base);
+    assert.deepEqual(registry.names(), EXPECTED_BUILT_INS);
+    assert.deepEqual(
+      failures.map((f) => f.index),
+      [0, 1, 2],
+    );
+    assert.match(failures[0]!.error.message, /defines the transform "drop", a name already taken/);
+    assert.match(
+      failures[1]!.error.message,
+      /Plugin "missing-plugin": \(npm package\) is not installed: no node_modules\/missing-plugin in .*; run `npm install missing-plugin` there/,
+    );
+    assert.match(failures[2]!.error.message, /its main file does not export a transform definition/);
   });
 });

@@ -4,11 +4,12 @@
  *
  * The repo's own plugins live in `plugins/<name>/index.ts` and are compiled by the project's tsc
  * to `dist/plugins/<name>/index.js` (see `projectPluginsDir`); a pipeline may also point at any
- * other folder of compiled CommonJS plugins. Every broken folder is reported in one error, so a
- * user fixes them in one round rather than one per run.
+ * other folder of compiled CommonJS plugins, and name npm packages (`plugins:`), resolved from
+ * the pipeline file's folder as Node resolves `require` there. Every broken folder is reported in
+ * one error, so a user fixes them in one round rather than one per run.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { PluginError } from '../core/errors';
 import type { TransformDefinition } from './api';
 import { builtInTransforms } from './builtins';
@@ -18,7 +19,10 @@ import { PluginRegistry } from './registry';
 /** A definition and the folder it came from, for messages about it. */
 export interface LoadedPlugin {
   readonly definition: TransformDefinition;
+  /** The plugin's folder, or for an npm package the folder of its main file. */
   readonly folder: string;
+  /** The module's `contract` export: samples for the plugin contract (`ContractSamples`), if any. */
+  readonly contract?: unknown;
 }
 
 export interface PluginRegistryOptions {
@@ -73,7 +77,17 @@ export function loadPluginFolders(dir: string): LoadedPlugin[] {
   return loaded;
 }
 
-function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginError[] } {
+/**
+ * The plugin in `folder` itself (a folder holding an `index.js`), as a plugin folder's
+ * sub-folder is loaded; throws a PluginError naming it.
+ */
+export function loadPluginFolder(folder: string): LoadedPlugin {
+  const root = resolve(folder);
+  return { ...loadFolder(root, basename(root)), folder: root };
+}
+
+/** `dir`'s plugin folders, in name order: those that loaded and why the others did not. */
+export function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginError[] } {
   const root = resolve(dir);
   if (!existsSync(root)) {
     const failure = new PluginError(basename(root), `folder ${root} does not exist; check the plugin folder setting (compiled plugins are in dist/plugins).`);
@@ -91,7 +105,7 @@ function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginE
     // Files beside the plugins (a README) and dangling links are not plugins.
     if (statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
     try {
-      loaded.push({ definition: loadFolder(folder, entry), folder });
+      loaded.push({ ...loadFolder(folder, entry), folder });
     } catch (error) {
       if (!(error instanceof PluginError)) throw error;
       failures.push(error);
@@ -100,7 +114,27 @@ function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginE
   return { loaded, failures };
 }
 
-function loadFolder(folder: string, name: string): TransformDefinition {
+/**
+ * The transform an npm package exports (as `export default defineTransform(…)` or
+ * `module.exports`), the package found as `require(name)` from `baseDir` finds it: in
+ * `baseDir/node_modules` or a folder above. Throws a PluginError naming the package.
+ */
+export function loadPluginPackage(name: string, baseDir: string): LoadedPlugin {
+  let file: string;
+  try {
+    file = require.resolve(name, { paths: [resolve(baseDir)] });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const why =
+      code === 'MODULE_NOT_FOUND'
+        ? `is not installed: no node_modules/${name} in ${resolve(baseDir)} or a folder above; run \`npm install ${name}\` there`
+        : `could not be resolved from ${resolve(baseDir)}: ${messageOf(error)}`;
+    throw new PluginError(name, `(npm package) ${why}.`, { cause: error });
+  }
+  return { ...loadModule(file, name, `npm package ${name} (${file})`, { packageName: name }), folder: dirname(file) };
+}
+
+function loadFolder(folder: string, name: string): { definition: TransformDefinition; contract?: unknown } {
   const file = join(folder, 'index.js');
   if (!existsSync(file)) {
     const hint = existsSync(join(folder, 'index.ts'))
@@ -108,41 +142,58 @@ function loadFolder(folder: string, name: string): TransformDefinition {
       : ' A plugin folder needs an index.js that exports its definition.';
     throw new PluginError(name, `could not be loaded from ${folder}: no index.js found.${hint}`);
   }
+  return loadModule(file, name, folder, {});
+}
 
+/** Requires `file` and checks it exports a definition; a folder's plugin must be named after it. */
+function loadModule(
+  file: string,
+  name: string,
+  from: string,
+  { packageName }: { packageName?: string },
+): { definition: TransformDefinition; contract?: unknown } {
+  const folder = from;
+  const main = packageName === undefined ? 'index.js' : 'its main file';
   let exported: unknown;
+  let contract: unknown;
   try {
     // Loading code by path is this module's job; require() is typed `any`, so the value is
     // taken as unknown and checked below. Plugins are CommonJS, like the tsc output here.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const loaded: unknown = require(file);
     exported = pickExport(loaded);
+    contract = typeof loaded === 'object' && loaded !== null ? (loaded as { contract?: unknown }).contract : undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const esm = (error as { code?: unknown } | null)?.code === 'ERR_REQUIRE_ESM' ? ' Plugins must be CommonJS.' : '';
-    throw new PluginError(name, `could not be loaded from ${folder}: index.js threw while loading: ${message}${esm}`, { cause: error });
+    throw new PluginError(name, `could not be loaded from ${folder}: ${main} threw while loading: ${message}${esm}`, { cause: error });
   }
 
   const problems = checkTransformDefinition(exported);
   if (problems.length > 0) {
     throw new PluginError(
       name,
-      `could not be loaded from ${folder}: index.js does not export a transform definition (${problems.join('; ')}). Use \`export default defineTransform({ ... })\`.`,
+      `could not be loaded from ${folder}: ${main} does not export a transform definition (${problems.join('; ')}). Use \`export default defineTransform({ ... })\`.`,
     );
   }
   const definition = exported as TransformDefinition;
-  if (definition.name !== name) {
+  if (packageName === undefined && definition.name !== name) {
     throw new PluginError(
       name,
       `could not be loaded from ${folder}: it declares the name "${definition.name}"; a plugin's folder must be named after it, so "type: ${definition.name}" leads to plugins/${definition.name}/.`,
     );
   }
-  return definition;
+  return contract === undefined ? { definition } : { definition, contract };
 }
 
 /** `export default x` compiles to `exports.default = x`; `module.exports = x` is taken as is. */
 function pickExport(module: unknown): unknown {
   if (typeof module === 'object' && module !== null && 'default' in module) return (module as { default: unknown }).default;
   return module;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** One error for several failures: the first leads, the rest are listed, all are in `cause`. */
@@ -153,4 +204,40 @@ function combine(failures: readonly PluginError[]): PluginError {
   return new PluginError(first!.plugin, `${first!.message.slice(`Plugin "${first!.plugin}": `.length)}\nOther plugin problems:${others}`, {
     cause: new AggregateError(failures, `${failures.length} plugins could not be loaded`),
   });
+}
+
+/** A package of `plugins:` that could not be added, by its place in the list. */
+export interface PackageFailure {
+  readonly index: number;
+  readonly error: PluginError;
+}
+
+/**
+ * `registry` with the transform of each npm package added (a new registry; the given one is
+ * unchanged). A package that does not load, or whose transform takes a name already taken, is a
+ * failure of its own: the rest are still added, so every problem is reported at once.
+ */
+export function withPluginPackages(
+  registry: PluginRegistry,
+  packages: readonly string[],
+  baseDir: string,
+): { registry: PluginRegistry; loaded: LoadedPlugin[]; failures: PackageFailure[] } {
+  const loaded: LoadedPlugin[] = [];
+  const failures: PackageFailure[] = [];
+  let current = registry;
+  packages.forEach((name, index) => {
+    try {
+      const plugin = loadPluginPackage(name, baseDir);
+      if (current.has(plugin.definition.name)) {
+        const message = `(npm package) defines the transform "${plugin.definition.name}", a name already taken by a built-in or another plugin; rename it in the package.`;
+        throw new PluginError(name, message);
+      }
+      current = current.with(plugin.definition);
+      loaded.push(plugin);
+    } catch (error) {
+      if (!(error instanceof PluginError)) throw error;
+      failures.push({ index, error });
+    }
+  });
+  return { registry: current, loaded, failures };
 }

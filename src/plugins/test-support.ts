@@ -4,7 +4,26 @@
  */
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { MirrorRecord, RecordHeader } from '../core/record';
-import { noopTransformMetrics, type Transform, type TransformContext, type TransformDefinition } from './api';
+import { noopTransformMetrics, type ContractSamples, type Transform, type TransformContext, type TransformDefinition } from './api';
+import { checkPluginContract } from './contract';
+
+/**
+ * The built-in transforms, by name, sorted: what the registry and loader specs expect a plain
+ * registry to hold. Adding a built-in means adding its name here, once.
+ */
+export const EXPECTED_BUILT_INS: readonly string[] = [
+  'cast',
+  'drop',
+  'drop_headers',
+  'extract_field',
+  'hoist_field',
+  'insert_field',
+  'insert_header',
+  'mask_field',
+  'rename_topic',
+  'replace_field',
+  'route_by_timestamp',
+];
 
 export function mirrorRecord(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
   return {
@@ -44,4 +63,15 @@ export function instantiate<C>(definition: TransformDefinition<C>, options: unkn
 export function optionIssues(definition: TransformDefinition, options: unknown): string[] {
   const result = definition.configSchema.safeParse(options);
   return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+}
+
+/**
+ * The plugin contract (src/plugins/contract.ts) on `definition`: throws listing every check
+ * that failed, so a plugin's spec keeps it with one call.
+ */
+export function assertPluginContract(definition: TransformDefinition, samples?: ContractSamples): void {
+  const failed = checkPluginContract(definition, samples).filter((c) => c.result === 'fail');
+  if (failed.length > 0) {
+    throw new Error(`"${definition.name}" breaks the plugin contract:\n${failed.map((c) => `  - ${c.check}: ${c.detail ?? ''}`).join('\n')}`);
+  }
 }

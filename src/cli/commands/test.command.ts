@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { testAction } from '../actions/test.action';
+import { collectValues } from './collect-values';
+
+/** `mirrorflow test FILE...`: pipeline tests in YAML, run without Kafka. */
+export function registerTestCommand(program: Command): void {
+  program
+    .command('test')
+    .description("Run pipeline tests written in YAML without Kafka: input records through a flow's transforms, compared with the records expected.")
+    .argument('<files...>', 'pipeline test files (README: Testing pipelines)')
+    .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
+    .action((files: string[], flags: { pluginDir: string[] }) => testAction({ files, pluginDirs: flags.pluginDir }));
+}
