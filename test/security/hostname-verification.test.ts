@@ -46,7 +46,7 @@ test('a broker certificate that does not name the host is refused by default, sa
   const file = await pipelineFile(undefined, uniqueName('refused'));
   const result = await runCli(['run', file, '--status-interval', '0'], 90_000);
   assert.equal(result.code, 69, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
-  assert.match(result.stderr, /Cluster "(source|target)": the broker's certificate does not name the host it was reached at/);
+  assert.match(result.stderr, /Cluster "(source|target)": TLS verification failed: the broker's certificate does not name the host it was reached at/);
   assert.match(result.stderr, /127\.0\.0\.1/);
   assert.match(result.stderr, /verify_hostname: false/);
 });
