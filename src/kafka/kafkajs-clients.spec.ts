@@ -4,13 +4,13 @@ import type { ClusterConnection, ClusterSecurity } from '../core/cluster';
 import type { Logger } from '../core/ports/logger';
 import { KafkajsClients } from './kafkajs-clients';
 
-function warningsFor(securities: Record<string, ClusterSecurity>): { message: string; cluster: unknown }[] {
-  const warnings: { message: string; cluster: unknown }[] = [];
+function warningsFor(securities: Record<string, ClusterSecurity>): { message: string; cluster: unknown; role?: unknown }[] {
+  const warnings: { message: string; cluster: unknown; role?: unknown }[] = [];
   const logger: Logger = {
     error: () => undefined,
     info: () => undefined,
     debug: () => undefined,
-    warn: (message, meta) => warnings.push({ message, cluster: meta?.['cluster'] }),
+    warn: (message, meta) => warnings.push({ message, cluster: meta?.['cluster'], ...(meta?.['role'] !== undefined && { role: meta['role'] }) }),
     child: () => logger,
   };
   const clusters: ClusterConnection[] = Object.entries(securities).map(([alias, security]) => ({
@@ -41,4 +41,39 @@ test('turning TLS verification off is warned about once per cluster, naming it; 
       ['nothing', 'all'],
     ],
   );
+});
+
+test("a role's own ssl block that turns verification off is warned about once, naming the cluster and the role", () => {
+  const verified = { verifyHostname: true, rejectUnauthorized: true };
+  const warnings = warningsFor({
+    backup: {
+      protocol: 'sasl_ssl',
+      ssl: verified,
+      roles: {
+        producer: { protocol: 'sasl_ssl', ssl: { ...verified, rejectUnauthorized: false } },
+        admin: { protocol: 'sasl_ssl', ssl: { ...verified, verifyHostname: false } },
+        // Only its own login: its ssl is the cluster's, verified.
+        consumer: { protocol: 'sasl_ssl', ssl: verified, sasl: { mechanism: 'plain', username: 'reader', password: 'p' } },
+      },
+    },
+    // The roles use the cluster's unverified block: the cluster's warning covers them.
+    primary: {
+      protocol: 'ssl',
+      ssl: { ...verified, verifyHostname: false },
+      roles: { producer: { protocol: 'ssl', ssl: { ...verified, verifyHostname: false }, sasl: { mechanism: 'plain', username: 'w', password: 'p' } } },
+    },
+  });
+  assert.deepEqual(
+    warnings.map((w) => [
+      w.cluster,
+      w.role,
+      /host name verification is off/.test(w.message) ? 'hostname' : /certificate verification is off/.test(w.message) ? 'all' : w.message,
+    ]),
+    [
+      ['backup', 'producer', 'all'],
+      ['backup', 'admin', 'hostname'],
+      ['primary', undefined, 'hostname'],
+    ],
+  );
+  assert.match(warnings[0]!.message, /for the producer role's clients/);
 });

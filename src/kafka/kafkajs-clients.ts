@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
 import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
 import type { KafkaClients, SourceOptions, TransactionsOptions, WriterOptions } from '../core/ports/kafka-clients';
@@ -18,13 +17,14 @@ import { KafkajsWriter } from './kafkajs-writer';
 import { KafkajsSource } from './kafkajs-source';
 import { KafkajsTopicReader } from './kafkajs-reader';
 import { KafkajsElection } from './kafkajs-election';
-import { describeConnectFailure } from './login-failure';
-import { normalizePem } from './pem';
+import { describeConnectFailure, describeTlsFailure } from './login-failure';
 import { OAuthTokenSource } from './oauth-token-source';
 import { oauthBearerAuthenticator } from './oauth-bearer-authenticator';
 import { MskIamTokenSource } from './msk-iam-token-source';
 import type { BearerTokenSource } from './refreshing-token';
-import { readTlsStores, type TlsStores } from './tls-stores';
+import { readTlsStores } from './tls-stores';
+import { readTlsOptions, tlsSocketFactory, usesTls } from './tls-connect';
+import { namingPrincipal, rolePrincipal } from './role-principal';
 
 /** The token source of a cluster, shared by its clients. */
 type TokenSources = (key: string, cluster: string, sasl: TokenSasl) => BearerTokenSource;
@@ -36,11 +36,6 @@ export interface KafkajsClientsOptions {
   /** Prefix of every client id, e.g. the pipeline name. */
   readonly clientIdPrefix: string;
   readonly debug?: boolean;
-}
-
-/** Internal options of kafkaConfig: the clients' options and the stores of each cluster and role, read once. */
-interface ConfigContext extends KafkajsClientsOptions {
-  readonly stores: ReadonlyMap<string, TlsStores>;
 }
 
 /**
@@ -73,7 +68,7 @@ interface Closable {
 /** KafkaClients backed by kafkajs: one kafkajs instance per cluster, clients made on demand. */
 export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
-  private readonly admins = new Map<string, KafkajsAdmin>();
+  private readonly admins = new Map<string, ClusterAdmin>();
   private open: Closable[] = [];
   private readonly tokens = new Map<string, BearerTokenSource>();
   /** One token source per cluster (OAuth or AWS MSK IAM), shared by its clients and the reachability probe. */
@@ -86,14 +81,11 @@ export class KafkajsClients implements KafkaClients {
     return source;
   };
 
-  private readonly options: ConfigContext;
-
-  constructor(options: KafkajsClientsOptions) {
+  constructor(private readonly options: KafkajsClientsOptions) {
     registerCodecs();
-    // JKS and PKCS12 stores are read now: a wrong password ends the command before any connection.
-    const logins = options.clusters.flatMap(loginsOf).filter((login) => usesTls(login.connection));
-    const stores = new Map(logins.map((login) => [login.key, readTlsStores(login.connection)] as const));
-    this.options = { ...options, stores };
+    // JKS and PKCS12 stores are read now, so that a wrong password ends the command before any
+    // connection; each connection reads them again (tls-connect.ts), for certificates rotated on disk.
+    for (const login of options.clusters.flatMap(loginsOf)) if (usesTls(login.connection.security)) readTlsStores(login.connection);
     for (const connection of options.clusters) warnAboutUnverifiedTls(connection, options.logger);
   }
 
@@ -112,17 +104,24 @@ export class KafkajsClients implements KafkaClients {
   admin(cluster: string): ClusterAdmin {
     let admin = this.admins.get(cluster);
     if (!admin) {
-      admin = new KafkajsAdmin(cluster, this.kafka(cluster, 'admin', 'admin'));
+      const own = new KafkajsAdmin(cluster, this.kafka(cluster, 'admin', 'admin'));
+      this.open.push(own);
+      admin = this.naming(cluster, 'admin', own);
       this.admins.set(cluster, admin);
-      this.open.push(admin);
     }
     return admin;
+  }
+
+  /** `port`, whose authorization failures name the role's principal when the role logs in with its own. */
+  private naming<T extends object>(cluster: string, kind: ClientKind, port: T): T {
+    const own = this.connection(cluster).security.roles?.[kind];
+    return own === undefined ? port : namingPrincipal(port, rolePrincipal(kind, own));
   }
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
     const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role, 'producer'), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => writer.close() });
-    return writer;
+    return this.naming(cluster, 'producer', writer);
   }
 
   transactions(cluster: string, options: TransactionsOptions): SlotTransactions {
@@ -132,24 +131,24 @@ export class KafkajsClients implements KafkaClients {
       port,
     );
     this.open.push({ role: options.role, close: () => transactions.close() });
-    return transactions;
+    return this.naming(cluster, 'producer', transactions);
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {
     const source = new KafkajsSource(cluster, this.kafka(cluster, options.role, 'consumer'), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => source.stopped() });
-    return source;
+    return this.naming(cluster, 'consumer', source);
   }
 
   election(cluster: string): LeaderElection {
     // Group membership is a consumer's (MM2's leader election is the Connect worker's group).
     const election = new KafkajsElection(cluster, this.kafka(cluster, 'election', 'consumer'), this.admin(cluster), this.options.logger.child({ cluster }));
     this.open.push({ close: () => election.stopped() });
-    return election;
+    return this.naming(cluster, 'consumer', election);
   }
 
   reader(cluster: string): TopicReader {
-    return new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader', 'consumer'), this.admin(cluster));
+    return this.naming(cluster, 'consumer', new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader', 'consumer'), this.admin(cluster)));
   }
 
   /** Connects with the cluster's credentials and with each role's own, so a refused login of any of them ends the start. */
@@ -192,53 +191,43 @@ export class KafkajsClients implements KafkaClients {
   }
 }
 
-function usesTls(connection: ClusterConnection): boolean {
-  return connection.security.protocol === 'ssl' || connection.security.protocol === 'sasl_ssl';
-}
-
-/** Turning verification off is the user's explicit choice, and said out loud once per cluster. */
+/**
+ * Turning verification off is the user's explicit choice, and said out loud: once for the
+ * cluster's `ssl` block, and once for each role whose own `ssl` block turns it off (a role without
+ * one uses the cluster's, warned about already).
+ */
 function warnAboutUnverifiedTls(connection: ClusterConnection, logger: Logger): void {
-  const ssl = connection.security.ssl;
-  if (!usesTls(connection) || ssl === undefined) return;
-  if (!ssl.rejectUnauthorized) {
-    logger.warn("TLS certificate verification is off: this cluster's brokers are not authenticated, anyone in the path can read and change the data.", {
-      cluster: connection.alias,
-    });
-  } else if (!ssl.verifyHostname) {
-    logger.warn("TLS host name verification is off: any certificate of the trusted CAs is accepted for this cluster's brokers, whatever host it names.", {
-      cluster: connection.alias,
-    });
+  const { security } = connection;
+  warnIfUnverified(security, { cluster: connection.alias }, logger);
+  for (const role of ['consumer', 'producer', 'admin'] as const) {
+    const own = security.roles?.[role];
+    if (own?.ssl === undefined || JSON.stringify(own.ssl) === JSON.stringify(security.ssl)) continue;
+    warnIfUnverified(own, { cluster: connection.alias, role }, logger);
   }
 }
 
-/**
- * Node's TLS options: trusted CAs from the PEM file, the inline PEM and the truststore, the client
- * certificate (PEM, or the keystore's), host name checks.
- */
-function tlsOptions(ssl: ClusterSecurity['ssl'], stores: TlsStores | undefined): NonNullable<KafkaConfig['ssl']> {
-  const ca = [...(ssl?.caFile ? [readFileSync(ssl.caFile, 'utf8')] : []), ...(ssl?.ca ? [normalizePem(ssl.ca)] : []), ...(stores?.ca ?? [])];
-  const keystore = stores?.credentials;
-  const client =
-    keystore !== undefined
-      ? keystore
-      : {
-          cert: ssl?.cert !== undefined ? normalizePem(ssl.cert) : ssl?.certFile ? readFileSync(ssl.certFile, 'utf8') : undefined,
-          key: ssl?.key !== undefined ? normalizePem(ssl.key) : ssl?.keyFile ? readFileSync(ssl.keyFile, 'utf8') : undefined,
-          passphrase: ssl?.keyPassword,
-        };
-  return {
-    rejectUnauthorized: ssl?.rejectUnauthorized ?? true,
-    ca: ca.length > 0 ? ca : undefined,
-    ...client,
-    // Node checks the host name unless told otherwise; the chain is still verified.
-    ...(ssl !== undefined && !ssl.verifyHostname && { checkServerIdentity: () => undefined }),
-  };
+function warnIfUnverified(security: Omit<ClusterSecurity, 'roles'>, meta: { cluster: string; role?: ClientKind }, logger: Logger): void {
+  const ssl = security.ssl;
+  if (!usesTls(security) || ssl === undefined) return;
+  const whose = meta.role === undefined ? "this cluster's" : `the ${meta.role} role's`;
+  const clients = meta.role === undefined ? '' : `, for the ${meta.role} role's clients`;
+  if (!ssl.rejectUnauthorized) {
+    logger.warn(
+      `TLS certificate verification is off${clients}: ${whose} brokers are not authenticated, anyone in the path can read and change the data.`,
+      meta,
+    );
+  } else if (!ssl.verifyHostname) {
+    logger.warn(
+      `TLS host name verification is off${clients}: any certificate of the trusted CAs is accepted for ${whose} brokers, whatever host it names.`,
+      meta,
+    );
+  }
 }
 
-function kafkaConfig(login: Login, clientId: string, options: ConfigContext, tokenSources: TokenSources): KafkaConfig {
+function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources): KafkaConfig {
   const { connection } = login;
   const { security } = connection;
-  const tls = usesTls(connection);
+  const tls = usesTls(security);
   return {
     clientId,
     brokers: [...connection.bootstrapServers],
@@ -246,7 +235,14 @@ function kafkaConfig(login: Login, clientId: string, options: ConfigContext, tok
     requestTimeout: connection.requestTimeoutMs,
     logLevel: options.debug ? logLevel.DEBUG : logLevel.WARN,
     logCreator: kafkajsLogCreator(options.logger.child({ cluster: connection.alias })),
-    ssl: tls ? tlsOptions(security.ssl, options.stores.get(login.key)) : undefined,
+    // TLS options are made for each connection by the socket factory, from the files as they are then.
+    ssl: tls,
+    ...(tls && {
+      socketFactory: tlsSocketFactory(
+        () => readTlsOptions(connection),
+        (error) => describeTlsFailure(connection, error),
+      ),
+    }),
     sasl: security.sasl && saslOptions(login.key, connection.alias, security.sasl, tokenSources),
   };
 }

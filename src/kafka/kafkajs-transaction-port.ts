@@ -54,6 +54,8 @@ interface TxCluster {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<TxBroker>;
+  /** Any broker the metadata names (the controller, as the metadata says), connected. */
+  findControllerBroker(): Promise<{ findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<unknown> }>;
   addMultipleTargetTopics(topics: readonly string[]): Promise<void>;
   refreshMetadata(): Promise<void>;
   findLeaderForPartitions(topic: string, partitions: readonly number[]): Record<string, number[]>;
@@ -163,7 +165,7 @@ export class KafkajsTransactionPort implements TransactionPort {
       const cluster = await this.cluster();
       let coordinator = this.coordinators.get(transactionalId);
       if (coordinator === undefined) {
-        coordinator = cluster.findGroupCoordinator({ groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR });
+        coordinator = findCoordinator(cluster, transactionalId);
         this.coordinators.set(transactionalId, coordinator);
       }
       try {
@@ -176,6 +178,26 @@ export class KafkajsTransactionPort implements TransactionPort {
         await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** (attempt - 1), 1_000)));
       }
     }
+  }
+}
+
+/**
+ * The transaction coordinator of `transactionalId`. kafkajs 2.2.4 drops every broker's answer to
+ * FindCoordinator and says only "not found", which reads as a coordinator not elected yet (and is
+ * retried as an outage); when it does, one broker is asked again directly, so that a refusal
+ * (TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no DESCRIBE on the transactional id) is told as it is.
+ */
+async function findCoordinator(cluster: TxCluster, transactionalId: string): Promise<TxBroker> {
+  const request = { groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR };
+  try {
+    return await cluster.findGroupCoordinator(request);
+  } catch (error) {
+    if ((error as { name?: unknown }).name !== 'KafkaJSGroupCoordinatorNotFound') throw error;
+    const broker = await cluster.findControllerBroker().catch(() => undefined);
+    await broker?.findGroupCoordinator(request).catch((refusal: unknown) => {
+      if (/_AUTHORIZATION_FAILED$/.test(String((refusal as { type?: unknown }).type))) throw refusal;
+    });
+    throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ClusterConnection } from '../core/cluster';
-import { describeConnectFailure } from './login-failure';
+import { describeConnectFailure, describeTlsFailure } from './login-failure';
 
 const base: Omit<ClusterConnection, 'security'> = { alias: 'source', bootstrapServers: ['127.0.0.1:9093'], connectionTimeoutMs: 1000, requestTimeoutMs: 1000 };
 
@@ -38,7 +38,7 @@ test('an untrusted broker certificate names where the trusted CAs come from', ()
   );
   assert.equal(
     error.message,
-    'Cluster "source": the broker\'s certificate is not trusted (self-signed certificate in certificate chain); trusted CAs come from /etc/ca.pem',
+    'Cluster "source": TLS verification failed: the broker\'s certificate is not trusted (self-signed certificate in certificate chain); trusted CAs come from /etc/ca.pem',
   );
 });
 
@@ -67,4 +67,21 @@ test('anything else stays "cannot be reached" with the cause', () => {
     wrapped({ name: 'KafkaJSConnectionError', message: 'Connection error: connect ECONNREFUSED', code: 'ECONNREFUSED' }),
   );
   assert.match(error.message, /^Cluster "source": cannot be reached/);
+});
+
+test('a TLS failure of a later connection is explained from the socket error, and not again once kafkajs wrapped it', () => {
+  const connection: ClusterConnection = {
+    ...base,
+    security: { protocol: 'ssl', ssl: { caFile: '/etc/ca.pem', verifyHostname: true, rejectUnauthorized: true } },
+  };
+  const socketError = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+  const reason = describeTlsFailure(connection, socketError);
+  assert.equal(reason, "TLS verification failed: the broker's certificate is not trusted (certificate has expired); trusted CAs come from /etc/ca.pem");
+  // What kafkajs makes of the socket error once the socket factory set its message.
+  const error = describeConnectFailure(
+    connection,
+    wrapped({ name: 'KafkaJSConnectionError', message: `Connection error: ${reason}`, code: 'CERT_HAS_EXPIRED' }),
+  );
+  assert.equal(error.message, `Cluster "source": ${reason}`);
+  assert.equal(describeTlsFailure(connection, Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), undefined);
 });

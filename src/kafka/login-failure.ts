@@ -49,30 +49,39 @@ export function describeConnectFailure(connection: ClusterConnection, error: unk
       { cause: error },
     );
   }
+  const tls = describeTlsFailure(connection, error);
+  if (tls !== undefined) return new ClusterUnavailableError(connection.alias, tls, { cause: error });
+  return toUnavailableError(connection.alias, error);
+}
+
+/** How a TLS reason starts, whether it ends the start of a run or is retried as an outage. */
+const TLS_FAILED = 'TLS verification failed: ';
+
+/**
+ * Why a TLS handshake failed, said in the user's terms (`TLS verification failed: …`): the
+ * broker's certificate is not trusted (naming where the trusted CAs come from) or does not name
+ * the host, or the broker refused the client certificate (naming it, and whether it expired).
+ * Undefined when `error` is no TLS failure. Used for the first connection and, through the socket
+ * factory, for every later one (tls-connect.ts), whose error then already says it.
+ */
+export function describeTlsFailure(connection: ClusterConnection, error: unknown): string | undefined {
+  const chain = causes(error);
+  const explained = chain.find((e) => plainMessage(e).startsWith(TLS_FAILED));
+  if (explained !== undefined) return plainMessage(explained);
   const untrusted = chain.find((e) => UNTRUSTED_BROKER.has(String(e.code)));
   if (untrusted !== undefined) {
-    const ssl = security.ssl;
+    const ssl = connection.security.ssl;
     const files = [ssl?.caFile, ssl?.truststoreFile].filter((file) => file !== undefined);
     const trusted = files.length > 0 ? files.join(' and ') : ssl?.ca !== undefined ? 'the inline ssl.ca certificates' : "Node's built-in CA list";
-    return new ClusterUnavailableError(
-      connection.alias,
-      `the broker's certificate is not trusted (${plainMessage(untrusted)}); trusted CAs come from ${trusted}`,
-      { cause: error },
-    );
+    return `${TLS_FAILED}the broker's certificate is not trusted (${plainMessage(untrusted)}); trusted CAs come from ${trusted}`;
   }
   const altName = chain.find((e) => e.code === 'ERR_TLS_CERT_ALTNAME_INVALID');
   if (altName !== undefined) {
-    return new ClusterUnavailableError(
-      connection.alias,
-      `the broker's certificate does not name the host it was reached at (${plainMessage(altName)}); give the broker a certificate that names it, or turn host name verification off explicitly (ssl.verify_hostname: false; MM2: ssl.endpoint.identification.algorithm=)`,
-      { cause: error },
-    );
+    return `${TLS_FAILED}the broker's certificate does not name the host it was reached at (${plainMessage(altName)}); give the broker a certificate that names it, or turn host name verification off explicitly (ssl.verify_hostname: false; MM2: ssl.endpoint.identification.algorithm=)`;
   }
   const alert = chain.find((e) => REFUSED_CLIENT_CERTIFICATE.test(e.message ?? '') || REFUSED_CLIENT_CERTIFICATE.test(String(e.code)));
-  if (alert !== undefined) {
-    return new ClusterUnavailableError(connection.alias, `the broker refused the TLS handshake: ${clientCertificateNote(connection)}`, { cause: error });
-  }
-  return toUnavailableError(connection.alias, error);
+  if (alert !== undefined) return `${TLS_FAILED}the broker refused the TLS handshake: ${clientCertificateNote(connection)}`;
+  return undefined;
 }
 
 function clientCertificateNote(connection: ClusterConnection): string {

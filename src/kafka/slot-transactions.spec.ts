@@ -260,3 +260,23 @@ test('fencing slots nobody owns any more bumps their epochs', async () => {
   await assert.rejects(old.commit(5, [[record('a.t', 5, 'x')]], []), SlotLostError);
   assert.equal(broker.committed.get('a.t-5'), undefined);
 });
+
+test('a transactional id the principal may not use ends the claim naming the TransactionalId ACLs and the prefix to grant them on', async () => {
+  const broker = new FakeBroker();
+  broker.initProducerId = () =>
+    Promise.reject(
+      Object.assign(new Error('Transactional Id authorization failed'), {
+        name: 'KafkaJSProtocolError',
+        type: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+        retriable: false,
+      }),
+    );
+  await assert.rejects(
+    make(broker).claim([0], member),
+    (error: unknown) =>
+      error instanceof KafkaAuthorizationError &&
+      error.cluster === 'backup' &&
+      /mirrorflow\.p\.a-b-0 .*TRANSACTIONAL_ID_AUTHORIZATION_FAILED/.test(error.message) &&
+      error.message.includes('WRITE and DESCRIBE on the TransactionalId resource, for the ids with the prefix "mirrorflow.p.a-b-"'),
+  );
+});

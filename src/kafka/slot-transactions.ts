@@ -27,7 +27,7 @@
  */
 import type { Logger } from '../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../core/record';
-import { KafkaTransportError } from '../core/errors';
+import { KafkaAuthorizationError, KafkaTransportError } from '../core/errors';
 import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
 import { isRecordBatch } from '../core/ports/record-writer';
 import { toTransportError } from './errors';
@@ -159,8 +159,20 @@ export class KafkaSlotTransactions implements SlotTransactions {
   }
 
   private async init(slot: Slot): Promise<void> {
-    slot.sequences.start(await this.port.initProducerId(slot.id, this.options.transactionTimeoutMs));
+    slot.sequences.start(await this.port.initProducerId(slot.id, this.options.transactionTimeoutMs).catch((error: unknown) => this.refusedId(slot, error)));
     slot.reset = false;
+  }
+
+  /** A transactional id the principal may not use says which ACLs it lacks; any other failure passes as it is. */
+  private refusedId(slot: Slot, error: unknown): never {
+    const failure = toTransportError(this.cluster, error, `Starting the transactional producer ${slot.id} (FindCoordinator, InitProducerId)`);
+    if (!(failure instanceof KafkaAuthorizationError) || failure.principal !== undefined) throw error;
+    throw new KafkaAuthorizationError(
+      this.cluster,
+      `${failure.detail}: exactly-once needs WRITE and DESCRIBE on the TransactionalId resource, for the ids with the prefix "${this.options.prefix}-" (or "mirrorflow.<pipeline>." for every flow of the pipeline)`,
+      undefined,
+      { cause: error },
+    );
   }
 
   private async transaction(n: number, slot: Slot, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {

@@ -46,7 +46,7 @@ test('a broker certificate that does not name the host is refused by default, sa
   const file = await pipelineFile(undefined, uniqueName('refused'));
   const result = await runCli(['run', file, '--status-interval', '0'], 90_000);
   assert.equal(result.code, 69, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
-  assert.match(result.stderr, /Cluster "(source|target)": the broker's certificate does not name the host it was reached at/);
+  assert.match(result.stderr, /Cluster "(source|target)": TLS verification failed: the broker's certificate does not name the host it was reached at/);
   assert.match(result.stderr, /127\.0\.0\.1/);
   assert.match(result.stderr, /verify_hostname: false/);
 });
@@ -106,6 +106,64 @@ test('with the check turned off (an empty ssl.endpoint.identification.algorithm 
     child.kill('SIGTERM');
     const result = await child.exited;
     assert.equal(result.code, 0, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
+  } finally {
+    await kit.close();
+  }
+});
+
+test("a role's own ssl block that turns verification off is warned about once, naming the cluster and the role", async () => {
+  const security = secured.security('misnamed');
+  const password = await secured.password('misnamed', security.superUser);
+  const sasl = { mechanism: 'scram-sha-512', username: security.superUser, password };
+  const cluster = (roles: Record<string, unknown> | undefined) => ({
+    bootstrap_servers: [security.saslSslBootstrap],
+    security: { protocol: 'sasl_ssl', sasl, ssl: { ca_file: security.caFile, verify_hostname: false }, ...(roles !== undefined && { roles }) },
+  });
+  const topic = uniqueName('role-unverified');
+  const kit = new KafkaKit(security.saslSslBootstrap, {
+    protocol: 'sasl_ssl',
+    sasl: { mechanism: 'scram-sha-512', username: security.superUser, password },
+    ssl: { caFile: security.caFile, verifyHostname: false, rejectUnauthorized: true },
+  });
+  try {
+    await kit.createTopic(topic, 1);
+    await kit.produce(topic, [{ partition: 0, key: Buffer.from('k'), value: Buffer.from('v'), headers: [], timestamp: Date.now() }]);
+    const file = join(scratchDir(), 'role-unverified.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        name: uniqueName('role-unverified'),
+        // The target's producers verify nothing at all; the source's roles use the cluster's block.
+        clusters: {
+          source: cluster({ consumer: { sasl } }),
+          target: cluster({ producer: { ssl: { ca_file: security.caFile, verify_hostname: false, reject_unauthorized: false } } }),
+        },
+        flows: [{ source: 'source', target: 'target', topics: [topic], checkpoints: { enabled: false }, topic_sync: { refresh_interval_ms: 1000 } }],
+        logging: { format: 'json' },
+      }),
+    );
+    const child = spawnPipeline(file);
+    await waitFor(async () => (await kit.topics()).has(`source.${topic}`) && (await kit.count(`source.${topic}`)) >= 1, {
+      what: `the record in source.${topic}`,
+      timeoutMs: 60_000,
+    });
+    child.kill('SIGTERM');
+    const result = await child.exited;
+    assert.equal(result.code, 0, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
+    const warnings = (result.stderr + '\n' + result.stdout)
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level?: string; message?: string; cluster?: string; role?: string })
+      .filter((entry) => entry.level === 'warn' && /verification is off/.test(entry.message ?? ''))
+      .map((entry) => [entry.cluster, entry.role ?? null, /certificate verification is off/.test(entry.message!) ? 'all' : 'hostname']);
+    assert.deepEqual(
+      warnings.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [
+        ['source', null, 'hostname'],
+        ['target', 'producer', 'all'],
+        ['target', null, 'hostname'],
+      ],
+    );
   } finally {
     await kit.close();
   }

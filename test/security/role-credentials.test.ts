@@ -76,10 +76,14 @@ before(async () => {
   await targetAcls();
 });
 
-async function pipeline(topic: string, producerRole: boolean): Promise<string> {
-  const target = await secured.client('target', 'scram-sha-512', 'creator');
-  const writer = await secured.password('target', 'writer');
+/** The target logs in as `login`, and each role of `roles` as its own user. */
+async function pipeline(topic: string, login: 'creator' | 'writer', roles: Partial<Record<'producer' | 'admin', 'creator' | 'writer'>>): Promise<string> {
+  const target = await secured.client('target', 'scram-sha-512', login);
   const security = target.yaml['security'] as Record<string, unknown>;
+  const own: Record<string, unknown> = {};
+  for (const [role, user] of Object.entries(roles)) {
+    own[role] = { sasl: { mechanism: 'scram-sha-512', username: user, password: await secured.password('target', user) } };
+  }
   const document = {
     name: uniqueName('roles'),
     clusters: {
@@ -88,7 +92,7 @@ async function pipeline(topic: string, producerRole: boolean): Promise<string> {
         ...target.yaml,
         security: {
           ...security,
-          ...(producerRole && { roles: { producer: { sasl: { mechanism: 'scram-sha-512', username: 'writer', password: writer } } } }),
+          ...(Object.keys(own).length > 0 && { roles: own }),
         },
       },
     },
@@ -126,7 +130,7 @@ async function sourceTopic(topic: string): Promise<TestRecord[]> {
 test('the admin creates the remote topic as creator and the producer writes as writer: every record arrives', async () => {
   const topic = uniqueName('roles-orders');
   const records = await sourceTopic(topic);
-  const run = await startPipeline(await pipeline(topic, true));
+  const run = await startPipeline(await pipeline(topic, 'creator', { producer: 'writer' }));
   const target = await secured.adminKit('target');
   await run.until(async () => (await target.topics()).has(`source.${topic}`) && (await target.count(`source.${topic}`)) >= records.length, {
     what: `${records.length} records in source.${topic}`,
@@ -139,12 +143,31 @@ test('the admin creates the remote topic as creator and the producer writes as w
 test('without the producer role the producer logs in as creator, and the target refuses the write', async () => {
   const topic = uniqueName('roles-denied');
   await sourceTopic(topic);
-  const run = await startPipeline(await pipeline(topic, false));
+  const run = await startPipeline(await pipeline(topic, 'creator', {}));
   const error = await run.done.then(
     () => assert.fail('the run should fail'),
     (e: unknown) => e,
   );
   assert.match(String(error), /TOPIC_AUTHORIZATION_FAILED|not authorized/i);
+  assert.match(String(error), /\(as User:creator, SASL SCRAM-SHA-512\)/, "the cluster's own login is named");
+  const target = await secured.adminKit('target');
+  assert.ok((await target.topics()).has(`source.${topic}`), 'creator, the admin, could create the remote topic');
+  assert.equal(await target.count(`source.${topic}`), 0);
+});
+
+test("a refusal of a role's own login names that role's principal and the role, not the cluster's", async () => {
+  const topic = uniqueName('roles-own-denied');
+  await sourceTopic(topic);
+  // The cluster's login is writer; the admin and the producer log in as creator, who may not write.
+  const run = await startPipeline(await pipeline(topic, 'writer', { admin: 'creator', producer: 'creator' }));
+  const error = await run.done.then(
+    () => assert.fail('the run should fail'),
+    (e: unknown) => e,
+  );
+  const message = String(error);
+  assert.match(message, /Cluster "target": Writing records to .*TOPIC_AUTHORIZATION_FAILED/);
+  assert.match(message, /\(as User:creator, SASL SCRAM-SHA-512, the producer role's own login \(security\.roles\.producer\)\)/);
+  assert.ok(!message.includes('User:writer'), `the cluster's principal is not named: ${message}`);
   const target = await secured.adminKit('target');
   assert.ok((await target.topics()).has(`source.${topic}`), 'creator, the admin, could create the remote topic');
   assert.equal(await target.count(`source.${topic}`), 0);

@@ -22,6 +22,7 @@ import {
   type LocalClusterSecurity,
   type LocalClusters,
   type LocalSecurityOptions,
+  type RestartableBroker,
 } from '../../src/local';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from '../../src/kafka/kafkajs';
 import { KafkaKit } from './kafka-kit';
@@ -44,6 +45,8 @@ export interface SecuredClusters<A extends string> {
   /** Resolves once the clusters serve clients; for a file's own `before` hooks, which may run alongside the one that starts them. */
   ready(): Promise<void>;
   cluster(alias: A): LocalCluster & { readonly security: LocalClusterSecurity };
+  /** The broker of `alias`, to halt and start again (its server.properties is read at each start). */
+  broker(alias: A): RestartableBroker;
   security(alias: A): LocalClusterSecurity;
   password(alias: A, user: string): Promise<string>;
   /** How `user` (default the super user) reaches `alias` with `login`. */
@@ -125,6 +128,10 @@ export function securedClusters<A extends string>(aliases: readonly A[], options
       if (!(await ready)) throw new Error('The secured clusters did not start.');
     },
     cluster,
+    broker: (alias) => {
+      if (local === undefined) throw new Error('securedClusters() are used before they started: use them inside tests or hooks.');
+      return local.broker(alias);
+    },
     security,
     password: (alias, user) => readLocalPassword(security(alias), user),
     client,
