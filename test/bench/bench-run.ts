@@ -65,7 +65,8 @@ export type { BenchEnv, RunResult } from './bench-steps';
 /**
  * Whether a replicator runs a workload at all (the harness skips the rest): exactly-once has no
  * offset-paired latency (commit markers shift offsets), the field transform needs JSON values,
- * the ceiling is a throughput yardstick, and the limit has no meaning for an idle replicator.
+ * the ceiling is a throughput yardstick of the target alone, and the limit has no meaning for an
+ * idle replicator.
  */
 export function applies(workload: Workload, replicator: ReplicatorName): boolean {
   switch (replicator) {
@@ -74,7 +75,8 @@ export function applies(workload: Workload, replicator: ReplicatorName): boolean
     case 'mirrorflow-transform':
       return workload.kind === 'throughput' && workload.values === 'json';
     case 'ceiling':
-      return workload.kind === 'throughput';
+      // It writes into the target directly: on a distance workload it would repeat the near one.
+      return workload.kind === 'throughput' && workload.distance === undefined;
     case 'limit':
       return workload.kind !== 'many';
     default:

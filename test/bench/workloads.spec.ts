@@ -31,6 +31,8 @@ test('a replicator runs only the workloads it can be measured on', () => {
   assert.equal(applies(DEFAULT_WORKLOADS.bulk, 'mirrorflow-transform'), false);
   assert.equal(applies(DEFAULT_WORKLOADS.compressed, 'mirrorflow-transform'), true);
   assert.equal(applies(DEFAULT_WORKLOADS.latency, 'ceiling'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS['bulk-far-target'], 'ceiling'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS.compressed, 'ceiling'), true);
   assert.equal(applies(DEFAULT_WORKLOADS.many, 'limit'), false);
   assert.equal(applies(DEFAULT_WORKLOADS.many, 'mm2-default'), true);
 });
