@@ -246,6 +246,10 @@ function describeRun(r: RunResult): string {
   if (r.status === 'error') return `${head} ERROR (harness, not counted): ${r.failure ?? ''}`;
   const rate = `${Math.round(r.recordsPerSec ?? 0).toLocaleString('en-US')} records/s in ${((r.elapsedMs ?? 0) / 1000).toFixed(1)} s`;
   const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms` : '';
+  const many =
+    r.allPartitionsMs === undefined
+      ? ''
+      : `, every partition at ${(r.allPartitionsMs / 1000).toFixed(1)} s, first record at ${((r.firstRecordMs ?? 0) / 1000).toFixed(1)} s, idle ${(r.idleCores ?? 0).toFixed(3)} cores`;
   const cpu = `, CPU ${(r.cpuSeconds ?? 0).toFixed(1)} s, RSS ${Math.round(r.peakRssMiB ?? 0)} MiB, others' CPU ${(r.otherCpuSeconds ?? 0).toFixed(1)} s`;
-  return `${head} ${rate}${lat}${cpu}`;
+  return `${head} ${rate}${lat}${many}${cpu}`;
 }
