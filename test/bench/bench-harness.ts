@@ -8,10 +8,12 @@ import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { ensureKafkaDistribution, mirrorflowCacheDir, startLocalClusters, type LocalClusters } from '../../src/local';
+import { ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
+import { startProxiedCluster, type StartedProxiedCluster } from '../support/proxied-cluster';
 import { BenchAdmin } from './bench-admin';
 import { headline, renderMarkdown, renderText, summarize, type BenchReport, type MachineInfo } from './bench-report';
-import { LIMIT_LATENCY_PRODUCER_PROPS, LIMIT_PRODUCER_PROPS, runOnce, type BenchEnv, type RunResult } from './bench-run';
+import { CEILING_PRODUCER_PROPS, CEILING_PRODUCERS } from './bench-ceiling';
+import { applies, LIMIT_LATENCY_PRODUCER_PROPS, LIMIT_PRODUCER_PROPS, runOnce, type BenchEnv, type RunResult } from './bench-run';
 import { JavaTools } from './java-tools';
 import { tunedSettings } from './mm2-properties';
 import { MM2_HEAP_MB, type MirrorflowLaunch, type ReplicatorName } from './replicators';
@@ -21,8 +23,11 @@ export interface BenchOptions {
   readonly workloads: readonly Workload[];
   readonly replicators: readonly ReplicatorName[];
   readonly rounds: number;
-  /** Existing clusters to use instead of starting two (the CI smoke uses the test clusters). */
-  readonly clusters?: { readonly source: string; readonly target: string };
+  /**
+   * Existing clusters to use instead of starting two (the CI smoke uses the test clusters); with
+   * `proxies` (clusters from test/support/proxied-cluster.ts) the distance workloads run too.
+   */
+  readonly clusters?: { readonly source: string; readonly target: string; readonly proxies?: BenchEnv['proxies'] };
   readonly kafkaVersion: string;
   /** Parent folder of the brokers' data; default: /dev/shm when it has room, else the OS temp dir. */
   readonly brokerDir?: string;
@@ -101,7 +106,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const runsDir = join(workRoot, 'runs');
   await mkdir(runsDir, { recursive: true });
 
-  let local: LocalClusters | undefined;
+  let local: { readonly source: StartedProxiedCluster; readonly target: StartedProxiedCluster } | undefined;
   const brokerDir = options.brokerDir ?? defaultBrokerDir();
   let source: BenchEnv['source'];
   let target: BenchEnv['target'];
@@ -111,17 +116,24 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     log(`Using the clusters at ${source.bootstrap} (source) and ${target.bootstrap} (target).`);
   } else {
     log(`Starting two local Kafka ${distribution.version} clusters (data in ${brokerDir}).`);
-    local = await startLocalClusters({
-      aliases: ['bench-source', 'bench-target'],
-      version: distribution.version,
-      workDir: brokerDir,
-      heapMb: BENCH_BROKER_HEAP_MB,
-      brokerProperties: BENCH_BROKER_PROPERTIES,
-    });
-    const s = local.clusters['bench-source']!;
-    const t = local.clusters['bench-target']!;
-    source = { bootstrap: s.bootstrapServers, pid: s.pid };
-    target = { bootstrap: t.bootstrapServers, pid: t.pid };
+    // Each with a second listener behind a TCP proxy of this process, for the distance
+    // workloads; every other run, and the harness's own clients, use the direct listener.
+    const start = (alias: string): Promise<StartedProxiedCluster> =>
+      startProxiedCluster(alias, {
+        version: distribution.version,
+        workDir: brokerDir,
+        heapMb: BENCH_BROKER_HEAP_MB,
+        brokerProperties: BENCH_BROKER_PROPERTIES,
+      });
+    const [s, t] = await Promise.allSettled([start('bench-source'), start('bench-target')]);
+    if (s.status === 'rejected' || t.status === 'rejected') {
+      await Promise.all([s, t].map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+      throw s.status === 'rejected' ? s.reason : (t as PromiseRejectedResult).reason;
+    }
+    local = { source: s.value, target: t.value };
+    const pid = (c: StartedProxiedCluster): number => Object.values(c.local.clusters)[0]!.pid;
+    source = { bootstrap: s.value.direct, pid: pid(s.value) };
+    target = { bootstrap: t.value.direct, pid: pid(t.value) };
   }
   const sourceAdmin = new BenchAdmin(source.bootstrap, 'mirrorflow-bench-source-admin');
   const targetAdmin = new BenchAdmin(target.bootstrap, 'mirrorflow-bench-target-admin');
@@ -137,6 +149,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     tunedTasks: options.tunedTasks,
     runTimeoutMs: options.runTimeoutMs,
     sharedClusters: options.clusters !== undefined,
+    proxies: local !== undefined ? { source: local.source.proxy, target: local.target.proxy } : options.clusters?.proxies,
     log,
   };
 
@@ -152,6 +165,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       log(`Workload ${workload.name}: ${describeWorkload(workload)}.`);
       for (let round = 1; round <= options.rounds; round++) {
         for (const replicator of options.replicators) {
+          if (!applies(workload, replicator)) continue;
           const result = await runOnce(env, workload, round, replicator);
           runs.push(result);
           log(describeRun(result));
@@ -161,7 +175,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   } finally {
     await sourceAdmin.close();
     await targetAdmin.close();
-    if (local !== undefined) await local.stop();
+    if (local !== undefined) await Promise.all([local.source.stop(), local.target.stop()]);
   }
 
   const summaries = options.workloads.map((w) => summarize(w, runs, options.rounds));
@@ -182,6 +196,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       mirrorflow: { nodeArgs: options.mirrorflow.nodeArgs, set: options.mirrorflow.set, settings: "pipeline defaults; topics = the run's topics" },
       mm2: { heapMb: MM2_HEAP_MB, default: 'MM2 defaults (see test/bench/mm2-properties.ts)', tuned: tunedSettings(options.tunedTasks) },
       limit: { producerProps: LIMIT_PRODUCER_PROPS, latencyProducerProps: LIMIT_LATENCY_PRODUCER_PROPS },
+      ceiling: { producers: CEILING_PRODUCERS, producerProps: CEILING_PRODUCER_PROPS },
     },
     summaries,
     runs,
@@ -231,6 +246,10 @@ function describeRun(r: RunResult): string {
   if (r.status === 'error') return `${head} ERROR (harness, not counted): ${r.failure ?? ''}`;
   const rate = `${Math.round(r.recordsPerSec ?? 0).toLocaleString('en-US')} records/s in ${((r.elapsedMs ?? 0) / 1000).toFixed(1)} s`;
   const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms` : '';
+  const many =
+    r.allPartitionsMs === undefined
+      ? ''
+      : `, every partition at ${(r.allPartitionsMs / 1000).toFixed(1)} s, first record at ${((r.firstRecordMs ?? 0) / 1000).toFixed(1)} s, idle ${(r.idleCores ?? 0).toFixed(3)} cores`;
   const cpu = `, CPU ${(r.cpuSeconds ?? 0).toFixed(1)} s, RSS ${Math.round(r.peakRssMiB ?? 0)} MiB, others' CPU ${(r.otherCpuSeconds ?? 0).toFixed(1)} s`;
-  return `${head} ${rate}${lat}${cpu}`;
+  return `${head} ${rate}${lat}${many}${cpu}`;
 }

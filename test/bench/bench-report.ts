@@ -31,12 +31,19 @@ export interface ReplicatorSummary {
   readonly peakRssMiB?: number;
   readonly otherCpuSeconds?: number;
   readonly latencyMs?: { readonly p50?: number; readonly p99?: number; readonly max?: number };
+  /** Many partitions: start-up (every partition served), caught up, idle CPU. */
+  readonly allPartitionsMs?: number;
+  readonly elapsedMs?: number;
+  readonly idleCores?: number;
 }
 
 /** mirrorflow against one other, round by round. */
 export interface Comparison {
   readonly against: ReplicatorName;
-  /** Throughput: mirrorflow ÷ other (> 1 = mirrorflow faster). Latency workload: p99 mirrorflow ÷ other (< 1 = mirrorflow lower). */
+  /**
+   * Throughput: mirrorflow ÷ other (> 1 = mirrorflow faster). Latency workload: p99 mirrorflow ÷
+   * other (< 1 = mirrorflow lower). Many partitions: start-up time mirrorflow ÷ other (< 1 = sooner).
+   */
   readonly perRound: readonly (number | undefined)[];
   readonly median?: number;
   /** Records/s once running (startup left out), mirrorflow ÷ other, per round; throughput workloads only. */
@@ -98,6 +105,9 @@ function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
     firstRecordMs: pick((r) => r.firstRecordMs),
     cpuSecondsPerMillion: pick((r) => r.cpuSecondsPerMillion),
     peakRssMiB: pick((r) => r.peakRssMiB),
+    allPartitionsMs: pick((r) => r.allPartitionsMs),
+    elapsedMs: pick((r) => r.elapsedMs),
+    idleCores: pick((r) => r.idleCores),
     otherCpuSeconds: pick((r) => r.otherCpuSeconds),
     latencyMs: ok.some((r) => r.latencyMs)
       ? { p50: pick((r) => r.latencyMs?.p50), p99: pick((r) => r.latencyMs?.p99), max: pick((r) => r.latencyMs?.max) }
@@ -124,10 +134,11 @@ export function summarize(workload: Workload, runs: readonly RunResult[], rounds
       const perRound = Array.from({ length: rounds }, (_, i) => {
         const a = okRun('mirrorflow', i + 1);
         const b = okRun(against, i + 1);
+        if (workload.kind === 'many') return ratio(a?.allPartitionsMs, b?.allPartitionsMs);
         return workload.kind === 'latency' ? ratio(a?.latencyMs?.p99, b?.latencyMs?.p99) : ratio(a?.recordsPerSec, b?.recordsPerSec);
       });
       const steadyPerRound =
-        workload.kind === 'latency'
+        workload.kind !== 'throughput'
           ? undefined
           : Array.from({ length: rounds }, (_, i) => ratio(okRun('mirrorflow', i + 1)?.steadyRecordsPerSec, okRun(against, i + 1)?.steadyRecordsPerSec));
       comparisons.push({
@@ -151,9 +162,11 @@ const LABEL: Record<ReplicatorName, string> = {
   mirrorflow: 'mirrorflow',
   'mirrorflow-metrics': 'mirrorflow, /metrics scraped every 1 s',
   'mirrorflow-eos': 'mirrorflow, delivery exactly_once',
+  'mirrorflow-transform': 'mirrorflow, JSON converter + insert_field',
   'mm2-default': 'MM2 default',
   'mm2-tuned': 'MM2 tuned',
   limit: 'limit (ProducerPerformance)',
+  ceiling: 'ceiling (target broker, 4 producers)',
 };
 
 const int = (v: number | undefined): string => (v === undefined ? '–' : Math.round(v).toLocaleString('en-US'));
@@ -170,9 +183,12 @@ interface Table {
 
 function workloadTable(summary: WorkloadSummary): Table {
   const latency = summary.kind === 'latency';
+  const many = summary.kind === 'many';
   const header = latency
     ? ['', 'p50 ms', 'p99 ms', 'max ms', 'records/s', 'CPU s / M records', 'peak RSS MiB', 'ok runs']
-    : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'ok runs'];
+    : many
+      ? ['', 'every partition s', 'first record s', 'caught up s', 'idle CPU cores', 'peak RSS MiB', 'ok runs']
+      : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'ok runs'];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const name of Object.keys(LABEL) as ReplicatorName[]) {
@@ -181,6 +197,8 @@ function workloadTable(summary: WorkloadSummary): Table {
     const ok = `${s.runs - s.failed - s.errors}/${s.runs}`;
     if (s.failed + s.errors === s.runs) {
       rows.push([LABEL[name], s.failed > 0 ? 'FAILED' : 'ERROR', ...header.slice(2, -1).map(() => ''), ok]);
+    } else if (many) {
+      rows.push([LABEL[name], secs(s.allPartitionsMs), secs(s.firstRecordMs), secs(s.elapsedMs), dec(s.idleCores, 3), int(s.peakRssMiB), ok]);
     } else if (latency) {
       rows.push([
         LABEL[name],
@@ -208,9 +226,10 @@ function workloadTable(summary: WorkloadSummary): Table {
   }
   const perRound = (values: readonly (number | undefined)[]): string => values.map((v) => (v === undefined ? '–' : v.toFixed(2))).join(' ');
   for (const c of summary.comparisons) {
-    const what = latency ? 'p99' : 'records/s';
+    const what = latency ? 'p99' : many ? 'time until every partition is served' : 'records/s';
     const steady = c.steadyPerRound === undefined ? '' : `; once running ${times(c.steadyMedian)} (${perRound(c.steadyPerRound)})`;
-    const tail = c.against === 'limit' ? '' : `; CPU/M ${times(c.cpu)}; RSS ${times(c.rss)}`;
+    const tail =
+      c.against === 'limit' || c.against === 'ceiling' || many ? (many ? `; RSS ${times(c.rss)}` : '') : `; CPU/M ${times(c.cpu)}; RSS ${times(c.rss)}`;
     notes.push(`mirrorflow ÷ ${LABEL[c.against]}: ${what} ${times(c.median)} (rounds ${perRound(c.perRound)})${steady}${tail}`);
   }
   return { title: `${summary.workload}: ${summary.description}`, header, rows, notes };

@@ -13,21 +13,38 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { KafkaDistribution } from '../../src/local';
-import { BenchAdmin, reached, sumOffsets } from './bench-admin';
-import { parseProducerPerformance, type JavaTools, type ProducerPerformanceSummary } from './java-tools';
-import { machineBusySeconds, processCpuSeconds, ProcessMeter } from './process-meter';
+import { reached, sumOffsets } from './bench-admin';
+import { runCeiling } from './bench-ceiling';
+import { runMany } from './bench-many';
 import {
-  spawnLogged,
-  startMirrorflow,
-  startMm2,
-  statusRecords,
-  type ChildRun,
-  type MirrorflowLaunch,
-  type ReplicationRun,
-  type ReplicatorName,
-} from './replicators';
+  cpuBetween,
+  cpuMark,
+  HarnessError,
+  INSERTED_FIELD,
+  MIB,
+  PhaseClock,
+  pollUntil,
+  preloadTopics,
+  produceArgs,
+  replicationRun,
+  RunFailure,
+  setup,
+  startReplicator,
+  steadyRate,
+  targetIsolation,
+  topicNames,
+  verify,
+  type BenchEnv,
+  type Measured,
+  type Offsets,
+  type ReplicatingName,
+  type RunResult,
+  type LatencyStats,
+} from './bench-steps';
+import { runVisibleLatency } from './bench-visible';
+import { parseProducerPerformance } from './java-tools';
+import { ProcessMeter } from './process-meter';
+import { spawnLogged, statusRecords, type ReplicatorName } from './replicators';
 import {
   LATENCY_WARMUP_SECONDS,
   latencyWarmupRecords,
@@ -38,248 +55,47 @@ import {
   type Workload,
 } from './workloads';
 
-export interface BenchCluster {
-  readonly bootstrap: string;
-  /** Broker pid when the benchmark started the cluster (its CPU is then reported). */
-  readonly pid?: number;
-}
-
-export interface BenchEnv {
-  readonly source: BenchCluster;
-  readonly target: BenchCluster;
-  readonly sourceAdmin: BenchAdmin;
-  readonly targetAdmin: BenchAdmin;
-  readonly java: JavaTools;
-  readonly distribution: KafkaDistribution;
-  /** Parent of the per-run folders. */
-  readonly runsDir: string;
-  readonly mirrorflow: MirrorflowLaunch;
-  readonly tunedTasks: number;
-  /** Deadline for the replicator to deliver everything, per run. */
-  readonly runTimeoutMs: number;
-  /** The clusters serve other work too (the CI smoke): runs must touch only their own topics. */
-  readonly sharedClusters: boolean;
-  readonly log: (line: string) => void;
-}
-
-export interface LatencyStats {
-  readonly pairs: number;
-  readonly p50: number;
-  readonly p90?: number;
-  readonly p99: number;
-  readonly p999?: number;
-  readonly max: number;
-  readonly mean: number;
-}
-
-export interface Verification {
-  readonly partitions: number;
-  readonly records: number;
-  /** Empty when source and target agree everywhere. */
-  readonly mismatches: readonly string[];
-}
-
-export interface RunResult {
-  readonly workload: Workload['name'];
-  readonly round: number;
-  readonly replicator: ReplicatorName;
-  readonly id: string;
-  /**
-   * `failed`: the replicator delivered wrong or incomplete data, or died — it never counts in a
-   * median. `error`: the harness could not set the run up (say, the preload failed); the
-   * replicator is not to blame, and the run is not counted either.
-   */
-  readonly status: 'ok' | 'failed' | 'error';
-  readonly failure?: string;
-  readonly records: number;
-  readonly bytes: number;
-  /** Process start → the target holds every record (latency: the paced window → all delivered). */
-  readonly elapsedMs?: number;
-  /** Process start → the first record shows on the target (latency: → the warm-up arrived). */
-  readonly firstRecordMs?: number;
-  readonly recordsPerSec?: number;
-  readonly mibPerSec?: number;
-  /** records / (elapsed − first record): the rate once running, startup left out. */
-  readonly steadyRecordsPerSec?: number;
-  readonly cpuSeconds?: number;
-  readonly cpuSecondsPerMillion?: number;
-  readonly peakRssMiB?: number;
-  readonly brokerCpuSeconds?: { readonly source?: number; readonly target?: number };
-  /** Busy CPU of the machine in the timed window not used by the replicator, the brokers or the harness. */
-  readonly otherCpuSeconds?: number;
-  readonly latencyMs?: LatencyStats;
-  readonly preload?: { readonly records: number; readonly ms: number };
-  readonly producerPerformance?: ProducerPerformanceSummary;
-  readonly verification?: Verification;
-  /** Wall time per step of the run, ms: where a benchmark's own time goes. */
-  readonly phasesMs?: Readonly<Record<string, number>>;
-  readonly dir: string;
-}
-
-/** Wall time of each step of a run (setup, preload, replicate, stop, verify, cleanup), for the JSON. */
-class PhaseClock {
-  private last = performance.now();
-  readonly phases: Record<string, number> = {};
-
-  mark(phase: string): void {
-    const now = performance.now();
-    this.phases[phase] = Math.round((this.phases[phase] ?? 0) + now - this.last);
-    this.last = now;
-  }
-}
-
-/** The replicator's fault: wrong data, a timeout, a crash. */
-class RunFailure extends Error {
-  override readonly name = 'RunFailure';
-}
-
-/** The harness's own trouble before the replicator started (preload, topic setup). */
-class HarnessError extends Error {
-  override readonly name = 'HarnessError';
-}
-
-/** Runs a set-up step; whatever it throws is the harness's trouble, not the replicator's. */
-async function setup<T>(what: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw new HarnessError(`${what}: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`, { cause: error });
-  }
-}
-
-const POLL_MS = 100;
-const MIB = 1024 * 1024;
-
 /** Producer settings of the limit: acks=all like every replicator, batching like MM2-tuned. */
 export const LIMIT_PRODUCER_PROPS: readonly string[] = ['acks=all', 'batch.size=262144', 'linger.ms=10'];
 /** For the latency workload the limit is one produce hop at the same rate, no linger. */
 export const LIMIT_LATENCY_PRODUCER_PROPS: readonly string[] = ['acks=all', 'linger.ms=0'];
 
+export type { BenchEnv, RunResult } from './bench-steps';
+
+/**
+ * Whether a replicator runs a workload at all (the harness skips the rest): exactly-once has no
+ * offset-paired latency (commit markers shift offsets), the field transform needs JSON values,
+ * the ceiling is a throughput yardstick of the target alone, and the limit has no meaning for an
+ * idle replicator.
+ */
+export function applies(workload: Workload, replicator: ReplicatorName): boolean {
+  switch (replicator) {
+    case 'mirrorflow-eos':
+      return !(workload.kind === 'latency' && workload.measure === 'append-time');
+    case 'mirrorflow-transform':
+      return workload.kind === 'throughput' && workload.values === 'json';
+    case 'ceiling':
+      // It writes into the target directly: on a distance workload it would repeat the near one.
+      return workload.kind === 'throughput' && workload.distance === undefined;
+    case 'limit':
+      return workload.kind !== 'many';
+    default:
+      return true;
+  }
+}
+
 function newRunId(workload: Workload, round: number, replicator: ReplicatorName): string {
-  const who = { mirrorflow: 'mf', 'mirrorflow-metrics': 'mfm', 'mirrorflow-eos': 'mfe', 'mm2-default': 'md', 'mm2-tuned': 'mt', limit: 'lim' }[replicator];
+  const who = {
+    mirrorflow: 'mf',
+    'mirrorflow-metrics': 'mfm',
+    'mirrorflow-eos': 'mfe',
+    'mirrorflow-transform': 'mft',
+    'mm2-default': 'md',
+    'mm2-tuned': 'mt',
+    limit: 'lim',
+    ceiling: 'ceil',
+  }[replicator];
   return `${workload.name}-r${round}-${who}-${randomBytes(3).toString('hex')}`;
-}
-
-function topicNames(workload: Workload, id: string): string[] {
-  if (workload.topics === 1) return [`bench-${id}`];
-  return Array.from({ length: workload.topics }, (_, i) => `bench-${id}-${String(i).padStart(2, '0')}`);
-}
-
-/** Snapshot of everything a run's CPU accounting needs, at one moment. */
-interface CpuMark {
-  readonly at: number;
-  readonly replicator: number;
-  readonly source?: number;
-  readonly target?: number;
-  readonly machine: number;
-  readonly harness: number;
-}
-
-function cpuMark(env: BenchEnv, meter: ProcessMeter, at = performance.now()): CpuMark {
-  const self = process.cpuUsage();
-  return {
-    at,
-    replicator: meter.cpuSeconds(),
-    source: env.source.pid === undefined ? undefined : processCpuSeconds(env.source.pid),
-    target: env.target.pid === undefined ? undefined : processCpuSeconds(env.target.pid),
-    machine: machineBusySeconds(),
-    harness: (self.user + self.system) / 1e6,
-  };
-}
-
-function cpuBetween(start: CpuMark, end: CpuMark): Pick<RunResult, 'brokerCpuSeconds' | 'otherCpuSeconds'> & { replicator: number } {
-  const replicator = end.replicator - start.replicator;
-  const source = start.source === undefined || end.source === undefined ? undefined : end.source - start.source;
-  const target = start.target === undefined || end.target === undefined ? undefined : end.target - start.target;
-  const other = end.machine - start.machine - replicator - (source ?? 0) - (target ?? 0) - (end.harness - start.harness);
-  return {
-    replicator,
-    brokerCpuSeconds: source === undefined && target === undefined ? undefined : { source, target },
-    // Only meaningful when both brokers are ours; with shared clusters it includes them.
-    otherCpuSeconds: Math.max(0, other),
-  };
-}
-
-/** Polls `check` every 100 ms until it returns a value, the child exits, or the deadline passes. */
-async function pollUntil<T>(what: string, deadlineMs: number, child: ChildRun | undefined, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = performance.now() + deadlineMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    const status = child?.exitStatus();
-    if (status !== undefined) throw new RunFailure(`the process ended (${status}) before ${what}; log ${child!.logFile}:\n${await child!.tail(15)}`);
-    if (performance.now() >= deadline) throw new RunFailure(`timed out after ${Math.round(deadlineMs / 1000)} s waiting for ${what}`);
-    await sleep(POLL_MS);
-  }
-}
-
-type Offsets = Map<string, number[]>;
-
-/** Records ÷ (last − first record on the target); undefined under 1 s, where 100 ms polls make it noise. */
-function steadyRate(records: number, elapsedMs: number, firstRecordMs: number): number | undefined {
-  const ms = elapsedMs - firstRecordMs;
-  return ms >= 1000 ? records / (ms / 1000) : undefined;
-}
-
-function produceArgs(
-  bootstrap: string,
-  topics: readonly string[],
-  partitions: number,
-  records: number,
-  workload: Workload,
-  extra: readonly string[] = [],
-): string[] {
-  return [
-    'produce',
-    '--bootstrap',
-    bootstrap,
-    '--topics',
-    topics.join(','),
-    '--partitions',
-    String(partitions),
-    '--records',
-    String(records),
-    '--key-bytes',
-    String(workload.shape.keyBytes),
-    '--value-bytes',
-    String(workload.shape.valueBytes),
-    '--headers',
-    String(workload.shape.headers),
-    ...extra,
-  ];
-}
-
-type DigestResult = Record<string, Record<string, { count: number; hash: string }>>;
-
-/** Compares every source topic with its remote topic, partition by partition. */
-async function verify(env: BenchEnv, run: ReplicationRun, skipTimestamps: boolean, targetIsolation?: string): Promise<Verification> {
-  const flag = skipTimestamps ? ['--skip-timestamps'] : [];
-  const remote = run.topics.map((t) => `${run.sourceAlias}.${t}`);
-  // An exactly-once target is read as its consumers read it: committed records only.
-  const isolation = targetIsolation === undefined ? [] : ['--isolation', targetIsolation];
-  const [source, target] = await Promise.all([
-    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.sourceBootstrap, '--topics', run.topics.join(','), ...flag], 20 * 60_000),
-    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation], 20 * 60_000),
-  ]);
-  const mismatches: string[] = [];
-  let partitions = 0;
-  let records = 0;
-  for (const topic of run.topics) {
-    const want = source[topic] ?? {};
-    const have = target[`${run.sourceAlias}.${topic}`] ?? {};
-    if (Object.keys(have).length !== Object.keys(want).length) {
-      mismatches.push(`${topic}: ${Object.keys(want).length} partitions on the source, ${Object.keys(have).length} on the target`);
-    }
-    for (const [partition, digest] of Object.entries(want)) {
-      partitions++;
-      records += digest.count;
-      const got = have[partition];
-      if (got === undefined) mismatches.push(`${topic}-${partition}: missing on the target`);
-      else if (got.count !== digest.count) mismatches.push(`${topic}-${partition}: ${digest.count} records on the source, ${got.count} on the target`);
-      else if (got.hash !== digest.hash) mismatches.push(`${topic}-${partition}: same count (${got.count}), different content`);
-    }
-  }
-  return { partitions, records, mismatches };
 }
 
 export async function runOnce(env: BenchEnv, workload: Workload, round: number, replicator: ReplicatorName): Promise<RunResult> {
@@ -301,9 +117,15 @@ export async function runOnce(env: BenchEnv, workload: Workload, round: number, 
     const measured =
       replicator === 'limit'
         ? await runLimit(env, workload, id, dir, clock)
-        : workload.kind === 'latency'
-          ? await runLatency(env, workload, replicator, id, dir, clock)
-          : await runThroughput(env, workload, replicator, id, dir, clock);
+        : replicator === 'ceiling'
+          ? await runCeiling(env, workload, id, dir, clock)
+          : workload.kind === 'many'
+            ? await runMany(env, workload, replicator, id, dir, clock)
+            : workload.kind === 'latency'
+              ? workload.measure === 'visible'
+                ? await runVisibleLatency(env, workload, replicator, id, dir, clock)
+                : await runLatency(env, workload, replicator, id, dir, clock)
+              : await runThroughput(env, workload, replicator, id, dir, clock);
     return { ...base, ...measured };
   } catch (error) {
     if (error instanceof RunFailure) return { ...base, status: 'failed', failure: error.message };
@@ -317,40 +139,10 @@ export async function runOnce(env: BenchEnv, workload: Workload, round: number, 
   }
 }
 
-type Measured = Omit<RunResult, 'workload' | 'round' | 'replicator' | 'id' | 'dir' | 'records' | 'bytes'>;
-
-function replicationRun(env: BenchEnv, id: string, dir: string, topics: readonly string[]): ReplicationRun {
-  return {
-    dir,
-    name: `bench-${id}`,
-    sourceAlias: `src-${id}`,
-    targetAlias: `dst-${id}`,
-    sourceBootstrap: env.source.bootstrap,
-    targetBootstrap: env.target.bootstrap,
-    topics,
-    isolateFrom: env.sharedClusters ? `bench-${id}` : undefined,
-  };
-}
-
-function startReplicator(env: BenchEnv, run: ReplicationRun, replicator: Exclude<ReplicatorName, 'limit'>): Promise<ChildRun> {
-  switch (replicator) {
-    case 'mirrorflow':
-      return startMirrorflow(run, env.mirrorflow);
-    case 'mirrorflow-metrics':
-      return startMirrorflow(run, { ...env.mirrorflow, scrapeMetricsMs: 1000 });
-    case 'mirrorflow-eos':
-      return startMirrorflow(run, { ...env.mirrorflow, http: true, set: [...env.mirrorflow.set, 'flows.0.delivery=exactly_once'] });
-    case 'mm2-default':
-      return startMm2(run, env.distribution, 'default', env.tunedTasks);
-    case 'mm2-tuned':
-      return startMm2(run, env.distribution, 'tuned', env.tunedTasks);
-  }
-}
-
 async function runThroughput(
   env: BenchEnv,
   workload: ThroughputWorkload,
-  replicator: Exclude<ReplicatorName, 'limit'>,
+  replicator: ReplicatingName,
   id: string,
   dir: string,
   clock: PhaseClock,
@@ -359,12 +151,7 @@ async function runThroughput(
   const run = replicationRun(env, id, dir, topics);
   await setup('creating the source topics', () => env.sourceAdmin.createReadyTopics(topics.map((name) => ({ name, partitions: workload.partitions }))));
   clock.mark('setup');
-  const preload = await setup('preloading', () =>
-    env.java.benchToolJson<{ records: number; ms: number }>(
-      produceArgs(run.sourceBootstrap, topics, workload.partitions, workload.recordsPerTopic, workload),
-      30 * 60_000,
-    ),
-  );
+  const preload = await setup('preloading', () => preloadTopics(env, run.sourceBootstrap, topics, workload));
   clock.mark('preload');
   const expected: Offsets = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
   const total = totalRecords(workload);
@@ -373,7 +160,7 @@ async function runThroughput(
   const remote = (topic: string): string => `${run.sourceAlias}.${topic}`;
   const known = new Set<string>();
   const spawnedAt = performance.now();
-  const child = await startReplicator(env, run, replicator);
+  const child = await startReplicator(env, run, replicator, workload);
   const meter = new ProcessMeter(child.pid);
   const start = cpuMark(env, meter, spawnedAt);
   try {
@@ -390,7 +177,7 @@ async function runThroughput(
     clock.mark('replicate');
     await child.stop();
     clock.mark('stop');
-    const verification = await verify(env, run, false, replicator === 'mirrorflow-eos' ? 'read_committed' : undefined);
+    const verification = await verify(env, run, false, targetIsolation(replicator), replicator === 'mirrorflow-transform' ? INSERTED_FIELD : undefined);
     clock.mark('verify');
     const elapsedMs = end.at - start.at;
     const firstRecordMs = (firstAt ?? end.at) - start.at;
@@ -419,7 +206,7 @@ async function runThroughput(
 async function runLatency(
   env: BenchEnv,
   workload: LatencyWorkload,
-  replicator: Exclude<ReplicatorName, 'limit'>,
+  replicator: ReplicatingName,
   id: string,
   dir: string,
   clock: PhaseClock,
@@ -446,7 +233,7 @@ async function runLatency(
   const known = new Set<string>();
   const delivered = async (wanted: Offsets): Promise<boolean> => reached(await env.targetAdmin.endOffsets([remoteTopic], known), wanted, () => remoteTopic);
 
-  const child = await startReplicator(env, run, replicator);
+  const child = await startReplicator(env, run, replicator, workload);
   const meter = new ProcessMeter(child.pid);
   try {
     // Warm-up at the measured rate, left out of the figures: the replicator is running, and in its

@@ -12,8 +12,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { javaCommand, javaExecutable, type KafkaDistribution } from '../../src/local';
 
 /** `test/bench/java/BenchTool.java`, found from `dist/test/bench` or from `test/bench`. */
@@ -49,23 +49,26 @@ export class JavaTools {
   ) {}
 
   /**
-   * Compiles BenchTool once per source version and Kafka version into `cacheDir`; a second call
+   * Compiles BenchTool and the other Java files beside it (JsonValues, LiveLatency) once per
+   * source version and Kafka version into `cacheDir`; a second call
    * finds the classes there. The classes appear by an atomic rename, so concurrent callers never
    * see half a compile.
    */
   static async prepare(distribution: KafkaDistribution, cacheDir: string): Promise<JavaTools> {
-    const source = benchToolSource();
-    const hash = createHash('sha256')
-      .update(await readFile(source))
-      .update(distribution.version)
-      .digest('hex')
-      .slice(0, 16);
+    const folder = dirname(benchToolSource());
+    const sources = (await readdir(folder))
+      .filter((name) => name.endsWith('.java'))
+      .sort()
+      .map((name) => join(folder, name));
+    const sha = createHash('sha256');
+    for (const file of sources) sha.update(file.slice(folder.length)).update(await readFile(file));
+    const hash = sha.update(distribution.version).digest('hex').slice(0, 16);
     const classes = join(cacheDir, 'bench-java', hash);
     if (!existsSync(join(classes, 'BenchTool.class'))) {
       const staging = `${classes}.${process.pid}.tmp`;
       await rm(staging, { recursive: true, force: true });
       await mkdir(staging, { recursive: true });
-      await run(javacExecutable(), ['-nowarn', '-cp', distribution.classpath, '-d', staging, source], 120_000);
+      await run(javacExecutable(), ['-nowarn', '-cp', distribution.classpath, '-d', staging, ...sources], 120_000);
       await rename(staging, classes).catch(async (error: NodeJS.ErrnoException) => {
         // Another process compiled the same source meanwhile: use theirs.
         await rm(staging, { recursive: true, force: true });
@@ -75,7 +78,8 @@ export class JavaTools {
     return new JavaTools(distribution, `${classes}${delimiter}${distribution.classpath}`);
   }
 
-  private benchTool(args: readonly string[]): { command: string; args: readonly string[] } {
+  /** The command line of a BenchTool command, to spawn it as a measured process (the ceiling). */
+  benchToolCommand(args: readonly string[]): { command: string; args: readonly string[] } {
     return javaCommand(
       { ...this.distribution, classpath: this.toolClasspath },
       { mainClass: 'BenchTool', args, heapMb: 1024, logDir: undefined, profile: 'server' },
@@ -84,7 +88,7 @@ export class JavaTools {
 
   /** Runs a BenchTool command to completion and parses the JSON line it prints. */
   async benchToolJson<T>(args: readonly string[], timeoutMs: number): Promise<T> {
-    const java = this.benchTool(args);
+    const java = this.benchToolCommand(args);
     const { stdout } = await run(java.command, java.args, timeoutMs);
     const line = stdout
       .trim()
@@ -97,7 +101,7 @@ export class JavaTools {
 
   /** Starts a BenchTool command without waiting (the latency workload's paced producer). */
   spawnBenchTool(args: readonly string[]): ChildProcess {
-    const java = this.benchTool(args);
+    const java = this.benchToolCommand(args);
     return spawn(java.command, java.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   }
 

@@ -15,14 +15,26 @@ import { signal, waitForProcessExit } from '../../src/local/processes';
 import { processWatchdog } from '../../src/local/watchdog';
 import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
 
-export type ReplicatorName = 'mirrorflow' | 'mirrorflow-metrics' | 'mirrorflow-eos' | 'mm2-default' | 'mm2-tuned' | 'limit';
-export const REPLICATOR_NAMES: readonly ReplicatorName[] = ['mirrorflow', 'mirrorflow-metrics', 'mirrorflow-eos', 'mm2-default', 'mm2-tuned', 'limit'];
+export type ReplicatorName =
+  'mirrorflow' | 'mirrorflow-metrics' | 'mirrorflow-eos' | 'mirrorflow-transform' | 'mm2-default' | 'mm2-tuned' | 'limit' | 'ceiling';
+export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
+  'mirrorflow',
+  'mirrorflow-metrics',
+  'mirrorflow-eos',
+  'mirrorflow-transform',
+  'mm2-default',
+  'mm2-tuned',
+  'limit',
+  'ceiling',
+];
 /**
  * What runs without `--replicators`. `mirrorflow-metrics` (mirrorflow serving HTTP, its /metrics
  * scraped every second) is there to measure what metrics cost: `--replicators mirrorflow,mirrorflow-metrics`.
  * `mirrorflow-eos` is mirrorflow with `delivery: exactly_once` (throughput workloads only: its
  * commit markers shift the target's offsets, by which the latency workload pairs records):
- * `--workloads bulk --replicators mirrorflow,mirrorflow-eos`.
+ * `--workloads bulk --replicators mirrorflow,mirrorflow-eos`. `mirrorflow-transform` is mirrorflow
+ * with the JSON converter and an `insert_field` transform (JSON workloads only), for what a field
+ * transform costs. `ceiling` is the target broker's best ingest rate (several producers at once).
  */
 export const DEFAULT_REPLICATORS: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
 
@@ -130,13 +142,18 @@ export interface MirrorflowLaunch {
   readonly scrapeMetricsMs?: number;
   /** Serve HTTP (for /status), without scraping. */
   readonly http?: boolean;
+  /** `name=value`: read values as JSON and insert this static field into each (`insert_field`). */
+  readonly insertField?: string;
 }
 
 /**
  * mirrorflow with every setting at its default (checkpoints, heartbeats, offset syncs on; progress
  * flushed every 5 s), only the run's topics selected.
  */
-export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown> {
+export function mirrorflowPipeline(run: ReplicationRun, insertField?: string): Record<string, unknown> {
+  const [field, value] = insertField?.split('=') ?? [];
+  const transform =
+    field === undefined ? {} : { converter: { value: 'json' }, transforms: [{ type: 'insert_field', on: 'value', static_field: field, static_value: value }] };
   return {
     name: run.name,
     clusters: {
@@ -148,6 +165,7 @@ export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown>
         source: run.sourceAlias,
         target: run.targetAlias,
         topics: run.topics.map(exactTopicRegex),
+        ...transform,
         ...(run.isolateFrom === undefined ? {} : { replicate_heartbeats: false, checkpoints: { groups: [`${run.isolateFrom}-no-such-group`] } }),
       },
     ],
@@ -157,7 +175,7 @@ export function mirrorflowPipeline(run: ReplicationRun): Record<string, unknown>
 
 export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLaunch): Promise<ChildRun> {
   const file = join(run.dir, 'pipeline.yaml');
-  await writeFile(file, `# mirrorflow for a benchmark run, written by test/bench.\n${stringify(mirrorflowPipeline(run))}`);
+  await writeFile(file, `# mirrorflow for a benchmark run, written by test/bench.\n${stringify(mirrorflowPipeline(run, launch.insertField))}`);
   const args = [
     ...launch.nodeArgs,
     MIRRORFLOW_MAIN,

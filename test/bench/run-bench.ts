@@ -1,14 +1,18 @@
 /**
  * `npm run bench [-- options]`: mirrorflow against MirrorMaker 2 and the limit, on local clusters.
  *
- *   --workloads bulk,large,wide,latency     which workloads (default: all four)
- *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (and mirrorflow-metrics: HTTP on, /metrics scraped every 1 s; mirrorflow-eos: delivery exactly_once, throughput workloads only)
+ *   --workloads bulk,large,wide,latency,compressed,compressed-tuned,bulk-far-target,bulk-far-source,
+ *               compressed-far-target,compressed-far-source,many,latency-committed   (default: all)
+ *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (the default; also mirrorflow-metrics: HTTP on, /metrics scraped every 1 s;
+ *               mirrorflow-eos: delivery exactly_once; mirrorflow-transform: JSON converter + insert_field, JSON workloads;
+ *               ceiling: the target broker's ingest rate, 4 producers in parallel, throughput workloads)
  *   --rounds N                              rounds per workload (default 3; 1 with --smoke)
  *   --smoke                                 tiny sizes: seconds per run, for correctness only
  *   --scale F                               multiply record counts (latency: seconds) by F
  *   --bulk-records N --bulk-partitions N --large-records N --large-value-bytes N
  *   --wide-topics N --wide-partitions N --wide-records N (per topic)
- *   --latency-rate N --latency-seconds N --latency-partitions N
+ *   --latency-rate N --latency-seconds N --latency-partitions N   (latency and latency-committed)
+ *   --many-topics N --many-partitions N     many: e.g. --many-topics 1000 for 20,000 partitions
  *   --source HOST:PORT --target HOST:PORT   use these clusters instead of starting two
  *   --kafka-version V --broker-dir DIR      Kafka release; parent dir of the brokers' data
  *   --node-arg ARG (repeatable)             extra node flag for mirrorflow, e.g. --max-semi-space-size=64
@@ -112,6 +116,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       'latency-rate': { type: 'string' },
       'latency-seconds': { type: 'string' },
       'latency-partitions': { type: 'string' },
+      'many-topics': { type: 'string' },
+      'many-partitions': { type: 'string' },
       source: { type: 'string' },
       target: { type: 'string' },
       'kafka-version': { type: 'string' },
@@ -152,7 +158,15 @@ export function parseCli(argv: readonly string[]): CliOptions {
           recordsPerTopic: n('wide-records') ?? w.recordsPerTopic,
         };
       case 'latency':
+      case 'latency-committed':
         return { ...w, rate: n('latency-rate') ?? w.rate, seconds: n('latency-seconds') ?? w.seconds, partitions: n('latency-partitions') ?? w.partitions };
+      case 'many': {
+        const partitions = n('many-partitions') ?? w.partitions;
+        // Keep the trickle per partition when the partition count changes.
+        return { ...w, topics: n('many-topics') ?? w.topics, partitions, recordsPerTopic: (w.recordsPerTopic / w.partitions) * partitions };
+      }
+      default:
+        return w;
     }
   };
   if ((values.source === undefined) !== (values.target === undefined)) throw new UsageError('--source and --target go together.');

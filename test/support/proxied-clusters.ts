@@ -1,9 +1,9 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type BrokerAddress, type LocalClusters, type RestartableBroker } from '../../src/local';
-import { findFreePorts } from '../../src/local/free-ports';
+import type { LocalClusters, RestartableBroker } from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
-import { TcpProxy } from './tcp-proxy';
+import { startProxiedCluster } from './proxied-cluster';
+import type { TcpProxy } from './tcp-proxy';
 
 /** One cluster of its own behind a TCP proxy; see ownProxiedClusters(). */
 export interface ProxiedCluster {
@@ -43,23 +43,7 @@ export function ownProxiedClusters<A extends string>(aliases: readonly A[], opti
   before(async () => {
     await Promise.all(
       aliases.map(async (alias) => {
-        // The proxy must listen before the broker starts, as its address goes into the broker's
-        // settings. Both ports come from one call, so they differ.
-        const [proxyPort, proxiedPort] = (await findFreePorts(2)) as [number, number];
-        const proxy = await TcpProxy.start({ port: proxyPort, targetPort: proxiedPort });
-        const local = await startLocalClusters({
-          aliases: [alias],
-          brokerProperties: {
-            ...options.brokerProperties,
-            listeners: ({ host, brokerPort, controllerPort }: BrokerAddress) =>
-              `PLAINTEXT://${host}:${brokerPort},CONTROLLER://${host}:${controllerPort},PROXIED://127.0.0.1:${proxiedPort}`,
-            'advertised.listeners': ({ host, brokerPort }: BrokerAddress) => `PLAINTEXT://${host}:${brokerPort},PROXIED://${proxy.address}`,
-            'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PROXIED:PLAINTEXT',
-          },
-        }).catch(async (error: unknown) => {
-          await proxy.close();
-          throw error;
-        });
+        const { local, proxy } = await startProxiedCluster(alias, { brokerProperties: options.brokerProperties });
         const broker = local.broker(alias);
         started.set(alias, {
           local,

@@ -4,10 +4,13 @@
  * because the harness must not measure mirrorflow with mirrorflow's own client.
  *
  *   produce --bootstrap B --topics t1,t2 --partitions P --records N --key-bytes K --value-bytes V
- *           --headers H [--rate R] [--seed S] [--producer k=v]...
+ *           --headers H [--rate R] [--seed S] [--producer k=v]... [--values json] [--producers K]
  *       N records per topic, record i of a topic to partition i % P (even spread), random
  *       (incompressible) values, keys = the record's index as 16 hex digits padded or cut to K
- *       bytes, H small headers. --rate R paces the sends at R records/s overall.
+ *       bytes, H small headers. --rate R paces the sends at R records/s overall. --values json
+ *       writes compressible JSON objects of V bytes instead (JsonValues). --producers K sends
+ *       through K producers on K threads, each owning the partitions p with p % K = its number
+ *       (the broker ceiling: several clients at once).
  *       Prints {"records":n,"bytes":b,"ms":t}.
  *   produce-transactional --bootstrap B --topic T1,T2 --partitions P --records N --per-transaction K
  *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave] [--label L]
@@ -22,12 +25,15 @@
  *       record ids start with `L-` when --label is given (repeated runs write distinct records).
  *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
  *       non-transactional records) is what a read_committed consumer sees.
- *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed]
+ *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed] [--insert-field name=value]
  *       Reads every partition from its start to the end offset it had when the command began
  *       (the last stable offset with --isolation read_committed, which also skips aborted
  *       transactions; read_uncommitted by default).
  *       Prints {"t1":{"0":{"count":n,"hash":"…"},…},…}: hash = SHA-256 over each record's
  *       timestamp (unless skipped), key, value and headers (length-prefixed, null ≠ empty).
+ *       --insert-field hashes each value as Connect's InsertField$Value (static field) through
+ *       JsonConverter would write it: the expected target of a transforming replicator.
+ *   visible ...  see LiveLatency.java.
  *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
  *           --from-offsets o0,o1,…
  *       Pairs source and target records by partition and offset (a fresh remote topic has the
@@ -50,6 +56,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -78,6 +85,7 @@ public final class BenchTool {
             case "digest" -> digest(args);
             case "latency" -> latency(args);
             case "soak-verify" -> soakVerify(args);
+            case "visible" -> LiveLatency.run(args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
     }
@@ -107,54 +115,75 @@ public final class BenchTool {
             props.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
 
+        int producers = args.has("producers") ? args.integer("producers") : 1;
+        boolean json = args.has("values") && args.one("values").equals("json");
         AtomicReference<Exception> failure = new AtomicReference<>();
         AtomicLong acked = new AtomicLong();
-        long bytes = 0;
+        AtomicLong bytes = new AtomicLong();
         long started = System.nanoTime();
         // A soak produces for longer than any other command: --max-minutes lifts the backstop.
         long deadline = System.currentTimeMillis() + Math.max(MAX_RUN_MS, (args.has("max-minutes") ? args.longValue("max-minutes") : 0) * 60_000L);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            long sent = 0;
-            long total = records * topics.size();
-            for (long i = 0; i < records; i++) {
-                for (String topic : topics) {
-                    if (failure.get() != null) throw failure.get();
-                    if (rate > 0) {
-                        // Pace by the clock, not by sleeps of a fixed length: send what is due, then wait a tick.
-                        for (;;) {
-                            double due = (System.nanoTime() - started) / 1e9 * rate;
-                            if (sent < due) break;
-                            if (System.currentTimeMillis() > deadline) throw new IllegalStateException("produce ran past its deadline");
-                            Thread.sleep(0, 200_000);
+        long total = records * topics.size();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < producers; t++) {
+            int share = t;
+            SplittableRandom own = random.split();
+            Properties ownProps = (Properties) props.clone();
+            if (producers > 1) ownProps.put(ProducerConfig.CLIENT_ID_CONFIG, props.get(ProducerConfig.CLIENT_ID_CONFIG) + "-" + t);
+            threads.add(new Thread(() -> {
+                try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ownProps, new ByteArraySerializer(), new ByteArraySerializer())) {
+                    long sent = 0;
+                    for (long i = 0; i < records; i++) {
+                        int partition = (int) (i % partitions);
+                        if (partition % producers != share) continue;
+                        for (String topic : topics) {
+                            if (failure.get() != null) return;
+                            if (rate > 0) {
+                                // Pace by the clock, not by sleeps of a fixed length: send what is due, then wait a tick.
+                                for (;;) {
+                                    double due = (System.nanoTime() - started) / 1e9 * rate / producers;
+                                    if (sent < due) break;
+                                    if (System.currentTimeMillis() > deadline) throw new IllegalStateException("produce ran past its deadline");
+                                    Thread.sleep(0, 200_000);
+                                }
+                            }
+                            byte[] key = key(i, keyBytes);
+                            byte[] value;
+                            if (json) {
+                                value = JsonValues.value(own, i, valueBytes);
+                            } else {
+                                value = new byte[valueBytes];
+                                fill(own, value);
+                            }
+                            List<Header> hs = new ArrayList<>(headers);
+                            int headerBytes = 0;
+                            for (int h = 0; h < headers; h++) {
+                                byte[] hv = new byte[8];
+                                fill(own, hv);
+                                RecordHeader header = new RecordHeader(HEADER_KEYS[h % HEADER_KEYS.length], hv);
+                                hs.add(header);
+                                headerBytes += header.key().length() + hv.length;
+                            }
+                            producer.send(new ProducerRecord<>(topic, partition, null, key, value, hs), (metadata, error) -> {
+                                if (error != null) failure.compareAndSet(null, error);
+                                else acked.incrementAndGet();
+                            });
+                            bytes.addAndGet(key.length + value.length + headerBytes);
+                            sent++;
                         }
                     }
-                    byte[] key = key(i, keyBytes);
-                    byte[] value = new byte[valueBytes];
-                    fill(random, value);
-                    List<Header> hs = new ArrayList<>(headers);
-                    int headerBytes = 0;
-                    for (int h = 0; h < headers; h++) {
-                        byte[] hv = new byte[8];
-                        fill(random, hv);
-                        RecordHeader header = new RecordHeader(HEADER_KEYS[h % HEADER_KEYS.length], hv);
-                        hs.add(header);
-                        headerBytes += header.key().length() + hv.length;
-                    }
-                    int partition = (int) (i % partitions);
-                    producer.send(new ProducerRecord<>(topic, partition, null, key, value, hs), (metadata, error) -> {
-                        if (error != null) failure.compareAndSet(null, error);
-                        else acked.incrementAndGet();
-                    });
-                    bytes += key.length + value.length + headerBytes;
-                    sent++;
+                    producer.flush();
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
                 }
-            }
-            producer.flush();
-            if (failure.get() != null) throw failure.get();
-            if (acked.get() != total) throw new IllegalStateException("acknowledged " + acked.get() + " of " + total + " records");
+            }, "bench-producer-" + t));
         }
+        for (Thread thread : threads) thread.start();
+        for (Thread thread : threads) thread.join();
+        if (failure.get() != null) throw failure.get();
+        if (acked.get() != total) throw new IllegalStateException("acknowledged " + acked.get() + " of " + total + " records");
         long ms = (System.nanoTime() - started) / 1_000_000;
-        System.out.println("{\"records\":" + acked.get() + ",\"bytes\":" + bytes + ",\"ms\":" + ms + "}");
+        System.out.println("{\"records\":" + acked.get() + ",\"bytes\":" + bytes.get() + ",\"ms\":" + ms + "}");
     }
 
     // ---------------------------------------------------------------------------------------
@@ -303,7 +332,8 @@ public final class BenchTool {
                 }
                 result.put(topic, byPartition);
             }
-            readToEnd(consumer, all, Map.of(), (record) -> result.get(record.topic()).get(record.partition()).add(record, skipTimestamps));
+            UnaryOperator<byte[]> transform = args.has("insert-field") ? JsonValues.insertField(args.one("insert-field")) : UnaryOperator.identity();
+            readToEnd(consumer, all, Map.of(), (record) -> result.get(record.topic()).get(record.partition()).add(record, skipTimestamps, transform));
         }
         StringBuilder out = new StringBuilder("{");
         boolean firstTopic = true;
@@ -333,10 +363,14 @@ public final class BenchTool {
         }
 
         void add(ConsumerRecord<byte[], byte[]> record, boolean skipTimestamps) {
+            add(record, skipTimestamps, UnaryOperator.identity());
+        }
+
+        void add(ConsumerRecord<byte[], byte[]> record, boolean skipTimestamps, UnaryOperator<byte[]> valueTransform) {
             count++;
             if (!skipTimestamps) putLong(record.timestamp());
             putBytes(record.key());
-            putBytes(record.value());
+            putBytes(valueTransform.apply(record.value()));
             Header[] headers = record.headers().toArray();
             putLong(headers.length);
             for (Header header : headers) {
@@ -579,7 +613,7 @@ public final class BenchTool {
     }
 
     /** `--name value` pairs; a name may repeat. */
-    private static final class Args {
+    static final class Args {
         private final Map<String, List<String>> values = new HashMap<>();
 
         Args(String[] argv) {

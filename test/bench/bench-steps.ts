@@ -1,0 +1,356 @@
+/**
+ * The steps every kind of benchmark run shares (bench-run.ts, bench-many.ts, bench-visible.ts,
+ * bench-ceiling.ts): the run's environment and result, set-up errors against replicator failures,
+ * CPU accounting, polling, preload arguments, verification, and starting the replicator.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KafkaDistribution } from '../../src/local';
+import type { TcpProxy } from '../support/tcp-proxy';
+import type { BenchAdmin } from './bench-admin';
+import type { JavaTools, ProducerPerformanceSummary } from './java-tools';
+import { machineBusySeconds, processCpuSeconds, type ProcessMeter } from './process-meter';
+import { startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
+import type { ManyWorkload, ThroughputWorkload, Workload } from './workloads';
+
+export interface BenchCluster {
+  readonly bootstrap: string;
+  /** Broker pid when the benchmark started the cluster (its CPU is then reported). */
+  readonly pid?: number;
+}
+
+export interface BenchEnv {
+  readonly source: BenchCluster;
+  readonly target: BenchCluster;
+  readonly sourceAdmin: BenchAdmin;
+  readonly targetAdmin: BenchAdmin;
+  readonly java: JavaTools;
+  readonly distribution: KafkaDistribution;
+  /** Parent of the per-run folders. */
+  readonly runsDir: string;
+  readonly mirrorflow: MirrorflowLaunch;
+  readonly tunedTasks: number;
+  /** Deadline for the replicator to deliver everything, per run. */
+  readonly runTimeoutMs: number;
+  /** The clusters serve other work too (the CI smoke): runs must touch only their own topics. */
+  readonly sharedClusters: boolean;
+  /**
+   * TCP proxies in front of each cluster's second listener (test/support/proxied-cluster.ts), for
+   * the distance workloads; undefined on clusters without one (given with --source/--target).
+   */
+  readonly proxies?: { readonly source: TcpProxy; readonly target: TcpProxy };
+  readonly log: (line: string) => void;
+}
+
+export interface LatencyStats {
+  readonly pairs: number;
+  readonly p50: number;
+  readonly p90?: number;
+  readonly p99: number;
+  readonly p999?: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+export interface Verification {
+  readonly partitions: number;
+  readonly records: number;
+  /** Empty when source and target agree everywhere. */
+  readonly mismatches: readonly string[];
+}
+
+export interface RunResult {
+  readonly workload: Workload['name'];
+  readonly round: number;
+  readonly replicator: ReplicatorName;
+  readonly id: string;
+  /**
+   * `failed`: the replicator delivered wrong or incomplete data, or died — it never counts in a
+   * median. `error`: the harness could not set the run up (say, the preload failed); the
+   * replicator is not to blame, and the run is not counted either.
+   */
+  readonly status: 'ok' | 'failed' | 'error';
+  readonly failure?: string;
+  readonly records: number;
+  readonly bytes: number;
+  /** Process start → the target holds every record (latency: the paced window → all delivered). */
+  readonly elapsedMs?: number;
+  /** Process start → the first record shows on the target (latency: → the warm-up arrived). */
+  readonly firstRecordMs?: number;
+  readonly recordsPerSec?: number;
+  readonly mibPerSec?: number;
+  /** records / (elapsed − first record): the rate once running, startup left out. */
+  readonly steadyRecordsPerSec?: number;
+  readonly cpuSeconds?: number;
+  readonly cpuSecondsPerMillion?: number;
+  readonly peakRssMiB?: number;
+  readonly brokerCpuSeconds?: { readonly source?: number; readonly target?: number };
+  /** Busy CPU of the machine in the timed window not used by the replicator, the brokers or the harness. */
+  readonly otherCpuSeconds?: number;
+  readonly latencyMs?: LatencyStats;
+  /** Many partitions: process start → every partition has its first record on the target. */
+  readonly allPartitionsMs?: number;
+  /** Many partitions: CPU of the replicator (cores) over the idle window after catch-up. */
+  readonly idleCores?: number;
+  readonly preload?: { readonly records: number; readonly ms: number };
+  readonly producerPerformance?: ProducerPerformanceSummary;
+  readonly verification?: Verification;
+  /** Wall time per step of the run, ms: where a benchmark's own time goes. */
+  readonly phasesMs?: Readonly<Record<string, number>>;
+  readonly dir: string;
+}
+
+/** Wall time of each step of a run (setup, preload, replicate, stop, verify, cleanup), for the JSON. */
+export class PhaseClock {
+  private last = performance.now();
+  readonly phases: Record<string, number> = {};
+
+  mark(phase: string): void {
+    const now = performance.now();
+    this.phases[phase] = Math.round((this.phases[phase] ?? 0) + now - this.last);
+    this.last = now;
+  }
+}
+
+/** The replicator's fault: wrong data, a timeout, a crash. */
+export class RunFailure extends Error {
+  override readonly name = 'RunFailure';
+}
+
+/** The harness's own trouble before the replicator started (preload, topic setup). */
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+}
+
+/** Runs a set-up step; whatever it throws is the harness's trouble, not the replicator's. */
+export async function setup<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new HarnessError(`${what}: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`, { cause: error });
+  }
+}
+
+export const POLL_MS = 100;
+export const MIB = 1024 * 1024;
+
+export function topicNames(workload: Workload, id: string): string[] {
+  if (workload.topics === 1) return [`bench-${id}`];
+  return Array.from({ length: workload.topics }, (_, i) => `bench-${id}-${String(i).padStart(2, '0')}`);
+}
+
+/** Snapshot of everything a run's CPU accounting needs, at one moment. */
+export interface CpuMark {
+  readonly at: number;
+  readonly replicator: number;
+  readonly source?: number;
+  readonly target?: number;
+  readonly machine: number;
+  readonly harness: number;
+}
+
+export function cpuMark(env: BenchEnv, meter: Pick<ProcessMeter, 'cpuSeconds'>, at = performance.now()): CpuMark {
+  const self = process.cpuUsage();
+  return {
+    at,
+    replicator: meter.cpuSeconds(),
+    source: env.source.pid === undefined ? undefined : processCpuSeconds(env.source.pid),
+    target: env.target.pid === undefined ? undefined : processCpuSeconds(env.target.pid),
+    machine: machineBusySeconds(),
+    harness: (self.user + self.system) / 1e6,
+  };
+}
+
+export function cpuBetween(start: CpuMark, end: CpuMark): Pick<RunResult, 'brokerCpuSeconds' | 'otherCpuSeconds'> & { replicator: number } {
+  const replicator = end.replicator - start.replicator;
+  const source = start.source === undefined || end.source === undefined ? undefined : end.source - start.source;
+  const target = start.target === undefined || end.target === undefined ? undefined : end.target - start.target;
+  const other = end.machine - start.machine - replicator - (source ?? 0) - (target ?? 0) - (end.harness - start.harness);
+  return {
+    replicator,
+    brokerCpuSeconds: source === undefined && target === undefined ? undefined : { source, target },
+    // Only meaningful when both brokers are ours; with shared clusters it includes them.
+    otherCpuSeconds: Math.max(0, other),
+  };
+}
+
+/** Polls `check` every 100 ms until it returns a value, the child exits, or the deadline passes. */
+export async function pollUntil<T>(what: string, deadlineMs: number, child: ChildRun | undefined, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = performance.now() + deadlineMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    const status = child?.exitStatus();
+    if (status !== undefined) throw new RunFailure(`the process ended (${status}) before ${what}; log ${child!.logFile}:\n${await child!.tail(15)}`);
+    if (performance.now() >= deadline) throw new RunFailure(`timed out after ${Math.round(deadlineMs / 1000)} s waiting for ${what}`);
+    await sleep(POLL_MS);
+  }
+}
+
+export type Offsets = Map<string, number[]>;
+
+/** Records ÷ (last − first record on the target); undefined under 1 s, where 100 ms polls make it noise. */
+export function steadyRate(records: number, elapsedMs: number, firstRecordMs: number): number | undefined {
+  const ms = elapsedMs - firstRecordMs;
+  return ms >= 1000 ? records / (ms / 1000) : undefined;
+}
+
+export function produceArgs(
+  bootstrap: string,
+  topics: readonly string[],
+  partitions: number,
+  records: number,
+  workload: Workload,
+  extra: readonly string[] = [],
+): string[] {
+  return [
+    'produce',
+    '--bootstrap',
+    bootstrap,
+    '--topics',
+    topics.join(','),
+    '--partitions',
+    String(partitions),
+    '--records',
+    String(records),
+    '--key-bytes',
+    String(workload.shape.keyBytes),
+    '--value-bytes',
+    String(workload.shape.valueBytes),
+    '--headers',
+    String(workload.shape.headers),
+    ...(workload.kind === 'throughput' && workload.values === 'json' ? ['--values', 'json'] : []),
+    ...extra,
+  ];
+}
+
+/**
+ * Writes the workload's records into its source topics: one BenchTool run for all topics, or,
+ * when the workload names codecs, one per topic with that topic's compression.type and the
+ * workload's producer batching, as applications write compressed topics.
+ */
+export async function preloadTopics(
+  env: BenchEnv,
+  bootstrap: string,
+  topics: readonly string[],
+  workload: ThroughputWorkload | ManyWorkload,
+): Promise<{ records: number; ms: number }> {
+  const codecs = workload.kind === 'throughput' ? workload.codecs : undefined;
+  const producer = workload.kind === 'throughput' ? (workload.producer ?? []).flatMap((p) => ['--producer', p]) : [];
+  const groups =
+    codecs === undefined
+      ? [{ topics, extra: producer }]
+      : topics.map((t, i) => ({ topics: [t], extra: [...producer, '--producer', `compression.type=${codecs[i % codecs.length]!}`] }));
+  let records = 0;
+  let ms = 0;
+  for (const group of groups) {
+    const result = await env.java.benchToolJson<{ records: number; ms: number }>(
+      produceArgs(bootstrap, group.topics, workload.partitions, workload.recordsPerTopic, workload, group.extra),
+      30 * 60_000,
+    );
+    records += result.records;
+    ms += result.ms;
+  }
+  return { records, ms };
+}
+
+export type DigestResult = Record<string, Record<string, { count: number; hash: string }>>;
+
+/**
+ * Compares every source topic with its remote topic, partition by partition. With `insertField`
+ * (`name=value`) the source's values are hashed as Connect's InsertField SMT would write them.
+ */
+export async function verify(
+  env: BenchEnv,
+  run: ReplicationRun,
+  skipTimestamps: boolean,
+  targetIsolation?: string,
+  insertField?: string,
+): Promise<Verification> {
+  const flag = skipTimestamps ? ['--skip-timestamps'] : [];
+  const transform = insertField === undefined ? [] : ['--insert-field', insertField];
+  const remote = run.topics.map((t) => `${run.sourceAlias}.${t}`);
+  // An exactly-once target is read as its consumers read it: committed records only.
+  const isolation = targetIsolation === undefined ? [] : ['--isolation', targetIsolation];
+  const [source, target] = await Promise.all([
+    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.sourceBootstrap, '--topics', run.topics.join(','), ...flag, ...transform], 20 * 60_000),
+    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation], 20 * 60_000),
+  ]);
+  const mismatches: string[] = [];
+  let partitions = 0;
+  let records = 0;
+  for (const topic of run.topics) {
+    const want = source[topic] ?? {};
+    const have = target[`${run.sourceAlias}.${topic}`] ?? {};
+    if (Object.keys(have).length !== Object.keys(want).length) {
+      mismatches.push(`${topic}: ${Object.keys(want).length} partitions on the source, ${Object.keys(have).length} on the target`);
+    }
+    for (const [partition, digest] of Object.entries(want)) {
+      partitions++;
+      records += digest.count;
+      const got = have[partition];
+      if (got === undefined) mismatches.push(`${topic}-${partition}: missing on the target`);
+      else if (got.count !== digest.count) mismatches.push(`${topic}-${partition}: ${digest.count} records on the source, ${got.count} on the target`);
+      else if (got.hash !== digest.hash) mismatches.push(`${topic}-${partition}: same count (${got.count}), different content`);
+    }
+  }
+  return { partitions, records, mismatches };
+}
+
+export type Measured = Omit<RunResult, 'workload' | 'round' | 'replicator' | 'id' | 'dir' | 'records' | 'bytes'>;
+
+export function replicationRun(env: BenchEnv, id: string, dir: string, topics: readonly string[]): ReplicationRun {
+  return {
+    dir,
+    name: `bench-${id}`,
+    sourceAlias: `src-${id}`,
+    targetAlias: `dst-${id}`,
+    sourceBootstrap: env.source.bootstrap,
+    targetBootstrap: env.target.bootstrap,
+    topics,
+    isolateFrom: env.sharedClusters ? `bench-${id}` : undefined,
+  };
+}
+
+/** How the target of a run is read back: committed records only for an exactly-once run. */
+export function targetIsolation(replicator: ReplicatorName): string | undefined {
+  return replicator === 'mirrorflow-eos' ? 'read_committed' : undefined;
+}
+
+/** The field the transforming mirrorflow inserts into every value (`static_field=static_value`). */
+export const INSERTED_FIELD = 'mirrored_by=mirrorflow';
+
+/** Who replicates: the ceiling and the limit write into the target themselves. */
+export type ReplicatingName = Exclude<ReplicatorName, 'limit' | 'ceiling'>;
+
+/**
+ * Starts the replicator. In a distance workload it reaches the far cluster through that
+ * cluster's proxy (its advertised `PROXIED` listener), delayed each way, and the near one
+ * directly; the harness's own clients never cross the proxy.
+ */
+export function startReplicator(env: BenchEnv, direct: ReplicationRun, replicator: ReplicatingName, workload: Workload): Promise<ChildRun> {
+  let run = direct;
+  const distance = workload.kind === 'throughput' ? workload.distance : undefined;
+  if (distance !== undefined) {
+    if (env.proxies === undefined)
+      throw new HarnessError(`${workload.name} needs clusters with a proxied listener: the benchmark's own, not --source/--target`);
+    const far = env.proxies[distance.side];
+    far.delay(distance.oneWayMs);
+    env.proxies[distance.side === 'source' ? 'target' : 'source'].delay(0);
+    run = distance.side === 'source' ? { ...direct, sourceBootstrap: far.address } : { ...direct, targetBootstrap: far.address };
+  }
+  switch (replicator) {
+    case 'mirrorflow':
+      return startMirrorflow(run, env.mirrorflow);
+    case 'mirrorflow-transform':
+      return startMirrorflow(run, { ...env.mirrorflow, insertField: INSERTED_FIELD });
+    case 'mirrorflow-metrics':
+      return startMirrorflow(run, { ...env.mirrorflow, scrapeMetricsMs: 1000 });
+    case 'mirrorflow-eos':
+      return startMirrorflow(run, { ...env.mirrorflow, http: true, set: [...env.mirrorflow.set, 'flows.0.delivery=exactly_once'] });
+    case 'mm2-default':
+      return startMm2(run, env.distribution, 'default', env.tunedTasks);
+    case 'mm2-tuned':
+      return startMm2(run, env.distribution, 'tuned', env.tunedTasks);
+  }
+}

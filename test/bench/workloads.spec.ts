@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applies } from './bench-run';
+import { parseCli } from './run-bench';
+import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, describeWorkload, scaleWorkload, totalRecords, type ManyWorkload } from './workloads';
+
+test('every workload has a default and a smoke size, and says what it is', () => {
+  for (const name of WORKLOAD_NAMES) {
+    assert.equal(DEFAULT_WORKLOADS[name].name, name);
+    assert.equal(SMOKE_WORKLOADS[name].name, name);
+    assert.ok(totalRecords(SMOKE_WORKLOADS[name]) < totalRecords(DEFAULT_WORKLOADS[name]), name);
+  }
+  assert.equal(
+    describeWorkload(DEFAULT_WORKLOADS['compressed-far-target']),
+    '2 topics × 8 partitions, 250,000 records each × 316 B JSON, zstd / lz4 (batch.size=16384 linger.ms=5), 25 ms each way to the target',
+  );
+  assert.equal(describeWorkload(DEFAULT_WORKLOADS.many), '2,000 partitions: 100 topics × 20 partitions, 100 records each × 304 B, then 30 s idle');
+});
+
+test('the many-partitions flags keep the trickle per partition; --scale keeps at least one record per partition', () => {
+  const many = parseCli(['--workloads', 'many', '--many-topics', '1000']).bench.workloads[0] as ManyWorkload;
+  assert.equal(many.topics * many.partitions, 20_000);
+  assert.equal(many.recordsPerTopic / many.partitions, 5);
+  const scaled = scaleWorkload(DEFAULT_WORKLOADS.many, 0.01) as ManyWorkload;
+  assert.equal(scaled.recordsPerTopic, scaled.partitions);
+});
+
+test('a replicator runs only the workloads it can be measured on', () => {
+  assert.equal(applies(DEFAULT_WORKLOADS.latency, 'mirrorflow-eos'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS['latency-committed'], 'mirrorflow-eos'), true);
+  assert.equal(applies(DEFAULT_WORKLOADS.bulk, 'mirrorflow-transform'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS.compressed, 'mirrorflow-transform'), true);
+  assert.equal(applies(DEFAULT_WORKLOADS.latency, 'ceiling'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS['bulk-far-target'], 'ceiling'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS.compressed, 'ceiling'), true);
+  assert.equal(applies(DEFAULT_WORKLOADS.many, 'limit'), false);
+  assert.equal(applies(DEFAULT_WORKLOADS.many, 'mm2-default'), true);
+});
