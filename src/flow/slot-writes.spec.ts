@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { asyncScheduler, lastValueFrom } from 'rxjs';
+import { silentLogger } from '../core/ports/logger';
+import type { OutboundItem, OutboundRecord } from '../core/ports/record-writer';
+import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
+import type { FlowBatch, MirrorRecord } from '../core/record';
+import { FlowStatus } from './flow-status';
+import type { ProgressStore } from './progress-store';
+import { SlotWrites, groupBySlot, roundOffsetsInItemOrder } from './slot-writes';
+
+const record = (partition: number, offset: number): MirrorRecord => ({
+  source: { topic: 'orders', partition, offset },
+  topic: 'primary.orders',
+  partition,
+  timestamp: 0,
+  key: null,
+  value: Buffer.from(`p${partition}o${offset}`),
+  headers: [],
+});
+
+const batch = (partition: number, offsets: readonly number[]): FlowBatch => ({
+  kind: 'records',
+  source: { topic: 'orders', partition },
+  records: offsets.map((o) => record(partition, o)),
+  nextOffset: offsets[offsets.length - 1]! + 1,
+  highWatermark: 100,
+  bytes: 10,
+  sourceRecords: offsets.length,
+});
+
+test('groupBySlot: each slot gets the indices of its batches’ items in the write, in order', () => {
+  const batches = [batch(0, [0, 1]), batch(1, [5]), batch(2, [7, 8, 9])];
+  const groups = groupBySlot(
+    batches,
+    (b) => (b.kind === 'records' ? b.records.length : 0),
+    (b) => b.source.partition % 2,
+  );
+  assert.deepEqual([...groups.keys()], [0, 1]);
+  assert.deepEqual(groups.get(0)!.indices, [0, 1, 3, 4, 5]);
+  assert.deepEqual(groups.get(0)!.batches, [batches[0], batches[2]]);
+  assert.deepEqual(groups.get(1)!.indices, [2]);
+});
+
+test('roundOffsetsInItemOrder: the offsets of the rounds, in round order, land at their items', () => {
+  const out = roundOffsetsInItemOrder([{ indices: [0, 2] }, { indices: [1] }], Float64Array.from([10, 11, 20]), 3);
+  assert.deepEqual([...out], [10, 20, 11]);
+});
+
+/** Transactions that commit every slot but those in `lost`; what each commit held. */
+function fakeTransactions(lost: ReadonlySet<number>) {
+  const commits: { slot: number; values: string[]; progress: number }[] = [];
+  const transactions: SlotTransactions = {
+    cluster: 'backup',
+    claim: async () => undefined,
+    release: () => undefined,
+    fence: async () => undefined,
+    close: async () => undefined,
+    commit: async (slot, rounds, progress) => {
+      if (lost.has(slot)) throw new SlotLostError('backup', slot, 'fenced by another process');
+      const items = rounds.flat();
+      commits.push({ slot, values: items.map((i) => (i as OutboundRecord).value!.toString()), progress: progress.length });
+      return Float64Array.from(items, (_, i) => 100 * slot + i);
+    },
+  };
+  return { commits, transactions };
+}
+
+function slotWrites(transactions: SlotTransactions, current: (b: FlowBatch) => boolean = () => true): SlotWrites {
+  const status = new FlowStatus('primary', 'backup');
+  const tracker = status.outages.tracker('backup', 'writing records', silentLogger, () => Date.now());
+  const progress = { progressRecords: (entries: readonly unknown[]) => entries.map(() => ({}) as OutboundRecord) } as unknown as ProgressStore;
+  return new SlotWrites({
+    slots: 2,
+    transactions,
+    progress,
+    maxPartitionBytes: 1 << 20,
+    current,
+    outages: { writing: tracker, loading: tracker },
+    scheduler: asyncScheduler,
+    logger: silentLogger,
+  });
+}
+
+const itemsOf = (batches: readonly FlowBatch[]): OutboundItem[] => batches.flatMap((b) => (b.kind === 'records' ? b.records : []));
+
+test('write: one transaction per slot, with the progress of its batches; every item gets its offset back', async () => {
+  const { commits, transactions } = fakeTransactions(new Set());
+  const writes = slotWrites(transactions);
+  const batches = [batch(0, [0, 1]), batch(1, [0])];
+  const slotOfOne = writes.slotOf({ topic: 'orders', partition: 1 });
+  const offsets = await lastValueFrom(writes.write(itemsOf(batches), batches));
+  assert.equal(commits.length, 2);
+  const one = commits.find((c) => c.slot === slotOfOne)!;
+  assert.deepEqual(one.values, ['p1o0']);
+  assert.equal(one.progress, 1);
+  assert.equal(offsets[2], 100 * slotOfOne);
+  assert.equal(writes.dropped.has(batches[0]!) || writes.dropped.has(batches[1]!), false);
+});
+
+test('write: a lost slot drops its batches (offsets -1) and the other slot still commits', async () => {
+  const probe = slotWrites(fakeTransactions(new Set()).transactions);
+  const lostSlot = probe.slotOf({ topic: 'orders', partition: 0 });
+  const { commits, transactions } = fakeTransactions(new Set([lostSlot]));
+  const writes = slotWrites(transactions);
+  const batches = [batch(0, [0, 1]), batch(1, [0])];
+  const offsets = await lastValueFrom(writes.write(itemsOf(batches), batches));
+  assert.deepEqual([...offsets.subarray(0, 2)], [-1, -1]);
+  assert.ok(writes.dropped.has(batches[0]!));
+  assert.ok(!writes.dropped.has(batches[1]!));
+  assert.deepEqual(
+    commits.map((c) => c.values),
+    [['p1o0']],
+  );
+});
+
+test('write: a batch of a log that restarted since it was fetched is written, but stores no progress', async () => {
+  const { commits, transactions } = fakeTransactions(new Set());
+  const stale = batch(0, [3]);
+  const writes = slotWrites(transactions, (b) => b !== stale);
+  await lastValueFrom(writes.write(itemsOf([stale]), [stale]));
+  assert.deepEqual(commits, [{ slot: writes.slotOf({ topic: 'orders', partition: 0 }), values: ['p0o3'], progress: 0 }]);
+});
