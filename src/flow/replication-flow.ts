@@ -164,6 +164,8 @@ export class ReplicationFlow {
   private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
   /** Exactly-once: the transactional write path (slot-writes.ts). */
   private readonly eos: SlotWrites | undefined;
+  /** The topics the source consumer subscribes to (for the slots no member holds, exactly-once). */
+  private replicated: readonly ReplicatedTopic[] = [];
   /** Partitions whose `start: latest` position is stored together, before they are read. */
   private startFlush: Promise<void> | undefined;
   /** Every cluster operation of the flow retries through outages, reported on the flow status. */
@@ -280,6 +282,7 @@ export class ReplicationFlow {
       switchMap((topics: readonly ReplicatedTopic[]) => {
         // The previous consumer is unsubscribed by now: nothing it fetched comes any more.
         this.fenced.clear();
+        this.replicated = topics;
         return topics.length === 0
           ? NEVER
           : parts.sourceRecords
@@ -406,8 +409,10 @@ export class ReplicationFlow {
             this.retrying(this.outages.loading),
             ignoreElements(),
           );
+    // A changed slot count: the ids nobody holds now are fenced before anything is read.
+    const unheld$ = transactions === undefined ? EMPTY : defer(() => this.eos!.fenceUnheld(this.sourcePartitions()));
     const slots$ = transactions === undefined ? EMPTY : defer(() => this.eos!.storeSlotCount(partitions));
-    const reloaded = lastValueFrom(concat(claimed$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
+    const reloaded = lastValueFrom(concat(claimed$, unheld$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
       defaultValue: undefined,
     });
     // Counted once their progress is read: from then on they are fetched.
@@ -628,6 +633,11 @@ export class ReplicationFlow {
 
   private slotOf(tp: TopicPartition): number {
     return this.eos!.slotOf(tp);
+  }
+
+  /** Every partition of the topics the source consumer subscribes to. */
+  private sourcePartitions(): TopicPartition[] {
+    return this.replicated.flatMap((t) => Array.from({ length: t.partitions }, (_, partition) => ({ topic: t.source, partition })));
   }
 
   /** Failures of the written batches' transforms go to the dead-letter topic; the batches follow once it acknowledged them. */

@@ -50,11 +50,12 @@ test('roundOffsetsInItemOrder: the offsets of the rounds, in round order, land a
 /** Transactions that commit every slot but those in `lost`; what each commit held. */
 function fakeTransactions(lost: ReadonlySet<number>) {
   const commits: { slot: number; values: string[]; progress: number }[] = [];
+  const fenced: number[][] = [];
   const transactions: SlotTransactions = {
     cluster: 'backup',
     claim: async () => undefined,
     release: () => undefined,
-    fence: async () => undefined,
+    fence: async (slots) => void fenced.push([...slots]),
     close: async () => undefined,
     commit: async (slot, rounds, progress) => {
       if (lost.has(slot)) throw new SlotLostError('backup', slot, 'fenced by another process');
@@ -63,13 +64,17 @@ function fakeTransactions(lost: ReadonlySet<number>) {
       return Float64Array.from(items, (_, i) => 100 * slot + i);
     },
   };
-  return { commits, transactions };
+  return { commits, fenced, transactions };
 }
 
-function slotWrites(transactions: SlotTransactions, current: (b: FlowBatch) => boolean = () => true): SlotWrites {
+function slotWrites(transactions: SlotTransactions, current: (b: FlowBatch) => boolean = () => true, storedSlotCount?: number): SlotWrites {
   const status = new FlowStatus('primary', 'backup');
   const tracker = status.outages.tracker('backup', 'writing records', silentLogger, () => Date.now());
-  const progress = { progressRecords: (entries: readonly unknown[]) => entries.map(() => ({}) as OutboundRecord) } as unknown as ProgressStore;
+  const progress = {
+    progressRecords: (entries: readonly unknown[]) => entries.map(() => ({}) as OutboundRecord),
+    storedSlotCount,
+    slotCountRecord: (slots: number) => ({ topic: 'mm2-offsets', partition: 0, timestamp: 0, key: null, value: Buffer.from(`slots ${slots}`), headers: [] }),
+  } as unknown as ProgressStore;
   return new SlotWrites({
     slots: 2,
     transactions,
@@ -120,4 +125,26 @@ test('write: a batch of a log that restarted since it was fetched is written, bu
   const writes = slotWrites(transactions, (b) => b !== stale);
   await lastValueFrom(writes.write(itemsOf([stale]), [stale]));
   assert.deepEqual(commits, [{ slot: writes.slotOf({ topic: 'orders', partition: 0 }), values: ['p0o3'], progress: 0 }]);
+});
+
+test('fenceUnheld: with the slot count changed, the ids no partition maps to now are fenced; with it unchanged, none', async () => {
+  const partitions = [0, 1].map((partition) => ({ topic: 'orders', partition }));
+  const changed = fakeTransactions(new Set());
+  await lastValueFrom(slotWrites(changed.transactions, undefined, 4).fenceUnheld(partitions), { defaultValue: undefined });
+  assert.deepEqual(changed.fenced, [[2, 3]], 'the two partitions hold slots 0 and 1 of 2; ids 2 and 3 of the count 4 before are fenced');
+  const same = fakeTransactions(new Set());
+  await lastValueFrom(slotWrites(same.transactions, undefined, 2).fenceUnheld(partitions), { defaultValue: undefined });
+  assert.deepEqual(same.fenced, []);
+});
+
+test('storeSlotCount: a member with partitions stores a changed count in a transaction of its lowest slot, even without slot 0', async () => {
+  const { commits, transactions } = fakeTransactions(new Set());
+  const writes = slotWrites(transactions, undefined, 4);
+  const tp = { topic: 'orders', partition: 1 };
+  assert.notEqual(writes.slotOf(tp), 0);
+  await lastValueFrom(writes.storeSlotCount([tp]), { defaultValue: undefined });
+  assert.deepEqual(commits, [{ slot: writes.slotOf(tp), values: [], progress: 1 }], 'one transaction: the count record alone');
+  const none = fakeTransactions(new Set());
+  await lastValueFrom(slotWrites(none.transactions, undefined, 2).storeSlotCount([tp]), { defaultValue: undefined });
+  assert.deepEqual(none.commits, [], 'the count stored already');
 });

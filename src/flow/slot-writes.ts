@@ -15,7 +15,7 @@ import type { ProgressStore } from './progress-store';
 import type { OutageTracker } from './outage-status';
 import { retryThroughOutage } from './operators/retry-through-outage';
 import { produceRounds } from './operators/write-batches';
-import { slotOf } from './slots';
+import { slotOf, unheldSlots } from './slots';
 
 /** A slot's share of one write: the indices of its items in the write, and its batches. */
 export interface SlotGroup {
@@ -77,24 +77,46 @@ export class SlotWrites {
   }
 
   /**
-   * On the member that owns slot 0: when the stored slot count differs, the transactional ids
-   * of the slots beyond the current count are fenced (a process that still holds one from
-   * before cannot commit any more), then the count is stored in a transaction of slot 0. Once
-   * per change: the next assignment reads the count stored.
+   * After an assignment, once this member claimed its slots and before it reads progress, while
+   * the slot count is not the stored one: fences every transactional id that no member holds
+   * under the current count (`unheldSlots` of `partitions`, all the flow's source partitions).
+   * A process left behind with one of those ids (stopped, then resumed after the count changed)
+   * could otherwise commit the records of partitions that others own now; fenced first, it
+   * cannot commit any more before anything of theirs is read.
+   */
+  fenceUnheld(partitions: readonly TopicPartition[]): Observable<never> {
+    const unheld = unheldSlots(this.parts.progress.storedSlotCount, this.parts.slots, partitions);
+    if (unheld.length === 0) return EMPTY;
+    return defer(() => this.parts.transactions.fence(unheld)).pipe(
+      retryThroughOutage({ tracker: this.parts.outages.loading, scheduler: this.parts.scheduler }),
+      ignoreElements(),
+      tap({
+        complete: () =>
+          this.parts.logger.info('Slot count changed: transactional ids no process holds now are fenced.', {
+            slots: this.parts.slots,
+            stored: this.parts.progress.storedSlotCount,
+            fenced: unheld,
+          }),
+      }),
+    );
+  }
+
+  /**
+   * After an assignment's progress was read: when the stored slot count differs, this member
+   * stores the count in a transaction of its lowest slot (every member with partitions may; they
+   * store the same). Each did `fenceUnheld` first, so a stored count says that the ids of the
+   * count before were fenced. Once per change: the next assignment reads the count stored.
    */
   storeSlotCount(partitions: readonly TopicPartition[]): Observable<never> {
     const { slots } = this.parts;
     const stored = this.parts.progress.storedSlotCount;
-    if (stored === slots || !partitions.some((tp) => this.slotOf(tp) === 0)) return EMPTY;
-    const beyond = Array.from({ length: Math.max(0, (stored ?? 0) - slots) }, (_, i) => slots + i);
-    return concat(
-      defer(() => this.parts.transactions.fence(beyond)).pipe(retryThroughOutage({ tracker: this.parts.outages.loading, scheduler: this.parts.scheduler })),
-      this.commitSlot(0, [], [], [this.parts.progress.slotCountRecord(slots)]).pipe(ignoreElements()),
-    ).pipe(
+    if (stored === slots || partitions.length === 0) return EMPTY;
+    const lowest = Math.min(...partitions.map((tp) => this.slotOf(tp)));
+    return this.commitSlot(lowest, [], [], [this.parts.progress.slotCountRecord(slots)]).pipe(
       ignoreElements(),
-      tap({ complete: () => this.parts.logger.info('Slot count stored.', { slots, before: stored, fenced: beyond.length }) }),
+      tap({ complete: () => this.parts.logger.info('Slot count stored.', { slots, before: stored }) }),
       catchError((error: unknown) => {
-        // Lost slot 0 meanwhile: its next owner stores it.
+        // Lost the slot meanwhile: its next owner stores it.
         if (error instanceof SlotLostError) return EMPTY;
         return throwError(() => error);
       }),
