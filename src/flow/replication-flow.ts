@@ -225,6 +225,9 @@ export class ReplicationFlow {
             maxPartitionBytes: parts.settings.batching.maxPartitionBytes,
             current: (batch) => this.current(batch),
             outages: this.outages,
+            ...(parts.deadLetters === undefined ? {} : { deadLetters: parts.deadLetters }),
+            refusedFailure: (items, error, refused) => this.refusedFailure(items, error, refused),
+            status: parts.status,
             scheduler: parts.scheduler,
             logger: parts.logger,
           });
@@ -643,7 +646,8 @@ export class ReplicationFlow {
   /** Failures of the written batches' transforms go to the dead-letter topic; the batches follow once it acknowledged them. */
   private deadLetter(written: WrittenBatches): Observable<WrittenBatches> {
     const sink = this.parts.deadLetters;
-    if (sink === undefined) return of(written);
+    // Exactly-once: they went in the batches' transactions (slot-writes.ts).
+    if (sink === undefined || this.eos !== undefined) return of(written);
     let failures: RecordFailure[] | undefined;
     for (const batch of written.batches) {
       const dead = flowBatchDeadLetters(batch);

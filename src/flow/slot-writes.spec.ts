@@ -4,8 +4,12 @@ import { asyncScheduler, lastValueFrom } from 'rxjs';
 import { silentLogger } from '../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../core/ports/record-writer';
 import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
-import type { FlowBatch, MirrorRecord } from '../core/record';
+import type { DecodedFlowBatch, FlowBatch, MirrorRecord } from '../core/record';
 import { FlowStatus } from './flow-status';
+import { DeadLetterSink } from './dead-letter-sink';
+import { RecordFailedError, RecordRefusedError } from '../core/errors';
+import type { ClusterAdmin } from '../core/ports/cluster-admin';
+import type { RecordWriter } from '../core/ports/record-writer';
 import type { ProgressStore } from './progress-store';
 import { SlotWrites, groupBySlot, roundOffsetsInItemOrder } from './slot-writes';
 
@@ -67,8 +71,13 @@ function fakeTransactions(lost: ReadonlySet<number>) {
   return { commits, fenced, transactions };
 }
 
-function slotWrites(transactions: SlotTransactions, current: (b: FlowBatch) => boolean = () => true, storedSlotCount?: number): SlotWrites {
-  const status = new FlowStatus('primary', 'backup');
+function slotWrites(
+  transactions: SlotTransactions,
+  current: (b: FlowBatch) => boolean = () => true,
+  storedSlotCount?: number,
+  status = new FlowStatus('primary', 'backup'),
+  deadLetters?: DeadLetterSink,
+): SlotWrites {
   const tracker = status.outages.tracker('backup', 'writing records', silentLogger, () => Date.now());
   const progress = {
     progressRecords: (entries: readonly unknown[]) => entries.map(() => ({}) as OutboundRecord),
@@ -82,6 +91,12 @@ function slotWrites(transactions: SlotTransactions, current: (b: FlowBatch) => b
     maxPartitionBytes: 1 << 20,
     current,
     outages: { writing: tracker, loading: tracker },
+    ...(deadLetters === undefined ? {} : { deadLetters }),
+    refusedFailure: (items, error) => {
+      const record = items[error.index] as MirrorRecord;
+      return { record, error: new RecordFailedError(record.source, { kind: 'write' }, error.message) };
+    },
+    status,
     scheduler: asyncScheduler,
     logger: silentLogger,
   });
@@ -147,4 +162,43 @@ test('storeSlotCount: a member with partitions stores a changed count in a trans
   const none = fakeTransactions(new Set());
   await lastValueFrom(slotWrites(none.transactions, undefined, 2).storeSlotCount([tp]), { defaultValue: undefined });
   assert.deepEqual(none.commits, [], 'the count stored already');
+});
+
+test('write: a transform failure and a record the target refuses go to the dead-letter topic in the slot’s transaction, counted once it committed', async () => {
+  const status = new FlowStatus('primary', 'backup');
+  const sink = new DeadLetterSink({
+    flow: 'primary->backup',
+    topic: 'dlq',
+    replicationFactor: 1,
+    admin: {} as ClusterAdmin,
+    writer: { write: () => assert.fail('dead letters go in the transaction, not through the writer') } as unknown as RecordWriter,
+    scheduler: asyncScheduler,
+    logger: silentLogger,
+    status,
+  });
+  const asked: number[] = [];
+  const letters: string[][] = [];
+  const transactions: SlotTransactions = {
+    ...fakeTransactions(new Set()).transactions,
+    commit: async (_slot, rounds, _progress, deadLetters) => {
+      const first = deadLetters!([]);
+      asked.push(first.length);
+      const refused = rounds[0]![0]! as OutboundRecord;
+      const all = deadLetters!([{ index: 0, offsetInBatch: 0, record: refused, error: new RecordRefusedError('backup', 0, 0, 'too large') }]);
+      letters.push(all.map((r) => `${r.topic}:${r.value!.toString()}`));
+      return Float64Array.from(rounds.flat(), (_, i) => (i === 0 ? -1 : i));
+    },
+  };
+  const writes = slotWrites(transactions, undefined, undefined, status, sink);
+  const failedInTransform = record(0, 1);
+  const withFailure: DecodedFlowBatch = {
+    ...(batch(0, [0, 2]) as DecodedFlowBatch),
+    deadLetters: [{ record: failedInTransform, error: new RecordFailedError(failedInTransform.source, { kind: 'transform', plugin: 'x', step: 's' }, 'bad') }],
+  };
+  assert.equal(status.recordsDeadLettered, 0);
+  const offsets = await lastValueFrom(writes.write(itemsOf([withFailure]), [withFailure]));
+  assert.deepEqual(asked, [1], 'asked first for the transform failure alone');
+  assert.deepEqual(letters, [['dlq:p0o1', 'dlq:p0o0']], 'then with the refused record too');
+  assert.equal(offsets[0], -1);
+  assert.equal(status.recordsDeadLettered, 2, 'both counted once the transaction committed');
 });

@@ -6,11 +6,14 @@
  * shares; the grouping and the offsets' order are the pure functions below.
  */
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, throwError } from 'rxjs';
-import type { OutboundItem, OutboundRecord } from '../core/ports/record-writer';
+import type { OutboundItem, OutboundRecord, RefusedRecord } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
-import type { FlowBatch, TopicPartition } from '../core/record';
-import { flowBatchItemCount } from '../core/record';
-import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
+import type { FlowBatch, RecordFailure, TopicPartition } from '../core/record';
+import { flowBatchDeadLetters, flowBatchItemCount } from '../core/record';
+import { RecordRefusedError } from '../core/errors';
+import { SlotLostError, type DeadLettersInTransaction, type SlotTransactions } from '../core/ports/slot-transactions';
+import type { DeadLetterSink } from './dead-letter-sink';
+import type { FlowStatus } from './flow-status';
 import type { ProgressStore } from './progress-store';
 import type { OutageTracker } from './outage-status';
 import { retryThroughOutage } from './operators/retry-through-outage';
@@ -62,6 +65,11 @@ export interface SlotWritesParts {
   readonly current: (batch: FlowBatch) => boolean;
   /** The flow's outage trackers: the transactions' writes, and fencing (with loading progress). */
   readonly outages: { readonly writing: OutageTracker; readonly loading: OutageTracker };
+  /** errors.tolerance all: the dead-letter topic, written inside the slots' transactions. */
+  readonly deadLetters?: DeadLetterSink;
+  /** A record the target refused, named by its source position (`items[error.index]`). */
+  readonly refusedFailure: (items: readonly OutboundItem[], error: RecordRefusedError, refused?: RefusedRecord) => RecordFailure;
+  readonly status: FlowStatus;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
 }
@@ -125,9 +133,9 @@ export class SlotWrites {
 
   /**
    * A write's batches, split by slot, each slot's in one transaction with the progress records
-   * of its batches (slots independent, in parallel). A slot's transaction is retried through
-   * outages on its own, so a slot committed is never written again because another failed. A
-   * slot lost to another member drops its batches (they commit nothing).
+   * of its batches and their dead letters (slots independent, in parallel). A slot's transaction
+   * is retried through outages on its own, so a slot committed is never written again because
+   * another failed. A slot lost to another member drops its batches (they commit nothing).
    */
   write(items: readonly OutboundItem[], batches: readonly FlowBatch[]): Observable<Float64Array> {
     const offsets = new Float64Array(items.length);
@@ -135,10 +143,13 @@ export class SlotWrites {
     return from([...bySlot]).pipe(
       mergeMap(([slot, group]) => {
         const progress = group.batches.filter((b) => this.parts.current(b)).map((b) => ({ tp: b.source, offset: b.nextOffset - 1 }));
+        const failed = group.batches.flatMap((b) => flowBatchDeadLetters(b) ?? []);
         return this.commitSlot(
           slot,
           group.indices.map((index) => items[index]!),
           progress,
+          [],
+          failed,
         ).pipe(
           tap((slotOffsets) => group.indices.forEach((index, j) => (offsets[index] = slotOffsets[j]!))),
           catchError((error: unknown) => {
@@ -154,25 +165,60 @@ export class SlotWrites {
     );
   }
 
-  /** One transaction of a slot (its items in produce rounds, then the progress records), retried through outages. */
+  /**
+   * One transaction of a slot (its items in produce rounds, its dead letters, then the progress
+   * records), retried through outages. Dead letters (errors.tolerance all): `failed` (what the
+   * transforms failed on) and the records the target refuses on their own; they are counted once
+   * the transaction committed. Without a dead-letter topic, a refused record ends the flow naming
+   * it; nothing of the transaction is visible, and progress stays before it.
+   */
   commitSlot(
     slot: number,
     items: readonly OutboundItem[],
     progress: readonly { tp: TopicPartition; offset: number }[],
     extra: readonly OutboundRecord[] = [],
+    failed: readonly RecordFailure[] = [],
   ): Observable<Float64Array> {
     const { transactions } = this.parts;
+    const sink = this.parts.deadLetters;
     const rounds = produceRounds(items, this.parts.maxPartitionBytes);
+    // The rounds' items, in order, are the items: the place of each across the rounds.
+    const order = rounds.flatMap((r) => r.indices);
     const records = [...this.parts.progress.progressRecords(progress), ...extra];
+    let failures: readonly RecordFailure[] = failed;
+    const deadLetters: DeadLettersInTransaction | undefined =
+      sink === undefined
+        ? undefined
+        : (refused) => {
+            failures = [
+              ...failed,
+              ...refused.map((r) => this.parts.refusedFailure(items, r.error.at(order[r.index]!, r.offsetInBatch), { ...r, index: order[r.index]! })),
+            ];
+            return sink.records(failures);
+          };
     return defer(() =>
       transactions.commit(
         slot,
         rounds.map((r) => r.records),
         records,
+        deadLetters,
       ),
     ).pipe(
       map((roundOffsets) => roundOffsetsInItemOrder(rounds, roundOffsets, items.length)),
       retryThroughOutage({ tracker: this.parts.outages.writing, scheduler: this.parts.scheduler }),
+      catchError((error: unknown) => {
+        if (!(error instanceof RecordRefusedError)) return throwError(() => error);
+        // Refused on its own without a dead-letter topic, or a dead letter refused too.
+        const deadLetter = error.index - order.length;
+        if (deadLetter >= 0 && sink !== undefined) return throwError(() => sink.refusedFailure(failures[deadLetter]!, error));
+        return throwError(() => this.parts.refusedFailure(items, error.at(order[error.index]!, error.offsetInBatch)).error);
+      }),
+      tap(() => {
+        if (failures.length === 0) return;
+        sink!.counted(failures);
+        // The refused ones were counted as written; the dead-letter topic counts them now.
+        this.parts.status.recordsReplicated -= failures.length - failed.length;
+      }),
     );
   }
 }
