@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
-import type { RecordWriter } from '../core/ports/record-writer';
+import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { RecordFailure } from '../core/record';
 import { RecordFailedError, RecordRefusedError, describeError } from '../core/errors';
 import { retryWithBackoff } from '../core/retry';
@@ -46,10 +46,8 @@ export class DeadLetterSink {
   }
 
   write(failures: readonly RecordFailure[]): Observable<void> {
-    const { topic, flow, writer, logger, status } = this.options;
-    // A source partition's failures go to one partition of the topic, so they stay in order.
-    const records = failures.map((f) => deadLetterRecord(f, topic, f.error.source.partition % this.partitions, flow));
-    return writer.write(records).pipe(
+    const { topic, writer, logger } = this.options;
+    return writer.write(this.records(failures)).pipe(
       retryWithBackoff({
         retries: Number.POSITIVE_INFINITY,
         initialDelayMs: 500,
@@ -60,23 +58,42 @@ export class DeadLetterSink {
         onRetry: (error, attempt, delayMs) =>
           logger.warn('Write to the dead-letter topic failed; retrying.', { topic, error: describeError(error), attempt, delayMs }),
       }),
-      map(() => {
-        status.recordsDeadLettered += failures.length;
-        for (const { error } of failures) {
-          status.recordError(error);
-          logger.warn('A record failed and went to the dead-letter topic.', {
-            deadLetterTopic: topic,
-            topic: error.source.topic,
-            partition: error.source.partition,
-            offset: error.source.offset,
-            stage: error.stage.kind,
-            ...(error.stage.kind === 'transform' ? { plugin: error.stage.plugin, step: error.stage.step } : {}),
-            error: error.reason,
-          });
-        }
-      }),
+      map(() => this.counted(failures)),
       mapRefusal(topic, failures),
     );
+  }
+
+  /**
+   * The dead-letter records of `failures`, for a writer of the target's (`write`, or an
+   * exactly-once flow's transaction). A source partition's failures go to one partition of the
+   * topic, so they stay in order.
+   */
+  records(failures: readonly RecordFailure[]): OutboundRecord[] {
+    const { topic, flow } = this.options;
+    return failures.map((f) => deadLetterRecord(f, topic, f.error.source.partition % this.partitions, flow));
+  }
+
+  /** Once the dead-letter topic acknowledged (or a transaction committed) `failures`: counted and logged. */
+  counted(failures: readonly RecordFailure[]): void {
+    const { topic, logger, status } = this.options;
+    status.recordsDeadLettered += failures.length;
+    for (const { error } of failures) {
+      status.recordError(error);
+      logger.warn('A record failed and went to the dead-letter topic.', {
+        deadLetterTopic: topic,
+        topic: error.source.topic,
+        partition: error.source.partition,
+        offset: error.source.offset,
+        stage: error.stage.kind,
+        ...(error.stage.kind === 'transform' ? { plugin: error.stage.plugin, step: error.stage.step } : {}),
+        error: error.reason,
+      });
+    }
+  }
+
+  /** A dead letter the topic refused too (larger than it takes): the failure that stops the flow, naming the record. */
+  refusedFailure(failure: RecordFailure, error: RecordRefusedError): RecordFailedError {
+    return deadLetterRefused(this.options.topic, failure.error, error);
   }
 }
 
@@ -84,8 +101,11 @@ export class DeadLetterSink {
 function mapRefusal(topic: string, failures: readonly RecordFailure[]): MonoTypeOperatorFunction<void> {
   return catchError((error: unknown) => {
     if (!(error instanceof RecordRefusedError)) return throwError(() => error);
-    const failed = failures[error.index]!.error;
-    const reason = `${failed.reason} It could not go to the dead-letter topic "${topic}" either: ${error.message}`;
-    return throwError(() => new RecordFailedError(failed.source, failed.stage, reason, { cause: error }));
+    return throwError(() => deadLetterRefused(topic, failures[error.index]!.error, error));
   });
+}
+
+function deadLetterRefused(topic: string, failed: RecordFailedError, error: RecordRefusedError): RecordFailedError {
+  const reason = `${failed.reason} It could not go to the dead-letter topic "${topic}" either: ${error.message}`;
+  return new RecordFailedError(failed.source, failed.stage, reason, { cause: error });
 }

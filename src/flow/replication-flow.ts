@@ -34,7 +34,7 @@ import {
 } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
-import { isRecordBatch, type OutboundItem, type OutboundRecord, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
+import { isRecordBatch, type OutboundItem, type RecordWriter, type RefusedRecord, type WriteOptions } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
 import type { DecodedFlowBatch, DecodedSourceBatch, FlowBatch, MirrorRecord, RecordFailure, SourceBatch, TopicPartition } from '../core/record';
 import {
@@ -58,9 +58,8 @@ import { withStopSignal } from './operators/with-stop-signal';
 import type { DeadLetterSink } from './dead-letter-sink';
 import { retryThroughOutage } from './operators/retry-through-outage';
 import type { OutageTracker } from './outage-status';
-import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
-import { produceRounds } from './operators/write-batches';
-import { slotOf } from './slots';
+import type { SlotTransactions } from '../core/ports/slot-transactions';
+import { SlotWrites } from './slot-writes';
 import type { OffsetPreservation } from './offset-preservation';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
@@ -163,8 +162,10 @@ export class ReplicationFlow {
   private readonly resets: SourceResets;
   /** The current assignment's progress, read after the previous owners stored theirs. */
   private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
-  /** Batches of an exactly-once flow whose slot this member lost before they were committed: nothing of them advances. */
-  private readonly dropped = new WeakSet<FlowBatch>();
+  /** Exactly-once: the transactional write path (slot-writes.ts). */
+  private readonly eos: SlotWrites | undefined;
+  /** The topics the source consumer subscribes to (for the slots no member holds, exactly-once). */
+  private replicated: readonly ReplicatedTopic[] = [];
   /** Partitions whose `start: latest` position is stored together, before they are read. */
   private startFlush: Promise<void> | undefined;
   /** Every cluster operation of the flow retries through outages, reported on the flow status. */
@@ -214,6 +215,22 @@ export class ReplicationFlow {
       offsetSyncs: emitter === undefined ? undefined : track(emitter.cluster, 'writing offset syncs'),
       deadLetters: track(target, 'creating the dead-letter topic'),
     };
+    this.eos =
+      parts.settings.exactlyOnce === undefined
+        ? undefined
+        : new SlotWrites({
+            slots: parts.settings.exactlyOnce.slots,
+            transactions: parts.transactions!,
+            progress: parts.progress,
+            maxPartitionBytes: parts.settings.batching.maxPartitionBytes,
+            current: (batch) => this.current(batch),
+            outages: this.outages,
+            ...(parts.deadLetters === undefined ? {} : { deadLetters: parts.deadLetters }),
+            refusedFailure: (items, error, refused) => this.refusedFailure(items, error, refused),
+            status: parts.status,
+            scheduler: parts.scheduler,
+            logger: parts.logger,
+          });
   }
 
   private retrying<T>(tracker: OutageTracker): MonoTypeOperatorFunction<T> {
@@ -268,6 +285,7 @@ export class ReplicationFlow {
       switchMap((topics: readonly ReplicatedTopic[]) => {
         // The previous consumer is unsubscribed by now: nothing it fetched comes any more.
         this.fenced.clear();
+        this.replicated = topics;
         return topics.length === 0
           ? NEVER
           : parts.sourceRecords
@@ -296,7 +314,7 @@ export class ReplicationFlow {
       // A batch ending at a failing record (tolerance none) is the last: fetching stops.
       takeWhile((batch) => flowBatchFailure(batch) === undefined, true),
       settings.exactlyOnce
-        ? writeBatches(settings.batching, (records, batches) => this.writeTransactions(records, batches), scheduler, true)
+        ? writeBatches(settings.batching, (records, batches) => this.eos!.write(records, batches), scheduler, true)
         : writeBatches(settings.batching, (records) => this.write(records), scheduler),
       concatMap((written) => this.deadLetter(written)),
       mergeMap((written) => this.commit(written)),
@@ -394,8 +412,10 @@ export class ReplicationFlow {
             this.retrying(this.outages.loading),
             ignoreElements(),
           );
-    const slots$ = transactions === undefined ? EMPTY : defer(() => this.storeSlotCount(partitions));
-    const reloaded = lastValueFrom(concat(claimed$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
+    // A changed slot count: the ids nobody holds now are fenced before anything is read.
+    const unheld$ = transactions === undefined ? EMPTY : defer(() => this.eos!.fenceUnheld(this.sourcePartitions()));
+    const slots$ = transactions === undefined ? EMPTY : defer(() => this.eos!.storeSlotCount(partitions));
+    const reloaded = lastValueFrom(concat(claimed$, unheld$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
       defaultValue: undefined,
     });
     // Counted once their progress is read: from then on they are fetched.
@@ -431,7 +451,7 @@ export class ReplicationFlow {
     // MM2's offset -1 ("resume at 0").
     if (this.parts.settings.exactlyOnce !== undefined) {
       // Stored in a transaction of the partition's slot, as all progress of the flow is.
-      await lastValueFrom(this.commitSlot(this.slotOf(tp), [], [{ tp, offset: partition.latest - 1 }]), { defaultValue: undefined });
+      await lastValueFrom(this.eos!.commitSlot(this.slotOf(tp), [], [{ tp, offset: partition.latest - 1 }]), { defaultValue: undefined });
       this.parts.progress.markReplicated(tp, partition.latest - 1);
       return partition.latest;
     }
@@ -614,108 +634,20 @@ export class ReplicationFlow {
     return { record: mirrored, error: new RecordFailedError(mirrored.source, { kind: 'write' }, error.message, { cause: error }) };
   }
 
-  /**
-   * Exactly-once, on the member that owns slot 0: when the stored slot count differs, the
-   * transactional ids of the slots beyond the current count are fenced (a process that still
-   * holds one from before cannot commit any more), then the count is stored in a transaction of
-   * slot 0. Once per change: the next assignment reads the count stored.
-   */
-  private storeSlotCount(partitions: readonly TopicPartition[]): Observable<never> {
-    const slots = this.parts.settings.exactlyOnce!.slots;
-    const stored = this.parts.progress.storedSlotCount;
-    if (stored === slots || !partitions.some((tp) => this.slotOf(tp) === 0)) return EMPTY;
-    const beyond = Array.from({ length: Math.max(0, (stored ?? 0) - slots) }, (_, i) => slots + i);
-    return concat(
-      defer(() => this.parts.transactions!.fence(beyond)).pipe(this.retrying(this.outages.loading)),
-      this.commitSlot(0, [], [], [this.parts.progress.slotCountRecord(slots)]).pipe(ignoreElements()),
-    ).pipe(
-      ignoreElements(),
-      tap({ complete: () => this.parts.logger.info('Slot count stored.', { slots, before: stored, fenced: beyond.length }) }),
-      catchError((error: unknown) => {
-        // Lost slot 0 meanwhile: its next owner stores it.
-        if (error instanceof SlotLostError) return EMPTY;
-        return throwError(() => error);
-      }),
-    );
-  }
-
   private slotOf(tp: TopicPartition): number {
-    return slotOf(tp, this.parts.settings.exactlyOnce!.slots);
+    return this.eos!.slotOf(tp);
   }
 
-  /**
-   * Exactly-once: a write's batches, split by slot, each slot's in one transaction with the
-   * progress records of its batches (slots independent, in parallel). A slot's transaction is
-   * retried through outages on its own, so a slot committed is never written again because
-   * another failed. A slot lost to another member drops its batches (they commit nothing).
-   */
-  private writeTransactions(items: readonly OutboundItem[], batches: readonly FlowBatch[]): Observable<Float64Array> {
-    const offsets = new Float64Array(items.length);
-    const bySlot = new Map<number, { indices: number[]; batches: FlowBatch[] }>();
-    let i = 0;
-    for (const batch of batches) {
-      const count = flowBatchItemCount(batch);
-      const slot = this.slotOf(batch.source);
-      let group = bySlot.get(slot);
-      if (!group) bySlot.set(slot, (group = { indices: [], batches: [] }));
-      for (let j = 0; j < count; j++) group.indices.push(i + j);
-      group.batches.push(batch);
-      i += count;
-    }
-    return from([...bySlot]).pipe(
-      mergeMap(([slot, group]) => {
-        const progress = group.batches.filter((b) => this.current(b)).map((b) => ({ tp: b.source, offset: b.nextOffset - 1 }));
-        return this.commitSlot(
-          slot,
-          group.indices.map((index) => items[index]!),
-          progress,
-        ).pipe(
-          tap((slotOffsets) => group.indices.forEach((index, j) => (offsets[index] = slotOffsets[j]!))),
-          catchError((error: unknown) => {
-            if (!(error instanceof SlotLostError)) return throwError(() => error);
-            for (const batch of group.batches) this.dropped.add(batch);
-            group.indices.forEach((index) => (offsets[index] = -1));
-            return EMPTY;
-          }),
-        );
-      }),
-      ignoreElements(),
-      (done$) => concat(done$, of(offsets)),
-    );
-  }
-
-  /** One transaction of a slot (its items in produce rounds, then the progress records), retried through outages. */
-  private commitSlot(
-    slot: number,
-    items: readonly OutboundItem[],
-    progress: readonly { tp: TopicPartition; offset: number }[],
-    extra: readonly OutboundRecord[] = [],
-  ): Observable<Float64Array> {
-    const transactions = this.parts.transactions!;
-    const rounds = produceRounds(items, this.parts.settings.batching.maxPartitionBytes);
-    const records = [...this.parts.progress.progressRecords(progress), ...extra];
-    return defer(() =>
-      transactions.commit(
-        slot,
-        rounds.map((r) => r.records),
-        records,
-      ),
-    ).pipe(
-      map((roundOffsets) => {
-        // Back into item order: the rounds' items, in order, are the items.
-        const out = new Float64Array(items.length);
-        let k = 0;
-        for (const round of rounds) for (const index of round.indices) out[index] = roundOffsets[k++]!;
-        return out;
-      }),
-      retryThroughOutage({ tracker: this.outages.writing, scheduler: this.parts.scheduler }),
-    );
+  /** Every partition of the topics the source consumer subscribes to. */
+  private sourcePartitions(): TopicPartition[] {
+    return this.replicated.flatMap((t) => Array.from({ length: t.partitions }, (_, partition) => ({ topic: t.source, partition })));
   }
 
   /** Failures of the written batches' transforms go to the dead-letter topic; the batches follow once it acknowledged them. */
   private deadLetter(written: WrittenBatches): Observable<WrittenBatches> {
     const sink = this.parts.deadLetters;
-    if (sink === undefined) return of(written);
+    // Exactly-once: they went in the batches' transactions (slot-writes.ts).
+    if (sink === undefined || this.eos !== undefined) return of(written);
     let failures: RecordFailure[] | undefined;
     for (const batch of written.batches) {
       const dead = flowBatchDeadLetters(batch);
@@ -733,7 +665,7 @@ export class ReplicationFlow {
     // One function per write, not per record.
     const sync = emitter ? (tp: TopicPartition, sourceOffset: number, targetOffset: number): void => emitter.record(tp, sourceOffset, targetOffset) : undefined;
     for (const batch of written.batches) {
-      if (this.dropped.has(batch)) {
+      if (this.eos?.dropped.has(batch)) {
         // Its slot was lost before the commit: nothing of it is visible on the target.
         i += flowBatchItemCount(batch);
         this.budget.release(batch.bytes);

@@ -5,7 +5,8 @@ import { KafkaSlotTransactions, type PartitionAnswer, type TransactionalPartitio
 import { SlotLostError } from '../core/ports/slot-transactions';
 import type { OutboundRecord } from '../core/record';
 import type { ProducerIdentity } from './producer-sequences';
-import { KafkaAuthorizationError } from '../core/errors';
+import { KafkaAuthorizationError, RecordRefusedError } from '../core/errors';
+import { outboundItemBytes, type RefusedRecord } from '../core/ports/record-writer';
 
 const record = (topic: string, partition: number, value: string): OutboundRecord => ({
   topic,
@@ -37,6 +38,8 @@ class FakeBroker implements TransactionPort {
   loseEndTxnAnswer: Error | undefined;
   /** Every EndTxn from now on goes unanswered. */
   coordinatorDown = false;
+  /** Per topic, the most item bytes one partition's batch may have (the topic's max.message.bytes): larger is MESSAGE_TOO_LARGE. */
+  readonly maxBatchBytes = new Map<string, number>();
 
   initProducerId(id: string): Promise<ProducerIdentity> {
     const epoch = (this.epochs.get(id) ?? -1) + 1;
@@ -70,7 +73,9 @@ class FakeBroker implements TransactionPort {
     const result: PartitionAnswer[] = [];
     for (const part of parts) {
       const key = `${part.topic}-${part.partition}`;
-      const errorCode = answers?.get(key) ?? (this.epochs.get(id) === identity.producerEpoch ? 0 : 90);
+      const limit = this.maxBatchBytes.get(part.topic);
+      const tooLarge = limit !== undefined && part.items.reduce((sum, i) => sum + outboundItemBytes(i), 0) > limit;
+      const errorCode = answers?.get(key) ?? (this.epochs.get(id) !== identity.producerEpoch ? 90 : tooLarge ? 10 : 0);
       assert.ok(this.open.get(id)?.has(key) === true || errorCode !== 0, `${key} was added to the transaction before it was written`);
       if (errorCode !== 0) {
         result.push({ topic: part.topic, partition: part.partition, errorCode, baseOffset: -1 });
@@ -279,4 +284,70 @@ test('a transactional id the principal may not use ends the claim naming the Tra
       /mirrorflow\.p\.a-b-0 .*TRANSACTIONAL_ID_AUTHORIZATION_FAILED/.test(error.message) &&
       error.message.includes('WRITE and DESCRIBE on the TransactionalId resource, for the ids with the prefix "mirrorflow.p.a-b-"'),
   );
+});
+
+test('a batch too large for its topic goes again in smaller ones, and a record too large alone goes to the dead letters, all in the one transaction', async () => {
+  const broker = new FakeBroker();
+  broker.maxBatchBytes.set('a.t', 400);
+  const tx = make(broker);
+  await tx.claim([0], member);
+  const big = record('a.t', 0, 'B'.repeat(500));
+  const seen: RefusedRecord[][] = [];
+  const offsets = await tx.commit(
+    0,
+    [[record('a.t', 0, 'x'), big, record('a.t', 0, 'y'), record('a.t', 1, 'z')]],
+    [record('mm2-offsets.a.internal', 7, 'p')],
+    (refused) => {
+      seen.push([...refused]);
+      return refused.map((r) => record('dlq', 0, `dead ${r.record.value!.toString().slice(0, 1)} at ${r.index}`));
+    },
+  );
+  assert.deepEqual(broker.committed.get('a.t-0'), ['x', 'y'], 'the records around it, in order (the fake checks their sequences)');
+  assert.deepEqual(broker.committed.get('a.t-1'), ['z']);
+  assert.deepEqual(broker.committed.get('dlq-0'), ['dead B at 1']);
+  assert.deepEqual(broker.committed.get('mm2-offsets.a.internal-7'), ['p']);
+  assert.equal(offsets[1], -1, 'the refused record has no offset on the topic');
+  assert.deepEqual([offsets[0], offsets[2], offsets[3]], [0, 1, 0]);
+  assert.deepEqual(
+    seen.map((s) => s.map((r) => r.index)),
+    [[], [1]],
+    'asked first for the dead letters of the batches, then with the refused record',
+  );
+  const calls = broker.calls.filter((c) => !c.startsWith('init'));
+  const added = calls.findIndex((c) => c.startsWith('add') && c.includes('dlq-0'));
+  assert.ok(
+    added > 0 && added < calls.indexOf('produce mirrorflow.p.a-b-0 dlq-0'),
+    `the dead-letter partition is added before it is written: ${calls.join(' | ')}`,
+  );
+  assert.equal(calls.filter((c) => c.startsWith('end')).length, 1, 'one commit');
+  // The learnt limit holds for the next transaction: one record per request, none refused.
+  const before = broker.calls.length;
+  await tx.commit(0, [[record('a.t', 0, 'u'.repeat(150)), record('a.t', 0, 'v'.repeat(150)), record('a.t', 0, 'w'.repeat(150))]], [], (refused) =>
+    refused.length > 0 ? assert.fail('nothing refused') : [],
+  );
+  assert.deepEqual(
+    broker.committed
+      .get('a.t-0')!
+      .slice(2)
+      .map((v) => v[0]),
+    ['u', 'v', 'w'],
+  );
+  assert.equal(broker.calls.slice(before).filter((c) => c.startsWith('produce')).length, 3);
+});
+
+test('a record too large alone without dead letters gives the transaction up with a RecordRefusedError naming it; nothing of it is committed', async () => {
+  const broker = new FakeBroker();
+  broker.maxBatchBytes.set('a.t', 400);
+  const tx = make(broker);
+  await tx.claim([0], member);
+  await assert.rejects(
+    tx.commit(0, [[record('a.t', 0, 'x')], [record('a.t', 0, 'B'.repeat(500))]], [record('mm2-offsets.a.internal', 7, 'p')]),
+    (error: unknown) => error instanceof RecordRefusedError && error.index === 1 && /larger than a\.t-0 takes/.test(error.message),
+  );
+  assert.equal(broker.committed.get('a.t-0'), undefined);
+  assert.equal(broker.committed.get('mm2-offsets.a.internal-7'), undefined);
+  // The next transaction starts with a new epoch (the old one's open transaction is aborted).
+  await tx.commit(0, [[record('a.t', 0, 'y')]], []);
+  assert.deepEqual(broker.committed.get('a.t-0'), ['y']);
+  assert.equal(broker.calls.filter((c) => c.startsWith('init')).length, 2);
 });

@@ -5,15 +5,19 @@
  *
  * Per owned slot a transactional producer: its id and epoch from InitProducerId with the slot's
  * transactional id, and per partition the sequences of what it sent (producer-sequences.ts).
- * A commit is AddPartitionsToTxn (the items' partitions and the progress records'), the produce
- * rounds, the progress records, then EndTxn(commit). Every batch carries the transactional bit.
+ * A commit is AddPartitionsToTxn (the items' partitions, the progress records' and the dead
+ * letters'), the produce rounds (slot-produce.ts: a batch refused as too large goes again in
+ * smaller ones, a record refused on its own goes to the dead letters), the dead letters (a
+ * partition of theirs not added yet is added first), the progress records, then EndTxn(commit).
+ * Every batch carries the transactional bit.
  *
  * Failures:
  * - PRODUCER_FENCED, INVALID_PRODUCER_EPOCH: the transaction was aborted (nothing of it becomes
  *   visible). When the group moved on without this process, another member holds the slot now:
  *   SlotLostError before anything more is written, and the slot stays lost until the next claim.
  *   Otherwise the coordinator aborted it (a transaction past its timeout): reset, as below.
- * - What retrying cannot fix (a missing ACL on the transactional id, say) ends the flow.
+ * - What retrying cannot fix (a missing ACL on the transactional id, say) ends the flow; so does
+ *   a record refused on its own without dead letters to take it (RecordRefusedError).
  * - A commit whose answer was lost: asked again (`endCommit`), never given up while in doubt.
  * - Anything else inside a transaction: the transaction is given up and the producer reset before
  *   its next one, by a new InitProducerId, asked only after the group confirmed that this member
@@ -27,18 +31,15 @@
  */
 import type { Logger } from '../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../core/record';
-import { KafkaAuthorizationError, KafkaTransportError } from '../core/errors';
-import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
-import { isRecordBatch } from '../core/ports/record-writer';
+import { KafkaAuthorizationError, KafkaTransportError, RecordRefusedError } from '../core/errors';
+import { SlotLostError, type DeadLettersInTransaction, type SlotTransactions } from '../core/ports/slot-transactions';
+import type { RefusedRecord } from '../core/ports/record-writer';
 import { toTransportError } from './errors';
-import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
-import { ProducerSequences, type ProducerIdentity, type ProducerStamp } from './producer-sequences';
+import { ProducerSequences, type ProducerIdentity } from './producer-sequences';
+import { FENCED_CODES, produceItems, type SlotProducer, type TransactionPort } from './slot-produce';
 
-/** Error codes of the answers that say another producer holds the transactional id now. */
-export const FENCED_CODES: Readonly<Record<number, string>> = {
-  47: 'INVALID_PRODUCER_EPOCH',
-  90: 'PRODUCER_FENCED',
-};
+export { FENCED_CODES, type PartitionAnswer, type TransactionalPartition, type TransactionPort } from './slot-produce';
+
 const FENCED_TYPES = new Set(Object.values(FENCED_CODES));
 
 /**
@@ -49,37 +50,6 @@ export function fencedBy(error: unknown): string | undefined {
   const { type, message } = (typeof error === 'object' && error !== null ? error : {}) as { type?: unknown; message?: unknown };
   if (typeof type === 'string' && FENCED_TYPES.has(type)) return type;
   return typeof message === 'string' && /\bUnknown error code 90\b/.test(message) ? 'PRODUCER_FENCED' : undefined;
-}
-
-/** One partition's part of a produce request: the stamp stands for its whole record batch. */
-export interface TransactionalPartition {
-  readonly topic: string;
-  readonly partition: number;
-  readonly stamp: ProducerStamp;
-  /** Records, or forwarded batches (one compressed, or several uncompressed), as the writer groups them. */
-  readonly items: readonly OutboundItem[];
-}
-
-export interface PartitionAnswer {
-  readonly topic: string;
-  readonly partition: number;
-  readonly errorCode: number;
-  readonly baseOffset: number;
-}
-
-/** The broker requests of a transactional producer. Failures reject with an error whose `type` names Kafka's error, when the broker gave one. */
-export interface TransactionPort {
-  /** InitProducerId at the transactional id's coordinator (retrying while it is busy: CONCURRENT_TRANSACTIONS and the like). */
-  initProducerId(transactionalId: string, transactionTimeoutMs: number): Promise<ProducerIdentity>;
-  addPartitionsToTxn(
-    transactionalId: string,
-    identity: ProducerIdentity,
-    partitions: readonly { topic: string; partitions: readonly number[] }[],
-  ): Promise<void>;
-  /** Produce requests (one per leader), acks=all; every partition answered. */
-  produce(transactionalId: string, identity: ProducerIdentity, partitions: readonly TransactionalPartition[]): Promise<PartitionAnswer[]>;
-  endTxn(transactionalId: string, identity: ProducerIdentity, commit: boolean): Promise<void>;
-  close(): Promise<void>;
 }
 
 interface Slot {
@@ -106,6 +76,8 @@ export interface KafkaSlotTransactionsOptions {
 export class KafkaSlotTransactions implements SlotTransactions {
   readonly cluster: string;
   private slots = new Map<number, Slot>();
+  /** Per topic, learnt from a target refusing a batch as too large (slot-produce.ts); shared by the slots. */
+  private readonly batchLimits = new Map<string, number>();
   private stillMember: () => Promise<boolean> = () => Promise.resolve(true);
 
   constructor(
@@ -141,10 +113,15 @@ export class KafkaSlotTransactions implements SlotTransactions {
     for (const n of slots) await this.port.initProducerId(this.id(n), this.options.transactionTimeoutMs);
   }
 
-  commit(n: number, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {
+  commit(
+    n: number,
+    rounds: readonly (readonly OutboundItem[])[],
+    progress: readonly OutboundRecord[],
+    deadLetters?: DeadLettersInTransaction,
+  ): Promise<Float64Array> {
     const slot = this.slots.get(n);
     if (slot === undefined) return Promise.reject(new SlotLostError(this.cluster, n, 'not assigned to this process'));
-    const run = slot.queue.then(() => this.transaction(n, slot, rounds, progress));
+    const run = slot.queue.then(() => this.transaction(n, slot, rounds, progress, deadLetters));
     slot.queue = run.catch(() => undefined);
     return run;
   }
@@ -175,7 +152,13 @@ export class KafkaSlotTransactions implements SlotTransactions {
     );
   }
 
-  private async transaction(n: number, slot: Slot, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array> {
+  private async transaction(
+    n: number,
+    slot: Slot,
+    rounds: readonly (readonly OutboundItem[])[],
+    progress: readonly OutboundRecord[],
+    deadLetters: DeadLettersInTransaction | undefined,
+  ): Promise<Float64Array> {
     if (slot.lost !== undefined) throw new SlotLostError(this.cluster, n, slot.lost);
     if (slot.reset) {
       if (!(await this.stillMember())) return this.lose(n, slot, 'the group moved on without this process: another process holds the slot');
@@ -186,30 +169,49 @@ export class KafkaSlotTransactions implements SlotTransactions {
       }
     }
     const identity = slot.sequences.identity!;
-    const all = [...rounds, ...(progress.length > 0 ? [progress] : [])].filter((round) => round.length > 0);
-    const partitions = new Map<string, Set<number>>();
-    for (const round of all) {
-      for (const item of round) {
-        let set = partitions.get(item.topic);
-        if (!set) partitions.set(item.topic, (set = new Set()));
-        set.add(item.partition);
-      }
-    }
+    const dead = deadLetters?.([]) ?? [];
+    const partitions = partitionsOf([...rounds, progress, dead]);
     if (partitions.size === 0) return new Float64Array(0);
-    const offsets = new Float64Array(rounds.reduce((sum, r) => sum + r.length, 0));
+    const items = rounds.reduce((sum, r) => sum + r.length, 0);
+    const offsets = new Float64Array(items);
+    const producer: SlotProducer = {
+      cluster: this.cluster,
+      port: this.port,
+      transactionalId: slot.id,
+      identity,
+      sequences: slot.sequences,
+      batchLimits: this.batchLimits,
+    };
     try {
-      await this.port.addPartitionsToTxn(
-        slot.id,
-        identity,
-        [...partitions].map(([topic, set]) => ({ topic, partitions: [...set].sort((a, b) => a - b) })),
-      );
+      await this.port.addPartitionsToTxn(slot.id, identity, topicPartitions(partitions));
+      const refused: RefusedRecord[] = [];
       let base = 0;
       for (const round of rounds) {
         if (round.length === 0) continue;
-        offsets.set(await this.produceRound(n, slot, identity, round), base);
+        const at = base;
+        const onRefused =
+          deadLetters && ((r: RefusedRecord): void => void refused.push({ ...r, index: at + r.index, error: r.error.at(at + r.index, r.offsetInBatch) }));
+        try {
+          offsets.set(await produceItems(producer, round, onRefused), base);
+        } catch (error) {
+          throw error instanceof RecordRefusedError ? error.at(at + error.index, error.offsetInBatch) : error;
+        }
         base += round.length;
       }
-      if (progress.length > 0) await this.produceRound(n, slot, identity, progress);
+      // Records refused on their own go to the dead-letter topic, in this transaction.
+      const letters = refused.length === 0 ? dead : deadLetters!(refused);
+      if (letters.length > 0) {
+        const added = partitionsOf([letters]);
+        for (const [topic, set] of partitions) for (const p of set) added.get(topic)?.delete(p);
+        if ([...added.values()].some((set) => set.size > 0)) await this.port.addPartitionsToTxn(slot.id, identity, topicPartitions(added));
+        try {
+          await produceItems(producer, letters);
+        } catch (error) {
+          // A dead letter refused too: its index follows the items of the rounds.
+          throw error instanceof RecordRefusedError ? error.at(items + error.index, 0) : error;
+        }
+      }
+      if (progress.length > 0) await produceItems(producer, progress);
       await this.endCommit(n, slot, identity);
     } catch (error) {
       return this.failed(n, slot, error);
@@ -252,55 +254,6 @@ export class KafkaSlotTransactions implements SlotTransactions {
     }
   }
 
-  /** One produce request per leader for a round; the offsets of its items, in order. */
-  private async produceRound(n: number, slot: Slot, identity: ProducerIdentity, round: readonly OutboundItem[]): Promise<Float64Array> {
-    const groups = new Map<string, { topic: string; partition: number; indices: number[]; counts: number[] }>();
-    round.forEach((item, i) => {
-      const key = `${item.topic}\0${item.partition}`;
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { topic: item.topic, partition: item.partition, indices: [], counts: [] }));
-      group.indices.push(i);
-      group.counts.push(isRecordBatch(item) ? item.batch.recordCount : 1);
-    });
-    const parts: TransactionalPartition[] = [];
-    for (const g of groups.values()) {
-      const first = round[g.indices[0]!]!;
-      const stamp = slot.sequences.stamp(
-        g.topic,
-        g.partition,
-        g.counts.reduce((a, b) => a + b, 0),
-        first,
-      );
-      // A fresh producer per transaction attempt never has a send in doubt.
-      if (stamp === 'in-doubt') throw new KafkaTransportError(this.cluster, `a write to ${g.topic}-${g.partition} is in doubt`, true);
-      parts.push({ topic: g.topic, partition: g.partition, stamp, items: g.indices.map((i) => round[i]!) });
-    }
-    const answers = await this.port.produce(slot.id, identity, parts);
-    const offsets = new Float64Array(round.length);
-    const answered = new Set<string>();
-    let failure: { code: number; where: string } | undefined;
-    for (const a of answers) {
-      const g = groups.get(`${a.topic}\0${a.partition}`);
-      if (!g) continue;
-      answered.add(`${a.topic}\0${a.partition}`);
-      if (a.errorCode !== 0) {
-        const fenced = FENCED_CODES[a.errorCode];
-        if (fenced !== undefined) throw Object.assign(new Error(`${a.topic}-${a.partition} answered ${fenced}`), { type: fenced });
-        failure ??= { code: a.errorCode, where: `${a.topic}-${a.partition}` };
-        continue;
-      }
-      slot.sequences.acknowledged(a.topic, a.partition);
-      let offset = a.baseOffset;
-      for (let j = 0; j < g.indices.length; j++) {
-        offsets[g.indices[j]!] = offset;
-        offset += g.counts[j]!;
-      }
-    }
-    if (failure !== undefined) throw kafkajsProtocolErrors().createErrorFromCode(failure.code);
-    if (answered.size !== groups.size) throw new Error('partitions missing from the produce answers');
-    return offsets;
-  }
-
   /**
    * The transaction is given up; the producer is reset before the next. Fenced too: the reset
    * asks the group first, and loses the slot when this process no longer belongs to its
@@ -313,6 +266,8 @@ export class KafkaSlotTransactions implements SlotTransactions {
   private failed(n: number, slot: Slot, error: unknown): never {
     const fenced = fencedBy(error);
     slot.reset = true;
+    // A record the target refuses on its own, without a dead-letter topic: retrying cannot help.
+    if (error instanceof RecordRefusedError) throw error;
     if (fenced !== undefined) {
       throw new KafkaTransportError(
         this.cluster,
@@ -334,4 +289,21 @@ export class KafkaSlotTransactions implements SlotTransactions {
     this.options.logger?.warn('Slot lost: its uncommitted records are dropped; the group gives the slot to another process.', { slot: n, reason });
     throw new SlotLostError(this.cluster, n, reason, cause === undefined ? {} : { cause });
   }
+}
+
+/** The partitions of some records, by topic. */
+function partitionsOf(lists: readonly (readonly OutboundItem[])[]): Map<string, Set<number>> {
+  const partitions = new Map<string, Set<number>>();
+  for (const list of lists) {
+    for (const item of list) {
+      let set = partitions.get(item.topic);
+      if (!set) partitions.set(item.topic, (set = new Set()));
+      set.add(item.partition);
+    }
+  }
+  return partitions;
+}
+
+function topicPartitions(partitions: Map<string, Set<number>>): { topic: string; partitions: number[] }[] {
+  return [...partitions].filter(([, set]) => set.size > 0).map(([topic, set]) => ({ topic, partitions: [...set].sort((a, b) => a - b) }));
 }

@@ -140,7 +140,7 @@ describe('exactly-once replication', () => {
     const start = async (): Promise<{ child: ChildPipeline; address: string }> => {
       const child = spawnPipeline(file);
       all.push(child);
-      return { child, address: await httpAddress(child) };
+      return { child, address: await httpAddress(child, 90_000) };
     };
     const stop = async (child: ChildPipeline, signal: NodeJS.Signals): Promise<void> => {
       child.kill(signal);
@@ -223,7 +223,7 @@ describe('exactly-once replication', () => {
     const start = async (): Promise<{ child: ChildPipeline; address: string }> => {
       const child = spawnPipeline(file, { args: ['--http', '127.0.0.1:0'] });
       all.push(child);
-      return { child, address: await httpAddress(child) };
+      return { child, address: await httpAddress(child, 90_000) };
     };
     const producer = keepProducingTransactions(topic, 'zstd', partitions);
     try {

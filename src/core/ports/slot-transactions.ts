@@ -1,5 +1,14 @@
 import type { OutboundItem, OutboundRecord } from '../record';
 import { KafkaTransportError } from '../errors';
+import type { RefusedRecord } from './record-writer';
+
+/**
+ * The dead-letter records of one transaction attempt (errors.tolerance all), written after its
+ * rounds and before its progress: asked first with no refusals (the records its batches' transforms
+ * failed on), then, when the target refused records on their own (`index`: the item's place
+ * across the rounds), with those too. Each attempt asks again.
+ */
+export type DeadLettersInTransaction = (refused: readonly RefusedRecord[]) => readonly OutboundRecord[];
 
 /**
  * The exactly-once writer of a flow (`delivery: exactly_once`): one transactional producer per
@@ -20,12 +29,21 @@ export interface SlotTransactions {
   release(): void;
   /**
    * One transaction of `slot`: the items (in produce rounds, each round at most one record batch
-   * per partition), then the progress records, then the commit. Resolves with the offset of each
-   * item of the rounds, in order (for a forwarded batch, of its first record). Rejects with
-   * SlotLostError when another member holds the slot now (nothing of it is visible), or with a
-   * retriable error once the transaction was given up: the same items go again in a new one.
+   * per partition, split further where the target refuses a batch as too large), the dead
+   * letters, the progress records, then the commit. Resolves with the offset of each item of
+   * the rounds, in order (for a forwarded batch, of its first record; -1 for a record refused and
+   * dead-lettered). Rejects with SlotLostError when another member holds the slot now (nothing
+   * of it is visible), with a retriable error once the transaction was given up (the same items
+   * go again in a new one), or with RecordRefusedError when the target refuses a record on its
+   * own and there are no `deadLetters` (or refuses a dead letter: its `index` then counts on
+   * after the rounds' items); the transaction is then given up.
    */
-  commit(slot: number, rounds: readonly (readonly OutboundItem[])[], progress: readonly OutboundRecord[]): Promise<Float64Array>;
+  commit(
+    slot: number,
+    rounds: readonly (readonly OutboundItem[])[],
+    progress: readonly OutboundRecord[],
+    deadLetters?: DeadLettersInTransaction,
+  ): Promise<Float64Array>;
   /** Fences the transactional ids of slots nobody owns any more (the slot count went down). */
   fence(slots: readonly number[]): Promise<void>;
   close(): Promise<void>;

@@ -14,6 +14,7 @@
  *       Prints {"records":n,"bytes":b,"ms":t}.
  *   produce-transactional --bootstrap B --topic T1,T2 --partitions P --records N --per-transaction K
  *           --abort-every A [--compression C1,C2] [--linger-ms L] [--batch-size S] [--interleave] [--label L]
+ *           [--large-every E --large-bytes V]
  *       Into each topic in turn (with its codec, or the one codec given for all): N records in
  *       transactions of K records (record j of a transaction to partition j % P), every A-th
  *       transaction aborted, written by a transactional producer with compression.type C (none),
@@ -23,6 +24,8 @@
  *       ones; two in three are aborted), and a non-transactional producer writing one record per
  *       partition while both transactions are open. Compressible values, keys, one header each;
  *       record ids start with `L-` when --label is given (repeated runs write distinct records).
+ *       --large-every E pads the value of every E-th record of a transaction (j % E == E - 1) to
+ *       V bytes, for a target that takes less.
  *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
  *       non-transactional records) is what a read_committed consumer sees.
  *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed] [--insert-field name=value]
@@ -199,9 +202,14 @@ public final class BenchTool {
 
     /** Prefix of the record ids of produce-transactional (`--label`), so that repeated runs write distinct records. */
     private static String idPrefix = "";
+    /** Every `largeEvery`-th record of a transaction gets a value of `largeBytes` (`--large-every`, `--large-bytes`); 0: none. */
+    private static int largeEvery = 0;
+    private static int largeBytes = 0;
 
     private static void produceTransactional(Args args, String topic, String compression, long[] counts) throws Exception {
         idPrefix = args.has("label") ? args.one("label") + "-" : "";
+        largeEvery = args.has("large-every") ? args.integer("large-every") : 0;
+        largeBytes = args.has("large-bytes") ? args.integer("large-bytes") : 0;
         int partitions = args.integer("partitions");
         int records = args.integer("records");
         int perTransaction = args.integer("per-transaction");
@@ -271,7 +279,9 @@ public final class BenchTool {
     private static void sendRange(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, String who, int transaction, int from, int to) {
         for (int j = from; j < to; j++) {
             String id = idPrefix + who + "-" + transaction + "-" + j;
-            byte[] value = ("value of " + id + ": " + "the quick brown fox jumps over the lazy dog ".repeat(3)).getBytes(StandardCharsets.UTF_8);
+            String text = "value of " + id + ": " + "the quick brown fox jumps over the lazy dog ".repeat(3);
+            if (largeEvery > 0 && j % largeEvery == largeEvery - 1) text = text + ".".repeat(Math.max(0, largeBytes - text.length()));
+            byte[] value = text.getBytes(StandardCharsets.UTF_8);
             List<Header> headers = List.of(new RecordHeader("id", id.getBytes(StandardCharsets.UTF_8)));
             producer.send(new ProducerRecord<>(topic, j % partitions, null, id.getBytes(StandardCharsets.UTF_8), value, headers));
         }
