@@ -39,11 +39,13 @@ export interface GroupMember {
   /** The generation of the last join, once joined. */
   generation(): number | undefined;
   /**
-   * Asks the coordinator whether this member still belongs to its generation. True while a
-   * rebalance waits for this member to rejoin (it still owns what it had); false once a newer
-   * generation formed without it. Rejects when the coordinator cannot be asked.
+   * Asks the coordinator whether this member still belongs to `generation` (its current one when
+   * not given). True while a rebalance waits for this member to rejoin (it still owns what it
+   * had); false once a newer generation formed without it, and false as soon as this member
+   * itself rejoined past `generation`: what it held there was given up before the join, however
+   * much of it is still being written. Rejects when the coordinator cannot be asked.
    */
-  stillMember(): Promise<boolean>;
+  stillMember(generation?: number): Promise<boolean>;
 }
 
 interface Entry {
@@ -100,8 +102,12 @@ export function groupHooks(
   ];
   const member: GroupMember = {
     generation: () => entry.group?.generationId ?? undefined,
-    stillMember: async () => {
+    stillMember: async (generation) => {
       const group = entry.group;
+      // Past the generation asked about (rejoined, or between joins after giving it up): a write
+      // still finishing for it is a stale owner's, even though the coordinator would take this
+      // member's heartbeat for its new generation.
+      if (generation !== undefined && group?.generationId !== generation) return false;
       // Not joined yet (or between joins): nothing to be fenced from; only the coordinator's answer fences.
       if (!group?.coordinator || !group.memberId || group.generationId === null) return true;
       try {

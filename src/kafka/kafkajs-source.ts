@@ -94,13 +94,17 @@ export class KafkajsSource implements RecordSource {
         // its last records are still being acknowledged: the flush after them is its own final word
         // on partitions it owned until it left, not a stale owner's, so it is not fenced. (A next
         // owner that read progress before it lands copies those records again: duplicates, never a gap.)
+        // Asked about the generation of this assignment, not the member's latest: a write of
+        // partitions given up in a rebalance that outlasted the wait for it (or the exactly-once
+        // reset of a slot given up so) must not pass for the new generation's owner.
+        const generation = member.generation();
         const stillMember = (): Promise<boolean> =>
           abort.signal.aborted
             ? Promise.resolve(true)
-            : member.stillMember().catch((error: unknown) => {
+            : member.stillMember(generation).catch((error: unknown) => {
                 throw toTransportError(this.cluster, error, 'Checking the group membership');
               });
-        assignedTo(assigned, member.generation(), stillMember);
+        assignedTo(assigned, generation, stillMember);
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
             const start = startOffset({ topic, partition });
