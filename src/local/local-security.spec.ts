@@ -15,7 +15,8 @@ test('secured local settings: listeners, mechanisms, authorizer, owner-only file
     assert.equal(descriptor.saslSslBootstrap, '127.0.0.1:9094');
     assert.equal(descriptor.sslBootstrap, '127.0.0.1:9095');
     assert.equal(brokerProperties['listener.name.ssl.ssl.client.auth'], 'required');
-    assert.equal(brokerProperties['super.users'], 'User:admin');
+    assert.equal(brokerProperties['super.users'], 'User:admin;User:mirrorflow-broker');
+    assert.equal(brokerProperties['inter.broker.listener.name'], 'SSL');
     assert.equal(brokerProperties['allow.everyone.if.no.acl.found'], 'false');
     assert.equal(brokerProperties['listener.security.protocol.map'], 'CONTROLLER:SASL_PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL');
     const passwords = await Promise.all(['admin', 'alice', 'bob'].map((user) => readLocalPassword(descriptor, user)));

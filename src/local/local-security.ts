@@ -2,12 +2,14 @@
  * Secured listeners for a local cluster: a CA made at start, a broker certificate, SCRAM and PLAIN
  * users with random passwords, client certificates for mutual TLS (also an expired one and one
  * from a CA the broker does not trust, for tests), and the StandardAuthorizer with the launcher's
- * own `admin` as the only super user. Everything lands in `<cluster dir>/security/`, readable by
+ * own `admin` as super user (and the broker itself, which reaches its own SSL listener with its
+ * certificate). Everything lands in `<cluster dir>/security/`, readable by
  * the owner only; passwords are in one file there and nowhere else outside the broker's config.
  *
  * Listeners: SASL_SSL (SCRAM-SHA-512, SCRAM-SHA-256 and PLAIN), SSL with `ssl.client.auth=required`,
  * PLAINTEXT (kept for the launcher's readiness probe; with the authorizer on, an anonymous client
- * there is denied everything) and the controller's, SASL_PLAINTEXT with PLAIN as `admin`.
+ * there is denied everything) and the controller's, SASL_PLAINTEXT with PLAIN as `admin`. The
+ * broker's own traffic (transaction markers among it) goes over the SSL listener.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -75,6 +77,8 @@ export const LOCAL_SUPER_USER = 'admin';
 export const LOCAL_SASL_MECHANISMS: readonly string[] = ['SCRAM-SHA-512', 'SCRAM-SHA-256', 'PLAIN'];
 const USER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const DAY_MS = 86_400_000;
+/** The broker certificate's CN, and so its principal on the SSL listener it uses to reach itself. */
+const BROKER_COMMON_NAME = 'mirrorflow-broker';
 const PLAIN_MODULE = 'org.apache.kafka.common.security.plain.PlainLoginModule';
 const SCRAM_MODULE = 'org.apache.kafka.common.security.scram.ScramLoginModule';
 
@@ -98,7 +102,7 @@ export async function prepareSecurity(dir: string, options: LocalSecurityOptions
 
   const ca = createCertificateAuthority('mirrorflow local CA');
   const stranger = createCertificateAuthority('mirrorflow untrusted CA');
-  const broker = issueCertificate(ca, { commonName: 'mirrorflow-broker', hosts: options.brokerHosts ?? ['127.0.0.1', 'localhost'] });
+  const broker = issueCertificate(ca, { commonName: BROKER_COMMON_NAME, hosts: options.brokerHosts ?? ['127.0.0.1', 'localhost'] });
   const caFile = await write('ca.pem', ca.certificatePem);
   const untrustedCaFile = await write('untrusted-ca.pem', stranger.certificatePem);
 
@@ -126,6 +130,10 @@ export async function prepareSecurity(dir: string, options: LocalSecurityOptions
     listeners: `PLAINTEXT://${host}:${ports.brokerPort},CONTROLLER://${host}:${ports.controllerPort},SASL_SSL://${host}:${ports.saslSslPort},SSL://${host}:${ports.sslPort}`,
     'advertised.listeners': `PLAINTEXT://${host}:${ports.brokerPort},SASL_SSL://${host}:${ports.saslSslPort},SSL://${host}:${ports.sslPort}`,
     'listener.security.protocol.map': 'CONTROLLER:SASL_PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL',
+    // The broker reaches itself over its SSL listener with its own certificate (User:mirrorflow-broker,
+    // a super user below): over PLAINTEXT it would be User:ANONYMOUS, denied the CLUSTER_ACTION that
+    // transaction markers and the leaders' transaction checks need, so exactly-once could not commit.
+    'inter.broker.listener.name': 'SSL',
     // The broker reaches its own controller as the super user.
     'sasl.mechanism.controller.protocol': 'PLAIN',
     'listener.name.controller.sasl.enabled.mechanisms': 'PLAIN',
@@ -146,7 +154,7 @@ export async function prepareSecurity(dir: string, options: LocalSecurityOptions
   if (authorizer) {
     brokerProperties['authorizer.class.name'] = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
     brokerProperties['allow.everyone.if.no.acl.found'] = 'false';
-    brokerProperties['super.users'] = `User:${LOCAL_SUPER_USER}`;
+    brokerProperties['super.users'] = `User:${LOCAL_SUPER_USER};User:${BROKER_COMMON_NAME}`;
   }
   const formatArgs = [...passwords].flatMap(([user, password]) =>
     ['SCRAM-SHA-512', 'SCRAM-SHA-256'].flatMap((mechanism) => ['--add-scram', `${mechanism}=[name=${user},password=${password}]`]),

@@ -24,20 +24,6 @@ before(async () => {
   await secured.ready();
   await secured.grantAll('source', 'mirror');
   await secured.grantAll('target', 'mirror');
-  // The broker reaches itself over its PLAINTEXT listener, as User:ANONYMOUS: the transaction
-  // coordinator writes commit markers (WriteTxnMarkers) and partition leaders verify transactions
-  // with it (AddPartitionsToTxn), both of which need CLUSTER_ACTION on the cluster.
-  await targetAcls([
-    {
-      resourceType: AclResourceTypes.CLUSTER,
-      resourceName: 'kafka-cluster',
-      resourcePatternType: ResourcePatternTypes.LITERAL,
-      principal: 'User:ANONYMOUS',
-      host: '*',
-      operation: AclOperationTypes.CLUSTER_ACTION,
-      permissionType: AclPermissionTypes.ALLOW,
-    },
-  ]);
 });
 
 /** WRITE and DESCRIBE for `mirror` on the transactional ids starting with `prefix`, on the target. */
