@@ -255,6 +255,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
 
   const reader: TopicReader = {
     cluster: 'target2',
+    recordAt: async () => undefined,
     readToEnd: () =>
       defer(() => {
         log('load-checkpoints');
