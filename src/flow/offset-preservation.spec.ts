@@ -54,7 +54,15 @@ function fakeTarget(start: { earliest: number; latest: number }, markers: GroupO
     close: async () => {},
   };
   const status = new PreservationStatus();
-  const preservation = new OffsetPreservation({ targetAdmin: admin, writer, readers, markerGroup: 'g.preserved-offsets', status, logger: silentLogger, now: () => 1 });
+  const preservation = new OffsetPreservation({
+    targetAdmin: admin,
+    writer,
+    readers,
+    markerGroup: 'g.preserved-offsets',
+    status,
+    logger: silentLogger,
+    now: () => 1,
+  });
   return { preservation, status, commits, written, log };
 }
 
@@ -135,7 +143,10 @@ test('after a crash, a marked partition whose target holds records the source do
   assert.match((foreignFirst.status.get(tp) as { reason: string }).reason, /the source has no record at offset 50/);
 
   // A crash before any progress was stored: compared from where the partition is preserved.
-  const noProgress = fakeTarget({ earliest: 0, latest: 30 }, [{ ...marker[0]!, offset: 10 }], { source: fakeReader(), target: fakeReader((o) => (o === 10 ? 'x' : 'copied')) });
+  const noProgress = fakeTarget({ earliest: 0, latest: 30 }, [{ ...marker[0]!, offset: 10 }], {
+    source: fakeReader(),
+    target: fakeReader((o) => (o === 10 ? 'x' : 'copied')),
+  });
   assert.equal(await noProgress.preservation.start(tp, REMOTE, undefined, sourceAt(10)), 10);
   assert.equal(noProgress.status.get(tp)?.preserved, false);
 });

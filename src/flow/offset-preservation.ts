@@ -180,7 +180,10 @@ export class OffsetPreservation {
   private async foreignRecords(tp: TopicPartition, remote: string, from: number, end: number): Promise<string | undefined> {
     const { readers } = this.parts;
     for (const offset of new Set([from, end - 1])) {
-      const [source, target] = await Promise.all([readers.source.recordAt(tp.topic, tp.partition, offset), readers.target.recordAt(remote, tp.partition, offset)]);
+      const [source, target] = await Promise.all([
+        readers.source.recordAt(tp.topic, tp.partition, offset),
+        readers.target.recordAt(remote, tp.partition, offset),
+      ]);
       if (target === undefined || target.offset !== offset) continue; // deleted on the target since: nothing to compare
       if (source === undefined || source.offset !== offset)
         return `the target partition ends at offset ${end}, past the stored progress (${from}), but the source has no record at offset ${offset} that the target has: another program wrote to the target partition`;
