@@ -10,6 +10,7 @@ import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
 import { registerStatusCommand } from './commands/status.command';
+import { registerMigrateCommand } from './commands/migrate.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerClustersCommand(program);
   registerFailoverCommand(program);
   registerStatusCommand(program);
+  registerMigrateCommand(program);
   return program;
 }
