@@ -19,7 +19,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describeError } from '../../core/errors';
 import { migrationRecord, readMigrationState, type CommittedOffset, type MigrationEntry, type MigrationState } from '../../flow/migration-state';
 import { executeFailover, planFailover, type FailoverPlan } from './failover';
-import { migrationReport, partitionReports, type GroupReport, type MigrationReport, type PartitionReport } from './migrate-report';
+import { migrationReport, partitionReports, type MigrationReport, type PartitionReport } from './migrate-report';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError, MigrationRefusedError } from './tool-errors';
 
