@@ -169,7 +169,11 @@ export class KafkajsTopicReader implements TopicReader {
   recordAt(topic: string, partition: number, offset: number): Promise<KafkaRecord | undefined> {
     return new Promise<KafkaRecord | undefined>((resolve, reject) => {
       let stopped = false;
-      const consumer = this.kafka.consumer({ groupId: `mirrorflow-reader-${randomUUID()}`, allowAutoTopicCreation: false, maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS });
+      const consumer = this.kafka.consumer({
+        groupId: `mirrorflow-reader-${randomUUID()}`,
+        allowAutoTopicCreation: false,
+        maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS,
+      });
       let started: Promise<void> = Promise.resolve();
       const finish = (outcome: () => void): void => {
         if (stopped) return;
@@ -200,7 +204,15 @@ export class KafkajsTopicReader implements TopicReader {
             }
             const m = (batch.messages as unknown as DecodedMessage[]).find((message) => Number(message.offset) >= offset);
             if (m === undefined) return;
-            const record = { topic, partition, offset: Number(m.offset), timestamp: Number(m.timestamp), key: m.key ?? null, value: m.value ?? null, headers: m.headers };
+            const record = {
+              topic,
+              partition,
+              offset: Number(m.offset),
+              timestamp: Number(m.timestamp),
+              key: m.key ?? null,
+              value: m.value ?? null,
+              headers: m.headers,
+            };
             finish(() => resolve(record));
           },
         });

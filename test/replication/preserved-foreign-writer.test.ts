@@ -62,7 +62,13 @@ describe('offsets: preserve and a writer besides the flow', () => {
     // Another program writes to the remote partition; then the source gets more records.
     await target.produce(
       remote,
-      Array.from({ length: 5 }, (_, i) => ({ partition: 0, key: Buffer.from(`foreign-${i}`), value: Buffer.from('not from the source'), headers: [], timestamp: T0 })),
+      Array.from({ length: 5 }, (_, i) => ({
+        partition: 0,
+        key: Buffer.from(`foreign-${i}`),
+        value: Buffer.from('not from the source'),
+        headers: [],
+        timestamp: T0,
+      })),
     );
     await source.produce(topic, numbered('b', 100, 50));
 
