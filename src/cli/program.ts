@@ -12,6 +12,7 @@ import { registerFailoverCommand } from './commands/failover.command';
 import { registerStatusCommand } from './commands/status.command';
 import { registerPluginsCommand } from './commands/plugins.command';
 import { registerTestCommand } from './commands/test.command';
+import { registerMigrateCommand } from './commands/migrate.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -32,5 +33,6 @@ export function buildProgram(): Command {
   registerStatusCommand(program);
   registerPluginsCommand(program);
   registerTestCommand(program);
+  registerMigrateCommand(program);
   return program;
 }

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestScheduler } from 'rxjs/testing';
 import { type Observable, NEVER, concat, defer, finalize, map, of, throwError, timer } from 'rxjs';
+import { NOT_MIGRATING } from './migration-state';
 import { CheckpointFlow, checkpointsForGroup, renameTopicPartition, type CheckpointFlowSettings } from './checkpoint-flow';
 import { CheckpointStore } from './checkpoint-store';
 import { OutageStatus } from './outage-status';
@@ -164,6 +165,8 @@ interface HarnessOptions {
   readonly existingCheckpoints?: readonly Checkpoint[];
   readonly loadFrames?: number;
   readonly targetStates?: ReadonlyMap<string, GroupState>;
+  /** Groups a migration cutover took over. */
+  readonly cutOver?: readonly string[];
 }
 
 const SETTINGS: CheckpointFlowSettings = {
@@ -255,6 +258,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
 
   const reader: TopicReader = {
     cluster: 'target2',
+    recordAt: async () => undefined,
     readToEnd: () =>
       defer(() => {
         log('load-checkpoints');
@@ -303,6 +307,14 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     logger: silentLogger,
     status,
     outages: new OutageStatus(),
+    ...(options.cutOver === undefined
+      ? {}
+      : {
+          migration: {
+            refreshed: () => defer(() => (log('migration'), of(NOT_MIGRATING))),
+            syncStopped: (group: string) => options.cutOver!.includes(group),
+          },
+        }),
   });
   return { flow, status, calls, writes, commits };
 }
@@ -471,6 +483,27 @@ describe('CheckpointFlow in virtual time', () => {
         assert.equal(h.status.groups, 1);
       });
     }
+  });
+
+  test('group offset sync leaves alone the groups a migration cutover took over, reading the migration state before each pass', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      const h = harness(scheduler, { groups: ['g1', 'g2'], cutOver: ['g1'], settings: { syncGroupOffsets: { enabled: true, intervalMs: 20 } } });
+      expectObservable(h.flow.run(cold('45ms s'))).toBe('45ms |');
+      flush();
+      assert.deepEqual(
+        h.calls.filter((c) => c.startsWith('migration')),
+        ['migration@20', 'migration@40'],
+      );
+      assert.deepEqual(
+        h.commits.map((c) => [c.at, c.group]),
+        [
+          [20, 'g2'],
+          [40, 'g2'],
+        ],
+        'g1 is never committed into',
+      );
+    });
   });
 
   test('group offset sync runs on its own timer and commits the checkpoints into groups the target does not know', () => {

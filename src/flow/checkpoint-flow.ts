@@ -65,6 +65,7 @@ import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
 import { withStopSignal } from './operators/with-stop-signal';
 import { groupTranslationLag } from './translation-lag';
+import type { MigrationWatch } from './migration-state';
 import type { OutageStatus, OutageTracker } from './outage-status';
 
 export interface CheckpointFlowSettings {
@@ -114,6 +115,8 @@ export interface CheckpointFlowParts {
    * as it is, up to the target partition's end, instead of translated.
    */
   readonly preservationMarkers?: string;
+  /** The flow's migration state: groups that `mirrorflow migrate cutover` took over are not synced any more. */
+  readonly migration?: Pick<MigrationWatch, 'refreshed' | 'syncStopped'>;
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
 export const CheckpointFlowParts = Symbol.for('mirrorflow.CheckpointFlowParts');
@@ -227,9 +230,7 @@ export class CheckpointFlow {
         );
         const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
-          ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(
-              exhaustMap(() => this.groupSync.sync(this.checkpoints.convertedOffsets())),
-            )
+          ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(exhaustMap(() => this.syncGroups()))
           : EMPTY;
         return merge(follow$, groups$, checkpoints$, sync$).pipe(ignoreElements(), takeUntil(stopped$));
       };
@@ -261,6 +262,26 @@ export class CheckpointFlow {
         }),
       );
     });
+  }
+
+  /**
+   * One group offset sync pass, without the groups a migration cutover took over: their offsets
+   * on the target are their consumers' now. The state is read right before the pass; when it
+   * cannot be read, the pass is skipped rather than risk moving a cut-over group.
+   */
+  private syncGroups(): Observable<void> {
+    const { migration, logger } = this.parts;
+    if (migration === undefined) return this.groupSync.sync(this.checkpoints.convertedOffsets());
+    return migration.refreshed().pipe(
+      mergeMap(() => {
+        const converted = new Map([...this.checkpoints.convertedOffsets()].filter(([group]) => !migration.syncStopped(group)));
+        return this.groupSync.sync(converted);
+      }),
+      catchError((error: unknown) => {
+        logger.warn('Reading the migration state failed; group offsets are synced at the next interval.', { error: describeError(error) });
+        return EMPTY;
+      }),
+    );
   }
 
   /** The checkpoints topic on the target and the offset-syncs topic, as MM2 creates them. */

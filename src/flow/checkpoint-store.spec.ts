@@ -25,6 +25,7 @@ function reader(batches: Observable<DecodedSourceBatch>): TopicReader {
     cluster: 'target2',
     readToEnd: () => batches,
     follow: (): Observable<TopicFollowEvent> => EMPTY,
+    recordAt: async () => undefined,
   };
 }
 

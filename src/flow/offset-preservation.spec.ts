@@ -1,18 +1,32 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastValueFrom, of, type Observable } from 'rxjs';
+import { EMPTY, lastValueFrom, of, type Observable } from 'rxjs';
 import { FILLER_HEADER, OffsetPreservation } from './offset-preservation';
 import { PreservationStatus } from './preservation-status';
 import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { OutboundItem, RecordWriter } from '../core/ports/record-writer';
 import { silentLogger } from '../core/ports/logger';
 import type { DecodedSourceBatch, FlowBatch, KafkaRecord } from '../core/record';
+import type { TopicReader } from '../core/ports/record-source';
 
 const tp = { topic: 'orders', partition: 0 };
 const REMOTE = 'primary.orders';
 
 /** A target partition that assigns offsets as a broker does, and keeps the markers committed. */
-function fakeTarget(start: { earliest: number; latest: number }, markers: GroupOffset[] = []) {
+/** Records as a reader returns them: the same content at every offset unless `content` says otherwise. */
+function fakeReader(content: (offset: number) => string | undefined = () => 'copied'): TopicReader {
+  return {
+    cluster: 'any',
+    readToEnd: () => EMPTY,
+    follow: () => EMPTY,
+    recordAt: async (topic, partition, offset) => {
+      const value = content(offset);
+      return value === undefined ? undefined : { topic, partition, offset, timestamp: 5, key: null, value: Buffer.from(value), headers: [] };
+    },
+  };
+}
+
+function fakeTarget(start: { earliest: number; latest: number }, markers: GroupOffset[] = [], readers = { source: fakeReader(), target: fakeReader() }) {
   const log = { ...start };
   const commits: GroupOffset[][] = [];
   const written: OutboundItem[] = [];
@@ -40,7 +54,15 @@ function fakeTarget(start: { earliest: number; latest: number }, markers: GroupO
     close: async () => {},
   };
   const status = new PreservationStatus();
-  const preservation = new OffsetPreservation({ targetAdmin: admin, writer, markerGroup: 'g.preserved-offsets', status, logger: silentLogger, now: () => 1 });
+  const preservation = new OffsetPreservation({
+    targetAdmin: admin,
+    writer,
+    readers,
+    markerGroup: 'g.preserved-offsets',
+    status,
+    logger: silentLogger,
+    now: () => 1,
+  });
   return { preservation, status, commits, written, log };
 }
 
@@ -102,6 +124,31 @@ test('after a crash, a partition marked preserved resumes at the end of the targ
   assert.equal(await unmarked.preservation.start(tp, REMOTE, 50, sourceAt(0)), 50);
   const state = unmarked.status.get(tp);
   assert.ok(state !== undefined && !state.preserved && state.fromOffset === 50);
+});
+
+test('after a crash, a marked partition whose target holds records the source does not have falls back at the stored progress instead of skipping them', async () => {
+  const marker = [{ topic: REMOTE, partition: 0, offset: 0, metadata: '{"preserved":true}' }];
+  // Another program wrote the last record of the target partition: the source's record at that offset differs.
+  const foreignLast = fakeTarget({ earliest: 0, latest: 80 }, marker, { source: fakeReader(), target: fakeReader((o) => (o === 79 ? 'foreign' : 'copied')) });
+  assert.equal(await foreignLast.preservation.start(tp, REMOTE, 50, sourceAt(0)), 50);
+  const state = foreignLast.status.get(tp);
+  assert.ok(state !== undefined && !state.preserved && state.fromOffset === 50);
+  assert.match(state.reason, /record at offset 79 is not the source's .*another program wrote to the target partition/);
+  await lastValueFrom(foreignLast.preservation.flush(), { defaultValue: undefined });
+  assert.equal(JSON.parse(foreignLast.commits.at(-1)![0]!.metadata).preserved, false, 'the fallback is marked for later runs');
+
+  // The other program's records are the first past the progress, and the source has not got that far yet.
+  const foreignFirst = fakeTarget({ earliest: 0, latest: 80 }, marker, { source: fakeReader((o) => (o >= 50 ? undefined : 'copied')), target: fakeReader() });
+  assert.equal(await foreignFirst.preservation.start(tp, REMOTE, 50, sourceAt(0)), 50);
+  assert.match((foreignFirst.status.get(tp) as { reason: string }).reason, /the source has no record at offset 50/);
+
+  // A crash before any progress was stored: compared from where the partition is preserved.
+  const noProgress = fakeTarget({ earliest: 0, latest: 30 }, [{ ...marker[0]!, offset: 10 }], {
+    source: fakeReader(),
+    target: fakeReader((o) => (o === 10 ? 'x' : 'copied')),
+  });
+  assert.equal(await noProgress.preservation.start(tp, REMOTE, undefined, sourceAt(10)), 10);
+  assert.equal(noProgress.status.get(tp)?.preserved, false);
 });
 
 test('a partition that fell back in an earlier run stays fallen back, and is not counted again', async () => {

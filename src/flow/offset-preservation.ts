@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { firstValueFrom, lastValueFrom, type Observable, defer } from 'rxjs';
 import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { Logger } from '../core/ports/logger';
-import { topicPartitionKey, type FlowBatch, type SourceBatch, type TopicPartition } from '../core/record';
+import type { TopicReader } from '../core/ports/record-source';
+import { topicPartitionKey, type FlowBatch, type KafkaRecord, type SourceBatch, type TopicPartition } from '../core/record';
 import { MirrorflowError } from '../core/errors';
 import type { PreservationStatus } from './preservation-status';
 
@@ -17,6 +19,11 @@ export interface OffsetPreservationParts {
   readonly targetAdmin: ClusterAdmin;
   /** The flow's replication writer: fillers go through the same idempotent producer as the records. */
   readonly writer: RecordWriter;
+  /**
+   * Read single records of the source and of the target: before a partition resumes at the
+   * target's end after a crash, the records there are compared with the source's at the same offsets.
+   */
+  readonly readers: { readonly source: TopicReader; readonly target: TopicReader };
   /**
    * The group on the target whose committed offsets keep each partition's state across
    * restarts (offset: where it is preserved from, or where it fell back; metadata: why).
@@ -118,8 +125,16 @@ export class OffsetPreservation {
       // An earlier run began here and stopped before it stored progress: during the fill, or
       // after records were written at their offsets.
       const since = marker.offset;
+      if (target.latest > since) {
+        const differs = await this.foreignRecords(tp, remote, since, target.latest);
+        if (differs !== undefined) {
+          this.fallBack(tp, remote, differs, since, marker);
+          return since;
+        }
+        this.preserve(tp, remote, since, marker);
+        return this.resumeAtEnd(tp, undefined, target.latest);
+      }
       this.preserve(tp, remote, since, marker);
-      if (target.latest > since) return this.resumeAtEnd(tp, undefined, target.latest);
       await this.fill(remote, tp.partition, target.latest, since);
       return since;
     }
@@ -142,12 +157,40 @@ export class OffsetPreservation {
     }
     if (target.latest > progress && marker?.preserved === true) {
       // Written up to there at the source's offsets before a crash: the records between the
-      // stored progress and the target's end are there already, at their own offsets.
+      // stored progress and the target's end are there already, at their own offsets — unless
+      // another program wrote to the partition and the fallback it caused was never stored.
+      const differs = await this.foreignRecords(tp, remote, progress, target.latest);
+      if (differs !== undefined) {
+        this.fallBack(tp, remote, differs, progress, marker);
+        return progress;
+      }
       this.preserve(tp, remote, marker.offset, marker);
       return this.resumeAtEnd(tp, progress, target.latest);
     }
     this.fallBack(tp, remote, `the target partition ends at offset ${target.latest}, the stored progress is at ${progress}`, progress, marker);
     return progress;
+  }
+
+  /**
+   * Before a preserved partition resumes at the target's end, past `from` (its stored progress):
+   * the target's records at `from` and at its last offset must be the source's records at the same
+   * offsets (key, value, headers, timestamp). Another writer's records there would otherwise make
+   * the flow skip as many source records. Says why not, when they are not.
+   */
+  private async foreignRecords(tp: TopicPartition, remote: string, from: number, end: number): Promise<string | undefined> {
+    const { readers } = this.parts;
+    for (const offset of new Set([from, end - 1])) {
+      const [source, target] = await Promise.all([
+        readers.source.recordAt(tp.topic, tp.partition, offset),
+        readers.target.recordAt(remote, tp.partition, offset),
+      ]);
+      if (target === undefined || target.offset !== offset) continue; // deleted on the target since: nothing to compare
+      if (source === undefined || source.offset !== offset)
+        return `the target partition ends at offset ${end}, past the stored progress (${from}), but the source has no record at offset ${offset} that the target has: another program wrote to the target partition`;
+      if (recordDigest(source) !== recordDigest(target))
+        return `the target partition ends at offset ${end}, past the stored progress (${from}), and its record at offset ${offset} is not the source's (key, value, headers or timestamp differ): another program wrote to the target partition`;
+    }
+    return undefined;
   }
 
   private resumeAtEnd(tp: TopicPartition, progress: number | undefined, end: number): number {
@@ -322,6 +365,25 @@ export class OffsetPreservation {
         `Cluster "${targetAdmin.cluster}": after filling ${topic}-${partition} to ${upTo} and deleting the fillers, its log spans ${after.earliest} to ${after.latest}.`,
       );
   }
+}
+
+/** What makes a record the same copy: its key, value, headers in order (null values kept) and timestamp. */
+export function recordDigest(record: Pick<KafkaRecord, 'key' | 'value' | 'headers' | 'timestamp'>): string {
+  const hash = createHash('sha256');
+  const part = (bytes: Buffer | null): void => {
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(bytes === null ? -1 : bytes.length);
+    hash.update(length);
+    if (bytes !== null) hash.update(bytes);
+  };
+  hash.update(String(record.timestamp));
+  part(record.key);
+  part(record.value);
+  for (const h of record.headers) {
+    part(Buffer.from(h.key));
+    part(h.value);
+  }
+  return hash.digest('hex');
 }
 
 function parseMarker(offset: GroupOffset): Marker | undefined {

@@ -165,6 +165,62 @@ export class KafkajsTopicReader implements TopicReader {
       };
     });
   }
+
+  recordAt(topic: string, partition: number, offset: number): Promise<KafkaRecord | undefined> {
+    return new Promise<KafkaRecord | undefined>((resolve, reject) => {
+      let stopped = false;
+      const consumer = this.kafka.consumer({
+        groupId: `mirrorflow-reader-${randomUUID()}`,
+        allowAutoTopicCreation: false,
+        maxWaitTimeInMs: FOLLOW_MAX_WAIT_MS,
+      });
+      let started: Promise<void> = Promise.resolve();
+      const finish = (outcome: () => void): void => {
+        if (stopped) return;
+        stopped = true;
+        outcome();
+        leave(consumer, started);
+      };
+      const failed = (error: unknown): void => finish(() => reject(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
+      watchCrashes(consumer, () => stopped, failed);
+      const run = async (): Promise<void> => {
+        const bounds = (await firstValueFrom(this.admin.partitionOffsets(topic))).find((o) => o.partition === partition);
+        if (bounds === undefined || offset < bounds.earliest || offset >= bounds.latest) return finish(() => resolve(undefined));
+        // Batches that held only transaction markers reach this event and not eachBatch: past the log's end, nothing follows.
+        consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+          if (payload.topic === topic && payload.partition === partition && Number(payload.lastOffset) + 1 >= bounds.latest) finish(() => resolve(undefined));
+        });
+        await consumer.connect();
+        if (stopped) return;
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        if (stopped) return;
+        await consumer.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            if (stopped || batch.partition !== partition) return;
+            if (Number(batch.lastOffset()) < offset) {
+              consumer.seek({ topic, partition, offset: String(offset) });
+              return;
+            }
+            const m = (batch.messages as unknown as DecodedMessage[]).find((message) => Number(message.offset) >= offset);
+            if (m === undefined) return;
+            const record = {
+              topic,
+              partition,
+              offset: Number(m.offset),
+              timestamp: Number(m.timestamp),
+              key: m.key ?? null,
+              value: m.value ?? null,
+              headers: m.headers,
+            };
+            finish(() => resolve(record));
+          },
+        });
+        if (!stopped) consumer.seek({ topic, partition, offset: String(offset) });
+      };
+      started = run().catch(failed);
+    });
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { FlowStatus } from '../flow/flow-status';
 import { CheckpointFlow, CheckpointFlowParts } from '../flow/checkpoint-flow';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from './flow-names';
 import { PipelineConfigToken } from './tokens';
+import { MigrationWatch } from '../flow/migration-state';
 
 /**
  * MM2's MirrorCheckpointConnector. Loaded only for a flow that writes checkpoints and has offset
@@ -32,6 +33,7 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           logger: Logger,
           status: FlowStatus,
           pipeline: PipelineConfig,
+          migration: MigrationWatch | undefined,
         ): CheckpointFlowParts => ({
           settings: {
             source: flow.source,
@@ -60,6 +62,7 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           status: status.checkpoints,
           outages: status.outages,
           ...(flow.offsets === 'preserve' ? { preservationMarkers: preservedOffsetsGroup(flowGroupId(pipeline.name, flow)) } : {}),
+          ...(migration === undefined ? {} : { migration }),
         }),
         [
           SourceAdmin,
@@ -73,6 +76,7 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
           Logger,
           FlowStatus,
           PipelineConfigToken,
+          { serviceIdentifier: MigrationWatch, optional: true },
         ],
       )
       .inSingletonScope();

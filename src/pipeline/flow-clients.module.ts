@@ -2,7 +2,16 @@ import { ContainerModule } from 'inversify';
 import type { FlowConfig } from '../config';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { CheckpointsReader, OffsetSyncsReader, ProgressReader, SourceRecords, type RecordSource, type TopicReader } from '../core/ports/record-source';
+import {
+  CheckpointsReader,
+  OffsetSyncsReader,
+  ProgressReader,
+  SourceRecordLookup,
+  SourceRecords,
+  TargetRecordLookup,
+  type RecordSource,
+  type TopicReader,
+} from '../core/ports/record-source';
 import {
   CheckpointsWriter,
   DeadLetterWriter,
@@ -78,6 +87,19 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
   bind<TopicReader>(OffsetSyncsReader)
     .toResolvedValue(
       reader((f) => offsetSyncsPlace(f).cluster),
+      [KafkaClients, FlowConfigToken],
+    )
+    .inSingletonScope();
+
+  bind<TopicReader>(SourceRecordLookup)
+    .toResolvedValue(
+      reader((f) => f.source),
+      [KafkaClients, FlowConfigToken],
+    )
+    .inSingletonScope();
+  bind<TopicReader>(TargetRecordLookup)
+    .toResolvedValue(
+      reader((f) => f.target),
       [KafkaClients, FlowConfigToken],
     )
     .inSingletonScope();

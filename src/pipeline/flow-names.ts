@@ -8,6 +8,9 @@ export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirr
 /** The group on the target whose committed offsets record which partitions of a flow keep their source offsets (`offsets: preserve`). */
 export const preservedOffsetsGroup = (flowGroup: string): string => `${flowGroup}.preserved-offsets`;
 
+/** The topic on a flow's target that holds the state of its migration (`mirrorflow migrate`); MM2 takes it for internal, as its own `mm2-…internal` topics. */
+export const migrationTopicName = (sourceAlias: string): string => `mm2-migration.${sourceAlias}.internal`;
+
 /** Which cluster holds a flow's offset syncs, and the alias their topic is named after. */
 export function offsetSyncsPlace(flow: FlowConfig): { cluster: string; otherAlias: string } {
   const onSource = flow.offset_syncs.location === 'source';

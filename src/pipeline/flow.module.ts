@@ -11,6 +11,7 @@ import { checkpointsModule } from './checkpoints.module';
 import { heartbeatsModule } from './heartbeats.module';
 import { configSyncModule } from './config-sync.module';
 import { aclSyncModule } from './acl-sync.module';
+import { migrationModule } from './migration.module';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
  * graph shares one policy, one status, one client per role. The parent (the pipeline's
@@ -41,7 +42,7 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
   return [
     flowConfigModule(flow, pipelineLogger),
     flowClientsModule,
-    ...(flow.enabled ? [replicationModule(flow)] : []),
+    ...(flow.enabled ? [replicationModule(flow), migrationModule(flow)] : []),
     ...(flow.enabled && flow.topic_sync.sync_configs ? [configSyncModule(flow)] : []),
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),

@@ -30,6 +30,7 @@ import { TopicConfigSync } from '../flow/topic-config-sync';
 import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import { AclSync } from '../flow/acl-sync';
 import { whileElected } from '../flow/elected-jobs';
+import { MigrationWatch, unlessFinished } from './flow-migration';
 import { ReplicationPolicy } from '../policy';
 import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
@@ -90,6 +91,7 @@ interface RunningFlow {
   readonly checkpoints: CheckpointFlow | undefined;
   readonly heartbeats: HeartbeatFlow | undefined;
   readonly acls: AclSync | undefined;
+  readonly migration: MigrationWatch | undefined;
   readonly status: FlowStatus;
   /** Stops this flow alone (a reload removed or changed it); the pipeline's stop stops every flow. */
   readonly stop$: ReplaySubject<void>;
@@ -201,7 +203,7 @@ export class Pipeline {
     const stop$ = this.stop$.asObservable();
     this.state = 'running';
     const flows$ = merge(from([...this.flows.values()]), this.started$).pipe(
-      mergeMap((f) => runFlow(f, merge(stop$, f.stop$).pipe(take(1)), this.clients).pipe(finalize(f.markEnded))),
+      mergeMap((f) => unlessFinished(f.migration, merge(stop$, f.stop$).pipe(take(1)), (s$) => runFlow(f, s$, this.clients)).pipe(finalize(f.markEnded))),
     );
     try {
       await lastValueFrom(flows$.pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
@@ -346,6 +348,7 @@ export class Pipeline {
       checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
       heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
       acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
+      migration: container.isBound(MigrationWatch) ? container.get(MigrationWatch) : undefined,
       status,
       stop$: new ReplaySubject<void>(1),
       ended,

@@ -3,7 +3,7 @@ import type { FlowConfig, PipelineConfig } from '../config';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
 import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { ProgressReader, SourceRecords, type RecordSource, type TopicReader } from '../core/ports/record-source';
+import { ProgressReader, SourceRecordLookup, SourceRecords, TargetRecordLookup, type RecordSource, type TopicReader } from '../core/ports/record-source';
 import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
 import { ReplicationPolicy, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
 import { buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms } from '../plugins';
@@ -129,6 +129,35 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
         .inSingletonScope();
     }
 
+    if (flow.offsets === 'preserve') {
+      bind(OffsetPreservation)
+        .toResolvedValue(
+          (
+            pipeline: PipelineConfig,
+            targetAdmin: ClusterAdmin,
+            writer: RecordWriter,
+            source: TopicReader,
+            target: TopicReader,
+            logger: Logger,
+            status: FlowStatus,
+          ): OffsetPreservation => {
+            const preservation = new PreservationStatus();
+            status.preservation = preservation;
+            return new OffsetPreservation({
+              targetAdmin,
+              writer,
+              readers: { source, target },
+              markerGroup: preservedOffsetsGroup(flowGroupId(pipeline.name, flow)),
+              status: preservation,
+              logger,
+              now: () => Date.now(),
+            });
+          },
+          [PipelineConfigToken, TargetAdmin, ReplicationWriter, SourceRecordLookup, TargetRecordLookup, Logger, FlowStatus],
+        )
+        .inSingletonScope();
+    }
+
     bind<ReplicationFlowParts>(ReplicationFlowParts)
       .toResolvedValue(
         (
@@ -144,6 +173,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           policy: ReplicationPolicy,
           transform: TransformChain,
           deadLetters: DeadLetterSink | undefined,
+          preservation: OffsetPreservation | undefined,
           scheduler: Scheduler,
           logger: Logger,
           status: FlowStatus,
@@ -188,7 +218,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
           transform,
           ...(deadLetters === undefined ? {} : { deadLetters }),
-          ...(flow.offsets === 'preserve' ? { preservation: offsetPreservation(flowGroupId(pipeline.name, flow), targetAdmin, writer, logger, status) } : {}),
+          ...(preservation === undefined ? {} : { preservation }),
           scheduler,
           logger,
           status,
@@ -207,6 +237,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           ReplicationPolicy,
           TransformChain,
           { serviceIdentifier: DeadLetterSink, optional: true },
+          { serviceIdentifier: OffsetPreservation, optional: true },
           Scheduler,
           Logger,
           FlowStatus,
@@ -215,11 +246,4 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       .inSingletonScope();
     bind(ReplicationFlow).toSelf().inSingletonScope();
   });
-}
-
-/** `offsets: preserve`: its markers live in the group `<flow group>.preserved-offsets` on the target. */
-function offsetPreservation(groupId: string, targetAdmin: ClusterAdmin, writer: RecordWriter, logger: Logger, status: FlowStatus): OffsetPreservation {
-  const preservation = new PreservationStatus();
-  status.preservation = preservation;
-  return new OffsetPreservation({ targetAdmin, writer, markerGroup: preservedOffsetsGroup(groupId), status: preservation, logger, now: () => Date.now() });
 }

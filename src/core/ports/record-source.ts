@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { DecodedSourceBatch, SourceBatch, TopicPartition } from '../record';
+import type { DecodedSourceBatch, KafkaRecord, SourceBatch, TopicPartition } from '../record';
 import type { Compression } from './record-writer';
 
 /** Which fetched record batches a source hands over whole (see RawRecordBatch). */
@@ -111,6 +111,12 @@ export interface TopicReader {
    * when the partition's end at subscription time was reached (at once for an empty partition).
    */
   follow(topic: string, partition: number): Observable<TopicFollowEvent>;
+  /**
+   * The record at `offset` of one partition, or the first one after it when that offset holds
+   * none (compacted away, a transaction marker); undefined when the partition's log does not
+   * reach that far or starts after it.
+   */
+  recordAt(topic: string, partition: number, offset: number): Promise<KafkaRecord | undefined>;
 }
 
 /** DI token of the flow's replication consumer on its source cluster. */
@@ -125,3 +131,7 @@ export const ProgressReader = Symbol.for('mirrorflow.ProgressReader');
 export const CheckpointsReader = Symbol.for('mirrorflow.CheckpointsReader');
 /** Reads the offset-syncs topic, wherever `offset_syncs.location` puts it. */
 export const OffsetSyncsReader = Symbol.for('mirrorflow.OffsetSyncsReader');
+/** Reads single records of the source, to compare them with the target's (`offsets: preserve`). */
+export const SourceRecordLookup = Symbol.for('mirrorflow.SourceRecordLookup');
+/** Reads single records of the target, to compare them with the source's (`offsets: preserve`). */
+export const TargetRecordLookup = Symbol.for('mirrorflow.TargetRecordLookup');

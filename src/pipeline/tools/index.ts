@@ -27,4 +27,6 @@ export {
   type FailoverPlan,
   type FailoverResult,
 } from './failover';
-export { ToolUsageError, CheckpointsTopicMissingError, FailoverRefusedError } from './tool-errors';
+export { ToolUsageError, CheckpointsTopicMissingError, FailoverRefusedError, MigrationRefusedError } from './tool-errors';
+export { migrationReport, type MigrationReport, type PartitionReport, type GroupReport, type MigrationReportRequest } from './migrate-report';
+export { cutover, finish, type CutoverRequest, type CutoverResult, type GroupCutoverResult, type FinishRequest, type FinishResult } from './migrate';

@@ -45,6 +45,7 @@ function fakeReader(byTopic: Record<string, Observable<DecodedSourceBatch>>): To
   return {
     cluster: 'backup',
     reads,
+    recordAt: async () => undefined,
     readToEnd: (topic: string) => {
       reads.push(topic);
       return byTopic[topic] ?? of();

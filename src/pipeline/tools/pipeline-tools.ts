@@ -7,6 +7,8 @@ import type { FlowConfig, PipelineConfig } from '../../config';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { Logger } from '../../core/ports/logger';
+import type { TopicReader } from '../../core/ports/record-source';
+import type { RecordWriter } from '../../core/ports/record-writer';
 import { createReplicationPolicy, type ReplicationPolicy } from '../../policy';
 import { createKafkaClients } from '../clients';
 import { flowReplicationPolicy } from '../flow-policy';
@@ -104,6 +106,15 @@ export class PipelineTools {
 
   admin(cluster: string): ClusterAdmin {
     return this.clients.admin(cluster);
+  }
+
+  reader(cluster: string): TopicReader {
+    return this.clients.reader(cluster);
+  }
+
+  /** An idempotent writer on `cluster` for the tools' own records (a migration's state). */
+  writer(cluster: string): RecordWriter {
+    return this.clients.writer(cluster, { role: 'tools', compression: 'none' });
   }
 
   mirrorClient(cluster: string, policy: ReplicationPolicy = this.clusterPolicy(cluster)): MirrorClient {

@@ -39,3 +39,13 @@ export class FailoverRefusedError extends MirrorflowError {
     super(message, options);
   }
 }
+
+/** A migration step cannot go ahead (a group active on the target, a source still written to) or did not finish in time; its state stays as it was. */
+export class MigrationRefusedError extends MirrorflowError {
+  override readonly name = 'MigrationRefusedError';
+  override readonly code = 'MIGRATION_REFUSED';
+
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(message, options);
+  }
+}
