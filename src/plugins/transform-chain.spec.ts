@@ -293,12 +293,12 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: `Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter`,
-        hint: 'set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false',
+        hint: "set flows[0].converter.value to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter (with value.converter.schemas.enable = false for plain JSON)",
       },
       {
         path: 'flows[0].transforms[1].type',
         message: `Transform "cast" (Connect's Cast) reads fields of the record's key, which the flow copies as bytes: it needs a converter`,
-        hint: 'set flows[0].converter.key to json (JSON) or string; in mm2.properties, key.converter = org.apache.kafka.connect.json.JsonConverter and key.converter.schemas.enable = false',
+        hint: "set flows[0].converter.key to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, key.converter = org.apache.kafka.connect.json.JsonConverter (with key.converter.schemas.enable = false for plain JSON)",
       },
     ]);
     assert.deepEqual(validateTransformSteps(steps, registry, { key: 'string', value: 'json' }), []);
