@@ -125,6 +125,8 @@ describe('createPluginRegistry', () => {
       'drop',
       'drop_headers',
       'extract_field',
+      'flatten',
+      'header_from',
       'hoist_field',
       'insert_field',
       'insert_header',
@@ -132,12 +134,17 @@ describe('createPluginRegistry', () => {
       'rename_topic',
       'replace_field',
       'route_by_timestamp',
+      'set_schema_metadata',
+      'timestamp_converter',
+      'value_to_key',
     ]);
     assert.deepEqual(createPluginRegistry().names(), [
       'cast',
       'drop',
       'drop_headers',
       'extract_field',
+      'flatten',
+      'header_from',
       'hoist_field',
       'insert_field',
       'insert_header',
@@ -145,6 +152,9 @@ describe('createPluginRegistry', () => {
       'rename_topic',
       'replace_field',
       'route_by_timestamp',
+      'set_schema_metadata',
+      'timestamp_converter',
+      'value_to_key',
     ]);
   });
 

@@ -61,6 +61,8 @@ describe('PluginRegistry', () => {
       'drop',
       'drop_headers',
       'extract_field',
+      'flatten',
+      'header_from',
       'hoist_field',
       'insert_field',
       'insert_header',
@@ -68,6 +70,9 @@ describe('PluginRegistry', () => {
       'rename_topic',
       'replace_field',
       'route_by_timestamp',
+      'set_schema_metadata',
+      'timestamp_converter',
+      'value_to_key',
     ]);
     assert.deepEqual(more.names(), [
       'cast',
@@ -75,6 +80,8 @@ describe('PluginRegistry', () => {
       'drop_headers',
       'extra',
       'extract_field',
+      'flatten',
+      'header_from',
       'hoist_field',
       'insert_field',
       'insert_header',
@@ -82,17 +89,25 @@ describe('PluginRegistry', () => {
       'rename_topic',
       'replace_field',
       'route_by_timestamp',
+      'set_schema_metadata',
+      'timestamp_converter',
+      'value_to_key',
     ]);
     assert.deepEqual(less.names(), [
       'cast',
       'drop_headers',
       'extract_field',
+      'flatten',
+      'header_from',
       'hoist_field',
       'insert_field',
       'insert_header',
       'mask_field',
       'replace_field',
       'route_by_timestamp',
+      'set_schema_metadata',
+      'timestamp_converter',
+      'value_to_key',
     ]);
     assert.throws(() => base.with(passThrough('drop')), PluginError);
     assert.throws(() => base.without('dorp'), /not registered/);

@@ -171,7 +171,9 @@ describe('buildTransformChain', () => {
         e instanceof PluginError &&
         e.plugin === 'rename_topc' &&
         /did you mean "rename_topic"\?/.test(e.message) &&
-        /cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field/.test(e.message),
+        /cast, drop, drop_headers, extract_field, flatten, header_from, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field/.test(
+          e.message,
+        ),
     );
   });
 
@@ -269,7 +271,7 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: 'Unknown transform type "RegexRouter"',
-        hint: 'did you mean "rename_topic"? known types: cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field, route_by_timestamp',
+        hint: 'did you mean "rename_topic"? known types: cast, drop, drop_headers, extract_field, flatten, header_from, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field, route_by_timestamp, set_schema_metadata, timestamp_converter, value_to_key',
       },
       {
         path: 'flows[0].transforms[1].valeu',

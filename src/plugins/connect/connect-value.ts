@@ -142,7 +142,15 @@ export function javaClassName(value: ConnectValue): string {
 /** Connect's `Requirements.requireMap`: the map of a schemaless value, or Connect's DataException message. */
 export function requireMap(value: ConnectValue, purpose: string): ConnectMap {
   if (value instanceof JavaHashMap) return value;
+  requireSchemaless(value, purpose);
   throw new ConnectDataError(`Only Map objects supported in absence of schema for [${purpose}], found: ${javaClassName(value)}`);
+}
+
+/** For the transforms that read schemaless data only: a refusal of data with a schema (json_envelope). */
+export function requireSchemaless(value: ConnectValue, purpose: string): void {
+  if (value instanceof SchemaAndValue) {
+    throw new ConnectDataError(`mirrorflow's [${purpose}] reads data without a schema only, and this has one (the flow's converter is json_envelope)`);
+  }
 }
 
 /** Connect's `Requirements.requireStruct`. */
