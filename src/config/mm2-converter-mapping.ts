@@ -1,8 +1,8 @@
 /**
  * A flow's `key.converter` / `value.converter` (per flow, or top level for every flow) as the
  * flow's `converter`: ByteArrayConverter (MM2's default) is `bytes`, StringConverter `string`,
- * JsonConverter with `schemas.enable=false` `json`. JsonConverter with schemas (its default)
- * and other converter classes are refused, saying what to set. MM2 would run every record
+ * JsonConverter with `schemas.enable=false` `json`, with `schemas.enable=true` (or unset, its
+ * default) `json_envelope`. Other converter classes are refused, saying what mirrorflow has. MM2 would run every record
  * through its converters; mirrorflow reads a side only for a field-level transform that works on
  * it, which gives the same bytes for what the transforms change and keeps the rest untouched.
  */
@@ -50,20 +50,12 @@ function converterOf(
     const schemasProp = get(`${side}.converter.schemas.enable`);
     const schemas = schemasProp === undefined ? true : values.boolean(schemasProp);
     if (schemas === undefined) return undefined;
-    if (schemas) {
-      values.report(
-        schemasProp ?? prop,
-        `JsonConverter with schemas.enable=true${schemasProp === undefined ? ' (its default)' : ''} reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet`,
-        `for plain JSON, set ${prop.key}.schemas.enable = false`,
-      );
-      return undefined;
-    }
-    return 'json';
+    return schemas ? 'json_envelope' : 'json';
   }
   values.report(
     prop,
     `names Java code, which mirrorflow cannot run: ${className} is not a converter mirrorflow has`,
-    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable=false)`,
+    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false)`,
   );
   return undefined;
 }

@@ -301,7 +301,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'class',
     support: mapped(
-      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope; other classes are refused',
     ),
   },
   {
@@ -309,7 +309,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'class',
     support: mapped(
-      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json; other classes, and JsonConverter with schemas, are refused',
+      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope; other classes are refused',
     ),
   },
   {
@@ -324,7 +324,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     type: 'list',
     default: '',
     support: mapped(
-      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop, and (with a converter) InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField $Key/$Value = insert_field, replace_field, cast, mask_field, hoist_field, extract_field with on: key/value; other classes are refused',
+      'flows[].transforms, with transforms.<alias>.type and options per flow (A->B.transforms.<alias>.*): RegexRouter = rename_topic, TimestampRouter = route_by_timestamp, InsertHeader = insert_header, DropHeaders = drop_headers, Filter = drop, and (with a converter) InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata $Key/$Value = insert_field, replace_field, cast, mask_field, hoist_field, extract_field, flatten, header_from, timestamp_converter, set_schema_metadata with on: key/value, and ValueToKey = value_to_key; other classes are refused',
     ),
   },
   {

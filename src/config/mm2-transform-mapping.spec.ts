@@ -122,7 +122,7 @@ describe('mm2.properties transforms and predicates', () => {
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
     assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.avro.AvroConverter']), [
-      'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable=false))',
+      'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false))',
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
@@ -139,15 +139,15 @@ describe('mm2.properties transforms and predicates', () => {
       problems([
         'primary->backup.transforms = addField, flat, custom, rout',
         'primary->backup.transforms.addField.type = org.apache.kafka.connect.transforms.InsertField$Value',
-        'primary->backup.transforms.flat.type = org.apache.kafka.connect.transforms.Flatten$Value',
+        'primary->backup.transforms.flat.type = org.apache.kafka.connect.transforms.ValueToKey$Value',
         'primary->backup.transforms.custom.type = com.acme.kafka.MaskPii',
         'primary->backup.transforms.rout.type = org.apache.kafka.connect.transforms.RegexRoutr',
       ]),
       [
-        `mm2.properties:6:44: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter at primary->backup.transforms.addField.type (set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false)`,
-        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.Flatten$Value, a field-level transform mirrorflow does not have yet at primary->backup.transforms.flat.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/) that decodes the bytes itself)',
-        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value); or write a transform plugin (plugins/))',
-        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value))',
+        `mm2.properties:6:44: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter at primary->backup.transforms.addField.type (set flows[0].converter.value to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter (with value.converter.schemas.enable = false for plain JSON))`,
+        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.ValueToKey$Value, which mirrorflow has no built-in for at primary->backup.transforms.flat.type (did you mean ValueToKey? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey)',
+        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey; or write a transform plugin (plugins/))',
+        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey)',
       ],
     );
   });

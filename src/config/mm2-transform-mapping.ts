@@ -30,7 +30,7 @@ export interface TransformMappingContext {
 interface OptionSpec {
   readonly option: string;
   readonly required: boolean;
-  readonly kind?: 'list';
+  readonly kind?: 'list' | 'int';
 }
 
 interface SmtSpec {
@@ -79,6 +79,23 @@ const SMTS: Readonly<Record<string, SmtSpec>> = {
   }),
   ...keyAndValue('HoistField', 'hoist_field', { field: { option: 'field', required: true } }),
   ...keyAndValue('ExtractField', 'extract_field', { field: { option: 'field', required: true } }),
+  ...keyAndValue('Flatten', 'flatten', { delimiter: { option: 'delimiter', required: false } }),
+  ...keyAndValue('HeaderFrom', 'header_from', {
+    fields: { option: 'fields', required: true, kind: 'list' },
+    headers: { option: 'headers', required: true, kind: 'list' },
+    operation: { option: 'operation', required: true },
+  }),
+  ...keyAndValue('TimestampConverter', 'timestamp_converter', {
+    field: { option: 'field', required: false },
+    'target.type': { option: 'target_type', required: true },
+    format: { option: 'format', required: false },
+    'unix.precision': { option: 'unix_precision', required: false },
+  }),
+  ValueToKey: { builtIn: 'value_to_key', options: { fields: { option: 'fields', required: true, kind: 'list' } } },
+  ...keyAndValue('SetSchemaMetadata', 'set_schema_metadata', {
+    'schema.name': { option: 'name', required: false },
+    'schema.version': { option: 'version', required: false, kind: 'int' },
+  }),
 };
 
 /** `Name$Key` and `Name$Value`, the same built-in on the key or the value. */
@@ -95,11 +112,8 @@ const CONNECT_PREDICATES: Readonly<Record<string, SmtSpec>> = {
   RecordIsTombstone: { builtIn: 'is_tombstone', options: {} },
 };
 
-/** Connect's field-level transforms mirrorflow has no built-in for yet. */
-const FIELD_LEVEL_MISSING = ['Flatten', 'HeaderFrom', 'SetSchemaMetadata', 'TimestampConverter', 'ValueToKey'];
-
 const BUILT_IN_LIST =
-  'RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField ($Key and $Value)';
+  'RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey';
 
 /**
  * Maps the transforms of a flow that replicates; for one that does not (heartbeats only), its own
@@ -302,7 +316,10 @@ function readOptions(
       );
       continue;
     }
-    out.push([optionSpec.option, prop, optionSpec.kind === 'list' ? values.list(prop).filter((h) => h !== '') : prop.value.trim()]);
+    const text = prop.value.trim();
+    const value =
+      optionSpec.kind === 'list' ? values.list(prop).filter((h) => h !== '') : optionSpec.kind === 'int' && /^[+-]?\d+$/.test(text) ? Number(text) : text;
+    out.push([optionSpec.option, prop, value]);
   }
   for (const [option, optionSpec] of Object.entries(spec.options)) {
     if (optionSpec.required && !connector.has(`${prefix}${option}`)) {
@@ -329,14 +346,6 @@ function refuseClass(typeProp: Mm2Property, what: string, className: string, con
   const { values } = context;
   const simple = className.replace(/^.*\./, '').replace(/\$(Key|Value)$/, '');
   const isConnect = className.startsWith(TRANSFORMS);
-  if (isConnect && FIELD_LEVEL_MISSING.includes(simple)) {
-    values.report(
-      typeProp,
-      `${what} is ${className}, a field-level transform mirrorflow does not have yet`,
-      `built in: ${BUILT_IN_LIST}; or write a transform plugin (plugins/) that decodes the bytes itself`,
-    );
-    return;
-  }
   const candidates = isConnect || !className.includes('.') ? [...Object.keys(SMTS), ...Object.keys(CONNECT_PREDICATES)] : [];
   const suggestion = didYouMean(simple, candidates);
   values.report(

@@ -129,11 +129,11 @@ describe('parseConnectorConfigs', () => {
       problems({
         'source.properties': SOURCE.replace(
           'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
-          'value.converter = org.apache.kafka.connect.json.JsonConverter',
+          'value.converter = io.confluent.connect.avro.AvroConverter',
         ),
       }),
       [
-        `source.properties:10:19: JsonConverter with schemas.enable=true (its default) reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet at value.converter (for plain JSON, set value.converter.schemas.enable = false)`,
+        'source.properties:10:19: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false))',
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

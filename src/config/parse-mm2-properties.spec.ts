@@ -401,7 +401,7 @@ describe('parseMm2Properties: security', () => {
 });
 
 describe('parseMm2Properties: every key is read, refused or explained', () => {
-  it('accepts the ByteArrayConverter settings of MM2 examples, refuses JsonConverter with schemas and other Java classes', () => {
+  it('accepts the ByteArrayConverter settings of MM2 examples and JsonConverter with its schema envelope, refuses other Java classes', () => {
     const ok = parse([
       ...BASE,
       'primary->backup.enabled = true',
@@ -411,6 +411,11 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'sync.topic.acls.enabled = false',
     ]);
     assert.deepEqual(ok.warnings, []);
+    // JsonConverter's schemas.enable is true unless set otherwise: Connect's {schema, payload} envelope.
+    for (const schemas of [[], ['value.converter.schemas.enable = true']]) {
+      const envelope = parse([...BASE, 'primary->backup.enabled = true', 'value.converter = org.apache.kafka.connect.json.JsonConverter', ...schemas]);
+      assert.deepEqual(flow(envelope, 'primary->backup').converter, { key: 'bytes', value: 'json_envelope' });
+    }
     const lines = problems([
       ...BASE,
       'primary->backup.enabled = true',
@@ -423,7 +428,6 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
-      `mm2.properties:5:19: JsonConverter with schemas.enable=true (its default) reads Connect's schema envelope ({"schema": …, "payload": …}), which mirrorflow does not read yet at value.converter (for plain JSON, set value.converter.schemas.enable = false)`,
       "mm2.properties:6:28: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in at replication.policy.class (use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept))",
       'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
       'mm2.properties:10:33: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost at primary->backup.producer.acks (mirrorflow does what all or -1 does; set that or leave the key out)',

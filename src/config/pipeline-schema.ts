@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../policy';
+import { CONVERTER_NAMES } from '../plugins';
 
 /** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
 export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
@@ -518,12 +519,12 @@ const errorsSchema = z
   })
   .describe("Records that cannot be transformed or written. MM2: Connect's `errors.*`.");
 
-const converterName = z.enum(['bytes', 'string', 'json']).default('bytes');
+const converterName = z.enum(CONVERTER_NAMES).default('bytes');
 
 const converterSchema = z
   .strictObject({
     key: converterName.describe(
-      "How field-level transforms read and write the key: `bytes` (none; they are refused), `string` (UTF-8 text), `json` (JSON; Connect's JsonConverter with `schemas.enable=false`). MM2: `key.converter` (ByteArrayConverter).",
+      "How field-level transforms read and write the key: `bytes` (none; they are refused), `string` (UTF-8 text), `json` (JSON; Connect's JsonConverter with `schemas.enable=false`), `json_envelope` (Connect's JsonConverter with `schemas.enable=true`, its default: the `{schema, payload}` envelope, read as typed data and written back with the schema the transforms leave). MM2: `key.converter` (ByteArrayConverter).",
     ),
     value: converterName.describe('How field-level transforms read and write the value; as `key`. MM2: `value.converter` (ByteArrayConverter).'),
   })

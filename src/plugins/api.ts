@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { MirrorRecord, RecordHeader, SourcePosition } from '../core/record';
 import type { Logger } from '../core/ports/logger';
 import { PluginError } from '../core/errors';
+import type { ConverterName } from './connect/converters';
 
 export { z, PluginError };
 export type { MirrorRecord, RecordHeader, SourcePosition, Logger };
@@ -101,8 +102,8 @@ export interface ContractSamples {
   readonly options?: Readonly<Record<string, unknown>>;
   /** Options the plugin must refuse, each with the option its message must name. */
   readonly invalid?: readonly { readonly options: Readonly<Record<string, unknown>>; readonly option: string }[];
-  /** The flow's converters: a field-level transform needs `json` or `string` on its side. */
-  readonly converters?: { readonly key?: 'bytes' | 'string' | 'json'; readonly value?: 'bytes' | 'string' | 'json' };
+  /** The flow's converters: a field-level transform needs `json`, `json_envelope` or `string` on its side. */
+  readonly converters?: { readonly key?: ConverterName; readonly value?: ConverterName };
   /** Records to run it on (unset fields filled in); one ordinary record when not given. */
   readonly records?: readonly Partial<MirrorRecord>[];
   /** A record the step throws on, for the errors.tolerance checks (skipped without one). */

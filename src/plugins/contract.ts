@@ -209,10 +209,13 @@ function throwingOn(definition: TransformDefinition): TransformDefinition | unde
 
 /** A record with what the sample leaves out filled in, its value in the form the converter reads. */
 function sampleRecord(partial: Partial<MirrorRecord>, index: number, converters: FlowConverters): MirrorRecord {
-  const encoded = (side: 'key' | 'value'): Buffer =>
-    converters[side] === 'json'
-      ? Buffer.from(JSON.stringify(side === 'key' ? { id: index } : { id: index, name: 'ann', email: 'ann@example.com' }))
-      : Buffer.from(`${side}-${index}`);
+  const data = (side: 'key' | 'value'): Record<string, string | number> =>
+    side === 'key' ? { id: index } : { id: index, name: 'ann', email: 'ann@example.com' };
+  const encoded = (side: 'key' | 'value'): Buffer => {
+    if (converters[side] === 'json') return Buffer.from(JSON.stringify(data(side)));
+    if (converters[side] === 'json_envelope') return Buffer.from(JSON.stringify(envelope(data(side))));
+    return Buffer.from(`${side}-${index}`);
+  };
   return {
     source: { topic: 'orders', partition: 0, offset: index },
     topic: 'primary.orders',
@@ -252,3 +255,9 @@ function messageOf(error: unknown): string {
 const pass = (check: string): ContractCheck => ({ check, result: 'pass' });
 const fail = (check: string, detail: string): ContractCheck => ({ check, result: 'fail', detail });
 const skip = (check: string, detail: string): ContractCheck => ({ check, result: 'skip', detail });
+
+/** Connect's JsonConverter envelope (schemas.enable=true) of a flat struct: int64 and string fields. */
+function envelope(payload: Readonly<Record<string, string | number>>): unknown {
+  const fields = Object.entries(payload).map(([field, value]) => ({ field, type: typeof value === 'number' ? 'int64' : 'string', optional: false }));
+  return { schema: { type: 'struct', fields, optional: false }, payload };
+}

@@ -60,6 +60,54 @@ export class JavaDateFormat {
     return new JavaDateFormat(parts);
   }
 
+  /**
+   * `SimpleDateFormat.parse` in UTC, lenient as Java's default: numbers may have fewer or more
+   * digits than the pattern's letters (a number directly followed by another takes exactly as
+   * many digits as it has letters) and overflow into the next unit (month 13 is January of the
+   * next year). Undefined when the text does not match; text after the pattern is ignored.
+   */
+  parse(text: string): number | undefined {
+    const fields: Record<string, number> = { y: 1970, M: 0, d: 1, H: 0, m: 0, s: 0, S: 0 };
+    let at = 0;
+    for (let index = 0; index < this.parts.length; index++) {
+      const part = this.parts[index]!;
+      if ('literal' in part) {
+        if (!text.startsWith(part.literal, at)) return undefined;
+        at += part.literal.length;
+        continue;
+      }
+      if (part.letter === 'M' && part.count >= 3) {
+        const month = MONTHS.findIndex((name) => text.slice(at).toLowerCase().startsWith(name.toLowerCase()));
+        const short = MONTHS.findIndex((name) => text.slice(at).toLowerCase().startsWith(name.slice(0, 3).toLowerCase()));
+        if (month >= 0) at += MONTHS[month]!.length;
+        else if (short >= 0) at += 3;
+        else return undefined;
+        fields['M'] = month >= 0 ? month : short;
+        continue;
+      }
+      const next = this.parts[index + 1];
+      const abutting = next !== undefined && !('literal' in next);
+      const sign = text[at] === '-' || text[at] === '+' ? text[at]! : '';
+      const digits = /^\d+/.exec(text.slice(at + sign.length))?.[0];
+      if (digits === undefined) return undefined;
+      const taken = abutting ? digits.slice(0, part.count) : digits;
+      if (abutting && taken.length < part.count) return undefined;
+      at += sign.length + taken.length;
+      let value = Number(`${sign}${taken}`);
+      // A two-letter year of two digits lands within 80 years before and 20 after now.
+      if (part.letter === 'y' && part.count <= 2 && taken.length === 2 && sign === '') {
+        const now = new Date().getUTCFullYear();
+        value += Math.floor((now - 80) / 100) * 100;
+        if (value < now - 80) value += 100;
+      }
+      fields[part.letter] = part.letter === 'M' ? value - 1 : value;
+    }
+    const date = new Date(0);
+    date.setUTCFullYear(fields['y']!, fields['M']!, fields['d']!);
+    date.setUTCHours(fields['H']!, fields['m']!, fields['s']!, fields['S']!);
+    return date.getTime();
+  }
+
   /** The UTC date and time of `epochMs` in this pattern. */
   format(epochMs: number): string {
     const date = new Date(epochMs);

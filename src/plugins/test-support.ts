@@ -16,6 +16,8 @@ export const EXPECTED_BUILT_INS: readonly string[] = [
   'drop',
   'drop_headers',
   'extract_field',
+  'flatten',
+  'header_from',
   'hoist_field',
   'insert_field',
   'insert_header',
@@ -23,6 +25,9 @@ export const EXPECTED_BUILT_INS: readonly string[] = [
   'rename_topic',
   'replace_field',
   'route_by_timestamp',
+  'set_schema_metadata',
+  'timestamp_converter',
+  'value_to_key',
 ];
 
 export function mirrorRecord(overrides: Partial<MirrorRecord> = {}): MirrorRecord {

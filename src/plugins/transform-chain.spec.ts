@@ -171,7 +171,9 @@ describe('buildTransformChain', () => {
         e instanceof PluginError &&
         e.plugin === 'rename_topc' &&
         /did you mean "rename_topic"\?/.test(e.message) &&
-        /cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field/.test(e.message),
+        /cast, drop, drop_headers, extract_field, flatten, header_from, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field/.test(
+          e.message,
+        ),
     );
   });
 
@@ -269,7 +271,7 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: 'Unknown transform type "RegexRouter"',
-        hint: 'did you mean "rename_topic"? known types: cast, drop, drop_headers, extract_field, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field, route_by_timestamp',
+        hint: 'did you mean "rename_topic"? known types: cast, drop, drop_headers, extract_field, flatten, header_from, hoist_field, insert_field, insert_header, mask_field, rename_topic, replace_field, route_by_timestamp, set_schema_metadata, timestamp_converter, value_to_key',
       },
       {
         path: 'flows[0].transforms[1].valeu',
@@ -293,12 +295,12 @@ describe('validateTransformSteps', () => {
       {
         path: 'flows[0].transforms[0].type',
         message: `Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter`,
-        hint: 'set flows[0].converter.value to json (JSON) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter and value.converter.schemas.enable = false',
+        hint: "set flows[0].converter.value to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter (with value.converter.schemas.enable = false for plain JSON)",
       },
       {
         path: 'flows[0].transforms[1].type',
         message: `Transform "cast" (Connect's Cast) reads fields of the record's key, which the flow copies as bytes: it needs a converter`,
-        hint: 'set flows[0].converter.key to json (JSON) or string; in mm2.properties, key.converter = org.apache.kafka.connect.json.JsonConverter and key.converter.schemas.enable = false',
+        hint: "set flows[0].converter.key to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, key.converter = org.apache.kafka.connect.json.JsonConverter (with key.converter.schemas.enable = false for plain JSON)",
       },
     ]);
     assert.deepEqual(validateTransformSteps(steps, registry, { key: 'string', value: 'json' }), []);

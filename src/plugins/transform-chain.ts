@@ -84,7 +84,7 @@ function converterIssue(
   return {
     path: `${step.path}.type`,
     message: `Transform "${definition.name}" (Connect's ${definition.connectClass}) reads fields of the record's ${side}, which the flow copies as bytes: it needs a converter`,
-    hint: `set ${flow}.converter.${side} to json (JSON) or string; in mm2.properties, ${side}.converter = org.apache.kafka.connect.json.JsonConverter and ${side}.converter.schemas.enable = false`,
+    hint: `set ${flow}.converter.${side} to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, ${side}.converter = org.apache.kafka.connect.json.JsonConverter (with ${side}.converter.schemas.enable = false for plain JSON)`,
   };
 }
 

@@ -187,7 +187,7 @@ describe('MM2 connector configs', () => {
     }
   });
 
-  test('a JsonConverter, an unknown connector and a missing alias are refused, naming the file, line and key', async () => {
+  test('a converter mirrorflow lacks, an unknown connector and a missing alias are refused, naming the file, line and key', async () => {
     const p = uniqueName('connbad');
     const file = join(dir, `${p}-source.properties`);
     writeFileSync(
@@ -198,7 +198,7 @@ describe('MM2 connector configs', () => {
         'source.cluster.alias = up',
         `source.cluster.bootstrap.servers = ${clusters.primary}`,
         `target.cluster.bootstrap.servers = ${clusters.backup}`,
-        'value.converter = org.apache.kafka.connect.json.JsonConverter',
+        'value.converter = io.confluent.connect.avro.AvroConverter',
       ].join('\n'),
     );
     const sink = join(dir, `${p}-sink.json`);
@@ -208,7 +208,7 @@ describe('MM2 connector configs', () => {
     assert.match(
       refused.stderr,
       new RegExp(
-        `${p}-source\\.properties:6:19: JsonConverter with schemas\\.enable=true \\(its default\\) reads Connect's schema envelope .* at value\\.converter`,
+        `${p}-source\\.properties:6:19: names Java code, which mirrorflow cannot run: io\\.confluent\\.connect\\.avro\\.AvroConverter is not a converter mirrorflow has at value\\.converter`,
       ),
     );
     const both = await mirrorflow(['validate', file, sink]);

@@ -7,7 +7,16 @@
  * field in the spec that the record lacks is set to null, as Connect does.
  */
 import { PluginError, z } from '../api';
-import { ConnectDataError, ConnectFloat, ConnectInt, JavaHashMap, requireMap, type ConnectValue, type IntType } from '../connect/connect-value';
+import {
+  ConnectDataError,
+  ConnectFloat,
+  ConnectInt,
+  JavaHashMap,
+  requireMap,
+  requireSchemaless,
+  type ConnectValue,
+  type IntType,
+} from '../connect/connect-value';
 import { javaToString } from '../connect/converters';
 import { defineFieldTransform, onSide } from '../connect/field-transform';
 
@@ -54,6 +63,7 @@ export const cast = defineFieldTransform({
       applyData(record) {
         const data = record.side(on);
         if (data === null) return record;
+        requireSchemaless(data, 'cast types');
         if (whole !== undefined) return record.with(on, castValue(data, whole, undefined));
         const map = requireMap(data, 'cast types');
         const updated = JavaHashMap.copyOf(map);

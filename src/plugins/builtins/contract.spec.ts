@@ -46,6 +46,48 @@ const SAMPLES: Readonly<Record<string, ContractSamples>> = {
     keepsTombstones: false,
   },
   extract_field: { options: { field: 'id' }, converters: json, invalid: [{ options: { field: 3 }, option: 'field' }], failing: notJson },
+  flatten: { options: { delimiter: '_' }, converters: json, invalid: [{ options: { delimiter: 1 }, option: 'delimiter' }], failing: notJson },
+  // MM2's header converter is ByteArrayConverter: only a bytes field (or null) can become a header.
+  header_from: {
+    options: { fields: ['tag'], headers: ['tag'], operation: 'move' },
+    converters: { value: 'json_envelope' },
+    records: [
+      {
+        value: Buffer.from(
+          JSON.stringify({
+            schema: {
+              type: 'struct',
+              fields: [
+                { field: 'tag', type: 'bytes' },
+                { field: 'id', type: 'int64' },
+              ],
+            },
+            payload: { tag: 'AQI=', id: 7 },
+          }),
+        ),
+      },
+    ],
+    invalid: [{ options: { fields: ['tag'], headers: ['tag'], operation: 'clone' }, option: 'operation' }],
+    failing: notJson,
+  },
+  timestamp_converter: {
+    options: { field: 'at', target_type: 'unix' },
+    converters: json,
+    invalid: [{ options: { target_type: 'Instant' }, option: 'target_type' }],
+    failing: notJson,
+  },
+  value_to_key: {
+    options: { fields: ['id'] },
+    converters: { key: 'json', value: 'json' },
+    invalid: [{ options: { fields: [] }, option: 'fields' }],
+    failing: notJson,
+  },
+  set_schema_metadata: {
+    options: { name: 'com.example.Order' },
+    converters: { value: 'json_envelope' },
+    invalid: [{ options: { version: 'one' }, option: 'version' }],
+    failing: notJson,
+  },
 };
 
 describe('the plugin contract on the built-ins', () => {

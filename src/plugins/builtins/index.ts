@@ -13,11 +13,28 @@ import { cast } from './cast';
 import { maskField } from './mask-field';
 import { hoistField } from './hoist-field';
 import { extractField } from './extract-field';
+import { flatten } from './flatten';
+import { headerFrom } from './header-from';
+import { timestampConverter } from './timestamp-converter';
+import { valueToKey } from './value-to-key';
+import { setSchemaMetadata } from './set-schema-metadata';
 
 export { drop, dropHeaders, insertHeader, renameTopic, routeByTimestamp };
 
 /** Built-ins that read fields of the key or value: they need the flow's converter for it. */
-export const fieldTransforms: readonly TransformDefinition[] = [insertField, replaceField, cast, maskField, hoistField, extractField];
+export const fieldTransforms: readonly TransformDefinition[] = [
+  insertField,
+  replaceField,
+  cast,
+  maskField,
+  hoistField,
+  extractField,
+  flatten,
+  headerFrom,
+  timestampConverter,
+  valueToKey,
+  setSchemaMetadata,
+];
 export { recordPredicateSchema, compileRecordPredicate, type RecordPredicate, type RecordPredicateConfig } from './record-predicate';
 
 export const builtInTransforms: readonly TransformDefinition[] = [insertHeader, dropHeaders, renameTopic, routeByTimestamp, drop, ...fieldTransforms];
@@ -38,4 +55,9 @@ export const connectTransformEquivalents: Readonly<Record<string, string>> = {
   'org.apache.kafka.connect.transforms.MaskField': 'mask_field',
   'org.apache.kafka.connect.transforms.HoistField': 'hoist_field',
   'org.apache.kafka.connect.transforms.ExtractField': 'extract_field',
+  'org.apache.kafka.connect.transforms.Flatten': 'flatten',
+  'org.apache.kafka.connect.transforms.HeaderFrom': 'header_from',
+  'org.apache.kafka.connect.transforms.TimestampConverter': 'timestamp_converter',
+  'org.apache.kafka.connect.transforms.ValueToKey': 'value_to_key',
+  'org.apache.kafka.connect.transforms.SetSchemaMetadata': 'set_schema_metadata',
 };

@@ -2,13 +2,25 @@
  * A flow's converters: how a record's key or value is turned into Connect data for field-level
  * transforms, and back. `bytes` (Connect's ByteArrayConverter, MM2's default) leaves them as
  * bytes, which no field-level transform can read; `string` is Connect's StringConverter (UTF-8);
- * `json` is JsonConverter with `schemas.enable=false` (json-data.ts).
+ * `json` is JsonConverter with `schemas.enable=false` (json-data.ts), `json_envelope` JsonConverter
+ * with `schemas.enable=true`, Connect's default: the `{schema, payload}` envelope (json-envelope.ts).
  */
-import { ConnectDataError, ConnectFloat, ConnectInt, JavaHashMap, type ConnectValue } from './connect-value';
+import {
+  ConnectDataError,
+  ConnectDate,
+  ConnectDecimal,
+  ConnectFloat,
+  ConnectInt,
+  JavaHashMap,
+  SchemaAndValue,
+  Struct,
+  type ConnectValue,
+} from './connect-value';
 import { readJson, writeJson } from './json-data';
+import { readEnvelope, writeEnvelope } from './json-envelope';
 import { javaDoubleToString, javaFloatToString } from './java-number-format';
 
-export const CONVERTER_NAMES = ['bytes', 'string', 'json'] as const;
+export const CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope'] as const;
 export type ConverterName = (typeof CONVERTER_NAMES)[number];
 
 export interface FlowConverters {
@@ -30,10 +42,11 @@ const stringConverter: DataConverter = {
 };
 
 const jsonConverter: DataConverter = { read: readJson, write: writeJson };
+const envelopeConverter: DataConverter = { read: readEnvelope, write: writeEnvelope };
 
 /** The converter for a side; undefined for `bytes`. */
 export function dataConverter(name: ConverterName): DataConverter | undefined {
-  return name === 'string' ? stringConverter : name === 'json' ? jsonConverter : undefined;
+  return name === 'string' ? stringConverter : name === 'json' ? jsonConverter : name === 'json_envelope' ? envelopeConverter : undefined;
 }
 
 /** Java's `toString()` of a value, which StringConverter writes. */
@@ -45,5 +58,27 @@ export function javaToString(value: ConnectValue): string {
   if (value instanceof ConnectFloat) return value.type === 'float32' ? javaFloatToString(value.value) : javaDoubleToString(value.value);
   if (value instanceof JavaHashMap) return `{${[...value].map(([k, v]) => `${k}=${javaToString(v)}`).join(', ')}}`;
   if (Buffer.isBuffer(value)) throw new ConnectDataError('StringConverter cannot write a byte array');
+  if (value instanceof SchemaAndValue) return javaToString(value.value);
+  if (value instanceof Struct) {
+    const set = value.schema.fields.filter((field) => value.values[field.index] !== null);
+    return `Struct{${set.map((field) => `${field.name}=${javaToString(value.values[field.index]!)}`).join(',')}}`;
+  }
+  if (value instanceof ConnectDecimal) return bigDecimalToString(value);
+  if (value instanceof ConnectDate)
+    throw new ConnectDataError("StringConverter cannot write a java.util.Date: Java's text of it depends on the JVM's time zone");
   return `[${value.map((element) => javaToString(element)).join(', ')}]`;
+}
+
+/** `BigDecimal.toString()`: plain, or scientific when the scale is negative or the exponent below -6. */
+export function bigDecimalToString({ unscaled, scale }: ConnectDecimal): string {
+  const sign = unscaled < 0n ? '-' : '';
+  const digits = (unscaled < 0n ? -unscaled : unscaled).toString();
+  const adjusted = digits.length - 1 - scale;
+  if (scale >= 0 && adjusted >= -6) {
+    if (scale === 0) return sign + digits;
+    const padded = digits.padStart(scale + 1, '0');
+    return `${sign}${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
+  }
+  const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${sign}${mantissa}E${adjusted >= 0 ? '+' : ''}${adjusted}`;
 }

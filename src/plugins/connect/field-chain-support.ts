@@ -40,3 +40,41 @@ export function runFieldChain(
     return `ERR ${(error as Error).message}`;
   }
 }
+
+/** What a chain made of one record, as the Connect vectors give it: key and value as text, headers as base64; or the failure's message. */
+export type ChainOutcome =
+  { readonly key: string | null; readonly value: string | null; readonly headers: readonly (readonly [string, string | null])[] } | { readonly error: string };
+
+/** Runs `[type, options]` steps over a record with these key and value texts, through the converters given. */
+export function runRecordChain(
+  steps: readonly (readonly [string, Record<string, unknown>])[],
+  record: { readonly key: string | null; readonly value: string | null },
+  converters: FlowConverters,
+): ChainOutcome {
+  const chain = buildTransformChain(
+    steps.map(([type, options], index) => ({ type, options, path: `flows[0].transforms[${index}]` })),
+    registry,
+    { flow: { source: 'src', target: 'dst' }, logger: silentLogger, converters },
+  );
+  const text = (s: string | null): Buffer | null => (s === null ? null : Buffer.from(s, 'utf8'));
+  try {
+    const [out] = chain([
+      {
+        source: { topic: 'orders', partition: 1, offset: 42 },
+        topic: 'src.orders',
+        partition: 1,
+        timestamp: 1_700_000_000_123,
+        key: text(record.key),
+        value: text(record.value),
+        headers: [],
+      },
+    ]);
+    return {
+      key: out!.key?.toString('utf8') ?? null,
+      value: out!.value?.toString('utf8') ?? null,
+      headers: out!.headers.map((h) => [h.key, h.value?.toString('base64') ?? null] as const),
+    };
+  } catch (error) {
+    return { error: (error as Error).message.replace(/^.*?\(flows\[0\]\.transforms\[\d+\]\): /, '') };
+  }
+}

@@ -6,6 +6,8 @@
  * growth (16, doubled past 0.75 full) and its constructors: `new HashMap<>()`,
  * `new HashMap<>(n)` and the copy constructor, which SMTs use to build their results.
  *
+ * `createLinked` gives a LinkedHashMap instead, which iterates in insertion order.
+ *
  * Not modelled: buckets of 8 or more keys in a table of 64 or more, which Java turns into trees
  * (another order within that bucket), and JDK 19+'s smaller copy-constructor tables.
  */
@@ -18,8 +20,17 @@ export class JavaHashMap<V = unknown> {
   /** Before the table exists: the capacity it will have (0 = the default 16). */
   private threshold: number;
 
-  private constructor(threshold: number) {
+  private constructor(
+    threshold: number,
+    /** A `java.util.LinkedHashMap`: iterates in insertion order (Flatten builds one). */
+    readonly linked = false,
+  ) {
     this.threshold = threshold;
+  }
+
+  /** `new LinkedHashMap<>()`. */
+  static createLinked<V>(): JavaHashMap<V> {
+    return new JavaHashMap<V>(0, true);
   }
 
   /** `new HashMap<>()`. */
@@ -78,6 +89,10 @@ export class JavaHashMap<V = unknown> {
 
   /** Entries in HashMap's iteration order. */
   *[Symbol.iterator](): IterableIterator<[string, V]> {
+    if (this.linked) {
+      yield* this.entries;
+      return;
+    }
     const mask = this.capacity - 1;
     const buckets = new Map<number, [string, V][]>();
     for (const entry of this.entries) {
