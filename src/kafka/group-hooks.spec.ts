@@ -55,6 +55,14 @@ test('a member that rejoined past the generation asked about no longer belongs t
   assert.equal(await member.stillMember(6), false, 'between joins, after giving generation 6 up');
 });
 
+test('a member the coordinator forgot (kafkajs drops its member id to join again) no longer belongs to the generation it had', async () => {
+  const { member, group } = await joined();
+  group.memberId = null;
+  assert.equal(await member.stillMember(5), false, 'a process resumed after its session expired: another member may hold its partitions');
+  assert.equal(await member.stillMember(), true, 'asked about no generation: nothing to be fenced from yet');
+  assert.deepEqual(group.heartbeats, []);
+});
+
 test("the coordinator's answers: a rebalance waiting for this member keeps it, a newer generation without it does not", async () => {
   let answer = 'REBALANCE_IN_PROGRESS';
   const { member } = await joined(() => protocolError(answer));

@@ -104,10 +104,12 @@ export function groupHooks(
     generation: () => entry.group?.generationId ?? undefined,
     stillMember: async (generation) => {
       const group = entry.group;
-      // Past the generation asked about (rejoined, or between joins after giving it up): a write
-      // still finishing for it is a stale owner's, even though the coordinator would take this
-      // member's heartbeat for its new generation.
-      if (generation !== undefined && group?.generationId !== generation) return false;
+      // Past the generation asked about (rejoined, or between joins after giving it up), or told
+      // by the coordinator that it is no member any more (kafkajs then forgets its member id and
+      // joins again, as a process resumed after its session expired does): a write still
+      // finishing for that generation is a stale owner's, even though the coordinator would take
+      // this member's heartbeat for its new generation.
+      if (generation !== undefined && (group?.generationId !== generation || !group.memberId)) return false;
       // Not joined yet (or between joins): nothing to be fenced from; only the coordinator's answer fences.
       if (!group?.coordinator || !group.memberId || group.generationId === null) return true;
       try {
