@@ -171,6 +171,9 @@ describe('Connect SMTs from mm2.properties', () => {
       exit.stderr,
       /\.properties:16:\d+: Transform "insert_field" \(Connect's InsertField\) reads fields of the record's value, which the flow copies as bytes: it needs a converter/,
     );
-    assert.match(exit.stderr, /value\.converter = org\.apache\.kafka\.connect\.json\.JsonConverter and value\.converter\.schemas\.enable = false/);
+    assert.match(
+      exit.stderr,
+      /value\.converter = org\.apache\.kafka\.connect\.json\.JsonConverter \(with value\.converter\.schemas\.enable = false for plain JSON\)/,
+    );
   });
 });
