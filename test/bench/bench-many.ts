@@ -16,9 +16,8 @@ import { reached, sumOffsets } from './bench-admin';
 import {
   cpuBetween,
   cpuMark,
-  HarnessError,
   pollUntil,
-  preloadTopics,
+  preloadChecked,
   replicationRun,
   setup,
   startReplicator,
@@ -33,7 +32,7 @@ import {
 } from './bench-steps';
 import { ProcessMeter } from './process-meter';
 import { statusRecords } from './replicators';
-import { recordBytes, totalRecords, type ManyWorkload } from './workloads';
+import { recordBytes, type ManyWorkload } from './workloads';
 
 /** Topics are created this many at a time: one CreateTopics of 1,000 topics times out on a busy broker. */
 const CREATE_BATCH = 50;
@@ -67,11 +66,7 @@ export async function runMany(
     }
   });
   clock.mark('setup');
-  const preload = await setup('preloading', () => preloadTopics(env, run.sourceBootstrap, topics, workload));
-  clock.mark('preload');
-  const expected = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
-  const total = totalRecords(workload);
-  if (sumOffsets(expected) !== total) throw new HarnessError(`the preload wrote ${sumOffsets(expected)} records, not ${total}`);
+  const { preload, expected, total } = await preloadChecked(env, run.sourceBootstrap, topics, workload, clock);
 
   const remote = (topic: string): string => `${run.sourceAlias}.${topic}`;
   const known = new Set<string>();

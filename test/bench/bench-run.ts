@@ -24,7 +24,7 @@ import {
   MIB,
   PhaseClock,
   pollUntil,
-  preloadTopics,
+  preloadChecked,
   produceArgs,
   replicationRun,
   RunFailure,
@@ -151,11 +151,7 @@ async function runThroughput(
   const run = replicationRun(env, id, dir, topics);
   await setup('creating the source topics', () => env.sourceAdmin.createReadyTopics(topics.map((name) => ({ name, partitions: workload.partitions }))));
   clock.mark('setup');
-  const preload = await setup('preloading', () => preloadTopics(env, run.sourceBootstrap, topics, workload));
-  clock.mark('preload');
-  const expected: Offsets = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
-  const total = totalRecords(workload);
-  if (sumOffsets(expected) !== total) throw new HarnessError(`the preload wrote ${sumOffsets(expected)} records, not ${total}`);
+  const { preload, expected, total } = await preloadChecked(env, run.sourceBootstrap, topics, workload, clock);
 
   const remote = (topic: string): string => `${run.sourceAlias}.${topic}`;
   const known = new Set<string>();

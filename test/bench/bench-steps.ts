@@ -7,11 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaDistribution } from '../../src/local';
 import type { TcpProxy } from '../support/tcp-proxy';
-import type { BenchAdmin } from './bench-admin';
+import { sumOffsets, type BenchAdmin } from './bench-admin';
 import type { JavaTools, ProducerPerformanceSummary } from './java-tools';
 import { machineBusySeconds, processCpuSeconds, type ProcessMeter } from './process-meter';
 import { startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
-import type { ManyWorkload, ThroughputWorkload, Workload } from './workloads';
+import { totalRecords, type ManyWorkload, type ThroughputWorkload, type Workload } from './workloads';
 
 export interface BenchCluster {
   readonly bootstrap: string;
@@ -252,6 +252,25 @@ export async function preloadTopics(
     ms += result.ms;
   }
   return { records, ms };
+}
+
+/**
+ * Preloads the workload's source topics (the `preload` phase) and reads their end offsets, which
+ * must hold every record of the workload: what a replication run then waits for on the target.
+ */
+export async function preloadChecked(
+  env: BenchEnv,
+  bootstrap: string,
+  topics: readonly string[],
+  workload: ThroughputWorkload | ManyWorkload,
+  clock: PhaseClock,
+): Promise<{ preload: { records: number; ms: number }; expected: Offsets; total: number }> {
+  const preload = await setup('preloading', () => preloadTopics(env, bootstrap, topics, workload));
+  clock.mark('preload');
+  const expected: Offsets = await setup('reading the source end offsets', () => env.sourceAdmin.endOffsets(topics));
+  const total = totalRecords(workload);
+  if (sumOffsets(expected) !== total) throw new HarnessError(`the preload wrote ${sumOffsets(expected)} records, not ${total}`);
+  return { preload, expected, total };
 }
 
 export type DigestResult = Record<string, Record<string, { count: number; hash: string }>>;
