@@ -114,8 +114,8 @@ export class ProgressStore {
   }
 
   /**
-   * Gives up every partition (a rebalance): nothing of theirs is recorded or written any more.
-   * Their acknowledged offsets are remembered for a later `reload`.
+   * Gives up every partition (a rebalance, or fenced): nothing of theirs is written any more.
+   * Their acknowledged offsets, and those acknowledged after this, are remembered for a later `reload`.
    */
   disown(): void {
     this.owned = new Set();
@@ -170,14 +170,19 @@ export class ProgressStore {
     return entry === undefined ? undefined : entry.offset + 1;
   }
 
-  /** Records that every source offset up to and including `offset` is on the target. */
+  /**
+   * Records that every source offset up to and including `offset` is on the target. For a
+   * partition this member does not own (any more: fenced, or acknowledged after a revoke) it is
+   * remembered, not written: still true, it counts when the partition is assigned here again
+   * (see `reload`), so a member that copied on while it was out of its group does not copy the
+   * same records again once it is back.
+   */
   markReplicated(tp: TopicPartition, offset: number): void {
     const key = topicPartitionKey(tp);
-    if (!this.owns(key)) return;
     const entry = this.replicated.get(key);
     if (entry !== undefined && entry.offset >= offset) return;
     this.replicated.set(key, { tp, offset });
-    this.dirty.add(key);
+    if (this.owns(key)) this.dirty.add(key);
   }
 
   /**

@@ -71,3 +71,16 @@ test("the coordinator's answers: a rebalance waiting for this member keeps it, a
   answer = 'COORDINATOR_NOT_AVAILABLE';
   await assert.rejects(member.stillMember(5), /COORDINATOR_NOT_AVAILABLE/);
 });
+
+test('holds: a fetch belongs to the generation it was assigned in until the member knows it left it, without asking the coordinator', async () => {
+  const { member, group } = await joined();
+  assert.equal(member.holds(5), true);
+  assert.equal(member.holds(undefined), true, 'no assignment asked about: nothing to drop');
+  group.memberId = null;
+  assert.equal(member.holds(5), false, 'told it is no member any more (its session expired): another member may own the partitions');
+  group.memberId = 'm-1';
+  group.generationId = 6;
+  assert.equal(member.holds(5), false, 'joined again since');
+  assert.equal(member.holds(6), true);
+  assert.deepEqual(group.heartbeats, []);
+});

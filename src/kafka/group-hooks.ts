@@ -46,6 +46,12 @@ export interface GroupMember {
    * much of it is still being written. Rejects when the coordinator cannot be asked.
    */
   stillMember(generation?: number): Promise<boolean>;
+  /**
+   * Without asking the coordinator: false once this member knows it left `generation` (kafkajs
+   * forgot its member id, told by the coordinator that it is no member any more, or it joined
+   * again since). A fetch that arrives then is not this member's to copy.
+   */
+  holds(generation: number | undefined): boolean;
 }
 
 interface Entry {
@@ -102,6 +108,10 @@ export function groupHooks(
   ];
   const member: GroupMember = {
     generation: () => entry.group?.generationId ?? undefined,
+    holds: (generation) => {
+      const group = entry.group;
+      return generation === undefined || group === undefined || (group.generationId === generation && !!group.memberId);
+    },
     stillMember: async (generation) => {
       const group = entry.group;
       // Past the generation asked about (rejoined, or between joins after giving it up), or told

@@ -49,6 +49,8 @@ export class KafkajsSource implements RecordSource {
       const abort = new AbortController();
       const next = new Map<string, number>();
       const starts = new Map<string, Promise<number>>();
+      /** The generation whose assignment the fetched batches belong to. */
+      let assignedGeneration: number | undefined;
       const { membership } = options;
       // Called from kafkajs's fetch loop, which may run in the record-batch forwarding context
       // (wire/fetch-decoder.ts); what the flow does then (reading the progress topic) must not.
@@ -98,6 +100,7 @@ export class KafkajsSource implements RecordSource {
         // partitions given up in a rebalance that outlasted the wait for it (or the exactly-once
         // reset of a slot given up so) must not pass for the new generation's owner.
         const generation = member.generation();
+        assignedGeneration = generation;
         const stillMember = (): Promise<boolean> =>
           abort.signal.aborted
             ? Promise.resolve(true)
@@ -138,6 +141,10 @@ export class KafkajsSource implements RecordSource {
       );
 
       const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
+        // Fetched after kafkajs heard this member is out of its group (its session expired during
+        // a network cut, say), before it rejoins: another member may own the partition now. Not
+        // copied; the partition's next start is decided by the next assignment.
+        if (!member.holds(assignedGeneration)) return;
         const key = `${batch.topic}-${batch.partition}`;
         let expected = next.get(key);
         if (expected === undefined) {
@@ -169,7 +176,7 @@ export class KafkajsSource implements RecordSource {
           if (abort.signal.aborted) return;
           throw error;
         }
-        if (!isRunning() || isStale()) {
+        if (!isRunning() || isStale() || !member.holds(assignedGeneration)) {
           options.flowControl.release(bytes);
           return;
         }
