@@ -165,7 +165,10 @@ export class SchemaIdTranslation {
           failure = `schema id ${id} of its ${side} could not be moved to subject "${subject}": ${refused.get(`${subject}\0${id}`) ?? 'no answer'}`;
           break;
         }
-        if (targetId !== id) out = { ...out, [side]: withConfluentSchemaId(bytes, targetId) };
+        if (targetId === id) continue;
+        const moved = withConfluentSchemaId(bytes, targetId);
+        // Not `[side]: moved`: a computed key makes a slow object of every record.
+        out = side === 'key' ? { ...out, key: moved } : { ...out, value: moved };
       }
       if (failure !== undefined) {
         (failures ??= []).push({ record, error: new RecordFailedError(record.source, { ...STAGE, step: path }, failure) });

@@ -28,6 +28,8 @@ export interface SchemaRegistrySettings {
 }
 
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+/** Confluent's error codes of a 404 about the registry's content: subject, version, schema not found. */
+const NOT_FOUND_CODES = new Set([40401, 40402, 40403]);
 /** Of the registry's own message, at most this much goes into an error (it names schemas, never records). */
 const MAX_MESSAGE_CHARS = 300;
 
@@ -64,7 +66,9 @@ export function httpSchemaRegistry(settings: SchemaRegistrySettings): SchemaRegi
     const answered = `${what}: the Schema Registry at ${where} answered ${response.status}${errorCode === undefined ? '' : ` (error code ${errorCode})`}`;
     if (response.status === 401 || response.status === 403) throw new SchemaRegistryError(`${answered}; check its credentials`);
     if (response.status === 408 || response.status === 429 || response.status >= 500) throw new SchemaRegistryUnavailableError(`${answered}${said}`);
-    if (errorCode === undefined) throw new SchemaRegistryError(`${answered}, not a Schema Registry's error; is it the base URL of a Confluent-compatible API?`);
+    // Not found, but no subject, version or schema was missing: the path is not the API's (a wrong base URL).
+    const notTheApi = errorCode === undefined || (response.status === 404 && !NOT_FOUND_CODES.has(errorCode));
+    if (notTheApi) throw new SchemaRegistryError(`${answered}, not about a subject or schema; is it the base URL of a Confluent-compatible API?`);
     throw new SchemaRegistryRefusal(`${answered}${said}`, response.status, errorCode);
   };
 
