@@ -679,6 +679,8 @@ export class ReplicationFlow {
     let failure: RecordFailedError | undefined;
     // One function per write, not per record.
     const sync = emitter ? (tp: TopicPartition, sourceOffset: number, targetOffset: number): void => emitter.record(tp, sourceOffset, targetOffset) : undefined;
+    // Exactly-once: a batch whose slot was lost is not counted as copied (records, bytes, position).
+    const counted = this.eos === undefined ? written.batches : written.batches.filter((batch) => !this.eos!.dropped.has(batch));
     for (const batch of written.batches) {
       if (this.eos?.dropped.has(batch)) {
         // Its slot was lost before the commit: nothing of it is visible on the target.
@@ -701,7 +703,7 @@ export class ReplicationFlow {
       this.budget.release(batch.bytes);
       failure ??= flowBatchFailure(batch);
     }
-    status.recordWrite(written.batches, Date.now());
+    status.recordWrite(counted, Date.now());
     // Tolerance none: what came before the failing record is committed; now the flow stops.
     if (failure !== undefined) return throwError(() => failure);
     if (!emitter) return EMPTY;
