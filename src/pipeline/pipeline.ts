@@ -17,7 +17,7 @@ import {
   take,
 } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
-import { KafkaAuthorizationError, MirrorflowError } from '../core/errors';
+import { MirrorflowError } from '../core/errors';
 import { KafkaClients } from '../core/ports/kafka-clients';
 import { Logger } from '../core/ports/logger';
 import { Scheduler } from '../core/ports/scheduler';
@@ -35,6 +35,7 @@ import { ReplicationPolicy } from '../policy';
 import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
+import { withClusterPrincipal } from './cluster-principal';
 import { toFlowSnapshot } from './flow-snapshot';
 import { flowModules } from './flow.module';
 import { PipelineConfigToken } from './tokens';
@@ -208,7 +209,7 @@ export class Pipeline {
     try {
       await lastValueFrom(flows$.pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } catch (error) {
-      throw withPrincipal(error, this.current);
+      throw withClusterPrincipal(error, this.current);
     } finally {
       this.state = 'stopped';
       await this.close();
@@ -379,22 +380,4 @@ export class Pipeline {
 /** As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too. */
 function runningFlows(config: PipelineConfig): FlowConfig[] {
   return config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
-}
-
-/**
- * An authorization failure names the principal that was refused, as Kafka's default principal
- * builders make it from the cluster's credentials: the broker does not say.
- */
-function withPrincipal(error: unknown, config: PipelineConfig): unknown {
-  if (!(error instanceof KafkaAuthorizationError) || error.principal !== undefined) return error;
-  const security = config.clusters[error.cluster]?.security;
-  if (security === undefined) return error;
-  const sasl = security.sasl;
-  if (sasl?.mechanism === 'oauthbearer')
-    return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
-  if (sasl?.mechanism === 'aws_msk_iam') return error.as('the IAM identity of the AWS credentials, SASL AWS_MSK_IAM');
-  if (sasl !== undefined) return error.as(`User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`);
-  if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
-  if (security.ssl?.cert !== undefined) return error.as('the principal of the inline client certificate (ssl.cert)');
-  return error.as('User:ANONYMOUS, no credentials');
 }
