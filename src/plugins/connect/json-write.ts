@@ -120,9 +120,14 @@ export function typedJsonText(schema: ConnectSchema, value: ConnectValue): strin
 
 const TYPE_NAMES: Readonly<Record<ConnectSchema['type'], string>> = { float32: 'float', float64: 'double' } as Record<ConnectSchema['type'], string>;
 
+/** A schema is immutable, and records read with the same schema text share one (json-envelope.ts): its text is made once. */
+const written = new WeakMap<ConnectSchema, string>();
+
 /** `asJsonSchema(schema)`. */
 export function schemaJsonText(schema: ConnectSchema): string {
-  return `{${schemaParts(schema).join(',')}}`;
+  let text = written.get(schema);
+  if (text === undefined) written.set(schema, (text = `{${schemaParts(schema).join(',')}}`));
+  return text;
 }
 
 function schemaParts(schema: ConnectSchema): string[] {
