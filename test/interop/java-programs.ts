@@ -22,7 +22,7 @@ export class JavaPrograms {
   static async compile(...sources: readonly string[]): Promise<JavaPrograms> {
     const distribution = await ensureKafkaDistribution(defaultKafkaVersion());
     const classesDir = mkdtempSync(join(tmpdir(), 'mirrorflow-java-programs-'));
-    const javac = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'javac') : 'javac';
+    const javac = javacExecutable();
     try {
       await runProcess(javac, ['-nowarn', '-d', classesDir, '-cp', distribution.classpath, ...sources.map((s) => join(JAVA_SOURCES, s))], '', 120_000);
     } catch (error) {
@@ -57,7 +57,13 @@ export class JavaPrograms {
   }
 }
 
-function runProcess(command: string, args: readonly string[], stdin: string, timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+/** `javac` of JAVA_HOME, or the one on the PATH. */
+export function javacExecutable(env: NodeJS.ProcessEnv = process.env): string {
+  return env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'javac') : 'javac';
+}
+
+/** Runs a program with `stdin` as its input; rejects with the end of its output unless it exits 0 within `timeoutMs`. */
+export function runProcess(command: string, args: readonly string[], stdin: string, timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

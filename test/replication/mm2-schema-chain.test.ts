@@ -12,13 +12,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KafkaRecord } from '../../src/core/record';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnCli } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { spawnCli } from '../support/pipeline-harness';
+import { sharedClusterKits } from '../support/use-kits';
 import { JavaPrograms } from '../interop/java-programs';
 import { askConnect, type ConnectPart, type OracleStep } from '../interop/connect-transform-oracle';
 
@@ -44,20 +44,11 @@ let backup: KafkaKit;
 let java: JavaPrograms;
 let dir: string;
 
+sharedClusterKits('mirrorflow-mm2-schema-chain-', (kits) => ({ clusters, primary, backup, dir } = kits));
 before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-mm2-schema-chain-'));
   java = await JavaPrograms.compile('ConnectJsonProducer.java', 'ConnectTransformOracle.java');
 });
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close()]);
-  java?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => java?.dispose());
 
 const text = (bytes: Buffer | null): string | null => (bytes === null ? null : bytes.toString('utf8'));
 const headerList = (record: KafkaRecord): [string, string | null][] => record.headers.map((h) => [h.key, h.value === null ? null : h.value.toString('base64')]);
