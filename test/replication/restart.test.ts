@@ -344,7 +344,7 @@ describe('restart', () => {
       // The start position of each partition is stored as progress once it is chosen.
       await waitFor(async () => (await storedProgress(topic)).size === partitions.length, {
         what: 'the start position stored for every partition',
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
       }).catch((error: unknown) => {
         throw new Error(`${String(error)}\nmirrorflow stderr:\n${child.stderr().slice(-3000)}`);
       });
@@ -376,7 +376,9 @@ describe('restart', () => {
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`], start: 'latest' }] });
     let child = spawnPipeline(file);
     try {
-      await waitFor(async () => (await storedProgress(topic)).size >= 2, { what: 'the start positions stored', timeoutMs: 30_000 });
+      await waitFor(async () => (await storedProgress(topic)).size >= 2, { what: 'the start positions stored', timeoutMs: 60_000 }).catch((error: unknown) => {
+        throw new Error(`${String(error)}\nmirrorflow stderr:\n${child.stderr().slice(-3000)}`);
+      });
       await source.produce(topic, numbered('new1', 0, 30, [0, 1, 2]));
       await waitForTarget(child, remote, 20);
       await waitFor(async () => (await target.endOffsets(remote))[2] === 10, {
