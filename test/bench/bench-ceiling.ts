@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sumOffsets } from './bench-admin';
 import {
-  cpuBetween,
+  checkedStatus,
+  copyFigures,
   cpuMark,
   HarnessError,
-  MIB,
   pollUntil,
   produceArgs,
   setup,
-  steadyRate,
   topicNames,
   type BenchEnv,
   type Measured,
@@ -28,7 +27,7 @@ import {
 } from './bench-steps';
 import { ProcessMeter } from './process-meter';
 import { spawnLogged, type ChildRun } from './replicators';
-import { recordBytes, totalRecords, type Workload } from './workloads';
+import { totalRecords, type Workload } from './workloads';
 
 /** Producers in parallel per process: more than the 2 cores, so no single client is the bound. */
 export const CEILING_PRODUCERS = 4;
@@ -73,8 +72,14 @@ export async function runCeiling(env: BenchEnv, workload: Workload, id: string, 
     }).catch((error: unknown) => {
       throw error instanceof HarnessError ? error : new HarnessError(error instanceof Error ? error.message : String(error));
     });
-    const peakRssMiB = meters.reduce((sum, m) => sum + m.read().peakRssMiB, 0);
-    const cpu = cpuBetween(start, end);
+    const figures = copyFigures(
+      total,
+      workload.shape,
+      start,
+      end,
+      firstAt,
+      meters.reduce((sum, m) => sum + m.read().peakRssMiB, 0),
+    );
     clock.mark('replicate');
     await pollUntil('the ceiling producers to exit', 60_000, undefined, async () => (children.every((c) => c.exitStatus() !== undefined) ? true : undefined));
     const count = sumOffsets(await env.targetAdmin.endOffsets(topics));
@@ -82,22 +87,10 @@ export async function runCeiling(env: BenchEnv, workload: Workload, id: string, 
     const mismatches: string[] = [];
     for (const c of children) if (c.exitStatus() !== 'exit code 0') mismatches.push(`a ceiling producer ended with ${c.exitStatus()}`);
     if (count !== total) mismatches.push(`${count} records on the target, ${total} sent`);
-    const elapsedMs = end.at - start.at;
-    const firstRecordMs = (firstAt ?? end.at) - start.at;
     return {
       // The ceiling measures the broker; a shortfall is the harness's trouble, not a replicator's.
-      status: mismatches.length === 0 ? 'ok' : 'error',
-      failure: mismatches.length === 0 ? undefined : mismatches.join('; '),
-      elapsedMs,
-      firstRecordMs,
-      recordsPerSec: total / (elapsedMs / 1000),
-      mibPerSec: (total * recordBytes(workload.shape)) / MIB / (elapsedMs / 1000),
-      steadyRecordsPerSec: steadyRate(total, elapsedMs, firstRecordMs),
-      cpuSeconds: cpu.replicator,
-      cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
-      peakRssMiB,
-      brokerCpuSeconds: cpu.brokerCpuSeconds,
-      otherCpuSeconds: cpu.otherCpuSeconds,
+      ...checkedStatus(mismatches, 'error'),
+      ...figures,
       verification: { partitions: workload.partitions * topics.length, records: count, mismatches },
     };
   } finally {

@@ -14,6 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { reached, sumOffsets } from './bench-admin';
 import {
+  checkedStatus,
+  copyFigures,
   cpuBetween,
   cpuMark,
   pollUntil,
@@ -32,7 +34,7 @@ import {
 } from './bench-steps';
 import { ProcessMeter } from './process-meter';
 import { statusRecords } from './replicators';
-import { recordBytes, type ManyWorkload } from './workloads';
+import type { ManyWorkload } from './workloads';
 
 /** Topics are created this many at a time: one CreateTopics of 1,000 topics times out on a busy broker. */
 const CREATE_BATCH = 50;
@@ -94,27 +96,19 @@ export async function runMany(
     const idleTo = cpuMark(env, meter);
     const reading = meter.read();
     clock.mark('idle');
-    const cpu = cpuBetween(start, end);
+    const figures = copyFigures(total, workload.shape, start, end, firstAt, reading.peakRssMiB);
     const idle = cpuBetween(idleFrom, idleTo);
     await child.stop();
     clock.mark('stop');
     const verification = await verify(env, run, false, targetIsolation(replicator));
     clock.mark('verify');
-    const elapsedMs = end.at - start.at;
     return {
-      status: verification.mismatches.length === 0 ? 'ok' : 'failed',
-      failure: verification.mismatches.length === 0 ? undefined : `content differs: ${verification.mismatches.slice(0, 5).join('; ')}`,
-      elapsedMs,
-      firstRecordMs: (firstAt ?? end.at) - start.at,
+      ...checkedStatus(verification.mismatches, 'failed', 'content differs: '),
+      ...figures,
+      // A trickle: no steady rate to speak of.
+      steadyRecordsPerSec: undefined,
       allPartitionsMs: (allPartitionsAt ?? end.at) - start.at,
       idleCores: idle.replicator / ((idleTo.at - idleFrom.at) / 1000),
-      recordsPerSec: total / (elapsedMs / 1000),
-      mibPerSec: (total * recordBytes(workload.shape)) / (1024 * 1024) / (elapsedMs / 1000),
-      cpuSeconds: cpu.replicator,
-      cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
-      peakRssMiB: reading.peakRssMiB,
-      brokerCpuSeconds: cpu.brokerCpuSeconds,
-      otherCpuSeconds: cpu.otherCpuSeconds,
       preload,
       verification,
     };

@@ -17,6 +17,8 @@ import { reached, sumOffsets } from './bench-admin';
 import { runCeiling } from './bench-ceiling';
 import { runMany } from './bench-many';
 import {
+  checkedStatus,
+  copyFigures,
   cpuBetween,
   cpuMark,
   HarnessError,
@@ -30,7 +32,6 @@ import {
   RunFailure,
   setup,
   startReplicator,
-  steadyRate,
   targetIsolation,
   topicNames,
   verify,
@@ -168,31 +169,13 @@ async function runThroughput(
       if (replicator === 'mirrorflow-eos') return ((await statusRecords(child)) ?? 0) >= total ? cpuMark(env, meter) : undefined;
       return reached(offsets, expected, remote) ? cpuMark(env, meter) : undefined;
     });
-    const reading = meter.read();
-    const cpu = cpuBetween(start, end);
+    const figures = copyFigures(total, workload.shape, start, end, firstAt, meter.read().peakRssMiB);
     clock.mark('replicate');
     await child.stop();
     clock.mark('stop');
     const verification = await verify(env, run, false, targetIsolation(replicator), replicator === 'mirrorflow-transform' ? INSERTED_FIELD : undefined);
     clock.mark('verify');
-    const elapsedMs = end.at - start.at;
-    const firstRecordMs = (firstAt ?? end.at) - start.at;
-    return {
-      status: verification.mismatches.length === 0 ? 'ok' : 'failed',
-      failure: verification.mismatches.length === 0 ? undefined : `content differs: ${verification.mismatches.slice(0, 5).join('; ')}`,
-      elapsedMs,
-      firstRecordMs,
-      recordsPerSec: total / (elapsedMs / 1000),
-      mibPerSec: (total * recordBytes(workload.shape)) / MIB / (elapsedMs / 1000),
-      steadyRecordsPerSec: steadyRate(total, elapsedMs, firstRecordMs),
-      cpuSeconds: cpu.replicator,
-      cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
-      peakRssMiB: reading.peakRssMiB,
-      brokerCpuSeconds: cpu.brokerCpuSeconds,
-      otherCpuSeconds: cpu.otherCpuSeconds,
-      preload,
-      verification,
-    };
+    return { ...checkedStatus(verification.mismatches, 'failed', 'content differs: '), ...figures, preload, verification };
   } finally {
     meter.stop();
     await child.stop();
@@ -352,8 +335,7 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
       // the last records: its exit is then the end.
       return cpuMark(env, meter, Math.min(performance.now(), child.exitedAt() ?? Infinity));
     });
-    const reading = meter.read();
-    const cpu = cpuBetween(start, end);
+    const figures = copyFigures(total, workload.shape, start, end, firstAt, meter.read().peakRssMiB);
     clock.mark('replicate');
     await pollUntil('ProducerPerformance to exit', 60_000, undefined, async () => child.exitStatus());
     const summary = parseProducerPerformance(await child.tail(5));
@@ -362,21 +344,10 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
     const mismatches: string[] = [];
     if (child.exitStatus() !== 'exit code 0') mismatches.push(`ProducerPerformance ended with ${child.exitStatus()}`);
     if (count !== total) mismatches.push(`${count} records on the target, ${total} sent`);
-    const elapsedMs = end.at - start.at;
-    const firstRecordMs = (firstAt ?? end.at) - start.at;
     return {
-      status: mismatches.length === 0 ? 'ok' : 'failed',
-      failure: mismatches.length === 0 ? undefined : mismatches.join('; '),
-      elapsedMs,
-      firstRecordMs,
-      recordsPerSec: total / (elapsedMs / 1000),
-      mibPerSec: (total * recordBytes(workload.shape)) / MIB / (elapsedMs / 1000),
-      steadyRecordsPerSec: latency ? undefined : steadyRate(total, elapsedMs, firstRecordMs),
-      cpuSeconds: cpu.replicator,
-      cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
-      peakRssMiB: reading.peakRssMiB,
-      brokerCpuSeconds: cpu.brokerCpuSeconds,
-      otherCpuSeconds: cpu.otherCpuSeconds,
+      ...checkedStatus(mismatches),
+      ...figures,
+      ...(latency ? { steadyRecordsPerSec: undefined } : {}),
       latencyMs:
         latency && summary
           ? { pairs: summary.records, p50: summary.p50Ms, p99: summary.p99Ms, max: summary.maxLatencyMs, mean: summary.avgLatencyMs }

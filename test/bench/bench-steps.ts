@@ -11,7 +11,7 @@ import { sumOffsets, type BenchAdmin } from './bench-admin';
 import type { JavaTools, ProducerPerformanceSummary } from './java-tools';
 import { machineBusySeconds, processCpuSeconds, type ProcessMeter } from './process-meter';
 import { startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
-import { totalRecords, type ManyWorkload, type ThroughputWorkload, type Workload } from './workloads';
+import { recordBytes, totalRecords, type ManyWorkload, type RecordShape, type ThroughputWorkload, type Workload } from './workloads';
 
 export interface BenchCluster {
   readonly bootstrap: string;
@@ -179,6 +179,48 @@ export function cpuBetween(start: CpuMark, end: CpuMark): Pick<RunResult, 'broke
     // Only meaningful when both brokers are ours; with shared clusters it includes them.
     otherCpuSeconds: Math.max(0, other),
   };
+}
+
+/** The figures of a timed copy: rates, CPU and memory of `total` records between two marks. */
+export type CopyFigures = Pick<
+  RunResult,
+  | 'elapsedMs'
+  | 'firstRecordMs'
+  | 'recordsPerSec'
+  | 'mibPerSec'
+  | 'steadyRecordsPerSec'
+  | 'cpuSeconds'
+  | 'cpuSecondsPerMillion'
+  | 'peakRssMiB'
+  | 'brokerCpuSeconds'
+  | 'otherCpuSeconds'
+>;
+
+/**
+ * The figures of `total` records of `shape` copied from `start` (the spawn) to `end` (every record
+ * on the target); `firstAt` is when the first showed there (the end when never seen before it).
+ */
+export function copyFigures(total: number, shape: RecordShape, start: CpuMark, end: CpuMark, firstAt: number | undefined, peakRssMiB: number): CopyFigures {
+  const cpu = cpuBetween(start, end);
+  const elapsedMs = end.at - start.at;
+  const firstRecordMs = (firstAt ?? end.at) - start.at;
+  return {
+    elapsedMs,
+    firstRecordMs,
+    recordsPerSec: total / (elapsedMs / 1000),
+    mibPerSec: (total * recordBytes(shape)) / MIB / (elapsedMs / 1000),
+    steadyRecordsPerSec: steadyRate(total, elapsedMs, firstRecordMs),
+    cpuSeconds: cpu.replicator,
+    cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
+    peakRssMiB,
+    brokerCpuSeconds: cpu.brokerCpuSeconds,
+    otherCpuSeconds: cpu.otherCpuSeconds,
+  };
+}
+
+/** A run's status from its mismatches: `ok` when there are none; otherwise `fault`, with the first few. */
+export function checkedStatus(mismatches: readonly string[], fault: 'failed' | 'error' = 'failed', prefix = ''): Pick<RunResult, 'status' | 'failure'> {
+  return mismatches.length === 0 ? { status: 'ok', failure: undefined } : { status: fault, failure: `${prefix}${mismatches.slice(0, 5).join('; ')}` };
 }
 
 /** Polls `check` every 100 ms until it returns a value, the child exits, or the deadline passes. */
