@@ -170,7 +170,8 @@ describe('parsePipeline: the happy path', () => {
     assert.deepEqual(
       rejection(flow('')).issues.map((issue) => `${issue.path}: ${issue.message}`),
       ['flows[0].converter.key', 'flows[0].converter.value'].map(
-        (path) => `${path}: the avro converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
+        (path) =>
+          `${path}: the avro converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
       ),
     );
     const registry = '    schema_registry: { source: { url: "http://127.0.0.1:1" }, target: { url: "http://127.0.0.1:2" } }';

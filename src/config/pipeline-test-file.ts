@@ -42,7 +42,9 @@ export type TestHeaderSpec = z.output<typeof headerSchema>;
 
 const inlineFlowSchema = z.strictObject({
   transforms: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
-  converter: z.strictObject({ key: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes'), value: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes') }).prefault({}),
+  converter: z
+    .strictObject({ key: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes'), value: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes') })
+    .prefault({}),
   errors: z.strictObject({ tolerance: z.enum(['none', 'all']).default('none') }).prefault({}),
 });
 

@@ -43,7 +43,13 @@ export class AvroSchemaFetch {
       }
     }
     if (missing === undefined) return batch;
-    return concat(from(missing).pipe(concatMap((id) => this.fetch(id)), ignoreElements()), of(batch));
+    return concat(
+      from(missing).pipe(
+        concatMap((id) => this.fetch(id)),
+        ignoreElements(),
+      ),
+      of(batch),
+    );
   }
 
   private fetch(id: number): Observable<void> {

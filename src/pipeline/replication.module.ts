@@ -38,7 +38,10 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     // The avro converter holds the writer schemas of the flow's source registry and what it wrote
     // (validation makes sure a flow with an avro side has a schema_registry).
-    if (avroSides.length > 0 && registries !== undefined) bind(AvroConverter).toResolvedValue(() => new AvroConverter()).inSingletonScope();
+    if (avroSides.length > 0 && registries !== undefined)
+      bind(AvroConverter)
+        .toResolvedValue(() => new AvroConverter())
+        .inSingletonScope();
     bind<TransformChain>(TransformChain)
       .toResolvedValue(
         (registry: PluginRegistry, logger: Logger, status: FlowStatus, avro: AvroConverter | undefined) =>

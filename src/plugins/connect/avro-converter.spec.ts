@@ -90,21 +90,27 @@ describe('avro converter: reading', () => {
     assert.equal(schema.type, 'struct');
     assert.equal(field('id').type, 'int64');
     assert.equal(field('price').name, DECIMAL);
-    assert.deepEqual([...field('price').meta.parameters!], [
-      ['scale', '2'],
-      ['connect.decimal.precision', '10'],
-    ]);
+    assert.deepEqual(
+      [...field('price').meta.parameters!],
+      [
+        ['scale', '2'],
+        ['connect.decimal.precision', '10'],
+      ],
+    );
     assert.equal(field('day').name, DATE);
     assert.equal(field('at').name, TIMESTAMP);
     assert.equal(field('note').optional, true);
     assert.equal(field('note').type, 'string');
     assert.equal(field('status').type, 'string');
     assert.equal(field('status').name, 'shop.Status');
-    assert.deepEqual([...field('status').meta.parameters!], [
-      ['io.confluent.connect.avro.Enum', 'shop.Status'],
-      ['io.confluent.connect.avro.Enum.NEW', 'NEW'],
-      ['io.confluent.connect.avro.Enum.PAID', 'PAID'],
-    ]);
+    assert.deepEqual(
+      [...field('status').meta.parameters!],
+      [
+        ['io.confluent.connect.avro.Enum', 'shop.Status'],
+        ['io.confluent.connect.avro.Enum.NEW', 'NEW'],
+        ['io.confluent.connect.avro.Enum.PAID', 'PAID'],
+      ],
+    );
     const fixed = toConnectSchema({ type: 'fixed', name: 'md5', size: 16 });
     assert.equal(fixed.type, 'bytes');
     assert.deepEqual([...fixed.meta.parameters!], [['connect.fixed.size', '16']]);
@@ -122,7 +128,10 @@ describe('avro converter: reading', () => {
     converter.refuse(8, 'the Schema Registry at http://127.0.0.1:1/ answered 404 (error code 40403)');
     assert.throws(() => converter.read(Buffer.from('{"a":1}')), /not in Confluent's wire format/);
     assert.throws(() => converter.read(framed(8, ORDER_BYTES)), /cannot read schema id 8: the Schema Registry .* answered 404/);
-    assert.throws(() => converter.read(framed(7, ORDER_BYTES.subarray(0, 6))), /^ConnectDataError: its Avro payload does not decode with the writer schema of id 7$/);
+    assert.throws(
+      () => converter.read(framed(7, ORDER_BYTES.subarray(0, 6))),
+      /^ConnectDataError: its Avro payload does not decode with the writer schema of id 7$/,
+    );
     converter.addSchema(9, registered({ type: 'record', name: 'U', fields: [{ name: 'u', type: ['int', 'string'] }] }));
     assert.throws(() => converter.read(framed(9, Buffer.from([0, 2]))), /cannot read schema id 9: Avro unions other than null and one type are not supported/);
     converter.addSchema(10, { schema: '{"type":"object"}', schemaType: 'JSON', references: [] });
@@ -151,7 +160,15 @@ describe('avro converter: writing', () => {
         { name: 'c', type: { type: 'int', 'connect.version': 1, 'connect.name': DATE, logicalType: 'date' } },
         {
           name: 'd',
-          type: { type: 'bytes', scale: 2, precision: 64, 'connect.version': 1, 'connect.parameters': { scale: '2' }, 'connect.name': DECIMAL, logicalType: 'decimal' },
+          type: {
+            type: 'bytes',
+            scale: 2,
+            precision: 64,
+            'connect.version': 1,
+            'connect.parameters': { scale: '2' },
+            'connect.name': DECIMAL,
+            logicalType: 'decimal',
+          },
         },
         { name: 'e', type: ['boolean', 'null'], default: true },
       ],

@@ -39,9 +39,13 @@ const BIG_LONG = types.LongType.__with({
 
 /** An avsc type of an Avro schema, longs as bigints. */
 export function avroType(schema: AvroJson): Type {
-  return Type.forSchema(schema as never, {
-    typeHook: (s: unknown) => (s === 'long' || (typeof s === 'object' && s !== null && !Array.isArray(s) && (s as { type?: unknown }).type === 'long') ? BIG_LONG : undefined),
-  } as never);
+  return Type.forSchema(
+    schema as never,
+    {
+      typeHook: (s: unknown) =>
+        s === 'long' || (typeof s === 'object' && s !== null && !Array.isArray(s) && (s as { type?: unknown }).type === 'long') ? BIG_LONG : undefined,
+    } as never,
+  );
 }
 
 interface Reader {

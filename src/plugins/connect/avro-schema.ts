@@ -115,7 +115,8 @@ class AvroReader {
     }
     if (type === 'fixed') {
       const full = fullName(text(avro['name']) ?? '', text(avro['namespace']) ?? namespace);
-      if (avro['logicalType'] === 'decimal') throw new ConnectDataError(`the Avro fixed ${full} is a decimal: decimals on fixed are not supported by the avro converter`);
+      if (avro['logicalType'] === 'decimal')
+        throw new ConnectDataError(`the Avro fixed ${full} is a decimal: decimals on fixed are not supported by the avro converter`);
       const parameters = new Map<string, string>([[FIXED_SIZE_PARAMETER, String(avro['size'])], ...(meta.parameters ?? [])]);
       const schema = new ConnectSchema('bytes', false, { ...meta, name: meta.name ?? full, doc: meta.doc ?? fieldDoc, parameters });
       this.named.set(full, schema);
@@ -128,7 +129,11 @@ class AvroReader {
     if (type === 'map') {
       const values = this.read(avro['values']!, namespace, false);
       const keys = new ConnectSchema('string', false, {});
-      return withDefault(new ConnectSchema('map', optional, { ...meta, doc: meta.doc ?? fieldDoc, keySchema: keys, valueSchema: values }), defaultJson, undefined);
+      return withDefault(
+        new ConnectSchema('map', optional, { ...meta, doc: meta.doc ?? fieldDoc, keySchema: keys, valueSchema: values }),
+        defaultJson,
+        undefined,
+      );
     }
     if (typeof type === 'string' && PRIMITIVES[type] !== undefined) {
       return withDefault(this.logical(avro, type, optional, { ...meta, doc: meta.doc ?? fieldDoc }), defaultJson, undefined);

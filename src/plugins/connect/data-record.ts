@@ -88,7 +88,9 @@ export class DataRecord {
     // only a flow with a schema_registry has an avro converter (mirrorflow test has none).
     if (converter === undefined) {
       throw new ConnectDataError(
-        name === 'avro' ? `the record's ${side} is read by the avro converter, which needs the flow's schema_registry` : `the record's ${side} is bytes: set the flow's ${side} converter`,
+        name === 'avro'
+          ? `the record's ${side} is read by the avro converter, which needs the flow's schema_registry`
+          : `the record's ${side} is bytes: set the flow's ${side} converter`,
       );
     }
     return converter;
