@@ -208,6 +208,7 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     }
     checkPatterns(path, flow, reporter);
     checkErrors(path, flow, reporter);
+    checkAvroConverter(path, flow, reporter);
     checkDelivery(path, flow, reporter);
     checkPreservedOffsets(path, flow, reporter);
   });
@@ -288,6 +289,30 @@ function checkErrors(path: PathSegment[], flow: Record<string, unknown>, reporte
     '"all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace',
     'set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record',
   );
+}
+
+/** The avro converter reads writer schemas from the flow's source registry and registers what it writes in the target's. */
+function checkAvroConverter(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const converter = flow['converter'];
+  if (!isPlainObject(converter)) return;
+  const registry = flow['schema_registry'];
+  const on = isPlainObject(registry) ? (Array.isArray(registry['on']) ? registry['on'] : registry['on'] === undefined ? ['value'] : undefined) : undefined;
+  for (const side of ['key', 'value'] as const) {
+    if (converter[side] !== 'avro') continue;
+    if (!isPlainObject(registry)) {
+      reporter.report(
+        [...path, 'converter', side],
+        `the avro converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
+        `set ${formatPath([...path, 'schema_registry'])} with source.url and target.url (they may be the same registry); in mm2.properties, ${side}.converter.schema.registry.url`,
+      );
+    } else if (on !== undefined && !on.includes(side)) {
+      reporter.report(
+        [...path, 'schema_registry', 'on'],
+        `the ${side} is read by the avro converter, so its schema ids must be moved too: ${side} is missing here`,
+        `add ${side} to ${formatPath([...path, 'schema_registry', 'on'])}`,
+      );
+    }
+  }
 }
 
 function checkPatterns(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {

@@ -136,8 +136,8 @@ describe('mm2.properties transforms and predicates', () => {
   });
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
-    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.avro.AvroConverter']), [
-      'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false))',
+    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.protobuf.ProtobufConverter']), [
+      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
@@ -147,6 +147,26 @@ describe('mm2.properties transforms and predicates', () => {
       'primary->backup.transforms.at.offset.field = offset',
     ]);
     assert.match(parsed.warnings.map(formatConfigIssue).join('\n'), /MM2 fails every record this InsertField sees/);
+  });
+
+  it("maps Confluent's AvroConverter to the avro converter with the flow's schema_registry from schema.registry.url", () => {
+    const parsed = parse([
+      'value.converter = io.confluent.connect.avro.AvroConverter',
+      'value.converter.schema.registry.url = http://127.0.0.1:8081',
+      'value.converter.basic.auth.credentials.source = USER_INFO',
+      'value.converter.basic.auth.user.info = mirror:s3cret',
+      'primary->backup.transforms = tag',
+      'primary->backup.transforms.tag.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.tag.static.field = origin',
+      'primary->backup.transforms.tag.static.value = eu',
+    ]);
+    const flow = parsed.config.flows.find((f) => f.name === 'primary->backup')!;
+    assert.deepEqual(flow.converter, { key: 'bytes', value: 'avro' });
+    const registry = { url: 'http://127.0.0.1:8081', basic_auth: { username: 'mirror', password: 's3cret' }, timeout_ms: 10_000 };
+    assert.deepEqual(flow.schema_registry, { source: registry, target: registry, subjects: 'topic_name', on: ['value'], strict: false });
+    assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.avro.AvroConverter']), [
+      'mm2.properties:5:35: AvroConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
+    ]);
   });
 
   it('refuses a class without a built-in, naming the alias, the class, the line and what to use instead', () => {

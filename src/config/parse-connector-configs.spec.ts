@@ -129,11 +129,11 @@ describe('parseConnectorConfigs', () => {
       problems({
         'source.properties': SOURCE.replace(
           'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
-          'value.converter = io.confluent.connect.avro.AvroConverter',
+          'value.converter = io.confluent.connect.protobuf.ProtobufConverter',
         ),
       }),
       [
-        'source.properties:10:19: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false))',
+        "source.properties:10:19: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

@@ -164,6 +164,25 @@ describe('parsePipeline: the happy path', () => {
     }
   });
 
+  it("refuses an avro converter without the flow's schema_registry, or with the side missing from its on, naming the key", () => {
+    const flow = (extra: string): string =>
+      `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    converter: { key: avro, value: avro }\n${extra}`;
+    assert.deepEqual(
+      rejection(flow('')).issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['flows[0].converter.key', 'flows[0].converter.value'].map(
+        (path) =>
+          `${path}: the avro converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
+      ),
+    );
+    const registry = '    schema_registry: { source: { url: "http://127.0.0.1:1" }, target: { url: "http://127.0.0.1:2" } }';
+    assert.deepEqual(
+      rejection(flow(registry)).issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['flows[0].schema_registry.on: the key is read by the avro converter, so its schema ids must be moved too: key is missing here'],
+    );
+    const config = parse(flow(`${registry.slice(0, -2)}, on: [key, value] }`));
+    assert.deepEqual(config.flows[0]!.converter, { key: 'avro', value: 'avro' });
+  });
+
   it('allows anchors, aliases and merge keys', () => {
     const config = parse(
       [

@@ -525,7 +525,7 @@ const converterName = z.enum(CONVERTER_NAMES).default('bytes');
 const converterSchema = z
   .strictObject({
     key: converterName.describe(
-      "How field-level transforms read and write the key: `bytes` (none; they are refused), `string` (UTF-8 text), `json` (JSON; Connect's JsonConverter with `schemas.enable=false`), `json_envelope` (Connect's JsonConverter with `schemas.enable=true`, its default: the `{schema, payload}` envelope, read as typed data and written back with the schema the transforms leave). MM2: `key.converter` (ByteArrayConverter).",
+      "How field-level transforms read and write the key: `bytes` (none; they are refused), `string` (UTF-8 text), `json` (JSON; Connect's JsonConverter with `schemas.enable=false`), `json_envelope` (Connect's JsonConverter with `schemas.enable=true`, its default: the `{schema, payload}` envelope, read as typed data and written back with the schema the transforms leave), `avro` (Confluent's AvroConverter: the wire format with a schema id and Avro binary, read with its writer schema from `schema_registry.source` and written back with the Avro schema of what the transforms leave, registered in `schema_registry.target`; needs `schema_registry` with the side in its `on`). MM2: `key.converter` (ByteArrayConverter).",
     ),
     value: converterName.describe('How field-level transforms read and write the value; as `key`. MM2: `value.converter` (ByteArrayConverter).'),
   })

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../core/errors';
-import { CONVERTER_NAMES } from '../plugins';
+import { REGISTRY_FREE_CONVERTER_NAMES } from '../plugins';
 import { formatPath, type ConfigPath } from './config-path';
 import { YamlLocator } from './yaml-locator';
 
@@ -42,7 +42,9 @@ export type TestHeaderSpec = z.output<typeof headerSchema>;
 
 const inlineFlowSchema = z.strictObject({
   transforms: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
-  converter: z.strictObject({ key: z.enum(CONVERTER_NAMES).default('bytes'), value: z.enum(CONVERTER_NAMES).default('bytes') }).prefault({}),
+  converter: z
+    .strictObject({ key: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes'), value: z.enum(REGISTRY_FREE_CONVERTER_NAMES).default('bytes') })
+    .prefault({}),
   errors: z.strictObject({ tolerance: z.enum(['none', 'all']).default('none') }).prefault({}),
 });
 

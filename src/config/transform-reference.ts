@@ -55,7 +55,9 @@ function section(definition: TransformDefinition): string[] {
     .map((simple) => (sided ? `\`${simple}$Key\` (\`on: key\`), \`${simple}$Value\`` : `\`${simple}\``));
   const note = NOTES[definition.name];
   const fieldLevel = isFieldTransformDefinition(definition)
-    ? ["Field-level: the side it works on is read through the flow's `converter` (not `bytes`), once for a run of field-level steps."]
+    ? [
+        "Field-level: the side it works on is read through the flow's `converter` (not `bytes`), once for a run of field-level steps; `avro` gives it data with a schema, as `json_envelope` does.",
+      ]
     : [];
   return [
     `#### \`${definition.name}\``,

@@ -242,3 +242,30 @@ test('a registry that refuses the credentials stops the flow rather than failing
   target.register = () => Promise.reject(new SchemaRegistryError('the Schema Registry at http://registry.test answered 401; check its credentials'));
   await assert.rejects(settle(translation.translate(batch([record(1, framed(id, [1]))]))), SchemaRegistryError);
 });
+
+test('a side the avro converter wrote (a local id) has the schema it was written with registered under the target subject, the source registry never asked; a refusal fails the record', async () => {
+  const WRITTEN = '{"type":"record","name":"Order","fields":[{"name":"origin","type":"string"}]}';
+  const { source, target, translation } = setup({ written: (localId) => (localId === -1 ? WRITTEN : undefined) });
+  const out = await settle(translation.translate(batch([record(1, framed(-1, [4, 0x65, 0x75])), record(2, framed(-1, [4, 0x65, 0x75]))])));
+  const targetId = target.subjects.get('primary.orders-value')![0]!.id;
+  assert.deepEqual(target.byId.get(targetId), { schema: WRITTEN, schemaType: 'AVRO', references: [] });
+  assert.deepEqual(
+    out.records.map((r) => [...r.value!]),
+    [[...framed(targetId, [4, 0x65, 0x75])], [...framed(targetId, [4, 0x65, 0x75])]],
+  );
+  assert.deepEqual(source.calls, []);
+  assert.deepEqual(target.calls, ['register primary.orders-value']);
+  // Warm: the next batch passes synchronously.
+  assert.ok(!isObservable(translation.translate(batch([record(3, framed(-1, [0]))]))));
+
+  const refusing = setup({ written: () => WRITTEN });
+  refusing.target.register = async () => {
+    throw new SchemaRegistryRefusal('registering a schema under subject "primary.orders-value": answered 409 (error code 409)', 409, 409);
+  };
+  const failed = await settle(refusing.translation.translate(batch([record(5, framed(-2, [0]))])));
+  assert.equal(failed.records.length, 0);
+  assert.match(
+    failed.deadLetters![0]!.error.message,
+    /offset 5 .*the Avro schema the avro converter wrote its value with could not be registered under subject "primary\.orders-value": .*409/,
+  );
+});

@@ -15,6 +15,10 @@
  * not in the wire format passes unchanged, or fails with `strict`; a registry that cannot be
  * reached is an outage, retried with backoff for as long as it takes and reported per registry.
  * The dead letter of a record that fails here is the record as the transforms left it.
+ *
+ * A side the `avro` converter wrote carries a local (negative) id of the schema it was written
+ * with (avro-converter.ts): that schema, not one of the source registry, is registered under the
+ * subject, and its id there replaces the local one.
  */
 import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, map, of, tap, throwError, toArray } from 'rxjs';
 import { RecordFailedError } from '../core/errors';
@@ -40,6 +44,8 @@ export interface SchemaIdTranslationOptions {
   readonly outages: { readonly source: OutageTracker; readonly target: OutageTracker };
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
+  /** The Avro schema text the avro converter wrote under a local (negative) id. */
+  readonly written?: (localId: number) => string | undefined;
 }
 
 /** Deeper reference chains than this are taken for a cycle. */
@@ -86,7 +92,8 @@ export class SchemaIdTranslation {
             let ids = this.ids.get(subject);
             if (ids === undefined) this.ids.set(subject, (ids = new Map()));
             ids.set(id, targetId);
-            this.options.logger.info('Schema id translated.', { subject, sourceId: id, targetId, target: this.options.target.url });
+            const what = id < 0 ? 'Schema written by the avro converter registered.' : 'Schema id translated.';
+            this.options.logger.info(what, { subject, ...(id < 0 ? {} : { sourceId: id }), targetId, target: this.options.target.url });
           }),
           catchError((error: unknown) => {
             if (!(error instanceof SchemaRegistryRefusal)) return throwError(() => error);
@@ -102,7 +109,8 @@ export class SchemaIdTranslation {
 
   private targetId(subject: string, id: number): Observable<number> {
     const { source, target } = this.options;
-    const known = this.schemas.get(id);
+    const written = id < 0 ? this.options.written?.(id) : undefined;
+    const known = written !== undefined ? { schema: written, schemaType: 'AVRO', references: [] } : this.schemas.get(id);
     const schema$ = known !== undefined ? of(known) : this.ask('source', () => source.schemaById(id)).pipe(tap((s) => this.schemas.set(id, s)));
     return schema$.pipe(
       concatMap((schema) => this.targetReferences(schema.references, 0).pipe(map((references) => ({ ...schema, references })))),
@@ -162,7 +170,11 @@ export class SchemaIdTranslation {
         const subject = `${record.topic}-${side}`;
         const targetId = this.ids.get(subject)?.get(id);
         if (targetId === undefined) {
-          failure = `schema id ${id} of its ${side} could not be moved to subject "${subject}": ${refused.get(`${subject}\0${id}`) ?? 'no answer'}`;
+          const reason = refused.get(`${subject}\0${id}`) ?? 'no answer';
+          failure =
+            id < 0
+              ? `the Avro schema the avro converter wrote its ${side} with could not be registered under subject "${subject}": ${reason}`
+              : `schema id ${id} of its ${side} could not be moved to subject "${subject}": ${reason}`;
           break;
         }
         if (targetId === id) continue;

@@ -6,7 +6,7 @@ import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '.
 import { ProgressReader, SourceRecordLookup, SourceRecords, TargetRecordLookup, type RecordSource, type TopicReader } from '../core/ports/record-source';
 import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
 import { ReplicationPolicy, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
-import { buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms } from '../plugins';
+import { AvroConverter, buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicSync, TopicSyncOptions } from '../flow/topic-sync';
 import { ProgressStore, ProgressStoreOptions } from '../flow/progress-store';
@@ -21,6 +21,7 @@ import { SlotTransactions } from '../core/ports/slot-transactions';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from './flow-names';
 import { flowConfigFilter } from './config-sync.module';
 import { SchemaIdTranslation } from '../flow/schema-id-translation';
+import { AvroSchemaFetch } from '../flow/avro-schema-fetch';
 import { httpSchemaRegistry } from '../kafka/schema-registry-client';
 import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
 
@@ -32,18 +33,26 @@ import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
 const ExactlyOnceTransactions = Symbol.for('mirrorflow.ExactlyOnceTransactions');
 
 export function replicationModule(flow: FlowConfig): ContainerModule {
+  const registries = flow.schema_registry;
+  const avroSides = (['key', 'value'] as const).filter((side) => flow.converter[side] === 'avro');
   return new ContainerModule(({ bind }) => {
+    // The avro converter holds the writer schemas of the flow's source registry and what it wrote
+    // (validation makes sure a flow with an avro side has a schema_registry).
+    if (avroSides.length > 0 && registries !== undefined)
+      bind(AvroConverter)
+        .toResolvedValue(() => new AvroConverter())
+        .inSingletonScope();
     bind<TransformChain>(TransformChain)
       .toResolvedValue(
-        (registry: PluginRegistry, logger: Logger, status: FlowStatus) =>
+        (registry: PluginRegistry, logger: Logger, status: FlowStatus, avro: AvroConverter | undefined) =>
           buildTransformChain(flow.transforms, registry, {
             flow: { source: flow.source, target: flow.target },
             logger,
-            converters: flow.converter,
+            converters: avro === undefined ? flow.converter : { ...flow.converter, avro },
             // The steps' counters count into the flow's status, which /metrics reads.
             metrics: (step) => status.transformCounters.forStep(step),
           }),
-        [PluginRegistry, Logger, FlowStatus],
+        [PluginRegistry, Logger, FlowStatus, { serviceIdentifier: AvroConverter, optional: true }],
       )
       .inSingletonScope();
 
@@ -162,28 +171,46 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
     }
 
     // `schema_registry`: the records' schema ids moved to the target's registry.
-    const registries = flow.schema_registry;
     if (registries !== undefined) {
+      const sourceRegistry = httpSchemaRegistry(registrySettings(registries.source));
+      const readingSchemas = 'reading schemas from its schema registry';
+      if (avroSides.length > 0) {
+        bind(AvroSchemaFetch)
+          .toResolvedValue(
+            (scheduler: Scheduler, logger: Logger, status: FlowStatus, converter: AvroConverter): AvroSchemaFetch =>
+              new AvroSchemaFetch({
+                source: sourceRegistry,
+                converter,
+                sides: avroSides,
+                outage: status.outages.tracker(flow.source, readingSchemas, logger, () => scheduler.now()),
+                scheduler,
+                logger,
+              }),
+            [Scheduler, Logger, FlowStatus, AvroConverter],
+          )
+          .inSingletonScope();
+      }
       bind(SchemaIdTranslation)
         .toResolvedValue(
-          (scheduler: Scheduler, logger: Logger, status: FlowStatus): SchemaIdTranslation => {
+          (scheduler: Scheduler, logger: Logger, status: FlowStatus, avro: AvroConverter | undefined): SchemaIdTranslation => {
             const track = (cluster: string, operation: string) => status.outages.tracker(cluster, operation, logger, () => scheduler.now());
             return new SchemaIdTranslation({
-              source: httpSchemaRegistry(registrySettings(registries.source)),
+              source: sourceRegistry,
               target: httpSchemaRegistry(registrySettings(registries.target)),
               sides: registries.on,
               strict: registries.strict,
               path: `flow ${flow.name}`,
               errorTolerance: flow.errors.tolerance,
               outages: {
-                source: track(flow.source, 'reading schemas from its schema registry'),
+                source: track(flow.source, readingSchemas),
                 target: track(flow.target, 'registering schemas in its schema registry'),
               },
               scheduler,
               logger,
+              ...(avro === undefined ? {} : { written: (localId: number) => avro.writtenSchema(localId) }),
             });
           },
-          [Scheduler, Logger, FlowStatus],
+          [Scheduler, Logger, FlowStatus, { serviceIdentifier: AvroConverter, optional: true }],
         )
         .inSingletonScope();
     }
@@ -205,6 +232,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           deadLetters: DeadLetterSink | undefined,
           preservation: OffsetPreservation | undefined,
           schemaIds: SchemaIdTranslation | undefined,
+          avroSchemas: AvroSchemaFetch | undefined,
           scheduler: Scheduler,
           logger: Logger,
           status: FlowStatus,
@@ -251,6 +279,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           ...(deadLetters === undefined ? {} : { deadLetters }),
           ...(preservation === undefined ? {} : { preservation }),
           ...(schemaIds === undefined ? {} : { schemaIds }),
+          ...(avroSchemas === undefined ? {} : { avroSchemas }),
           scheduler,
           logger,
           status,
@@ -271,6 +300,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           { serviceIdentifier: DeadLetterSink, optional: true },
           { serviceIdentifier: OffsetPreservation, optional: true },
           { serviceIdentifier: SchemaIdTranslation, optional: true },
+          { serviceIdentifier: AvroSchemaFetch, optional: true },
           Scheduler,
           Logger,
           FlowStatus,

@@ -34,6 +34,7 @@ export { isFieldTransformDefinition } from './connect/field-transform';
 export { topicAfterTransforms } from './topic-renames';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
-export { CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';
+export { CONVERTER_NAMES, REGISTRY_FREE_CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';
+export { AvroConverter } from './connect/avro-converter';
 export { checkPluginContract, type ContractCheck } from './contract';
 export { runWithTolerance, type ChainRun, type ErrorTolerance } from './run-with-tolerance';

@@ -3,7 +3,9 @@
  * transforms, and back. `bytes` (Connect's ByteArrayConverter, MM2's default) leaves them as
  * bytes, which no field-level transform can read; `string` is Connect's StringConverter (UTF-8);
  * `json` is JsonConverter with `schemas.enable=false` (json-data.ts), `json_envelope` JsonConverter
- * with `schemas.enable=true`, Connect's default: the `{schema, payload}` envelope (json-envelope.ts).
+ * with `schemas.enable=true`, Connect's default: the `{schema, payload}` envelope (json-envelope.ts);
+ * `avro` is Confluent's AvroConverter (avro-converter.ts), which needs the flow's Schema Registry
+ * and so a flow's own `AvroConverter` instance.
  */
 import {
   ConnectDataError,
@@ -19,13 +21,18 @@ import {
 import { readJson, writeJson } from './json-data';
 import { readEnvelope, writeEnvelope } from './json-envelope';
 import { javaDoubleToString, javaFloatToString } from './java-number-format';
+import type { AvroConverter } from './avro-converter';
 
-export const CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope'] as const;
+export const CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope', 'avro'] as const;
 export type ConverterName = (typeof CONVERTER_NAMES)[number];
+/** The converters that need no Schema Registry (what `mirrorflow test` and the plugin contract run). */
+export const REGISTRY_FREE_CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope'] as const;
 
 export interface FlowConverters {
   readonly key: ConverterName;
   readonly value: ConverterName;
+  /** The flow's avro converter, when a side is `avro` (it holds the schemas of the flow's registries). */
+  readonly avro?: AvroConverter;
 }
 
 export const BYTES_CONVERTERS: FlowConverters = { key: 'bytes', value: 'bytes' };
@@ -44,8 +51,9 @@ const stringConverter: DataConverter = {
 const jsonConverter: DataConverter = { read: readJson, write: writeJson };
 const envelopeConverter: DataConverter = { read: readEnvelope, write: writeEnvelope };
 
-/** The converter for a side; undefined for `bytes`. */
-export function dataConverter(name: ConverterName): DataConverter | undefined {
+/** The converter for a side; undefined for `bytes`, and for `avro` without the flow's avro converter. */
+export function dataConverter(name: ConverterName, avro?: AvroConverter): DataConverter | undefined {
+  if (name === 'avro') return avro;
   return name === 'string' ? stringConverter : name === 'json' ? jsonConverter : name === 'json_envelope' ? envelopeConverter : undefined;
 }
 

@@ -82,9 +82,17 @@ export class DataRecord {
   }
 
   private converter(side: Side): DataConverter {
-    const converter = dataConverter(this.converters[side]);
-    // The chain refuses a field-level step without a converter for its sides before it runs.
-    if (converter === undefined) throw new ConnectDataError(`the record's ${side} is bytes: set the flow's ${side} converter`);
+    const name = this.converters[side];
+    const converter = dataConverter(name, this.converters.avro);
+    // The chain refuses a field-level step without a converter for its sides before it runs;
+    // only a flow with a schema_registry has an avro converter (mirrorflow test has none).
+    if (converter === undefined) {
+      throw new ConnectDataError(
+        name === 'avro'
+          ? `the record's ${side} is read by the avro converter, which needs the flow's schema_registry`
+          : `the record's ${side} is bytes: set the flow's ${side} converter`,
+      );
+    }
     return converter;
   }
 }
