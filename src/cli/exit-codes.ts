@@ -8,7 +8,7 @@ import {
   RecordFailedError,
 } from '../core/errors';
 import { SchemaRegistryError } from '../core/ports/schema-registry';
-import { ToolUsageError } from '../pipeline/tools';
+import { ToolUsageError } from '../pipeline/tools/tool-errors';
 
 /** Exit codes, following sysexits(3) where one fits. */
 export const ExitCode = {

@@ -4,7 +4,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { describeError } from '../core/errors';
-import { redactText } from '../telemetry';
+import { redactText } from '../telemetry/redact';
 
 /** The entry point: the only place that calls process.exit. */
 async function main(argv: readonly string[]): Promise<number> {

@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import type { ClusterConnection } from '../core/cluster';
 import { ConfigError } from '../core/errors';
-import { KeystoreReadError, clientCredentials, trustedCertificates, type ClientCredentials } from './java-keystore';
+import type { ClientCredentials } from './java-keystore';
+
+/**
+ * The store reader (jks-js, node-forge: about a tenth of the modules a pipeline loads) is loaded
+ * on the first store file, not with the clients: most pipelines have none.
+ */
+function keystores(): typeof import('./java-keystore') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, see above
+  return require('./java-keystore') as typeof import('./java-keystore');
+}
 
 export interface TlsStores {
   /** PEM of the truststore's trusted certificates. */
@@ -20,11 +29,11 @@ export function readTlsStores(connection: ClusterConnection): TlsStores {
   const ca =
     ssl.truststoreFile === undefined
       ? []
-      : read(connection.alias, 'truststore', ssl.truststoreFile, (bytes) => trustedCertificates(bytes, ssl.truststorePassword));
+      : read(connection.alias, 'truststore', ssl.truststoreFile, (bytes) => keystores().trustedCertificates(bytes, ssl.truststorePassword));
   const credentials =
     ssl.keystoreFile === undefined
       ? undefined
-      : read(connection.alias, 'keystore', ssl.keystoreFile, (bytes) => clientCredentials(bytes, ssl.keystorePassword ?? '', ssl.keyPassword));
+      : read(connection.alias, 'keystore', ssl.keystoreFile, (bytes) => keystores().clientCredentials(bytes, ssl.keystorePassword ?? '', ssl.keyPassword));
   return { ca, credentials };
 }
 
@@ -39,7 +48,7 @@ function read<T>(cluster: string, store: 'truststore' | 'keystore', file: string
   try {
     return parse(bytes);
   } catch (error) {
-    if (!(error instanceof KeystoreReadError)) throw error;
+    if (!(error instanceof keystores().KeystoreReadError)) throw error;
     const setting = error.wrongPassword && /key password/.test(error.message) ? 'key_password' : error.wrongPassword ? `${store}_password` : `${store}_file`;
     const mm2 = setting === 'key_password' ? 'ssl.key.password' : `ssl.${store}.${setting.endsWith('password') ? 'password' : 'location'}`;
     throw new ConfigError([

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { type FlowSnapshot, describeOutages, flowLag, flowLagMs, flowName } from '../../telemetry';
+import { type FlowSnapshot, describeOutages, flowLag, flowLagMs, flowName } from '../../telemetry/flow-snapshot';
 import { textTable } from './text-table';
 
 /** The flows' snapshots at one moment, to compute rates from two of them. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type LoadedPipeline, type Pipeline, type ReloadPlan, loadPipeline } from '../../pipeline';
+import type { LoadedPipeline, Pipeline, ReloadPlan } from '../../pipeline';
+import { loadPipeline } from '../../pipeline/load-pipeline';
 import type { PipelineConfig } from '../../config';
 import { ConfigError, describeError, formatConfigIssue } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';

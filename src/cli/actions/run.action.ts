@@ -1,6 +1,10 @@
-import { ConnectorControl, Pipeline, loadPipeline } from '../../pipeline';
-import { isConnectorConfig, readTexts } from '../../config';
-import { createLogger, describeOutages, flowLag, flowName } from '../../telemetry';
+import { Pipeline } from '../../pipeline/pipeline';
+import { loadPipeline } from '../../pipeline/load-pipeline';
+import { ConnectorControl } from '../../pipeline/connector-control';
+import { readTexts } from '../../config/load-pipeline-file';
+import { isConnectorConfig } from '../../config/connector-file';
+import { createLogger } from '../../telemetry/create-logger';
+import { describeOutages, flowLag, flowName } from '../../telemetry/flow-snapshot';
 import { serveHttp } from './serve-http';
 import { reloadOnChange } from './reload-on-change';
 import { LiveTerminal, type LiveSample, RATE_WINDOW_MS, renderLiveView } from './live-view';

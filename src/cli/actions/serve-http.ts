@@ -1,6 +1,7 @@
 import type { ConnectorControl, Pipeline } from '../../pipeline';
 import type { Logger } from '../../core/ports/logger';
-import { HttpServer, Metrics, httpRoutes, parseListenAddress, type FlowSnapshot, type ListenAddress } from '../../telemetry';
+import type { HttpServer, FlowSnapshot, ListenAddress } from '../../telemetry';
+import { parseListenAddress } from '../../telemetry/http-server';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */
@@ -18,6 +19,8 @@ export async function serveHttp(
 ): Promise<HttpServer | undefined> {
   const address = typeof listen === 'string' ? parseListenAddress(listen) : listen;
   if (address === undefined) return undefined;
+  // Loaded only when HTTP is on: the metrics registry (prom-client) and the routes are not needed with `http.listen: off`.
+  const { HttpServer, Metrics, httpRoutes } = await import('../../telemetry/index.js');
   const snapshots = (): FlowSnapshot[] => pipeline.snapshots();
   let workerId = `${address.host}:${address.port}`;
   const control = connectors?.control;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { clustersUpstreamAction } from '../actions/clusters-upstream.action';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 import { collectValues } from './collect-values';
 
@@ -22,7 +21,12 @@ export function registerClustersCommand(program: Command): void {
     .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collectValues, [])
     .option('-u, --upstream <alias>', 'only this upstream cluster (repeatable; default: all)', collectValues, [])
     .option('--no-heartbeats', 'only look at topic names; do not read the heartbeats topics');
-  addToolCommonOptions(upstream).action((file: string, flags: UpstreamFlags) =>
-    clustersUpstreamAction({ ...toolCommonOptions(file, flags), clusters: flags.cluster, upstream: flags.upstream, heartbeats: flags.heartbeats }),
+  addToolCommonOptions(upstream).action(async (file: string, flags: UpstreamFlags) =>
+    (await import('../actions/clusters-upstream.action.js')).clustersUpstreamAction({
+      ...toolCommonOptions(file, flags),
+      clusters: flags.cluster,
+      upstream: flags.upstream,
+      heartbeats: flags.heartbeats,
+    }),
   );
 }

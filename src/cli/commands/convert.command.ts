@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { convertAction } from '../actions/convert.action';
 
 interface ConvertFlags {
   readonly output?: string;
@@ -16,7 +15,11 @@ export function registerConvertCommand(program: Command): void {
     .argument('<files...>', 'MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together')
     .option('-o, --output <file>', 'write the YAML to this file instead of stdout')
     .option('--no-check', 'do not load the file as run would and compare (use when its ${…} references cannot be read here)')
-    .action((files: string[], flags: ConvertFlags) =>
-      convertAction({ file: files.length === 1 ? files[0]! : files, check: flags.check, ...(flags.output === undefined ? {} : { output: flags.output }) }),
+    .action(async (files: string[], flags: ConvertFlags) =>
+      (await import('../actions/convert.action.js')).convertAction({
+        file: files.length === 1 ? files[0]! : files,
+        check: flags.check,
+        ...(flags.output === undefined ? {} : { output: flags.output }),
+      }),
     );
 }

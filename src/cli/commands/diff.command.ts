@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { diffAction } from '../actions/diff.action';
 import { collectValues } from './collect-values';
 
 interface DiffFlags {
@@ -21,7 +20,13 @@ export function registerDiffCommand(program: Command): void {
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the report as JSON')
     .option('--strict', 'count the differences the config sync keeps on purpose (excluded configs, target defaults) as drift too')
-    .action((file: string, flags: DiffFlags) =>
-      diffAction({ file, set: flags.set, pluginDirs: flags.pluginDir, json: flags.json === true, strict: flags.strict === true }),
+    .action(async (file: string, flags: DiffFlags) =>
+      (await import('../actions/diff.action.js')).diffAction({
+        file,
+        set: flags.set,
+        pluginDirs: flags.pluginDir,
+        json: flags.json === true,
+        strict: flags.strict === true,
+      }),
     );
 }

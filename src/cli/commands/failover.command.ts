@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { failoverAction } from '../actions/failover.action';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 
 interface FailoverFlags extends ToolCommonFlags {
@@ -24,8 +23,8 @@ export function registerFailoverCommand(program: Command): void {
     .option('--to <cluster>', "the cluster to move the group to, the flow's target (default: the only flow's)")
     .option('--dry-run', 'print what would be committed, and write nothing')
     .option('--force', 'also move target offsets backwards when the checkpoint is behind them');
-  addToolCommonOptions(failover).action((file: string, flags: FailoverFlags) =>
-    failoverAction({
+  addToolCommonOptions(failover).action(async (file: string, flags: FailoverFlags) =>
+    (await import('../actions/failover.action.js')).failoverAction({
       ...toolCommonOptions(file, flags),
       group: flags.group,
       from: flags.from,

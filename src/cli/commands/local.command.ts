@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { localDownAction, localStatusAction, localUpAction } from '../actions/local.action';
-import { DEFAULT_ALIASES, DEFAULT_KAFKA_VERSION } from '../../local';
+import { DEFAULT_ALIASES } from '../../local/local-clusters';
+import { DEFAULT_KAFKA_VERSION } from '../../local/kafka-distribution';
 
 interface UpFlags {
   readonly secure?: boolean;
@@ -29,8 +29,8 @@ export function registerLocalCommand(program: Command): void {
     .option('--kafka-version <version>', `Kafka release from Maven Central (default ${DEFAULT_KAFKA_VERSION})`)
     .option('--state-dir <dir>', stateDirHelp)
     .option('--json', 'print {"alias": "host:port"} only')
-    .action((aliases: string[], flags: UpFlags) =>
-      localUpAction({
+    .action(async (aliases: string[], flags: UpFlags) =>
+      (await import('../actions/local.action.js')).localUpAction({
         aliases: aliases.length > 0 ? aliases : DEFAULT_ALIASES,
         security: flags.secure === true ? { users: flags.user } : undefined,
         version: flags.kafkaVersion,
@@ -44,12 +44,16 @@ export function registerLocalCommand(program: Command): void {
     .description('List the clusters started with "local up" and whether they answer.')
     .option('--state-dir <dir>', stateDirHelp)
     .option('--json', 'print JSON')
-    .action((flags: StateFlags) => localStatusAction({ stateDir: flags.stateDir, json: flags.json === true }));
+    .action(async (flags: StateFlags) =>
+      (await import('../actions/local.action.js')).localStatusAction({ stateDir: flags.stateDir, json: flags.json === true }),
+    );
 
   local
     .command('down')
     .description('Stop clusters started with "local up" (all, or the aliases given) and delete their files.')
     .argument('[aliases...]', 'cluster aliases (default: all)')
     .option('--state-dir <dir>', stateDirHelp)
-    .action((aliases: string[], flags: StateFlags) => localDownAction({ aliases, stateDir: flags.stateDir }));
+    .action(async (aliases: string[], flags: StateFlags) =>
+      (await import('../actions/local.action.js')).localDownAction({ aliases, stateDir: flags.stateDir }),
+    );
 }

@@ -1,5 +1,4 @@
 import { Argument, type Command, InvalidArgumentError } from 'commander';
-import { migrateCutoverAction, migrateFinishAction, migrateStatusAction } from '../actions/migrate.action';
 import { collectValues } from './collect-values';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 
@@ -41,7 +40,8 @@ export function registerMigrateCommand(program: Command): void {
     .option('--wait <ms>', 'cutover, finish: how long to wait for replication, checkpoints and the flow to stop', ms, 300_000)
     .option('--force', 'finish: although the source topics still get records')
     .option('--quiet <ms>', 'finish: how long the source topics are watched for new records', ms, 10_000);
-  addToolCommonOptions(migrate).action((file: string, step: 'status' | 'cutover' | 'finish', flags: MigrateFlags) => {
+  addToolCommonOptions(migrate).action(async (file: string, step: 'status' | 'cutover' | 'finish', flags: MigrateFlags) => {
+    const { migrateCutoverAction, migrateFinishAction, migrateStatusAction } = await import('../actions/migrate.action.js');
     const base = { ...toolCommonOptions(file, flags), from: flags.from, to: flags.to };
     if (step !== 'cutover' && flags.group.length > 0) migrate.error(`error: --group is for migrate FILE cutover, not ${step}`);
     switch (step) {

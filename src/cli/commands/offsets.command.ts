@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { offsetsTranslateAction } from '../actions/offsets-translate.action';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 
 interface TranslateFlags extends ToolCommonFlags {
@@ -23,8 +22,9 @@ export function registerOffsetsCommand(program: Command): void {
     .option('--groups <regex>', 'every group whose id fully matches this Java regex (KIP-1239)')
     .option('--from <cluster>', "the group's cluster, the flow's source (default: the only flow's)")
     .option('--to <cluster>', "the cluster to translate to, the flow's target (default: the only flow's)");
-  addToolCommonOptions(translate).action((file: string, flags: TranslateFlags) => {
+  addToolCommonOptions(translate).action(async (file: string, flags: TranslateFlags) => {
     if ((flags.group === undefined) === (flags.groups === undefined)) translate.error('error: give exactly one of --group <id> and --groups <regex>');
+    const { offsetsTranslateAction } = await import('../actions/offsets-translate.action.js');
     return offsetsTranslateAction({ ...toolCommonOptions(file, flags), group: flags.group, groupPattern: flags.groups, from: flags.from, to: flags.to });
   });
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { planAction } from '../actions/plan.action';
 import { collectValues } from './collect-values';
 
 interface PlanFlags {
@@ -22,7 +21,12 @@ export function registerPlanCommand(program: Command): void {
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the plan as JSON')
-    .action((files: string[], flags: PlanFlags) =>
-      planAction({ file: files.length === 1 ? files[0]! : files, set: flags.set, pluginDirs: flags.pluginDir, json: flags.json === true }),
+    .action(async (files: string[], flags: PlanFlags) =>
+      (await import('../actions/plan.action.js')).planAction({
+        file: files.length === 1 ? files[0]! : files,
+        set: flags.set,
+        pluginDirs: flags.pluginDir,
+        json: flags.json === true,
+      }),
     );
 }

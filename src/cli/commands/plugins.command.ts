@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { pluginsListAction, pluginsNewAction, pluginsTestAction } from '../actions/plugins.action';
 import { collectValues } from './collect-values';
 
 /** `mirrorflow plugins list|new|test`: the transform plugins there are, a new one, and their contract. */
@@ -11,15 +10,19 @@ export function registerPluginsCommand(program: Command): void {
     .argument('[file]', 'a pipeline file: the npm packages of its plugins: key are listed too')
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print JSON instead of text')
-    .action((file: string | undefined, flags: { pluginDir: string[]; json?: boolean }) =>
-      pluginsListAction({ ...(file === undefined ? {} : { file }), pluginDirs: flags.pluginDir, json: flags.json === true }),
+    .action(async (file: string | undefined, flags: { pluginDir: string[]; json?: boolean }) =>
+      (await import('../actions/plugins.action.js')).pluginsListAction({
+        ...(file === undefined ? {} : { file }),
+        pluginDirs: flags.pluginDir,
+        json: flags.json === true,
+      }),
     );
   plugins
     .command('new')
     .description('Make a new transform plugin to start from: its options schema, README and tests that pass.')
     .argument('<name>', 'the plugin name, snake_case (what pipelines write as type:)')
     .option('--dir <dir>', 'the plugin folder to put it in (one sub-folder per plugin)', 'plugins')
-    .action((name: string, flags: { dir: string }) => pluginsNewAction({ name, dir: flags.dir }));
+    .action(async (name: string, flags: { dir: string }) => (await import('../actions/plugins.action.js')).pluginsNewAction({ name, dir: flags.dir }));
   plugins
     .command('test')
     .description(
@@ -27,5 +30,7 @@ export function registerPluginsCommand(program: Command): void {
     )
     .argument('<path>', "a plugin's folder (holding its index.js) or a folder of plugin folders")
     .option('--json', 'print JSON instead of text')
-    .action((path: string, flags: { json?: boolean }) => pluginsTestAction({ path, json: flags.json === true }));
+    .action(async (path: string, flags: { json?: boolean }) =>
+      (await import('../actions/plugins.action.js')).pluginsTestAction({ path, json: flags.json === true }),
+    );
 }

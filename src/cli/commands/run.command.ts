@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { parseListenAddress } from '../../telemetry';
-import { runAction } from '../actions/run.action';
+import { parseListenAddress } from '../../telemetry/http-server';
 import { collectValues } from './collect-values';
 
 interface RunFlags {
@@ -59,8 +58,10 @@ export function registerRunCommand(program: Command): void {
       ).choices(['read_only', 'read_write']),
     )
     .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
-    .action((files: string[], flags: RunFlags) =>
-      runAction({
+    .action(async (files: string[], flags: RunFlags) => {
+      // Loaded on use, as every command's action: `--help` or another command need not load a pipeline's code.
+      const { runAction } = await import('../actions/run.action.js');
+      return runAction({
         file: files.length === 1 ? files[0]! : files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
@@ -72,6 +73,6 @@ export function registerRunCommand(program: Command): void {
         connectApi: flags.connectApi,
         watch: flags.watch,
         live: flags.live,
-      }),
-    );
+      });
+    });
 }

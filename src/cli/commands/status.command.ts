@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { statusAction } from '../actions/status.action';
-import { watchStatus } from '../actions/status-watch.action';
 import { MirrorflowError } from '../../core/errors';
 
 interface StatusFlags {
@@ -20,11 +18,11 @@ export function registerStatusCommand(program: Command): void {
     .option('--timeout <ms>', 'how long to wait for the answer', '10000')
     .option('-w, --watch', 'redraw the table in place every --interval, with records/s, MB/s and time to catch up, until Ctrl-C', false)
     .option('--interval <ms>', 'how often --watch asks', '1000')
-    .action((url: string, flags: StatusFlags) => {
+    .action(async (url: string, flags: StatusFlags) => {
       const timeoutMs = positiveMs(flags.timeout, '--timeout');
-      if (!flags.watch) return statusAction({ url, json: flags.json, timeoutMs });
+      if (!flags.watch) return (await import('../actions/status.action.js')).statusAction({ url, json: flags.json, timeoutMs });
       if (flags.json) throw new MirrorflowError('--watch draws a table; it does not go with --json.');
-      return watchStatus({ url, intervalMs: positiveMs(flags.interval, '--interval'), timeoutMs });
+      return (await import('../actions/status-watch.action.js')).watchStatus({ url, intervalMs: positiveMs(flags.interval, '--interval'), timeoutMs });
     });
 }
 

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { testAction } from '../actions/test.action';
 import { collectValues } from './collect-values';
 
 /** `mirrorflow test FILE...`: pipeline tests in YAML, run without Kafka. */
@@ -9,5 +8,7 @@ export function registerTestCommand(program: Command): void {
     .description("Run pipeline tests written in YAML without Kafka: input records through a flow's transforms, compared with the records expected.")
     .argument('<files...>', 'pipeline test files (README: Testing pipelines)')
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
-    .action((files: string[], flags: { pluginDir: string[] }) => testAction({ files, pluginDirs: flags.pluginDir }));
+    .action(async (files: string[], flags: { pluginDir: string[] }) =>
+      (await import('../actions/test.action.js')).testAction({ files, pluginDirs: flags.pluginDir }),
+    );
 }

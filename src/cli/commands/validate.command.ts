@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { validateAction } from '../actions/validate.action';
 import { collectValues } from './collect-values';
 
 interface ValidateFlags {
@@ -23,5 +22,7 @@ export function registerValidateCommand(program: Command): void {
       [],
     )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
-    .action((files: string[], flags: ValidateFlags) => validateAction({ files, set: flags.set, pluginDirs: flags.pluginDir }));
+    .action(async (files: string[], flags: ValidateFlags) =>
+      (await import('../actions/validate.action.js')).validateAction({ files, set: flags.set, pluginDirs: flags.pluginDir }),
+    );
 }
