@@ -119,7 +119,14 @@ const writes = (n: number, perWrite: number): OutboundRecord[][] =>
 const all = (ws: OutboundRecord[][]): string[] => ws.flat().map((r) => r.value!.toString());
 
 const writerOver = (kafka: Kafka, init: InitProducerId, logger?: Logger): KafkajsWriter =>
-  new KafkajsWriter('target', kafka, { role: 'spec', compression: 'none', maxInFlight: 5 }, logger, { ...PARTIAL_RETRY, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 }, init);
+  new KafkajsWriter(
+    'target',
+    kafka,
+    { role: 'spec', compression: 'none', maxInFlight: 5 },
+    logger,
+    { ...PARTIAL_RETRY, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+    init,
+  );
 
 /** The flow's retry of a write that failed: the same items again (retryThroughOutage, without the waits). */
 const retried = (writer: KafkajsWriter, items: OutboundRecord[]) => lastValueFrom(writer.write(items).pipe(retry({ delay: 1 })));

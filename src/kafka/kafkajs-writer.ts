@@ -296,7 +296,11 @@ export class KafkajsWriter implements RecordWriter {
             if (this.idempotence !== undefined) await this.stamp(byTopic, items);
             const answers = await sendBatch();
             // Each answer settles its partition's sequences before another send may stamp it.
-            return { acks: answers, renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')), behind: [] };
+            return {
+              acks: answers,
+              renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')),
+              behind: [],
+            };
           })
         : await this.sendInflight(byTopic, parts, sendBatch);
     let failure: MirrorflowError | undefined;
@@ -326,7 +330,12 @@ export class KafkajsWriter implements RecordWriter {
         const item = items[index]!;
         if (isRecordBatch(item) && item.batch.recordCount > 1) {
           const part = parts?.get(partitionKey(ack.topicName, ack.partition));
-          offsets[index] = await this.writeNarrowed(item, index, options, part === undefined ? undefined : { ticket: part.ticket, position: plan!.positions[index]! });
+          offsets[index] = await this.writeNarrowed(
+            item,
+            index,
+            options,
+            part === undefined ? undefined : { ticket: part.ticket, position: plan!.positions[index]! },
+          );
           byTopic.get(ack.topicName)!.delete(ack.partition);
           continue;
         }
@@ -378,7 +387,9 @@ export class KafkajsWriter implements RecordWriter {
     sendBatch: () => Promise<(RecordMetadata & { errorCode: number })[]>,
   ): Promise<{ acks: (RecordMetadata & { errorCode: number })[]; renew: Set<RecordMetadata>; behind: Ticket[] }> {
     const inflight = this.inflight!;
-    const entries = [...byTopic].flatMap(([topic, partitions]) => [...partitions].map(([partition, group]) => ({ group, part: parts.get(partitionKey(topic, partition))! })));
+    const entries = [...byTopic].flatMap(([topic, partitions]) =>
+      [...partitions].map(([partition, group]) => ({ group, part: parts.get(partitionKey(topic, partition))! })),
+    );
     const stamps = await inflight.dispatch(entries.map((e) => e.part));
     entries.forEach(({ group }, i) => {
       const stamped: StampedMessage = { ...(group.messages[0] as object), producer: stamps[i]! };
