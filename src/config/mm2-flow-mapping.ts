@@ -140,6 +140,9 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
+  // Connect's producer default differs (1, kept by its Worker for ordering without idempotence): only a value the file sets is taken over.
+  if (isSet(targetProducer, 'max.in.flight.requests.per.connection'))
+    field(['producer', 'max_in_flight'], targetProducer, 'max.in.flight.requests.per.connection', (p) => values.integerLeaf(p, 'int'));
   // Connect's producer is not idempotent unless this says so; mirrorflow's is (fewer copies
   // after a lost answer), so only a value the file sets is taken over.
   if (isSet(targetProducer, 'enable.idempotence')) field(['producer', 'idempotent'], targetProducer, 'enable.idempotence', (p) => values.booleanLeaf(p));

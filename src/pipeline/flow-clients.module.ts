@@ -116,6 +116,7 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
           role: `${flow.name}|replication-producer`,
           compression: flow.producer.compression,
           idempotent: flow.producer.idempotent,
+          maxInFlight: flow.delivery === 'exactly_once' ? 1 : flow.producer.max_in_flight,
         }),
       [KafkaClients, FlowConfigToken],
     )

@@ -151,3 +151,34 @@ test('writeBatches puts forwarded batches of a partition in one round when uncom
   });
   assert.deepEqual(rounds, [['0:batch@0', '1:batch@0', '1:batch@4', '0:record'], ['0:batch@5']]);
 });
+
+test('writeBatches with several writes in flight sends full batches without waiting for the previous write', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b-c-d----------|', { a: batch('a', 100), b: batch('b', 100), c: batch('c', 100), d: batch('d', 100) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 3 }, fakeTarget(5, writes)), map(names));
+    // a, b, c go at 0, 2, 4 (each full), all in flight together; d waits for a slot: a returns at 5, d goes then.
+    expectObservable(out).toBe('-----a-b-c-d-----|', { a: 'a', b: 'b', c: 'c', d: 'd' });
+  });
+});
+
+test('writeBatches with several in flight emits in input order: a write acknowledged early waits for the earlier ones', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    // The first write takes 6 frames, the others 1: their acknowledgements come first.
+    let n = 0;
+    const target = (records: readonly OutboundItem[]): Observable<Float64Array> => timer(n++ === 0 ? 6 : 1).pipe(map(() => new Float64Array(records.length)));
+    const input = cold('abc----------|', { a: batch('a', 100), b: batch('b', 100), c: batch('c', 100) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 5 }, target), map(names));
+    expectObservable(out).toBe('------(abc)--|', { a: 'a', b: 'b', c: 'c' });
+  });
+});
+
+test('writeBatches with several in flight still waits max_wait for small batches, and piles up while every slot is taken', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b-c-------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 2 }, fakeTarget(10, writes)), map(names));
+    // a waits 3 for more and goes with b at 3, back at 13; c (a slot free) waits its 3, goes at 7, back at 17.
+    expectObservable(out).toBe('-------------x---(y|)', { x: 'ab', y: 'c' });
+  });
+});
