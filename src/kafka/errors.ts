@@ -28,12 +28,12 @@ function shapeOf(error: unknown): KafkajsErrorShape {
  * Retriable: kafkajs errors marked retriable, connection failures (refused, reset, closed,
  * timed out, a host not resolving), request timeouts, metadata not loaded or no broker known,
  * a group coordinator not found, a lock not acquired in time (kafkajs waits on one while it
- * connects). Never retriable: authentication and authorization failures, and programming errors
+ * connects), a broker asked before its connection is made again. Never retriable: authentication and authorization failures, and programming errors
  * (TypeError and the like), whatever they are wrapped in.
  */
 export function isRetriableKafkajsError(error: unknown): boolean {
   const shape = rootCause(error);
-  if (isMetadataOfNoBroker(shape)) return true;
+  if (isMetadataOfNoBroker(shape) || isBrokerNotConnected(shape)) return true;
   if (PROGRAMMING_ERRORS.has(shape.name ?? '')) return false;
   if (isAuthFailure(shape)) return false;
   if (UNAVAILABLE_NAMES.has(shape.name ?? '')) return true;
@@ -57,6 +57,16 @@ function rootCause(error: unknown): KafkajsErrorShape {
  */
 function isMetadataOfNoBroker(shape: KafkajsErrorShape): boolean {
   return shape.name === 'TypeError' && /\btopicMetadata\b/.test(shape.message ?? '');
+}
+
+/**
+ * kafkajs 2.2.4: a Broker whose connection is not (or no longer) made answers every request with
+ * a plain `Error('Broker not connected')` (its `notInitializedLookup`). Several produce requests in
+ * flight meet it when one of them failed on a lost connection and the others are sent through the
+ * broker before it connected again: the broker is unreachable, not a bug of ours.
+ */
+function isBrokerNotConnected(shape: KafkajsErrorShape): boolean {
+  return shape.name === 'Error' && shape.message === 'Broker not connected';
 }
 
 function isAuthFailure(shape: KafkajsErrorShape): boolean {
