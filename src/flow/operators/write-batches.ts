@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
@@ -110,7 +110,7 @@ export function writeBatches(
             ? of(new Float64Array(0))
             : whole
               ? write(records, batches)
-              : writeInRounds(records, policy.maxPartitionBytes, (round) => write(round, batches));
+              : writeInRounds(records, policy.maxPartitionBytes, (round) => write(round, batches), maxInFlight > 1);
         // A write that answers synchronously (no records, or a test fake) completes before
         // `subscribe` returns; handle it after, so `inFlight` is never left pointing at it.
         let syncResult: Float64Array | undefined;
@@ -168,19 +168,28 @@ interface RoundState {
 
 /**
  * Splits records into produce rounds so that no partition gets more than `maxPartitionBytes`, nor
- * items of different kinds (see OutboundItemKind), in one request; writes the rounds one after another
- * (keeping each partition's order) and stitches the offsets back into input order. The common
- * case is a single round.
+ * items of different kinds (see OutboundItemKind), in one request, and stitches the offsets back
+ * into input order. The common case is a single round.
+ *
+ * One write in flight: the rounds go one after another, which keeps each partition's order.
+ * Several (`overlapping`): every round is written at once, in order, before the next write is;
+ * the writer places a write's records in their partitions' order when it is subscribed
+ * (kafkajs-writer.ts, inflight-sequences.ts), so a round subscribed only after the previous one
+ * was acknowledged would be placed behind the writes sent meanwhile — its records written after
+ * later ones.
  */
 function writeInRounds(
   records: readonly OutboundItem[],
   maxPartitionBytes: number,
   write: (items: readonly OutboundItem[]) => Observable<Float64Array>,
+  overlapping: boolean,
 ): Observable<Float64Array> {
   const rounds = produceRounds(records, maxPartitionBytes);
   if (rounds.length === 1) return write(records);
+  const writeRound = (round: (typeof rounds)[number]): Observable<{ round: (typeof rounds)[number]; offsets: Float64Array }> =>
+    write(round.records).pipe(map((offsets) => ({ round, offsets })));
   return from(rounds).pipe(
-    concatMap((round) => write(round.records).pipe(map((offsets) => ({ round, offsets })))),
+    overlapping ? mergeMap(writeRound) : concatMap(writeRound),
     reduce((all, { round, offsets }) => {
       for (let j = 0; j < round.indices.length; j++) all[round.indices[j]!] = offsets[j]!;
       return all;
