@@ -19,6 +19,7 @@ import { PreservationStatus } from '../flow/preservation-status';
 import { PipelineConfigToken } from './tokens';
 import { SlotTransactions } from '../core/ports/slot-transactions';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from './flow-names';
+import { writesInFlight } from './writes-in-flight';
 import { flowConfigFilter } from './config-sync.module';
 
 /**
@@ -192,8 +193,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
               maxBytes: flow.batching.max_bytes,
               maxWaitMs: flow.batching.max_wait_ms,
               maxPartitionBytes: flow.producer.max_request_bytes,
-              // Without idempotence a write sent again could land after a later one; exactly-once keeps one transaction per slot.
-              maxInFlight: flow.producer.idempotent && flow.delivery !== 'exactly_once' ? flow.producer.max_in_flight : 1,
+              maxInFlight: writesInFlight(flow),
             },
             maxInFlightBytes: flow.buffer.max_bytes,
             errorTolerance: flow.errors.tolerance,
