@@ -433,9 +433,9 @@ const producerSchema = z
       ),
     max_in_flight: positiveInt()
       .max(MAX_IN_FLIGHT)
-      .default(MAX_IN_FLIGHT)
+      .default(1)
       .describe(
-        "Writes of replicated records in flight at once, at most 5 (the broker deduplicates a producer's last 5 batches per partition), as Kafka's idempotent Java producer: a write does not wait for the previous one's acknowledgement, so a long link or forwarded compressed batches are not bound by one round trip per write. Each partition's records stay in order and land once (their sequences order them; a write behind an earlier one that failed goes again after it), and progress only passes records acknowledged with everything before them. 1 waits for each write. It is 1, whatever is set, without `producer.idempotent` (a write sent again could land after a later one, as Java's producer warns), with exactly-once (one transaction per slot) and with `offsets: preserve` (markers are stored before each write). MM2: `producer.max.in.flight.requests.per.connection` (Connect: 1); a value above 5 from mm2.properties becomes 5, with a warning.",
+        "Writes of replicated records in flight at once, at most 5 (the broker deduplicates a producer's last 5 batches per partition), as Kafka's idempotent Java producer allows: a write does not wait for the previous one's acknowledgement, so a long link or forwarded compressed batches are not bound by one round trip per write. Each partition's records stay in order and land once (their sequences order them; a write behind an earlier one that failed goes again after it), and progress only passes records acknowledged with everything before them. 1 (the default: several in flight lost records' order through a target broker restart in test/faults/target-outage) waits for each write. It is 1, whatever is set, without `producer.idempotent` (a write sent again could land after a later one, as Java's producer warns), with exactly-once (one transaction per slot) and with `offsets: preserve` (markers are stored before each write). MM2: `producer.max.in.flight.requests.per.connection` (Connect: 1); a value above 5 from mm2.properties becomes 5, with a warning.",
       ),
   })
   .describe('The target producer (always acks=all). MM2: `<target>.producer.*`.');
