@@ -7,6 +7,7 @@ import {
   PluginError,
   RecordFailedError,
 } from '../core/errors';
+import { SchemaRegistryError } from '../core/ports/schema-registry';
 import { ToolUsageError } from '../pipeline/tools';
 
 /** Exit codes, following sysexits(3) where one fits. */
@@ -29,6 +30,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError || error instanceof PluginError) return ExitCode.config;
   if (error instanceof ToolUsageError) return ExitCode.usage;
   if (error instanceof ClusterUnavailableError) return ExitCode.unavailable;
+  // A Schema Registry that refused the credentials, or a URL that is not one.
+  if (error instanceof SchemaRegistryError) return ExitCode.unavailable;
   if (error instanceof KafkaAuthorizationError) return ExitCode.noPermission;
   if (error instanceof LocalKafkaError) return ExitCode.unavailable;
   if (error instanceof MirrorflowError) return ExitCode.failure;

@@ -120,6 +120,21 @@ describe('mm2.properties transforms and predicates', () => {
     ]);
   });
 
+  it("maps ExtractField's field.syntax.version (KIP-821), and reports a path Connect would refuse at its line", () => {
+    const lines = [
+      'primary->backup.value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'primary->backup.transforms = pick',
+      'primary->backup.transforms.pick.type = org.apache.kafka.connect.transforms.ExtractField$Value',
+      'primary->backup.transforms.pick.field.syntax.version = v2',
+    ];
+    assert.deepEqual(steps(parse([...lines, 'primary->backup.transforms.pick.field = order.`line.item`'])), [
+      { type: 'extract_field', on: 'value', field: 'order.`line.item`', field_syntax_version: 'v2' },
+    ]);
+    assert.deepEqual(problems([...lines, 'primary->backup.transforms.pick.field = `order.id']), [
+      'mm2.properties:9:41: Incomplete backtick pair in path: [`order.id], consider adding a backslash before backtick at position 0 to escape it at primary->backup.transforms.pick.field',
+    ]);
+  });
+
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
     assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.avro.AvroConverter']), [
       'mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.avro.AvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter and JsonConverter (schemas.enable true or false))',

@@ -78,7 +78,10 @@ const SMTS: Readonly<Record<string, SmtSpec>> = {
     replacement: { option: 'replacement', required: false },
   }),
   ...keyAndValue('HoistField', 'hoist_field', { field: { option: 'field', required: true } }),
-  ...keyAndValue('ExtractField', 'extract_field', { field: { option: 'field', required: true } }),
+  ...keyAndValue('ExtractField', 'extract_field', {
+    field: { option: 'field', required: true },
+    'field.syntax.version': { option: 'field_syntax_version', required: false },
+  }),
   ...keyAndValue('Flatten', 'flatten', { delimiter: { option: 'delimiter', required: false } }),
   ...keyAndValue('HeaderFrom', 'header_from', {
     fields: { option: 'fields', required: true, kind: 'list' },

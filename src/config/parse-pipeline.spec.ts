@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ConfigError, formatConfigIssue } from '../core/errors';
 import { loadPipelineFile } from './load-pipeline-file';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
-import type { FlowConfig } from './pipeline-config';
+import type { FlowConfig, TransformStep } from './pipeline-config';
 
 const minimal = [
   'clusters:',
@@ -150,6 +150,18 @@ describe('parsePipeline: the happy path', () => {
       seen,
       expected.map((step) => ({ ...step, converters })),
     );
+  });
+
+  it("hands the validator each flow's converters as written, the JSON envelope included", () => {
+    for (const converter of ['string', 'json', 'json_envelope'] as const) {
+      const text = `${minimal.replace('  - { source: primary, target: backup }', '  - source: primary\n    target: backup')}\n    converter: { key: ${converter}, value: json }\n    transforms: [{ type: flatten }]`;
+      const seen: TransformStep[] = [];
+      parse(text, { validateTransforms: (steps) => (seen.push(...steps), []) });
+      assert.deepEqual(
+        seen.map((step) => step.converters),
+        [{ key: converter, value: 'json' }],
+      );
+    }
   });
 
   it('allows anchors, aliases and merge keys', () => {

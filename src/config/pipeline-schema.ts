@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../policy';
 import { CONVERTER_NAMES } from '../plugins';
+import { schemaRegistrySchema } from './schema-registry-schema';
 
 /** Cluster aliases become topic prefixes (`primary.orders`) and go into MM2 internal topic names. */
 export const clusterAliasPattern = /^[A-Za-z0-9_-]+$/;
@@ -600,6 +601,7 @@ const flowSettings = {
     .array(transformStepSchema)
     .default(() => [])
     .describe('Per-record transforms, in order. MM2: `transforms` (Connect SMTs).'),
+  schema_registry: schemaRegistrySchema.optional(),
 };
 
 export const flowSchema = z

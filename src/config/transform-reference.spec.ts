@@ -15,9 +15,19 @@ describe('transform reference', () => {
     const reference = transformReference();
     assert.ok(reference.startsWith(TRANSFORMS_START) && reference.endsWith(TRANSFORMS_END));
     for (const { name } of builtInTransforms) assert.ok(reference.includes(`#### \`${name}\``), name);
-    assert.match(reference, /#### `rename_topic`\n\n.* Kafka Connect: `RegexRouter`\.\n\n\| option \|/);
+    assert.match(reference, /#### `rename_topic`\n\n.* Kafka Connect: `RegexRouter`\.\n\nAs RegexRouter's `replaceFirst`.*\n\n\| option \|/);
     assert.match(reference, /\| `timestamp_format` \| string \| `"yyyyMMdd"` \| /);
     assert.match(reference, /\| `when\.has_header` \| string \|  \| Holds when the record has at least one header with this key\. \|/);
+  });
+
+  it("names a field-level built-in's $Key and $Value classes and the converters it reads with", () => {
+    const reference = transformReference();
+    assert.match(
+      reference,
+      /#### `flatten`\n\n.* Kafka Connect: `Flatten\$Key` \(`on: key`\), `Flatten\$Value`\.\n\nField-level: .*flow's `converter` \(not `bytes`\).* Converter: `json` or `json_envelope`/,
+    );
+    assert.match(reference, /#### `value_to_key`\n\n.* Kafka Connect: `ValueToKey`\.\n\nField-level: /);
+    assert.match(reference, /#### `drop_headers`\n\n.* Kafka Connect: `DropHeaders`\.\n\n\| option \|/);
   });
 
   it('picks up a new built-in from its definition alone', () => {

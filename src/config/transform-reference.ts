@@ -4,7 +4,31 @@
  * pipeline schema: `npm run docs` writes it between the README's markers, and a unit test fails
  * when they disagree. A new built-in appears by being in `builtInTransforms`.
  */
-import { builtInTransforms, connectTransformEquivalents, transformOptions, type TransformDefinition } from '../plugins';
+import { builtInTransforms, connectTransformEquivalents, isFieldTransformDefinition, transformOptions, type TransformDefinition } from '../plugins';
+
+/**
+ * What the options do not say: for a field-level built-in, the converters it reads its side with
+ * (`json`: data without a schema, `json_envelope`: Connect's schema envelope, `string`) and what
+ * it does with what it cannot read; for the others, Connect's behaviour a user may not expect.
+ */
+const NOTES: Readonly<Record<string, string>> = {
+  drop: "`when`'s conditions are Connect's predicates: `topic_matches` TopicNameMatches, `has_header` HasHeaderKey, `is_tombstone` RecordIsTombstone.",
+  rename_topic: "As RegexRouter's `replaceFirst`, the replacement takes the place of the first match from the start, so `a|ab` on `ab` gives `xb`.",
+  route_by_timestamp: 'Pattern letters other than those listed are refused.',
+  insert_field:
+    'Converter: `json` (a JSON object; null passes) or `json_envelope` (a struct; the added fields are optional unless their name ends in `!`). `offset_field` is the source offset, which Connect gives sink records only.',
+  replace_field: "Converter: `json` (an object; null passes) or `json_envelope` (a struct; kept fields stay in the schema's order).",
+  cast: 'Converter: `json` or `json_envelope`, or `string` for a whole-value cast. Struct, array and map fields are refused, as in Connect.',
+  mask_field: 'Converter: `json` or `json_envelope` (an object or struct; null fails, as in Connect).',
+  hoist_field: 'Converter: `json`, `string` or `json_envelope`.',
+  extract_field:
+    'Converter: `json` (an object; null passes) or `json_envelope`. Field names are read as written (`field.syntax.version=V1`, the default) or as nested paths (`V2`: dots, backtick-quoted steps).',
+  flatten: 'Converter: `json` or `json_envelope` (a struct; a map field is refused, as Connect 4.3.1 does).',
+  header_from: "Converter: `json` or `json_envelope`. Headers are written as MM2's header converter, ByteArrayConverter, writes them: bytes fields only.",
+  timestamp_converter: 'Converter: `json` or `json_envelope`.',
+  value_to_key: 'Converter: `json` or `json_envelope`, on both sides; a null value (a tombstone) fails, as in Connect.',
+  set_schema_metadata: 'Converter: `json_envelope` (a struct schema).',
+};
 
 export const TRANSFORMS_START = '<!-- transform-reference -->';
 export const TRANSFORMS_END = '<!-- /transform-reference -->';
@@ -22,15 +46,23 @@ export function transformReference(definitions: readonly TransformDefinition[] =
 }
 
 function section(definition: TransformDefinition): string[] {
+  const options = transformOptions(definition);
+  // A field-level step with `on` is Connect's `$Key` and `$Value` classes.
+  const sided = isFieldTransformDefinition(definition) && options.some((o) => o.name === 'on');
   const connect = Object.entries(connectTransformEquivalents)
     .filter(([, name]) => name === definition.name)
-    .map(([className]) => `\`${className.slice(className.lastIndexOf('.') + 1)}\``);
-  const options = transformOptions(definition);
+    .map(([className]) => className.slice(className.lastIndexOf('.') + 1))
+    .map((simple) => (sided ? `\`${simple}$Key\` (\`on: key\`), \`${simple}$Value\`` : `\`${simple}\``));
+  const note = NOTES[definition.name];
+  const fieldLevel = isFieldTransformDefinition(definition)
+    ? ["Field-level: the side it works on is read through the flow's `converter` (not `bytes`), once for a run of field-level steps."]
+    : [];
   return [
     `#### \`${definition.name}\``,
     '',
     `${cell(definition.summary)}${connect.length === 0 ? '' : ` Kafka Connect: ${connect.join(', ')}.`}`,
     '',
+    ...(note === undefined && fieldLevel.length === 0 ? [] : [[...fieldLevel, ...(note === undefined ? [] : [note])].join(' '), '']),
     ...(options.length === 0
       ? ['No options.']
       : [

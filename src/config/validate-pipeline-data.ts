@@ -17,7 +17,7 @@ import { pipelineFileSchema, pipelineNamePattern } from './pipeline-schema';
 import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
 import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, type SetProblem } from './set-overrides';
 import type { SourcePosition } from './yaml-locator';
-import type { ConverterName, FlowConverters } from '../plugins';
+import { CONVERTER_NAMES, type ConverterName, type FlowConverters } from '../plugins';
 
 /**
  * Checks the options of transform steps against their plugins' schemas; wired by the pipeline
@@ -213,7 +213,7 @@ function transformSteps(data: Record<string, unknown>): TransformStep[] {
 function flowConverters(converter: unknown): FlowConverters {
   const side = (name: string): ConverterName => {
     const value = isPlainObject(converter) ? converter[name] : undefined;
-    return value === 'string' || value === 'json' ? value : 'bytes';
+    return typeof value === 'string' && (CONVERTER_NAMES as readonly string[]).includes(value) ? (value as ConverterName) : 'bytes';
   };
   return { key: side('key'), value: side('value') };
 }

@@ -65,6 +65,22 @@ test('elected jobs run only while elected, and a step-down resolves only once th
   assert.deepEqual(elected, [true, false, true, false]);
 });
 
+test('a step-down right after the seat was lost (as KafkajsElection does before a rejoin: resign, then stepDown) still waits for the jobs to stop', async () => {
+  const { election, seat, options } = fakeElection();
+  const log: string[] = [];
+  const stop$ = new Subject<void>();
+  const done = lastValueFrom(
+    whileElected({ election, campaign, onElected: () => undefined, scheduler: asyncScheduler, logger: silentLogger }, slowToStop(log), stop$),
+    { defaultValue: undefined },
+  );
+  seat.next(true);
+  seat.next(false);
+  await options().stepDown();
+  assert.deepEqual(log, ['started', 'stopped'], 'the write under way finished before the member rejoins');
+  stop$.next();
+  await done;
+});
+
 test('without an election (a single process, fakes behind the ports) the jobs always run', async () => {
   const log: string[] = [];
   const stop$ = new Subject<void>();

@@ -31,12 +31,15 @@ export function whileElected(options: ElectedJobsOptions, jobs: (stop$: Observab
       return jobs(stopped$).pipe(finalize(() => onElected(false)));
     }
     let term: { readonly end: Subject<void>; readonly done: Promise<void> } | undefined;
+    /** The last term ended: asked again (the seat was lost, then the member steps down), it is waited for too. */
+    let ended: Promise<void> = Promise.resolve();
     const endTerm = (): Promise<void> => {
       const current = term;
       term = undefined;
-      if (current === undefined) return Promise.resolve();
+      if (current === undefined) return ended;
       current.end.next();
       current.end.complete();
+      ended = current.done;
       return current.done;
     };
     const startTerm = (): Observable<never> =>

@@ -58,6 +58,40 @@ test('an outage warns when it starts and then at growing intervals, not per fail
   assert.equal(lines.filter((l) => l.level === 'info').length, 1, 'a success outside an outage says nothing');
 });
 
+test("a warning carries the outage's newest reason: a reason its warnings have not carried is warned at once, once", () => {
+  const lines: Line[] = [];
+  let now = 0;
+  const status = new OutageStatus();
+  const tracker = status.tracker('backup', 'writing records', recordingLogger(lines), () => now);
+  const tls = new KafkaTransportError('backup', 'Writing records failed: TLS handshake with 127.0.0.1:9093 failed: certificate has expired', true);
+  // A broker restart: refused while it is down, then its TLS handshake fails; the reasons flap.
+  const reasons = [down(), down(), down(), tls, tls, tls, down(), tls, down()];
+  for (const [second, error] of reasons.entries()) {
+    now = second * 1000;
+    tracker.failed(error);
+  }
+  const warnings = lines.filter((l) => l.level === 'warn');
+  assert.deepEqual(
+    warnings.map((w) => [w.meta['outageMs'], w.meta['error'], w.meta['reasonChanged']]),
+    [
+      [0, 'Cluster "backup": Writing records failed: Connection error: connect ECONNREFUSED 127.0.0.1:9092', undefined],
+      [3000, 'Cluster "backup": Writing records failed: TLS handshake with 127.0.0.1:9093 failed: certificate has expired', true],
+      // The repeat due at 5 s carries the reason of the moment; flapping back to a told one waits for the next repeat.
+      [5000, 'Cluster "backup": Writing records failed: TLS handshake with 127.0.0.1:9093 failed: certificate has expired', undefined],
+    ],
+  );
+  assert.equal(status.current[0]!.lastError, 'Cluster "backup": Writing records failed: Connection error: connect ECONNREFUSED 127.0.0.1:9092');
+});
+
+test('an outage whose reason changes at every failure tells a few reasons at once, then only at its repeats', () => {
+  const lines: Line[] = [];
+  const status = new OutageStatus();
+  const tracker = status.tracker('backup', 'writing records', recordingLogger(lines), () => 0);
+  for (let i = 0; i < 20; i++) tracker.failed(new KafkaTransportError('backup', `Writing records failed: broker ${i} unreachable`, true));
+  assert.equal(lines.filter((l) => l.level === 'warn').length, 8);
+  assert.equal(lines.filter((l) => l.level === 'debug').length, 12);
+});
+
 test('an outage is put on the cluster the error names; an operation that gave up leaves without a recovery line', () => {
   const lines: Line[] = [];
   const status = new OutageStatus();

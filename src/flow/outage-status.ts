@@ -22,6 +22,8 @@ interface Entry {
   lastError: string;
   /** Outage length at which the next warning is due. */
   nextWarnAtMs: number;
+  /** The reasons a warning of this outage has carried, so a new one is told at once, once. */
+  readonly warnedReasons: Set<string>;
   /** Who is failing now: an outage ends when the last of them succeeds or gives up. */
   readonly holders: Set<object>;
 }
@@ -30,12 +32,16 @@ interface Entry {
 const FIRST_REPEAT_MS = 5_000;
 /** Repeats are never further apart than this. */
 const MAX_REPEAT_MS = 60_000;
+/** An outage whose reason keeps changing tells this many at once; later ones wait for the next repeat. */
+const MAX_WARNED_REASONS = 8;
 
 /**
  * The outages a flow is living through: which cluster, which operation, since when. The flow's
  * parts report failures and successes here (see `OutageTracker`); the progress line and the
  * status read `current`. Warnings go out when an outage starts and then at growing intervals
- * (5 s, 10 s, 20 s … then every minute), not once per retry; an info line says when it ended.
+ * (5 s, 10 s, 20 s … then every minute), not once per retry; a reason the outage's warnings have
+ * not carried yet (a broker that refused connections now fails its TLS handshake) is warned at
+ * once, once, so a warning never lags behind its reason; an info line says when it ended.
  */
 export class OutageStatus {
   private readonly entries = new Map<string, Entry>();
@@ -65,11 +71,11 @@ export class OutageStatus {
   }
 
   /** @internal Records a failure of `holder`; returns the entry when a warning is due. */
-  fail(holder: object, cluster: string, operation: string, error: unknown, now: number): { outage: Outage; warn: boolean } {
+  fail(holder: object, cluster: string, operation: string, error: unknown, now: number): { outage: Outage; warn: boolean; reasonChanged: boolean } {
     const key = `${cluster}\u0000${operation}`;
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      entry = { cluster, operation, since: now, failures: 0, lastError: '', nextWarnAtMs: 0, holders: new Set() };
+      entry = { cluster, operation, since: now, failures: 0, lastError: '', nextWarnAtMs: 0, warnedReasons: new Set(), holders: new Set() };
       this.entries.set(key, entry);
     }
     entry.holders.add(holder);
@@ -80,9 +86,11 @@ export class OutageStatus {
     else total.failures++;
     entry.lastError = describeError(error);
     const outageMs = now - entry.since;
-    const warn = outageMs >= entry.nextWarnAtMs;
-    if (warn) entry.nextWarnAtMs = outageMs + Math.min(MAX_REPEAT_MS, Math.max(FIRST_REPEAT_MS, outageMs));
-    return { outage: { ...entry }, warn };
+    const due = outageMs >= entry.nextWarnAtMs;
+    const reasonChanged = !due && entry.warnedReasons.size < MAX_WARNED_REASONS && !entry.warnedReasons.has(entry.lastError);
+    if (due) entry.nextWarnAtMs = outageMs + Math.min(MAX_REPEAT_MS, Math.max(FIRST_REPEAT_MS, outageMs));
+    if (due || reasonChanged) entry.warnedReasons.add(entry.lastError);
+    return { outage: { ...entry }, warn: due || reasonChanged, reasonChanged };
   }
 
   /**
@@ -121,8 +129,16 @@ export class OutageTracker {
    */
   failed(error: unknown, holder: object = this): void {
     const cluster = error instanceof KafkaTransportError || error instanceof ClusterUnavailableError ? error.cluster : this.cluster;
-    const { outage, warn } = this.status.fail(holder, cluster, this.operation, error, this.now());
-    const meta = { cluster, operation: this.operation, outageMs: this.now() - outage.since, failures: outage.failures, error: outage.lastError };
+    const { outage, warn, reasonChanged } = this.status.fail(holder, cluster, this.operation, error, this.now());
+    const meta = {
+      cluster,
+      operation: this.operation,
+      outageMs: this.now() - outage.since,
+      failures: outage.failures,
+      error: outage.lastError,
+      // Before its repeat was due: the outage's reason changed.
+      ...(reasonChanged && { reasonChanged: true }),
+    };
     if (warn) this.logger.warn('A cluster keeps failing an operation; retrying until it works again.', meta);
     else this.logger.debug('A cluster failed an operation again; retrying.', meta);
   }

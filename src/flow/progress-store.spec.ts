@@ -1,6 +1,6 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, defer, firstValueFrom, from, lastValueFrom, of, throwError } from 'rxjs';
+import { type Observable, Subject, defer, firstValueFrom, from, lastValueFrom, of, throwError } from 'rxjs';
 import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
 import type { TopicReader } from '../core/ports/record-source';
 import type { OutboundItem, OutboundRecord, RecordWriter } from '../core/ports/record-writer';
@@ -105,7 +105,70 @@ describe('ProgressStore', () => {
     );
     assert.equal(h.store.pendingFlush, 0);
   });
+
+  it('a flush dropped while its write is out (a stop) still counts: the next flush waits for that write, and writes again only what it failed to store', async () => {
+    const answers: Subject<Float64Array>[] = [];
+    const writes: string[][] = [];
+    const writer: RecordWriter = {
+      cluster: 'backup',
+      write: (items: readonly OutboundItem[]) =>
+        defer(() => {
+          writes.push((items as OutboundRecord[]).map((r) => r.value!.toString()));
+          const answer = new Subject<Float64Array>();
+          answers.push(answer);
+          return answer;
+        }),
+      close: async () => undefined,
+    };
+    const store = new ProgressStore({
+      sourceAlias: 'primary',
+      topic: TOPIC,
+      replicationFactor: 1,
+      targetAdmin: {} as ClusterAdmin,
+      reader: {} as TopicReader,
+      writer,
+      logger: silentLogger,
+    });
+    const offset = (n: number): string => encodeConnectOffsetValue(n).toString();
+
+    store.markReplicated(tp, 5);
+    const dropped = store.flush().subscribe();
+    await until(() => answers.length === 1);
+    dropped.unsubscribe();
+    store.markReplicated(tp, 7);
+    const next = firstValueFrom(store.flush());
+    await tick();
+    assert.equal(writes.length, 1, 'no second write while the first is unanswered: progress lands in the order it was taken');
+    answers[0]!.next(new Float64Array(1));
+    answers[0]!.complete();
+    await until(() => answers.length === 2);
+    assert.deepEqual(writes, [[offset(5)], [offset(7)]]);
+    answers[1]!.next(new Float64Array(1));
+    answers[1]!.complete();
+    await next;
+
+    // The dropped write fails after its flush was given up: the final flush stores its offset.
+    store.markReplicated(tp, 9);
+    const failing = store.flush().subscribe({ error: () => undefined });
+    await until(() => answers.length === 3);
+    failing.unsubscribe();
+    const final = firstValueFrom(store.flush());
+    answers[2]!.error(new Error('REQUEST_TIMED_OUT'));
+    await until(() => answers.length === 4);
+    assert.deepEqual(writes.at(-1), [offset(9)]);
+    answers[3]!.next(new Float64Array(1));
+    answers[3]!.complete();
+    await final;
+    assert.equal(store.pendingFlush, 0);
+  });
 });
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await tick();
+  assert.ok(condition(), 'the condition never held');
+}
 
 function store(): { progress: ProgressStore; written: OutboundRecord[] } {
   const written: OutboundRecord[] = [];

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, map, of, tap, toArray } from 'rxjs';
+import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../core/ports/record-writer';
 import type { TopicReader } from '../core/ports/record-source';
@@ -66,6 +66,8 @@ export class ProgressStore {
   private slots: number | undefined;
   /** Partitions assigned to this member by its group; undefined until the first assignment (all). */
   private owned: Set<string> | undefined;
+  /** The last progress write, settled or not (see `write`). */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(@inject(ProgressStoreOptions) private readonly options: ProgressStoreOptions) {}
 
@@ -95,6 +97,8 @@ export class ProgressStore {
    */
   reload(partitions: readonly TopicPartition[]): Observable<void> {
     return defer(async () => {
+      // This member's own last write lands before the topic is read.
+      await this.writing;
       // What this member itself had acknowledged (kept while it did not own the partitions, or
       // not stored because it was fenced) is true too: the newer of the two wins, so a member
       // that gets its partitions back does not copy again what it already copied.
@@ -264,20 +268,34 @@ export class ProgressStore {
     };
   }
 
+  /**
+   * Writes what changed, after the write before it has been answered: progress lands in the order
+   * it was taken, so an older offset never lands over a newer one. The send is not cancelled with
+   * its flush: a periodic flush dropped at a stop may have taken offsets already, and the final
+   * flush, waiting for it, writes them again if it failed.
+   */
   private write(): Observable<void> {
     return defer(() => {
-      if (this.dirty.size === 0) return of(undefined);
-      const keys = [...this.dirty];
-      this.dirty.clear();
-      const written = keys.map((k) => ({ k, entry: this.replicated.get(k)! }));
-      const records = written.map(({ entry }) => this.progressRecord(entry));
-      return this.options.writer.write(records).pipe(
-        tap({
-          // Put them back so the next flush retries; a newer offset may have replaced them meanwhile.
-          error: () => written.forEach(({ k }) => this.dirty.add(k)),
-        }),
-        map(() => undefined),
+      const sent = this.writing.then(() => this.send());
+      this.writing = sent.then(
+        () => undefined,
+        () => undefined,
       );
+      return sent;
     });
+  }
+
+  private async send(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    const records = keys.map((k) => this.progressRecord(this.replicated.get(k)!));
+    try {
+      await lastValueFrom(this.options.writer.write(records), { defaultValue: undefined });
+    } catch (error) {
+      // Put back the partitions still owned, for the next flush; a newer offset may have replaced them meanwhile.
+      for (const k of keys) if (this.owns(k)) this.dirty.add(k);
+      throw error;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray, type Observable } from 'rxjs';
 import { RecordFailedError } from '../core/errors';
+import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
 import { silentLogger } from '../core/ports/logger';
 import type { ClusterAdmin, NewTopic } from '../core/ports/cluster-admin';
 import type { RecordSource } from '../core/ports/record-source';
@@ -16,8 +17,12 @@ import type { TopicSync } from './topic-sync';
 /** What the fakes saw, in order: writes to the target, writes to the dead-letter topic, progress marks. */
 type Event = readonly ['target', string[]] | readonly ['dlq', string[]] | readonly ['progress', number];
 
-/** Offsets 0..4 of orders-0, values `v0`..`v4`; the chain throws on `v1` and `v3`. */
-function harness(tolerance: 'none' | 'all') {
+/**
+ * Offsets 0..4 of orders-0, values `v0`..`v4`; the chain throws on `v1` and `v3` (`failing`).
+ * With `transactions`, the flow is exactly-once with one slot, written through them.
+ */
+function harness(tolerance: 'none' | 'all', options: { transactions?: SlotTransactions; failing?: readonly string[] } = {}) {
+  const failing = options.failing ?? ['v1', 'v3'];
   const events: Event[] = [];
   const values = (items: readonly OutboundItem[]): string[] => items.map((i) => (i as OutboundRecord).value!.toString());
   const writerOf = (name: 'target' | 'dlq'): RecordWriter => ({
@@ -46,6 +51,7 @@ function harness(tolerance: 'none' | 'all') {
     load: () => EMPTY,
     flush: () => EMPTY,
     nextOffset: () => 0,
+    progressRecords: () => [],
     markReplicated: (_tp: TopicPartition, offset: number) => events.push(['progress', offset]),
   } as unknown as ProgressStore;
   const created: NewTopic[] = [];
@@ -71,7 +77,7 @@ function harness(tolerance: 'none' | 'all') {
   const transform = (batch: readonly MirrorRecord[], failures?: RecordFailure[]): readonly MirrorRecord[] =>
     batch.filter((record) => {
       const value = record.value!.toString();
-      if (value !== 'v1' && value !== 'v3') return true;
+      if (!failing.includes(value)) return true;
       const error = new RecordFailedError(record.source, { kind: 'transform', plugin: 'explode', step: 'flows[0].transforms[0]' }, 'Error thrown');
       if (failures === undefined) throw error;
       failures.push({ record, error });
@@ -90,7 +96,9 @@ function harness(tolerance: 'none' | 'all') {
       maxInFlightBytes: 1 << 20,
       errorTolerance: tolerance,
       autoOffsetReset: 'earliest',
+      ...(options.transactions ? { exactlyOnce: { slots: 1 } } : {}),
     },
+    ...(options.transactions ? { transactions: options.transactions } : {}),
     sourceRecords: source,
     sourceAdmin: admin,
     writer: writerOf('target'),
@@ -148,4 +156,27 @@ test('tolerance all: the failing records go to the dead-letter topic before prog
   assert.equal(status.recordsDeadLettered, 2);
   assert.equal(status.recordsReplicated, 3);
   assert.equal(status.recordsDropped, 0);
+});
+
+test('exactly-once: a batch whose slot another process took commits nothing, and counts as nothing copied (records, progress, partition position)', async () => {
+  let commits = 0;
+  const transactions: SlotTransactions = {
+    cluster: 'backup',
+    claim: async () => undefined,
+    release: () => undefined,
+    commit: async (slot) => {
+      commits++;
+      throw new SlotLostError('backup', slot, 'fenced by another process');
+    },
+    fence: async () => undefined,
+    close: async () => undefined,
+  };
+  const { flow, events, status } = harness('none', { transactions, failing: [] });
+  const outcome = await runUntil(flow, events, () => commits > 0 && status.writes > 0);
+  assert.equal(outcome, undefined);
+  assert.equal(commits, 1);
+  assert.deepEqual(events, [], 'no progress marked');
+  assert.equal(status.recordsReplicated, 0, 'nothing of the batch is on the target for a read_committed consumer');
+  assert.equal(status.bytesReplicated, 0);
+  assert.equal(status.partitions.get('orders-0')?.nextOffset ?? 0, 0, 'the partition still lags by its 5 records');
 });

@@ -17,6 +17,7 @@ import {
   firstValueFrom,
   from,
   identity,
+  isObservable,
   lastValueFrom,
   ignoreElements,
   map,
@@ -61,6 +62,7 @@ import type { OutageTracker } from './outage-status';
 import type { SlotTransactions } from '../core/ports/slot-transactions';
 import { SlotWrites } from './slot-writes';
 import type { OffsetPreservation } from './offset-preservation';
+import type { SchemaIdTranslation } from './schema-id-translation';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -111,6 +113,8 @@ export interface ReplicationFlowParts {
   readonly transform: (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
   /** Where failed records go with errors.tolerance all; required then. */
   readonly deadLetters?: DeadLetterSink;
+  /** `schema_registry`: the records' schema ids moved to the target's registry, after the transforms. */
+  readonly schemaIds?: SchemaIdTranslation;
   /** `offsets: preserve`: keeps each partition at its source's offsets while that holds. */
   readonly preservation?: OffsetPreservation;
   readonly scheduler: SchedulerLike;
@@ -311,6 +315,7 @@ export class ReplicationFlow {
     const replication$ = batches$.pipe(
       filter((batch) => this.fresh(batch)),
       map((batch) => this.mirror(batch)),
+      parts.schemaIds === undefined ? identity : concatMap((batch: FlowBatch) => this.translated(batch, parts.schemaIds!)),
       // A batch ending at a failing record (tolerance none) is the last: fetching stops.
       takeWhile((batch) => flowBatchFailure(batch) === undefined, true),
       settings.exactlyOnce
@@ -566,6 +571,16 @@ export class ReplicationFlow {
     return { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error };
   }
 
+  /** The batch with its records' schema ids moved (schema-id-translation.ts); the registries are asked only for ids new to the flow. */
+  private translated(batch: FlowBatch, schemaIds: SchemaIdTranslation): Observable<FlowBatch> {
+    // Forwarding is off for such a flow; a batch that failed before (tolerance none) still goes, up to its failure.
+    if (batch.kind !== 'records') return of(batch);
+    const translated = schemaIds.translate(batch);
+    const lifetime = this.batchLifetimes.get(batch);
+    const stamped = (b: DecodedFlowBatch): FlowBatch => (lifetime === undefined ? b : this.stamp(lifetime, b));
+    return isObservable(translated) ? translated.pipe(map(stamped)) : of(stamped(translated));
+  }
+
   private stamp(lifetime: number, batch: FlowBatch): FlowBatch {
     if (lifetime > 0) this.batchLifetimes.set(batch, lifetime);
     return batch;
@@ -664,6 +679,8 @@ export class ReplicationFlow {
     let failure: RecordFailedError | undefined;
     // One function per write, not per record.
     const sync = emitter ? (tp: TopicPartition, sourceOffset: number, targetOffset: number): void => emitter.record(tp, sourceOffset, targetOffset) : undefined;
+    // Exactly-once: a batch whose slot was lost is not counted as copied (records, bytes, position).
+    const counted = this.eos === undefined ? written.batches : written.batches.filter((batch) => !this.eos!.dropped.has(batch));
     for (const batch of written.batches) {
       if (this.eos?.dropped.has(batch)) {
         // Its slot was lost before the commit: nothing of it is visible on the target.
@@ -686,7 +703,7 @@ export class ReplicationFlow {
       this.budget.release(batch.bytes);
       failure ??= flowBatchFailure(batch);
     }
-    status.recordWrite(written.batches, Date.now());
+    status.recordWrite(counted, Date.now());
     // Tolerance none: what came before the failing record is committed; now the flow stops.
     if (failure !== undefined) return throwError(() => failure);
     if (!emitter) return EMPTY;

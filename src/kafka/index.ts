@@ -1,1 +1,2 @@
 export { KafkajsClients, type KafkajsClientsOptions } from './kafkajs-clients';
+export { principalOf } from './role-principal';

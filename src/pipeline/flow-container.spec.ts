@@ -11,7 +11,7 @@ import { parsePipeline } from '../config';
 import { createPluginRegistry } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { ReplicationFlow } from '../flow/replication-flow';
-import { flowContainer, pipelineContainer } from './pipeline';
+import { flowContainer, pipelineContainer } from './flow-container';
 
 /** Clients that fail on every call: a port the test forgot to rebind shows up as this error. */
 const unreachable = (what: string) => (): never => {

@@ -1,73 +1,23 @@
 import 'reflect-metadata';
-import { Container } from 'inversify';
-import {
-  type Observable,
-  type Subscription,
-  EMPTY,
-  ReplaySubject,
-  Subject,
-  asyncScheduler,
-  defer,
-  finalize,
-  from,
-  lastValueFrom,
-  merge,
-  mergeMap,
-  defaultIfEmpty,
-  take,
-} from 'rxjs';
+import type { Container } from 'inversify';
+import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
-import { KafkaAuthorizationError, MirrorflowError } from '../core/errors';
-import { KafkaClients } from '../core/ports/kafka-clients';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
+import { MirrorflowError } from '../core/errors';
+import type { KafkaClients } from '../core/ports/kafka-clients';
+import type { Logger } from '../core/ports/logger';
+import type { Scheduler } from '../core/ports/scheduler';
 import { PluginRegistry, TransformChain } from '../plugins';
 import { KafkajsClients } from '../kafka';
-import { FlowStatus } from '../flow/flow-status';
-import { ReplicationFlow } from '../flow/replication-flow';
-import { CheckpointFlow } from '../flow/checkpoint-flow';
-import { TopicConfigSync } from '../flow/topic-config-sync';
-import { HeartbeatFlow } from '../flow/heartbeat-flow';
-import { AclSync } from '../flow/acl-sync';
-import { whileElected } from '../flow/elected-jobs';
-import { MigrationWatch, unlessFinished } from './flow-migration';
-import { ReplicationPolicy } from '../policy';
-import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
+import type { FlowStatus } from '../flow/flow-status';
+import { unlessFinished } from './flow-migration';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './cluster-connection';
+import { withClusterPrincipal } from './cluster-principal';
+import { flowContainer, pipelineContainer } from './flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
-import { flowModules } from './flow.module';
 import { PipelineConfigToken } from './tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
-
-/** What the pipeline's container holds for every flow. */
-export interface PipelineParts {
-  readonly logger: Logger;
-  readonly clients: KafkaClients;
-  readonly scheduler: Scheduler;
-  readonly registry: PluginRegistry;
-}
-
-/** The pipeline's container: its config and what every flow shares. Constants, so singletons by nature. */
-export function pipelineContainer(config: PipelineConfig, parts: PipelineParts): Container {
-  const container = new Container();
-  container.bind<PipelineConfig>(PipelineConfigToken).toConstantValue(config);
-  container.bind<Logger>(Logger).toConstantValue(parts.logger);
-  container.bind<KafkaClients>(KafkaClients).toConstantValue(parts.clients);
-  container.bind<Scheduler>(Scheduler).toConstantValue(parts.scheduler);
-  container.bind(PluginRegistry).toConstantValue(parts.registry);
-  return container;
-}
-
-/**
- * One flow's child container: binds the flow's config and what derives from it; the pipeline's
- * parts come from the parent. Tests rebind a port here to run the real graph against a fake.
- */
-export function flowContainer(pipeline: Container, flow: FlowConfig, pipelineLogger: Logger): Container {
-  const container = new Container({ parent: pipeline });
-  container.load(...flowModules(flow, pipelineLogger));
-  return container;
-}
+import { buildRunningFlow, runFlow, runningFlows, type RunningFlow } from './run-flow';
 
 /** How long closing the Kafka clients may take after the flows stopped. */
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -78,61 +28,6 @@ export interface PipelineOptions {
   readonly scheduler?: Scheduler;
   /** Replaces the kafkajs clients (tests may put fakes behind the ports). */
   readonly clients?: KafkaClients;
-}
-
-interface RunningFlow {
-  readonly pipeline: string;
-  readonly config: FlowConfig;
-  readonly container: Container;
-  /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
-  readonly flow: ReplicationFlow | undefined;
-  /** The periodic topic config sync, when the flow replicates with `topic_sync.sync_configs`. */
-  readonly configSync: TopicConfigSync | undefined;
-  readonly checkpoints: CheckpointFlow | undefined;
-  readonly heartbeats: HeartbeatFlow | undefined;
-  readonly acls: AclSync | undefined;
-  readonly migration: MigrationWatch | undefined;
-  readonly status: FlowStatus;
-  /** Stops this flow alone (a reload removed or changed it); the pipeline's stop stops every flow. */
-  readonly stop$: ReplaySubject<void>;
-  /** Resolves once the flow has ended: drained, progress stored. */
-  readonly ended: Promise<void>;
-  readonly markEnded: () => void;
-}
-
-/**
- * One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints,
- * heartbeats, topic config sync and ACL sync, merged. Every process of the pipeline replicates its
- * share of the partitions; the once-per-flow jobs run on the one elected by the flow's election
- * group on the target.
- */
-function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClients): Observable<never> {
-  const { config, status } = flow;
-  const { checkpoints, heartbeats, configSync, acls } = flow;
-  const jobs = (end$: Observable<void>): Observable<never> =>
-    merge(checkpoints?.run(end$) ?? EMPTY, heartbeats?.run(end$) ?? EMPTY, configSync?.run(end$) ?? EMPTY, acls?.run(end$) ?? EMPTY);
-  const elected$ = [checkpoints, heartbeats, configSync, acls].every((job) => job === undefined)
-    ? EMPTY
-    : whileElected(
-        {
-          election: clients.election?.(config.target),
-          campaign: {
-            groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
-            topic: flow.container.get<ReplicationPolicy>(ReplicationPolicy).heartbeatsTopic(),
-            replicationFactor: electionTopicReplicationFactor(config),
-          },
-          onElected: (elected) => (status.elected = elected),
-          scheduler: flow.container.get<Scheduler>(Scheduler),
-          logger: flow.container.get<Logger>(Logger),
-        },
-        jobs,
-        stop$,
-      );
-  const campaign$ = defer(() => {
-    status.campaigning = true;
-    return elected$;
-  }).pipe(finalize(() => (status.campaigning = false)));
-  return merge(flow.flow?.run(stop$) ?? EMPTY, campaign$);
 }
 
 /**
@@ -208,7 +103,7 @@ export class Pipeline {
     try {
       await lastValueFrom(flows$.pipe(defaultIfEmpty(undefined)), { defaultValue: undefined });
     } catch (error) {
-      throw withPrincipal(error, this.current);
+      throw withClusterPrincipal(error, this.current);
     } finally {
       this.state = 'stopped';
       await this.close();
@@ -328,32 +223,7 @@ export class Pipeline {
 
   /** One flow's container and parts; plugin problems surface here, before any connection. */
   private buildFlow(flow: FlowConfig): RunningFlow {
-    const container = flowContainer(this.container, flow, this.logger);
-    if (flow.enabled) container.get(TransformChain);
-    const status = container.get(FlowStatus);
-    // Nothing would ever move a flow that does not replicate out of `starting`.
-    if (!flow.enabled) status.state = 'disabled';
-    // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
-    if (flow.enabled && flow.checkpoints.enabled && !flow.offset_syncs.enabled) {
-      container.get<Logger>(Logger).warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
-    }
-    let markEnded = (): void => {};
-    const ended = new Promise<void>((resolve) => (markEnded = resolve));
-    return {
-      pipeline: this.current.name,
-      config: flow,
-      container,
-      flow: flow.enabled ? container.get(ReplicationFlow) : undefined,
-      configSync: container.isBound(TopicConfigSync) ? container.get(TopicConfigSync) : undefined,
-      checkpoints: container.isBound(CheckpointFlow) ? container.get(CheckpointFlow) : undefined,
-      heartbeats: container.isBound(HeartbeatFlow) ? container.get(HeartbeatFlow) : undefined,
-      acls: container.isBound(AclSync) ? container.get(AclSync) : undefined,
-      migration: container.isBound(MigrationWatch) ? container.get(MigrationWatch) : undefined,
-      status,
-      stop$: new ReplaySubject<void>(1),
-      ended,
-      markEnded,
-    };
+    return buildRunningFlow(this.container, this.current.name, flow, this.logger);
   }
 
   private async checkReachable(flows: readonly FlowConfig[]): Promise<void> {
@@ -374,27 +244,4 @@ export class Pipeline {
     for (const f of this.flows.values()) f.container.unbindAll();
     this.container.unbindAll();
   }
-}
-
-/** As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too. */
-function runningFlows(config: PipelineConfig): FlowConfig[] {
-  return config.flows.filter((f) => f.enabled || f.heartbeats.enabled);
-}
-
-/**
- * An authorization failure names the principal that was refused, as Kafka's default principal
- * builders make it from the cluster's credentials: the broker does not say.
- */
-function withPrincipal(error: unknown, config: PipelineConfig): unknown {
-  if (!(error instanceof KafkaAuthorizationError) || error.principal !== undefined) return error;
-  const security = config.clusters[error.cluster]?.security;
-  if (security === undefined) return error;
-  const sasl = security.sasl;
-  if (sasl?.mechanism === 'oauthbearer')
-    return error.as(`the principal of the OAuth client ${sasl.oauth?.client_id ?? '?'}'s token (its subject), SASL OAUTHBEARER`);
-  if (sasl?.mechanism === 'aws_msk_iam') return error.as('the IAM identity of the AWS credentials, SASL AWS_MSK_IAM');
-  if (sasl !== undefined) return error.as(`User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`);
-  if (security.ssl?.cert_file !== undefined) return error.as(`the principal of the client certificate ${security.ssl.cert_file}`);
-  if (security.ssl?.cert !== undefined) return error.as('the principal of the inline client certificate (ssl.cert)');
-  return error.as('User:ANONYMOUS, no credentials');
 }

@@ -21,6 +21,9 @@ import { SlotTransactions } from '../core/ports/slot-transactions';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from './flow-names';
 import { writesInFlight } from './writes-in-flight';
 import { flowConfigFilter } from './config-sync.module';
+import { SchemaIdTranslation } from '../flow/schema-id-translation';
+import { httpSchemaRegistry } from '../kafka/schema-registry-client';
+import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
 
 /**
  * MM2's MirrorSourceConnector: topic sync, progress, offset syncs, dead letters, transforms and
@@ -159,6 +162,33 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
         .inSingletonScope();
     }
 
+    // `schema_registry`: the records' schema ids moved to the target's registry.
+    const registries = flow.schema_registry;
+    if (registries !== undefined) {
+      bind(SchemaIdTranslation)
+        .toResolvedValue(
+          (scheduler: Scheduler, logger: Logger, status: FlowStatus): SchemaIdTranslation => {
+            const track = (cluster: string, operation: string) => status.outages.tracker(cluster, operation, logger, () => scheduler.now());
+            return new SchemaIdTranslation({
+              source: httpSchemaRegistry(registrySettings(registries.source)),
+              target: httpSchemaRegistry(registrySettings(registries.target)),
+              sides: registries.on,
+              strict: registries.strict,
+              path: `flow ${flow.name}`,
+              errorTolerance: flow.errors.tolerance,
+              outages: {
+                source: track(flow.source, 'reading schemas from its schema registry'),
+                target: track(flow.target, 'registering schemas in its schema registry'),
+              },
+              scheduler,
+              logger,
+            });
+          },
+          [Scheduler, Logger, FlowStatus],
+        )
+        .inSingletonScope();
+    }
+
     bind<ReplicationFlowParts>(ReplicationFlowParts)
       .toResolvedValue(
         (
@@ -175,6 +205,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           transform: TransformChain,
           deadLetters: DeadLetterSink | undefined,
           preservation: OffsetPreservation | undefined,
+          schemaIds: SchemaIdTranslation | undefined,
           scheduler: Scheduler,
           logger: Logger,
           status: FlowStatus,
@@ -200,7 +231,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             ...(flow.delivery === 'exactly_once' ? { exactlyOnce: { slots: flow.tasks } } : {}),
             // Records nobody looks into travel in their source batches; with the target
             // compressing differently, only batches already compressed that way do.
-            ...(flow.transforms.length === 0 && flow.batching.forward_batches
+            ...(flow.transforms.length === 0 && registries === undefined && flow.batching.forward_batches
               ? {
                   forwardRecordBatches: {
                     minCompressedBytes: flow.batching.forward_compressed_min_bytes,
@@ -221,6 +252,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           transform,
           ...(deadLetters === undefined ? {} : { deadLetters }),
           ...(preservation === undefined ? {} : { preservation }),
+          ...(schemaIds === undefined ? {} : { schemaIds }),
           scheduler,
           logger,
           status,
@@ -240,6 +272,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           TransformChain,
           { serviceIdentifier: DeadLetterSink, optional: true },
           { serviceIdentifier: OffsetPreservation, optional: true },
+          { serviceIdentifier: SchemaIdTranslation, optional: true },
           Scheduler,
           Logger,
           FlowStatus,
@@ -248,4 +281,13 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       .inSingletonScope();
     bind(ReplicationFlow).toSelf().inSingletonScope();
   });
+}
+
+function registrySettings(registry: SchemaRegistryConfig['source']): Parameters<typeof httpSchemaRegistry>[0] {
+  return {
+    url: registry.url,
+    timeoutMs: registry.timeout_ms,
+    ...(registry.basic_auth === undefined ? {} : { basicAuth: registry.basic_auth }),
+    ...(registry.bearer_token === undefined ? {} : { bearerToken: registry.bearer_token }),
+  };
 }

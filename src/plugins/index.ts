@@ -30,6 +30,7 @@ export { pluginCatalog, type CatalogEntry, type CatalogOptions, type PluginSourc
 export { transformOptions, type OptionDoc } from './option-docs';
 export { buildTransformChain, validateTransformSteps, TransformChain, type TransformChainContext, type TransformStep } from './transform-chain';
 export { builtInTransforms, connectTransformEquivalents } from './builtins';
+export { isFieldTransformDefinition } from './connect/field-transform';
 export { topicAfterTransforms } from './topic-renames';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';

@@ -245,7 +245,10 @@ function describeRun(r: RunResult): string {
   if (r.status === 'failed') return `${head} FAILED: ${r.failure ?? ''}`;
   if (r.status === 'error') return `${head} ERROR (harness, not counted): ${r.failure ?? ''}`;
   const rate = `${Math.round(r.recordsPerSec ?? 0).toLocaleString('en-US')} records/s in ${((r.elapsedMs ?? 0) / 1000).toFixed(1)} s`;
-  const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms` : '';
+  const parts = r.replicationLatencyMs
+    ? ` (source hop p50 ${r.sourceLatencyMs?.p50} ms p99 ${r.sourceLatencyMs?.p99} ms; replication p50 ${r.replicationLatencyMs.p50} ms p99 ${r.replicationLatencyMs.p99} ms)`
+    : '';
+  const lat = r.latencyMs ? `, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms max ${r.latencyMs.max} ms${parts}` : '';
   const many =
     r.allPartitionsMs === undefined
       ? ''

@@ -88,6 +88,13 @@ export interface RunResult {
   /** Busy CPU of the machine in the timed window not used by the replicator, the brokers or the harness. */
   readonly otherCpuSeconds?: number;
   readonly latencyMs?: LatencyStats;
+  /**
+   * latency-committed: the two parts of `latencyMs`, per record — send → visible on the source
+   * (the bench's own producer and consumer, which a loaded machine slows down) and visible on the
+   * source → visible on the target (what the replicator adds).
+   */
+  readonly sourceLatencyMs?: LatencyStats;
+  readonly replicationLatencyMs?: LatencyStats;
   /** Many partitions: process start → every partition has its first record on the target. */
   readonly allPartitionsMs?: number;
   /** Many partitions: CPU of the replicator (cores) over the idle window after catch-up. */

@@ -30,9 +30,9 @@ export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
 /**
  * What runs without `--replicators`. `mirrorflow-metrics` (mirrorflow serving HTTP, its /metrics
  * scraped every second) is there to measure what metrics cost: `--replicators mirrorflow,mirrorflow-metrics`.
- * `mirrorflow-eos` is mirrorflow with `delivery: exactly_once` (throughput workloads only: its
- * commit markers shift the target's offsets, by which the latency workload pairs records):
- * `--workloads bulk --replicators mirrorflow,mirrorflow-eos`. `mirrorflow-transform` is mirrorflow
+ * `mirrorflow-eos` is mirrorflow with `delivery: exactly_once` (every workload but latency: its
+ * commit markers shift the target's offsets, by which the latency workload pairs records;
+ * latency-committed times it instead): `--workloads bulk --replicators mirrorflow,mirrorflow-eos`. `mirrorflow-transform` is mirrorflow
  * with the JSON converter and an `insert_field` transform (JSON workloads only), for what a field
  * transform costs. `ceiling` is the target broker's best ingest rate (several producers at once).
  */

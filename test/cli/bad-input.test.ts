@@ -8,10 +8,11 @@
  * `mm2-offset-syncs.<target>.internal`) carries a name no other test uses.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, type TestClusters } from '../support/clusters';
-import { cleanupHarness, runCli, writePipelineText, type CliResult } from '../support/pipeline-harness';
+import { uniqueName, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { runCli, writePipelineText, type CliResult } from '../support/pipeline-harness';
 
 /** sysexits(3), as `src/cli/exit-codes.ts` maps errors. */
 const EX_UNAVAILABLE = 69;
@@ -21,17 +22,7 @@ let clusters: TestClusters;
 let primary: KafkaKit;
 let backup: KafkaKit;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-});
-
-after(async () => {
-  await cleanupHarness();
-  await primary?.close();
-  await backup?.close();
-});
+sharedClusterKits('mirrorflow-bad-input-', (kits) => ({ clusters, primary, backup } = kits));
 
 interface Case {
   readonly src: string;

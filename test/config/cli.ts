@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { KafkajsClients } from '../../src/kafka';
 import { silentLogger } from '../../src/core/ports/logger';
+import { waitFor } from '../support/wait-for';
 
 /** `dist/src/cli/main.js`, from `dist/test/config`. */
 export const MIRRORFLOW_MAIN = resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');
@@ -69,12 +70,19 @@ export class ClusterInventory {
     };
   }
 
+  /** Commits `offsets` for `group`, asking again while the group's coordinator is not ready (a cluster that just started). */
   async commitOffsets(group: string, topic: string, offsets: readonly number[]): Promise<void> {
-    await firstValueFrom(
-      this.clients.admin('inventory').commitGroupOffsets(
-        group,
-        offsets.map((offset, partition) => ({ topic, partition, offset, metadata: '' })),
-      ),
+    await waitFor(
+      async () => {
+        await firstValueFrom(
+          this.clients.admin('inventory').commitGroupOffsets(
+            group,
+            offsets.map((offset, partition) => ({ topic, partition, offset, metadata: '' })),
+          ),
+        );
+        return true;
+      },
+      { what: `the offsets of ${group} committed` },
     );
   }
 

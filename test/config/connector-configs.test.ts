@@ -8,13 +8,13 @@
  * heartbeat or offset-sync topic, and leaves a topic created after the start alone.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnCli } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { spawnCli } from '../support/pipeline-harness';
 import { GroupKit } from '../checkpoints/checkpoint-kit';
 import { mirrorflow } from './cli';
 
@@ -24,19 +24,11 @@ let backup: KafkaKit;
 let groups: GroupKit;
 let dir: string;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  groups = new GroupKit(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-connectors-'));
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close(), groups?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+sharedClusterKits(
+  'mirrorflow-connectors-',
+  (opened) => ({ groups: new GroupKit(opened.backup) }),
+  (kits) => ({ clusters, primary, backup, groups, dir } = kits),
+);
 
 // Recent timestamps: the legacy flow copies no topic configs, so remote topics keep the broker's time retention.
 const START = Date.now();

@@ -7,14 +7,14 @@
  * stopped: the same flows, run either way.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPipeline } from '../../src/pipeline';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnCli } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { spawnCli } from '../support/pipeline-harness';
 import { mirrorflow } from './cli';
 
 let clusters: TestClusters;
@@ -22,18 +22,7 @@ let primary: KafkaKit;
 let backup: KafkaKit;
 let dir: string;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-mm2-files-'));
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+sharedClusterKits('mirrorflow-mm2-files-', (kits) => ({ clusters, primary, backup, dir } = kits));
 
 const SECRET = 'scram-secret-not-for-printing';
 

@@ -4,12 +4,12 @@
  * problems — and writes nothing: no topic and no consumer group appears on either cluster.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, type TestClusters } from '../support/clusters';
+import { uniqueName, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
 import type { PipelinePlan } from '../../src/pipeline';
 import { ClusterInventory, mirrorflow } from './cli';
 
@@ -22,19 +22,11 @@ let primaryInventory: ClusterInventory;
 let backupInventory: ClusterInventory;
 let dir: string;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  primaryInventory = new ClusterInventory(clusters.primary);
-  backupInventory = new ClusterInventory(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-plan-'));
-});
-
-after(async () => {
-  await Promise.all([primary?.close(), backup?.close(), primaryInventory?.close(), backupInventory?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+sharedClusterKits(
+  'mirrorflow-plan-',
+  (opened) => ({ primaryInventory: new ClusterInventory(opened.primary), backupInventory: new ClusterInventory(opened.backup) }),
+  (kits) => ({ clusters, primary, backup, primaryInventory, backupInventory, dir } = kits),
+);
 
 describe('mirrorflow plan', () => {
   test('shows topics, remote topics, partition counts, checkpointed groups and problems, and writes nothing', async () => {

@@ -53,7 +53,7 @@ async function cutAndRestore(t: TestContext, side: 'primary' | 'backup', idempot
   });
   const child = spawnPipeline(file, { statusIntervalMs: STATUS_INTERVAL_MS });
   try {
-    await until(child, async () => (await target.kit.count(remote).catch(() => 0)) >= 600, `the first 600 records in ${remote}`);
+    await until(child, async () => (await target.kit.count(remote).catch(() => 0)) >= 600, `the first 600 records in ${remote}`, 90_000);
 
     cut.proxy.cut('drop');
     const cutAt = Date.now();

@@ -3,10 +3,10 @@
  * fetched) through `java/RemoteClusterUtilsProbe.java`, compiled once per test process into a
  * temp folder (class files never land in the repository).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { javacExecutable, runProcess } from './java-programs';
 import { defaultKafkaVersion, ensureKafkaDistribution, javaExecutable, loggingJvmOptions, type KafkaDistribution } from '../../src/local';
 
 /** `test/interop/java`, from `dist/test/interop`. */
@@ -52,7 +52,7 @@ export class RemoteClusterUtilsProbe {
   static async compile(): Promise<RemoteClusterUtilsProbe> {
     const distribution = await ensureKafkaDistribution(defaultKafkaVersion());
     const classesDir = mkdtempSync(join(tmpdir(), 'mirrorflow-rcu-probe-'));
-    await run(javacExecutable(), ['-d', classesDir, '-cp', distribution.classpath, join(JAVA_SOURCES, 'RemoteClusterUtilsProbe.java')], 120_000);
+    await runProcess(javacExecutable(), ['-d', classesDir, '-cp', distribution.classpath, join(JAVA_SOURCES, 'RemoteClusterUtilsProbe.java')], '', 120_000);
     return new RemoteClusterUtilsProbe(distribution, classesDir);
   }
 
@@ -66,7 +66,7 @@ export class RemoteClusterUtilsProbe {
       ...(request.patterns ?? []).map((p) => `pattern=${p}`),
       ...(request.hops ?? []).map((h) => `hops=${h}`),
     ];
-    const { stdout } = await run(
+    const { stdout } = await runProcess(
       javaExecutable(),
       [
         '-Xmx256m',
@@ -78,6 +78,7 @@ export class RemoteClusterUtilsProbe {
         'RemoteClusterUtilsProbe',
         ...args,
       ],
+      '',
       180_000,
     );
     const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
@@ -88,28 +89,4 @@ export class RemoteClusterUtilsProbe {
   dispose(): void {
     rmSync(this.classesDir, { recursive: true, force: true });
   }
-}
-
-function javacExecutable(env: NodeJS.ProcessEnv = process.env): string {
-  return env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'javac') : 'javac';
-}
-
-function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} could not start: ${error.message}`, { cause: error }));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolveRun({ stdout, stderr });
-      else reject(new Error(`${command} ${args.slice(-3).join(' ')} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-4000)}\n${stdout.slice(-2000)}`));
-    });
-  });
 }

@@ -16,7 +16,11 @@ import type { KafkaRecord } from '../../src/core/record';
 /** The test plugins (`fail_on_value`), compiled: dist/test/plugins from dist/test/replication. */
 const PLUGIN_DIR = resolve(__dirname, '..', 'plugins');
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
-const T0 = 1_700_000_000_000;
+/**
+ * Records' own timestamps, set apart from their append time; recent, since a record older than the
+ * brokers' 7-day retention may be deleted before it is read.
+ */
+const T0 = Date.now() - 60 * 60 * 1000;
 
 let source: KafkaKit;
 let target: KafkaKit;

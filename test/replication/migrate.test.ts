@@ -18,8 +18,9 @@ import { PipelineTools, migrationReport } from '../../src/pipeline/tools';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, runCli, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { runCli, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 
 const T0 = 1_700_000_000_000;
 
@@ -29,24 +30,18 @@ let backup: KafkaKit;
 let clients: KafkaClients;
 const consumers: Consumer[] = [];
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  clients = createKafkaClients(
-    [plaintextConnection('primary', clusters.primary), plaintextConnection('backup', clusters.backup)],
-    silentLogger,
-    'mirrorflow-migrate-test',
-  );
-});
-
-after(async () => {
-  for (const c of consumers) await c.disconnect().catch(() => undefined);
-  await clients?.close();
-  await primary?.close();
-  await backup?.close();
-  await cleanupHarness();
-});
+sharedClusterKits(
+  'mirrorflow-migrate-',
+  (opened) => ({
+    clients: createKafkaClients(
+      [plaintextConnection('primary', opened.primary), plaintextConnection('backup', opened.backup)],
+      silentLogger,
+      'mirrorflow-migrate-test',
+    ),
+  }),
+  (kits) => ({ clusters, primary, backup, clients } = kits),
+);
+after(() => Promise.all(consumers.map((c) => c.disconnect().catch(() => undefined))));
 
 function numbered(label: string, from: number, count: number, partitions: number): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({

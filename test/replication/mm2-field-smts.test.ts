@@ -8,32 +8,21 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultKafkaVersion, ensureKafkaDistribution, javaCommand } from '../../src/local';
 import { KafkaKit } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnCli } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { spawnCli } from '../support/pipeline-harness';
 
 let clusters: TestClusters;
 let primary: KafkaKit;
 let backup: KafkaKit;
 let dir: string;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-mm2-field-smts-'));
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+sharedClusterKits('mirrorflow-mm2-field-smts-', (kits) => ({ clusters, primary, backup, dir } = kits));
 
 /** `kafka-console-producer` with `key<TAB>value` lines and `<null>` for a null value. */
 async function consoleProduce(bootstrap: string, topic: string, lines: readonly string[]): Promise<void> {

@@ -8,31 +8,20 @@
  * run with exit 78 and a message naming the transform, the line and the converter it needs.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, spawnCli } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { spawnCli } from '../support/pipeline-harness';
 
 let clusters: TestClusters;
 let primary: KafkaKit;
 let backup: KafkaKit;
 let dir: string;
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  dir = mkdtempSync(join(tmpdir(), 'mirrorflow-mm2-smts-'));
-});
-
-after(async () => {
-  await cleanupHarness();
-  await Promise.all([primary?.close(), backup?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+sharedClusterKits('mirrorflow-mm2-smts-', (kits) => ({ clusters, primary, backup, dir } = kits));
 
 /** An MM2 driver file for the test clusters; `smts` are the flow's transform lines. */
 function mm2File(p: string, smts: readonly string[]): string {

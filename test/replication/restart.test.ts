@@ -186,7 +186,11 @@ describe('restart', () => {
     const sourceEnds = await source.endOffsets(topic);
     for (const partition of partitions) {
       assert.equal(final.get(partition)?.key, mm2Key(topic, partition));
-      assert.equal(final.get(partition)?.value, `{"offset":${sourceEnds[partition]! - 1}}`, `partition ${partition}: the last source offset is stored`);
+      assert.equal(
+        final.get(partition)?.value,
+        `{"offset":${sourceEnds[partition]! - 1}}`,
+        `partition ${partition}: the last source offset is stored; the restarted run's stderr:\n${child.stderr().slice(-3000)}`,
+      );
     }
   });
 

@@ -92,7 +92,9 @@ describe('several processes of one pipeline', () => {
       const child = spawnPipeline(file);
       all.push(child);
       void child.exited.then(() => ended.set(child, Date.now()));
-      return { child, address: await httpAddress(child) };
+      // 90 s, not 30: on the shared machine (load average 25-28) a process started beside
+      // others and a producer took longer than 30 s to serve HTTP, before anything was asserted.
+      return { child, address: await httpAddress(child, 90_000) };
     };
     const stop = async (child: ChildPipeline, signal: NodeJS.Signals): Promise<void> => {
       child.kill(signal);
@@ -206,7 +208,7 @@ describe('several processes of one pipeline', () => {
     const first = spawnPipeline(file);
     let second: ChildPipeline | undefined;
     try {
-      await first.waitForOutput(/Partitions assigned/);
+      await first.waitForOutput(/Partitions assigned/, 90_000);
       // The start positions (the log ends) are stored before anything is read.
       await waitFor(async () => (await target.count(progressTopic).catch(() => 0)) >= 4, { what: 'the start positions stored', timeoutMs: 30_000 });
       await source.produce(topic, numbered('after', 0, 400, [0, 1, 2, 3]));

@@ -19,12 +19,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { stringify } from 'yaml';
 import { uniqueName } from '../support/clusters';
-import { snapshot, type TestRecord } from '../support/kafka-kit';
-import { scratchDir, spawnCli, writePipelineText, type CliResult } from '../support/pipeline-harness';
-import { waitFor } from '../support/wait-for';
+import type { TestRecord } from '../support/kafka-kit';
+import { scratchDir, type CliResult } from '../support/pipeline-harness';
 import { ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, mskIamCluster } from './msk-iam-broker';
+import { assertNoMskSecrets, mskIamPipeline, replicateThroughIam } from './msk-iam-runs';
 
 const msk = mskIamCluster();
 
@@ -33,9 +32,6 @@ const BASE_KEY_ID = 'AKIAMIRRORFLOWBASE02';
 const BASE_SECRET = 'mskBase/Secret+Key0Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2';
 const SESSION_TOKEN = 'FwoGZXIvYXdzEMirrorflowTestSessionToken0123456789abcdef';
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/msk-mirror';
-
-/** base64url of `https://kafka.`: how every MSK IAM token starts. */
-const TOKEN_PREFIX = Buffer.from('https://kafka.').toString('base64url').slice(0, 16);
 
 interface StsCall {
   readonly action: string | null;
@@ -126,12 +122,7 @@ function awsEnv(dir: string): NodeJS.ProcessEnv {
   };
 }
 
-function assertNoSecrets(result: CliResult): void {
-  const output = result.stdout + result.stderr;
-  for (const secret of [SECRET_ACCESS_KEY, BASE_SECRET, SESSION_TOKEN]) assert.ok(!output.includes(secret), 'no secret key or session token is printed');
-  assert.ok(!output.includes(TOKEN_PREFIX), 'no token is printed');
-  assert.ok(!/X-Amz-Signature/i.test(output), 'no signed URL is printed');
-}
+const assertNoSecrets = (result: CliResult): void => assertNoMskSecrets(result, [SECRET_ACCESS_KEY, BASE_SECRET, SESSION_TOKEN]);
 
 async function sourceRecords(topic: string): Promise<TestRecord[]> {
   const kit = msk.clusters.kit('msk');
@@ -147,48 +138,11 @@ async function sourceRecords(topic: string): Promise<TestRecord[]> {
   return records;
 }
 
-function pipeline(topic: string, sasl: Record<string, unknown>): string {
-  const document = {
-    name: uniqueName('msk-credentials'),
-    clusters: {
-      plain: { bootstrap_servers: [msk.clusters.bootstrap('msk')] },
-      msk: { bootstrap_servers: [msk.iamBootstrap()], security: { protocol: 'sasl_plaintext', sasl: { mechanism: 'aws_msk_iam', ...sasl } } },
-    },
-    flows: [
-      {
-        source: 'plain',
-        target: 'msk',
-        topics: [topic],
-        replicate_heartbeats: false,
-        topic_sync: { refresh_interval_ms: 1000, replication_factor: 1 },
-        progress: { flush_interval_ms: 500 },
-        consumer: { max_wait_ms: 100 },
-      },
-    ],
-    logging: { level: 'debug', format: 'json' },
-  };
-  return writePipelineText(stringify(document), `${document.name}.yaml`);
-}
+const pipeline = (topic: string, sasl: Record<string, unknown>): string => mskIamPipeline(msk, 'msk-credentials', topic, sasl);
 
-/** Runs `file` until the remote topic holds every record, stops it, and checks the copy. */
-async function replicate(file: string, topic: string, records: readonly TestRecord[]): Promise<CliResult> {
-  const kit = msk.clusters.kit('msk');
-  const run = spawnCli(['run', file, '--status-interval', '0', '--log-level', 'debug'], { env: awsEnv(scratchDir()) });
-  let early: CliResult | undefined;
-  void run.exited.then((r) => (early = r));
-  await waitFor(
-    async () => {
-      if (early !== undefined) throw new Error(`the run ended (exit ${early.code}):\n${early.stderr.slice(-3000)}`);
-      return (await kit.count(`plain.${topic}`).catch(() => 0)) >= records.length;
-    },
-    { what: `${records.length} records written through the IAM listener`, timeoutMs: 60_000 },
-  );
-  run.kill('SIGTERM');
-  const result = await run.exited;
-  assert.equal(result.code, 0, `a stopped run exits 0; stderr:\n${result.stderr.slice(-3000)}`);
-  assert.deepEqual(snapshot(await kit.readAllFlat(`plain.${topic}`)), snapshot([...records].sort((a, b) => a.partition - b.partition)));
-  return result;
-}
+/** Runs `file` with the AWS environment of a fresh folder until the remote topic holds every record. */
+const replicate = (file: string, topic: string, records: readonly TestRecord[]): Promise<CliResult> =>
+  replicateThroughIam(msk, { file, env: awsEnv(scratchDir()) }, topic, records);
 
 test("profile: the token is signed with the named profile's key from the credentials file, not the environment's", async () => {
   const topic = uniqueName('msk-profile');

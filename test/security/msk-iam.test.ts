@@ -11,13 +11,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { stringify } from 'yaml';
 import { uniqueName } from '../support/clusters';
-import { snapshot, type TestRecord } from '../support/kafka-kit';
-import { scratchDir, spawnCli, writePipelineText, type CliResult } from '../support/pipeline-harness';
+import { type TestRecord } from '../support/kafka-kit';
+import { scratchDir, spawnCli } from '../support/pipeline-harness';
 import { SINGLE_BROKER_MM2_LINES } from '../support/secured-clusters';
-import { waitFor } from '../support/wait-for';
 import { ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, mskIamCluster } from './msk-iam-broker';
+import { assertNoMskSecrets, mskIamPipeline, replicateThroughIam } from './msk-iam-runs';
 
 const msk = mskIamCluster();
 
@@ -36,16 +35,6 @@ function awsEnv(secret: string): NodeJS.ProcessEnv {
   };
 }
 
-/** base64url of `https://kafka.`: how every MSK IAM token starts. */
-const TOKEN_PREFIX = Buffer.from('https://kafka.').toString('base64url').slice(0, 16);
-
-function assertNoSecrets(result: { stdout: string; stderr: string }, secret: string): void {
-  const output = result.stdout + result.stderr;
-  assert.ok(!output.includes(secret), 'the secret key is never printed');
-  assert.ok(!output.includes(TOKEN_PREFIX), 'no token is printed');
-  assert.ok(!/X-Amz-Signature/i.test(output), 'no signed URL is printed');
-}
-
 async function sourceRecords(topic: string): Promise<TestRecord[]> {
   const kit = msk.clusters.kit('msk');
   await kit.createTopic(topic, 2);
@@ -60,56 +49,14 @@ async function sourceRecords(topic: string): Promise<TestRecord[]> {
   return records;
 }
 
-/** Runs `file` until the remote topic holds every record, stops it, and checks the copy. */
-async function replicate(file: string, topic: string, records: readonly TestRecord[]): Promise<CliResult> {
-  const kit = msk.clusters.kit('msk');
-  const run = spawnCli(['run', file, '--status-interval', '0', '--log-level', 'debug'], { env: awsEnv(SECRET_ACCESS_KEY) });
-  let early: CliResult | undefined;
-  void run.exited.then((r) => (early = r));
-  await waitFor(
-    async () => {
-      if (early !== undefined) throw new Error(`the run ended (exit ${early.code}):\n${early.stderr.slice(-3000)}`);
-      return (await kit.count(`plain.${topic}`).catch(() => 0)) >= records.length;
-    },
-    { what: `${records.length} records written through the IAM listener`, timeoutMs: 60_000 },
-  );
-  run.kill('SIGTERM');
-  const result = await run.exited;
-  assert.equal(result.code, 0, `a stopped run exits 0; stderr:\n${result.stderr.slice(-3000)}`);
-  // Read through the PLAINTEXT listener: what mirrorflow wrote through the IAM one.
-  assert.deepEqual(snapshot(await kit.readAllFlat(`plain.${topic}`)), snapshot([...records].sort((a, b) => a.partition - b.partition)));
-  return result;
-}
-
-function yamlPipeline(topic: string): string {
-  const document = {
-    name: uniqueName('msk-iam'),
-    clusters: {
-      plain: { bootstrap_servers: [msk.clusters.bootstrap('msk')] },
-      // The region comes from AWS_REGION: loopback names none.
-      msk: { bootstrap_servers: [msk.iamBootstrap()], security: { protocol: 'sasl_plaintext', sasl: { mechanism: 'aws_msk_iam' } } },
-    },
-    flows: [
-      {
-        source: 'plain',
-        target: 'msk',
-        topics: [topic],
-        replicate_heartbeats: false,
-        topic_sync: { refresh_interval_ms: 1000, replication_factor: 1 },
-        progress: { flush_interval_ms: 500 },
-        consumer: { max_wait_ms: 100 },
-      },
-    ],
-    logging: { level: 'debug', format: 'json' },
-  };
-  return writePipelineText(stringify(document), `${document.name}.yaml`);
-}
+// The region comes from AWS_REGION: loopback names none.
+const yamlPipeline = (topic: string): string => mskIamPipeline(msk, 'msk-iam', topic);
 
 test('a YAML pipeline signs with the credentials of the environment and replicates byte for byte through the IAM listener', async () => {
   const topic = uniqueName('msk-orders');
   const records = await sourceRecords(topic);
-  const result = await replicate(yamlPipeline(topic), topic, records);
-  assertNoSecrets(result, SECRET_ACCESS_KEY);
+  const result = await replicateThroughIam(msk, { file: yamlPipeline(topic), env: awsEnv(SECRET_ACCESS_KEY) }, topic, records);
+  assertNoMskSecrets(result, [SECRET_ACCESS_KEY]);
 });
 
 test('an mm2.properties file with OAUTHBEARER and IAMOAuthBearerLoginCallbackHandler, as MSK documents it, replicates too', async () => {
@@ -136,8 +83,8 @@ test('an mm2.properties file with OAUTHBEARER and IAMOAuthBearerLoginCallbackHan
       '',
     ].join('\n'),
   );
-  const result = await replicate(file, topic, records);
-  assertNoSecrets(result, SECRET_ACCESS_KEY);
+  const result = await replicateThroughIam(msk, { file, env: awsEnv(SECRET_ACCESS_KEY) }, topic, records);
+  assertNoMskSecrets(result, [SECRET_ACCESS_KEY]);
 });
 
 test('a wrong secret key ends the run with exit 69, naming the cluster, never the secret or the token', async () => {
@@ -146,5 +93,5 @@ test('a wrong secret key ends the run with exit 69, naming the cluster, never th
   const result = await run.exited;
   assert.equal(result.code, 69, `exit code; stderr:\n${result.stderr.slice(-3000)}`);
   assert.match(result.stderr, /Cluster "msk": authentication failed: the broker refused the AWS MSK IAM token/);
-  assertNoSecrets(result, wrong);
+  assertNoMskSecrets(result, [wrong]);
 });

@@ -19,8 +19,9 @@ import { silentLogger } from '../../src/core/ports/logger';
 import type { GroupOffset } from '../../src/core/ports/cluster-admin';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
-import { testClusters, uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { cleanupHarness, runCli, startPipeline, writePipeline, type TestPipelineFile } from '../support/pipeline-harness';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { sharedClusterKits } from '../support/use-kits';
+import { runCli, startPipeline, writePipeline, type TestPipelineFile } from '../support/pipeline-harness';
 import { RemoteClusterUtilsProbe, type JavaOffset } from '../interop/remote-cluster-utils-probe';
 
 const PARTITIONS = 3;
@@ -34,24 +35,18 @@ let backup: KafkaKit;
 let clients: KafkaClients;
 const consumers: Consumer[] = [];
 
-before(async () => {
-  clusters = await testClusters();
-  primary = new KafkaKit(clusters.primary);
-  backup = new KafkaKit(clusters.backup);
-  clients = createKafkaClients(
-    [plaintextConnection('primary', clusters.primary), plaintextConnection('backup', clusters.backup)],
-    silentLogger,
-    'mirrorflow-tools-test',
-  );
-});
-
-after(async () => {
-  await Promise.allSettled(consumers.map((c) => c.disconnect()));
-  await cleanupHarness();
-  await clients?.close();
-  await primary?.close();
-  await backup?.close();
-});
+sharedClusterKits(
+  'mirrorflow-failover-',
+  (opened) => ({
+    clients: createKafkaClients(
+      [plaintextConnection('primary', opened.primary), plaintextConnection('backup', opened.backup)],
+      silentLogger,
+      'mirrorflow-tools-test',
+    ),
+  }),
+  (kits) => ({ clusters, primary, backup, clients } = kits),
+);
+after(() => Promise.allSettled(consumers.map((c) => c.disconnect())));
 
 interface Scenario {
   readonly topic: string;

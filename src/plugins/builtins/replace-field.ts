@@ -1,11 +1,15 @@
 /**
- * `replace_field`: keeps, drops and renames fields of a map key or value (Kafka Connect's
- * ReplaceField, schemaless): a field is kept when it is not in `exclude` and, if `include` is
- * given, in `include`; kept fields get their new names from `renames`. A null key or value
- * passes unchanged; anything but a map fails the record.
+ * `replace_field`: keeps, drops and renames fields of the key or value (Kafka Connect's
+ * ReplaceField): a field is kept when it is not in `exclude` and, if `include` is given, in
+ * `include`; kept fields get their new names from `renames`. Schemaless, of a map; with a schema
+ * (json_envelope), of a struct: the new schema has the kept fields in the old order under the old
+ * schema's name, version, doc and parameters (built once per schema), and each new field takes
+ * the value of the field whose rename gives its name, as Connect looks it up. A null key or value
+ * passes unchanged; anything but a map (a struct) fails the record.
  */
 import { z } from '../api';
-import { JavaHashMap, requireMap, type ConnectValue } from '../connect/connect-value';
+import { JavaHashMap, requireMap, requireStruct, SchemaAndValue, type ConnectSchema, type ConnectValue } from '../connect/connect-value';
+import { basicsOf, structOf, structSchema } from '../connect/connect-schema';
 import { defineFieldTransform, onSide } from '../connect/field-transform';
 
 const renameSchema = z
@@ -16,7 +20,7 @@ const renameSchema = z
 export const replaceField = defineFieldTransform({
   name: 'replace_field',
   connectClass: 'ReplaceField',
-  summary: "Keeps (include), drops (exclude) and renames (renames: old:new) fields of the record's key or value (a JSON object).",
+  summary: "Keeps (include), drops (exclude) and renames (renames: old:new) fields of the record's key or value (a JSON object or struct).",
   configSchema: z.strictObject({
     on: onSide,
     exclude: z.array(z.string()).default([]).describe('Fields to drop.'),
@@ -28,12 +32,36 @@ export const replaceField = defineFieldTransform({
     const { on } = config;
     const exclude = new Set(config.exclude);
     const include = new Set(config.include);
-    const renames = new Map(config.renames);
+    // Java HashMaps, as Connect's: of two renames to one name, the one its inverse keeps is the
+    // one the map iterates last.
+    const renames = JavaHashMap.of(config.renames);
+    const reverse = JavaHashMap.create<string>();
+    for (const [from, to] of renames) reverse.set(to, from);
     const keeps = (field: string): boolean => !exclude.has(field) && (include.size === 0 || include.has(field));
+
+    const updatedSchema = (schema: ConnectSchema): ConnectSchema =>
+      structSchema(
+        schema.fields.filter((f) => keeps(f.name)).map((f) => [renames.get(f.name) ?? f.name, f.schema] as const),
+        { basics: basicsOf(schema) },
+      );
+    const cache = new WeakMap<ConnectSchema, ConnectSchema>();
+
     return {
       applyData(record) {
         const data = record.side(on);
         if (data === null) return record;
+        if (data instanceof SchemaAndValue) {
+          if (data.value === null) return record;
+          const struct = requireStruct(data.value, 'field replacement');
+          let schema = cache.get(struct.schema);
+          if (schema === undefined) cache.set(struct.schema, (schema = updatedSchema(struct.schema)));
+          // `Struct.get` of the field the name came from (a null takes the field's default).
+          const updated = structOf(
+            schema,
+            schema.fields.map((f) => [f.name, struct.get(reverse.get(f.name) ?? f.name)] as const),
+          );
+          return record.with(on, new SchemaAndValue(schema, updated));
+        }
         const map = requireMap(data, 'field replacement');
         const updated = JavaHashMap.withCapacity<ConnectValue>(map.size);
         for (const [field, value] of map) if (keeps(field)) updated.set(renames.get(field) ?? field, value);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readEnvelope, writeEnvelope } from './json-envelope';
+import { readEnvelope, SCHEMA_CACHE_SIZE, writeEnvelope } from './json-envelope';
+import { SchemaAndValue } from './connect-value';
 
 /**
  * Vectors from Kafka 4.3.1's JsonConverter (schemas.enable=true) on JDK 17: the bytes it writes
@@ -125,5 +126,74 @@ describe("JsonConverter with schemas (Connect's {schema, payload} envelope)", ()
       () => readEnvelope(Buffer.from('{"schema":{"type":"bytes"},"payload":"secret!"}')),
       (error: Error) => !error.message.includes('secret'),
     );
+  });
+
+  describe('the schemas it read, kept by their text', () => {
+    const read = (json: string): SchemaAndValue => {
+      const value = readEnvelope(Buffer.from(json, 'utf8'));
+      assert.ok(value instanceof SchemaAndValue);
+      return value;
+    };
+    /** A schema text no other test reads. */
+    let unique = 0;
+    const schemaText = (type = 'int64'): string => `{"type":"${type}","optional":true,"doc":"cache ${++unique}"}`;
+
+    for (const [what, input, expected] of VECTORS) {
+      it(`writes the same bytes when it reads a schema again: ${what}`, () => {
+        assert.equal(roundTrip(input), expected);
+        assert.equal(roundTrip(input), expected);
+      });
+    }
+
+    it('gives records with the same schema text one schema, and reads each payload by it', () => {
+      const schema = schemaText();
+      const first = read(`{"schema":${schema},"payload":1}`);
+      const second = read(`{"schema":${schema},"payload":"2"}`);
+      assert.equal(second.schema, first.schema);
+      assert.equal(writeEnvelope(second)?.toString(), `{"schema":{"type":"int64","optional":true,"doc":"cache ${unique}"},"payload":0}`);
+    });
+
+    it('reads a schema written with other whitespace as a schema of its own, to the same effect', () => {
+      const schema = schemaText();
+      const spaced = read(`{"schema": ${schema.replaceAll(',', ', ')} ,"payload":5}`);
+      const tight = read(`{"schema":${schema},"payload":5}`);
+      assert.notEqual(spaced.schema, tight.schema);
+      assert.equal(writeEnvelope(spaced)?.toString(), writeEnvelope(tight)?.toString());
+    });
+
+    it(`keeps the ${SCHEMA_CACHE_SIZE} schemas used last`, () => {
+      const kept = schemaText();
+      const dropped = schemaText();
+      const keptSchema = read(`{"schema":${kept},"payload":1}`).schema;
+      const droppedSchema = read(`{"schema":${dropped},"payload":1}`).schema;
+      for (let i = 0; i < SCHEMA_CACHE_SIZE - 1; i++) {
+        read(`{"schema":${schemaText()},"payload":1}`);
+        if (i % 100 === 0) read(`{"schema":${kept},"payload":1}`);
+      }
+      assert.equal(read(`{"schema":${kept},"payload":1}`).schema, keptSchema);
+      assert.notEqual(read(`{"schema":${dropped},"payload":1}`).schema, droppedSchema);
+    });
+
+    it('reads a refused schema again, and refuses it again', () => {
+      const bad = '{"schema":{"type":"struct","fields":[{"type":"int32","field":"a"},{"type":"int32","field":"a"}],"doc":"cache bad"},"payload":{}}';
+      assert.throws(() => read(bad), { message: 'Cannot create field because of field name duplication a' });
+      assert.throws(() => read(bad), { message: 'Cannot create field because of field name duplication a' });
+    });
+
+    it('takes the last of a repeated "schema", whether it was read before or not', () => {
+      const a = schemaText('int64');
+      const b = schemaText('string');
+      read(`{"schema":${a},"payload":1}`);
+      assert.equal(read(`{"schema":${a},"payload":"x","schema":${b}}`).schema.type, 'string');
+      assert.equal(read(`{"schema":${b},"payload":"7","schema":${a}}`).schema.type, 'int64');
+    });
+
+    it('still refuses a payload that does not fit a schema read before', () => {
+      const schema = '{"type":"struct","fields":[{"type":"int32","field":"id"}],"doc":"cache fit"}';
+      read(`{"schema":${schema},"payload":{"id":1}}`);
+      assert.throws(() => read(`{"schema":${schema},"payload":{"x":1}}`), { message: 'Invalid null value for required INT32 field' });
+      assert.throws(() => read(`{"schema":${schema},"payload":{"id":1},"x":1}`), { message: /requires "schema" and "payload" fields/ });
+      assert.throws(() => read(`{"schema":${schema},"payload":{"id":1`), { message: /not JSON \(expected ',' or '}' at character \d+\)/ });
+    });
   });
 });

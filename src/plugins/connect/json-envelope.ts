@@ -9,6 +9,12 @@
  * number is expected is 0, a missing struct field is null (its default if it has one), fields
  * the schema lacks are ignored. Not read: maps whose keys are not strings (JsonConverter writes
  * them as arrays of pairs), refused with a message saying so.
+ *
+ * Records of a topic mostly carry the same schema, so a schema read is kept by the exact text it
+ * is written with (the last SCHEMA_CACHE_SIZE texts used, as Connect's JsonConverter keeps its
+ * read schemas in an LRU cache): the same text is neither parsed nor converted again, and every
+ * record written with it gets the same `ConnectSchema`, which lets the transforms' own caches
+ * of what they make of a schema work across records. A schema that is refused is not kept.
  */
 import {
   ConnectDataError,
@@ -25,21 +31,32 @@ import {
 } from './connect-value';
 import { DATE, DECIMAL, put, structSchema, TIME, TIMESTAMP, validateValue } from './connect-schema';
 import { schemalessValue } from './json-data';
-import { decimalOf, integralBits, nodeType, parseJsonBytes, type JsonNode } from './json-tree';
+import { decimalOf, integralBits, nodeType, parseJsonBytesKnowing, type JsonNode } from './json-tree';
 import { jsonText, schemaJsonText, typedJsonText } from './json-write';
+import { LruCache } from './lru-cache';
 
 const MILLIS_PER_DAY = 86_400_000;
 
 const NOT_AN_ENVELOPE =
   'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
 
+/** How many schemas (distinct texts) the converter keeps read, for all flows of the process. */
+export const SCHEMA_CACHE_SIZE = 256;
+
+const schemas = new LruCache<string, ConnectSchema>(SCHEMA_CACHE_SIZE);
+
 /** `toConnectData` with schemas: a SchemaAndValue, or schemaless data for `"schema": null`. */
 export function readEnvelope(bytes: Buffer | null): ConnectValue {
   if (bytes === null) return null;
-  const node = bytes.length === 0 ? undefined : parseJsonBytes(bytes);
+  const parsed = bytes.length === 0 ? undefined : parseJsonBytesKnowing(bytes, 'schema', (text) => schemas.get(text));
+  const node = parsed?.node;
   if (node?.kind !== 'object' || node.fields.size !== 2 || !node.fields.has('schema') || !node.fields.has('payload'))
     throw new ConnectDataError(NOT_AN_ENVELOPE);
-  const schema = readSchema(node.fields.get('schema')!);
+  let schema = parsed!.known;
+  if (schema === undefined) {
+    schema = readSchema(node.fields.get('schema')!);
+    if (schema !== undefined) schemas.set(parsed!.fieldText!, schema);
+  }
   const payload = node.fields.get('payload')!;
   if (schema === undefined) return schemalessValue(payload);
   return new SchemaAndValue(schema, toConnect(schema, payload));

@@ -20,16 +20,72 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The first JSON value of the bytes; undefined when they hold only whitespace. */
 export function parseJsonBytes(bytes: Buffer): JsonNode | undefined {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new ConnectDataError('Converting byte[] to Kafka Connect data failed: the bytes are not UTF-8');
-  }
-  const parser = new Parser(text);
+  const parser = new Parser(decodeUtf8(bytes));
   parser.skipWhitespace();
   if (parser.atEnd()) return undefined;
   return parser.value();
+}
+
+/** What `parseJsonBytesKnowing` read: the tree, and the exact text of the field it was asked about. */
+export interface ParsedWithField<T> {
+  readonly node: JsonNode | undefined;
+  /** The text `field`'s value is written with in a top-level object (its last occurrence, as the tree keeps). */
+  readonly fieldText: string | undefined;
+  /** What `known` gave for that text; the field's value was then not parsed and is a null node in the tree. */
+  readonly known: T | undefined;
+}
+
+/**
+ * `parseJsonBytes`, where the value of one field of a top-level object may be known already by
+ * its exact text (an object value only): `known(text)` says what it stands for, and that value is
+ * skipped rather than parsed again. The text known was a JSON value when it was first parsed, so
+ * the same text is one again, and ends where the parser would end it.
+ */
+export function parseJsonBytesKnowing<T>(bytes: Buffer, field: string, known: (text: string) => T | undefined): ParsedWithField<T> {
+  const text = decodeUtf8(bytes);
+  const parser = new Parser(text);
+  parser.skipWhitespace();
+  if (parser.atEnd()) return { node: undefined, fieldText: undefined, known: undefined };
+  if (text[parser.position] !== '{') return { node: parser.value(), fieldText: undefined, known: undefined };
+  let fieldText: string | undefined;
+  let knownValue: T | undefined;
+  const node = parser.object((key) => {
+    if (key !== field) return parser.value();
+    parser.skipWhitespace();
+    const start = parser.position;
+    const end = text[start] === '{' ? objectEnd(text, start) : undefined;
+    fieldText = end === undefined ? undefined : text.slice(start, end);
+    knownValue = fieldText === undefined ? undefined : known(fieldText);
+    if (knownValue !== undefined) {
+      parser.position = end!;
+      return NULL_NODE;
+    }
+    const value = parser.value();
+    fieldText = text.slice(start, parser.position);
+    return value;
+  });
+  return { node, fieldText, known: knownValue };
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ConnectDataError('Converting byte[] to Kafka Connect data failed: the bytes are not UTF-8');
+  }
+}
+
+/** Where the object opened at `start` ends (after its `}`), by brackets outside strings; undefined if the text ends first. */
+function objectEnd(text: string, start: number): number | undefined {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
+  }
+  return undefined;
 }
 
 /** Jackson's `getNodeType()` name, as Connect's messages give it. */
@@ -44,6 +100,14 @@ class Parser {
   private at = 0;
 
   constructor(private readonly text: string) {}
+
+  get position(): number {
+    return this.at;
+  }
+
+  set position(at: number) {
+    this.at = at;
+  }
 
   atEnd(): boolean {
     return this.at >= this.text.length;
@@ -85,7 +149,8 @@ class Parser {
     return node;
   }
 
-  private object(): JsonNode {
+  /** An object at the current `{`; `fieldValue` reads the value of each field after its `:`. */
+  object(fieldValue: (key: string) => JsonNode = () => this.value()): JsonNode {
     this.at++;
     const fields = new Map<string, JsonNode>();
     this.skipWhitespace();
@@ -100,7 +165,7 @@ class Parser {
       this.skipWhitespace();
       if (this.text[this.at] !== ':') this.fail("expected ':'");
       this.at++;
-      fields.set(key, this.value());
+      fields.set(key, fieldValue(key));
       this.skipWhitespace();
       const next = this.text[this.at++];
       if (next === '}') break;

@@ -60,9 +60,13 @@ export function typedJsonText(schema: ConnectSchema, value: ConnectValue): strin
   const invalid = (): never => {
     throw new ConnectDataError(`Invalid type for ${schema.type.toUpperCase()}: class ${javaClassName(value)}`);
   };
+  // JsonConverter's logical converters: `Invalid type for Decimal, expected BigDecimal but was …`.
+  const notLogical = (name: string, expected: string): never => {
+    throw new ConnectDataError(`Invalid type for ${name}, expected ${expected} but was class ${javaClassName(value)}`);
+  };
   switch (schema.name) {
     case DECIMAL: {
-      if (!(value instanceof ConnectDecimal)) return invalid();
+      if (!(value instanceof ConnectDecimal)) return notLogical('Decimal', 'BigDecimal');
       const scale = Number(schema.meta.parameters?.get('scale'));
       if (value.scale !== scale) {
         throw new ConnectDataError(`Decimal value has mismatching scale for given Decimal schema. Schema has scale ${scale}, value has scale ${value.scale}.`);
@@ -70,16 +74,16 @@ export function typedJsonText(schema: ConnectSchema, value: ConnectValue): strin
       return `"${twosComplement(value.unscaled).toString('base64')}"`;
     }
     case DATE:
-      if (!(value instanceof ConnectDate)) return invalid();
+      if (!(value instanceof ConnectDate)) return notLogical('Date', 'Date');
       if (value.epochMs % MILLIS_PER_DAY !== 0) throw new ConnectDataError('Kafka Connect Date type should not have any time fields set to non-zero values.');
       return String(Math.trunc(value.epochMs / MILLIS_PER_DAY));
     case TIME:
-      if (!(value instanceof ConnectDate)) return invalid();
+      if (!(value instanceof ConnectDate)) return notLogical('Time', 'Date');
       if (value.epochMs < 0 || value.epochMs > MILLIS_PER_DAY)
         throw new ConnectDataError('Kafka Connect Time type should not have any date fields set to non-zero values.');
       return String(value.epochMs);
     case TIMESTAMP:
-      if (!(value instanceof ConnectDate)) return invalid();
+      if (!(value instanceof ConnectDate)) return notLogical('Timestamp', 'Date');
       return String(value.epochMs);
   }
   switch (schema.type) {
@@ -116,9 +120,14 @@ export function typedJsonText(schema: ConnectSchema, value: ConnectValue): strin
 
 const TYPE_NAMES: Readonly<Record<ConnectSchema['type'], string>> = { float32: 'float', float64: 'double' } as Record<ConnectSchema['type'], string>;
 
+/** A schema is immutable, and records read with the same schema text share one (json-envelope.ts): its text is made once. */
+const written = new WeakMap<ConnectSchema, string>();
+
 /** `asJsonSchema(schema)`. */
 export function schemaJsonText(schema: ConnectSchema): string {
-  return `{${schemaParts(schema).join(',')}}`;
+  let text = written.get(schema);
+  if (text === undefined) written.set(schema, (text = `{${schemaParts(schema).join(',')}}`));
+  return text;
 }
 
 function schemaParts(schema: ConnectSchema): string[] {

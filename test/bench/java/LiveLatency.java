@@ -14,8 +14,16 @@
  * a duplicate, keys below F (records from before) are ignored. It ends when every key was seen,
  * or at the deadline.
  *
+ * A third thread reads T itself the same way (a consumer of the source, from its end): when the
+ * machine is loaded, the paced producer falls behind and sends in bursts, and the JVM's threads
+ * wait for a core, so send → visible on the target holds the bench's own delays too. Send →
+ * visible on the source is those delays alone (the produce hop and a consumer's poll), and
+ * visible on the source → visible on the target, per record, is what the replicator adds.
+ *
  * Prints {"sent":n,"ms":producer's send time,"seen":s,"duplicates":d,"pairs":s,"p50":…,"p90":…,"p99":…,"p999":…,"max":…,
- * "mean":…} in milliseconds (0.01 ms steps).
+ * "mean":…,"source":{"pairs":…,"p50":…,…},"replication":{"pairs":…,"p50":…,…}} in milliseconds
+ * (0.01 ms steps): the top-level figures send → visible on the target, `source` send → visible
+ * on the source, `replication` visible on the source → visible on the target (records seen on both).
  */
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -60,6 +68,11 @@ final class LiveLatency {
         consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
         consumerProps.put(ConsumerConfig.CLIENT_ID_CONFIG, "mirrorflow-bench-visible");
         long[] latencyMicros = new long[records];
+        long[] sentNanos = new long[records];
+        long[] targetSeenNanos = new long[records];
+        // Written by the source's reader, read after it ended (Thread.join orders the two).
+        long[] sourceSeenNanos = new long[records];
+        Arrays.fill(sourceSeenNanos, Long.MIN_VALUE);
         BitSet seen = new BitSet(records);
         long duplicates = 0;
         AtomicReference<Exception> failure = new AtomicReference<>();
@@ -70,6 +83,20 @@ final class LiveLatency {
             consumer.assign(parts);
             consumer.seekToEnd(parts);
             for (TopicPartition tp : parts) consumer.position(tp, Duration.ofSeconds(30));
+
+            // The source's reader is at its end before the first record is sent.
+            java.util.concurrent.CountDownLatch sourceReady = new java.util.concurrent.CountDownLatch(1);
+            Thread sourceReader = new Thread(() -> {
+                try {
+                    readSource(args.one("source-bootstrap"), topic, partitions, firstIndex, records, sourceSeenNanos, deadline, sourceReady, failure);
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    sourceReady.countDown();
+                }
+            }, "visible-source");
+            sourceReader.start();
+            sourceReady.await();
 
             Thread producer = new Thread(() -> {
                 try {
@@ -92,25 +119,93 @@ final class LiveLatency {
                     }
                     Header sent = record.headers().lastHeader("bench-h0");
                     seen.set((int) index);
-                    latencyMicros[(int) index] = (now - ByteBuffer.wrap(sent.value()).getLong()) / 1000;
+                    sentNanos[(int) index] = ByteBuffer.wrap(sent.value()).getLong();
+                    targetSeenNanos[(int) index] = now;
+                    latencyMicros[(int) index] = (now - sentNanos[(int) index]) / 1000;
                     count++;
                 }
             }
             producer.join(Math.max(1, deadline - System.currentTimeMillis()));
+            sourceReader.join(Math.max(1, deadline - System.currentTimeMillis()));
         }
         if (failure.get() != null) throw failure.get();
         long[] sorted = new long[seen.cardinality()];
         int n = 0;
         for (int i = seen.nextSetBit(0); i >= 0; i = seen.nextSetBit(i + 1)) sorted[n++] = latencyMicros[i];
-        Arrays.sort(sorted);
-        StringBuilder out = new StringBuilder("{");
-        out.append("\"sent\":").append(records).append(",\"ms\":").append(producerMs.get()).append(",\"seen\":").append(n).append(",\"duplicates\":").append(duplicates).append(",\"pairs\":").append(n);
-        for (Map.Entry<String, Double> q : Map.of("p50", 0.50, "p90", 0.90, "p99", 0.99, "p999", 0.999).entrySet()) {
-            out.append(",\"").append(q.getKey()).append("\":").append(ms(percentile(sorted, q.getValue())));
+        // Send → visible on the source, and visible on the source → on the target, for the records seen on both.
+        long[] sourceMicros = new long[n];
+        long[] replicationMicros = new long[n];
+        int m = 0;
+        for (int i = seen.nextSetBit(0); i >= 0; i = seen.nextSetBit(i + 1)) {
+            if (sourceSeenNanos[i] == Long.MIN_VALUE) continue;
+            sourceMicros[m] = (sourceSeenNanos[i] - sentNanos[i]) / 1000;
+            replicationMicros[m++] = (targetSeenNanos[i] - sourceSeenNanos[i]) / 1000;
         }
-        out.append(",\"max\":").append(ms(n == 0 ? -1 : sorted[n - 1]));
-        out.append(",\"mean\":").append(ms(n == 0 ? -1 : (long) Arrays.stream(sorted).average().orElse(-1)));
-        System.out.println(out.append('}'));
+        StringBuilder out = new StringBuilder("{");
+        out.append("\"sent\":").append(records).append(",\"ms\":").append(producerMs.get()).append(",\"seen\":").append(n).append(",\"duplicates\":").append(duplicates);
+        distribution(out, sorted);
+        out.append(",\"source\":{");
+        distribution(out, Arrays.copyOf(sourceMicros, m));
+        out.append("},\"replication\":{");
+        distribution(out, Arrays.copyOf(replicationMicros, m));
+        System.out.println(out.append("}}"));
+    }
+
+    /** Appends `"pairs":…,"p50":…,…,"max":…,"mean":…` of the values (micros, sorted here) to `out`. */
+    private static void distribution(StringBuilder out, long[] micros) {
+        Arrays.sort(micros);
+        int n = micros.length;
+        if (out.charAt(out.length() - 1) != '{') out.append(',');
+        out.append("\"pairs\":").append(n);
+        for (Map.Entry<String, Double> q : Map.of("p50", 0.50, "p90", 0.90, "p99", 0.99, "p999", 0.999).entrySet()) {
+            out.append(",\"").append(q.getKey()).append("\":").append(ms(percentile(micros, q.getValue())));
+        }
+        out.append(",\"max\":").append(ms(n == 0 ? -1 : micros[n - 1]));
+        out.append(",\"mean\":").append(ms(n == 0 ? -1 : (long) Arrays.stream(micros).average().orElse(-1)));
+    }
+
+    /**
+     * Reads the source topic from its end (counting `ready` down once there) and notes, per record
+     * of this run, when a poll first returned it; until every one was seen, the deadline, or a failure.
+     */
+    private static void readSource(
+        String bootstrap,
+        String topic,
+        int partitions,
+        long firstIndex,
+        int records,
+        long[] seenNanos,
+        long deadline,
+        java.util.concurrent.CountDownLatch ready,
+        AtomicReference<Exception> failure
+    ) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // As the target's reader: an empty fetch waits at most 20 ms.
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "mirrorflow-bench-visible-source");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) parts.add(new TopicPartition(topic, p));
+            consumer.assign(parts);
+            consumer.seekToEnd(parts);
+            for (TopicPartition tp : parts) consumer.position(tp, Duration.ofSeconds(30));
+            ready.countDown();
+            BitSet seen = new BitSet(records);
+            int count = 0;
+            while (count < records && System.currentTimeMillis() < deadline && failure.get() == null) {
+                var batch = consumer.poll(Duration.ofMillis(50));
+                long now = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> record : batch) {
+                    long index = Long.parseLong(new String(record.key(), java.nio.charset.StandardCharsets.US_ASCII), 16) - firstIndex;
+                    if (index < 0 || index >= records || seen.get((int) index)) continue;
+                    seen.set((int) index);
+                    seenNanos[(int) index] = now;
+                    count++;
+                }
+            }
+        }
     }
 
     private static String ms(long micros) {

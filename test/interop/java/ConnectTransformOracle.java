@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -19,22 +20,29 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.HeaderConverter;
 import org.apache.kafka.connect.transforms.Transformation;
+import org.apache.kafka.connect.transforms.predicates.Predicate;
 
 /**
  * Runs Kafka Connect's own converters and SMTs on records, as a Connect pipeline does: the key and
  * value bytes are read by the key and value converters (toConnectData), the record goes through
  * the transformations in order, and is written back by the same converters (fromConnectData); the
- * headers a transformation added are written by the header converter (fromConnectHeader).
+ * record's headers are written by the header converter (fromConnectHeader). A transformation
+ * with a predicate runs only where the predicate's test differs from its `negate`, as Connect
+ * runs `transforms.<alias>.predicate` and `.negate`.
  *
  * Reads one JSON case per line on stdin:
  *   {"topic", "partition", "offset", "timestamp", "key", "value" (UTF-8 text or null),
+ *    "headers" (optional: [[name, base64 or null]], added as bytes, as MM2's source task adds them),
  *    "keyConverter", "valueConverter" ({"class": ..., other keys are its config}),
- *    "headerConverter" (the same shape), "transforms": [{"class": ..., other keys its config}]}
+ *    "headerConverter" (the same shape), "transforms": [{"class": ..., other keys its config,
+ *    optionally "predicate": {"class": ..., other keys its config} and "negate": true}]}
  * and writes one JSON line per case: {"key", "value" (text or null), "headers": [[name, base64 or null]]}
  * or {"error": the exception's class and message}.
  */
 public class ConnectTransformOracle {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Keys of a case's converter, transformation or predicate that are not its config. */
+  private static final Set<String> CASE_KEYS = Set.of("class", "predicate", "negate");
 
   public static void main(String[] args) throws Exception {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -58,7 +66,7 @@ public class ConnectTransformOracle {
     Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
-      if (!field.getKey().equals("class")) props.put(field.getKey(), field.getValue().asText());
+      if (!CASE_KEYS.contains(field.getKey())) props.put(field.getKey(), field.getValue().asText());
     }
     return props;
   }
@@ -86,16 +94,31 @@ public class ConnectTransformOracle {
     headerConverter.configure(config(c.get("headerConverter")));
     SchemaAndValue key = keyConverter.toConnectData(topic, bytes(c.get("key")));
     SchemaAndValue value = valueConverter.toConnectData(topic, bytes(c.get("value")));
+    ConnectHeaders inputHeaders = new ConnectHeaders();
+    for (JsonNode header : c.path("headers")) {
+      inputHeaders.addBytes(header.get(0).asText(), header.get(1).isNull() ? null : Base64.getDecoder().decode(header.get(1).asText()));
+    }
     SinkRecord record = new SinkRecord(topic, c.path("partition").asInt(1), key.schema(), key.value(), value.schema(), value.value(),
-        c.path("offset").asLong(42), c.path("timestamp").asLong(1700000000123L), TimestampType.CREATE_TIME, new ConnectHeaders());
+        c.path("offset").asLong(42), c.path("timestamp").asLong(1700000000123L), TimestampType.CREATE_TIME, inputHeaders);
     List<Transformation> transforms = new ArrayList<>();
+    List<Predicate> predicates = new ArrayList<>();
+    List<Boolean> negations = new ArrayList<>();
     for (JsonNode t : c.path("transforms")) {
       Transformation transform = (Transformation) instance(t);
       transform.configure(config(t));
       transforms.add(transform);
+      Predicate predicate = null;
+      if (t.has("predicate")) {
+        predicate = (Predicate) instance(t.get("predicate"));
+        predicate.configure(config(t.get("predicate")));
+      }
+      predicates.add(predicate);
+      negations.add(t.path("negate").asBoolean(false));
     }
-    for (Transformation transform : transforms) {
-      record = (SinkRecord) transform.apply(record);
+    for (int i = 0; i < transforms.size(); i++) {
+      Predicate predicate = predicates.get(i);
+      if (predicate != null && predicate.test(record) == negations.get(i)) continue;
+      record = (SinkRecord) transforms.get(i).apply(record);
       if (record == null) break;
     }
     ObjectNode out = MAPPER.createObjectNode();

@@ -1,0 +1,188 @@
+/**
+ * `schema_registry`: the keys or values of a flow's records are in Confluent's wire format (magic
+ * byte 0, a 4-byte schema id, the payload) with ids of the source's registry, and the target's
+ * consumers read them through the target's registry, which knows the same schemas under other
+ * ids. Each id is replaced by the target's id of the same schema under the subject the target
+ * topic's records use (TopicNameStrategy, as Confluent's serializers name it: `<target topic>-key`
+ * / `-value`, after renames and transforms); the schema is registered there when missing, the
+ * schemas it refers to first, each under its own subject. The payload is never decoded.
+ *
+ * Answers are kept per subject and id (and schemas per source id), so the registries are asked
+ * once per schema, not per record; a batch whose ids are all known passes synchronously.
+ *
+ * A side whose id the source registry does not know, or whose schema the target refuses
+ * (incompatible under the subject), fails as a transform does (errors.tolerance); a side that is
+ * not in the wire format passes unchanged, or fails with `strict`; a registry that cannot be
+ * reached is an outage, retried with backoff for as long as it takes and reported per registry.
+ * The dead letter of a record that fails here is the record as the transforms left it.
+ */
+import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, map, of, tap, throwError, toArray } from 'rxjs';
+import { RecordFailedError } from '../core/errors';
+import type { Logger } from '../core/ports/logger';
+import { SchemaRegistryRefusal, type RegisteredSchema, type SchemaReference, type SchemaRegistryClient } from '../core/ports/schema-registry';
+import type { DecodedFlowBatch, MirrorRecord, RecordFailure } from '../core/record';
+import { confluentSchemaId, withConfluentSchemaId } from '../formats/confluent-wire-format';
+import type { OutageTracker } from './outage-status';
+import { retryThroughOutage } from './operators/retry-through-outage';
+
+export type RecordSide = 'key' | 'value';
+
+export interface SchemaIdTranslationOptions {
+  readonly source: SchemaRegistryClient;
+  readonly target: SchemaRegistryClient;
+  /** The sides in the wire format; a null side passes (a tombstone, a record without key). */
+  readonly sides: readonly RecordSide[];
+  /** A non-null side that is not in the wire format fails the record (otherwise it passes as it is). */
+  readonly strict: boolean;
+  /** Whose setting it is, for failures: `flow primary->backup`. */
+  readonly path: string;
+  readonly errorTolerance: 'none' | 'all';
+  readonly outages: { readonly source: OutageTracker; readonly target: OutageTracker };
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+}
+
+/** Deeper reference chains than this are taken for a cycle. */
+const MAX_REFERENCE_DEPTH = 32;
+const STAGE = { kind: 'transform', plugin: 'schema_registry' } as const;
+
+export class SchemaIdTranslation {
+  /** Per target subject: source id → target id. */
+  private readonly ids = new Map<string, Map<number, number>>();
+  /** Source schemas by id: one topic's schema is often another's too. */
+  private readonly schemas = new Map<number, RegisteredSchema>();
+  /** `<subject>\0<source version>` → the version the target gave the referenced schema. */
+  private readonly referenceVersions = new Map<string, number>();
+
+  constructor(private readonly options: SchemaIdTranslationOptions) {}
+
+  /** The batch with every id replaced; an observable only when a registry must be asked first. */
+  translate(batch: DecodedFlowBatch): DecodedFlowBatch | Observable<DecodedFlowBatch> {
+    let missing: Map<string, Set<number>> | undefined;
+    for (const record of batch.records) {
+      for (const side of this.options.sides) {
+        const id = confluentSchemaId(record[side]);
+        if (id === undefined) continue;
+        const subject = `${record.topic}-${side}`;
+        if (this.ids.get(subject)?.has(id)) continue;
+        missing ??= new Map();
+        let ids = missing.get(subject);
+        if (ids === undefined) missing.set(subject, (ids = new Set()));
+        ids.add(id);
+      }
+    }
+    if (missing === undefined) return this.rewrite(batch, new Map());
+    return this.resolve(missing).pipe(map((refused) => this.rewrite(batch, refused)));
+  }
+
+  /** Asks the registries for every missing subject and id, one after another; emits the reasons of those refused. */
+  private resolve(missing: ReadonlyMap<string, ReadonlySet<number>>): Observable<Map<string, string>> {
+    const refused = new Map<string, string>();
+    const wanted = [...missing].flatMap(([subject, ids]) => [...ids].map((id) => ({ subject, id })));
+    return from(wanted).pipe(
+      concatMap(({ subject, id }) =>
+        this.targetId(subject, id).pipe(
+          tap((targetId) => {
+            let ids = this.ids.get(subject);
+            if (ids === undefined) this.ids.set(subject, (ids = new Map()));
+            ids.set(id, targetId);
+            this.options.logger.info('Schema id translated.', { subject, sourceId: id, targetId, target: this.options.target.url });
+          }),
+          catchError((error: unknown) => {
+            if (!(error instanceof SchemaRegistryRefusal)) return throwError(() => error);
+            refused.set(`${subject}\0${id}`, error.message);
+            return of(undefined);
+          }),
+        ),
+      ),
+      toArray(),
+      map(() => refused),
+    );
+  }
+
+  private targetId(subject: string, id: number): Observable<number> {
+    const { source, target } = this.options;
+    const known = this.schemas.get(id);
+    const schema$ = known !== undefined ? of(known) : this.ask('source', () => source.schemaById(id)).pipe(tap((s) => this.schemas.set(id, s)));
+    return schema$.pipe(
+      concatMap((schema) => this.targetReferences(schema.references, 0).pipe(map((references) => ({ ...schema, references })))),
+      concatMap((schema) => this.ask('target', () => target.register(subject, schema))),
+    );
+  }
+
+  /** The references with the versions the target has their schemas under, registering them first. */
+  private targetReferences(references: readonly SchemaReference[], depth: number): Observable<SchemaReference[]> {
+    if (references.length === 0) return of([]);
+    if (depth >= MAX_REFERENCE_DEPTH) {
+      return throwError(() => new SchemaRegistryRefusal(`schema references nest deeper than ${MAX_REFERENCE_DEPTH} (a cycle?)`, 0, undefined));
+    }
+    return from(references).pipe(
+      concatMap((reference) => this.referenceVersion(reference, depth).pipe(map((version) => ({ ...reference, version })))),
+      toArray(),
+    );
+  }
+
+  private referenceVersion(reference: SchemaReference, depth: number): Observable<number> {
+    const key = `${reference.subject}\0${reference.version}`;
+    const known = this.referenceVersions.get(key);
+    if (known !== undefined) return of(known);
+    const { source, target } = this.options;
+    const { subject } = reference;
+    return this.ask('source', () => source.schemaByVersion(subject, reference.version)).pipe(
+      concatMap((schema) => this.targetReferences(schema.references, depth + 1).pipe(map((references) => ({ ...schema, references })))),
+      concatMap((schema) =>
+        this.ask('target', () => target.register(subject, schema)).pipe(concatMap(() => this.ask('target', () => target.versionOf(subject, schema)))),
+      ),
+      tap((version) => this.referenceVersions.set(key, version)),
+    );
+  }
+
+  /** One registry call, retried through outages of that registry. */
+  private ask<T>(registry: 'source' | 'target', call: () => Promise<T>): Observable<T> {
+    return defer(call).pipe(retryThroughOutage<T>({ tracker: this.options.outages[registry], scheduler: this.options.scheduler }));
+  }
+
+  private rewrite(batch: DecodedFlowBatch, refused: ReadonlyMap<string, string>): DecodedFlowBatch {
+    const { sides, strict, path, errorTolerance } = this.options;
+    let records: MirrorRecord[] | undefined;
+    let failures: RecordFailure[] | undefined;
+    for (let i = 0; i < batch.records.length; i++) {
+      const record = batch.records[i]!;
+      let out = record;
+      let failure: string | undefined;
+      for (const side of sides) {
+        const bytes = record[side];
+        if (bytes === null) continue;
+        const id = confluentSchemaId(bytes);
+        if (id === undefined) {
+          if (!strict) continue;
+          failure = `its ${side} is not in the Confluent wire format (magic byte 0 and a 4-byte schema id), and schema_registry.strict is on`;
+          break;
+        }
+        const subject = `${record.topic}-${side}`;
+        const targetId = this.ids.get(subject)?.get(id);
+        if (targetId === undefined) {
+          failure = `schema id ${id} of its ${side} could not be moved to subject "${subject}": ${refused.get(`${subject}\0${id}`) ?? 'no answer'}`;
+          break;
+        }
+        if (targetId === id) continue;
+        const moved = withConfluentSchemaId(bytes, targetId);
+        // Not `[side]: moved`: a computed key makes a slow object of every record.
+        out = side === 'key' ? { ...out, key: moved } : { ...out, value: moved };
+      }
+      if (failure !== undefined) {
+        (failures ??= []).push({ record, error: new RecordFailedError(record.source, { ...STAGE, step: path }, failure) });
+        records ??= batch.records.slice(0, i);
+        if (errorTolerance === 'none') break;
+      } else if (out !== record || records !== undefined) (records ??= batch.records.slice(0, i)).push(out);
+    }
+    if (records === undefined) return batch;
+    if (failures === undefined) return { ...batch, records };
+    if (errorTolerance === 'all') return { ...batch, records, deadLetters: [...(batch.deadLetters ?? []), ...failures] };
+    // Tolerance none: the batch ends just before the failing record, as for a transform. The
+    // records a transform dropped after it are counted as read: the flow stops here anyway.
+    const failed = failures[0]!;
+    const after = batch.records.length - records.length;
+    return { ...batch, records, nextOffset: failed.record.source.offset, sourceRecords: batch.sourceRecords - after, failure: failed.error };
+  }
+}

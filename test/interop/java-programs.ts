@@ -1,0 +1,85 @@
+/**
+ * Java programs of `test/interop/java` compiled against the Kafka jars the launcher fetched, once
+ * per test process into a temp folder (class files never land in the repository), and run with
+ * those jars: Kafka's own clients, converters and transformations as a user's systems run them.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { defaultKafkaVersion, ensureKafkaDistribution, javaExecutable, loggingJvmOptions, type KafkaDistribution } from '../../src/local';
+
+/** `test/interop/java`, from `dist/test/interop`. */
+export const JAVA_SOURCES = resolve(__dirname, '..', '..', '..', 'test', 'interop', 'java');
+
+export class JavaPrograms {
+  private constructor(
+    private readonly distribution: KafkaDistribution,
+    private readonly classesDir: string,
+  ) {}
+
+  /** Fetches (or finds) the Kafka jars and compiles these files of test/interop/java against them. */
+  static async compile(...sources: readonly string[]): Promise<JavaPrograms> {
+    const distribution = await ensureKafkaDistribution(defaultKafkaVersion());
+    const classesDir = mkdtempSync(join(tmpdir(), 'mirrorflow-java-programs-'));
+    const javac = javacExecutable();
+    try {
+      await runProcess(javac, ['-nowarn', '-d', classesDir, '-cp', distribution.classpath, ...sources.map((s) => join(JAVA_SOURCES, s))], '', 120_000);
+    } catch (error) {
+      rmSync(classesDir, { recursive: true, force: true });
+      throw error;
+    }
+    return new JavaPrograms(distribution, classesDir);
+  }
+
+  /** Runs `mainClass` with `args`, `stdin` as its input, to its end; resolves with its stdout. */
+  async run(mainClass: string, args: readonly string[], stdin = '', timeoutMs = 180_000): Promise<string> {
+    const { stdout } = await runProcess(
+      javaExecutable(),
+      [
+        '-Xmx256m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
+        ...loggingJvmOptions(this.distribution, undefined),
+        '-cp',
+        `${this.classesDir}${delimiter}${this.distribution.classpath}`,
+        mainClass,
+        ...args,
+      ],
+      stdin,
+      timeoutMs,
+    );
+    return stdout;
+  }
+
+  dispose(): void {
+    rmSync(this.classesDir, { recursive: true, force: true });
+  }
+}
+
+/** `javac` of JAVA_HOME, or the one on the PATH. */
+export function javacExecutable(env: NodeJS.ProcessEnv = process.env): string {
+  return env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'javac') : 'javac';
+}
+
+/** Runs a program with `stdin` as its input; rejects with the end of its output unless it exits 0 within `timeoutMs`. */
+export function runProcess(command: string, args: readonly string[], stdin: string, timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} could not start: ${error.message}`, { cause: error }));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun({ stdout, stderr });
+      else reject(new Error(`${command} ${args.slice(-3).join(' ')} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(-4000)}\n${stdout.slice(-2000)}`));
+    });
+    child.stdin.end(stdin);
+  });
+}
