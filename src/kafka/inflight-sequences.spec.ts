@@ -47,8 +47,36 @@ test('under a new producer id every unfinished ticket keeps its order: a later o
   assert.equal(s.ready(b), false, 'b would overtake a');
   assert.equal(s.ready(a), true);
   assert.deepEqual(s.stamp(a, 2), { producerId: 8, producerEpoch: 0, baseSequence: 0 }, "a's rest starts the new id's sequences");
+  s.acknowledged(a, 2, 2);
   assert.equal(s.ready(b), true);
   assert.equal(s.stamp(b, 0).baseSequence, 2);
+});
+
+test('until something of the producer id is acknowledged on a partition, only its earliest unfinished ticket goes: the broker takes any first sequence there', () => {
+  const s = started();
+  const a = s.ticket('t', 0, {}, 4).ticket;
+  const b = s.ticket('t', 0, {}, 3).ticket;
+  const elsewhere = s.ticket('t', 1, {}, 1).ticket;
+  assert.equal(s.ready(a), true);
+  assert.equal(s.ready(b), false, 'b, sent beside a first write that fails, would be appended before it');
+  assert.equal(s.ready(elsewhere), true, 'each partition on its own');
+  s.stamp(a, 0);
+  s.skip(a, 0, 1); // a record refused for good appends nothing
+  assert.equal(s.ready(b), false);
+  s.acknowledged(a, 1, 2); // part of a written: the broker now orders the producer's sequences here
+  assert.equal(s.ready(b), true);
+  s.stamp(b, 0);
+  s.acknowledged(a, 3, 1);
+  s.acknowledged(b, 0, 3);
+  const later = [s.ticket('t', 0, {}, 1).ticket, s.ticket('t', 0, {}, 1).ticket];
+  s.stamp(later[0]!, 0);
+  assert.equal(s.ready(later[1]!), true, 'still known once every ticket of the partition is done');
+  s.start({ producerId: 8, producerEpoch: 0 });
+  assert.deepEqual(
+    later.map((t) => s.ready(t)),
+    [true, false],
+    'a new producer id is known nowhere',
+  );
 });
 
 test('records refused for good leave a gap only when something follows; at the end the next sequence moves back', () => {

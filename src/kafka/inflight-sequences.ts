@@ -15,6 +15,13 @@
  * same order: a ticket's new base is taken when it is next stamped, and only once every earlier
  * ticket of its partition has one (`ready`), so a later write cannot overtake an earlier one that
  * is waiting to go again.
+ *
+ * Sequences order a partition's writes only once the broker knows the producer id there: a
+ * partition that holds nothing of it appends a batch with any sequence (Kafka's
+ * ProducerStateManager accepts any first sequence from a producer it has no state for). So until
+ * something of the current producer id was acknowledged on a partition, only its earliest
+ * unfinished ticket goes (`ready`): a later write sent beside a first one that failed would
+ * otherwise be appended before it, and the first, sent again, refused as out of order.
  */
 import type { ProducerIdentity, ProducerStamp } from './producer-sequences';
 
@@ -41,6 +48,8 @@ interface PartitionState {
   readonly tickets: TicketState[];
   /** Sequence after the last ticket that has a base. */
   next: number;
+  /** Something was acknowledged on the partition under the current producer id: the broker orders its sequences. */
+  known: boolean;
 }
 
 export class InflightSequences {
@@ -60,6 +69,7 @@ export class InflightSequences {
     this.last.clear();
     for (const state of this.partitions.values()) {
       state.next = 0;
+      state.known = false;
       for (const t of state.tickets) t.base = undefined;
     }
   }
@@ -88,11 +98,17 @@ export class InflightSequences {
     return { ticket, conflict };
   }
 
-  /** Whether the ticket can be stamped now: it has a base, or every earlier ticket of its partition has one. */
+  /**
+   * Whether a round of the ticket can be stamped and sent now: on a partition where the broker
+   * knows the producer id, when the ticket has a base or every earlier ticket of its partition has
+   * one; on a partition where it does not yet, only when the ticket is the earliest unfinished one.
+   */
   ready(ticket: Ticket): boolean {
     const t = ticket as TicketState;
-    if (t.done || t.base !== undefined) return true;
+    if (t.done) return true;
     const state = this.partition(t.topic, t.partition);
+    if (!state.known) return state.tickets[0] === t;
+    if (t.base !== undefined) return true;
     for (const other of state.tickets) {
       if (other === t) return true;
       if (other.base === undefined) return false;
@@ -118,8 +134,8 @@ export class InflightSequences {
   /** The broker wrote (or had written) `count` records of the ticket from `position` on. */
   acknowledged(ticket: Ticket, position: number, count: number): void {
     const t = ticket as TicketState;
-    t.acked = Math.max(t.acked, position + count);
-    if (t.acked >= t.total) this.drop(t);
+    if (!t.done) this.partition(t.topic, t.partition).known = true;
+    this.advance(t, position, count);
   }
 
   /**
@@ -134,8 +150,14 @@ export class InflightSequences {
     const state = this.partition(t.topic, t.partition);
     const atEnd = state.tickets[state.tickets.length - 1] === t && position + count >= t.total;
     if (atEnd && t.base !== undefined) state.next = wrap(t.base + position);
-    this.acknowledged(t, position, count);
+    // Nothing was appended: the broker knows the producer id no better than before.
+    this.advance(t, position, count);
     return !atEnd;
+  }
+
+  private advance(t: TicketState, position: number, count: number): void {
+    t.acked = Math.max(t.acked, position + count);
+    if (t.acked >= t.total) this.drop(t);
   }
 
   /** Whether an earlier ticket of the partition is unfinished: an out-of-order answer then means "behind it", not a lost producer state. */
@@ -165,7 +187,7 @@ export class InflightSequences {
     if (state.tickets.length === 0) {
       const key = partitionKey(t.topic, t.partition);
       this.partitions.delete(key);
-      this.last.set(key, state.next);
+      this.last.set(key, { next: state.next, known: state.known });
     }
   }
 
@@ -182,14 +204,15 @@ export class InflightSequences {
     if (state === undefined) {
       // A partition seen first (or again, once its tickets were all done) under this producer id
       // continues where it was: kept in `last` so that sequences never go back.
-      state = { tickets: [], next: this.last.get(key) ?? 0 };
+      const last = this.last.get(key);
+      state = { tickets: [], next: last?.next ?? 0, known: last?.known ?? false };
       this.partitions.set(key, state);
     }
     return state;
   }
 
-  /** Per partition without open tickets, the next sequence under the current producer id. */
-  private readonly last = new Map<string, number>();
+  /** Per partition without open tickets, the next sequence under the current producer id, and whether the broker knows it there. */
+  private readonly last = new Map<string, { next: number; known: boolean }>();
 }
 
 /** Sequences count modulo 2^31, wrapping past int32's maximum to 0 as Kafka's do (producer-sequences.ts `incrementSequence`). */

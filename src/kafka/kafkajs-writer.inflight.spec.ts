@@ -13,11 +13,13 @@ import type { ProducerStamp } from './producer-sequences';
  * broker that holds each request until the spec lets it arrive, in any order, and applies
  * Kafka's rule for idempotent producers: per partition and producer id, a batch is appended only
  * at the next expected sequence; one with the sequences of one of the last five appended is a
- * duplicate, answered with that batch's offsets.
+ * duplicate, answered with that batch's offsets. A partition that holds nothing of a producer id
+ * appends its first batch whatever its sequence (ProducerStateManager: no state, any sequence).
  */
 
 const NOT_LEADER_OR_FOLLOWER = 6;
 const OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
+const UNKNOWN_PRODUCER_ID = 59;
 
 interface SentMessage {
   readonly partition: number;
@@ -43,6 +45,8 @@ function heldBroker() {
   const log = new Map<string, string[]>();
   const state = new Map<string, { next: number; last: { base: number; count: number; offset: number }[] }>();
   const held: Held[] = [];
+  /** Producer ids whose state `forget` dropped: answered UNKNOWN_PRODUCER_ID, as brokers before Kafka 2.5 did. */
+  const forgotten = new Set<string>();
   let waiting: (() => void)[] = [];
   const producer = {
     connect: () => Promise.resolve(),
@@ -62,7 +66,12 @@ function heldBroker() {
                 continue;
               }
               const id = `${key}/${stamp.producerId}`;
-              const s = state.get(id) ?? { next: 0, last: [] };
+              if (forgotten.has(id)) {
+                acks.push({ ...ack, errorCode: UNKNOWN_PRODUCER_ID });
+                continue;
+              }
+              const known = state.get(id);
+              const s = known ?? { next: stamp.baseSequence, last: [] };
               const partitionLog = log.get(key) ?? [];
               log.set(key, partitionLog);
               const duplicate = s.last.find((l) => l.base === stamp.baseSequence && l.count === messages.length);
@@ -98,7 +107,11 @@ function heldBroker() {
   const flowing = async (stop: { done: boolean }): Promise<void> => {
     while (!stop.done) (await sent(1))[0]!.arrive();
   };
-  return { kafka: { producer: () => producer } as unknown as Kafka, log, sent, flowing, forget: () => state.clear() };
+  const forget = (): void => {
+    for (const id of state.keys()) forgotten.add(id);
+    state.clear();
+  };
+  return { kafka: { producer: () => producer } as unknown as Kafka, log, sent, flowing, forget };
 }
 
 function producerIds(): { init: InitProducerId; calls: () => number } {
@@ -131,24 +144,36 @@ const writerOver = (kafka: Kafka, init: InitProducerId, logger?: Logger): Kafkaj
 /** The flow's retry of a write that failed: the same items again (retryThroughOutage, without the waits). */
 const retried = (writer: KafkajsWriter, items: OutboundRecord[]) => lastValueFrom(writer.write(items).pipe(retry({ delay: 1 })));
 
+/**
+ * A first record on t-0, acknowledged: from then on the broker knows the writer's producer id
+ * there and refuses its sequences out of order (before, the writer sends one write of the
+ * partition at a time). Returns what it wrote.
+ */
+async function warmed(writer: KafkajsWriter, broker: ReturnType<typeof heldBroker>): Promise<string[]> {
+  const first: OutboundRecord = { topic: 't', partition: 0, timestamp: 0, key: null, value: Buffer.from('first'), headers: [] };
+  await Promise.all([firstValueFrom(writer.write([first])), broker.sent(1).then(([h]) => h!.arrive())]);
+  return ['first'];
+}
+
 test('several writes to one partition are in flight at once and land in order, once, under one producer id', async () => {
   const broker = heldBroker();
   const ids = producerIds();
   const writer = writerOver(broker.kafka, ids.init);
+  const first = await warmed(writer, broker);
   const ws = writes(4, 3);
   const done = Promise.all(ws.map((w) => firstValueFrom(writer.write(w))));
   const held = await broker.sent(4);
   assert.deepEqual(
     held.map((h) => h.batch.topicMessages[0]!.messages[0]!.producer!.baseSequence),
-    [0, 3, 6, 9],
+    [1, 4, 7, 10],
     'all four sent before any answer, with consecutive sequences',
   );
   for (const h of held) h.arrive();
   const offsets = await done;
-  assert.deepEqual(broker.log.get('t-0'), all(ws));
+  assert.deepEqual(broker.log.get('t-0'), [...first, ...all(ws)]);
   assert.deepEqual(
     offsets.map((o) => o[0]),
-    [0, 3, 6, 9],
+    [1, 4, 7, 10],
   );
   assert.equal(ids.calls(), 1);
 });
@@ -158,16 +183,17 @@ test('requests that reach the broker out of order: the later one is refused as o
   const ids = producerIds();
   const { logger, warned } = warnings();
   const writer = writerOver(broker.kafka, ids.init, logger);
+  const before = await warmed(writer, broker);
   const ws = writes(2, 2);
   const done = Promise.all(ws.map((w) => firstValueFrom(writer.write(w))));
   const [first, second] = await broker.sent(2);
   second!.arrive();
   first!.arrive();
   const [again] = await broker.sent(1);
-  assert.equal(again!.batch.topicMessages[0]!.messages[0]!.producer!.baseSequence, 2, 'the same sequences');
+  assert.equal(again!.batch.topicMessages[0]!.messages[0]!.producer!.baseSequence, 3, 'the same sequences');
   again!.arrive();
   await done;
-  assert.deepEqual(broker.log.get('t-0'), all(ws));
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all(ws)]);
   assert.equal(ids.calls(), 1);
   assert.deepEqual(warned, []);
 });
@@ -176,24 +202,42 @@ test('an earlier write that failed is sent again by the flow; the later ones, re
   const broker = heldBroker();
   const ids = producerIds();
   const writer = writerOver(broker.kafka, ids.init);
+  const before = await warmed(writer, broker);
   const ws = writes(3, 2);
   const done = Promise.all(ws.map((w) => retried(writer, w)));
   const [a, b, c] = await broker.sent(3);
-  a!.arrive({ refuse: true }); // not written: the broker expects sequence 0 still
+  a!.arrive({ refuse: true }); // not written: the broker expects sequence 1 still
   b!.arrive();
   c!.arrive();
   const stop = { done: false };
   void broker.flowing(stop);
   await done;
   stop.done = true;
-  assert.deepEqual(broker.log.get('t-0'), all(ws));
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all(ws)]);
   assert.equal(ids.calls(), 1);
+});
+
+test("a partition's first write under a producer id fails while later ones would arrive: they wait for it, since the broker, not knowing the producer there yet, would append them first", async () => {
+  const broker = heldBroker();
+  const ids = producerIds();
+  const writer = writerOver(broker.kafka, ids.init);
+  const ws = writes(3, 2);
+  const done = Promise.all(ws.map((w) => retried(writer, w)));
+  const [a] = await broker.sent(1);
+  a!.arrive({ refuse: true }); // not written, and the partition still holds nothing of the producer id
+  const stop = { done: false };
+  void broker.flowing(stop);
+  await done;
+  stop.done = true;
+  assert.deepEqual(broker.log.get('t-0'), all(ws), 'in the order written, the first write first');
+  assert.equal(ids.calls(), 1, 'no new producer id: nothing was refused as out of order');
 });
 
 test('a write whose answer was lost, sent again after later writes were acknowledged, is a duplicate, not a second copy', async () => {
   const broker = heldBroker();
   const ids = producerIds();
   const writer = writerOver(broker.kafka, ids.init);
+  const before = await warmed(writer, broker);
   const ws = writes(3, 2);
   const done = Promise.all(ws.map((w) => retried(writer, w)));
   const [a, b, c] = await broker.sent(3);
@@ -203,10 +247,10 @@ test('a write whose answer was lost, sent again after later writes were acknowle
   const [again] = await broker.sent(1);
   again!.arrive();
   const offsets = await done;
-  assert.deepEqual(broker.log.get('t-0'), all(ws));
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all(ws)]);
   assert.deepEqual(
     offsets.map((o) => o[0]),
-    [0, 2, 4],
+    [1, 3, 5],
     "the first copy's offsets",
   );
   assert.equal(ids.calls(), 1);
@@ -237,6 +281,7 @@ test('a write given up (unsubscribed) does not hold later writes of its partitio
   const broker = heldBroker();
   const ids = producerIds();
   const writer = writerOver(broker.kafka, ids.init);
+  const before = await warmed(writer, broker);
   const [given, next] = writes(2, 2);
   const subscription = writer.write(given!).subscribe({ error: () => undefined });
   const done = retried(writer, next!);
@@ -248,5 +293,5 @@ test('a write given up (unsubscribed) does not hold later writes of its partitio
   void broker.flowing(stop);
   await done;
   stop.done = true;
-  assert.deepEqual(broker.log.get('t-0'), all([next!]));
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all([next!])]);
 });
