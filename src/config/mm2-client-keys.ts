@@ -105,6 +105,7 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
     'compression.type': 'flows[].producer.compression',
     'max.request.size': 'flows[].producer.max_request_bytes',
     'enable.idempotence': 'flows[].producer.idempotent',
+    'max.in.flight.requests.per.connection': 'flows[].producer.max_in_flight',
   },
   admin: {},
 };
@@ -142,7 +143,6 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },
-    'max.in.flight.requests.per.connection': { kind: 'no-effect', why: 'mirrorflow has one write in flight per flow', warn: false },
     'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
     retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
     'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },

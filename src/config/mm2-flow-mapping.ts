@@ -6,6 +6,7 @@
  * properties file must behave as it did under MM2.
  */
 import type { PathSegment } from './config-path';
+import { MAX_IN_FLIGHT } from './pipeline-schema';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
 import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
@@ -140,6 +141,25 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
+  // Connect's producer default differs (1, kept by its Worker for ordering without idempotence): only a value the file sets is taken over.
+  // MM2 takes any value (its producer is not idempotent); above 5 Java's idempotent producer
+  // refuses to start, and the broker deduplicates only a producer's last 5 batches: a file MM2
+  // ran is not refused, it gets 5, with a warning.
+  if (isSet(targetProducer, 'max.in.flight.requests.per.connection'))
+    field(['producer', 'max_in_flight'], targetProducer, 'max.in.flight.requests.per.connection', (p) => {
+      const value = values.integerLeaf(p, 'int');
+      if (typeof value !== 'number' || value <= MAX_IN_FLIGHT) return value;
+      // Not idempotent: one write in flight whatever this says (writes-in-flight.ts).
+      const idempotenceOff =
+        isSet(targetProducer, 'enable.idempotence') && effective(targetProducer, 'enable.idempotence').prop.value.trim().toLowerCase() === 'false';
+      if (!idempotenceOff)
+        values.warn(
+          p,
+          `${pair.source}->${pair.target} keeps ${MAX_IN_FLIGHT} writes in flight, not ${value}: an idempotent producer keeps at most ${MAX_IN_FLIGHT} (the broker deduplicates a producer's last ${MAX_IN_FLIGHT} batches per partition)`,
+          `write ${MAX_IN_FLIGHT} or less`,
+        );
+      return MAX_IN_FLIGHT;
+    });
   // Connect's producer is not idempotent unless this says so; mirrorflow's is (fewer copies
   // after a lost answer), so only a value the file sets is taken over.
   if (isSet(targetProducer, 'enable.idempotence')) field(['producer', 'idempotent'], targetProducer, 'enable.idempotence', (p) => values.booleanLeaf(p));

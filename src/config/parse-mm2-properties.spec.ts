@@ -113,6 +113,9 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['backup.producer.max.request.size', '2000000', (f) => f.producer.max_request_bytes, 2_000_000],
       ['backup.producer.enable.idempotence', 'false', (f) => f.producer.idempotent, false],
       ['primary->backup.producer.enable.idempotence', 'FALSE', (f) => f.producer.idempotent, false],
+      ['backup.producer.max.in.flight.requests.per.connection', '2', (f) => f.producer.max_in_flight, 2],
+      // Unset, mirrorflow's default stands (Java's idempotent producer's 5), not Connect's 1.
+      ['backup.producer.compression.type', 'none', (f) => f.producer.max_in_flight, 5],
       // Unset, mirrorflow's default stands: Connect's false is not taken over.
       ['backup.producer.compression.type', 'none', (f) => f.producer.idempotent, true],
       ['backup.offset.flush.interval.ms', '1000', (f) => f.progress.flush_interval_ms, 1000],
@@ -617,6 +620,22 @@ describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker
     assert.equal(f.topic_sync.refresh_enabled, true);
     assert.equal(f.checkpoints.refresh_groups_enabled, true);
     assert.equal(f.offset_syncs.enabled, true);
+  });
+
+  it('takes max.in.flight.requests.per.connection above 5 as 5, as an idempotent producer keeps at most 5, with a warning naming the key and line', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.producer.max.in.flight.requests.per.connection = 10']);
+    assert.equal(flow(parsed, 'primary->backup').producer.max_in_flight, 5);
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
+      "mm2.properties:5:1: primary->backup keeps 5 writes in flight, not 10: an idempotent producer keeps at most 5 (the broker deduplicates a producer's last 5 batches per partition) at backup.producer.max.in.flight.requests.per.connection (write 5 or less)",
+    ]);
+    // Not idempotent: one write in flight anyway, nothing to warn about.
+    const plain = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'backup.producer.enable.idempotence = false',
+      'backup.producer.max.in.flight.requests.per.connection = 10',
+    ]);
+    assert.deepEqual(plain.warnings.map(formatConfigIssue), []);
   });
 
   it('names the key and line of a refresh flag that is not a boolean', () => {

@@ -1,4 +1,5 @@
-import { catchError, defer, firstValueFrom, throwError, type Observable } from 'rxjs';
+// size: one class, the target producer: produce rounds, partial retries, batches split to fit, refusals and the two sequence modes (one send at a time, or several in flight) share one round's groups and answers.
+import { Observable, catchError, defer, firstValueFrom, throwError } from 'rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from './kafkajs';
 import { isRecordBatch, outboundItemBytes, type OutboundItem, type OutboundRecord, type RecordWriter, type WriteOptions } from '../core/ports/record-writer';
 import type { OutboundRecordBatch } from '../core/record';
@@ -14,6 +15,7 @@ import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 import { decodeRecordBatch } from './wire/fetch-decoder';
 import type { StampedMessage } from './wire/produce-request';
 import { DUPLICATE_SEQUENCE_NUMBER, Idempotence, initProducerIdFrom, type InitProducerId } from './idempotence';
+import { InflightIdempotence, type Ticket, type TicketPart } from './inflight-idempotence';
 
 /**
  * Retries for the partitions left over when others of the same write were acknowledged: for as
@@ -33,6 +35,19 @@ interface PartitionGroup {
   heldBack: boolean;
 }
 
+/** An idempotent write with several in flight: each item's place in its partition's ticket (inflight-sequences.ts). */
+interface WritePlan {
+  /** Per item, the records before it in the write's ticket of its partition. */
+  readonly positions: Float64Array;
+  /** Per partition (`topic\0partition`), the write's ticket. */
+  readonly tickets: Map<string, Ticket>;
+}
+
+/** Which producer a write's last round went through, so that a failure resets that one only. */
+interface SentWith {
+  producer?: Producer;
+}
+
 interface RoundResult {
   /** Items not acknowledged, in order. */
   readonly left: number[];
@@ -43,8 +58,10 @@ interface RoundResult {
 }
 
 /**
- * RecordWriter over a kafkajs producer: acks=all, one request in flight per broker, no topic
- * auto-creation, and idempotent unless `options.idempotent` is false (idempotence.ts: a write
+ * RecordWriter over a kafkajs producer: acks=all, no topic auto-creation, one request in flight
+ * per broker or, idempotent and with `options.maxInFlight` > 1, that many (their sequences:
+ * inflight-idempotence.ts; writes overlap, each partition's records stay in order), and
+ * idempotent unless `options.idempotent` is false (idempotence.ts: a write
  * sent again after its answer was lost is not appended twice). MM2's Connect producer is not
  * idempotent: Connect's Worker sets `enable.idempotence=false` on the producers it makes (so that
  * brokers before 0.11, or before 2.8 without the IDEMPOTENT_WRITE ACL, keep working), although
@@ -67,8 +84,12 @@ export class KafkajsWriter implements RecordWriter {
   private readonly batchLimits = new Map<string, number>();
   private readonly compression: CompressionTypes;
   private readonly timeoutMs: number;
-  /** The producer id and sequences; kept when the producer is made anew (`reset`). */
+  /** The producer id and sequences, one send at a time; kept when the producer is made anew (`reset`). */
   private readonly idempotence: Idempotence | undefined;
+  /** The producer id and sequences with several sends in flight (instead of `idempotence`). */
+  private readonly inflight: InflightIdempotence | undefined;
+  /** Produce requests in flight per broker connection. */
+  private readonly maxInFlight: number;
   /** The last send of an idempotent writer, which the next one waits for (`exclusive`). */
   private sending: Promise<void> = Promise.resolve();
 
@@ -80,24 +101,79 @@ export class KafkajsWriter implements RecordWriter {
     private readonly partialRetry: RetryConfig = PARTIAL_RETRY,
     initProducerId: InitProducerId = initProducerIdFrom(kafka, cluster),
   ) {
-    // Every record names its partition, so the partitioner is never used; naming one silences
-    // kafkajs's warning about its default.
-    this.producer = this.newProducer();
     this.compression = COMPRESSION_CODES[options.compression] as CompressionTypes;
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.idempotence = options.idempotent === false ? undefined : new Idempotence(cluster, initProducerId, logger);
+    // Without idempotence a retried request could land after a later one: one in flight, as
+    // Connect's producer (and Java's rule for more than one without idempotence: reordering).
+    this.maxInFlight = options.idempotent === false ? 1 : Math.max(1, options.maxInFlight ?? 1);
+    this.idempotence = options.idempotent === false || this.maxInFlight > 1 ? undefined : new Idempotence(cluster, initProducerId, logger);
+    this.inflight = options.idempotent !== false && this.maxInFlight > 1 ? new InflightIdempotence(cluster, initProducerId, logger) : undefined;
+    this.producer = this.newProducer();
   }
 
   private newProducer(): Producer {
+    // Every record names its partition, so the partitioner is never used; naming one silences
+    // kafkajs's warning about its default.
     return this.kafka.producer({
       allowAutoTopicCreation: false,
       idempotent: false,
-      maxInFlightRequests: 1,
+      maxInFlightRequests: this.maxInFlight,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
   }
 
   write(items: readonly OutboundItem[], options: WriteOptions = {}): Observable<Float64Array> {
+    return this.writeAt(items, options);
+  }
+
+  /**
+   * `place`: a nested write (a forwarded batch narrowed to its records) takes its parent's ticket
+   * from the batch's place on. An idempotent write with several in flight takes its tickets when
+   * subscribed (the same ones when the same items go again) and gives them up when unsubscribed
+   * before it settled, so later writes of its partitions are not held behind it.
+   */
+  private writeAt(items: readonly OutboundItem[], options: WriteOptions, place?: TicketPart): Observable<Float64Array> {
+    const inflight = this.inflight;
+    if (inflight === undefined) return this.writeWith(items, options, undefined);
+    return new Observable<Float64Array>((subscriber) => {
+      const plan = this.plan(inflight, items, place);
+      let settled = false;
+      const subscription = this.writeWith(items, options, plan).subscribe({
+        next: (offsets) => subscriber.next(offsets),
+        error: (error: unknown) => {
+          settled = true;
+          subscriber.error(error);
+        },
+        complete: () => {
+          settled = true;
+          subscriber.complete();
+        },
+      });
+      return () => {
+        subscription.unsubscribe();
+        if (!settled && place === undefined) inflight.drop(plan.tickets.values());
+      };
+    });
+  }
+
+  private plan(inflight: InflightIdempotence, items: readonly OutboundItem[], place: TicketPart | undefined): WritePlan {
+    const positions = new Float64Array(items.length);
+    const partitions = new Map<string, { topic: string; partition: number; first: object; total: number }>();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const key = partitionKey(item.topic, item.partition);
+      let p = partitions.get(key);
+      if (p === undefined) partitions.set(key, (p = { topic: item.topic, partition: item.partition, first: item, total: 0 }));
+      positions[i] = (place?.position ?? 0) + p.total;
+      p.total += isRecordBatch(item) ? item.batch.recordCount : 1;
+    }
+    const tickets = new Map<string, Ticket>();
+    for (const [key, p] of partitions) tickets.set(key, place?.ticket ?? inflight.ticket(p.topic, p.partition, p.first, p.total));
+    return { positions, tickets };
+  }
+
+  private writeWith(items: readonly OutboundItem[], options: WriteOptions, plan: WritePlan | undefined): Observable<Float64Array> {
+    const sentWith: SentWith = {};
     return defer(() => {
       const offsets = new Float64Array(items.length);
       let pending: readonly number[] = items.map((_, i) => i);
@@ -106,7 +182,7 @@ export class KafkajsWriter implements RecordWriter {
         for (;;) {
           let result: RoundResult;
           try {
-            result = await this.send(items, pending, offsets, options);
+            result = await this.send(items, pending, offsets, options, plan, sentWith);
           } catch (error) {
             throw toTransportError(this.cluster, error, `Writing records to ${topicsOf(items, pending)}`);
           }
@@ -133,7 +209,7 @@ export class KafkajsWriter implements RecordWriter {
           // partition not led where the producer thought, or one it did not know of yet).
           this.logger?.warn('Some partitions of a write were not acknowledged; writing them again.', { items: pending.length, error: describeError(error) });
           return defer(async () => {
-            await this.reset();
+            await this.reset(sentWith.producer);
             return round();
           }).pipe(
             retryWithBackoff({
@@ -159,7 +235,14 @@ export class KafkajsWriter implements RecordWriter {
    * acknowledged, returns the others with the first partition error, if any. A partition's items
    * over its topic's learnt batch limit wait for the next round.
    */
-  private async send(items: readonly OutboundItem[], indices: readonly number[], offsets: Float64Array, options: WriteOptions): Promise<RoundResult> {
+  private async send(
+    items: readonly OutboundItem[],
+    indices: readonly number[],
+    offsets: Float64Array,
+    options: WriteOptions,
+    plan: WritePlan | undefined,
+    sentWith: SentWith,
+  ): Promise<RoundResult> {
     const byTopic = new Map<string, Map<number, PartitionGroup>>();
     const heldBack: number[] = [];
     for (const i of indices) {
@@ -192,9 +275,9 @@ export class KafkajsWriter implements RecordWriter {
       group.indices.push(i);
     }
     await this.connect();
-    const { acks, renew } = await this.exclusive(async () => {
-      if (this.idempotence !== undefined) await this.stamp(byTopic, items);
-      const answers = (await withPartialProduceResults(() =>
+    const sendBatch = (): Promise<(RecordMetadata & { errorCode: number })[]> => {
+      sentWith.producer = this.producer;
+      return withPartialProduceResults(() =>
         this.producer.sendBatch({
           acks: -1,
           timeout: this.timeoutMs,
@@ -204,12 +287,28 @@ export class KafkajsWriter implements RecordWriter {
             messages: [...partitions.values()].flatMap((g) => g.messages),
           })),
         }),
-      )) as (RecordMetadata & { errorCode: number })[];
-      // Each answer settles its partition's sequences before another send may stamp it.
-      return { acks: answers, renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')) };
-    });
+      ) as Promise<(RecordMetadata & { errorCode: number })[]>;
+    };
+    const parts = plan === undefined ? undefined : ticketParts(byTopic, plan);
+    const { acks, renew, behind } =
+      parts === undefined
+        ? await this.exclusive(async () => {
+            if (this.idempotence !== undefined) await this.stamp(byTopic, items);
+            const answers = await sendBatch();
+            // Each answer settles its partition's sequences before another send may stamp it.
+            return {
+              acks: answers,
+              renew: new Set(answers.filter((a) => this.idempotence?.answer(a.topicName, a.partition, a.errorCode) === 'renew')),
+              behind: [],
+            };
+          })
+        : await this.sendInflight(byTopic, parts, sendBatch);
     let failure: MirrorflowError | undefined;
     let again = heldBack.length > 0;
+    if (behind.length > 0) {
+      // Not written, because an earlier write of the partition is not yet: in order after it.
+      await Promise.all(behind.map((ticket) => this.inflight!.whenAhead(ticket)));
+    }
     for (const ack of acks) {
       const group = byTopic.get(ack.topicName)?.get(ack.partition);
       if (!group) continue;
@@ -230,7 +329,13 @@ export class KafkajsWriter implements RecordWriter {
         const index = group.indices[0]!;
         const item = items[index]!;
         if (isRecordBatch(item) && item.batch.recordCount > 1) {
-          offsets[index] = await this.writeNarrowed(item, index, options);
+          const part = parts?.get(partitionKey(ack.topicName, ack.partition));
+          offsets[index] = await this.writeNarrowed(
+            item,
+            index,
+            options,
+            part === undefined ? undefined : { ticket: part.ticket, position: plan!.positions[index]! },
+          );
           byTopic.get(ack.topicName)!.delete(ack.partition);
           continue;
         }
@@ -242,6 +347,8 @@ export class KafkajsWriter implements RecordWriter {
         const record = isRecordBatch(item) ? (await this.decode(item))[0]! : item;
         options.onRefused({ index, offsetInBatch: 0, record, error });
         offsets[index] = -1;
+        const part = parts?.get(partitionKey(ack.topicName, ack.partition));
+        if (part !== undefined) this.inflight!.refused(part, group.counts[0]!);
         byTopic.get(ack.topicName)!.delete(ack.partition);
         continue;
       }
@@ -267,6 +374,51 @@ export class KafkajsWriter implements RecordWriter {
       left.sort((a, b) => a - b);
     }
     return failure === undefined ? { left, again } : { left, failure, again };
+  }
+
+  /**
+   * One round with several in flight: stamped when its partitions' earlier writes are placed,
+   * sent at once (so requests leave in the order of their sequences), each answer taken by its
+   * ticket. 'behind' partitions go again once the earlier writes are acknowledged.
+   */
+  private async sendInflight(
+    byTopic: Map<string, Map<number, PartitionGroup>>,
+    parts: Map<string, TicketPart>,
+    sendBatch: () => Promise<(RecordMetadata & { errorCode: number })[]>,
+  ): Promise<{ acks: (RecordMetadata & { errorCode: number })[]; renew: Set<RecordMetadata>; behind: Ticket[] }> {
+    const inflight = this.inflight!;
+    const entries = [...byTopic].flatMap(([topic, partitions]) =>
+      [...partitions].map(([partition, group]) => ({ group, part: parts.get(partitionKey(topic, partition))! })),
+    );
+    const stamps = await inflight.dispatch(entries.map((e) => e.part));
+    entries.forEach(({ group }, i) => {
+      const stamped: StampedMessage = { ...(group.messages[0] as object), producer: stamps[i]! };
+      group.messages[0] = stamped as Message;
+    });
+    let answers: (RecordMetadata & { errorCode: number })[];
+    try {
+      answers = await sendBatch();
+    } finally {
+      inflight.settled();
+    }
+    const renew = new Set<RecordMetadata>();
+    const behind: Ticket[] = [];
+    for (const a of answers) {
+      const part = parts.get(partitionKey(a.topicName, a.partition));
+      const group = byTopic.get(a.topicName)?.get(a.partition);
+      if (part === undefined || group === undefined) continue;
+      const verdict = inflight.answer(
+        part,
+        group.counts.reduce((x, y) => x + y, 0),
+        a.errorCode,
+      );
+      if (verdict === 'renew') renew.add(a);
+      else if (verdict === 'behind') {
+        renew.add(a);
+        behind.push(part.ticket);
+      }
+    }
+    return { acks: answers, renew, behind };
   }
 
   /**
@@ -320,7 +472,7 @@ export class KafkajsWriter implements RecordWriter {
    * its first record landed, or -1 when one was refused (the others then do not sit at
    * consecutive offsets, which is what a forwarded batch's offset promises).
    */
-  private async writeNarrowed(item: OutboundRecordBatch, index: number, options: WriteOptions): Promise<number> {
+  private async writeNarrowed(item: OutboundRecordBatch, index: number, options: WriteOptions, place: TicketPart | undefined): Promise<number> {
     const records = await this.decode(item);
     let refused = false;
     const { onRefused } = options;
@@ -334,7 +486,7 @@ export class KafkajsWriter implements RecordWriter {
             },
           };
     try {
-      const offsets = await firstValueFrom(this.write(records, nested));
+      const offsets = await firstValueFrom(this.writeAt(records, nested, place));
       return refused ? -1 : offsets[0]!;
     } catch (error) {
       throw error instanceof RecordRefusedError ? error.at(index, error.index) : error;
@@ -374,7 +526,9 @@ export class KafkajsWriter implements RecordWriter {
    * connect failed, or its send returned), and the broker knows a producer by its id, not by its
    * connections, so what goes again is still deduplicated.
    */
-  private async reset(): Promise<void> {
+  private async reset(failed?: Producer): Promise<void> {
+    // Another write's failure made it anew already (several writes in flight).
+    if (failed !== undefined && failed !== this.producer) return;
     const old = this.producer;
     const wasConnected = this.connected !== undefined;
     this.producer = this.newProducer();
@@ -387,6 +541,19 @@ export class KafkajsWriter implements RecordWriter {
     this.connected = undefined;
     await this.producer.disconnect();
   }
+}
+
+const partitionKey = (topic: string, partition: number): string => `${topic}\0${partition}`;
+
+/** Each partition's part of a round: the write's ticket, from the round's first item on. */
+function ticketParts(byTopic: Map<string, Map<number, PartitionGroup>>, plan: WritePlan): Map<string, TicketPart> {
+  const parts = new Map<string, TicketPart>();
+  for (const [topic, partitions] of byTopic)
+    for (const [partition, group] of partitions) {
+      const key = partitionKey(topic, partition);
+      parts.set(key, { ticket: plan.tickets.get(key)!, position: plan.positions[group.indices[0]!]! });
+    }
+  return parts;
 }
 
 /** `topic "a"` or `topics "a", "b" and 3 more`: where the pending items of a write go, for messages. */

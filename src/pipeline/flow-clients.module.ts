@@ -23,6 +23,7 @@ import {
 } from '../core/ports/record-writer';
 import { SlotTransactions } from '../core/ports/slot-transactions';
 import { FlowConfigToken, PipelineConfigToken } from './tokens';
+import { writesInFlight } from './writes-in-flight';
 import { flowGroupId, offsetSyncsPlace } from './flow-names';
 import type { PipelineConfig } from '../config';
 
@@ -116,6 +117,7 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
           role: `${flow.name}|replication-producer`,
           compression: flow.producer.compression,
           idempotent: flow.producer.idempotent,
+          maxInFlight: writesInFlight(flow),
         }),
       [KafkaClients, FlowConfigToken],
     )

@@ -19,6 +19,7 @@ import { PreservationStatus } from '../flow/preservation-status';
 import { PipelineConfigToken } from './tokens';
 import { SlotTransactions } from '../core/ports/slot-transactions';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from './flow-names';
+import { writesInFlight } from './writes-in-flight';
 import { flowConfigFilter } from './config-sync.module';
 import { SchemaIdTranslation } from '../flow/schema-id-translation';
 import { AvroSchemaFetch } from '../flow/avro-schema-fetch';
@@ -251,6 +252,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
               maxBytes: flow.batching.max_bytes,
               maxWaitMs: flow.batching.max_wait_ms,
               maxPartitionBytes: flow.producer.max_request_bytes,
+              maxInFlight: writesInFlight(flow),
             },
             maxInFlightBytes: flow.buffer.max_bytes,
             errorTolerance: flow.errors.tolerance,

@@ -12,6 +12,8 @@ export interface WriterOptions {
   readonly timeoutMs?: number;
   /** Producer id and sequences, so that a write sent again is not appended twice; true unless false. */
   readonly idempotent?: boolean;
+  /** Produce requests in flight per target broker (idempotent only; 1 without idempotence); 1 unless set. */
+  readonly maxInFlight?: number;
 }
 
 export interface SourceOptions {

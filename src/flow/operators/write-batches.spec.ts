@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestScheduler } from 'rxjs/testing';
-import { map, timer, type Observable } from 'rxjs';
+import { Observable, map, timer } from 'rxjs';
 import { writeBatches, type BatchPolicy } from './write-batches';
 import type { FlowBatch, MirrorRecord } from '../../core/record';
 import type { OutboundItem } from '../../core/ports/record-writer';
@@ -150,4 +150,65 @@ test('writeBatches puts forwarded batches of a partition in one round when uncom
     expectObservable(out).toBe('--(x|)', { x: [0, 12, 5, 9, 11] });
   });
   assert.deepEqual(rounds, [['0:batch@0', '1:batch@0', '1:batch@4', '0:record'], ['0:batch@5']]);
+});
+
+test('writeBatches with several writes in flight sends full batches without waiting for the previous write', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b-c-d----------|', { a: batch('a', 100), b: batch('b', 100), c: batch('c', 100), d: batch('d', 100) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 3 }, fakeTarget(5, writes)), map(names));
+    // a, b, c go at 0, 2, 4 (each full), all in flight together; d waits for a slot: a returns at 5, d goes then.
+    expectObservable(out).toBe('-----a-b-c-d-----|', { a: 'a', b: 'b', c: 'c', d: 'd' });
+  });
+});
+
+test('writeBatches with several in flight emits in input order: a write acknowledged early waits for the earlier ones', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    // The first write takes 6 frames, the others 1: their acknowledgements come first.
+    let n = 0;
+    const target = (records: readonly OutboundItem[]): Observable<Float64Array> => timer(n++ === 0 ? 6 : 1).pipe(map(() => new Float64Array(records.length)));
+    const input = cold('abc----------|', { a: batch('a', 100), b: batch('b', 100), c: batch('c', 100) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 5 }, target), map(names));
+    expectObservable(out).toBe('------(abc)--|', { a: 'a', b: 'b', c: 'c' });
+  });
+});
+
+test('writeBatches with several in flight still waits max_wait for small batches, and piles up while every slot is taken', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b-c-------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
+    const out = input.pipe(writeBatches({ ...policy, maxInFlight: 2 }, fakeTarget(10, writes)), map(names));
+    // a waits 3 for more and goes with b at 3, back at 13; c (a slot free) waits its 3, goes at 7, back at 17.
+    expectObservable(out).toBe('-------------x---(y|)', { x: 'ab', y: 'c' });
+  });
+});
+
+test('writeBatches with several in flight starts every round of a write before the next write: the writer places records in the order writes start', () => {
+  const started: string[] = [];
+  scheduler().run(({ cold, expectObservable }) => {
+    const compressed = (name: string, baseOffset: number, recordCount: number): FlowBatch => ({
+      kind: 'batches',
+      source: { topic: name, partition: 0 },
+      recordBatches: [{ topic: 't.a', partition: 0, batch: { baseOffset, recordCount, compressed: true, maxTimestamp: 0, bytes: Buffer.alloc(100) } }],
+      nextOffset: baseOffset + recordCount,
+      highWatermark: 0,
+      bytes: 100,
+      sourceRecords: recordCount,
+    });
+    // Each round is started (subscribed) when the writer is asked, and answered 10 frames later.
+    const target = (items: readonly OutboundItem[]): Observable<Float64Array> =>
+      new Observable<Float64Array>((subscriber) => {
+        started.push(items.map((item) => ('batch' in item ? `@${item.batch.baseOffset}` : 'record')).join(','));
+        return timer(10)
+          .pipe(map(() => new Float64Array(items.length)))
+          .subscribe(subscriber);
+      });
+    // The first write: two compressed batches of one partition (two rounds), full at 0; the
+    // second, full by itself, comes at 4 while the first is out.
+    const input = cold('(ab)c|', { a: compressed('a', 0, 1), b: compressed('b', 1, 1), c: compressed('c', 2, 2) });
+    const out = input.pipe(writeBatches({ ...policy, maxRecords: 2, maxInFlight: 2 }, target), map(names));
+    expectObservable(out).toBe('----------x---(y|)', { x: 'ab', y: 'c' });
+  });
+  // The second round of the first write is not started after the second write (it would be placed behind it).
+  assert.deepEqual(started, ['@0', '@1', '@2']);
 });

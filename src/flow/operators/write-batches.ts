@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, of } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
@@ -13,6 +13,8 @@ export interface BatchPolicy {
   readonly maxWaitMs: number;
   /** Most payload bytes for one partition in one produce request (the broker's record-batch limit). */
   readonly maxPartitionBytes: number;
+  /** Writes in flight at once (`producer.max_in_flight`); 1 unless set. Their results are emitted in input order. */
+  readonly maxInFlight?: number;
 }
 
 /**
@@ -29,13 +31,16 @@ export interface WrittenBatches {
 export type WriteRecords = (items: readonly OutboundItem[], batches: readonly FlowBatch[]) => Observable<Float64Array>;
 
 /**
- * The batched sink. Collects flow batches and writes them with one write in flight at a time:
- * while a write is out, arriving batches pile up and go out together as soon as it returns, so
- * batches grow with load and latency stays low when idle. Whole flow batches are never split
- * across writes (their progress commits as one); a write is split into several produce rounds
- * only where one partition's records would exceed `maxPartitionBytes`.
+ * The batched sink. Collects flow batches and writes them with up to `maxInFlight` writes in
+ * flight at once (one by default): while every slot is taken, arriving batches pile up and go out
+ * together as soon as a write returns, so batches grow with load and latency stays low when idle;
+ * with a slot free, a batch goes once the limits are reached or after `maxWaitMs`. Whole flow
+ * batches are never split across writes (their progress commits as one); a write is split into
+ * several produce rounds only where one partition's records would exceed `maxPartitionBytes`.
  *
- * Emits in input order. Completes after the last write when the input completes.
+ * Emits in input order: a write that returns before an earlier one waits for it, so whoever
+ * commits the results (progress, offset syncs) only ever passes the acknowledged prefix of each
+ * partition. Completes after the last write when the input completes.
  */
 export function writeBatches(
   policy: BatchPolicy,
@@ -49,7 +54,9 @@ export function writeBatches(
       const pending: FlowBatch[] = [];
       let pendingRecords = 0;
       let pendingBytes = 0;
-      let inFlight: Subscription | undefined;
+      /** Writes out, oldest first; `offsets` once acknowledged, emitted when every earlier one was. */
+      const inFlight: { batches: FlowBatch[]; offsets?: Float64Array; subscription?: Subscription }[] = [];
+      const maxInFlight = Math.max(1, policy.maxInFlight ?? 1);
       let timer: Subscription | undefined;
       let sourceDone = false;
 
@@ -72,19 +79,29 @@ export function writeBatches(
         return taken;
       };
 
+      const emitDone = (): void => {
+        while (inFlight.length > 0 && inFlight[0]!.offsets !== undefined) {
+          const head = inFlight.shift()!;
+          subscriber.next({ batches: head.batches, offsets: head.offsets! });
+        }
+      };
+
       const flush = (): void => {
         timer?.unsubscribe();
         timer = undefined;
-        if (inFlight || pending.length === 0) {
-          if (!inFlight && sourceDone) subscriber.complete();
+        if (inFlight.length >= maxInFlight || pending.length === 0) {
+          if (inFlight.length === 0 && sourceDone) subscriber.complete();
           return;
         }
         const batches = takeWrite();
         const records: OutboundItem[] = [];
         for (const b of batches) pushFlowBatchItems(b, records);
+        const entry: (typeof inFlight)[number] = { batches };
+        inFlight.push(entry);
         const done = (offsets: Float64Array): void => {
-          inFlight = undefined;
-          subscriber.next({ batches, offsets });
+          entry.offsets = offsets;
+          delete entry.subscription;
+          emitDone();
           // Whatever arrived during the write has waited long enough: send it now.
           if (pending.length > 0 || sourceDone) flush();
         };
@@ -93,7 +110,7 @@ export function writeBatches(
             ? of(new Float64Array(0))
             : whole
               ? write(records, batches)
-              : writeInRounds(records, policy.maxPartitionBytes, (round) => write(round, batches));
+              : writeInRounds(records, policy.maxPartitionBytes, (round) => write(round, batches), maxInFlight > 1);
         // A write that answers synchronously (no records, or a test fake) completes before
         // `subscribe` returns; handle it after, so `inFlight` is never left pointing at it.
         let syncResult: Float64Array | undefined;
@@ -107,11 +124,13 @@ export function writeBatches(
         });
         sync = false;
         if (syncResult) done(syncResult);
-        else if (!subscription.closed) inFlight = subscription;
+        else if (!subscription.closed) entry.subscription = subscription;
+        // A slot still free takes what is already full.
+        if (inFlight.length < maxInFlight && full()) flush();
       };
 
       const schedule = (): void => {
-        if (inFlight) return;
+        if (inFlight.length >= maxInFlight) return;
         if (full() || policy.maxWaitMs <= 0) {
           flush();
           return;
@@ -136,7 +155,7 @@ export function writeBatches(
       return () => {
         input.unsubscribe();
         timer?.unsubscribe();
-        inFlight?.unsubscribe();
+        for (const w of inFlight) w.subscription?.unsubscribe();
       };
     });
 }
@@ -149,19 +168,28 @@ interface RoundState {
 
 /**
  * Splits records into produce rounds so that no partition gets more than `maxPartitionBytes`, nor
- * items of different kinds (see OutboundItemKind), in one request; writes the rounds one after another
- * (keeping each partition's order) and stitches the offsets back into input order. The common
- * case is a single round.
+ * items of different kinds (see OutboundItemKind), in one request, and stitches the offsets back
+ * into input order. The common case is a single round.
+ *
+ * One write in flight: the rounds go one after another, which keeps each partition's order.
+ * Several (`overlapping`): every round is written at once, in order, before the next write is;
+ * the writer places a write's records in their partitions' order when it is subscribed
+ * (kafkajs-writer.ts, inflight-sequences.ts), so a round subscribed only after the previous one
+ * was acknowledged would be placed behind the writes sent meanwhile — its records written after
+ * later ones.
  */
 function writeInRounds(
   records: readonly OutboundItem[],
   maxPartitionBytes: number,
   write: (items: readonly OutboundItem[]) => Observable<Float64Array>,
+  overlapping: boolean,
 ): Observable<Float64Array> {
   const rounds = produceRounds(records, maxPartitionBytes);
   if (rounds.length === 1) return write(records);
+  const writeRound = (round: (typeof rounds)[number]): Observable<{ round: (typeof rounds)[number]; offsets: Float64Array }> =>
+    write(round.records).pipe(map((offsets) => ({ round, offsets })));
   return from(rounds).pipe(
-    concatMap((round) => write(round.records).pipe(map((offsets) => ({ round, offsets })))),
+    overlapping ? mergeMap(writeRound) : concatMap(writeRound),
     reduce((all, { round, offsets }) => {
       for (let j = 0; j < round.indices.length; j++) all[round.indices[j]!] = offsets[j]!;
       return all;
