@@ -21,6 +21,8 @@ export interface AvroSchemaFetchOptions {
   readonly converter: AvroConverter;
   /** The sides the flow's converter reads as Avro. */
   readonly sides: readonly ('key' | 'value')[];
+  /** Source topics whose records are never Avro (MM2's heartbeats): no schema is fetched for them. */
+  readonly passes?: (sourceTopic: string) => boolean;
   readonly outage: OutageTracker;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
@@ -31,7 +33,7 @@ export class AvroSchemaFetch {
 
   /** The batch, once the writer schemas of its records are known; an observable only when the registry must be asked. */
   prepare(batch: SourceBatch): SourceBatch | Observable<SourceBatch> {
-    if (batch.kind !== 'records') return batch;
+    if (batch.kind !== 'records' || this.options.passes?.(batch.topic) === true) return batch;
     const { converter, sides } = this.options;
     let missing: Set<number> | undefined;
     for (const record of batch.records) {

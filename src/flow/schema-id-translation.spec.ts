@@ -269,3 +269,19 @@ test('a side the avro converter wrote (a local id) has the schema it was written
     /offset 5 .*the Avro schema the avro converter wrote its value with could not be registered under subject "primary\.orders-value": .*409/,
   );
 });
+
+test("MM2's heartbeats pass untouched, the registries never asked: their value (version 0, then a timestamp) only looks like schema id 1", async () => {
+  const { source, target, translation } = setup({ strict: true, passes: (topic) => topic === 'heartbeats' });
+  source.add('orders-value', ORDER); // id 1 is known: a heartbeat must not be "translated" as if it were one
+  const heartbeat = Buffer.alloc(10);
+  heartbeat.writeBigInt64BE(1_764_633_600_000n, 2); // version int16 0, then the timestamp: bytes 1-4 read as id 1
+  assert.equal(heartbeat.readInt32BE(1), 1);
+  const beat = {
+    ...batch([{ ...record(3, heartbeat), source: { topic: 'heartbeats', partition: 0, offset: 3 }, topic: 'primary.heartbeats' }]),
+    source: { topic: 'heartbeats', partition: 0 },
+  };
+  const out = await settle(translation.translate(beat));
+  assert.equal(out, beat);
+  assert.deepEqual([...out.records[0]!.value!], [...heartbeat]);
+  assert.deepEqual([source.calls, target.calls], [[], []]);
+});

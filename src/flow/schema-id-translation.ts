@@ -36,6 +36,11 @@ export interface SchemaIdTranslationOptions {
   readonly target: SchemaRegistryClient;
   /** The sides in the wire format; a null side passes (a tombstone, a record without key). */
   readonly sides: readonly RecordSide[];
+  /**
+   * Source topics whose records are never in a registry's format, passed as they are: MM2's
+   * heartbeats (version 0 then a timestamp, whose first bytes look like schema id 1).
+   */
+  readonly passes?: (sourceTopic: string) => boolean;
   /** A non-null side that is not in the wire format fails the record (otherwise it passes as it is). */
   readonly strict: boolean;
   /** Whose setting it is, for failures: `flow primary->backup`. */
@@ -64,6 +69,7 @@ export class SchemaIdTranslation {
 
   /** The batch with every id replaced; an observable only when a registry must be asked first. */
   translate(batch: DecodedFlowBatch): DecodedFlowBatch | Observable<DecodedFlowBatch> {
+    if (this.options.passes?.(batch.source.topic) === true) return batch;
     let missing: Map<string, Set<number>> | undefined;
     for (const record of batch.records) {
       for (const side of this.options.sides) {

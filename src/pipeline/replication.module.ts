@@ -178,27 +178,29 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       if (avroSides.length > 0) {
         bind(AvroSchemaFetch)
           .toResolvedValue(
-            (scheduler: Scheduler, logger: Logger, status: FlowStatus, converter: AvroConverter): AvroSchemaFetch =>
+            (scheduler: Scheduler, logger: Logger, status: FlowStatus, converter: AvroConverter, policy: ReplicationPolicy): AvroSchemaFetch =>
               new AvroSchemaFetch({
                 source: sourceRegistry,
                 converter,
                 sides: avroSides,
+                passes: (topic) => policy.isHeartbeatsTopic(topic),
                 outage: status.outages.tracker(flow.source, readingSchemas, logger, () => scheduler.now()),
                 scheduler,
                 logger,
               }),
-            [Scheduler, Logger, FlowStatus, AvroConverter],
+            [Scheduler, Logger, FlowStatus, AvroConverter, ReplicationPolicy],
           )
           .inSingletonScope();
       }
       bind(SchemaIdTranslation)
         .toResolvedValue(
-          (scheduler: Scheduler, logger: Logger, status: FlowStatus, avro: AvroConverter | undefined): SchemaIdTranslation => {
+          (scheduler: Scheduler, logger: Logger, status: FlowStatus, policy: ReplicationPolicy, avro: AvroConverter | undefined): SchemaIdTranslation => {
             const track = (cluster: string, operation: string) => status.outages.tracker(cluster, operation, logger, () => scheduler.now());
             return new SchemaIdTranslation({
               source: sourceRegistry,
               target: httpSchemaRegistry(registrySettings(registries.target)),
               sides: registries.on,
+              passes: (topic) => policy.isHeartbeatsTopic(topic),
               strict: registries.strict,
               path: `flow ${flow.name}`,
               errorTolerance: flow.errors.tolerance,
@@ -211,7 +213,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
               ...(avro === undefined ? {} : { written: (localId: number) => avro.writtenSchema(localId) }),
             });
           },
-          [Scheduler, Logger, FlowStatus, { serviceIdentifier: AvroConverter, optional: true }],
+          [Scheduler, Logger, FlowStatus, ReplicationPolicy, { serviceIdentifier: AvroConverter, optional: true }],
         )
         .inSingletonScope();
     }
