@@ -8,14 +8,14 @@
  * letters naming topic, partition and offset.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry/dist/schemaregistry-client';
 import { AvroDeserializer, AvroSerializer } from '@confluentinc/schemaregistry/dist/serde/avro';
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { startSchemaRegistry, type SchemaRegistry } from '../support/schema-registry';
+import { useSchemaRegistries } from '../support/use-schema-registries';
 import { useKits } from '../support/use-kits';
 
 const ORDER = {
@@ -66,21 +66,14 @@ const TRANSFORMS = [
 ];
 
 describe('the avro converter: field transforms on Avro records, read back through the target registry', { timeout: 600_000 }, () => {
-  let sourceRegistry: SchemaRegistry | undefined;
-  let targetRegistry: SchemaRegistry | undefined;
-  before(async () => {
-    [sourceRegistry, targetRegistry] = await Promise.all([startSchemaRegistry(), startSchemaRegistry()]);
-  });
-  after(async () => {
-    await Promise.all([sourceRegistry?.stop(), targetRegistry?.stop()]);
-  });
+  const registries = useSchemaRegistries();
 
   test('insert_field, cast and replace_field change Avro values; a consumer of the target reads the new fields with the target registry; unreadable records go to the dead letters', async () => {
     const prefix = uniqueName('avro');
     const topic = `${prefix}.orders`;
     const remote = `primary.${topic}`;
     const dlq = `${prefix}-dlq`;
-    const writer = await orderWriter(sourceRegistry!.url, topic);
+    const writer = await orderWriter(registries.source.url, topic);
     const orders = Array.from({ length: 30 }, (_, i) => order(i));
     const values: Buffer[] = [];
     for (const o of orders) values.push(await writer.serialize(o));
@@ -99,7 +92,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
           topics: [`${prefix}\\..*`],
           converter: { value: 'avro' },
           transforms: TRANSFORMS,
-          schema_registry: { source: { url: sourceRegistry!.url }, target: { url: targetRegistry!.url } },
+          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
           errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } },
         },
       ],
@@ -116,7 +109,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
 
     const copied = await target.readAllFlat(remote);
     assert.equal(copied.length, orders.length);
-    const deserializer = new AvroDeserializer(registryClient(targetRegistry!.url), SerdeType.VALUE, {});
+    const deserializer = new AvroDeserializer(registryClient(registries.target.url), SerdeType.VALUE, {});
     const read: unknown[] = [];
     for (const r of copied) read.push({ ...((await deserializer.deserialize(remote, r.value!)) as object) });
     assert.deepEqual(
@@ -127,7 +120,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
       copied.map((r) => r.key?.toString()),
       orders.map((_, i) => `k${i}`),
     );
-    const subjects = await registryClient(targetRegistry!.url).getAllSubjects();
+    const subjects = await registryClient(registries.target.url).getAllSubjects();
     assert.ok(subjects.includes(`${remote}-value`), 'the written schema is registered under the target topic’s subject');
     const dead = await target.readAllFlat(dlq);
     assert.deepEqual(
@@ -140,7 +133,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
     const prefix = uniqueName('avro-none');
     const topic = `${prefix}.orders`;
     const remote = `primary.${topic}`;
-    const writer = await orderWriter(sourceRegistry!.url, topic);
+    const writer = await orderWriter(registries.source.url, topic);
     const values = [await writer.serialize(order(1)), await writer.serialize(order(2)), Buffer.from('plain text'), await writer.serialize(order(4))];
     await source.createTopic(topic, 1);
     await source.produce(
@@ -153,7 +146,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
           topics: [`${prefix}\\..*`],
           converter: { value: 'avro' },
           transforms: TRANSFORMS,
-          schema_registry: { source: { url: sourceRegistry!.url }, target: { url: targetRegistry!.url } },
+          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
         },
       ],
     });
@@ -161,7 +154,7 @@ describe('the avro converter: field transforms on Avro records, read back throug
     assert.equal(result.code, 65, `exit code; stderr:\n${result.stderr}`);
     assert.match(result.stderr, new RegExp(`topic "${topic}" partition 0 offset 2 failed in transform "insert_field".*not in Confluent's wire format`));
     const copied = await target.readAllFlat(remote);
-    const deserializer = new AvroDeserializer(registryClient(targetRegistry!.url), SerdeType.VALUE, {});
+    const deserializer = new AvroDeserializer(registryClient(registries.target.url), SerdeType.VALUE, {});
     const products: unknown[] = [];
     for (const r of copied) products.push(((await deserializer.deserialize(remote, r.value!)) as { product: string }).product);
     assert.deepEqual(products, ['item-1', 'item-2']);

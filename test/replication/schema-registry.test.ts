@@ -6,14 +6,14 @@
  * objects. The target registry gave its first ids to other schemas, so the ids differ.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry/dist/schemaregistry-client';
 import { AvroDeserializer, AvroSerializer } from '@confluentinc/schemaregistry/dist/serde/avro';
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { startSchemaRegistry, type SchemaRegistry } from '../support/schema-registry';
+import { useSchemaRegistries } from '../support/use-schema-registries';
 import { TcpProxy } from '../support/tcp-proxy';
 import { useKits } from '../support/use-kits';
 import type { KafkaRecord } from '../../src/core/record';
@@ -79,21 +79,14 @@ async function readThroughTarget(url: string, topic: string, records: readonly K
 const plain = (o: Order | null): unknown => (o === null ? null : { ...o, ship_to: { ...o.ship_to } });
 
 describe('schema_registry: schema ids moved to the target registry', { timeout: 600_000 }, () => {
-  let sourceRegistry: SchemaRegistry | undefined;
-  let targetRegistry: SchemaRegistry | undefined;
-  before(async () => {
-    [sourceRegistry, targetRegistry] = await Promise.all([startSchemaRegistry(), startSchemaRegistry()]);
-  });
-  after(async () => {
-    await Promise.all([sourceRegistry?.stop(), targetRegistry?.stop()]);
-  });
+  const registries = useSchemaRegistries();
 
   test("Avro records written through the source registry are read back through the target's as the same objects; an unknown id goes to the dead letters", async () => {
     const prefix = uniqueName('sr');
     const topic = `${prefix}.orders`;
     const remote = `primary.${topic}`;
     const dlq = `${prefix}-dlq`;
-    const writer = await orderWriter(sourceRegistry!.url, topic, 0);
+    const writer = await orderWriter(registries.source.url, topic, 0);
     const orders = Array.from({ length: 40 }, (_, i) => order(i));
     const values: (Buffer | null)[] = [];
     for (const o of orders) values.push(await writer.serialize(o));
@@ -105,13 +98,13 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
     await source.createTopic(topic, 1);
     await source.produce(topic, written);
     // The target registry's ids are taken by other schemas: the same schemas get other ids there.
-    await orderWriter(targetRegistry!.url, `${prefix}.elsewhere`, 5);
+    await orderWriter(registries.target.url, `${prefix}.elsewhere`, 5);
 
     const { file } = await writePipeline({
       flows: [
         {
           topics: [`${prefix}\\..*`],
-          schema_registry: { source: { url: sourceRegistry!.url }, target: { url: targetRegistry!.url } },
+          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
           errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } },
         },
       ],
@@ -138,7 +131,7 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
       values.slice(0, orders.length).map((v) => v!.subarray(5)),
       'the payload is copied as it was',
     );
-    assert.deepEqual((await readThroughTarget(targetRegistry!.url, remote, copied.slice(0, orders.length))).map(plain), orders.map(plain));
+    assert.deepEqual((await readThroughTarget(registries.target.url, remote, copied.slice(0, orders.length))).map(plain), orders.map(plain));
     assert.deepEqual(
       copied.slice(orders.length).map((r) => r.value),
       [null, Buffer.from('{"not":"avro"}')],
@@ -148,7 +141,7 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
       written.slice(0, -1).map((r) => r.key?.toString()),
     );
 
-    const targetClient = registryClient(targetRegistry!.url);
+    const targetClient = registryClient(registries.target.url);
     assert.ok((await targetClient.getAllSubjects()).includes(`${remote}-value`), 'registered under the target topic’s subject');
     const dead = await target.readAllFlat(dlq);
     assert.deepEqual(
@@ -161,7 +154,7 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
     const prefix = uniqueName('sr-none');
     const topic = `${prefix}.orders`;
     const remote = `primary.${topic}`;
-    const writer = await orderWriter(sourceRegistry!.url, topic, 0);
+    const writer = await orderWriter(registries.source.url, topic, 0);
     const values = [await writer.serialize(order(1)), await writer.serialize(order(2)), await writer.serialize(order(3))];
     const unknownId = writer.id + 1000;
     values.push(Buffer.concat([Buffer.from([0]), Buffer.alloc(4), values[0]!.subarray(5)]));
@@ -173,7 +166,7 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
       values.map((value, i) => ({ partition: 0, key: null, value, headers: [], timestamp: T0 + i })),
     );
     const { file } = await writePipeline({
-      flows: [{ topics: [`${prefix}\\..*`], schema_registry: { source: { url: sourceRegistry!.url }, target: { url: targetRegistry!.url } } }],
+      flows: [{ topics: [`${prefix}\\..*`], schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } } }],
     });
     const result = await runCli(['run', file], 180_000);
     assert.equal(result.code, 65, `exit code; stderr:\n${result.stderr}`);
@@ -184,21 +177,21 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
       ),
     );
     const copied = await target.readAllFlat(remote);
-    assert.deepEqual((await readThroughTarget(targetRegistry!.url, remote, copied)).map(plain), [order(1), order(2), order(3)].map(plain));
+    assert.deepEqual((await readThroughTarget(registries.target.url, remote, copied)).map(plain), [order(1), order(2), order(3)].map(plain));
   });
 
   test('an unreachable source registry is an outage: nothing is copied or lost meanwhile, and everything follows once it answers; its password is never logged', async () => {
     const prefix = uniqueName('sr-down');
     const topic = `${prefix}.orders`;
     const remote = `primary.${topic}`;
-    const writer = await orderWriter(sourceRegistry!.url, topic, 0);
+    const writer = await orderWriter(registries.source.url, topic, 0);
     const orders = Array.from({ length: 20 }, (_, i) => order(i));
     const written: TestRecord[] = [];
     for (const [i, o] of orders.entries()) written.push({ partition: 0, key: null, value: await writer.serialize(o), headers: [], timestamp: T0 + i });
     await source.createTopic(topic, 1);
     await source.produce(topic, written);
 
-    const registryPort = Number(new URL(sourceRegistry!.url).port);
+    const registryPort = Number(new URL(registries.source.url).port);
     const proxy = await TcpProxy.start({ targetPort: registryPort });
     proxy.cut('refuse');
     const { file } = await writePipeline({
@@ -207,10 +200,10 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
           topics: [`${prefix}\\..*`],
           schema_registry: {
             source: {
-              url: sourceRegistry!.url.replace(`:${registryPort}/`, `:${proxy.address.split(':')[1]}/`),
+              url: registries.source.url.replace(`:${registryPort}/`, `:${proxy.address.split(':')[1]}/`),
               basic_auth: { username: 'mirror', password: REGISTRY_PASSWORD },
             },
-            target: { url: targetRegistry!.url },
+            target: { url: registries.target.url },
           },
         },
       ],
@@ -231,7 +224,7 @@ describe('schema_registry: schema ids moved to the target registry', { timeout: 
       await proxy.close();
     }
     const copied = await target.readAllFlat(remote);
-    assert.deepEqual((await readThroughTarget(targetRegistry!.url, remote, copied)).map(plain), orders.map(plain));
+    assert.deepEqual((await readThroughTarget(registries.target.url, remote, copied)).map(plain), orders.map(plain));
     assert.ok(
       run.logs.some((l) => l.level === 'warn' && l.meta['cluster'] === 'primary'),
       'the outage was reported',
