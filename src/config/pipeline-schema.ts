@@ -375,7 +375,7 @@ const batchingSchema = z
     forward_compressed_min_bytes: nonNegativeInt()
       .default(8192)
       .describe(
-        'Compressed source batches smaller than this are re-encoded rather than forwarded: Kafka takes one batch per partition per produce request, and a compressed batch cannot be joined with others, so forwarding many small ones costs a produce round each.',
+        'Compressed source batches smaller than this are not forwarded as they are: Kafka takes one batch per partition per produce request, and a compressed batch cannot be joined with others, so forwarding many small ones costs a produce round each. Their records are decompressed into uncompressed batches instead (byte for byte, joined with the others), or, when `producer.compression` is set, re-encoded with it.',
       ),
   })
   .describe('Batches written to the target, per target partition; a batch is written when any limit is reached. MM2: producer `batch.size` / `linger.ms`.');

@@ -24,13 +24,15 @@ useKits(
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 
 /**
- * The two ways records travel: decoded and re-encoded (what a flow with transforms does), and
+ * The three ways records travel: decoded and re-encoded (what a flow with transforms does), and
  * in the record batches they were fetched in (flows without transforms; here compressed batches
- * too however small they are). Every test runs both ways.
+ * too however small they are), and with every compressed batch inflated into an uncompressed one
+ * (what small compressed batches get by default). Every test runs all three ways.
  */
 const MODES = [
   { name: 're-encoded record by record', batching: { forward_batches: false }, forwards: false },
   { name: 'forwarded in their fetched record batches', batching: { forward_compressed_min_bytes: 0 }, forwards: true },
+  { name: 'compressed batches inflated and joined with others', batching: { forward_compressed_min_bytes: 1 << 20 }, forwards: true },
 ] as const;
 type Mode = (typeof MODES)[number];
 

@@ -107,17 +107,57 @@ test('forwarding decodes the batches whose bytes would not reproduce their recor
   }
 });
 
-test('forwarding decodes compressed batches below the size threshold, and batches compressed other than asked', async () => {
+test('forwarding inflates compressed batches below the size threshold: the same batch uncompressed, records byte for byte', async () => {
   const lz4 = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.LZ4 });
   const small = await lz4(0, 2);
   const large = await lz4(2, 200);
   const uncompressed = await storedBatch(202, messages(1));
-  const decoded = await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, small, large, uncompressed);
+  const decoded = (await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, small, large, uncompressed)) as FetchedRecordBatch[];
   assert.deepEqual(
-    decoded.map((m) => (isFetchedRecordBatch(m) ? 'whole' : 'record')),
-    ['record', 'record', 'whole', 'whole'],
-    'a small uncompressed batch is forwarded: it can be joined with others',
+    decoded.map((m) => [m.recordBatch.baseOffset, m.recordBatch.compressed]),
+    [
+      [0, false],
+      [2, true],
+      [202, false],
+    ],
+    'the small batch is inflated (it can be joined with others), the large one forwarded as it is',
   );
+  const inflated = decoded[0]!.recordBatch.bytes;
+  assert.equal(inflated.readInt16BE(21) & 0x07, 0, 'no codec');
+  assert.equal(inflated.readInt32BE(8), inflated.length - 12, 'its length field');
+  assert.equal(inflated.readUInt32BE(17), crc32c(inflated.subarray(21)) >>> 0, 'its CRC');
+  assert.deepEqual(inflated.subarray(0, 8), small.subarray(0, 8), 'base offset as fetched');
+  assert.deepEqual(inflated.subarray(12, 17), small.subarray(12, 17), 'leader epoch and magic as fetched');
+  assert.deepEqual(inflated.subarray(23, 61), small.subarray(23, 61), 'offsets, timestamps, producer and count as fetched');
+  assert.deepEqual(await decodeRecordBatch(inflated), await decodeRecordBatch(small));
+  assert.deepEqual(decoded[0]!.batchContext, { firstOffset: '0', lastOffsetDelta: 1, producerId: '4711', inTransaction: false, isControlBatch: false });
+
+  for (const codec of [CompressionTypes.GZIP, CompressionTypes.Snappy, CompressionTypes.ZSTD]) {
+    const batch = await storedBatch(7, messages(5), { compression: codec, transactional: true });
+    const [whole] = (await decodeWith({ ...ANY, minCompressedBytes: batch.length + 1 }, batch)) as FetchedRecordBatch[];
+    assert.equal(whole!.recordBatch.compressed, false, `codec ${codec} inflated`);
+    assert.equal(whole!.batchContext.inTransaction, true, 'a transactional batch stays one');
+    assert.deepEqual(await decodeRecordBatch(whole!.recordBatch.bytes), await decodeRecordBatch(batch));
+  }
+});
+
+test('forwarding decodes small compressed batches that would not be forwarded once inflated', async () => {
+  const small = await storedBatch(0, messages(40), { compression: CompressionTypes.ZSTD });
+  const decoded = await decodeWith({ ...ANY, minCompressedBytes: small.length + 1, maxBytes: small.length }, small);
+  assert.ok(decoded.length === 40 && !decoded.some(isFetchedRecordBatch), 'uncompressed, it is larger than a produce request may be');
+  const gapped = Buffer.from(small);
+  gapped.writeInt32BE(45, 23);
+  assert.ok(!(await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, gapped)).some(isFetchedRecordBatch), 'offset gaps');
+  const appendTime = await storedBatch(0, messages(3), { compression: CompressionTypes.ZSTD, attributes: 0x08 });
+  assert.ok(!(await decodeWith({ ...ANY, minCompressedBytes: appendTime.length + 1 }, appendTime)).some(isFetchedRecordBatch), 'LogAppendTime');
+});
+
+test('forwarding decodes small compressed batches when the target compresses, and batches compressed other than asked', async () => {
+  const lz4 = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.LZ4 });
+  const small = await lz4(0, 2);
+  const decodedSmall = await decodeWith({ ...ANY, codec: CompressionTypes.LZ4, minCompressedBytes: small.length + 1 }, small);
+  assert.deepEqual(offsets(decodedSmall), ['0', '1']);
+  assert.ok(!decodedSmall.some(isFetchedRecordBatch));
   const zstd = await storedBatch(10, messages(10), { compression: CompressionTypes.ZSTD });
   const onlyZstd = await decodeWith({ ...ANY, codec: CompressionTypes.ZSTD }, await lz4(0, 10), zstd);
   assert.equal(onlyZstd.filter(isFetchedRecordBatch).length, 1);

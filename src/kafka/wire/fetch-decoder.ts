@@ -25,21 +25,28 @@
  * control batches (transaction markers, never replicated), LogAppendTime batches (each record's
  * timestamp is the batch's append time, which the target would not keep), batches with offset
  * gaps left by compaction (the target assigns offsets by count, and rejects a count that does not
- * match the offset range), and batches with the delete-horizon flag of the log cleaner. Small
- * compressed batches are decoded too: Kafka takes one batch per partition per produce request, and
- * uncompressed batches can be joined into one cheaply (record-batch-encoder.ts), but compressed
- * ones each need a produce round of their own, which costs more than re-encoding small ones.
+ * match the offset range), and batches with the delete-horizon flag of the log cleaner.
+ *
+ * Small compressed batches are not forwarded as they are: Kafka takes one batch per partition per
+ * produce request, and uncompressed batches can be joined into one cheaply (record-batch-encoder.ts),
+ * but compressed ones each need a produce round of their own. When the target takes any codec,
+ * such a batch is inflated instead: its records are decompressed into an uncompressed batch with
+ * the same header, records byte for byte, which is then forwarded and joined like any other
+ * uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
+ * record. When the target compresses with a codec of its own, they are decoded and re-encoded.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
-import { kafkajsFetchDecoding, type KafkajsResponseDecoder } from './kafkajs-internals';
+import { kafkajsFetchDecoding, kafkajsLookupCodec, type KafkajsResponseDecoder } from './kafkajs-internals';
 
 import {
   ATTRIBUTES_OFFSET,
   BATCH_HEADER_BYTES,
   CODEC_MASK,
   CONTROL_FLAG,
+  CRC_OFFSET,
   DELETE_HORIZON_FLAG,
   LAST_OFFSET_DELTA_OFFSET,
   LOG_APPEND_TIME_FLAG,
@@ -55,7 +62,7 @@ const NOT_FORWARDED = LOG_APPEND_TIME_FLAG | CONTROL_FLAG | DELETE_HORIZON_FLAG;
 export interface ForwardPolicy {
   /** Forward only batches with this codec (attributes bits 0-2); absent: any codec. */
   readonly codec?: number;
-  /** Compressed batches smaller than this are decoded. */
+  /** Compressed batches smaller than this are inflated (without `codec`) or decoded. */
   readonly minCompressedBytes: number;
   /** Batches larger than this are decoded. */
   readonly maxBytes: number;
@@ -115,6 +122,25 @@ function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch |
   };
 }
 
+/**
+ * A small compressed batch as the uncompressed batch it holds, forwardable like one; undefined
+ * when it is not a small compressed batch the policy forwards uncompressed, or would not be
+ * forwarded once inflated (too large, offset gaps, a flag that keeps it from being forwarded).
+ */
+async function inflated(bytes: Buffer, policy: ForwardPolicy): Promise<FetchedRecordBatch | undefined> {
+  const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
+  const codec = attributes & CODEC_MASK;
+  if (policy.codec !== undefined || codec === 0 || bytes.length >= policy.minCompressedBytes || (attributes & NOT_FORWARDED) !== 0) return undefined;
+  const records = await kafkajsLookupCodec()(codec).decompress(bytes.subarray(BATCH_HEADER_BYTES));
+  const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + records.length);
+  bytes.copy(batch, 0, 0, BATCH_HEADER_BYTES);
+  records.copy(batch, BATCH_HEADER_BYTES);
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt16BE(attributes & ~CODEC_MASK, ATTRIBUTES_OFFSET);
+  batch.writeUInt32BE(crc32c(batch.subarray(ATTRIBUTES_OFFSET)) >>> 0, CRC_OFFSET);
+  return forwardable(batch, policy);
+}
+
 /** Decodes the records of one whole v2 batch (as fetched) the way kafkajs's consumer would. */
 export async function decodeRecordBatch(bytes: Buffer): Promise<DecodedRecord[]> {
   const { Decoder, decodeRecordBatch: decode } = kafkajsFetchDecoding();
@@ -136,7 +162,7 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
     if (end > buffer.length) break;
     const bytes = buffer.subarray(position, end);
     position = end;
-    const whole = policy === undefined ? undefined : forwardable(bytes, policy);
+    const whole = policy === undefined ? undefined : (forwardable(bytes, policy) ?? (await inflated(bytes, policy)));
     if (whole !== undefined) {
       messages.push(whole);
       continue;

@@ -118,6 +118,25 @@ describe('fetch responses of records written by the Java producer', () => {
       );
       assert.deepEqual((await decodeRecordBatch(whole.recordBatch.bytes)).map(fields), EXPECTED);
     });
+
+    if (id !== 0)
+      it(`inflates a small ${codec} batch into the uncompressed batch of the same records, joined with uncompressed ones when written`, async () => {
+        const policy = { minCompressedBytes: 1 << 20, maxBytes: 1 << 20 };
+        const partition = await withRecordBatchForwarding(policy, () => fetchedPartition(`java-producer-fetch-${codec}.hex`));
+        const whole = partition.messages[0] as FetchedRecordBatch;
+        assert.ok(partition.messages.length === 1 && isFetchedRecordBatch(whole));
+        assert.equal(whole.recordBatch.compressed, false);
+        assert.equal(whole.recordBatch.bytes.readInt16BE(21) & 0x07, 0);
+        assert.equal(crc32c(whole.recordBatch.bytes.subarray(21)) >>> 0, whole.recordBatch.bytes.readUInt32BE(17));
+        assert.deepEqual((await decodeRecordBatch(whole.recordBatch.bytes)).map(fields), EXPECTED);
+        const none = await withRecordBatchForwarding(policy, () => fetchedPartition('java-producer-fetch-none.hex'));
+        const uncompressed = (none.messages[0] as FetchedRecordBatch).recordBatch.bytes;
+        assert.equal(
+          whole.recordBatch.bytes.subarray(61).toString('hex'),
+          uncompressed.subarray(61).toString('hex'),
+          "the Java producer's records, byte for byte",
+        );
+      });
   }
 
   it('encodes the same records into the same record bytes as the Java producer', async () => {
