@@ -100,6 +100,9 @@ test('chooseMetadataVersion takes the highest version both sides speak', () => {
   assert.equal(chooseMetadataVersion(undefined), undefined);
 });
 
+/** The fake broker answers at once; the probe's 2 s default is for real brokers, too short on a machine under load. */
+const UNHURRIED = { timeoutMs: 30_000 };
+
 /** A fake broker that answers each request frame with the next canned reply. */
 async function fakeBroker(reply: (apiKey: number, version: number, correlationId: number) => Buffer | undefined): Promise<Server> {
   const server = createServer((socket: Socket) => {
@@ -126,24 +129,24 @@ test('probeKafka and isBrokerReady accept a broker that lists itself in Metadata
     apiKey === 18 ? apiVersionsPayload(correlationId, 0, [[3, 0, 13]]) : metadataPayload(version, correlationId, [[1, '127.0.0.1', port]]),
   );
   port = (server.address() as AddressInfo).port;
-  const result = await probeKafka('127.0.0.1', port);
+  const result = await probeKafka('127.0.0.1', port, UNHURRIED);
   assert.equal(result.metadata?.clusterId, 'cluster-1');
-  assert.equal(await isBrokerReady('127.0.0.1', port), true);
+  assert.equal(await isBrokerReady('127.0.0.1', port, UNHURRIED.timeoutMs), true);
 });
 
 test('isBrokerReady is false while the broker does not list itself (still fenced)', async () => {
   const server = await fakeBroker((apiKey, version, correlationId) =>
     apiKey === 18 ? apiVersionsPayload(correlationId, 0, [[3, 0, 13]]) : metadataPayload(version, correlationId, []),
   );
-  assert.equal(await isBrokerReady('127.0.0.1', (server.address() as AddressInfo).port), false);
+  assert.equal(await isBrokerReady('127.0.0.1', (server.address() as AddressInfo).port, UNHURRIED.timeoutMs), false);
 });
 
 test('probeKafka rejects when the connection closes before an answer', async () => {
   const server = await fakeBroker(() => undefined);
-  await assert.rejects(probeKafka('127.0.0.1', (server.address() as AddressInfo).port), /closed before the broker answered/);
+  await assert.rejects(probeKafka('127.0.0.1', (server.address() as AddressInfo).port, UNHURRIED), /closed before the broker answered/);
 });
 
 test('probeKafka rejects an ApiVersions error code', async () => {
   const server = await fakeBroker((_key, _version, correlationId) => apiVersionsPayload(correlationId, 35, []));
-  await assert.rejects(probeKafka('127.0.0.1', (server.address() as AddressInfo).port), /error code 35/);
+  await assert.rejects(probeKafka('127.0.0.1', (server.address() as AddressInfo).port, UNHURRIED), /error code 35/);
 });

@@ -188,11 +188,15 @@ export class TcpProxy {
   private pump(link: Link, from: Socket, to: Socket): void {
     const queue: { at: number; chunk: Buffer }[] = [];
     let timer: NodeJS.Timeout | undefined;
+    // One wait for 'drain' at a time: several delayed chunks may be written into a full socket in one flush.
+    let draining = false;
     const write = (chunk: Buffer): void => {
       if (to.destroyed) return;
-      if (!to.write(chunk) && !link.frozen) {
+      if (!to.write(chunk) && !link.frozen && !draining) {
+        draining = true;
         from.pause();
         to.once('drain', () => {
+          draining = false;
           if (!link.frozen && !from.destroyed) from.resume();
         });
       }
