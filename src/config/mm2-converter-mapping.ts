@@ -15,6 +15,11 @@ type Props = ReadonlyMap<string, Mm2Property>;
 
 const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
+/** Schema Registry converters mirrorflow does not run, by class, with the format they read. */
+const SCHEMA_REGISTRY_CONVERTERS: Readonly<Record<string, string>> = {
+  'io.confluent.connect.protobuf.ProtobufConverter': 'Protobuf',
+  'io.confluent.connect.json.JsonSchemaConverter': 'JSON Schema',
+};
 
 export interface ConverterMappingContext {
   readonly values: Mm2Values;
@@ -51,6 +56,15 @@ function converterOf(
     const schemas = schemasProp === undefined ? true : values.boolean(schemasProp);
     if (schemas === undefined) return undefined;
     return schemas ? 'json_envelope' : 'json';
+  }
+  const registryFormat = SCHEMA_REGISTRY_CONVERTERS[className];
+  if (registryFormat !== undefined) {
+    values.report(
+      prop,
+      `names ${className}, Confluent's ${registryFormat} converter, which mirrorflow does not run: it cannot decode ${registryFormat} ${side}s for a field-level transform`,
+      `to copy the records with their schema ids moved to the target's Schema Registry, leave ${side}.converter out (the ${side}s are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [${side}]) in the YAML; a field-level SMT on the ${side} cannot run then`,
+    );
+    return undefined;
   }
   values.report(
     prop,
