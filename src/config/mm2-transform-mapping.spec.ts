@@ -136,8 +136,8 @@ describe('mm2.properties transforms and predicates', () => {
   });
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
-    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.protobuf.ProtobufConverter']), [
-      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
+    assert.deepEqual(problems(['primary->backup.key.converter = com.example.kafka.XmlConverter']), [
+      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: com.example.kafka.XmlConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
