@@ -19,6 +19,11 @@ type Props = ReadonlyMap<string, Mm2Property>;
 const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
+/** Schema Registry converters mirrorflow does not run, by class, with the format they read. */
+const SCHEMA_REGISTRY_CONVERTERS: Readonly<Record<string, string>> = {
+  'io.confluent.connect.protobuf.ProtobufConverter': 'Protobuf',
+  'io.confluent.connect.json.JsonSchemaConverter': 'JSON Schema',
+};
 
 export interface ConverterMappingContext {
   readonly values: Mm2Values;
@@ -120,6 +125,15 @@ function converterOf(
     return schemas ? 'json_envelope' : 'json';
   }
   if (className === AVRO_CONVERTER || simple === 'AvroConverter') return 'avro';
+  const registryFormat = SCHEMA_REGISTRY_CONVERTERS[className];
+  if (registryFormat !== undefined) {
+    values.report(
+      prop,
+      `names ${className}, Confluent's ${registryFormat} converter, which mirrorflow does not run: it cannot decode ${registryFormat} ${side}s for a field-level transform`,
+      `to copy the records with their schema ids moved to the target's Schema Registry, leave ${side}.converter out (the ${side}s are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [${side}]) in the YAML; a field-level SMT on the ${side} cannot run then`,
+    );
+    return undefined;
+  }
   values.report(
     prop,
     `names Java code, which mirrorflow cannot run: ${className} is not a converter mirrorflow has`,

@@ -333,7 +333,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     type: 'list',
     default: '',
     support: mapped(
-      'flows[].transforms[].when of a Filter (transforms.<alias>.predicate, .negate), with predicates.<alias>.type per flow: TopicNameMatches = topic_matches, HasHeaderKey = has_header, RecordIsTombstone = is_tombstone',
+      'flows[].transforms[].when and .negate of any transform (transforms.<alias>.predicate, .negate), with predicates.<alias>.type per flow: TopicNameMatches = topic_matches, HasHeaderKey = has_header, RecordIsTombstone = is_tombstone',
     ),
   },
   { key: 'config.action.reload', group: 'connect', type: 'string', default: 'restart', support: noEffect('mirrorflow reads its configuration once, at start') },

@@ -136,8 +136,8 @@ describe('mm2.properties transforms and predicates', () => {
   });
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
-    assert.deepEqual(problems(['primary->backup.key.converter = io.confluent.connect.protobuf.ProtobufConverter']), [
-      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
+    assert.deepEqual(problems(['primary->backup.key.converter = com.example.kafka.XmlConverter']), [
+      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: com.example.kafka.XmlConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
@@ -167,6 +167,20 @@ describe('mm2.properties transforms and predicates', () => {
     assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.avro.AvroConverter']), [
       'mm2.properties:5:35: AvroConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
     ]);
+  });
+
+  it("refuses Confluent's Protobuf and JSON Schema converters naming the key and line, and points at schema_registry id translation", () => {
+    assert.deepEqual(
+      problems([
+        'value.converter = io.confluent.connect.protobuf.ProtobufConverter',
+        'value.converter.schema.registry.url = http://127.0.0.1:8081',
+        'primary->backup.key.converter = io.confluent.connect.json.JsonSchemaConverter',
+      ]),
+      [
+        "mm2.properties:5:19: names io.confluent.connect.protobuf.ProtobufConverter, Confluent's Protobuf converter, which mirrorflow does not run: it cannot decode Protobuf values for a field-level transform at value.converter (to copy the records with their schema ids moved to the target's Schema Registry, leave value.converter out (the values are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [value]) in the YAML; a field-level SMT on the value cannot run then)",
+        "mm2.properties:7:33: names io.confluent.connect.json.JsonSchemaConverter, Confluent's JSON Schema converter, which mirrorflow does not run: it cannot decode JSON Schema keys for a field-level transform at primary->backup.key.converter (to copy the records with their schema ids moved to the target's Schema Registry, leave key.converter out (the keys are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [key]) in the YAML; a field-level SMT on the key cannot run then)",
+      ],
+    );
   });
 
   it('refuses a class without a built-in, naming the alias, the class, the line and what to use instead', () => {
@@ -246,22 +260,97 @@ describe('mm2.properties transforms and predicates', () => {
     ]);
   });
 
-  it('refuses a predicate on a transform other than Filter', () => {
+  it("maps a predicate (and negate) on any SMT onto the step's when, as on a Filter", () => {
+    const parsed = parse([
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter.schemas.enable = false',
+      'key.converter = org.apache.kafka.connect.json.JsonConverter',
+      'key.converter.schemas.enable = false',
+      'primary->backup.transforms = route, tag, rekey',
+      'primary->backup.predicates = orders, tagged, dead',
+      'primary->backup.transforms.route.type = RegexRouter',
+      'primary->backup.transforms.route.regex = primary\\\\.(.*)',
+      'primary->backup.transforms.route.replacement = dr.$1',
+      'primary->backup.transforms.route.predicate = orders',
+      'primary->backup.transforms.tag.type = org.apache.kafka.connect.transforms.InsertHeader',
+      'primary->backup.transforms.tag.header = origin',
+      'primary->backup.transforms.tag.value.literal = dc1',
+      'primary->backup.transforms.tag.predicate = tagged',
+      'primary->backup.transforms.tag.negate = true',
+      'primary->backup.transforms.rekey.type = org.apache.kafka.connect.transforms.ValueToKey',
+      'primary->backup.transforms.rekey.fields = id',
+      'primary->backup.transforms.rekey.predicate = dead',
+      'primary->backup.transforms.rekey.negate = true',
+      'primary->backup.predicates.orders.type = TopicNameMatches',
+      'primary->backup.predicates.orders.pattern = primary\\\\.orders',
+      'primary->backup.predicates.tagged.type = HasHeaderKey',
+      'primary->backup.predicates.tagged.name = origin',
+      'primary->backup.predicates.dead.type = RecordIsTombstone',
+    ]);
+    assert.deepEqual(steps(parsed), [
+      { type: 'rename_topic', regex: 'primary\\.(.*)', replacement: 'dr.$1', when: { topic_matches: 'primary\\.orders' } },
+      { type: 'insert_header', header: 'origin', value: 'dc1', when: { has_header: 'origin' }, negate: true },
+      { type: 'value_to_key', fields: ['id'], when: { is_tombstone: true }, negate: true },
+    ]);
+  });
+
+  it('reads replace.null.with.default where Connect 4.3.1 defines it: true (its default) is what the built-ins do, false is refused', () => {
+    const smts = [
+      'Cast$Value',
+      'ExtractField$Value',
+      'HeaderFrom$Value',
+      'InsertField$Value',
+      'MaskField$Value',
+      'ReplaceField$Value',
+      'SetSchemaMetadata$Value',
+      'TimestampConverter$Value',
+      'ValueToKey',
+    ];
+    const required: Readonly<Record<string, readonly string[]>> = {
+      Cast$Value: ['spec = amount:float64'],
+      ExtractField$Value: ['field = id'],
+      HeaderFrom$Value: ['fields = tag', 'headers = tag', 'operation = copy'],
+      InsertField$Value: ['static.field = f', 'static.value = v'],
+      MaskField$Value: ['fields = card'],
+      SetSchemaMetadata$Value: ['schema.name = x.Y'],
+      TimestampConverter$Value: ['target.type = unix'],
+      ValueToKey: ['fields = id'],
+    };
+    const lines = (replace: string) => [
+      'key.converter = org.apache.kafka.connect.json.JsonConverter',
+      'value.converter = org.apache.kafka.connect.json.JsonConverter',
+      `primary->backup.transforms = ${smts.map((_, i) => `t${i}`).join(', ')}`,
+      ...smts.flatMap((smt, i) => [
+        `primary->backup.transforms.t${i}.type = org.apache.kafka.connect.transforms.${smt}`,
+        ...(required[smt] ?? []).map((option) => `primary->backup.transforms.t${i}.${option}`),
+        `primary->backup.transforms.t${i}.replace.null.with.default = ${replace}`,
+      ]),
+    ];
+    const parsed = parse(lines(' TRUE '));
+    assert.deepEqual(
+      steps(parsed).map((s) => s.type),
+      ['cast', 'extract_field', 'header_from', 'insert_field', 'mask_field', 'replace_field', 'set_schema_metadata', 'timestamp_converter', 'value_to_key'],
+    );
+    assert.ok(steps(parsed).every((s) => !Object.keys(s).some((k) => k.includes('null'))));
+    const refused = problems(lines('false'));
+    assert.equal(refused.length, smts.length);
+    assert.match(
+      refused[1]!,
+      /^mm2\.properties:\d+:\d+: is not supported: mirrorflow's extract_field reads a null struct field that has a default as its default, as ExtractField\$Value does with replace\.null\.with\.default = true \(Connect's default\) at primary->backup\.transforms\.t1\.replace\.null\.with\.default \(remove the key; /,
+    );
     assert.deepEqual(
       problems([
-        'primary->backup.transforms = route',
-        'primary->backup.predicates = p',
-        'primary->backup.transforms.route.type = RegexRouter',
-        'primary->backup.transforms.route.regex = (.*)',
-        'primary->backup.transforms.route.replacement = x.$1',
-        'primary->backup.transforms.route.predicate = p',
-        'primary->backup.predicates.p.type = HasHeaderKey',
-        'primary->backup.predicates.p.name = h',
+        'value.converter = org.apache.kafka.connect.json.JsonConverter',
+        'primary->backup.transforms = h',
+        'primary->backup.transforms.h.type = HoistField$Value',
+        'primary->backup.transforms.h.field = f',
+        'primary->backup.transforms.h.replace.null.with.default = true',
       ]),
       [
-        'mm2.properties:10:46: a predicate on RegexRouter (transform "route") is not supported yet: mirrorflow applies predicates to Filter only at primary->backup.transforms.route.predicate (leave the predicate out, or convert the file and narrow the step by hand)',
+        'mm2.properties:9:1: unknown option "replace.null.with.default" for HoistField$Value at primary->backup.transforms.h.replace.null.with.default (HoistField$Value reads: field)',
       ],
     );
+    assert.match(problems([...lines('yes')])[0]!, /must be true or false/);
   });
 
   it('convert writes the mapped transforms into the YAML, each with its key', () => {

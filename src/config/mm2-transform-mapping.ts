@@ -1,7 +1,8 @@
 /**
  * A flow's Connect SMTs and predicates, as MM2 hands them to its connectors (`transforms`,
  * `transforms.<alias>.type` and options, `.predicate`, `.negate`; `predicates`,
- * `predicates.<alias>.type` and options), as the flow's built-in transforms.
+ * `predicates.<alias>.type` and options), as the flow's built-in transforms; a transform's
+ * predicate becomes the step's `when` (and `negate`), which every step takes.
  *
  * Only what reaches the flow counts, as in MM2's `connectorBaseConfig`: the flow's own keys
  * (`A->B.transforms.a.type`) and the top-level `transforms` and `predicates` lists; a top-level
@@ -30,8 +31,19 @@ export interface TransformMappingContext {
 interface OptionSpec {
   readonly option: string;
   readonly required: boolean;
-  readonly kind?: 'list' | 'int';
+  /** `replace-null`: Connect 3.8+'s `replace.null.with.default`, which sets no option of the built-in. */
+  readonly kind?: 'list' | 'int' | 'replace-null';
 }
+
+/**
+ * `replace.null.with.default` (true by default): whether the SMT reads a struct field that is
+ * null as its schema's default (Struct.get) or as null. The built-ins read as with true; false
+ * is refused. (JsonConverter, as mirrorflow's json_envelope, already reads a null field with a
+ * default as its default, so data read by it never holds such a null.)
+ */
+const REPLACE_NULL: Readonly<Record<string, OptionSpec>> = {
+  'replace.null.with.default': { option: 'replace.null.with.default', required: false, kind: 'replace-null' },
+};
 
 interface SmtSpec {
   /** The built-in that does the job. */
@@ -66,38 +78,45 @@ const SMTS: Readonly<Record<string, SmtSpec>> = {
     'timestamp.field': { option: 'timestamp_field', required: false },
     'static.field': { option: 'static_field', required: false },
     'static.value': { option: 'static_value', required: false },
+    ...REPLACE_NULL,
   }),
   ...keyAndValue('ReplaceField', 'replace_field', {
     exclude: { option: 'exclude', required: false, kind: 'list' },
     include: { option: 'include', required: false, kind: 'list' },
     renames: { option: 'renames', required: false, kind: 'list' },
+    ...REPLACE_NULL,
   }),
-  ...keyAndValue('Cast', 'cast', { spec: { option: 'spec', required: true, kind: 'list' } }),
+  ...keyAndValue('Cast', 'cast', { spec: { option: 'spec', required: true, kind: 'list' }, ...REPLACE_NULL }),
   ...keyAndValue('MaskField', 'mask_field', {
     fields: { option: 'fields', required: true, kind: 'list' },
     replacement: { option: 'replacement', required: false },
+    ...REPLACE_NULL,
   }),
   ...keyAndValue('HoistField', 'hoist_field', { field: { option: 'field', required: true } }),
   ...keyAndValue('ExtractField', 'extract_field', {
     field: { option: 'field', required: true },
     'field.syntax.version': { option: 'field_syntax_version', required: false },
+    ...REPLACE_NULL,
   }),
   ...keyAndValue('Flatten', 'flatten', { delimiter: { option: 'delimiter', required: false } }),
   ...keyAndValue('HeaderFrom', 'header_from', {
     fields: { option: 'fields', required: true, kind: 'list' },
     headers: { option: 'headers', required: true, kind: 'list' },
     operation: { option: 'operation', required: true },
+    ...REPLACE_NULL,
   }),
   ...keyAndValue('TimestampConverter', 'timestamp_converter', {
     field: { option: 'field', required: false },
     'target.type': { option: 'target_type', required: true },
     format: { option: 'format', required: false },
     'unix.precision': { option: 'unix_precision', required: false },
+    ...REPLACE_NULL,
   }),
-  ValueToKey: { builtIn: 'value_to_key', options: { fields: { option: 'fields', required: true, kind: 'list' } } },
+  ValueToKey: { builtIn: 'value_to_key', options: { fields: { option: 'fields', required: true, kind: 'list' }, ...REPLACE_NULL } },
   ...keyAndValue('SetSchemaMetadata', 'set_schema_metadata', {
     'schema.name': { option: 'name', required: false },
     'schema.version': { option: 'version', required: false, kind: 'int' },
+    ...REPLACE_NULL,
   }),
 };
 
@@ -213,14 +232,6 @@ function mapListed(
     }
     const predicateAlias = values.literal(predicateProp, 'to know which predicate it is');
     if (predicateAlias === undefined) return;
-    if (name !== 'Filter') {
-      values.report(
-        predicateProp,
-        `a predicate on ${name} (transform "${alias}") is not supported yet: mirrorflow applies predicates to Filter only`,
-        'leave the predicate out, or convert the file and narrow the step by hand',
-      );
-      return;
-    }
     if (!predicateAliases.has(predicateAlias)) {
       values.report(
         predicateProp,
@@ -317,6 +328,17 @@ function readOptions(
             : `${name} has no options`,
         false,
       );
+      continue;
+    }
+    if (optionSpec.kind === 'replace-null') {
+      const replace = values.boolean(prop, `to know how ${name} reads null fields`);
+      if (replace === false) {
+        values.report(
+          prop,
+          `is not supported: mirrorflow's ${spec.builtIn} reads a null struct field that has a default as its default, as ${name} does with replace.null.with.default = true (Connect's default)`,
+          `remove the key; data read by JsonConverter holds no such null anyway, since the converter reads a null field with a default as its default`,
+        );
+      }
       continue;
     }
     const text = prop.value.trim();

@@ -173,6 +173,56 @@ test('an unknown id is a record error: dead-lettered with tolerance all, naming 
   );
 });
 
+test('a refused id is kept: later batches with it fail at once without asking the registry, until the refusal is a minute old', async () => {
+  const { clock, source, translation } = setup();
+  const id = source.add('orders-value', ORDER);
+  const bad = (offset: number) => record(offset, framed(999, [offset]));
+  const first = await settle(translation.translate(batch([bad(1), record(2, framed(id, [2])), bad(3)])));
+  assert.deepEqual(
+    first.deadLetters?.map((f) => f.record.source.offset),
+    [1, 3],
+  );
+  assert.deepEqual(source.calls, ['schemaById 999', `schemaById ${id}`]);
+
+  for (let i = 0; i < 5; i++) {
+    await clock.advance(10_000);
+    const later = translation.translate(batch([bad(10 + i), record(20 + i, framed(id, [i]))]));
+    assert.ok(!isObservable(later), 'a refused id does not wait for a registry');
+    assert.deepEqual(
+      later.records.map((r) => r.source.offset),
+      [20 + i],
+    );
+    assert.match(
+      later.deadLetters![0]!.error.message,
+      /schema id 999 of its value could not be moved to subject "primary\.orders-value": .*404 \(error code 40403\)/,
+    );
+  }
+  assert.equal(source.calls.filter((c) => c === 'schemaById 999').length, 1, 'asked once in 50 s');
+
+  // A minute after the refusal the source registry is asked again, and now knows the schema.
+  await clock.advance(10_000);
+  source.byId.set(999, ORDER);
+  const after = await settle(translation.translate(batch([bad(30)])));
+  assert.equal(source.calls.filter((c) => c === 'schemaById 999').length, 2);
+  assert.deepEqual(
+    after.records.map((r) => r.source.offset),
+    [30],
+  );
+  assert.equal(after.deadLetters, undefined);
+});
+
+test('refusals are kept for the latest 1024 subject and id pairs only', async () => {
+  const { source, translation } = setup();
+  const ids = Array.from({ length: 1025 }, (_, i) => 5000 + i);
+  await settle(translation.translate(batch(ids.map((id, i) => record(i, framed(id, [1]))))));
+  assert.equal(source.calls.length, 1025);
+  // The newest is still kept; the oldest was let go, and is asked again.
+  assert.ok(!isObservable(translation.translate(batch([record(1, framed(ids.at(-1)!, [1]))]))));
+  await settle(translation.translate(batch([record(1, framed(ids[0]!, [1]))])));
+  assert.equal(source.calls.length, 1026);
+  assert.equal(source.calls.at(-1), `schemaById ${ids[0]}`);
+});
+
 test('with tolerance none the batch ends just before the record with an unknown id, which fails the flow', async () => {
   const { source, translation } = setup({ errorTolerance: 'none' });
   const id = source.add('orders-value', ORDER);

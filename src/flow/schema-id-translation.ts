@@ -8,7 +8,10 @@
  * schemas it refers to first, each under its own subject. The payload is never decoded.
  *
  * Answers are kept per subject and id (and schemas per source id), so the registries are asked
- * once per schema, not per record; a batch whose ids are all known passes synchronously.
+ * once per schema, not per record; a batch whose ids are all known passes synchronously. So are
+ * refusals, for a minute and the latest 1024 of them: records of a topic whose id the source
+ * registry does not know fail without asking again for each one, and a schema registered (or a
+ * compatibility changed) since is found after at most a minute.
  *
  * A side whose id the source registry does not know, or whose schema the target refuses
  * (incompatible under the subject), fails as a transform does (errors.tolerance); a side that is
@@ -55,6 +58,9 @@ export interface SchemaIdTranslationOptions {
 
 /** Deeper reference chains than this are taken for a cycle. */
 const MAX_REFERENCE_DEPTH = 32;
+/** How long a refusal is kept before the registries are asked again, and how many are kept. */
+export const REFUSAL_TTL_MS = 60_000;
+export const MAX_REFUSALS = 1024;
 const STAGE = { kind: 'transform', plugin: 'schema_registry' } as const;
 
 export class SchemaIdTranslation {
@@ -64,6 +70,8 @@ export class SchemaIdTranslation {
   private readonly schemas = new Map<number, RegisteredSchema>();
   /** `<subject>\0<source version>` → the version the target gave the referenced schema. */
   private readonly referenceVersions = new Map<string, number>();
+  /** `<subject>\0<source id>` → the reason it was refused and until when that holds, oldest first. */
+  private readonly refusals = new Map<string, { readonly reason: string; readonly until: number }>();
 
   constructor(private readonly options: SchemaIdTranslationOptions) {}
 
@@ -71,20 +79,28 @@ export class SchemaIdTranslation {
   translate(batch: DecodedFlowBatch): DecodedFlowBatch | Observable<DecodedFlowBatch> {
     if (this.options.passes?.(batch.source.topic) === true) return batch;
     let missing: Map<string, Set<number>> | undefined;
+    let refused: Map<string, string> | undefined;
+    const now = this.options.scheduler.now();
     for (const record of batch.records) {
       for (const side of this.options.sides) {
         const id = confluentSchemaId(record[side]);
         if (id === undefined) continue;
         const subject = `${record.topic}-${side}`;
         if (this.ids.get(subject)?.has(id)) continue;
+        const key = `${subject}\0${id}`;
+        const refusal = this.refusals.get(key);
+        if (refusal !== undefined && refusal.until > now) {
+          (refused ??= new Map()).set(key, refusal.reason);
+          continue;
+        }
         missing ??= new Map();
         let ids = missing.get(subject);
         if (ids === undefined) missing.set(subject, (ids = new Set()));
         ids.add(id);
       }
     }
-    if (missing === undefined) return this.rewrite(batch, new Map());
-    return this.resolve(missing).pipe(map((refused) => this.rewrite(batch, refused)));
+    if (missing === undefined) return this.rewrite(batch, refused ?? new Map());
+    return this.resolve(missing).pipe(map((answered) => this.rewrite(batch, refused === undefined ? answered : new Map([...refused, ...answered]))));
   }
 
   /** Asks the registries for every missing subject and id, one after another; emits the reasons of those refused. */
@@ -104,6 +120,7 @@ export class SchemaIdTranslation {
           catchError((error: unknown) => {
             if (!(error instanceof SchemaRegistryRefusal)) return throwError(() => error);
             refused.set(`${subject}\0${id}`, error.message);
+            this.keepRefusal(`${subject}\0${id}`, error.message);
             return of(undefined);
           }),
         ),
@@ -111,6 +128,12 @@ export class SchemaIdTranslation {
       toArray(),
       map(() => refused),
     );
+  }
+
+  private keepRefusal(key: string, reason: string): void {
+    this.refusals.delete(key);
+    this.refusals.set(key, { reason, until: this.options.scheduler.now() + REFUSAL_TTL_MS });
+    if (this.refusals.size > MAX_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
   }
 
   private targetId(subject: string, id: number): Observable<number> {

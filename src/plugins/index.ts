@@ -32,6 +32,7 @@ export { buildTransformChain, validateTransformSteps, TransformChain, type Trans
 export { builtInTransforms, connectTransformEquivalents } from './builtins';
 export { isFieldTransformDefinition } from './connect/field-transform';
 export { topicAfterTransforms } from './topic-renames';
+export { stepConditionSchema } from './step-condition';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
 export { CONVERTER_NAMES, REGISTRY_FREE_CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';

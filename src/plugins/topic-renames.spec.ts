@@ -37,6 +37,26 @@ describe('topicAfterTransforms', () => {
     );
   });
 
+  it('follows a rename on a topic_matches condition where it holds (negated: where it does not), and stops at one on the record', () => {
+    const after = topicAfterTransforms(
+      [
+        step('rename_topic', { regex: 'primary\\.(.*)', replacement: 'dr.$1', when: { topic_matches: 'primary\\.orders.*' } }),
+        step('rename_topic', { regex: '(.*)', replacement: '$1-kept', when: { topic_matches: 'dr\\..*' }, negate: true }),
+      ],
+      flow,
+    );
+    assert.equal(after('primary.orders'), 'dr.orders');
+    assert.equal(after('primary.users'), 'primary.users-kept');
+    const onHeader = topicAfterTransforms(
+      [
+        step('rename_topic', { regex: 'primary\\.(.*)', replacement: 'dr.$1' }),
+        step('rename_topic', { regex: '(.*)', replacement: '$1-x', when: { has_header: 'h' } }),
+      ],
+      flow,
+    );
+    assert.equal(onHeader('primary.orders'), 'dr.orders');
+  });
+
   it('keeps the name reached when a rename would give an illegal topic name', () => {
     assert.equal(topicAfterTransforms([step('rename_topic', { regex: '(.*)', replacement: '$1/x' })], flow)('primary.orders'), 'primary.orders');
   });

@@ -5,15 +5,17 @@
  * policy's name and leaves a RegexRouter's target to the broker's auto-creation.
  *
  * `rename_topic` steps are applied in order (a name they cannot rename to is left as it was: the
- * records then fail on their own); the header and drop built-ins keep the topic. Steps whose
- * topic depends on the record (`route_by_timestamp`) or is unknown (plugins) end the walk: the
- * name reached so far is the answer.
+ * records then fail on their own), those with a `when` of `topic_matches` alone only where it
+ * holds (or, negated, does not); the header and drop built-ins keep the topic. Steps whose topic
+ * depends on the record (`route_by_timestamp`, a rename on a header or tombstone condition) or
+ * is unknown (plugins) end the walk: the name reached so far is the answer.
  */
 import type { MirrorRecord } from '../core/record';
 import { renameTopic } from './builtins/rename-topic';
 import { noopTransformMetrics, type Transform } from './api';
 import { silentLogger } from '../core/ports/logger';
 import type { TransformStep } from './transform-chain';
+import { conditional, splitStepCondition } from './step-condition';
 
 const KEEP_TOPIC: ReadonlySet<string> = new Set(['insert_header', 'drop_headers', 'drop']);
 
@@ -23,9 +25,12 @@ export function topicAfterTransforms(steps: readonly TransformStep[], flow: { re
   for (const step of steps) {
     if (KEEP_TOPIC.has(step.type)) continue;
     if (step.type !== renameTopic.name) break;
-    const parsed = renameTopic.configSchema.safeParse(step.options);
-    if (!parsed.success) break;
-    renames.push(renameTopic.create(parsed.data, { flow, logger: silentLogger, metrics: noopTransformMetrics }));
+    const split = splitStepCondition(step.options);
+    const parsed = renameTopic.configSchema.safeParse(split.options);
+    if (!parsed.success || !('condition' in split)) break;
+    const when = split.condition.when;
+    if (when !== undefined && (when.has_header !== undefined || when.is_tombstone !== undefined)) break;
+    renames.push(conditional(renameTopic.create(parsed.data, { flow, logger: silentLogger, metrics: noopTransformMetrics }), split.condition));
   }
   if (renames.length === 0) return (topic) => topic;
   return (topic) => {

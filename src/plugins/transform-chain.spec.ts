@@ -309,6 +309,6 @@ describe('validateTransformSteps', () => {
 
   it('lists the options when an unknown one resembles none', () => {
     const [issue] = validateTransformSteps([step(0, 'drop_headers', { headers: ['a'], something_else: true })], registry);
-    assert.equal(issue!.hint, 'options are: headers');
+    assert.equal(issue!.hint, 'options are: headers, negate, when');
   });
 });

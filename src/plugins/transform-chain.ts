@@ -15,6 +15,7 @@ import { ConnectDataError } from './connect/connect-value';
 import { BYTES_CONVERTERS, type FlowConverters } from './connect/converters';
 import { DataRecord } from './connect/data-record';
 import { isFieldTransformDefinition, type FieldTransform } from './connect/field-transform';
+import { conditional, splitStepCondition, type StepCondition } from './step-condition';
 
 /** One entry of a flow's `transforms:` list, as the config loader hands it over. */
 export interface TransformStep {
@@ -106,8 +107,8 @@ export function buildTransformChain(steps: readonly TransformStep[], registry: P
     }
     const issue = converterIssue(step, checked, converters);
     if (issue !== undefined) throw new PluginError(step.type, `invalid step at ${step.path}: ${formatConfigIssue(issue)}`);
-    const { definition, config } = checked;
-    transforms.push(createTransform(definition, config, step, context));
+    const { definition, config, condition } = checked;
+    transforms.push(conditional(createTransform(definition, config, step, context), condition));
     plugins.push(definition.name);
     paths.push(step.path);
   }
@@ -164,23 +165,26 @@ export function buildTransformChain(steps: readonly TransformStep[], registry: P
   };
 }
 
-type CheckedStep = { definition: TransformDefinition; config: unknown } | { issues: ConfigIssue[] };
+type CheckedStep = { definition: TransformDefinition; config: unknown; condition: StepCondition } | { issues: ConfigIssue[] };
 
 function checkStep(step: TransformStep, registry: PluginRegistry): CheckedStep {
   const definition = registry.get(step.type);
   if (definition === undefined) return { issues: [unknownType(step, registry)] };
 
+  // `when` and `negate` are the chain's, on every step; the plugin's schema checks the rest.
+  const split = splitStepCondition(step.options);
+  const issues: ConfigIssue[] = 'issues' in split ? split.issues.map((issue) => ({ path: joinPath(step.path, issue.path), message: issue.message })) : [];
   let result: ReturnType<TransformDefinition['configSchema']['safeParse']>;
   try {
-    result = definition.configSchema.safeParse(step.options);
+    result = definition.configSchema.safeParse(split.options);
   } catch (error) {
     // A plugin's own refinement threw instead of reporting an issue.
-    return { issues: [{ path: step.path, message: `The options of "${step.type}" could not be checked: ${messageOf(error)}` }] };
+    return { issues: [...issues, { path: step.path, message: `The options of "${step.type}" could not be checked: ${messageOf(error)}` }] };
   }
-  if (result.success) return { definition, config: result.data };
+  if (result.success) return 'condition' in split ? { definition, config: result.data, condition: split.condition } : { issues };
 
-  const known = optionNames(definition);
-  const issues: ConfigIssue[] = [];
+  const own = optionNames(definition);
+  const known = own === undefined ? undefined : [...own, 'negate', 'when'].sort();
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {

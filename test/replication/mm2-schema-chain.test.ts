@@ -5,7 +5,9 @@
  * fields set and unset, a Timestamp, nested structs, a field with a default, a tombstone,
  * headers) go through Flatten$Value, TimestampConverter$Value, ValueToKey, SetSchemaMetadata$Value
  * and HoistField$Value, after a Filter with a RecordIsTombstone predicate that drops deletes
- * (ValueToKey fails on a null value in Connect, and mirrorflow takes predicates on Filter only).
+ * (ValueToKey fails on a null value in Connect). Two of the steps apply to some records only, as
+ * `transforms.<alias>.predicate` / `.negate` select them: TimestampConverter to the records without
+ * a `trace` header (HasHeaderKey, negated), SetSchemaMetadata to those with an `origin` header.
  * Every record on the target — key, value, headers, byte for byte, and timestamp — is what Kafka
  * Connect's own converters and SMTs make of the same source record, and nothing else is there
  * (test/interop/java/ConnectTransformOracle.java, run on the records read back from the source).
@@ -27,16 +29,31 @@ const JSON_CONVERTER: ConnectPart = { class: 'org.apache.kafka.connect.json.Json
 /** MM2's header.converter: mirrorflow copies headers as bytes. */
 const HEADER_CONVERTER: ConnectPart = { class: 'org.apache.kafka.connect.converters.ByteArrayConverter' };
 
-/** The chain as mm2.properties names it: alias, class, options, and whether it applies to tombstones only. */
-const CHAIN: readonly (readonly [string, string, Readonly<Record<string, string>>, boolean])[] = [
-  ['deletes', `${T}.Filter`, {}, true],
-  ['flat', `${T}.Flatten$Value`, { delimiter: '_' }, false],
-  ['when', `${T}.TimestampConverter$Value`, { field: 'created', 'target.type': 'string', format: "yyyy-MM-dd'T'HH:mm:ss.SSS" }, false],
-  ['rekey', `${T}.ValueToKey`, { fields: 'id,customer_name' }, false],
-  ['meta', `${T}.SetSchemaMetadata$Value`, { 'schema.name': 'com.example.FlatOrder', 'schema.version': '2' }, false],
-  ['wrap', `${T}.HoistField$Value`, { field: 'order' }, false],
+/** A step's predicate: the alias mm2.properties gives it, and whether the step applies where it does not hold. */
+interface Condition {
+  readonly predicate: 'isTombstone' | 'hasOrigin' | 'traced';
+  readonly negate?: boolean;
+}
+
+/** The chain as mm2.properties names it: alias, class, options, and the records it applies to. */
+const CHAIN: readonly (readonly [string, string, Readonly<Record<string, string>>, Condition?])[] = [
+  ['deletes', `${T}.Filter`, {}, { predicate: 'isTombstone' }],
+  ['flat', `${T}.Flatten$Value`, { delimiter: '_' }],
+  [
+    'when',
+    `${T}.TimestampConverter$Value`,
+    { field: 'created', 'target.type': 'string', format: "yyyy-MM-dd'T'HH:mm:ss.SSS" },
+    { predicate: 'traced', negate: true },
+  ],
+  ['rekey', `${T}.ValueToKey`, { fields: 'id,customer_name' }],
+  ['meta', `${T}.SetSchemaMetadata$Value`, { 'schema.name': 'com.example.FlatOrder', 'schema.version': '2' }, { predicate: 'hasOrigin' }],
+  ['wrap', `${T}.HoistField$Value`, { field: 'order' }],
 ];
-const TOMBSTONE: ConnectPart = { class: `${T}.predicates.RecordIsTombstone` };
+const PREDICATES: Readonly<Record<Condition['predicate'], ConnectPart>> = {
+  isTombstone: { class: `${T}.predicates.RecordIsTombstone` },
+  hasOrigin: { class: `${T}.predicates.HasHeaderKey`, name: 'origin' },
+  traced: { class: `${T}.predicates.HasHeaderKey`, name: 'trace' },
+};
 
 let clusters: TestClusters;
 let primary: KafkaKit;
@@ -54,7 +71,7 @@ const text = (bytes: Buffer | null): string | null => (bytes === null ? null : b
 const headerList = (record: KafkaRecord): [string, string | null][] => record.headers.map((h) => [h.key, h.value === null ? null : h.value.toString('base64')]);
 
 describe('a chain of schema-aware Connect SMTs with JsonConverter (schemas.enable=true) from mm2.properties', () => {
-  test('Flatten, TimestampConverter, ValueToKey, SetSchemaMetadata, HoistField: the target holds what Connect writes, byte for byte', async () => {
+  test('Flatten, TimestampConverter, ValueToKey, SetSchemaMetadata, HoistField, two of them under predicates: the target holds what Connect writes, byte for byte', async () => {
     const p = uniqueName('schain');
     const topic = `${p}-orders`;
     const source = `src-${p}`;
@@ -84,13 +101,17 @@ describe('a chain of schema-aware Connect SMTs with JsonConverter (schemas.enabl
         'value.converter.schemas.enable = true',
         '',
         `${flow}.transforms = ${CHAIN.map(([alias]) => alias).join(', ')}`,
-        ...CHAIN.flatMap(([alias, type, options, tombstonesOnly]) => [
+        ...CHAIN.flatMap(([alias, type, options, condition]) => [
           `${flow}.transforms.${alias}.type = ${type}`,
           ...Object.entries(options).map(([key, value]) => `${flow}.transforms.${alias}.${key} = ${value}`),
-          ...(tombstonesOnly ? [`${flow}.transforms.${alias}.predicate = isTombstone`] : []),
+          ...(condition === undefined ? [] : [`${flow}.transforms.${alias}.predicate = ${condition.predicate}`]),
+          ...(condition?.negate === true ? [`${flow}.transforms.${alias}.negate = true`] : []),
         ]),
-        `${flow}.predicates = isTombstone`,
-        `${flow}.predicates.isTombstone.type = ${TOMBSTONE.class}`,
+        `${flow}.predicates = ${Object.keys(PREDICATES).join(', ')}`,
+        ...Object.entries(PREDICATES).flatMap(([alias, { class: type, ...options }]) => [
+          `${flow}.predicates.${alias}.type = ${type}`,
+          ...Object.entries(options).map(([key, value]) => `${flow}.predicates.${alias}.${key} = ${value}`),
+        ]),
       ].join('\n'),
     );
     await primary.createTopic(topic, 1);
@@ -121,9 +142,9 @@ describe('a chain of schema-aware Connect SMTs with JsonConverter (schemas.enabl
 
     // What Connect makes of each source record, as MM2's source task hands it over: the remote
     // topic, the source partition and offset, the timestamp, the headers as bytes.
-    const steps: OracleStep[] = CHAIN.map(([, type, options, tombstonesOnly]) => ({
+    const steps: OracleStep[] = CHAIN.map(([, type, options, condition]) => ({
       transform: { class: type, ...options },
-      ...(tombstonesOnly && { predicate: TOMBSTONE }),
+      ...(condition !== undefined && { predicate: PREDICATES[condition.predicate], negate: condition.negate === true }),
     }));
     const answers = await askConnect(
       java,
@@ -155,14 +176,26 @@ describe('a chain of schema-aware Connect SMTs with JsonConverter (schemas.enabl
       assert.ok(r.key === null || r.key.equals(Buffer.from(expected[index]!.key!, 'utf8')), `key ${index} bytes`);
     });
 
-    // What a user reading the target sees: the chain did its work (and the tombstone stayed one).
-    const first = JSON.parse(expected[0]!.value!) as { schema: { fields: { field: string; name?: string; version?: number }[] } };
+    // What a user reading the target sees: the chain did its work, each conditional step only on
+    // the records its predicate selects (and the tombstone was dropped).
+    type Envelope = { schema: { fields: { field: string; name?: string; version?: number }[] }; payload: { order: { created: unknown } } };
+    const values = expected.map((record) => JSON.parse(record.value!) as Envelope);
     assert.deepEqual(
-      first.schema.fields.map((f) => [f.field, f.name, f.version]),
-      [['order', 'com.example.FlatOrder', 2]],
+      values.map((v) => v.schema.fields.map((f) => f.field)),
+      [['order'], ['order'], ['order'], ['order']],
     );
+    assert.deepEqual(
+      values.map(({ schema }) => schema.fields[0]!.name === 'com.example.FlatOrder' && schema.fields[0]!.version === 2),
+      [true, false, false, true],
+      'SetSchemaMetadata applies to the records with an origin header only',
+    );
+    assert.deepEqual(
+      values.map(({ payload }) => (payload.order.created === null ? null : typeof payload.order.created)),
+      ['number', null, 'string', 'string'],
+      'TimestampConverter applies to the records without a trace header only (the second has no created time)',
+    );
+    assert.match(String(values[2]!.payload.order.created), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
     assert.match(expected[0]!.key!, /"payload":\{"id":1,"customer_name":"Zoë"\}/);
-    assert.match(expected[0]!.value!, /"created":"2023-11-14T22:13:20\.123"/);
     assert.equal(sourceRecords[3]!.value, null);
     assert.deepEqual(answers[3], { dropped: true });
     assert.equal(expected.length, 4);

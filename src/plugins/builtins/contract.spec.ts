@@ -27,7 +27,9 @@ const SAMPLES: Readonly<Record<string, ContractSamples>> = {
     invalid: [{ options: { regex: '(', replacement: 'x' }, option: 'regex' }],
   },
   route_by_timestamp: { options: {}, invalid: [{ options: { topic_format: 7 }, option: 'topic_format' }] },
-  drop: { options: { when: { has_header: 'internal' } }, invalid: [{ options: { negate: true }, option: 'negate' }] },
+  // drop drops what it is applied to: applied (by the chain's `when`) to the record the contract
+  // marks to fail, with its header `contract-throw`, the others pass to be written.
+  drop: { options: { when: { has_header: 'contract-throw' } }, invalid: [{ options: { negate: true }, option: 'negate' }] },
   insert_field: {
     options: { static_field: 'origin', static_value: 'dc1' },
     converters: json,

@@ -30,16 +30,25 @@ export type RecordPredicate = (record: MirrorRecord) => boolean;
 
 /** Builds the test once per step; the returned function allocates nothing per record. */
 export function compileRecordPredicate(config: RecordPredicateConfig): RecordPredicate {
+  const holds = compileCondition(config);
+  return (record) => holds(record, () => record.value === null);
+}
+
+/** The part of a record a condition reads; `tombstone` is asked only when `is_tombstone` is given. */
+export type Condition = (record: { readonly topic: string; readonly headers: MirrorRecord['headers'] }, tombstone: () => boolean) => boolean;
+
+/** As compileRecordPredicate, for a record whose null value is told apart by the caller (a converted value). */
+export function compileCondition(config: RecordPredicateConfig): Condition {
   const topic = config.topic_matches === undefined ? undefined : fullMatchRegex(config.topic_matches);
   const header = config.has_header;
   const tombstone = config.is_tombstone;
-  return (record) =>
+  return (record, isTombstone) =>
     (topic === undefined || topic.test(record.topic)) &&
     (header === undefined || hasHeader(record, header)) &&
-    (tombstone === undefined || (record.value === null) === tombstone);
+    (tombstone === undefined || isTombstone() === tombstone);
 }
 
-export function hasHeader(record: MirrorRecord, key: string): boolean {
+export function hasHeader(record: { readonly headers: MirrorRecord['headers'] }, key: string): boolean {
   for (const h of record.headers) if (h.key === key) return true;
   return false;
 }

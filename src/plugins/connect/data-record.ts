@@ -4,7 +4,7 @@
  * converter only if it was read (a side no transform touched keeps its bytes).
  */
 import type { MirrorRecord, RecordHeader } from '../../core/record';
-import { ConnectDataError, type ConnectValue } from './connect-value';
+import { ConnectDataError, SchemaAndValue, type ConnectValue } from './connect-value';
 import { dataConverter, type DataConverter, type FlowConverters } from './converters';
 
 export type Side = 'key' | 'value';
@@ -54,6 +54,16 @@ export class DataRecord {
   get value(): ConnectValue {
     this.valueSlot ??= { data: this.converter('value').read(this.base.value) };
     return this.valueSlot.data;
+  }
+
+  /**
+   * Whether the value is null as Connect's record would hold it: read by the value converter
+   * when the flow has one (a JSON `null` is null), else whether there are no bytes.
+   */
+  isTombstone(): boolean {
+    if (this.valueSlot === undefined && dataConverter(this.converters.value) === undefined) return this.base.value === null;
+    const value = this.value;
+    return value === null || (value instanceof SchemaAndValue && value.value === null);
   }
 
   side(side: Side): ConnectValue {
