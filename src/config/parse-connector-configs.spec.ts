@@ -133,7 +133,7 @@ describe('parseConnectorConfigs', () => {
         ),
       }),
       [
-        "source.properties:10:19: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
+        "source.properties:10:19: names io.confluent.connect.protobuf.ProtobufConverter, Confluent's Protobuf converter, which mirrorflow does not run: it cannot decode Protobuf values for a field-level transform at value.converter (to copy the records with their schema ids moved to the target's Schema Registry, leave value.converter out (the values are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [value]) in the YAML; a field-level SMT on the value cannot run then)",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

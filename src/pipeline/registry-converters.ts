@@ -1,10 +1,12 @@
 /**
- * A flow's registry-backed converters (`avro`, …): one instance per converter its sides name, so
- * both sides of an `avro` flow share the writer schemas read and the local ids written.
+ * A flow's registry-backed converters (`avro`, `json_schema`): one instance per converter its
+ * sides name, so both sides of an `avro` flow share the writer schemas read and the local ids
+ * written.
  */
 import {
   AvroConverter,
   isRegistryConverterName,
+  JsonSchemaConverter,
   type FlowConverters,
   type RegistryConverter,
   type RegistryConverterName,
@@ -16,6 +18,7 @@ export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConvert
 
 const MAKERS: Readonly<Record<RegistryConverterName, () => RegistryConverter>> = {
   avro: () => new AvroConverter(),
+  json_schema: () => new JsonSchemaConverter(),
 };
 
 /** The converters of the sides that name a registry converter; undefined when none does. */
