@@ -149,6 +149,20 @@ describe('json_schema converter: reading', () => {
     assert.throws(() => converter.read(framed(3, '{"n":null}')), /Invalid null value for required INT16 field/);
   });
 
+  it('reads an object with only an additionalProperties schema as a map (JsonSchemaData: an empty struct, every entry dropped), written back with connect.type map', () => {
+    const converter = new JsonSchemaConverter();
+    converter.addSchema(4, registered({ type: 'object', additionalProperties: { type: 'string' } }));
+    const read = converter.read(framed(4, '{"a":"x","b":"y"}')) as SchemaAndValue;
+    assert.equal(read.schema.type, 'map');
+    assert.deepEqual([...(read.value as JavaHashMap<unknown>)].sort(), [
+      ['a', 'x'],
+      ['b', 'y'],
+    ]);
+    const written = converter.write(read)!;
+    assert.deepEqual(JSON.parse(written.subarray(5).toString('utf8')), { a: 'x', b: 'y' });
+    assert.equal(converter.writtenSchema(written.readInt32BE(1)), '{"type":"object","additionalProperties":{"type":"string"},"connect.type":"map"}');
+  });
+
   it('refuses what it does not read, naming why: other formats, references, unions, allOf, patternProperties, the bytes and the ids', () => {
     const converter = new JsonSchemaConverter();
     const reasons: Record<number, unknown> = {
@@ -157,6 +171,7 @@ describe('json_schema converter: reading', () => {
       3: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
       4: { type: 'object', patternProperties: { '^x': { type: 'string' } } },
       5: { type: 'array', items: { type: 'object', properties: { key: { type: 'integer' }, value: { type: 'string' } } }, 'connect.type': 'map' },
+      10: { type: 'object', title: 'AnyOrder' },
     };
     for (const [id, schema] of Object.entries(reasons)) converter.addSchema(Number(id), registered(schema));
     converter.addSchema(6, { schema: '{"type":"string"}', schemaType: 'JSON', references: [{ name: 'a.json', subject: 'a', version: 1 }] });
@@ -170,6 +185,7 @@ describe('json_schema converter: reading', () => {
     assert.throws(fail(6), /schema id 6: it refers to other subjects/);
     assert.throws(fail(8), /schema id 8: it is a AVRO schema, not JSON Schema/);
     assert.throws(fail(9), /schema id 9: not fetched/);
+    assert.throws(fail(10), /schema id 10: an object without properties or an additionalProperties schema .* would drop every field/);
     assert.ok(converter.knows(1) && !converter.knows(9));
     assert.throws(() => converter.read(Buffer.from('{"plain":"json"}')), /not in Confluent's wire format/);
     assert.throws(() => converterWithOrder().read(framed(7, '{"id": 1,')), /payload after the schema id 7 is not JSON/);

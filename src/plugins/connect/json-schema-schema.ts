@@ -21,7 +21,9 @@
  * schema as a struct without fields (dropping every entry), mirrorflow reads it as a map of
  * string keys, so no data is lost; it is written back with `connect.type: map`.
  *
- * Refused, with a message saying so: references to other schemas (other subjects, URLs),
+ * Refused, with a message saying so: an object without properties or an `additionalProperties`
+ * schema (an empty struct to JsonSchemaData, which drops every field), references to other
+ * schemas (other subjects, URLs),
  * recursive `$ref`s, `allOf`, `not`, `if`, `const`, `patternProperties`, tuple `items`, a
  * `oneOf` / `anyOf` other than one schema or null (Connect's union struct), maps whose keys are
  * not strings (`connect.type: map` arrays of key and value: mirrorflow's Connect data holds
@@ -155,6 +157,11 @@ class Reader {
           return new ConnectSchema('map', false, { keySchema: new ConnectSchema('string', false), valueSchema: this.read(mapValues, false, depth) });
         }
         const declared = properties?.kind === 'object' ? [...properties.fields] : [];
+        if (declared.length === 0) {
+          throw new ConnectDataError(
+            'an object without properties or an additionalProperties schema is a struct without fields to Connect, which would drop every field of the record: not supported by the json_schema converter',
+          );
+        }
         const ordered = declared
           .map(([name, schema], position) => ({ name, schema, index: connectIndex(schema) ?? position }))
           .sort((a, b) => a.index - b.index);
