@@ -7,18 +7,21 @@
  * JSON Schema deserializer through the TARGET registry, validating each against the schema
  * mirrorflow registered there, and sees the transformed fields. Records the json_schema
  * converter cannot read (not in the wire format, an id the source registry does not know) go to
- * the dead letters.
+ * the dead letters. An mm2.properties with JsonSchemaConverter and Connect's InsertField and Cast,
+ * as MM2 users write it, does the same.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry/dist/schemaregistry-client';
 import { JsonDeserializer, JsonSerializer } from '@confluentinc/schemaregistry/dist/serde/json';
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
-import { uniqueName } from '../support/clusters';
-import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
+import type { KafkaKit, TestRecord } from '../support/kafka-kit';
+import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
+import { runCli, spawnCli, startPipeline, writePipeline } from '../support/pipeline-harness';
 import { useSchemaRegistries } from '../support/use-schema-registries';
-import { useKits } from '../support/use-kits';
+import { sharedClusterKits } from '../support/use-kits';
 
 /** A service's value schema, with the `connect.type` a Connect-aware team gives an int32. */
 const ORDER = {
@@ -38,12 +41,11 @@ const ORDER_KEY = { $schema: 'http://json-schema.org/draft-07/schema#', title: '
 // Now, not a fixed past date: the brokers delete records older than their 7-day retention.
 const T0 = Date.now();
 
+let clusters: TestClusters;
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+let dir: string;
+sharedClusterKits('mirrorflow-json-schema-', (kits) => ({ clusters, primary: source, backup: target, dir } = kits));
 
 interface Order {
   readonly id: number;
@@ -148,6 +150,78 @@ describe('the json_schema converter: field transforms on JSON Schema records, re
     assert.deepEqual(
       dead.map((r) => r.value),
       bad,
+    );
+  });
+
+  test('mm2.properties with JsonSchemaConverter and InsertField$Value + Cast$Value: the target holds what Connect would write, registered in the one registry', async () => {
+    const p = uniqueName('jsmm2');
+    const topic = `${p}-orders`;
+    const from = `src-${p}`;
+    const flow = `${from}->dst-${p}`;
+    const remote = `${from}.${topic}`;
+    const url = registries.source.url;
+    const writer = await orderWriter(url, topic);
+    const orders = [order(1), order(2)];
+    await source.createTopic(topic, 1);
+    await source.produce(
+      topic,
+      await Promise.all(
+        orders.map(async (o, i) => ({ partition: 0, key: Buffer.from(`k${o.id}`), value: await writer.value(o), headers: [], timestamp: T0 + i })),
+      ),
+    );
+    const properties = join(dir, `${p}.properties`);
+    writeFileSync(
+      properties,
+      [
+        `clusters = ${from}, dst-${p}`,
+        `${from}.bootstrap.servers = ${clusters.primary}`,
+        `dst-${p}.bootstrap.servers = ${clusters.backup}`,
+        `${flow}.enabled = true`,
+        `${flow}.topics = ${p}-.*`,
+        'emit.heartbeats.enabled = false',
+        'emit.checkpoints.enabled = false',
+        'sync.topic.acls.enabled = false',
+        'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        '',
+        'value.converter = io.confluent.connect.json.JsonSchemaConverter',
+        `value.converter.schema.registry.url = ${url}`,
+        `${flow}.transforms = origin, types`,
+        `${flow}.transforms.origin.type = org.apache.kafka.connect.transforms.InsertField$Value`,
+        `${flow}.transforms.origin.static.field = origin`,
+        `${flow}.transforms.origin.static.value = dc1`,
+        `${flow}.transforms.types.type = org.apache.kafka.connect.transforms.Cast$Value`,
+        `${flow}.transforms.types.spec = qty:string`,
+      ].join('\n'),
+    );
+    const run = spawnCli(['run', properties, '--status-interval', '0', '--http', 'off']);
+    let copied: Awaited<ReturnType<KafkaKit['readAllFlat']>>;
+    try {
+      copied = await waitFor(
+        async () => {
+          const read = (await target.topics()).has(remote) ? await target.readAllFlat(remote) : [];
+          return read.length >= orders.length ? read : undefined;
+        },
+        { what: `${orders.length} records in ${remote}`, timeoutMs: 120_000 },
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nmirrorflow said:\n${run.stderr()}`);
+    } finally {
+      run.kill('SIGTERM');
+    }
+    const exit = await run.exited;
+    assert.equal(exit.code, 0, exit.stderr);
+    const values = new JsonDeserializer(registryClient(url), SerdeType.VALUE, VALIDATING);
+    const read: unknown[] = [];
+    for (const r of copied) read.push(await values.deserialize(remote, r.value!));
+    assert.deepEqual(
+      read,
+      orders.map((o) => ({ id: o.id, item: o.item, qty: String(o.qty), note: o.note, tags: o.tags, origin: 'dc1' })),
+    );
+    assert.deepEqual(
+      copied.map((r) => r.key?.toString()),
+      orders.map((o) => `k${o.id}`),
+      'keys keep their bytes (ByteArrayConverter, the default)',
     );
   });
 
