@@ -133,7 +133,7 @@ describe('parseConnectorConfigs', () => {
         ),
       }),
       [
-        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.example.kafka.XmlConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
+        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.example.kafka.XmlConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and JsonSchemaConverter)",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [
