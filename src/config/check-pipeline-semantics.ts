@@ -4,7 +4,7 @@
  * on unvalidated data, next to the schema check, so that one run reports everything; where the
  * shape is wrong they stay quiet and leave that to the schema.
  */
-import { didYouMean } from '../plugins';
+import { didYouMean, isRegistryConverterName } from '../plugins';
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from './config-path';
 import { regexListProblems } from './check-topic-pattern';
 import { mskIamRegion } from './msk-iam-region';
@@ -208,7 +208,7 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     }
     checkPatterns(path, flow, reporter);
     checkErrors(path, flow, reporter);
-    checkAvroConverter(path, flow, reporter);
+    checkRegistryConverters(path, flow, reporter);
     checkDelivery(path, flow, reporter);
     checkPreservedOffsets(path, flow, reporter);
   });
@@ -291,24 +291,25 @@ function checkErrors(path: PathSegment[], flow: Record<string, unknown>, reporte
   );
 }
 
-/** The avro converter reads writer schemas from the flow's source registry and registers what it writes in the target's. */
-function checkAvroConverter(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+/** A registry converter (`avro`, …) reads writer schemas from the flow's source registry and registers what it writes in the target's. */
+function checkRegistryConverters(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
   const converter = flow['converter'];
   if (!isPlainObject(converter)) return;
   const registry = flow['schema_registry'];
   const on = isPlainObject(registry) ? (Array.isArray(registry['on']) ? registry['on'] : registry['on'] === undefined ? ['value'] : undefined) : undefined;
   for (const side of ['key', 'value'] as const) {
-    if (converter[side] !== 'avro') continue;
+    const name = converter[side];
+    if (typeof name !== 'string' || !isRegistryConverterName(name)) continue;
     if (!isPlainObject(registry)) {
       reporter.report(
         [...path, 'converter', side],
-        `the avro converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
+        `the ${name} converter needs the flow's schema_registry: it reads writer schemas from the source registry and registers what it writes in the target's`,
         `set ${formatPath([...path, 'schema_registry'])} with source.url and target.url (they may be the same registry); in mm2.properties, ${side}.converter.schema.registry.url`,
       );
     } else if (on !== undefined && !on.includes(side)) {
       reporter.report(
         [...path, 'schema_registry', 'on'],
-        `the ${side} is read by the avro converter, so its schema ids must be moved too: ${side} is missing here`,
+        `the ${side} is read by the ${name} converter, so its schema ids must be moved too: ${side} is missing here`,
         `add ${side} to ${formatPath([...path, 'schema_registry', 'on'])}`,
       );
     }

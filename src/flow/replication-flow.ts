@@ -63,7 +63,7 @@ import type { SlotTransactions } from '../core/ports/slot-transactions';
 import { SlotWrites } from './slot-writes';
 import type { OffsetPreservation } from './offset-preservation';
 import type { SchemaIdTranslation } from './schema-id-translation';
-import type { AvroSchemaFetch } from './avro-schema-fetch';
+import type { RegistrySchemaFetch } from './registry-schema-fetch';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -116,8 +116,8 @@ export interface ReplicationFlowParts {
   readonly deadLetters?: DeadLetterSink;
   /** `schema_registry`: the records' schema ids moved to the target's registry, after the transforms. */
   readonly schemaIds?: SchemaIdTranslation;
-  /** The `avro` converter's writer schemas, read from the source registry before the transforms run. */
-  readonly avroSchemas?: AvroSchemaFetch;
+  /** The registry converters' writer schemas (`avro`, …), read from the source registry before the transforms run. */
+  readonly writerSchemas?: RegistrySchemaFetch;
   /** `offsets: preserve`: keeps each partition at its source's offsets while that holds. */
   readonly preservation?: OffsetPreservation;
   readonly scheduler: SchedulerLike;
@@ -317,7 +317,7 @@ export class ReplicationFlow {
 
     const replication$ = batches$.pipe(
       filter((batch) => this.fresh(batch)),
-      parts.avroSchemas === undefined ? identity : concatMap((batch: SourceBatch) => this.withAvroSchemas(batch, parts.avroSchemas!)),
+      parts.writerSchemas === undefined ? identity : concatMap((batch: SourceBatch) => this.withWriterSchemas(batch, parts.writerSchemas!)),
       map((batch) => this.mirror(batch)),
       parts.schemaIds === undefined ? identity : concatMap((batch: FlowBatch) => this.translated(batch, parts.schemaIds!)),
       // A batch ending at a failing record (tolerance none) is the last: fetching stops.
@@ -575,9 +575,9 @@ export class ReplicationFlow {
     return { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error };
   }
 
-  /** The batch once the avro converter has the writer schemas of its records. */
-  private withAvroSchemas(batch: SourceBatch, avro: AvroSchemaFetch): Observable<SourceBatch> {
-    const prepared = avro.prepare(batch);
+  /** The batch once the registry converters have the writer schemas of its records. */
+  private withWriterSchemas(batch: SourceBatch, fetch: RegistrySchemaFetch): Observable<SourceBatch> {
+    const prepared = fetch.prepare(batch);
     return isObservable(prepared) ? prepared : of(prepared);
   }
 

@@ -295,7 +295,7 @@ test('a registry that refuses the credentials stops the flow rather than failing
 
 test('a side the avro converter wrote (a local id) has the schema it was written with registered under the target subject, the source registry never asked; a refusal fails the record', async () => {
   const WRITTEN = '{"type":"record","name":"Order","fields":[{"name":"origin","type":"string"}]}';
-  const { source, target, translation } = setup({ written: (localId) => (localId === -1 ? WRITTEN : undefined) });
+  const { source, target, translation } = setup({ writers: { value: avroWriter((localId) => (localId === -1 ? WRITTEN : undefined)) } });
   const out = await settle(translation.translate(batch([record(1, framed(-1, [4, 0x65, 0x75])), record(2, framed(-1, [4, 0x65, 0x75]))])));
   const targetId = target.subjects.get('primary.orders-value')![0]!.id;
   assert.deepEqual(target.byId.get(targetId), { schema: WRITTEN, schemaType: 'AVRO', references: [] });
@@ -308,7 +308,7 @@ test('a side the avro converter wrote (a local id) has the schema it was written
   // Warm: the next batch passes synchronously.
   assert.ok(!isObservable(translation.translate(batch([record(3, framed(-1, [0]))]))));
 
-  const refusing = setup({ written: () => WRITTEN });
+  const refusing = setup({ writers: { value: avroWriter(() => WRITTEN) } });
   refusing.target.register = async () => {
     throw new SchemaRegistryRefusal('registering a schema under subject "primary.orders-value": answered 409 (error code 409)', 409, 409);
   };
@@ -318,6 +318,37 @@ test('a side the avro converter wrote (a local id) has the schema it was written
     failed.deadLetters![0]!.error.message,
     /offset 5 .*the Avro schema the avro converter wrote its value with could not be registered under subject "primary\.orders-value": .*409/,
   );
+});
+
+function avroWriter(writtenSchema: (localId: number) => string | undefined): NonNullable<SchemaIdTranslationOptions['writers']>['value'] {
+  return { name: 'avro', schemaType: 'AVRO', writtenSchema };
+}
+
+test('a registry converter registers what it wrote as its own schema type, per side: the key and the value of one topic may use different converters with the same local id', async () => {
+  const KEY = '{"type":"string"}';
+  const VALUE = '{"type":"object","properties":{"qty":{"type":"integer"}}}';
+  const { source, target, translation } = setup({
+    sides: ['key', 'value'],
+    writers: {
+      key: avroWriter((localId) => (localId === -1 ? KEY : undefined)),
+      value: { name: 'json_schema', schemaType: 'JSON', writtenSchema: (localId) => (localId === -1 ? VALUE : undefined) },
+    },
+  });
+  const out = await settle(translation.translate(batch([{ ...record(1, framed(-1, [0x7b, 0x7d])), key: framed(-1, [2, 0x61]) }])));
+  const keyId = target.subjects.get('primary.orders-key')![0]!.id;
+  const valueId = target.subjects.get('primary.orders-value')![0]!.id;
+  assert.deepEqual(target.byId.get(keyId), { schema: KEY, schemaType: 'AVRO', references: [] });
+  assert.deepEqual(target.byId.get(valueId), { schema: VALUE, schemaType: 'JSON', references: [] });
+  assert.deepEqual([...out.records[0]!.key!], [...framed(keyId, [2, 0x61])]);
+  assert.deepEqual([...out.records[0]!.value!], [...framed(valueId, [0x7b, 0x7d])]);
+  assert.deepEqual(source.calls, []);
+
+  const refusing = setup({ writers: { value: { name: 'json_schema', schemaType: 'JSON', writtenSchema: () => VALUE } } });
+  refusing.target.register = async () => {
+    throw new SchemaRegistryRefusal('registering a schema under subject "primary.orders-value": answered 422 (error code 42201)', 422, 42201);
+  };
+  const failed = await settle(refusing.translation.translate(batch([record(5, framed(-1, [0x7b, 0x7d]))])));
+  assert.match(failed.deadLetters![0]!.error.message, /the JSON schema the json_schema converter wrote its value with could not be registered/);
 });
 
 test("MM2's heartbeats pass untouched, the registries never asked: their value (version 0, then a timestamp) only looks like schema id 1", async () => {

@@ -19,9 +19,9 @@
  * reached is an outage, retried with backoff for as long as it takes and reported per registry.
  * The dead letter of a record that fails here is the record as the transforms left it.
  *
- * A side the `avro` converter wrote carries a local (negative) id of the schema it was written
- * with (avro-converter.ts): that schema, not one of the source registry, is registered under the
- * subject, and its id there replaces the local one.
+ * A side a registry converter wrote (`avro`, …) carries a local (negative) id of the schema it
+ * was written with (registry-converter.ts): that schema, as the converter's schema type, not one
+ * of the source registry, is registered under the subject, and its id there replaces the local one.
  */
 import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, map, of, tap, throwError, toArray } from 'rxjs';
 import { RecordFailedError } from '../core/errors';
@@ -29,6 +29,7 @@ import type { Logger } from '../core/ports/logger';
 import { SchemaRegistryRefusal, type RegisteredSchema, type SchemaReference, type SchemaRegistryClient } from '../core/ports/schema-registry';
 import type { DecodedFlowBatch, MirrorRecord, RecordFailure } from '../core/record';
 import { confluentSchemaId, withConfluentSchemaId } from '../formats/confluent-wire-format';
+import { SCHEMA_TYPE_LABELS, type RegistryConverter } from '../plugins';
 import type { OutageTracker } from './outage-status';
 import { retryThroughOutage } from './operators/retry-through-outage';
 
@@ -52,8 +53,8 @@ export interface SchemaIdTranslationOptions {
   readonly outages: { readonly source: OutageTracker; readonly target: OutageTracker };
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
-  /** The Avro schema text the avro converter wrote under a local (negative) id. */
-  readonly written?: (localId: number) => string | undefined;
+  /** The registry converters that write a side: the schemas of their local (negative) ids are theirs. */
+  readonly writers?: Readonly<Partial<Record<RecordSide, Pick<RegistryConverter, 'name' | 'schemaType' | 'writtenSchema'>>>>;
 }
 
 /** Deeper reference chains than this are taken for a cycle. */
@@ -114,7 +115,8 @@ export class SchemaIdTranslation {
             let ids = this.ids.get(subject);
             if (ids === undefined) this.ids.set(subject, (ids = new Map()));
             ids.set(id, targetId);
-            const what = id < 0 ? 'Schema written by the avro converter registered.' : 'Schema id translated.';
+            const writer = id < 0 ? this.writer(subject) : undefined;
+            const what = writer !== undefined ? `Schema written by the ${writer.name} converter registered.` : 'Schema id translated.';
             this.options.logger.info(what, { subject, ...(id < 0 ? {} : { sourceId: id }), targetId, target: this.options.target.url });
           }),
           catchError((error: unknown) => {
@@ -136,10 +138,16 @@ export class SchemaIdTranslation {
     if (this.refusals.size > MAX_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
   }
 
+  /** The registry converter that writes the side of a subject (`<topic>-key` / `-value`). */
+  private writer(subject: string): Pick<RegistryConverter, 'name' | 'schemaType' | 'writtenSchema'> | undefined {
+    return this.options.writers?.[subject.endsWith('-key') ? 'key' : 'value'];
+  }
+
   private targetId(subject: string, id: number): Observable<number> {
     const { source, target } = this.options;
-    const written = id < 0 ? this.options.written?.(id) : undefined;
-    const known = written !== undefined ? { schema: written, schemaType: 'AVRO', references: [] } : this.schemas.get(id);
+    const writer = id < 0 ? this.writer(subject) : undefined;
+    const written = writer?.writtenSchema(id);
+    const known = written !== undefined ? { schema: written, schemaType: writer!.schemaType, references: [] } : this.schemas.get(id);
     const schema$ = known !== undefined ? of(known) : this.ask('source', () => source.schemaById(id)).pipe(tap((s) => this.schemas.set(id, s)));
     return schema$.pipe(
       concatMap((schema) => this.targetReferences(schema.references, 0).pipe(map((references) => ({ ...schema, references })))),
@@ -200,9 +208,10 @@ export class SchemaIdTranslation {
         const targetId = this.ids.get(subject)?.get(id);
         if (targetId === undefined) {
           const reason = refused.get(`${subject}\0${id}`) ?? 'no answer';
+          const writer = id < 0 ? this.options.writers?.[side] : undefined;
           failure =
-            id < 0
-              ? `the Avro schema the avro converter wrote its ${side} with could not be registered under subject "${subject}": ${reason}`
+            writer !== undefined
+              ? `the ${SCHEMA_TYPE_LABELS[writer.schemaType]} schema the ${writer.name} converter wrote its ${side} with could not be registered under subject "${subject}": ${reason}`
               : `schema id ${id} of its ${side} could not be moved to subject "${subject}": ${reason}`;
           break;
         }

@@ -6,7 +6,7 @@ import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '.
 import { ProgressReader, SourceRecordLookup, SourceRecords, TargetRecordLookup, type RecordSource, type TopicReader } from '../core/ports/record-source';
 import { DeadLetterWriter, OffsetSyncsWriter, ProgressWriter, ReplicationWriter, type RecordWriter } from '../core/ports/record-writer';
 import { ReplicationPolicy, DefaultTopicFilter, newTopicConfigs, shouldReplicateTopic } from '../policy';
-import { AvroConverter, buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms } from '../plugins';
+import { buildTransformChain, PluginRegistry, TransformChain, topicAfterTransforms, type RegistryConverters } from '../plugins';
 import { FlowStatus } from '../flow/flow-status';
 import { TopicSync, TopicSyncOptions } from '../flow/topic-sync';
 import { ProgressStore, ProgressStoreOptions } from '../flow/progress-store';
@@ -22,7 +22,8 @@ import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName
 import { writesInFlight } from './writes-in-flight';
 import { flowConfigFilter } from './config-sync.module';
 import { SchemaIdTranslation } from '../flow/schema-id-translation';
-import { AvroSchemaFetch } from '../flow/avro-schema-fetch';
+import { RegistrySchemaFetch } from '../flow/registry-schema-fetch';
+import { FlowRegistryConverters, registryConverters } from './registry-converters';
 import { httpSchemaRegistry } from '../kafka/schema-registry-client';
 import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
 
@@ -35,25 +36,25 @@ const ExactlyOnceTransactions = Symbol.for('mirrorflow.ExactlyOnceTransactions')
 
 export function replicationModule(flow: FlowConfig): ContainerModule {
   const registries = flow.schema_registry;
-  const avroSides = (['key', 'value'] as const).filter((side) => flow.converter[side] === 'avro');
   return new ContainerModule(({ bind }) => {
-    // The avro converter holds the writer schemas of the flow's source registry and what it wrote
-    // (validation makes sure a flow with an avro side has a schema_registry).
-    if (avroSides.length > 0 && registries !== undefined)
-      bind(AvroConverter)
-        .toResolvedValue(() => new AvroConverter())
+    // The registry converters hold the writer schemas of the flow's source registry and what they
+    // wrote (validation makes sure a flow with such a side has a schema_registry).
+    const withConverters = registries !== undefined && registryConverters(flow.converter) !== undefined;
+    if (withConverters)
+      bind<RegistryConverters>(FlowRegistryConverters)
+        .toResolvedValue(() => registryConverters(flow.converter)!)
         .inSingletonScope();
     bind<TransformChain>(TransformChain)
       .toResolvedValue(
-        (registry: PluginRegistry, logger: Logger, status: FlowStatus, avro: AvroConverter | undefined) =>
+        (registry: PluginRegistry, logger: Logger, status: FlowStatus, converters: RegistryConverters | undefined) =>
           buildTransformChain(flow.transforms, registry, {
             flow: { source: flow.source, target: flow.target },
             logger,
-            converters: avro === undefined ? flow.converter : { ...flow.converter, avro },
+            converters: converters === undefined ? flow.converter : { ...flow.converter, registry: converters },
             // The steps' counters count into the flow's status, which /metrics reads.
             metrics: (step) => status.transformCounters.forStep(step),
           }),
-        [PluginRegistry, Logger, FlowStatus, { serviceIdentifier: AvroConverter, optional: true }],
+        [PluginRegistry, Logger, FlowStatus, { serviceIdentifier: FlowRegistryConverters, optional: true }],
       )
       .inSingletonScope();
 
@@ -175,26 +176,31 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
     if (registries !== undefined) {
       const sourceRegistry = httpSchemaRegistry(registrySettings(registries.source));
       const readingSchemas = 'reading schemas from its schema registry';
-      if (avroSides.length > 0) {
-        bind(AvroSchemaFetch)
+      if (withConverters) {
+        bind(RegistrySchemaFetch)
           .toResolvedValue(
-            (scheduler: Scheduler, logger: Logger, status: FlowStatus, converter: AvroConverter, policy: ReplicationPolicy): AvroSchemaFetch =>
-              new AvroSchemaFetch({
+            (scheduler: Scheduler, logger: Logger, status: FlowStatus, policy: ReplicationPolicy, converters: RegistryConverters): RegistrySchemaFetch =>
+              new RegistrySchemaFetch({
                 source: sourceRegistry,
-                converter,
-                sides: avroSides,
+                converters,
                 passes: (topic) => policy.isHeartbeatsTopic(topic),
                 outage: status.outages.tracker(flow.source, readingSchemas, logger, () => scheduler.now()),
                 scheduler,
                 logger,
               }),
-            [Scheduler, Logger, FlowStatus, AvroConverter, ReplicationPolicy],
+            [Scheduler, Logger, FlowStatus, ReplicationPolicy, FlowRegistryConverters],
           )
           .inSingletonScope();
       }
       bind(SchemaIdTranslation)
         .toResolvedValue(
-          (scheduler: Scheduler, logger: Logger, status: FlowStatus, policy: ReplicationPolicy, avro: AvroConverter | undefined): SchemaIdTranslation => {
+          (
+            scheduler: Scheduler,
+            logger: Logger,
+            status: FlowStatus,
+            policy: ReplicationPolicy,
+            converters: RegistryConverters | undefined,
+          ): SchemaIdTranslation => {
             const track = (cluster: string, operation: string) => status.outages.tracker(cluster, operation, logger, () => scheduler.now());
             return new SchemaIdTranslation({
               source: sourceRegistry,
@@ -210,10 +216,10 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
               },
               scheduler,
               logger,
-              ...(avro === undefined ? {} : { written: (localId: number) => avro.writtenSchema(localId) }),
+              ...(converters === undefined ? {} : { writers: converters }),
             });
           },
-          [Scheduler, Logger, FlowStatus, ReplicationPolicy, { serviceIdentifier: AvroConverter, optional: true }],
+          [Scheduler, Logger, FlowStatus, ReplicationPolicy, { serviceIdentifier: FlowRegistryConverters, optional: true }],
         )
         .inSingletonScope();
     }
@@ -235,7 +241,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           deadLetters: DeadLetterSink | undefined,
           preservation: OffsetPreservation | undefined,
           schemaIds: SchemaIdTranslation | undefined,
-          avroSchemas: AvroSchemaFetch | undefined,
+          writerSchemas: RegistrySchemaFetch | undefined,
           scheduler: Scheduler,
           logger: Logger,
           status: FlowStatus,
@@ -283,7 +289,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           ...(deadLetters === undefined ? {} : { deadLetters }),
           ...(preservation === undefined ? {} : { preservation }),
           ...(schemaIds === undefined ? {} : { schemaIds }),
-          ...(avroSchemas === undefined ? {} : { avroSchemas }),
+          ...(writerSchemas === undefined ? {} : { writerSchemas }),
           scheduler,
           logger,
           status,
@@ -304,7 +310,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
           { serviceIdentifier: DeadLetterSink, optional: true },
           { serviceIdentifier: OffsetPreservation, optional: true },
           { serviceIdentifier: SchemaIdTranslation, optional: true },
-          { serviceIdentifier: AvroSchemaFetch, optional: true },
+          { serviceIdentifier: RegistrySchemaFetch, optional: true },
           Scheduler,
           Logger,
           FlowStatus,

@@ -35,7 +35,16 @@ export { topicAfterTransforms } from './topic-renames';
 export { stepConditionSchema } from './step-condition';
 export { isSnakeCase } from './check-transform-definition';
 export { didYouMean } from './did-you-mean';
-export { CONVERTER_NAMES, REGISTRY_FREE_CONVERTER_NAMES, type ConverterName, type FlowConverters } from './connect/converters';
+export {
+  CONVERTER_NAMES,
+  REGISTRY_CONVERTER_NAMES,
+  REGISTRY_FREE_CONVERTER_NAMES,
+  isRegistryConverterName,
+  type ConverterName,
+  type FlowConverters,
+  type RegistryConverterName,
+} from './connect/converters';
+export { SCHEMA_TYPE_LABELS, type RegistryConverter, type RegistryConverters, type SchemaType } from './connect/registry-converter';
 export { AvroConverter } from './connect/avro-converter';
 export { checkPluginContract, type ContractCheck } from './contract';
 export { runWithTolerance, type ChainRun, type ErrorTolerance } from './run-with-tolerance';

@@ -197,7 +197,7 @@ describe('avro converter: writing', () => {
         { type: 'replace_field', options: { renames: ['item:product'], exclude: ['tags'] }, path: 'flows[0].transforms[2]' },
       ],
       new PluginRegistry(builtInTransforms),
-      { flow: { source: 'src', target: 'dst' }, logger: silentLogger, converters: { key: 'bytes', value: 'avro', avro: converter } },
+      { flow: { source: 'src', target: 'dst' }, logger: silentLogger, converters: { key: 'bytes', value: 'avro', registry: { value: converter } } },
     );
     const record = {
       source: { topic: 'orders', partition: 0, offset: 3 },

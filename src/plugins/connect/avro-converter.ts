@@ -5,11 +5,9 @@
  * the data the transforms leave is written back as Avro binary with the Avro schema AvroData
  * makes of its Connect schema.
  *
- * The converter itself is synchronous, per record: the flow fetches the writer schemas of a
- * batch's ids from the source registry before the transforms run (`addSchema` / `refuse`), and
- * registers the schemas written here in the target registry after they ran. A written record
- * carries a local id in its header until then (`writtenSchema`: negative, which no registry
- * gives), one per distinct written schema, kept for the flow's life.
+ * It is a RegistryConverter (registry-converter.ts): synchronous, per record, given the writer
+ * schemas of a batch's ids by the flow before the transforms run, writing under local ids that
+ * the flow registers in the target registry (as AVRO) after they ran.
  *
  * The binary codec is the avsc library's, longs as bigints (a JavaScript number loses Java
  * longs' precision past 2^53).
@@ -19,6 +17,7 @@ import { ConnectDataError, SchemaAndValue, type ConnectSchema, type ConnectValue
 import { fromConnectSchema, toConnectSchema, type AvroJson } from './avro-schema';
 import { avroToConnect, connectToAvro } from './avro-values';
 import { LruCache } from './lru-cache';
+import type { RegistryConverter } from './registry-converter';
 
 const HEADER_BYTES = 5;
 /** Ids the source registry refused, remembered so each costs one request (a Confluent id never comes to exist later). */
@@ -59,7 +58,9 @@ interface Writer {
 }
 
 /** A flow's avro converter: the writer schemas it was given, and the schemas it wrote. */
-export class AvroConverter {
+export class AvroConverter implements RegistryConverter {
+  readonly name = 'avro';
+  readonly schemaType = 'AVRO';
   private readonly readers = new Map<number, Reader>();
   private readonly refused = new LruCache<number, string>(REFUSED_IDS_KEPT);
   private readonly writers = new WeakMap<ConnectSchema, Writer>();

@@ -5,7 +5,7 @@
  * `json` is JsonConverter with `schemas.enable=false` (json-data.ts), `json_envelope` JsonConverter
  * with `schemas.enable=true`, Connect's default: the `{schema, payload}` envelope (json-envelope.ts);
  * `avro` is Confluent's AvroConverter (avro-converter.ts), which needs the flow's Schema Registry
- * and so a flow's own `AvroConverter` instance.
+ * and so a flow's own instance of it (a RegistryConverter, registry-converter.ts).
  */
 import {
   ConnectDataError,
@@ -21,18 +21,25 @@ import {
 import { readJson, writeJson } from './json-data';
 import { readEnvelope, writeEnvelope } from './json-envelope';
 import { javaDoubleToString, javaFloatToString } from './java-number-format';
-import type { AvroConverter } from './avro-converter';
+import type { RegistryConverter, RegistryConverters } from './registry-converter';
 
-export const CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope', 'avro'] as const;
-export type ConverterName = (typeof CONVERTER_NAMES)[number];
 /** The converters that need no Schema Registry (what `mirrorflow test` and the plugin contract run). */
 export const REGISTRY_FREE_CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope'] as const;
+/** The converters of Confluent's wire format, each a RegistryConverter the flow makes. */
+export const REGISTRY_CONVERTER_NAMES = ['avro'] as const;
+export const CONVERTER_NAMES = [...REGISTRY_FREE_CONVERTER_NAMES, ...REGISTRY_CONVERTER_NAMES] as const;
+export type ConverterName = (typeof CONVERTER_NAMES)[number];
+export type RegistryConverterName = (typeof REGISTRY_CONVERTER_NAMES)[number];
+
+export function isRegistryConverterName(name: string): name is RegistryConverterName {
+  return (REGISTRY_CONVERTER_NAMES as readonly string[]).includes(name);
+}
 
 export interface FlowConverters {
   readonly key: ConverterName;
   readonly value: ConverterName;
-  /** The flow's avro converter, when a side is `avro` (it holds the schemas of the flow's registries). */
-  readonly avro?: AvroConverter;
+  /** The flow's registry-backed converters of the sides that have one (they hold the schemas of the flow's registries). */
+  readonly registry?: RegistryConverters;
 }
 
 export const BYTES_CONVERTERS: FlowConverters = { key: 'bytes', value: 'bytes' };
@@ -51,9 +58,9 @@ const stringConverter: DataConverter = {
 const jsonConverter: DataConverter = { read: readJson, write: writeJson };
 const envelopeConverter: DataConverter = { read: readEnvelope, write: writeEnvelope };
 
-/** The converter for a side; undefined for `bytes`, and for `avro` without the flow's avro converter. */
-export function dataConverter(name: ConverterName, avro?: AvroConverter): DataConverter | undefined {
-  if (name === 'avro') return avro;
+/** The converter for a side; undefined for `bytes`, and for a registry converter the flow has not made (`registry`: the side's). */
+export function dataConverter(name: ConverterName, registry?: RegistryConverter): DataConverter | undefined {
+  if (isRegistryConverterName(name)) return registry?.name === name ? registry : undefined;
   return name === 'string' ? stringConverter : name === 'json' ? jsonConverter : name === 'json_envelope' ? envelopeConverter : undefined;
 }
 

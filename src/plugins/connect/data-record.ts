@@ -5,7 +5,7 @@
  */
 import type { MirrorRecord, RecordHeader } from '../../core/record';
 import { ConnectDataError, SchemaAndValue, type ConnectValue } from './connect-value';
-import { dataConverter, type DataConverter, type FlowConverters } from './converters';
+import { dataConverter, isRegistryConverterName, type DataConverter, type FlowConverters } from './converters';
 
 export type Side = 'key' | 'value';
 
@@ -93,13 +93,13 @@ export class DataRecord {
 
   private converter(side: Side): DataConverter {
     const name = this.converters[side];
-    const converter = dataConverter(name, this.converters.avro);
+    const converter = dataConverter(name, this.converters.registry?.[side]);
     // The chain refuses a field-level step without a converter for its sides before it runs;
-    // only a flow with a schema_registry has an avro converter (mirrorflow test has none).
+    // only a flow with a schema_registry has registry converters (mirrorflow test has none).
     if (converter === undefined) {
       throw new ConnectDataError(
-        name === 'avro'
-          ? `the record's ${side} is read by the avro converter, which needs the flow's schema_registry`
+        isRegistryConverterName(name)
+          ? `the record's ${side} is read by the ${name} converter, which needs the flow's schema_registry`
           : `the record's ${side} is bytes: set the flow's ${side} converter`,
       );
     }
