@@ -2,8 +2,8 @@
  * A flow's `key.converter` / `value.converter` (per flow, or top level for every flow) as the
  * flow's `converter`: ByteArrayConverter (MM2's default) is `bytes`, StringConverter `string`,
  * JsonConverter with `schemas.enable=false` `json`, with `schemas.enable=true` (or unset, its
- * default) `json_envelope`, Confluent's AvroConverter `avro` with the flow's `schema_registry` from
- * `<side>.converter.schema.registry.url` (one registry, which both sides of the flow use: MM2's
+ * default) `json_envelope`, Confluent's AvroConverter `avro` and ProtobufConverter `protobuf`, each
+ * with the flow's `schema_registry` from `<side>.converter.schema.registry.url` (one registry, which both sides of the flow use: MM2's
  * converter has one; the YAML can name two) and `<side>.converter.basic.auth.user.info`. Other
  * converter classes are refused, saying what mirrorflow has. MM2 would run every record
  * through its converters; mirrorflow reads a side only for a field-level transform that works on
@@ -19,9 +19,11 @@ type Props = ReadonlyMap<string, Mm2Property>;
 const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 const AVRO_CONVERTER = 'io.confluent.connect.avro.AvroConverter';
+const PROTOBUF_CONVERTER = 'io.confluent.connect.protobuf.ProtobufConverter';
+/** mirrorflow's converters that read and write through the flow's Schema Registry, by the Confluent class they stand for. */
+const REGISTRY_CLASSES: Readonly<Record<string, string>> = { avro: 'AvroConverter', protobuf: 'ProtobufConverter' };
 /** Schema Registry converters mirrorflow does not run, by class, with the format they read. */
 const SCHEMA_REGISTRY_CONVERTERS: Readonly<Record<string, string>> = {
-  'io.confluent.connect.protobuf.ProtobufConverter': 'Protobuf',
   'io.confluent.connect.json.JsonSchemaConverter': 'JSON Schema',
 };
 
@@ -34,14 +36,15 @@ export interface ConverterMappingContext {
 /** `configs`: where the keys are looked up, first match wins (the flow's connector config, then the worker's). */
 export function mapConverters(base: readonly PathSegment[], configs: readonly Props[], context: ConverterMappingContext): void {
   const get = (key: string): Mm2Property | undefined => configs.map((c) => c.get(key)).find((p) => p !== undefined);
-  const avroSides: ('key' | 'value')[] = [];
+  const registrySides: ('key' | 'value')[] = [];
   let registry: { url: string; prop: Mm2Property; userInfo?: Mm2Property } | undefined;
   for (const side of ['key', 'value'] as const) {
     const prop = get(`${side}.converter`);
     if (prop === undefined) continue;
     const converter = converterOf(prop, side, get, context);
-    const found = converter === 'avro' ? avroRegistry(prop, side, get, context) : undefined;
-    if (converter === undefined || (converter === 'avro' && found === undefined)) {
+    const registryClass = converter === undefined ? undefined : REGISTRY_CLASSES[converter];
+    const found = registryClass === undefined ? undefined : converterRegistry(registryClass, prop, side, get, context);
+    if (converter === undefined || (registryClass !== undefined && found === undefined)) {
       context.document.fail([...base, 'converter', side]);
       continue;
     }
@@ -50,26 +53,27 @@ export function mapConverters(base: readonly PathSegment[], configs: readonly Pr
     if (registry !== undefined && registry.url !== found.url) {
       context.values.report(
         found.prop,
-        `names another Schema Registry than ${registry.prop.key}: a flow reads and writes its Avro keys and values through one`,
+        `names another Schema Registry than ${registry.prop.key}: a flow reads and writes its keys and values through one`,
         'give key.converter and value.converter the same schema.registry.url',
       );
       context.document.fail([...base, 'schema_registry']);
       continue;
     }
     registry = found;
-    avroSides.push(side);
+    registrySides.push(side);
   }
-  if (registry === undefined || avroSides.length === 0) return;
+  if (registry === undefined || registrySides.length === 0) return;
   const where = context.provenance(registry.prop);
   const auth = registry.userInfo === undefined ? undefined : basicAuth(registry.userInfo, context);
   const endpoint = { url: registry.url, ...(auth === undefined ? {} : { basic_auth: auth }) };
   context.document.set([...base, 'schema_registry', 'source'], endpoint, where);
   context.document.set([...base, 'schema_registry', 'target'], endpoint, where);
-  context.document.set([...base, 'schema_registry', 'on'], avroSides, where);
+  context.document.set([...base, 'schema_registry', 'on'], registrySides, where);
 }
 
-/** `<side>.converter.schema.registry.url` (required) and `.basic.auth.user.info` of an AvroConverter. */
-function avroRegistry(
+/** `<side>.converter.schema.registry.url` (required) and `.basic.auth.user.info` of an AvroConverter or ProtobufConverter. */
+function converterRegistry(
+  className: string,
   converterProp: Mm2Property,
   side: 'key' | 'value',
   get: (key: string) => Mm2Property | undefined,
@@ -79,7 +83,7 @@ function avroRegistry(
   if (prop === undefined) {
     context.values.report(
       converterProp,
-      `AvroConverter needs ${side}.converter.schema.registry.url: it reads the writer schemas there and registers what it writes`,
+      `${className} needs ${side}.converter.schema.registry.url: it reads the writer schemas there and registers what it writes`,
       `set ${side}.converter.schema.registry.url = http://registry:8081`,
     );
     return undefined;
@@ -125,6 +129,7 @@ function converterOf(
     return schemas ? 'json_envelope' : 'json';
   }
   if (className === AVRO_CONVERTER || simple === 'AvroConverter') return 'avro';
+  if (className === PROTOBUF_CONVERTER || simple === 'ProtobufConverter') return 'protobuf';
   const registryFormat = SCHEMA_REGISTRY_CONVERTERS[className];
   if (registryFormat !== undefined) {
     values.report(
@@ -137,7 +142,7 @@ function converterOf(
   values.report(
     prop,
     `names Java code, which mirrorflow cannot run: ${className} is not a converter mirrorflow has`,
-    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter`,
+    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and ProtobufConverter`,
   );
   return undefined;
 }

@@ -129,11 +129,11 @@ describe('parseConnectorConfigs', () => {
       problems({
         'source.properties': SOURCE.replace(
           'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
-          'value.converter = io.confluent.connect.protobuf.ProtobufConverter',
+          'value.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter',
         ),
       }),
       [
-        "source.properties:10:19: names Java code, which mirrorflow cannot run: io.confluent.connect.protobuf.ProtobufConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter)",
+        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and ProtobufConverter)",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

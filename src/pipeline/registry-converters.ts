@@ -4,6 +4,7 @@
  */
 import {
   AvroConverter,
+  ProtobufConverter,
   isRegistryConverterName,
   type FlowConverters,
   type RegistryConverter,
@@ -16,6 +17,7 @@ export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConvert
 
 const MAKERS: Readonly<Record<RegistryConverterName, () => RegistryConverter>> = {
   avro: () => new AvroConverter(),
+  protobuf: () => new ProtobufConverter(),
 };
 
 /** The converters of the sides that name a registry converter; undefined when none does. */

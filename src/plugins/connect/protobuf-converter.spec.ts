@@ -2,7 +2,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FieldDescriptorProto_Type as FieldType, FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
+import { silentLogger } from '../../core/ports/logger';
+import { builtInTransforms } from '../builtins';
+import { PluginRegistry } from '../registry';
+import { buildTransformChain } from '../transform-chain';
 import { ProtobufConverter } from './protobuf-converter';
+import { describedFile } from './protobuf-descriptor';
+import { toConnectSchema } from './protobuf-schema';
 import { readProtobufFrame } from './protobuf-wire';
 import { fromConnectSchema } from './protobuf-schema';
 import { ConnectDate, ConnectFloat, ConnectInt, ConnectSchema, JavaHashMap, SchemaAndValue, Struct, type ConnectValue } from './connect-value';
@@ -406,6 +412,53 @@ describe('protobuf converter: writing', () => {
     // added (3) = "x", c (4) = 2^60: a proto3 field holding its default (a null here) is not written.
     assert.deepEqual(written.subarray(6), Buffer.from([0x1a, 0x01, 0x78, 0x20, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10]));
     assert.deepEqual(fromBinary(FileDescriptorProtoSchema, toBinary(FileDescriptorProtoSchema, file)), file);
+  });
+
+  it('runs insert_field and cast on a Protobuf value; the written schema decodes the result', () => {
+    const converter = converterWithShop();
+    const chain = buildTransformChain(
+      [
+        { type: 'insert_field', options: { static_field: 'origin', static_value: 'eu' }, path: 'flows[0].transforms[0]' },
+        { type: 'cast', options: { spec: ['qty:string', 'u32:int32'] }, path: 'flows[0].transforms[1]' },
+      ],
+      new PluginRegistry(builtInTransforms),
+      { flow: { source: 'src', target: 'dst' }, logger: silentLogger, converters: { key: 'bytes', value: 'protobuf', registry: { value: converter } } },
+    );
+    const record = {
+      source: { topic: 'orders', partition: 0, offset: 3 },
+      topic: 'src.orders',
+      partition: 0,
+      timestamp: 1,
+      key: null,
+      value: framed(7, ORDER_INDEXES, ORDER_BYTES),
+      headers: [],
+    };
+    const [out, second] = chain([record, record]);
+    const value = out!.value!;
+    const file = fromBinary(FileDescriptorProtoSchema, Buffer.from(converter.writtenSchema(value.readInt32BE(1))!, 'base64'));
+    const fields = file.messageType[0]!.field;
+    // Cast keeps a field's parameters, so its Tag: qty and u32 keep their numbers with their new types; the added origin takes the next free one.
+    assert.deepEqual(
+      ['qty', 'u32', 'origin'].map((name) => [name, fields.find((f) => f.name === name)!.number, fields.find((f) => f.name === name)!.type]),
+      [
+        ['qty', 4, FieldType.STRING],
+        ['u32', 5, FieldType.INT32],
+        ['origin', 24, FieldType.STRING],
+      ],
+    );
+    const message = describedFile(file).messages[0]!;
+    const reader = new ProtobufConverter();
+    reader.addSchema(1, registered(converter.writtenSchema(value.readInt32BE(1))!));
+    const decoded = (reader.read(Buffer.concat([framed(1, [], Buffer.alloc(0)), value.subarray(5)])) as SchemaAndValue).value as Struct;
+    assert.equal(toConnectSchema(message).name, 'Order');
+    assert.equal(decoded.get('qty'), '7');
+    assert.deepEqual(decoded.get('u32'), int32(-1n), 'cast to int32 wraps as Java does');
+    assert.equal(decoded.get('origin'), 'eu');
+    assert.deepEqual(decoded.get('id'), int64(9_007_199_254_740_993n));
+    assert.equal(decoded.get('status'), 'PAID');
+    assert.deepEqual(plain(decoded.get('pick_0')), { code: 'z', number: null });
+    // A second record of the same schema is written with the same local id: one registration.
+    assert.equal(second!.value!.readInt32BE(1), value.readInt32BE(1));
   });
 
   it('writes one schema per distinct Connect schema: a second record of it has the same local id', () => {

@@ -28,6 +28,8 @@ import { fromConnectSchema, toConnectSchema } from './protobuf-schema';
 import { connectToMessage, messageToConnect } from './protobuf-values';
 import { frameFirstMessage, readProtobufFrame } from './protobuf-wire';
 import { LruCache } from './lru-cache';
+import type { RegistryConverter } from './registry-converter';
+import type { RegisteredSchema } from '../../core/ports/schema-registry';
 
 /** Ids the source registry refused, remembered so each costs one request (a Confluent id never comes to exist later). */
 const REFUSED_IDS_KEPT = 1024;
@@ -43,7 +45,9 @@ interface Writer {
 }
 
 /** A flow's protobuf converter: the writer schemas it was given, and the schemas it wrote. */
-export class ProtobufConverter {
+export class ProtobufConverter implements RegistryConverter {
+  readonly name = 'protobuf';
+  readonly schemaType = 'PROTOBUF';
   private readonly files = new Map<number, DescFile>();
   /** `<id> <indexes>` → the message those bytes are, in Connect terms. */
   private readonly readers = new Map<string, Reader>();
@@ -58,7 +62,7 @@ export class ProtobufConverter {
   }
 
   /** The writer schema of an id, as the source registry gave it. A schema that cannot be read is remembered as refused. */
-  addSchema(id: number, schema: { readonly schema: string; readonly schemaType: string; readonly references: readonly unknown[] }): void {
+  addSchema(id: number, schema: RegisteredSchema): void {
     try {
       if (schema.schemaType !== 'PROTOBUF') throw new ConnectDataError(`it is a ${schema.schemaType} schema, not Protobuf`);
       if (schema.references.length > 0)
