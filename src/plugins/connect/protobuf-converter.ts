@@ -19,8 +19,9 @@
  * The binary codec is @bufbuild/protobuf's (what Confluent's JavaScript serializers use), 64-bit
  * integers as bigints.
  */
-import { fromBinary, toBinary, type DescFile, type DescMessage } from '@bufbuild/protobuf';
-import { reflect } from '@bufbuild/protobuf/reflect';
+import * as protobuf from '@bufbuild/protobuf';
+import * as reflection from '@bufbuild/protobuf/reflect';
+import type { DescFile, DescMessage } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { ConnectDataError, SchemaAndValue, Struct, type ConnectSchema, type ConnectValue } from './connect-value';
 import { describedFile, messageAt, protobufFile } from './protobuf-descriptor';
@@ -31,6 +32,9 @@ import { LruCache } from './lru-cache';
 import type { RegistryConverter } from './registry-converter';
 import type { RegisteredSchema } from '../../core/ports/schema-registry';
 
+// Read once: a package's exports are getters, which the per-record code would call each time.
+const { fromBinary, toBinary } = protobuf;
+const { reflect } = reflection;
 /** Ids the source registry refused, remembered so each costs one request (a Confluent id never comes to exist later). */
 const REFUSED_IDS_KEPT = 1024;
 

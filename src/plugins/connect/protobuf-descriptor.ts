@@ -109,8 +109,9 @@ export function messageAt(file: DescFile, indexes: readonly number[]): DescMessa
   return message;
 }
 
+/** Base64 has no `;`, `{` or quote, and `.proto` text that declares anything has one of them. */
 function looksSerialized(schema: string): boolean {
-  return /^[A-Za-z0-9+/=\s]+$/.test(schema) && !/\b(syntax|message|edition|package)\b/.test(schema);
+  return /^[A-Za-z0-9+/=\s]+$/.test(schema);
 }
 
 function serializedFile(schema: string): FileDescriptorProto {

@@ -12,13 +12,20 @@
  * Written back as ProtobufData writes: null, and an empty list, leave the field unset; an enum is
  * written as the number its schema's `…Enum.<name>` parameter gives.
  */
-import { create as createMessage, ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import { reflect, type ReflectList, type ReflectMap, type ReflectMessage } from '@bufbuild/protobuf/reflect';
-import { FeatureSet_FieldPresence as Presence } from '@bufbuild/protobuf/wkt';
+import * as protobuf from '@bufbuild/protobuf';
+import * as reflection from '@bufbuild/protobuf/reflect';
+import * as wkt from '@bufbuild/protobuf/wkt';
+import type { DescField, DescMessage } from '@bufbuild/protobuf';
+import type { ReflectList, ReflectMap, ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { ConnectDataError, ConnectDate, ConnectFloat, ConnectInt, JavaHashMap, Struct, type ConnectSchema, type ConnectValue } from './connect-value';
 import { TIMESTAMP } from './connect-schema';
 import { ENUM_PARAMETER, TIMESTAMP_TYPE, UNION_PREFIX } from './protobuf-schema';
 
+// Read once: a package's exports are getters, which the per-field code would call each time.
+const ScalarType = protobuf.ScalarType;
+const createMessage = protobuf.create;
+const reflect = reflection.reflect;
+const EXPLICIT = wkt.FeatureSet_FieldPresence.EXPLICIT;
 const UINT32_MAX = 0xffff_ffff;
 
 /** A decoded message → the Struct of `schema` (its toConnectSchema). */
@@ -36,7 +43,7 @@ export function messageToConnect(schema: ConnectSchema, message: ReflectMessage)
   });
   for (const field of desc.fields) {
     if (field.oneof !== undefined) continue;
-    const always = field.fieldKind === 'list' || field.fieldKind === 'map' || (field.fieldKind !== 'message' && field.presence !== Presence.EXPLICIT);
+    const always = field.fieldKind === 'list' || field.fieldKind === 'map' || (field.fieldKind !== 'message' && field.presence !== EXPLICIT);
     if (!always && !message.isSet(field)) continue;
     const target = schema.field(field.name)!;
     struct.values[target.index] = fieldToConnect(target.schema, field, message.get(field));
@@ -96,7 +103,7 @@ function enumName(field: DescField, number: number): string {
   return value.name;
 }
 
-function scalarToConnect(scalar: ScalarType, value: unknown): ConnectValue {
+function scalarToConnect(scalar: protobuf.ScalarType, value: unknown): ConnectValue {
   switch (scalar) {
     case ScalarType.INT32:
     case ScalarType.SINT32:
@@ -211,7 +218,7 @@ function enumNumber(schema: ConnectSchema, value: ConnectValue, name: string): n
   return Number.parseInt(number, 10);
 }
 
-function scalarFromConnect(scalar: ScalarType, value: ConnectValue, name: string): unknown {
+function scalarFromConnect(scalar: protobuf.ScalarType, value: ConnectValue, name: string): unknown {
   switch (scalar) {
     case ScalarType.INT32:
     case ScalarType.SINT32:
@@ -251,7 +258,7 @@ function integer(value: ConnectValue, type: 'int32' | 'int64', name: string): bi
   return value.value;
 }
 
-function scalarName(scalar: ScalarType): string {
+function scalarName(scalar: protobuf.ScalarType): string {
   return scalar === ScalarType.UINT32 ? 'uint32' : 'fixed32';
 }
 
