@@ -2,11 +2,11 @@
  * A flow's `key.converter` / `value.converter` (per flow, or top level for every flow) as the
  * flow's `converter`: ByteArrayConverter (MM2's default) is `bytes`, StringConverter `string`,
  * JsonConverter with `schemas.enable=false` `json`, with `schemas.enable=true` (or unset, its
- * default) `json_envelope`, Confluent's AvroConverter `avro` and JsonSchemaConverter `json_schema`,
- * each with the flow's `schema_registry` from `<side>.converter.schema.registry.url` (one
- * registry, which both sides of the flow use: MM2's converter has one; the YAML can name two) and
- * `<side>.converter.basic.auth.user.info`. Confluent's ProtobufConverter is refused, pointing at
- * schema_registry id translation; other converter classes are refused, saying what mirrorflow has. MM2 would run every record
+ * default) `json_envelope`, Confluent's AvroConverter `avro`, JsonSchemaConverter `json_schema` and
+ * ProtobufConverter `protobuf`, each with the flow's `schema_registry` from
+ * `<side>.converter.schema.registry.url` (one registry, which both sides of the flow use: MM2's
+ * converter has one; the YAML can name two) and `<side>.converter.basic.auth.user.info`. Other
+ * converter classes are refused, saying what mirrorflow has. MM2 would run every record
  * through its converters; mirrorflow reads a side only for a field-level transform that works on
  * it, which gives the same bytes for what the transforms change and keeps the rest untouched.
  */
@@ -20,13 +20,10 @@ type Props = ReadonlyMap<string, Mm2Property>;
 const STRING_CONVERTER = 'org.apache.kafka.connect.storage.StringConverter';
 const JSON_CONVERTER = 'org.apache.kafka.connect.json.JsonConverter';
 /** Confluent's Schema Registry converters mirrorflow runs, by class, with their simple names. */
-const REGISTRY_CONVERTERS: Readonly<Record<string, { readonly simple: string; readonly converter: 'avro' | 'json_schema' }>> = {
+const REGISTRY_CONVERTERS: Readonly<Record<string, { readonly simple: string; readonly converter: 'avro' | 'json_schema' | 'protobuf' }>> = {
   'io.confluent.connect.avro.AvroConverter': { simple: 'AvroConverter', converter: 'avro' },
   'io.confluent.connect.json.JsonSchemaConverter': { simple: 'JsonSchemaConverter', converter: 'json_schema' },
-};
-/** Schema Registry converters mirrorflow does not run, by class, with the format they read. */
-const SCHEMA_REGISTRY_CONVERTERS: Readonly<Record<string, string>> = {
-  'io.confluent.connect.protobuf.ProtobufConverter': 'Protobuf',
+  'io.confluent.connect.protobuf.ProtobufConverter': { simple: 'ProtobufConverter', converter: 'protobuf' },
 };
 
 export interface ConverterMappingContext {
@@ -73,7 +70,7 @@ export function mapConverters(base: readonly PathSegment[], configs: readonly Pr
   context.document.set([...base, 'schema_registry', 'on'], registrySides, where);
 }
 
-/** `<side>.converter.schema.registry.url` (required) and `.basic.auth.user.info` of an AvroConverter or JsonSchemaConverter. */
+/** `<side>.converter.schema.registry.url` (required) and `.basic.auth.user.info` of an AvroConverter, JsonSchemaConverter or ProtobufConverter. */
 function converterRegistry(
   simple: string,
   converterProp: Mm2Property,
@@ -132,19 +129,10 @@ function converterOf(
   }
   const registryConverter = REGISTRY_CONVERTERS[className] ?? Object.values(REGISTRY_CONVERTERS).find((c) => c.simple === simple);
   if (registryConverter !== undefined) return registryConverter.converter;
-  const registryFormat = SCHEMA_REGISTRY_CONVERTERS[className];
-  if (registryFormat !== undefined) {
-    values.report(
-      prop,
-      `names ${className}, Confluent's ${registryFormat} converter, which mirrorflow does not run: it cannot decode ${registryFormat} ${side}s for a field-level transform`,
-      `to copy the records with their schema ids moved to the target's Schema Registry, leave ${side}.converter out (the ${side}s are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [${side}]) in the YAML; a field-level SMT on the ${side} cannot run then`,
-    );
-    return undefined;
-  }
   values.report(
     prop,
     `names Java code, which mirrorflow cannot run: ${className} is not a converter mirrorflow has`,
-    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and JsonSchemaConverter`,
+    `mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter`,
   );
   return undefined;
 }

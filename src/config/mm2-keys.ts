@@ -301,7 +301,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'class',
     support: mapped(
-      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope, io.confluent.connect.avro.AvroConverter = avro and io.confluent.connect.json.JsonSchemaConverter = json_schema, each with flows[].schema_registry (source and target) from key.converter.schema.registry.url and key.converter.basic.auth.user.info; other classes are refused',
+      'flows[].converter.key: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with key.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope, io.confluent.connect.avro.AvroConverter = avro, io.confluent.connect.json.JsonSchemaConverter = json_schema and io.confluent.connect.protobuf.ProtobufConverter = protobuf, each with flows[].schema_registry (source and target) from key.converter.schema.registry.url and key.converter.basic.auth.user.info; other classes are refused',
     ),
   },
   {
@@ -309,7 +309,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'connect',
     type: 'class',
     support: mapped(
-      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope, io.confluent.connect.avro.AvroConverter = avro and io.confluent.connect.json.JsonSchemaConverter = json_schema, each with flows[].schema_registry (source and target) from value.converter.schema.registry.url and value.converter.basic.auth.user.info; other classes are refused',
+      'flows[].converter.value: ByteArrayConverter = bytes, StringConverter = string, JsonConverter with value.converter.schemas.enable=false = json, with schemas.enable=true (its default) = json_envelope, io.confluent.connect.avro.AvroConverter = avro, io.confluent.connect.json.JsonSchemaConverter = json_schema and io.confluent.connect.protobuf.ProtobufConverter = protobuf, each with flows[].schema_registry (source and target) from value.converter.schema.registry.url and value.converter.basic.auth.user.info; other classes are refused',
     ),
   },
   {

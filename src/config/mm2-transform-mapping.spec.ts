@@ -136,8 +136,8 @@ describe('mm2.properties transforms and predicates', () => {
   });
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
-    assert.deepEqual(problems(['primary->backup.key.converter = com.acme.kafka.XmlConverter']), [
-      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: com.acme.kafka.XmlConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and JsonSchemaConverter)",
+    assert.deepEqual(problems(['primary->backup.key.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter']), [
+      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter)",
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
@@ -189,13 +189,22 @@ describe('mm2.properties transforms and predicates', () => {
     ]);
   });
 
-  it("refuses Confluent's Protobuf converter naming the key and line, and points at schema_registry id translation", () => {
-    assert.deepEqual(
-      problems(['value.converter = io.confluent.connect.protobuf.ProtobufConverter', 'value.converter.schema.registry.url = http://127.0.0.1:8081']),
-      [
-        "mm2.properties:5:19: names io.confluent.connect.protobuf.ProtobufConverter, Confluent's Protobuf converter, which mirrorflow does not run: it cannot decode Protobuf values for a field-level transform at value.converter (to copy the records with their schema ids moved to the target's Schema Registry, leave value.converter out (the values are copied as bytes), convert the file (mirrorflow convert) and set the flow's schema_registry (on: [value]) in the YAML; a field-level SMT on the value cannot run then)",
-      ],
-    );
+  it("maps Confluent's ProtobufConverter to the protobuf converter with the flow's schema_registry from schema.registry.url", () => {
+    const parsed = parse([
+      'value.converter = io.confluent.connect.protobuf.ProtobufConverter',
+      'value.converter.schema.registry.url = http://127.0.0.1:8081',
+      'primary->backup.transforms = tag',
+      'primary->backup.transforms.tag.type = org.apache.kafka.connect.transforms.InsertField$Value',
+      'primary->backup.transforms.tag.static.field = origin',
+      'primary->backup.transforms.tag.static.value = eu',
+    ]);
+    const flow = parsed.config.flows.find((f) => f.name === 'primary->backup')!;
+    assert.deepEqual(flow.converter, { key: 'bytes', value: 'protobuf' });
+    const registry = { url: 'http://127.0.0.1:8081', timeout_ms: 10_000 };
+    assert.deepEqual(flow.schema_registry, { source: registry, target: registry, subjects: 'topic_name', on: ['value'], strict: false });
+    assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.protobuf.ProtobufConverter']), [
+      'mm2.properties:5:35: ProtobufConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
+    ]);
   });
 
   it('refuses a class without a built-in, naming the alias, the class, the line and what to use instead', () => {

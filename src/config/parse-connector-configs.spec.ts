@@ -129,11 +129,11 @@ describe('parseConnectorConfigs', () => {
       problems({
         'source.properties': SOURCE.replace(
           'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
-          'value.converter = com.example.kafka.XmlConverter',
+          'value.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter',
         ),
       }),
       [
-        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.example.kafka.XmlConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter and JsonSchemaConverter)",
+        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter)",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [

@@ -50,7 +50,7 @@ export const schemaRegistrySchema = z
       ),
   })
   .describe(
-    "Records written by Confluent Schema Registry serializers (Avro, JSON Schema, Protobuf), read on the target through another registry: each record's schema id (the 4 bytes after the magic byte) is replaced by the target registry's id of the same schema, registering it there when missing; the payload is never decoded. An id the source registry does not know, or a schema the target registry refuses (incompatible), fails the record (`errors.tolerance`); an unreachable registry is retried as an outage. Turns off whole-batch forwarding for the flow. A mirrorflow extension: MM2 copies the bytes with the source's ids; from mm2.properties it comes only with an AvroConverter or JsonSchemaConverter (`value.converter.schema.registry.url`), as the `avro` and `json_schema` converters need it.",
+    "Records written by Confluent Schema Registry serializers (Avro, JSON Schema, Protobuf), read on the target through another registry: each record's schema id (the 4 bytes after the magic byte) is replaced by the target registry's id of the same schema, registering it there when missing; the payload is never decoded. An id the source registry does not know, or a schema the target registry refuses (incompatible), fails the record (`errors.tolerance`); an unreachable registry is retried as an outage. Turns off whole-batch forwarding for the flow. A mirrorflow extension: MM2 copies the bytes with the source's ids; from mm2.properties it comes only with an AvroConverter, JsonSchemaConverter or ProtobufConverter (`value.converter.schema.registry.url`), as the `avro`, `json_schema` and `protobuf` converters need it.",
   );
 
 export type SchemaRegistryConfig = z.output<typeof schemaRegistrySchema>;

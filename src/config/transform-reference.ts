@@ -64,7 +64,7 @@ function section(definition: TransformDefinition): string[] {
   const note = NOTES[definition.name];
   const fieldLevel = isFieldTransformDefinition(definition)
     ? [
-        "Field-level: the side it works on is read through the flow's `converter` (not `bytes`), once for a run of field-level steps; `avro` and `json_schema` give it data with a schema, as `json_envelope` does.",
+        "Field-level: the side it works on is read through the flow's `converter` (not `bytes`), once for a run of field-level steps; `avro`, `json_schema` and `protobuf` give it data with a schema, as `json_envelope` does.",
       ]
     : [];
   return [

@@ -5,6 +5,7 @@
  */
 import {
   AvroConverter,
+  ProtobufConverter,
   isRegistryConverterName,
   JsonSchemaConverter,
   type FlowConverters,
@@ -19,6 +20,7 @@ export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConvert
 const MAKERS: Readonly<Record<RegistryConverterName, () => RegistryConverter>> = {
   avro: () => new AvroConverter(),
   json_schema: () => new JsonSchemaConverter(),
+  protobuf: () => new ProtobufConverter(),
 };
 
 /** The converters of the sides that name a registry converter; undefined when none does. */

@@ -190,7 +190,7 @@ describe('MM2 connector configs', () => {
         'source.cluster.alias = up',
         `source.cluster.bootstrap.servers = ${clusters.primary}`,
         `target.cluster.bootstrap.servers = ${clusters.backup}`,
-        'value.converter = io.confluent.connect.protobuf.ProtobufConverter',
+        'value.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter',
       ].join('\n'),
     );
     const sink = join(dir, `${p}-sink.json`);
@@ -200,7 +200,7 @@ describe('MM2 connector configs', () => {
     assert.match(
       refused.stderr,
       new RegExp(
-        `${p}-source\\.properties:6:19: names io\\.confluent\\.connect\\.protobuf\\.ProtobufConverter, Confluent's Protobuf converter, which mirrorflow does not run: .* at value\\.converter`,
+        `${p}-source\\.properties:6:19: names Java code, which mirrorflow cannot run: com\\.amazonaws\\.services\\.schemaregistry\\.kafkaconnect\\.AWSKafkaAvroConverter is not a converter mirrorflow has at value\\.converter`,
       ),
     );
     const both = await mirrorflow(['validate', file, sink]);

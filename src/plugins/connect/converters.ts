@@ -4,9 +4,10 @@
  * bytes, which no field-level transform can read; `string` is Connect's StringConverter (UTF-8);
  * `json` is JsonConverter with `schemas.enable=false` (json-data.ts), `json_envelope` JsonConverter
  * with `schemas.enable=true`, Connect's default: the `{schema, payload}` envelope (json-envelope.ts);
- * `avro` is Confluent's AvroConverter (avro-converter.ts) and `json_schema` its JsonSchemaConverter
- * (json-schema-converter.ts), which need the flow's Schema Registry and so a flow's own instance
- * (a RegistryConverter, registry-converter.ts).
+ * `avro` is Confluent's AvroConverter (avro-converter.ts), `json_schema` its JsonSchemaConverter
+ * (json-schema-converter.ts) and `protobuf` its ProtobufConverter (protobuf-converter.ts), which
+ * need the flow's Schema Registry and so a flow's own instance (a RegistryConverter,
+ * registry-converter.ts).
  */
 import {
   ConnectDataError,
@@ -27,7 +28,7 @@ import type { RegistryConverter, RegistryConverters } from './registry-converter
 /** The converters that need no Schema Registry (what `mirrorflow test` and the plugin contract run). */
 export const REGISTRY_FREE_CONVERTER_NAMES = ['bytes', 'string', 'json', 'json_envelope'] as const;
 /** The converters of Confluent's wire format, each a RegistryConverter the flow makes. */
-export const REGISTRY_CONVERTER_NAMES = ['avro', 'json_schema'] as const;
+export const REGISTRY_CONVERTER_NAMES = ['avro', 'json_schema', 'protobuf'] as const;
 export const CONVERTER_NAMES = [...REGISTRY_FREE_CONVERTER_NAMES, ...REGISTRY_CONVERTER_NAMES] as const;
 export type ConverterName = (typeof CONVERTER_NAMES)[number];
 export type RegistryConverterName = (typeof REGISTRY_CONVERTER_NAMES)[number];
