@@ -65,7 +65,10 @@ test('an answer that is not a list of names, or of versions, is not a registryâ€
     (_path, res) => json(res, 200, { subjects: [] }),
     async (url) => {
       const registry = httpSchemaRegistry({ url, timeoutMs: 2000 });
-      await assert.rejects(registry.listSubjects(), (e: unknown) => e instanceof SchemaRegistryError && /listing the subjects is not a list of names/.test(e.message));
+      await assert.rejects(
+        registry.listSubjects(),
+        (e: unknown) => e instanceof SchemaRegistryError && /listing the subjects is not a list of names/.test(e.message),
+      );
       await assert.rejects(registry.listVersions('s'), (e: unknown) => e instanceof SchemaRegistryError && /not a list of version numbers/.test(e.message));
     },
   );
@@ -73,11 +76,18 @@ test('an answer that is not a list of names, or of versions, is not a registryâ€
 
 test('an unknown subject is a refusal naming it; refused credentials are a SchemaRegistryError without them', async () => {
   await withRegistry(
-    (path, res) => (path.includes('missing') ? json(res, 404, { error_code: 40401, message: 'Subject not found' }) : json(res, 401, { error_code: 401, message: 'no' })),
+    (path, res) =>
+      path.includes('missing') ? json(res, 404, { error_code: 40401, message: 'Subject not found' }) : json(res, 401, { error_code: 401, message: 'no' }),
     async (url) => {
       const registry = httpSchemaRegistry({ url, timeoutMs: 2000, basicAuth: { username: 'u', password: 'pw-secret-9' } });
-      await assert.rejects(registry.listVersions('missing-value'), (e: unknown) => e instanceof SchemaRegistryRefusal && /subject "missing-value".*404 \(error code 40401\)/.test(e.message));
-      await assert.rejects(registry.listSubjects(), (e: unknown) => e instanceof SchemaRegistryError && /401.*check its credentials/.test(e.message) && !e.message.includes('pw-secret-9'));
+      await assert.rejects(
+        registry.listVersions('missing-value'),
+        (e: unknown) => e instanceof SchemaRegistryRefusal && /subject "missing-value".*404 \(error code 40401\)/.test(e.message),
+      );
+      await assert.rejects(
+        registry.listSubjects(),
+        (e: unknown) => e instanceof SchemaRegistryError && /401.*check its credentials/.test(e.message) && !e.message.includes('pw-secret-9'),
+      );
     },
   );
 });
