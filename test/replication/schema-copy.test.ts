@@ -49,7 +49,8 @@ describe('schemas copy: a flow’s subjects and all their versions in the target
     await source.register(other, { schemaType: 'AVRO', schema: JSON.stringify({ type: 'enum', name: 'Kind', symbols: ['A', 'B'] }) });
     // The target gave its first ids to other schemas: its ids differ from the source's.
     const target = new SchemaRegistryClient({ baseURLs: [registries.target.url] });
-    for (let i = 0; i < 2; i++) await target.register(`${prefix}-unrelated`, { schemaType: 'AVRO', schema: JSON.stringify({ type: 'fixed', name: `F${i}`, size: 4 }) });
+    for (let i = 0; i < 2; i++)
+      await target.register(`${prefix}-unrelated`, { schemaType: 'AVRO', schema: JSON.stringify({ type: 'fixed', name: `F${i}`, size: 4 }) });
 
     const { file } = await writePipeline({
       flows: [{ topics: [`${prefix}\\..*`], schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } } }],
@@ -88,7 +89,54 @@ describe('schemas copy: a flow’s subjects and all their versions in the target
       sourceIds.map((id, i) => [id, targetIds[i]]),
       'source id -> target id per version',
     );
-    assert.deepEqual(await getJson(`${registries.target.url}/subjects/${encodeURIComponent(targetSubject)}/versions`), [1, 2, 3], 'a second copy adds no version');
+    assert.deepEqual(
+      await getJson(`${registries.target.url}/subjects/${encodeURIComponent(targetSubject)}/versions`),
+      [1, 2, 3],
+      'a second copy adds no version',
+    );
+  });
+
+  test('a version the target refuses as incompatible is reported naming subject and version, the rest copied, exit 65', async () => {
+    const prefix = uniqueName('sc');
+    const topic = `${prefix}.accounts`;
+    const subject = `${topic}-value`;
+    const targetSubject = `primary.${topic}-value`;
+    const record = (fields: unknown[]): string => JSON.stringify({ type: 'record', name: 'Account', namespace: 'crm', fields });
+    // The target subject exists already with BACKWARD compatibility: a required new field is refused, an optional one is not.
+    const target = new SchemaRegistryClient({ baseURLs: [registries.target.url] });
+    await target.register(targetSubject, { schemaType: 'AVRO', schema: record([{ name: 'id', type: 'long' }]) });
+    const config = await fetch(`${registries.target.url}/config/${encodeURIComponent(targetSubject)}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ compatibility: 'BACKWARD' }),
+    });
+    assert.equal(config.status, 200, await config.text());
+    const source = new SchemaRegistryClient({ baseURLs: [registries.source.url] });
+    await source.register(subject, {
+      schemaType: 'AVRO',
+      schema: record([
+        { name: 'id', type: 'long' },
+        { name: 'owner', type: 'string' },
+      ]),
+    });
+    const optional = record([
+      { name: 'id', type: 'long' },
+      { name: 'owner', type: ['null', 'string'], default: null },
+    ]);
+    await source.register(subject, { schemaType: 'AVRO', schema: optional });
+
+    const { file } = await writePipeline({
+      flows: [{ topics: [`${prefix}\\..*`], schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } } }],
+    });
+    const result = await runCli(['schemas', 'copy', file]);
+    assert.equal(result.code, 65, result.stderr);
+    assert.match(result.stdout, new RegExp(`${subject} -> ${targetSubject}: 1 of 2 version\\(s\\) copied`));
+    assert.match(result.stdout, /version 1: id \d+ REFUSED: .*409/);
+    assert.match(result.stderr, /refused 1 version\(s\)/);
+    const versions = (await getJson(`${registries.target.url}/subjects/${encodeURIComponent(targetSubject)}/versions`)) as number[];
+    assert.equal(versions.length, 2, 'the compatible version was copied after the refused one');
+    const latest = (await getJson(`${registries.target.url}/subjects/${encodeURIComponent(targetSubject)}/versions/latest`)) as { schema: string };
+    assert.deepEqual(JSON.parse(latest.schema), JSON.parse(optional));
   });
 
   test('an unreachable registry: a clear message, exit 69, and the password in neither output', async () => {
