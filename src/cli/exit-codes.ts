@@ -7,8 +7,8 @@ import {
   PluginError,
   RecordFailedError,
 } from '../core/errors';
-import { SchemaRegistryError } from '../core/ports/schema-registry';
-import { ToolUsageError } from '../pipeline/tools/tool-errors';
+import { SchemaRegistryError, SchemaRegistryUnavailableError } from '../core/ports/schema-registry';
+import { SchemaCopyRefusedError, ToolUsageError } from '../pipeline/tools/tool-errors';
 
 /** Exit codes, following sysexits(3) where one fits. */
 export const ExitCode = {
@@ -27,11 +27,15 @@ export const ExitCode = {
 export function exitCodeFor(error: unknown): number {
   // Before PluginError: a transform that throws on a record at runtime is not a config problem.
   if (error instanceof RecordFailedError) return ExitCode.dataError;
+  // `schemas copy`: the target registry refused versions (incompatible), the rest copied.
+  if (error instanceof SchemaCopyRefusedError) return ExitCode.dataError;
   if (error instanceof ConfigError || error instanceof PluginError) return ExitCode.config;
   if (error instanceof ToolUsageError) return ExitCode.usage;
   if (error instanceof ClusterUnavailableError) return ExitCode.unavailable;
   // A Schema Registry that refused the credentials, or a URL that is not one.
   if (error instanceof SchemaRegistryError) return ExitCode.unavailable;
+  // Only a one-shot command (`schemas copy`) ends on an outage of a registry: a flow retries it.
+  if (error instanceof SchemaRegistryUnavailableError) return ExitCode.unavailable;
   if (error instanceof KafkaAuthorizationError) return ExitCode.noPermission;
   if (error instanceof LocalKafkaError) return ExitCode.unavailable;
   if (error instanceof MirrorflowError) return ExitCode.failure;

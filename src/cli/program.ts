@@ -13,6 +13,7 @@ import { registerStatusCommand } from './commands/status.command';
 import { registerPluginsCommand } from './commands/plugins.command';
 import { registerTestCommand } from './commands/test.command';
 import { registerMigrateCommand } from './commands/migrate.command';
+import { registerSchemasCommand } from './commands/schemas.command';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
@@ -34,5 +35,6 @@ export function buildProgram(): Command {
   registerPluginsCommand(program);
   registerTestCommand(program);
   registerMigrateCommand(program);
+  registerSchemasCommand(program);
   return program;
 }

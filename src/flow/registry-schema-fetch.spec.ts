@@ -36,7 +36,17 @@ function registry(schemas: ReadonlyMap<number, string>): SchemaRegistryClient & 
     return { schema, schemaType: 'JSON', references: [] };
   };
   const unused = () => Promise.reject(new Error('not asked'));
-  return { url: 'http://registry.test', calls, schemaById, schemaByVersion: unused, register: unused, versionOf: unused };
+  return {
+    url: 'http://registry.test',
+    calls,
+    schemaById,
+    schemaByVersion: unused,
+    register: unused,
+    versionOf: unused,
+    listSubjects: unused,
+    listVersions: unused,
+    subjectVersion: unused,
+  };
 }
 
 function framed(id: number): Buffer {

@@ -8,6 +8,7 @@ import {
   SchemaRegistryUnavailableError,
   type RegisteredSchema,
   type SchemaRegistryClient,
+  type SubjectVersion,
 } from '../core/ports/schema-registry';
 import type { DecodedFlowBatch, MirrorRecord } from '../core/record';
 import { OutageStatus } from './outage-status';
@@ -71,6 +72,17 @@ class MemoryRegistry implements SchemaRegistryClient {
     const index = (this.subjects.get(subject) ?? []).findIndex((v) => JSON.stringify(v.schema) === JSON.stringify(schema));
     if (index < 0) throw new SchemaRegistryRefusal(`not under ${subject}`, 404, 40403);
     return index + 1;
+  }
+  async listSubjects(): Promise<string[]> {
+    return [...this.subjects.keys()];
+  }
+  async listVersions(subject: string): Promise<number[]> {
+    return (this.subjects.get(subject) ?? []).map((_, i) => i + 1);
+  }
+  async subjectVersion(subject: string, version: number): Promise<SubjectVersion> {
+    const found = this.subjects.get(subject)?.[version - 1];
+    if (found === undefined) throw new SchemaRegistryRefusal(`no version ${version} of ${subject}`, 404, 40402);
+    return { ...found.schema, id: found.id, version };
   }
 }
 

@@ -50,7 +50,8 @@ export interface SchemaIdTranslationOptions {
   /** Whose setting it is, for failures: `flow primary->backup`. */
   readonly path: string;
   readonly errorTolerance: 'none' | 'all';
-  readonly outages: { readonly source: OutageTracker; readonly target: OutageTracker };
+  /** Where outages are reported while the calls are retried; without it a call that cannot reach its registry fails (a one-shot command reports it). */
+  readonly outages?: { readonly source: OutageTracker; readonly target: OutageTracker };
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   /** The registry converters that write a side: the schemas of their local (negative) ids are theirs. */
@@ -144,14 +145,24 @@ export class SchemaIdTranslation {
   }
 
   private targetId(subject: string, id: number): Observable<number> {
-    const { source, target } = this.options;
+    const { source } = this.options;
     const writer = id < 0 ? this.writer(subject) : undefined;
     const written = writer?.writtenSchema(id);
     const known = written !== undefined ? { schema: written, schemaType: writer!.schemaType, references: [] } : this.schemas.get(id);
     const schema$ = known !== undefined ? of(known) : this.ask('source', () => source.schemaById(id)).pipe(tap((s) => this.schemas.set(id, s)));
-    return schema$.pipe(
-      concatMap((schema) => this.targetReferences(schema.references, 0).pipe(map((references) => ({ ...schema, references })))),
-      concatMap((schema) => this.ask('target', () => target.register(subject, schema))),
+    return schema$.pipe(concatMap((schema) => this.register(subject, schema)));
+  }
+
+  /**
+   * The target's id of a source schema registered under the target's `subject`, the schemas it
+   * refers to registered first, each under its own subject (what `mirrorflow schemas copy` does
+   * with every version). Registering a schema the subject has returns its id.
+   */
+  register(subject: string, schema: RegisteredSchema): Observable<number> {
+    const { target } = this.options;
+    return this.targetReferences(schema.references, 0).pipe(
+      map((references) => ({ schema: schema.schema, schemaType: schema.schemaType, references })),
+      concatMap((registered) => this.ask('target', () => target.register(subject, registered))),
     );
   }
 
@@ -182,9 +193,11 @@ export class SchemaIdTranslation {
     );
   }
 
-  /** One registry call, retried through outages of that registry. */
+  /** One registry call, retried through outages of that registry (when they are tracked). */
   private ask<T>(registry: 'source' | 'target', call: () => Promise<T>): Observable<T> {
-    return defer(call).pipe(retryThroughOutage<T>({ tracker: this.options.outages[registry], scheduler: this.options.scheduler }));
+    const { outages, scheduler } = this.options;
+    if (outages === undefined) return defer(call);
+    return defer(call).pipe(retryThroughOutage<T>({ tracker: outages[registry], scheduler }));
   }
 
   private rewrite(batch: DecodedFlowBatch, refused: ReadonlyMap<string, string>): DecodedFlowBatch {

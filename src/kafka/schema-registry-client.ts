@@ -1,7 +1,8 @@
 /**
- * The SchemaRegistryClient port over HTTP: the four calls of Confluent's Schema Registry REST API
+ * The SchemaRegistryClient port over HTTP: the calls of Confluent's Schema Registry REST API
  * that moving schema ids needs (`GET /schemas/ids/{id}`, `GET /subjects/{subject}/versions/{n}`,
- * `POST /subjects/{subject}/versions`, `POST /subjects/{subject}`), on Node's `fetch`. No npm
+ * `POST /subjects/{subject}/versions`, `POST /subjects/{subject}`) and copying subjects
+ * (`GET /subjects`, `GET /subjects/{subject}/versions`), on Node's `fetch`. No npm
  * client: Confluent's (`@confluentinc/schemaregistry`, which the tests use to serialize as users'
  * services do) brings the AWS, Azure and Google KMS SDKs and a Vault client with it, for field
  * encryption this never does. Each call tries once; the flow retries outages itself, with
@@ -43,6 +44,13 @@ export function httpSchemaRegistry(settings: SchemaRegistrySettings): SchemaRegi
   } else if (settings.bearerToken !== undefined) headers['Authorization'] = `Bearer ${settings.bearerToken}`;
 
   const call = async (what: string, path: string, body?: RegisteredSchema): Promise<Record<string, unknown>> => {
+    const json = await callJson(what, path, body);
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw new SchemaRegistryError(`${what}: the answer of ${where} is not a JSON object; is it the base URL of a Confluent-compatible Schema Registry API?`);
+    return json as Record<string, unknown>;
+  };
+
+  const callJson = async (what: string, path: string, body?: RegisteredSchema): Promise<unknown> => {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -55,14 +63,15 @@ export function httpSchemaRegistry(settings: SchemaRegistrySettings): SchemaRegi
       throw new SchemaRegistryUnavailableError(`${what}: the Schema Registry at ${where} cannot be reached (${networkReason(error)})`);
     }
     const text = await response.text().catch(() => '');
-    const json = parseObject(text);
+    const json = parseJson(text);
     if (response.ok) {
       if (json === undefined)
         throw new SchemaRegistryError(`${what}: the answer of ${where} is not JSON; is it the base URL of a Confluent-compatible Schema Registry API?`);
       return json;
     }
-    const errorCode = typeof json?.['error_code'] === 'number' ? json['error_code'] : undefined;
-    const said = typeof json?.['message'] === 'string' ? `: ${json['message'].slice(0, MAX_MESSAGE_CHARS)}` : '';
+    const error = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+    const errorCode = typeof error?.['error_code'] === 'number' ? error['error_code'] : undefined;
+    const said = typeof error?.['message'] === 'string' ? `: ${error['message'].slice(0, MAX_MESSAGE_CHARS)}` : '';
     const answered = `${what}: the Schema Registry at ${where} answered ${response.status}${errorCode === undefined ? '' : ` (error code ${errorCode})`}`;
     if (response.status === 401 || response.status === 403) throw new SchemaRegistryError(`${answered}; check its credentials`);
     if (response.status === 408 || response.status === 429 || response.status >= 500) throw new SchemaRegistryUnavailableError(`${answered}${said}`);
@@ -88,6 +97,22 @@ export function httpSchemaRegistry(settings: SchemaRegistrySettings): SchemaRegi
     async versionOf(subject, schema) {
       const answer = await call(`looking up a schema under subject "${subject}"`, subjectPath(subject), schema);
       return integerField(answer, 'version', where);
+    },
+    async listSubjects() {
+      const answer = await callJson('listing the subjects', '/subjects');
+      if (!Array.isArray(answer) || !answer.every((s) => typeof s === 'string'))
+        throw new SchemaRegistryError(`the answer of ${where} to listing the subjects is not a list of names`);
+      return answer as string[];
+    },
+    async listVersions(subject) {
+      const answer = await callJson(`listing the versions of subject "${subject}"`, `${subjectPath(subject)}/versions`);
+      if (!Array.isArray(answer) || !answer.every((v) => typeof v === 'number' && Number.isInteger(v)))
+        throw new SchemaRegistryError(`the answer of ${where} to listing the versions of subject "${subject}" is not a list of version numbers`);
+      return (answer as number[]).sort((a, b) => a - b);
+    },
+    async subjectVersion(subject, version) {
+      const answer = await call(`reading version ${version} of subject "${subject}"`, `${subjectPath(subject)}/versions/${version}`);
+      return { ...schemaOf(answer, where), id: integerField(answer, 'id', where), version };
     },
   };
 }
@@ -121,10 +146,9 @@ function integerField(answer: Record<string, unknown>, field: string, where: str
   return value;
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+function parseJson(text: string): unknown {
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

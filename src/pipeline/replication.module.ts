@@ -25,7 +25,7 @@ import { SchemaIdTranslation } from '../flow/schema-id-translation';
 import { RegistrySchemaFetch } from '../flow/registry-schema-fetch';
 import { FlowRegistryConverters, registryConverters } from './registry-converters';
 import { httpSchemaRegistry } from '../kafka/schema-registry-client';
-import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
+import { registrySettings } from './registry-settings';
 
 /**
  * MM2's MirrorSourceConnector: topic sync, progress, offset syncs, dead letters, transforms and
@@ -319,13 +319,4 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       .inSingletonScope();
     bind(ReplicationFlow).toSelf().inSingletonScope();
   });
-}
-
-function registrySettings(registry: SchemaRegistryConfig['source']): Parameters<typeof httpSchemaRegistry>[0] {
-  return {
-    url: registry.url,
-    timeoutMs: registry.timeout_ms,
-    ...(registry.basic_auth === undefined ? {} : { basicAuth: registry.basic_auth }),
-    ...(registry.bearer_token === undefined ? {} : { bearerToken: registry.bearer_token }),
-  };
 }

@@ -24,6 +24,12 @@ export interface RegisteredSchema {
   readonly references: readonly SchemaReference[];
 }
 
+/** A version of a subject with the id the registry gave its schema. */
+export interface SubjectVersion extends RegisteredSchema {
+  readonly id: number;
+  readonly version: number;
+}
+
 export interface SchemaRegistryClient {
   /** Where it is, for messages: scheme, host, port and path, never credentials. */
   readonly url: string;
@@ -34,6 +40,12 @@ export interface SchemaRegistryClient {
   register(subject: string, schema: RegisteredSchema): Promise<number>;
   /** The version `subject` has the schema under (registered before). */
   versionOf(subject: string, schema: RegisteredSchema): Promise<number>;
+  /** Every subject the registry has (`GET /subjects`). */
+  listSubjects(): Promise<string[]>;
+  /** The versions of `subject`, ascending (`GET /subjects/{subject}/versions`). */
+  listVersions(subject: string): Promise<number[]>;
+  /** A version of `subject` with its schema's id (`GET /subjects/{subject}/versions/{n}`). */
+  subjectVersion(subject: string, version: number): Promise<SubjectVersion>;
 }
 
 /** The registry refused a request for good: status and Confluent's error code, e.g. 404 / 40403 (schema not found). */

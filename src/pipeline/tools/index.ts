@@ -27,6 +27,15 @@ export {
   type FailoverPlan,
   type FailoverResult,
 } from './failover';
-export { ToolUsageError, CheckpointsTopicMissingError, FailoverRefusedError, MigrationRefusedError } from './tool-errors';
+export { ToolUsageError, CheckpointsTopicMissingError, FailoverRefusedError, MigrationRefusedError, SchemaCopyRefusedError } from './tool-errors';
+export {
+  copySchemas,
+  flowSubjects,
+  type SchemaCopyRequest,
+  type SchemaCopyResult,
+  type FlowSchemaCopy,
+  type CopiedSubject,
+  type CopiedVersion,
+} from './schema-copy';
 export { migrationReport, type MigrationReport, type PartitionReport, type GroupReport, type MigrationReportRequest } from './migrate-report';
 export { cutover, finish, type CutoverRequest, type CutoverResult, type GroupCutoverResult, type FinishRequest, type FinishResult } from './migrate';

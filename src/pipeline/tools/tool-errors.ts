@@ -49,3 +49,9 @@ export class MigrationRefusedError extends MirrorflowError {
     super(message, options);
   }
 }
+
+/** `mirrorflow schemas copy`: the target registry refused versions (each reported); the CLI exits with 65 once the rest are copied. */
+export class SchemaCopyRefusedError extends MirrorflowError {
+  override readonly name = 'SchemaCopyRefusedError';
+  override readonly code = 'SCHEMA_COPY_REFUSED';
+}

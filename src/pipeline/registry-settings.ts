@@ -1,0 +1,12 @@
+import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
+import type { SchemaRegistrySettings } from '../kafka/schema-registry-client';
+
+/** The HTTP client's settings of a flow's `schema_registry.source` or `.target`. */
+export function registrySettings(registry: SchemaRegistryConfig['source']): SchemaRegistrySettings {
+  return {
+    url: registry.url,
+    timeoutMs: registry.timeout_ms,
+    ...(registry.basic_auth === undefined ? {} : { basicAuth: registry.basic_auth }),
+    ...(registry.bearer_token === undefined ? {} : { bearerToken: registry.bearer_token }),
+  };
+}
