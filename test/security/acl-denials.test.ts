@@ -22,11 +22,15 @@ import { runCli, spawnPipeline, startPipeline, writePipeline, writePipelineText 
 import { kafkaAcls } from './kafka-acls';
 
 const PASSWORD = 'mirror-secret';
-/** The SASL listener's port of each broker, by the broker's PLAINTEXT port: chosen before the brokers start. */
+/**
+ * The SASL listener's port of each broker, by the broker's PLAINTEXT port: chosen before the
+ * brokers start. A broker that finds a port taken starts again on new ports (up to three times),
+ * asking for a SASL port again: the pool holds enough for every attempt of both clusters.
+ */
 const saslPorts = new Map<number, number>();
 let freePorts: number[] = [];
 before(async () => {
-  freePorts = await findFreePorts(2);
+  freePorts = await findFreePorts(2 * 3);
 });
 const saslPort = (address: BrokerAddress): number => {
   let port = saslPorts.get(address.brokerPort);
