@@ -226,7 +226,8 @@ function isInt(node: JsonNode): node is JsonNode & { kind: 'number'; text: strin
   return node.kind === 'number' && node.integral && BigInt.asIntN(32, BigInt(node.text)) === BigInt(node.text);
 }
 
-function decimal(schema: ConnectSchema, node: JsonNode): ConnectDecimal {
+/** A Decimal as JsonConverter reads it: a JSON number, or the base64 of its unscaled two's complement with the schema's scale. */
+export function decimal(schema: ConnectSchema, node: JsonNode): ConnectDecimal {
   if (node.kind === 'number') {
     const { unscaled, scale } = decimalOf(node.text);
     return new ConnectDecimal(unscaled, scale);
@@ -240,7 +241,7 @@ function decimal(schema: ConnectSchema, node: JsonNode): ConnectDecimal {
   return new ConnectDecimal(BigInt.asIntN(bytes.length * 8, BigInt(`0x${bytes.toString('hex')}`)), Number(scaleText));
 }
 
-function base64(text: string, failure: string): Buffer {
+export function base64(text: string, failure: string): Buffer {
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new ConnectDataError(failure);
   return Buffer.from(text, 'base64');
 }

@@ -29,9 +29,9 @@ import {
   type ConnectValue,
 } from './connect-value';
 import { DATE, DECIMAL, put, schemasEqual, TIME, TIMESTAMP } from './connect-schema';
-import { decimalOf, integralBits, nodeType, type JsonNode } from './json-tree';
-import { quote, twosComplement } from './json-write';
-import { javaDoubleToString, javaFloatToString } from './java-number-format';
+import { integralBits, nodeType, type JsonNode } from './json-tree';
+import { base64, decimal } from './json-envelope';
+import { floatText, quote, twosComplement } from './json-write';
 
 const MILLIS_PER_DAY = 86_400_000;
 const BITS = { int8: 8, int16: 16, int32: 32, int64: 64 } as const;
@@ -182,29 +182,4 @@ function int32(node: JsonNode, name: string): bigint {
     throw new ConnectDataError(`Invalid type for ${name}, underlying representation should be integer but was ${nodeType(node)}`);
   }
   return BigInt(node.text);
-}
-
-function decimal(schema: ConnectSchema, node: JsonNode): ConnectDecimal {
-  if (node.kind === 'number') {
-    const { unscaled, scale } = decimalOf(node.text);
-    return new ConnectDecimal(unscaled, scale);
-  }
-  if (node.kind !== 'string') {
-    throw new ConnectDataError(`Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(node)}`);
-  }
-  const scaleText = schema.meta.parameters?.get('scale');
-  const bytes = base64(node.value, 'Invalid bytes for Decimal field');
-  if (scaleText === undefined || !/^[+-]?\d+$/.test(scaleText) || bytes.length === 0) throw new ConnectDataError('Invalid bytes for Decimal field');
-  return new ConnectDecimal(BigInt.asIntN(bytes.length * 8, BigInt(`0x${bytes.toString('hex')}`)), Number(scaleText));
-}
-
-function base64(text: string, failure: string): Buffer {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new ConnectDataError(failure);
-  return Buffer.from(text, 'base64');
-}
-
-function floatText(value: ConnectFloat): string {
-  const v = value.value;
-  const text = value.type === 'float32' ? javaFloatToString(v) : javaDoubleToString(v);
-  return Number.isFinite(v) ? text : `"${text}"`;
 }

@@ -160,7 +160,8 @@ export function twosComplement(value: bigint): Buffer {
   return out;
 }
 
-function floatText(value: ConnectFloat): string {
+/** A float as Jackson writes a Java float or double: non-finite values as strings. */
+export function floatText(value: ConnectFloat): string {
   const v = value.value;
   const text = value.type === 'float32' ? javaFloatToString(v) : javaDoubleToString(v);
   return Number.isFinite(v) ? text : `"${text}"`;
