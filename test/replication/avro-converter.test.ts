@@ -14,8 +14,8 @@ import { AvroDeserializer, AvroSerializer } from '@confluentinc/schemaregistry/d
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
-import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { useSchemaRegistries } from '../support/use-schema-registries';
+import { runCli, writePipeline } from '../support/pipeline-harness';
+import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
 import { useKits } from '../support/use-kits';
 
 const ORDER = {
@@ -83,31 +83,21 @@ describe('the avro converter: field transforms on Avro records, read back throug
     unknown.writeInt32BE(writer.id + 5000, 1);
     values.push(unknown);
     const written: TestRecord[] = values.map((value, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value, headers: [], timestamp: T0 + i }));
-    await source.createTopic(topic, 1);
-    await source.produce(topic, written);
-
-    const { file } = await writePipeline({
-      flows: [
-        {
-          topics: [`${prefix}\\..*`],
-          converter: { value: 'avro' },
-          transforms: TRANSFORMS,
-          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
-          errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } },
-        },
-      ],
+    const copied = await replicateToDeadLetters({
+      source,
+      target,
+      prefix,
+      topic,
+      written,
+      dlq,
+      copies: orders.length,
+      deadLetters: 2,
+      flow: {
+        converter: { value: 'avro' },
+        transforms: TRANSFORMS,
+        schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
+      },
     });
-    const run = await startPipeline(file);
-    try {
-      await run.until(async () => (await target.count(remote)) >= orders.length && (await target.count(dlq)) >= 2, {
-        what: `${orders.length} records in ${remote} and 2 in ${dlq}`,
-        timeoutMs: 180_000,
-      });
-    } finally {
-      await run.stop();
-    }
-
-    const copied = await target.readAllFlat(remote);
     assert.equal(copied.length, orders.length);
     const deserializer = new AvroDeserializer(registryClient(registries.target.url), SerdeType.VALUE, {});
     const read: unknown[] = [];

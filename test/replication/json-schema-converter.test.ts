@@ -19,8 +19,8 @@ import { JsonDeserializer, JsonSerializer } from '@confluentinc/schemaregistry/d
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
 import type { KafkaKit, TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
-import { runCli, spawnCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { useSchemaRegistries } from '../support/use-schema-registries';
+import { runCli, spawnCli, writePipeline } from '../support/pipeline-harness';
+import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
 import { sharedClusterKits } from '../support/use-kits';
 
 /** A service's value schema, with the `connect.type` a Connect-aware team gives an int32. */
@@ -97,31 +97,21 @@ describe('the json_schema converter: field transforms on JSON Schema records, re
     for (const [i, value] of bad.entries()) {
       written.push({ partition: 0, key: await writer.key(2000 + i), value, headers: [], timestamp: T0 + orders.length + i });
     }
-    await source.createTopic(topic, 1);
-    await source.produce(topic, written);
-
-    const { file } = await writePipeline({
-      flows: [
-        {
-          topics: [`${prefix}\\..*`],
-          converter: { key: 'json_schema', value: 'json_schema' },
-          transforms: TRANSFORMS,
-          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url }, on: ['key', 'value'] },
-          errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } },
-        },
-      ],
+    const copied = await replicateToDeadLetters({
+      source,
+      target,
+      prefix,
+      topic,
+      written,
+      dlq,
+      copies: orders.length,
+      deadLetters: bad.length,
+      flow: {
+        converter: { key: 'json_schema', value: 'json_schema' },
+        transforms: TRANSFORMS,
+        schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url }, on: ['key', 'value'] },
+      },
     });
-    const run = await startPipeline(file);
-    try {
-      await run.until(async () => (await target.count(remote)) >= orders.length && (await target.count(dlq)) >= bad.length, {
-        what: `${orders.length} records in ${remote} and ${bad.length} in ${dlq}`,
-        timeoutMs: 180_000,
-      });
-    } finally {
-      await run.stop();
-    }
-
-    const copied = await target.readAllFlat(remote);
     assert.equal(copied.length, orders.length);
     const targetClient = registryClient(registries.target.url);
     const values = new JsonDeserializer(targetClient, SerdeType.VALUE, VALIDATING);

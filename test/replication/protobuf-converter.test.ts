@@ -22,8 +22,8 @@ import { ProtobufDeserializer, ProtobufSerializer } from '@confluentinc/schemare
 import { SerdeType } from '@confluentinc/schemaregistry/dist/serde/serde';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
-import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { useSchemaRegistries } from '../support/use-schema-registries';
+import { runCli, writePipeline } from '../support/pipeline-harness';
+import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
 import { useKits } from '../support/use-kits';
 
 /**
@@ -144,31 +144,21 @@ describe('the protobuf converter: field transforms on Protobuf records, read bac
     unknown.writeInt32BE(unknown.readInt32BE(1) + 5000, 1);
     values.push(unknown);
     const written: TestRecord[] = values.map((value, i) => ({ partition: 0, key: Buffer.from(`k${i}`), value, headers: [], timestamp: T0 + i }));
-    await source.createTopic(topic, 1);
-    await source.produce(topic, written);
-
-    const { file } = await writePipeline({
-      flows: [
-        {
-          topics: [`${prefix}\\..*`],
-          converter: { value: 'protobuf' },
-          transforms: TRANSFORMS,
-          schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
-          errors: { tolerance: 'all', deadletterqueue: { topic_name: dlq, replication_factor: 1 } },
-        },
-      ],
+    const copied = await replicateToDeadLetters({
+      source,
+      target,
+      prefix,
+      topic,
+      written,
+      dlq,
+      copies: orders.length,
+      deadLetters: 2,
+      flow: {
+        converter: { value: 'protobuf' },
+        transforms: TRANSFORMS,
+        schema_registry: { source: { url: registries.source.url }, target: { url: registries.target.url } },
+      },
     });
-    const run = await startPipeline(file);
-    try {
-      await run.until(async () => (await target.count(remote)) >= orders.length && (await target.count(dlq)) >= 2, {
-        what: `${orders.length} records in ${remote} and 2 in ${dlq}`,
-        timeoutMs: 180_000,
-      });
-    } finally {
-      await run.stop();
-    }
-
-    const copied = await target.readAllFlat(remote);
     assert.equal(copied.length, orders.length);
     const deserializer = new ProtobufDeserializer(registryClient(registries.target.url), SerdeType.VALUE, {});
     const read: unknown[] = [];
