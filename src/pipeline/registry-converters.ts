@@ -1,13 +1,11 @@
 /**
- * A flow's registry-backed converters (`avro`, `json_schema`): one instance per converter its
- * sides name, so both sides of an `avro` flow share the writer schemas read and the local ids
- * written.
+ * A flow's registry-backed converters (`avro`, `json_schema`, `protobuf`): one instance per
+ * converter its sides name, so both sides of an `avro` flow share the writer schemas read and the
+ * local ids written.
  */
 import {
-  AvroConverter,
-  ProtobufConverter,
   isRegistryConverterName,
-  JsonSchemaConverter,
+  makeRegistryConverter,
   type FlowConverters,
   type RegistryConverter,
   type RegistryConverterName,
@@ -17,19 +15,13 @@ import {
 /** DI token of the flow's RegistryConverters, bound only when a side has one and the flow has a schema_registry. */
 export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConverters');
 
-const MAKERS: Readonly<Record<RegistryConverterName, () => RegistryConverter>> = {
-  avro: () => new AvroConverter(),
-  json_schema: () => new JsonSchemaConverter(),
-  protobuf: () => new ProtobufConverter(),
-};
-
 /** The converters of the sides that name a registry converter; undefined when none does. */
 export function registryConverters(names: Pick<FlowConverters, 'key' | 'value'>): RegistryConverters | undefined {
   const made = new Map<RegistryConverterName, RegistryConverter>();
   const of = (name: string): RegistryConverter | undefined => {
     if (!isRegistryConverterName(name)) return undefined;
     let converter = made.get(name);
-    if (converter === undefined) made.set(name, (converter = MAKERS[name]()));
+    if (converter === undefined) made.set(name, (converter = makeRegistryConverter(name)));
     return converter;
   };
   const key = of(names.key);

@@ -45,8 +45,6 @@ export {
   type RegistryConverterName,
 } from './connect/converters';
 export { SCHEMA_TYPE_LABELS, type RegistryConverter, type RegistryConverters, type SchemaType } from './connect/registry-converter';
-export { AvroConverter } from './connect/avro-converter';
-export { JsonSchemaConverter } from './connect/json-schema-converter';
-export { ProtobufConverter } from './connect/protobuf-converter';
+export { makeRegistryConverter } from './connect/registry-converter-factory';
 export { checkPluginContract, type ContractCheck } from './contract';
 export { runWithTolerance, type ChainRun, type ErrorTolerance } from './run-with-tolerance';
