@@ -115,7 +115,7 @@ describe('parseMm2Properties: flows and defaults', () => {
       ['primary->backup.producer.enable.idempotence', 'FALSE', (f) => f.producer.idempotent, false],
       ['backup.producer.max.in.flight.requests.per.connection', '2', (f) => f.producer.max_in_flight, 2],
       // Unset, mirrorflow's default stands.
-      ['backup.producer.compression.type', 'none', (f) => f.producer.max_in_flight, 1],
+      ['backup.producer.compression.type', 'none', (f) => f.producer.max_in_flight, 5],
       // Unset, mirrorflow's default stands: Connect's false is not taken over.
       ['backup.producer.compression.type', 'none', (f) => f.producer.idempotent, true],
       ['backup.offset.flush.interval.ms', '1000', (f) => f.progress.flush_interval_ms, 1000],
