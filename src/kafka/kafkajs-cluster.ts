@@ -38,6 +38,20 @@ export interface KafkajsRawBroker {
   readonly connectionPool: { send<T>(request: KafkajsProtocolRequest<T>): Promise<T> };
   /** InitProducerId (no transactional id: any broker answers); the producer id as a decimal string. */
   initProducerId(request: { readonly transactionTimeout: number }): Promise<{ readonly producerId: string; readonly producerEpoch: number }>;
+  /** Metadata of these topics as this broker knows them; rejects when a topic or partition has an error. */
+  metadata(topics: string[]): Promise<KafkajsMetadata>;
+  /** ListOffsets at this broker (timestamp -1: the end); rejects when a partition has an error. */
+  listOffsets(request: {
+    readonly isolationLevel: number;
+    readonly topics: readonly { readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly timestamp: number }[] }[];
+  }): Promise<unknown>;
+}
+
+export interface KafkajsMetadata {
+  readonly topicMetadata: readonly {
+    readonly topic: string;
+    readonly partitionMetadata: readonly { readonly partitionId: number; readonly leader: number }[];
+  }[];
 }
 
 export interface KafkajsCluster {
@@ -48,6 +62,8 @@ export interface KafkajsCluster {
   refreshMetadataIfNecessary(): Promise<void>;
   /** A broker that answers metadata (kafkajs's choice: the controller its metadata names; load that first). */
   findControllerBroker(): Promise<KafkajsRawBroker>;
+  /** The connected broker of this node id, as the metadata loaded names it. */
+  findBroker(request: { readonly nodeId: number }): Promise<KafkajsRawBroker>;
 }
 
 type CreateCluster = (options: { allowAutoTopicCreation: boolean }) => KafkajsCluster;
