@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray, type Observable } from 'rxjs';
+import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, throwError, toArray, type Observable } from 'rxjs';
 import { RecordFailedError } from '../core/errors';
 import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
 import { silentLogger } from '../core/ports/logger';
@@ -12,7 +12,7 @@ import { DeadLetterSink } from './dead-letter-sink';
 import { FlowStatus } from './flow-status';
 import type { ProgressStore } from './progress-store';
 import { ReplicationFlow } from './replication-flow';
-import type { TopicSync } from './topic-sync';
+import type { ReplicatedTopic, TopicSync } from './topic-sync';
 
 /** What the fakes saw, in order: writes to the target, writes to the dead-letter topic, progress marks. */
 type Event = readonly ['target', string[]] | readonly ['dlq', string[]] | readonly ['progress', number];
@@ -21,9 +21,20 @@ type Event = readonly ['target', string[]] | readonly ['dlq', string[]] | readon
  * Offsets 0..4 of orders-0, values `v0`..`v4`; the chain throws on `v1` and `v3` (`failing`).
  * With `transactions`, the flow is exactly-once with one slot, written through them.
  */
-function harness(tolerance: 'none' | 'all', options: { transactions?: SlotTransactions; failing?: readonly string[] } = {}) {
+function harness(
+  tolerance: 'none' | 'all',
+  options: {
+    transactions?: SlotTransactions;
+    failing?: readonly string[];
+    /** Progress loading and topic refreshes as the test has them (by default: at once). */
+    load?: () => Observable<never>;
+    refresh?: () => Observable<readonly ReplicatedTopic[]>;
+  } = {},
+) {
   const failing = options.failing ?? ['v1', 'v3'];
   const events: Event[] = [];
+  /** When the source was first consumed, among the test's own steps. */
+  const steps: string[] = [];
   const values = (items: readonly OutboundItem[]): string[] => items.map((i) => (i as OutboundRecord).value!.toString());
   const writerOf = (name: 'target' | 'dlq'): RecordWriter => ({
     cluster: 'backup',
@@ -45,10 +56,15 @@ function harness(tolerance: 'none' | 'all', options: { transactions?: SlotTransa
   }));
   const source: RecordSource = {
     cluster: 'primary',
-    consume: () => concat(of({ kind: 'records' as const, topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }), NEVER),
+    consume: () =>
+      concat(
+        defer(() => (steps.push('consume'), EMPTY)),
+        of({ kind: 'records' as const, topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }),
+        NEVER,
+      ),
   };
   const progress = {
-    load: () => EMPTY,
+    load: options.load ?? (() => EMPTY),
     flush: () => EMPTY,
     nextOffset: () => 0,
     progressRecords: () => [],
@@ -102,7 +118,7 @@ function harness(tolerance: 'none' | 'all', options: { transactions?: SlotTransa
     sourceRecords: source,
     sourceAdmin: admin,
     writer: writerOf('target'),
-    topicSync: { refresh: () => of([{ source: 'orders', target: 'primary.orders', partitions: 1 }]) } as unknown as TopicSync,
+    topicSync: { refresh: options.refresh ?? (() => of([{ source: 'orders', target: 'primary.orders', partitions: 1 }])) } as unknown as TopicSync,
     progress,
     offsetSyncEmitter: undefined,
     remoteTopic: (topic) => `primary.${topic}`,
@@ -112,7 +128,7 @@ function harness(tolerance: 'none' | 'all', options: { transactions?: SlotTransa
     logger: silentLogger,
     status,
   });
-  return { flow, events, status, created };
+  return { flow, events, status, created, steps };
 }
 
 /** Runs the flow until the events settle, then stops it; the outcome of the run. */
@@ -179,4 +195,35 @@ test('exactly-once: a batch whose slot another process took commits nothing, and
   assert.equal(status.recordsReplicated, 0, 'nothing of the batch is on the target for a read_committed consumer');
   assert.equal(status.bytesReplicated, 0);
   assert.equal(status.partitions.get('orders-0')?.nextOffset ?? 0, 0, 'the partition still lags by its 5 records');
+});
+
+const ORDERS: readonly ReplicatedTopic[] = [{ source: 'orders', target: 'primary.orders', partitions: 1 }];
+
+test('the remote topics are created while progress loads; the source is read only once progress is loaded', async () => {
+  const loaded = new Subject<never>();
+  const { flow, events, steps } = harness('all', {
+    load: () => defer(() => (steps.push('load'), loaded)),
+    refresh: () => defer(() => (steps.push('refresh'), of(ORDERS))),
+  });
+  const run = runUntil(flow, events, () => steps.includes('consume'));
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual([...steps].sort(), ['load', 'refresh'], 'both started, the source not read yet');
+  loaded.complete();
+  assert.equal(await run, undefined);
+  assert.equal(steps[2], 'consume', 'read after loading');
+  assert.equal(steps.filter((s) => s === 'refresh').length, 1, 'the first refresh is not made twice');
+});
+
+test('a first topic refresh that failed while progress loaded is made again once it is loaded', async () => {
+  let refreshes = 0;
+  const { flow, events, steps } = harness('all', {
+    refresh: () =>
+      defer(() => {
+        steps.push('refresh');
+        return ++refreshes === 1 ? throwError(() => new Error('primary is down')) : of(ORDERS);
+      }),
+  });
+  assert.equal(await runUntil(flow, events, (seen) => seen.some((e) => e[0] === 'target')), undefined);
+  assert.deepEqual(steps.slice(0, 3), ['refresh', 'refresh', 'consume']);
+  assert.deepEqual(events[0], ['target', ['v0', 'v2', 'v4']]);
 });

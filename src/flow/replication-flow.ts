@@ -9,6 +9,7 @@ import {
   catchError,
   concat,
   concatMap,
+  connectable,
   defer,
   distinctUntilChanged,
   exhaustMap,
@@ -24,6 +25,7 @@ import {
   merge,
   mergeMap,
   of,
+  ReplaySubject,
   Subscription,
   switchMap,
   take,
@@ -254,8 +256,22 @@ export class ReplicationFlow {
     const { parts } = this;
     const { settings, scheduler, logger, status } = parts;
 
-    // A cluster down at start delays the start; it does not end the run.
-    const init$ = concat(
+    // The first topic refresh, which creates the remote topics, runs while progress loads: it
+    // needs nothing of it, and a new topic takes its leaders a while to serve (0.2 s or more
+    // each). The first tick below takes its result; when it failed (a cluster down at start, say),
+    // that tick refreshes again, and reports a failure as every refresh does.
+    const firstRefresh = connectable(parts.topicSync.refresh().pipe(catchError(() => of(undefined))), {
+      connector: () => new ReplaySubject<readonly ReplicatedTopic[] | undefined>(1),
+      resetOnDisconnect: false,
+    });
+
+    // A cluster down at start delays the start; it does not end the run. The internal topics are
+    // independent of each other: created (and waited for) at once.
+    const init$ = merge(
+      defer(() => {
+        this.timers.add(firstRefresh.connect());
+        return EMPTY;
+      }),
       parts.progress.load().pipe(this.retrying(this.outages.loading)),
       parts.offsetSyncEmitter?.ensureTopic().pipe(this.retrying(this.outages.offsetSyncs!)) ?? EMPTY,
       parts.deadLetters?.ensureTopic().pipe(this.retrying(this.outages.deadLetters)) ?? EMPTY,
@@ -263,8 +279,8 @@ export class ReplicationFlow {
 
     const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
       takeUntil(stopping$),
-      exhaustMap(() =>
-        parts.topicSync.refresh().pipe(
+      exhaustMap((tick) =>
+        (tick === 0 ? firstRefresh.pipe(concatMap((early) => (early === undefined ? parts.topicSync.refresh() : of(early)))) : parts.topicSync.refresh()).pipe(
           tap(() => this.outages.topics.succeeded()),
           // Before the subscription changes, so a recreated topic is read from its new start.
           concatMap((topics) => from(this.topicsSeen(topics)).pipe(map(() => topics))),

@@ -122,9 +122,10 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   /** Creates the topics that do not exist yet and waits until their leaders serve them (see topic-readiness.ts). */
-  createTopics(topics: readonly NewTopic[]): Observable<readonly string[]> {
+  createTopics(topics: readonly NewTopic[], options: { readonly served?: boolean } = {}): Observable<readonly string[]> {
     return this.call('Creating topics', async (admin) => {
       const created = await this.createMissing(admin, topics);
+      if (options.served === false) return created;
       const partitions = new Map(topics.filter((t) => created.includes(t.name)).map((t) => [t.name, t.partitions]));
       await this.rawCluster().then(
         (cluster) => untilTopicsServed(cluster, partitions),

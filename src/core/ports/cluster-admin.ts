@@ -61,8 +61,11 @@ export interface GroupOffset {
 export interface ClusterAdmin {
   readonly cluster: string;
   listTopics(): Observable<readonly TopicDescription[]>;
-  /** Creates the topics that do not exist yet; emits the names it created. */
-  createTopics(topics: readonly NewTopic[]): Observable<readonly string[]>;
+  /**
+   * Creates the topics that do not exist yet; emits the names it created, once their partitions'
+   * leaders serve them (a while after the controller created them), unless `served` is false.
+   */
+  createTopics(topics: readonly NewTopic[], options?: { readonly served?: boolean }): Observable<readonly string[]>;
   /** Grows a topic to `count` partitions. */
   createPartitions(topic: string, count: number): Observable<void>;
   describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
