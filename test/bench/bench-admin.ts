@@ -65,6 +65,25 @@ export class BenchAdmin {
     }
   }
 
+  /**
+   * Waits until the cluster's group coordinators answer. A cluster's first FindCoordinator
+   * creates `__consumer_offsets` (50 partitions), which takes a few hundred ms; a cluster in use
+   * has it, so the warm-up makes it rather than the first replicator timed.
+   */
+  async groupCoordinatorsReady(timeoutMs = 60_000): Promise<void> {
+    await this.connect();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await this.admin.describeGroups(['bench-warm-up']);
+        return;
+      } catch (error) {
+        if (Date.now() >= deadline) throw new Error(`The group coordinators of ${this.bootstrap} did not answer within ${timeoutMs} ms: ${String(error)}`);
+      }
+      await sleep(100);
+    }
+  }
+
   async listTopics(): Promise<string[]> {
     await this.connect();
     return this.admin.listTopics();

@@ -158,7 +158,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     if (local !== undefined) {
       // The first run of round 1 would otherwise meet brokers whose JIT has not compiled the
       // produce and fetch paths yet; that run is always mirrorflow's.
-      log('Warming up the brokers (produce and read 300,000 records on each).');
+      log('Warming up the brokers (group coordinators, then produce and read 300,000 records on each).');
       await warmUpBrokers(env);
     }
     for (const workload of options.workloads) {
@@ -210,6 +210,7 @@ async function warmUpBrokers(env: BenchEnv): Promise<void> {
   await Promise.all(
     [env.sourceAdmin, env.targetAdmin].map(async (admin) => {
       const topic = `bench-warm-up-${process.pid}`;
+      await admin.groupCoordinatorsReady();
       await admin.createReadyTopics([{ name: topic, partitions: 8 }]);
       try {
         await env.java.benchToolJson(
