@@ -5,6 +5,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin } from '../../src/kafka/kafkajs';
 
+/** The longest one admin call may take (a delete of 320 partitions takes seconds, not minutes). */
+const CALL_DEADLINE_MS = 120_000;
+
 export interface NewTopic {
   readonly name: string;
   readonly partitions: number;
@@ -34,19 +37,37 @@ export class BenchAdmin {
     return this.connected;
   }
 
-  async createTopics(topics: readonly NewTopic[]): Promise<void> {
-    await this.connect();
-    await this.admin.createTopics({
-      // createReadyTopics waits, with its own deadline: kafkajs' wait gives up after its retries.
-      waitForLeaders: false,
-      topics: topics.map((t) => ({
-        topic: t.name,
-        numPartitions: t.partitions,
-        replicationFactor: 1,
-        // Keep old timestamps from retention; nothing here should ever be deleted by time.
-        configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
-      })),
+  /**
+   * One admin call, connecting first, that fails after CALL_DEADLINE_MS: kafkajs sets no deadline
+   * of its own on some of them, and a broker that stopped answering once left a whole benchmark
+   * waiting, idle, for as long as it was left alone.
+   */
+  private async ask<T>(what: string, call: (admin: Admin) => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} on ${this.bootstrap} did not answer within ${CALL_DEADLINE_MS / 1000} s.`)), CALL_DEADLINE_MS);
     });
+    try {
+      return await Promise.race([this.connect().then(() => call(this.admin)), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
+    await this.ask('Creating topics', (admin) =>
+      admin.createTopics({
+        // createReadyTopics waits, with its own deadline: kafkajs' wait gives up after its retries.
+        waitForLeaders: false,
+        topics: topics.map((t) => ({
+          topic: t.name,
+          numPartitions: t.partitions,
+          replicationFactor: 1,
+          // Keep old timestamps from retention; nothing here should ever be deleted by time.
+          configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
+        })),
+      }),
+    );
   }
 
   /**
@@ -71,11 +92,10 @@ export class BenchAdmin {
    * has it, so the warm-up makes it rather than the first replicator timed.
    */
   async groupCoordinatorsReady(timeoutMs = 60_000): Promise<void> {
-    await this.connect();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
-        await this.admin.describeGroups(['bench-warm-up']);
+        await this.ask('Describing a group', (admin) => admin.describeGroups(['bench-warm-up']));
         return;
       } catch (error) {
         if (Date.now() >= deadline) throw new Error(`The group coordinators of ${this.bootstrap} did not answer within ${timeoutMs} ms: ${String(error)}`);
@@ -85,14 +105,13 @@ export class BenchAdmin {
   }
 
   async listTopics(): Promise<string[]> {
-    await this.connect();
-    return this.admin.listTopics();
+    return this.ask('Listing topics', (admin) => admin.listTopics());
   }
 
   /** Deletes the topics whose name contains `marker`; returns their names. */
   async deleteTopicsContaining(marker: string): Promise<string[]> {
     const names = (await this.listTopics()).filter((name) => name.includes(marker));
-    if (names.length > 0) await this.admin.deleteTopics({ topics: names, timeout: 30_000 });
+    if (names.length > 0) await this.ask('Deleting topics', (admin) => admin.deleteTopics({ topics: names, timeout: 30_000 }));
     return names;
   }
 
@@ -102,17 +121,16 @@ export class BenchAdmin {
    * each time once they exist.
    */
   async endOffsets(topics: readonly string[], known?: Set<string>): Promise<Map<string, number[]>> {
-    await this.connect();
     let existing = topics.filter((t) => known?.has(t));
     if (existing.length < topics.length) {
-      const all = new Set(await this.admin.listTopics());
+      const all = new Set(await this.listTopics());
       existing = topics.filter((t) => all.has(t));
       for (const t of existing) known?.add(t);
     }
     const result = new Map<string, number[]>();
     await Promise.all(
       existing.map(async (topic) => {
-        const offsets = await this.admin.fetchTopicOffsets(topic);
+        const offsets = await this.ask('Reading end offsets', (admin) => admin.fetchTopicOffsets(topic));
         const byPartition: number[] = [];
         for (const o of offsets) byPartition[o.partition] = Number(o.high);
         result.set(topic, byPartition);
