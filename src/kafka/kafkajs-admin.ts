@@ -152,8 +152,8 @@ export class KafkajsAdmin implements ClusterAdmin {
           configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
         })),
       });
-    // All in one request: creating topics one by one costs a wait for leaders each (20 topics
-    // of 16 partitions: 3 s instead of 0.3 s).
+    // All in one request: one round for the controller, and their leaders taking them over
+    // together (20 topics of 16 partitions one by one took 3 s instead of 0.3 s).
     if (topics.length > 1) {
       try {
         if (await request(topics)) return topics.map((t) => t.name);
