@@ -365,11 +365,7 @@ const batchingSchema = z
     max_bytes: positiveInt()
       .default(4194304)
       .describe('Write a batch once it holds this many bytes, and never more: a larger fetch is written in several (a forwarded record batch is never cut).'),
-    max_wait_ms: nonNegativeInt()
-      .default(10)
-      .describe(
-        'While a write is out and another may go, write a non-empty batch after this long, ms, however small it is. With no write out, a batch goes at once (with the other partitions of its fetch).',
-      ),
+    max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
     forward_batches: z
       .boolean()
       .default(true)

@@ -42,13 +42,13 @@ function fakeTarget(frames: number, writes: string[][]) {
 
 const names = (w: { batches: readonly FlowBatch[] }) => w.batches.map((b) => b.source.topic).join('');
 
-test('writeBatches writes to an idle target at once, with what arrived in the same turn', () => {
+test('writeBatches waits max_wait for more records while the target is idle', () => {
   scheduler().run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
-    const input = cold('(ab)-------|', { a: batch('a', 1), b: batch('b', 1) });
+    const input = cold('a-b--------|', { a: batch('a', 1), b: batch('b', 1) });
     const out = input.pipe(writeBatches(policy, fakeTarget(2, writes)), map(names));
-    // a and b (the partitions of one fetch) arrive together at 0 and go as one write, back at 2.
-    expectObservable(out).toBe('--x--------|', { x: 'ab' });
+    // a arrives at 0, the wait ends at 3 with a and b; the write takes 2 frames → 5.
+    expectObservable(out).toBe('-----x-----|', { x: 'ab' });
   });
 });
 
@@ -173,14 +173,13 @@ test('writeBatches with several in flight emits in input order: a write acknowle
   });
 });
 
-test('writeBatches with several in flight waits max_wait for small batches while a write is out, and piles up while every slot is taken', () => {
+test('writeBatches with several in flight still waits max_wait for small batches, and piles up while every slot is taken', () => {
   scheduler().run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
     const input = cold('a-b-c-------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
     const out = input.pipe(writeBatches({ ...policy, maxInFlight: 2 }, fakeTarget(10, writes)), map(names));
-    // a goes at once (nothing out), back at 10; b (a slot free, a write out) waits 3 for more and
-    // goes with c at 5, back at 15.
-    expectObservable(out).toBe('----------x----(y|)', { x: 'a', y: 'bc' });
+    // a waits 3 for more and goes with b at 3, back at 13; c (a slot free) waits its 3, goes at 7, back at 17.
+    expectObservable(out).toBe('-------------x---(y|)', { x: 'ab', y: 'c' });
   });
 });
 

@@ -9,7 +9,7 @@ export interface BatchPolicy {
   readonly maxRecords: number;
   /** Most payload bytes in one write. */
   readonly maxBytes: number;
-  /** How long the first waiting record may wait for more while a write is out and a slot is free (none when no write is out). 0 = no wait. */
+  /** How long the first waiting record may wait for more while the target is idle. 0 = no wait. */
   readonly maxWaitMs: number;
   /** Most payload bytes for one partition in one produce request (the broker's record-batch limit). */
   readonly maxPartitionBytes: number;
@@ -34,10 +34,9 @@ export type WriteRecords = (items: readonly OutboundItem[], batches: readonly Fl
  * The batched sink. Collects flow batches and writes them with up to `maxInFlight` writes in
  * flight at once (one by default): while every slot is taken, arriving batches pile up and go out
  * together as soon as a write returns, so batches grow with load and latency stays low when idle;
- * with a slot free, a batch goes once the limits are reached or after `maxWaitMs`, and at once
- * (with whatever arrives in the same turn) when no write is out. Whole flow batches are never
- * split across writes (their progress commits as one); a write is split into several produce
- * rounds only where one partition's records would exceed `maxPartitionBytes`.
+ * with a slot free, a batch goes once the limits are reached or after `maxWaitMs`. Whole flow
+ * batches are never split across writes (their progress commits as one); a write is split into
+ * several produce rounds only where one partition's records would exceed `maxPartitionBytes`.
  *
  * Emits in input order: a write that returns before an earlier one waits for it, so whoever
  * commits the results (progress, offset syncs) only ever passes the acknowledged prefix of each
@@ -136,9 +135,7 @@ export function writeBatches(
           flush();
           return;
         }
-        // With nothing out, waiting only delays: what arrives in this turn (the other partitions
-        // of a fetch) goes with it, at once. With a write out, a free slot waits up to maxWaitMs.
-        timer ??= scheduler.schedule(flush, inFlight.length === 0 ? 0 : policy.maxWaitMs);
+        timer ??= scheduler.schedule(flush, policy.maxWaitMs);
       };
 
       const input = source.subscribe({
