@@ -206,7 +206,7 @@ test('the remote topics are created while progress loads; the source is read onl
     refresh: () => defer(() => (steps.push('refresh'), of(ORDERS))),
   });
   const run = runUntil(flow, events, () => steps.includes('consume'));
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 200 && !(steps.includes('load') && steps.includes('refresh')); i++) await new Promise((r) => setImmediate(r));
   assert.deepEqual([...steps].sort(), ['load', 'refresh'], 'both started, the source not read yet');
   loaded.complete();
   assert.equal(await run, undefined);

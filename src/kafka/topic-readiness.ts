@@ -48,16 +48,19 @@ export async function untilTopicsServed(cluster: KafkajsCluster, topics: Readonl
 async function served(cluster: KafkajsCluster, topics: ReadonlyMap<string, number>): Promise<boolean> {
   await cluster.refreshMetadataIfNecessary();
   const metadata = await (await cluster.findControllerBroker()).metadata([...topics.keys()]);
+  if (metadata.topicMetadata.length < topics.size) return false;
+  // Leader → topic → its partitions there: one ListOffsets per leader.
   const byLeader = new Map<number, Map<string, number[]>>();
   for (const { topic, partitionMetadata } of metadata.topicMetadata) {
     const led = partitionMetadata.filter((p) => p.leader >= 0);
     if (led.length < (topics.get(topic) ?? 0)) return false;
     for (const p of led) {
-      const ofLeader = byLeader.get(p.leader) ?? new Map<string, number[]>();
-      byLeader.set(p.leader, ofLeader.set(topic, [...(ofLeader.get(topic) ?? []), p.partitionId]));
+      if (!byLeader.has(p.leader)) byLeader.set(p.leader, new Map());
+      const ofLeader = byLeader.get(p.leader)!;
+      if (!ofLeader.has(topic)) ofLeader.set(topic, []);
+      ofLeader.get(topic)!.push(p.partitionId);
     }
   }
-  if (metadata.topicMetadata.length < topics.size) return false;
   await Promise.all(
     [...byLeader].map(async ([nodeId, ofLeader]) => {
       const broker: KafkajsRawBroker = await cluster.findBroker({ nodeId });
