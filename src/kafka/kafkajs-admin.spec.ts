@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstValueFrom } from 'rxjs';
 import type { Kafka } from './kafkajs';
-import { KafkajsAdmin } from './kafkajs-admin';
+import { createRequests, KafkajsAdmin, PARTITIONS_PER_CREATE } from './kafkajs-admin';
+import type { NewTopic } from '../core/ports/cluster-admin';
 import { KafkaTransportError } from '../core/errors';
 
 /**
@@ -95,5 +96,47 @@ test('an admin connect that failed (the cluster down) is forgotten: the call is 
   const admin = new KafkajsAdmin('backup', kafka);
   assert.deepEqual(await firstValueFrom(admin.listTopics()), [{ name: 'orders', partitions: 1 }]);
   assert.equal(clients.length, 2, 'a new client replaced the one whose connect failed');
+  await admin.close();
+});
+
+const newTopic = (name: string, partitions: number): NewTopic => ({ name, partitions, replicationFactor: 1, configs: {} });
+
+test('topics are asked for in requests of at most 100 partitions, in order; a topic larger than that goes alone', () => {
+  const names = (requests: NewTopic[][]) => requests.map((r) => r.map((t) => t.name).join(','));
+  assert.equal(PARTITIONS_PER_CREATE, 100);
+  assert.deepEqual(names(createRequests([newTopic('a', 40), newTopic('b', 60), newTopic('c', 1), newTopic('d', 250), newTopic('e', 99), newTopic('f', 2)])), [
+    'a,b',
+    'c',
+    'd',
+    'e',
+    'f',
+  ]);
+  assert.deepEqual(createRequests([]), []);
+});
+
+test('createTopics creates many topics request by request; a request that meets a topic someone else made goes topic by topic', async () => {
+  const requests: string[][] = [];
+  const topics = [...Array.from({ length: 25 }, (_, i) => newTopic(`t${i}`, 20)), newTopic('taken', 20)];
+  const fake = {
+    connect: () => Promise.resolve(),
+    disconnect: () => Promise.resolve(),
+    listTopics: () => Promise.resolve(['t3']),
+    createTopics: ({ topics: asked }: { topics: { topic: string }[] }) => {
+      requests.push(asked.map((t) => t.topic));
+      if (asked.some((t) => t.topic === 'taken'))
+        return Promise.reject(Object.assign(new Error('Topic with this name already exists'), { type: 'TOPIC_ALREADY_EXISTS' }));
+      return Promise.resolve(true);
+    },
+  };
+  const admin = new KafkajsAdmin('backup', { admin: () => fake } as unknown as Kafka);
+  const created = await firstValueFrom(admin.createTopics(topics, { served: false }));
+  const expected = topics.map((t) => t.name).filter((n) => n !== 't3' && n !== 'taken');
+  assert.deepEqual(created, expected, 'every topic this call made, and neither the one there before nor the one made meanwhile');
+  assert.deepEqual(
+    requests.map((r) => r.length),
+    [5, 5, 5, 5, 5, 1, 1, 1, 1, 1],
+    'five topics of 20 partitions a request; the last request of five met "taken" and went again topic by topic',
+  );
+  assert.deepEqual(requests.slice(-5).flat(), ['t21', 't22', 't23', 't24', 'taken']);
   await admin.close();
 });

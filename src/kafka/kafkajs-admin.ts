@@ -137,10 +137,15 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   private async createMissing(admin: Admin, topics: readonly NewTopic[]): Promise<string[]> {
-    const created: string[] = [];
     // Ask first: kafkajs logs an error for every topic that already exists.
     const existing = new Set(await admin.listTopics());
-    topics = topics.filter((t) => !existing.has(t.name));
+    const created: string[] = [];
+    for (const request of createRequests(topics.filter((t) => !existing.has(t.name)))) created.push(...(await this.createRequest(admin, request)));
+    return created;
+  }
+
+  /** One CreateTopics for `topics`; when some exist already, one per topic for the rest. */
+  private async createRequest(admin: Admin, topics: readonly NewTopic[]): Promise<string[]> {
     const request = (batch: readonly NewTopic[]) =>
       admin.createTopics({
         // Its wait sleeps 100 ms first and looks at metadata only; untilTopicsServed asks the leaders.
@@ -152,8 +157,6 @@ export class KafkajsAdmin implements ClusterAdmin {
           configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
         })),
       });
-    // All in one request: one round for the controller, and their leaders taking them over
-    // together (20 topics of 16 partitions one by one took 3 s instead of 0.3 s).
     if (topics.length > 1) {
       try {
         if (await request(topics)) return topics.map((t) => t.name);
@@ -163,6 +166,7 @@ export class KafkajsAdmin implements ClusterAdmin {
       // Someone else created some of them meanwhile, and kafkajs answers for the request as a
       // whole: go topic by topic for the rest (topics this request made count as existing).
     }
+    const created: string[] = [];
     for (const topic of topics) {
       try {
         if (await request([topic])) created.push(topic.name);
@@ -354,6 +358,33 @@ export class KafkajsAdmin implements ClusterAdmin {
     await Promise.allSettled([this.connected, this.groupCluster]);
     await Promise.allSettled([this.admin.disconnect(), this.groupCluster?.then((c) => c.disconnect())]);
   }
+}
+
+/**
+ * Most partitions asked for in one CreateTopics. A broker takes over the partitions of one
+ * request together: it creates their logs one after another (a few ms each, with fsyncs) and
+ * serves none before the last. 100 topics of 20 partitions in one request: the first was served
+ * 12-17 s after the answer on a 2-core machine; in requests of 100 partitions, after 2 s, and the
+ * last no later. Fewer partitions than this go in one request (one round for the controller).
+ */
+export const PARTITIONS_PER_CREATE = 100;
+
+/** `topics` in requests of at most `most` partitions, in order; a larger topic goes alone. */
+export function createRequests(topics: readonly NewTopic[], most: number = PARTITIONS_PER_CREATE): NewTopic[][] {
+  const requests: NewTopic[][] = [];
+  let current: NewTopic[] = [];
+  let partitions = 0;
+  for (const topic of topics) {
+    if (current.length > 0 && partitions + topic.partitions > most) {
+      requests.push(current);
+      current = [];
+      partitions = 0;
+    }
+    current.push(topic);
+    partitions += topic.partitions;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
 }
 
 function isTopicExists(error: unknown): boolean {
