@@ -76,7 +76,7 @@ describe('parsePipeline: the happy path', () => {
       },
       offset_syncs: { enabled: true, location: 'source', lag_max: 100 },
       progress: { flush_interval_ms: 5000 },
-      batching: { max_records: 10000, max_bytes: 4194304, max_wait_ms: 10, forward_batches: true, forward_compressed_min_bytes: 65536 },
+      batching: { max_records: 10000, max_bytes: 4194304, forward_batches: true, forward_compressed_min_bytes: 65536 },
       buffer: { max_bytes: 16777216 },
       consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500, auto_offset_reset: 'earliest', min_bytes: 1 },
       producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true, max_in_flight: 5 },

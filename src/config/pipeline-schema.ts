@@ -365,7 +365,11 @@ const batchingSchema = z
     max_bytes: positiveInt()
       .default(4194304)
       .describe('Write a batch once it holds this many bytes, and never more: a larger fetch is written in several (a forwarded record batch is never cut).'),
-    max_wait_ms: nonNegativeInt().default(10).describe('Write a non-empty batch after this long, ms, however small it is.'),
+    max_wait_ms: nonNegativeInt()
+      .optional()
+      .describe(
+        "How long a batch may wait for more records, ms, before it is written however small it is. Unset: a batch goes to an idle target at once (with the other partitions of its fetch), and waits up to 10 ms for more only while another write is out, so a trickle is not held back and batches still grow with load. Set: every batch waits up to this long, however idle the target (Kafka's `linger.ms`); 0 never waits.",
+      ),
     forward_batches: z
       .boolean()
       .default(true)

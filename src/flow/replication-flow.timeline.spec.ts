@@ -166,8 +166,27 @@ describe('ReplicationFlow in virtual time', () => {
     assert.deepEqual(h.consumers[0]!.options.maxBatch, { records: 100, bytes: 1 << 20 });
   });
 
-  test('while the target is idle a batch waits max_wait_ms for more, then goes out', async () => {
-    const h = harness({ settings: { batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 200, maxPartitionBytes: 1 << 20 } } });
+  test('with batching.max_wait_ms unset, an idle target gets a batch at once; while a write is out, the next waits for more', async () => {
+    const h = harness({
+      writeMs: 500,
+      settings: { batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 200, waitWhenIdle: false, maxPartitionBytes: 1 << 20, maxInFlight: 2 } },
+    });
+    await h.start();
+    h.fetch(0, 0, 1);
+    await h.clock.advanceTo(100);
+    assert.deepEqual(h.writes, [{ at: 0, values: ['0:0'] }], 'nothing was out: written at once');
+    h.fetch(0, 1, 1);
+    await h.clock.advanceTo(150);
+    h.fetch(0, 2, 1);
+    await h.clock.advanceTo(1_000);
+    assert.deepEqual(h.writes, [
+      { at: 0, values: ['0:0'] },
+      { at: 300, values: ['0:1', '0:2'] },
+    ]);
+  });
+
+  test('with batching.max_wait_ms set, a batch waits that long for more even while the target is idle', async () => {
+    const h = harness({ settings: { batching: { maxRecords: 100, maxBytes: 1 << 20, maxWaitMs: 200, waitWhenIdle: true, maxPartitionBytes: 1 << 20 } } });
     await h.start();
     h.fetch(0, 0, 1);
     await h.clock.advanceTo(150);

@@ -13,6 +13,7 @@ import { ProgressStore, ProgressStoreOptions } from '../flow/progress-store';
 import { OffsetSyncWriter } from '../flow/offset-sync-writer';
 import { OffsetSyncEmitter, OffsetSyncEmitterOptions } from '../flow/offset-sync-emitter';
 import { ReplicationFlow, ReplicationFlowParts } from '../flow/replication-flow';
+import { BUSY_WAIT_MS } from '../flow/operators/write-batches';
 import { DeadLetterSink, DeadLetterSinkOptions } from '../flow/dead-letter-sink';
 import { OffsetPreservation } from '../flow/offset-preservation';
 import { PreservationStatus } from '../flow/preservation-status';
@@ -258,7 +259,8 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
             batching: {
               maxRecords: flow.batching.max_records,
               maxBytes: flow.batching.max_bytes,
-              maxWaitMs: flow.batching.max_wait_ms,
+              maxWaitMs: flow.batching.max_wait_ms ?? BUSY_WAIT_MS,
+              waitWhenIdle: flow.batching.max_wait_ms !== undefined,
               maxPartitionBytes: flow.producer.max_request_bytes,
               maxInFlight: writesInFlight(flow),
             },

@@ -43,7 +43,7 @@ export function tunedSettings(tunedTasks: number): Record<string, string> {
   return {
     'tasks.max': String(tunedTasks),
     // Batches as large as one produce request (max.request.size 1 MiB), a linger as short as
-    // mirrorflow's batching.max_wait_ms (10 ms).
+    // the wait of mirrorflow's batches while another write is out (10 ms).
     'target.producer.batch.size': '1048576',
     'target.producer.linger.ms': '10',
     'target.producer.compression.type': 'none',

@@ -52,6 +52,28 @@ test('writeBatches waits max_wait for more records while the target is idle', ()
   });
 });
 
+test('writeBatches without waitWhenIdle writes to an idle target at once, with what arrived in the same turn', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('(ab)-c-----|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
+    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false }, fakeTarget(2, writes)), map(names));
+    // a and b (the partitions of one fetch) go as one write at 0, back at 2; c arrives at 5 to
+    // an idle target and goes at once, back at 7.
+    expectObservable(out).toBe('--x----y---|', { x: 'ab', y: 'c' });
+  });
+});
+
+test('writeBatches without waitWhenIdle waits max_wait for a small batch while another write is out', () => {
+  scheduler().run(({ cold, expectObservable }) => {
+    const writes: string[][] = [];
+    const input = cold('a-b-c-------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
+    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false, maxInFlight: 2 }, fakeTarget(10, writes)), map(names));
+    // a goes at once (nothing out), back at 10; b (a slot free, a write out) waits 3 for more and
+    // goes with c at 5, back at 15.
+    expectObservable(out).toBe('----------x----(y|)', { x: 'a', y: 'bc' });
+  });
+});
+
 test('writeBatches sends what piled up during a write as soon as it returns', () => {
   scheduler().run(({ cold, expectObservable }) => {
     const writes: string[][] = [];

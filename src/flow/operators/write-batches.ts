@@ -3,14 +3,23 @@ import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
 
+/** How long a batch waits for more while another write is out, when `batching.max_wait_ms` is unset. */
+export const BUSY_WAIT_MS = 10;
+
 /** One batching policy: the first limit reached flushes. */
 export interface BatchPolicy {
   /** Most records in one write. */
   readonly maxRecords: number;
   /** Most payload bytes in one write. */
   readonly maxBytes: number;
-  /** How long the first waiting record may wait for more while the target is idle. 0 = no wait. */
+  /** How long the first waiting record may wait for more while a slot is free. 0 = no wait. */
   readonly maxWaitMs: number;
+  /**
+   * false: with no write out, a batch goes at once (with what arrives in the same turn: the other
+   * partitions of its fetch), and `maxWaitMs` holds it only while another write is out. true: it
+   * waits `maxWaitMs` however idle the target is (Kafka's `linger.ms`). true unless set.
+   */
+  readonly waitWhenIdle?: boolean;
   /** Most payload bytes for one partition in one produce request (the broker's record-batch limit). */
   readonly maxPartitionBytes: number;
   /** Writes in flight at once (`producer.max_in_flight`); 1 unless set. Their results are emitted in input order. */
@@ -34,7 +43,8 @@ export type WriteRecords = (items: readonly OutboundItem[], batches: readonly Fl
  * The batched sink. Collects flow batches and writes them with up to `maxInFlight` writes in
  * flight at once (one by default): while every slot is taken, arriving batches pile up and go out
  * together as soon as a write returns, so batches grow with load and latency stays low when idle;
- * with a slot free, a batch goes once the limits are reached or after `maxWaitMs`. Whole flow
+ * with a slot free, a batch goes once the limits are reached or after `maxWaitMs` (at once, with
+ * what arrives in the same turn, when no write is out and `waitWhenIdle` is false). Whole flow
  * batches are never split across writes (their progress commits as one); a write is split into
  * several produce rounds only where one partition's records would exceed `maxPartitionBytes`.
  *
@@ -135,7 +145,7 @@ export function writeBatches(
           flush();
           return;
         }
-        timer ??= scheduler.schedule(flush, policy.maxWaitMs);
+        timer ??= scheduler.schedule(flush, inFlight.length === 0 && policy.waitWhenIdle === false ? 0 : policy.maxWaitMs);
       };
 
       const input = source.subscribe({
