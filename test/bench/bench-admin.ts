@@ -2,8 +2,8 @@
  * Topic housekeeping and progress polling for the benchmark, through a plain kafkajs admin
  * client (via mirrorflow's one door to kafkajs). None of this is timed work of a replicator.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin } from '../../src/kafka/kafkajs';
+import { waitFor } from '../support/wait-for';
 
 /** The longest one admin call may take (a delete of 320 partitions takes seconds, not minutes). */
 const CALL_DEADLINE_MS = 120_000;
@@ -77,13 +77,13 @@ export class BenchAdmin {
    */
   async createReadyTopics(topics: readonly NewTopic[], timeoutMs = 60_000): Promise<void> {
     await this.createTopics(topics);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const offsets = await this.endOffsets(topics.map((t) => t.name)).catch(() => new Map<string, number[]>());
-      if (topics.every((t) => (offsets.get(t.name) ?? []).filter((o) => o !== undefined).length === t.partitions)) return;
-      if (Date.now() >= deadline) throw new Error(`The partitions of ${topics.map((t) => t.name).join(', ')} did not all get a leader within ${timeoutMs} ms.`);
-      await sleep(100);
-    }
+    await waitFor(
+      async () => {
+        const offsets = await this.endOffsets(topics.map((t) => t.name));
+        return topics.every((t) => (offsets.get(t.name) ?? []).filter((o) => o !== undefined).length === t.partitions);
+      },
+      { what: `a leader for every partition of ${topics.map((t) => t.name).join(', ')}`, timeoutMs },
+    );
   }
 
   /**
@@ -92,16 +92,13 @@ export class BenchAdmin {
    * has it, so the warm-up makes it rather than the first replicator timed.
    */
   async groupCoordinatorsReady(timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
+    await waitFor(
+      async () => {
         await this.ask('Describing a group', (admin) => admin.describeGroups(['bench-warm-up']));
-        return;
-      } catch (error) {
-        if (Date.now() >= deadline) throw new Error(`The group coordinators of ${this.bootstrap} did not answer within ${timeoutMs} ms: ${String(error)}`);
-      }
-      await sleep(100);
-    }
+        return true;
+      },
+      { what: `the group coordinators of ${this.bootstrap}`, timeoutMs },
+    );
   }
 
   async listTopics(): Promise<string[]> {
