@@ -184,7 +184,8 @@ export const SMOKE_WORKLOADS: Readonly<Record<WorkloadName, Workload>> = {
   'bulk-far-source': { ...far(bulk, 'source', 5_000), partitions: 4 },
   'compressed-far-target': { ...far(compressed, 'target', 2_000), partitions: 4 },
   'compressed-far-source': { ...far(compressed, 'source', 2_000), partitions: 4 },
-  many: { ...(DEFAULT_WORKLOADS.many as ManyWorkload), topics: 10, partitions: 10, recordsPerTopic: 20, idleSeconds: 2 },
+  // 120 partitions: more than one CreateTopics takes (PARTITIONS_PER_CREATE), so the remote topics come in two.
+  many: { ...(DEFAULT_WORKLOADS.many as ManyWorkload), topics: 12, partitions: 10, recordsPerTopic: 20, idleSeconds: 2 },
   'latency-committed': { ...DEFAULT_WORKLOADS['latency-committed'], partitions: 2, rate: 500, seconds: 3 } as LatencyWorkload,
 };
 
