@@ -66,7 +66,11 @@ export interface RawRecordBatch {
   readonly compressed: boolean;
   /** Largest record timestamp (CreateTime), for replication latency. */
   readonly maxTimestamp: number;
-  /** The whole batch, from its BaseOffset field to its last byte. */
+  /**
+   * The whole batch, from its BaseOffset field to its last byte. Its CRC is not to be trusted:
+   * a small compressed batch arrives here inflated, and the writer computes every CRC anew
+   * when it rewrites the producer fields.
+   */
   readonly bytes: Buffer;
 }
 

@@ -125,7 +125,9 @@ test('forwarding inflates compressed batches below the size threshold: the same 
   const inflated = decoded[0]!.recordBatch.bytes;
   assert.equal(inflated.readInt16BE(21) & 0x07, 0, 'no codec');
   assert.equal(inflated.readInt32BE(8), inflated.length - 12, 'its length field');
-  assert.equal(inflated.readUInt32BE(17), crc32c(inflated.subarray(21)) >>> 0, 'its CRC');
+  const sent = Buffer.alloc(inflated.length);
+  writeForwardedBatch(inflated, sent, 0, { compression: 0, crc32c, producerId: 9, producerEpoch: 0, firstSequence: 0 });
+  assert.equal(sent.readUInt32BE(17), crc32c(sent.subarray(21)) >>> 0, 'its CRC once the writer has rewritten the producer fields');
   assert.deepEqual(inflated.subarray(0, 8), small.subarray(0, 8), 'base offset as fetched');
   assert.deepEqual(inflated.subarray(12, 17), small.subarray(12, 17), 'leader epoch and magic as fetched');
   assert.deepEqual(inflated.subarray(23, 61), small.subarray(23, 61), 'offsets, timestamps, producer and count as fetched');

@@ -31,12 +31,11 @@
  * produce request, and uncompressed batches can be joined into one cheaply (record-batch-encoder.ts),
  * but compressed ones each need a produce round of their own. When the target takes any codec,
  * such a batch is inflated instead: its records are decompressed into an uncompressed batch with
- * the same header, records byte for byte, which is then forwarded and joined like any other
- * uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
+ * the same header (all but the CRC, which the writer computes anyway), records byte for byte,
+ * which is then forwarded and joined like any other uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
  * record. When the target compresses with a codec of its own, they are decoded and re-encoded.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec, type KafkajsResponseDecoder } from './kafkajs-internals';
@@ -46,7 +45,6 @@ import {
   BATCH_HEADER_BYTES,
   CODEC_MASK,
   CONTROL_FLAG,
-  CRC_OFFSET,
   DELETE_HORIZON_FLAG,
   LAST_OFFSET_DELTA_OFFSET,
   LOG_APPEND_TIME_FLAG,
@@ -137,7 +135,7 @@ async function inflated(bytes: Buffer, policy: ForwardPolicy): Promise<FetchedRe
   records.copy(batch, BATCH_HEADER_BYTES);
   batch.writeInt32BE(batch.length - 12, 8);
   batch.writeInt16BE(attributes & ~CODEC_MASK, ATTRIBUTES_OFFSET);
-  batch.writeUInt32BE(crc32c(batch.subarray(ATTRIBUTES_OFFSET)) >>> 0, CRC_OFFSET);
+  // No CRC: the writer computes it anew once it has rewritten the producer fields.
   return forwardable(batch, policy);
 }
 

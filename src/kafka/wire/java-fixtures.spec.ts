@@ -12,7 +12,7 @@ import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch } from './fetch-decoder';
-import { encodeRecordBatch } from './record-batch-encoder';
+import { encodeRecordBatch, joinForwardedBatches } from './record-batch-encoder';
 import type { DecodedRecord } from './record-decoder';
 import { withPartialProduceResults } from './produce-response';
 import { produceRequestV3, type ForwardedBatchMessage, type StampedMessage } from './produce-request';
@@ -127,7 +127,6 @@ describe('fetch responses of records written by the Java producer', () => {
         assert.ok(partition.messages.length === 1 && isFetchedRecordBatch(whole));
         assert.equal(whole.recordBatch.compressed, false);
         assert.equal(whole.recordBatch.bytes.readInt16BE(21) & 0x07, 0);
-        assert.equal(crc32c(whole.recordBatch.bytes.subarray(21)) >>> 0, whole.recordBatch.bytes.readUInt32BE(17));
         assert.deepEqual((await decodeRecordBatch(whole.recordBatch.bytes)).map(fields), EXPECTED);
         const none = await withRecordBatchForwarding(policy, () => fetchedPartition('java-producer-fetch-none.hex'));
         const uncompressed = (none.messages[0] as FetchedRecordBatch).recordBatch.bytes;
@@ -135,6 +134,19 @@ describe('fetch responses of records written by the Java producer', () => {
           whole.recordBatch.bytes.subarray(61).toString('hex'),
           uncompressed.subarray(61).toString('hex'),
           "the Java producer's records, byte for byte",
+        );
+        const written = joinForwardedBatches([whole.recordBatch.bytes, uncompressed], {
+          compression: 0,
+          crc32c,
+          producerId: 3,
+          producerEpoch: 0,
+          firstSequence: 0,
+        });
+        assert.equal(crc32c(written.subarray(21)) >>> 0, written.readUInt32BE(17), 'the written batch carries its CRC');
+        const records = await decodeRecordBatch(written);
+        assert.deepEqual(
+          records.map((r) => r.value),
+          [...EXPECTED, ...EXPECTED].map((r) => r.value),
         );
       });
   }

@@ -24,13 +24,15 @@
  *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
- * exact size; request-frame.ts only reads its `.buffer`.
+ * exact size, after the headroom request-frame.ts asks for, so that the frame's header is
+ * written in front of it in place: the records are copied into the request once, not twice.
  */
 import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
-import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, planJoinedBatch, writeForwardedBatch, type BatchOptions, type JoinedBatch, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer-sequences';
+import type { EncodedRequest } from './request-frame';
 
 /** A message that stands for a whole fetched record batch, forwarded as it is. */
 export interface ForwardedBatchMessage {
@@ -50,8 +52,11 @@ interface PartitionData {
   readonly messages: readonly (OutgoingMessage | ForwardedBatchMessage)[];
 }
 
-/** A partition's record set: encoded here, or a fetched batch copied into the request. */
-type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions };
+/**
+ * A partition's record set: encoded here, a fetched batch copied into the request, or fetched
+ * batches joined straight into the request.
+ */
+type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions } | { readonly joined: JoinedBatch };
 
 /** The fetched batches a partition's messages stand for, or undefined when they are records. */
 function forwardedBatches(messages: PartitionData['messages']): Buffer[] | undefined {
@@ -63,7 +68,13 @@ function forwardedBatches(messages: PartitionData['messages']): Buffer[] | undef
   });
 }
 
-const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : set.forwarded.length);
+const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : 'joined' in set ? set.joined.size : set.forwarded.length);
+
+function writeRecordSet(set: RecordSet, body: Buffer, offset: number): number {
+  if ('encoded' in set) return offset + set.encoded.copy(body, offset);
+  if ('joined' in set) return set.joined.writeTo(body, offset);
+  return writeForwardedBatch(set.forwarded, body, offset, set.options);
+}
 
 interface TopicData {
   readonly topic: string;
@@ -94,7 +105,7 @@ export function produceRequestV3(args: ProduceRequestArgs) {
     apiVersion: 3,
     apiName: 'Produce',
     expectResponse: () => args.acks !== 0,
-    encode: async (): Promise<{ readonly buffer: Buffer }> => {
+    encode: async (headroom = 0): Promise<EncodedRequest> => {
       const topics: { name: Buffer; partitions: { partition: number; set: RecordSet }[] }[] = [];
       const transactionalIdBytes = transactionalId === null ? null : Buffer.from(transactionalId, 'utf8');
       let size = 2 + (transactionalIdBytes?.length ?? 0) + 2 + 4 + 4;
@@ -131,14 +142,14 @@ export function produceRequestV3(args: ProduceRequestArgs) {
               ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) }
               : forwarded.length === 1
                 ? { forwarded: forwarded[0]!, options }
-                : { encoded: joinForwardedBatches(forwarded, options) };
+                : { joined: planJoinedBatch(forwarded, options) };
           encoded.push({ partition: data.partition, set });
           size += 4 + 4 + recordSetSize(set);
         }
         topics.push({ name, partitions: encoded });
       }
-      const body = Buffer.allocUnsafe(size);
-      let offset = body.writeInt16BE(transactionalIdBytes === null ? -1 : transactionalIdBytes.length, 0);
+      const body = Buffer.allocUnsafe(headroom + size);
+      let offset = body.writeInt16BE(transactionalIdBytes === null ? -1 : transactionalIdBytes.length, headroom);
       if (transactionalIdBytes !== null) offset += transactionalIdBytes.copy(body, offset);
       offset = body.writeInt16BE(args.acks, offset);
       offset = body.writeInt32BE(args.timeout, offset);
@@ -150,10 +161,10 @@ export function produceRequestV3(args: ProduceRequestArgs) {
         for (const { partition, set } of topic.partitions) {
           offset = body.writeInt32BE(partition, offset);
           offset = body.writeInt32BE(recordSetSize(set), offset);
-          offset = 'encoded' in set ? offset + set.encoded.copy(body, offset) : writeForwardedBatch(set.forwarded, body, offset, set.options);
+          offset = writeRecordSet(set, body, offset);
         }
       }
-      return { buffer: body };
+      return { buffer: body, headroom };
     },
   };
 }

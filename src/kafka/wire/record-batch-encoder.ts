@@ -285,14 +285,23 @@ function forEachJoinedRecord(
   }
 }
 
+/** A joined batch, sized before it is written, so it can be written straight into a request. */
+export interface JoinedBatch {
+  /** Bytes of the whole batch, header included. */
+  readonly size: number;
+  /** Writes the batch into `target` at `offset`; returns where it ends. */
+  writeTo(target: Buffer, offset: number): number;
+}
+
 /**
  * Joins uncompressed fetched batches of one partition, in order, into one batch as this producer
  * would send it (Kafka takes one batch per partition per produce request). Each record keeps its
  * key, value, headers and timestamp byte for byte; only its offset and timestamp deltas are
  * written anew against the joined batch, which is why compressed batches cannot be joined this
- * way.
+ * way. Sizing walks the records once and writing once more, so the produce request can place
+ * the batch in its own buffer without a copy of its own.
  */
-export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
+export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOptions): JoinedBatch {
   let baseTimestamp = Number.POSITIVE_INFINITY;
   let maxTimestamp = Number.NEGATIVE_INFINITY;
   for (const batch of fetched) {
@@ -307,28 +316,38 @@ export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchO
     size += varintSize(body) + body;
     count++;
   });
-  const joined = Buffer.allocUnsafe(size);
-  let offset = HEADER_BYTES;
-  forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
-    const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
-    offset = writeUnsignedVarint(joined, offset, zigzag32(body));
-    joined[offset++] = attributes;
-    offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
-    offset = writeUnsignedVarint(joined, offset, zigzag32(index));
-    offset += batch.copy(joined, offset, restStart, recordEnd);
-  });
-  joined.writeBigInt64BE(0n, 0);
-  joined.writeInt32BE(size - 12, 8);
-  joined.writeInt32BE(-1, 12);
-  joined.writeInt8(2, 16);
-  joined.writeInt16BE(options.transactional ? TRANSACTIONAL_FLAG : 0, 21);
-  joined.writeInt32BE(count - 1, 23);
-  joined.writeBigInt64BE(BigInt(baseTimestamp), 27);
-  joined.writeBigInt64BE(BigInt(maxTimestamp), 35);
-  joined.writeBigInt64BE(BigInt(options.producerId ?? -1), 43);
-  joined.writeInt16BE(options.producerEpoch ?? -1, 51);
-  joined.writeInt32BE(options.firstSequence ?? -1, 53);
-  joined.writeInt32BE(count, 57);
-  joined.writeUInt32BE(options.crc32c(joined.subarray(CRC_START)) >>> 0, 17);
+  const writeTo = (joined: Buffer, start: number): number => {
+    let offset = start + HEADER_BYTES;
+    forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
+      const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
+      offset = writeUnsignedVarint(joined, offset, zigzag32(body));
+      joined[offset++] = attributes;
+      offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
+      offset = writeUnsignedVarint(joined, offset, zigzag32(index));
+      offset += batch.copy(joined, offset, restStart, recordEnd);
+    });
+    joined.writeBigInt64BE(0n, start);
+    joined.writeInt32BE(size - 12, start + 8);
+    joined.writeInt32BE(-1, start + 12);
+    joined.writeInt8(2, start + 16);
+    joined.writeInt16BE(options.transactional ? TRANSACTIONAL_FLAG : 0, start + 21);
+    joined.writeInt32BE(count - 1, start + 23);
+    joined.writeBigInt64BE(BigInt(baseTimestamp), start + 27);
+    joined.writeBigInt64BE(BigInt(maxTimestamp), start + 35);
+    joined.writeBigInt64BE(BigInt(options.producerId ?? -1), start + 43);
+    joined.writeInt16BE(options.producerEpoch ?? -1, start + 51);
+    joined.writeInt32BE(options.firstSequence ?? -1, start + 53);
+    joined.writeInt32BE(count, start + 57);
+    joined.writeUInt32BE(options.crc32c(joined.subarray(start + CRC_START, start + size)) >>> 0, start + 17);
+    return start + size;
+  };
+  return { size, writeTo };
+}
+
+/** `planJoinedBatch`'s batch in a buffer of its own. */
+export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
+  const plan = planJoinedBatch(fetched, options);
+  const joined = Buffer.allocUnsafe(plan.size);
+  plan.writeTo(joined, 0);
   return joined;
 }

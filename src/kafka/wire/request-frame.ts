@@ -9,15 +9,24 @@
  *
  * kafkajs builds this with two growable encoders, each of which allocates a zero-filled buffer
  * of the next power of two and copies the whole body into it: for a 10 MB produce request, two
- * 16 MB allocations and two copies. This writes the frame with one exact allocation and one copy.
- * kafkajs's connection only reads `.buffer` of the result.
+ * 16 MB allocations and two copies. This writes the frame with one exact allocation and one copy;
+ * a request that takes headroom (the produce request, produce-request.ts) writes its body behind
+ * room for the header, which is then written in front of it: no copy at all. kafkajs's connection
+ * only reads `.buffer` of the result.
  */
+export interface EncodedRequest {
+  readonly buffer: Buffer;
+  /** Bytes left free in front of the body, when the request honoured the headroom asked for. */
+  readonly headroom?: number;
+}
+
 interface RequestDefinition {
   readonly apiKey: number;
   readonly apiVersion: number;
   /** A flexible version (KIP-482), whose header has tagged fields; kafkajs's own requests are never flexible. */
   readonly flexible?: boolean;
-  encode(): Promise<{ readonly buffer: Buffer }>;
+  /** Encodes the body; a request may leave `headroom` bytes free in front of it (and say so). */
+  encode(headroom?: number): Promise<EncodedRequest>;
 }
 
 export interface FrameArgs {
@@ -27,18 +36,20 @@ export interface FrameArgs {
 }
 
 export async function frameRequest({ correlationId, clientId, request }: FrameArgs): Promise<{ readonly buffer: Buffer }> {
-  const body = (await request.encode()).buffer;
   const clientIdLength = clientId === null || clientId === undefined ? -1 : Buffer.byteLength(clientId, 'utf8');
   const tagged = request.flexible === true ? 1 : 0;
   const headerSize = 2 + 2 + 4 + 2 + Math.max(clientIdLength, 0) + tagged;
-  const frame = Buffer.allocUnsafe(4 + headerSize + body.length);
-  frame.writeInt32BE(headerSize + body.length, 0);
+  const encoded = await request.encode(4 + headerSize);
+  const inPlace = encoded.headroom === 4 + headerSize;
+  const bodyLength = inPlace ? encoded.buffer.length - (4 + headerSize) : encoded.buffer.length;
+  const frame = inPlace ? encoded.buffer : Buffer.allocUnsafe(4 + headerSize + bodyLength);
+  frame.writeInt32BE(headerSize + bodyLength, 0);
   frame.writeInt16BE(request.apiKey, 4);
   frame.writeInt16BE(request.apiVersion, 6);
   frame.writeInt32BE(correlationId, 8);
   frame.writeInt16BE(clientIdLength, 12);
   if (clientIdLength > 0) frame.write(clientId!, 14, 'utf8');
   if (tagged === 1) frame.writeUInt8(0, 14 + Math.max(clientIdLength, 0));
-  body.copy(frame, 4 + headerSize);
+  if (!inPlace) encoded.buffer.copy(frame, 4 + headerSize);
   return { buffer: frame };
 }
