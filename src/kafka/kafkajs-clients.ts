@@ -25,6 +25,11 @@ import type { BearerTokenSource } from './refreshing-token';
 import { readTlsStores } from './tls-stores';
 import { readTlsOptions, tlsSocketFactory, usesTls } from './tls-connect';
 import { namingPrincipal, rolePrincipal } from './role-principal';
+import { withConnectionBehaviour, type ConnectionBehaviour } from './wire/connection-behaviour';
+import { kafkajsDefaultSocketFactory } from './wire/kafkajs-internals';
+
+/** Every write of mirrorflow's goes through a writer or a transaction port, which handle each partition's answer. */
+const WRITER: ConnectionBehaviour = { partialProduceResults: true };
 
 /** The token source of a cluster, shared by its clients. */
 type TokenSources = (key: string, cluster: string, sasl: TokenSasl) => BearerTokenSource;
@@ -89,13 +94,14 @@ export class KafkajsClients implements KafkaClients {
     for (const connection of options.clusters) warnAboutUnverifiedTls(connection, options.logger);
   }
 
-  private kafka(cluster: string, role: string, kind: ClientKind): Kafka {
+  /** The kafkajs instance of a role; `behaviour` (a writer's, a forwarding source's) makes one of its own. */
+  private kafka(cluster: string, role: string, kind: ClientKind, behaviour?: ConnectionBehaviour): Kafka {
     const login = loginOf(this.connection(cluster), kind);
-    const key = `${cluster}/${role}`;
+    const key = `${cluster}/${role}${behaviour === undefined ? '' : `/${JSON.stringify(behaviour)}`}`;
     let kafka = this.kafkas.get(key);
     if (!kafka) {
       const { connection } = login;
-      kafka = new Kafka(kafkaConfig(login, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources));
+      kafka = new Kafka(kafkaConfig(login, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources, behaviour));
       this.kafkas.set(key, kafka);
     }
     return kafka;
@@ -119,13 +125,13 @@ export class KafkajsClients implements KafkaClients {
   }
 
   writer(cluster: string, options: WriterOptions): RecordWriter {
-    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role, 'producer'), options, this.options.logger.child({ cluster }));
+    const writer = new KafkajsWriter(cluster, this.kafka(cluster, options.role, 'producer', WRITER), options, this.options.logger.child({ cluster }));
     this.open.push({ role: options.role, close: () => writer.close() });
     return this.naming(cluster, 'producer', writer);
   }
 
   transactions(cluster: string, options: TransactionsOptions): SlotTransactions {
-    const port = new KafkajsTransactionPort(this.kafka(cluster, options.role, 'producer'), options.compression, options.timeoutMs);
+    const port = new KafkajsTransactionPort(this.kafka(cluster, options.role, 'producer', WRITER), options.compression, options.timeoutMs);
     const transactions = new KafkaSlotTransactions(
       { cluster, prefix: options.transactionalIdPrefix, transactionTimeoutMs: options.transactionTimeoutMs, logger: this.options.logger.child({ cluster }) },
       port,
@@ -135,7 +141,12 @@ export class KafkajsClients implements KafkaClients {
   }
 
   source(cluster: string, options: SourceOptions): RecordSource {
-    const source = new KafkajsSource(cluster, this.kafka(cluster, options.role, 'consumer'), options, this.options.logger.child({ cluster }));
+    const source = new KafkajsSource(
+      cluster,
+      (forward) => this.kafka(cluster, options.role, 'consumer', forward === undefined ? undefined : { forward }),
+      options,
+      this.options.logger.child({ cluster }),
+    );
     this.open.push({ role: options.role, close: () => source.stopped() });
     return this.naming(cluster, 'consumer', source);
   }
@@ -224,10 +235,17 @@ function warnIfUnverified(security: Omit<ClusterSecurity, 'roles'>, meta: { clus
   }
 }
 
-function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources): KafkaConfig {
+function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOptions, tokenSources: TokenSources, behaviour?: ConnectionBehaviour): KafkaConfig {
   const { connection } = login;
   const { security } = connection;
   const tls = usesTls(security);
+  // TLS options are made for each connection by the socket factory, from the files as they are then.
+  const socketFactory = tls
+    ? tlsSocketFactory(
+        () => readTlsOptions(connection),
+        (error) => describeTlsFailure(connection, error),
+      )
+    : undefined;
   return {
     clientId,
     brokers: [...connection.bootstrapServers],
@@ -235,14 +253,10 @@ function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOpti
     requestTimeout: connection.requestTimeoutMs,
     logLevel: options.debug ? logLevel.DEBUG : logLevel.WARN,
     logCreator: kafkajsLogCreator(options.logger.child({ cluster: connection.alias })),
-    // TLS options are made for each connection by the socket factory, from the files as they are then.
     ssl: tls,
-    ...(tls && {
-      socketFactory: tlsSocketFactory(
-        () => readTlsOptions(connection),
-        (error) => describeTlsFailure(connection, error),
-      ),
-    }),
+    ...(behaviour === undefined
+      ? socketFactory && { socketFactory }
+      : { socketFactory: withConnectionBehaviour(socketFactory ?? kafkajsDefaultSocketFactory(), behaviour) }),
     sasl: security.sasl && saslOptions(login.key, connection.alias, security.sasl, tokenSources),
   };
 }

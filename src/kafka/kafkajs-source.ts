@@ -1,11 +1,10 @@
-import { AsyncResource } from 'node:async_hooks';
 import { Observable } from 'rxjs';
 import type { Consumer, EachBatchPayload, Kafka } from './kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
 import type { SourceBatch, TopicPartition } from '../core/record';
-import { withRecordBatchForwarding, type ForwardPolicy } from './wire/fetch-decoder';
+import type { ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from './compression-codes';
@@ -39,7 +38,8 @@ export class KafkajsSource implements RecordSource {
 
   constructor(
     readonly cluster: string,
-    private readonly kafka: Kafka,
+    /** The kafkajs instance for a consumer; with a policy, one whose connections forward record batches. */
+    private readonly kafka: (forward: ForwardPolicy | undefined) => Kafka,
     private readonly options: SourceOptions,
     private readonly logger: Logger,
   ) {}
@@ -52,13 +52,10 @@ export class KafkajsSource implements RecordSource {
       /** The generation whose assignment the fetched batches belong to. */
       let assignedGeneration: number | undefined;
       const { membership } = options;
-      // Called from kafkajs's fetch loop, which may run in the record-batch forwarding context
-      // (wire/fetch-decoder.ts); what the flow does then (reading the progress topic) must not.
-      const revoke = AsyncResource.bind(async () => membership?.revoke());
-      const assignedTo = AsyncResource.bind((tps: TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>) =>
-        membership?.assigned(tps, generation, stillMember),
-      );
-      const startOffset = AsyncResource.bind((tp: TopicPartition) => options.startOffset(tp));
+      const revoke = async (): Promise<void> => membership?.revoke();
+      const assignedTo = (tps: TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void =>
+        membership?.assigned(tps, generation, stillMember);
+      const startOffset = (tp: TopicPartition): Promise<number> => options.startOffset(tp);
       const { partitionAssigners, member } = groupHooks(
         {
           // Eager protocol: every partition is given up before the rejoin; the flow drains and
@@ -71,7 +68,9 @@ export class KafkajsSource implements RecordSource {
         },
         options.slots === undefined ? undefined : slotAssigner(options.slots, this.logger),
       );
-      const consumer: Consumer = this.kafka.consumer({
+      // A forwarding consumer's connections hand fetched record batches over whole (wire/connection-behaviour.ts).
+      const forwarding = options.forwardRecordBatches;
+      const consumer: Consumer = this.kafka(forwarding && forwardPolicy(forwarding)).consumer({
         groupId: options.groupId,
         partitionAssigners,
         readUncommitted: this.options.isolationLevel === 'read_uncommitted',
@@ -184,7 +183,6 @@ export class KafkajsSource implements RecordSource {
         for (const piece of pieces) subscriber.next(piece);
       };
 
-      const forwarding = options.forwardRecordBatches;
       const run = (): Promise<void> => consumer.run({ autoCommit: false, partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY, eachBatch });
       const start = this.previousStop.then(async () => {
         if (abort.signal.aborted) return;
@@ -192,9 +190,7 @@ export class KafkajsSource implements RecordSource {
         if (abort.signal.aborted) return;
         await consumer.subscribe({ topics: [...options.topics], fromBeginning: true });
         if (abort.signal.aborted) return;
-        // The consumer's fetch loop starts inside run(): started in the forwarding context, its
-        // fetches hand over whole record batches (wire/fetch-decoder.ts).
-        await (forwarding ? withRecordBatchForwarding(forwardPolicy(forwarding), run) : run());
+        await run();
       });
       start.catch((error: unknown) => {
         if (!abort.signal.aborted) subscriber.error(toTransportError(this.cluster, error, 'Starting the consumer'));

@@ -12,7 +12,6 @@ import { isRecordBatch, type Compression } from '../core/ports/record-writer';
 import type { ProducerIdentity } from './producer-sequences';
 import type { StampedMessage } from './wire/produce-request';
 import type { ProduceResponse } from './wire/produce-response';
-import { withPartialProduceResults } from './wire/produce-response';
 import { COMPRESSION_CODES } from './compression-codes';
 import type { PartitionAnswer, TransactionalPartition, TransactionPort } from './slot-transactions';
 
@@ -113,16 +112,15 @@ export class KafkajsTransactionPort implements TransactionPort {
       const answers = await Promise.all(
         [...byLeader].map(async ([nodeId, parts]) => {
           const broker = await cluster.findBroker({ nodeId });
-          const response = await withPartialProduceResults(() =>
-            broker.produce({
-              transactionalId,
-              ...identity,
-              acks: -1,
-              timeout: this.timeoutMs,
-              compression: COMPRESSION_CODES[this.compression],
-              topicData: topicData(parts),
-            }),
-          );
+          // The port's connections report each partition's answer (wire/connection-behaviour.ts).
+          const response = await broker.produce({
+            transactionalId,
+            ...identity,
+            acks: -1,
+            timeout: this.timeoutMs,
+            compression: COMPRESSION_CODES[this.compression],
+            topicData: topicData(parts),
+          });
           return response.topics.flatMap((t) =>
             t.partitions.map((p) => ({ topic: t.topicName, partition: p.partition, errorCode: p.errorCode, baseOffset: Number(p.baseOffset) })),
           );

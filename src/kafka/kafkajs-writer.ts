@@ -10,7 +10,7 @@ import { COMPRESSION_CODES } from './compression-codes';
 import { KafkaTransportError, RecordRefusedError, describeError, isRetriable, type MirrorflowError } from '../core/errors';
 import { retryWithBackoff, type RetryConfig } from '../core/retry';
 import type { Logger } from '../core/ports/logger';
-import { isBatchTooLarge, withPartialProduceResults } from './wire/produce-response';
+import { isBatchTooLarge } from './wire/produce-response';
 import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 import { decodeRecordBatch } from './wire/fetch-decoder';
 import type { StampedMessage } from './wire/produce-request';
@@ -277,17 +277,16 @@ export class KafkajsWriter implements RecordWriter {
     await this.connect();
     const sendBatch = (): Promise<(RecordMetadata & { errorCode: number })[]> => {
       sentWith.producer = this.producer;
-      return withPartialProduceResults(() =>
-        this.producer.sendBatch({
-          acks: -1,
-          timeout: this.timeoutMs,
-          compression: this.compression,
-          topicMessages: [...byTopic].map(([topic, partitions]) => ({
-            topic,
-            messages: [...partitions.values()].flatMap((g) => g.messages),
-          })),
-        }),
-      ) as Promise<(RecordMetadata & { errorCode: number })[]>;
+      // The producer's connections report each partition's answer (wire/connection-behaviour.ts).
+      return this.producer.sendBatch({
+        acks: -1,
+        timeout: this.timeoutMs,
+        compression: this.compression,
+        topicMessages: [...byTopic].map(([topic, partitions]) => ({
+          topic,
+          messages: [...partitions.values()].flatMap((g) => g.messages),
+        })),
+      }) as Promise<(RecordMetadata & { errorCode: number })[]>;
     };
     const parts = plan === undefined ? undefined : ticketParts(byTopic, plan);
     const { acks, renew, behind } =

@@ -5,14 +5,7 @@ import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
 import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
-import {
-  decodeMessages,
-  decodeRecordBatch,
-  isFetchedRecordBatch,
-  withRecordBatchForwarding,
-  type FetchedRecordBatch,
-  type ForwardPolicy,
-} from './fetch-decoder';
+import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
 
@@ -60,8 +53,11 @@ function recordSet(...batches: Buffer[]): InstanceType<ReturnType<typeof kafkajs
 }
 
 const ANY: ForwardPolicy = { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER };
-const decodeWith = (policy: ForwardPolicy | undefined, ...batches: Buffer[]): Promise<unknown[]> =>
-  policy === undefined ? decodeMessages(recordSet(...batches)) : withRecordBatchForwarding(policy, () => decodeMessages(recordSet(...batches)));
+const decodeWith = (policy: ForwardPolicy | undefined, ...batches: Buffer[]): Promise<unknown[]> => {
+  const decoder = recordSet(...batches);
+  if (policy !== undefined) forwardBatchesOf(decoder.buffer, policy);
+  return decodeMessages(decoder);
+};
 
 const offsets = (decoded: unknown[]): string[] => decoded.map((m) => (m as DecodedRecord).offset);
 

@@ -12,9 +12,10 @@
  *     21 Attributes int16        57 RecordCount int32
  *     23 LastOffsetDelta int32
  *
- * Which consumer asked for whole batches travels with the fetch as async context: the fetch
- * loop of a consumer started inside `withRecordBatchForwarding` decodes in that context, every
- * other consumer gets decoded records exactly as before. A forwarded batch is handed to kafkajs
+ * Which consumer asked for whole batches travels with the fetch response: the connections of a
+ * consumer whose client forwards (connection-behaviour.ts) mark each response they receive with
+ * the policy before kafkajs decodes it (`forwardBatchesOf`), every other consumer gets decoded
+ * records exactly as before. A forwarded batch is handed to kafkajs
  * as one pseudo-message whose offset is the batch's last offset and whose batch context carries
  * what decoded records carry (first offset, last offset delta, producer id, transaction flag), so
  * kafkajs's own bookkeeping works on it unchanged: the fetch position moves past the batch, and
@@ -35,7 +36,6 @@
  * which is then forwarded and joined like any other uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
  * record. When the target compresses with a codec of its own, they are decoded and re-encoded.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec, type KafkajsResponseDecoder } from './kafkajs-internals';
@@ -82,11 +82,12 @@ export interface FetchedRecordBatch {
   readonly recordBatch: RawRecordBatch;
 }
 
-const forwarding = new AsyncLocalStorage<ForwardPolicy>();
+/** Fetch responses (the whole payload kafkajs decodes) whose record batches go whole where the policy allows. */
+const forwarding = new WeakMap<Buffer, ForwardPolicy>();
 
-/** Runs `start` so that fetches it leads to hand over whole record batches where `policy` allows. */
-export function withRecordBatchForwarding<T>(policy: ForwardPolicy, start: () => T): T {
-  return forwarding.run(policy, start);
+/** Makes the record batches of `response`, a Fetch response about to be decoded, go whole where `policy` allows. */
+export function forwardBatchesOf(response: Buffer, policy: ForwardPolicy): void {
+  forwarding.set(response, policy);
 }
 
 export function isFetchedRecordBatch(message: unknown): message is FetchedRecordBatch {
@@ -151,7 +152,8 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
   const buffer = decoder.readBytes(size);
   const kafkajs = kafkajsFetchDecoding();
   if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), size);
-  const policy = forwarding.getStore();
+  // kafkajs decodes a Fetch response with one cursor over its payload, passed down to here.
+  const policy = forwarding.get(decoder.buffer);
   const messages: unknown[] = [];
   let position = 0;
   while (position + BATCH_HEADER_BYTES <= buffer.length) {

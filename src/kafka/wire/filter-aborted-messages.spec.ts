@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { registerCodecs } from '../codecs';
-import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch } from './fetch-decoder';
+import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch } from './fetch-decoder';
 import { encodeRecordBatch } from './record-batch-encoder';
 import { kafkajsFetchDecoding } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
@@ -52,8 +52,9 @@ function recordSet(body: Buffer): InstanceType<ReturnType<typeof kafkajsFetchDec
 }
 
 async function fetched(f: Fixture, fetchedOffset = '0', forward = false): Promise<KafkajsBatch> {
-  const decode = (): Promise<unknown[]> => decodeMessages(recordSet(f.records));
-  const messages = forward ? await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER }, decode) : await decode();
+  const decoder = recordSet(f.records);
+  if (forward) forwardBatchesOf(decoder.buffer, { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER });
+  const messages = await decodeMessages(decoder);
   return new Batch('t', fetchedOffset, { partition: 0, highWatermark: f.highWatermark, abortedTransactions: f.abortedTransactions, messages });
 }
 

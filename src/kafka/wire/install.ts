@@ -1,12 +1,15 @@
 /**
  * Puts mirrorflow's record codec, fetch decoder, read_committed filter and produce encoder (and a
- * linear message grouping) in place of kafkajs's before kafkajs is first loaded.
+ * linear message grouping) in place of kafkajs's before kafkajs is first loaded, then wraps
+ * kafkajs's `Connection.send` so that a client's connections behave as its socket factory says
+ * (connection-behaviour.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
  * module before kafkajs; loading kafkajs any other way first is a programming error, caught here.
  */
 import Module from 'node:module';
+import type { ISocketFactory } from 'kafkajs';
 import { decodeRecord } from './record-decoder';
 import { produceRequestV3 } from './produce-request';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
@@ -14,7 +17,8 @@ import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
-import { KAFKAJS_PATHS } from './kafkajs-internals';
+import { KAFKAJS_CONNECTION, KAFKAJS_PATHS } from './kafkajs-internals';
+import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 
 function preload(request: string, exports: unknown): void {
   const filename = require.resolve(request);
@@ -37,3 +41,16 @@ preload(KAFKAJS_PATHS.requestFrame, frameRequest);
 preload(KAFKAJS_PATHS.fetchDecodeMessages, decodeMessages);
 preload(KAFKAJS_PATHS.produceResponseV3, produceResponseV3);
 preload(KAFKAJS_PATHS.filterAbortedMessages, filterAbortedMessages);
+
+interface KafkajsConnection {
+  readonly socketFactory?: ISocketFactory;
+}
+type Send = (this: KafkajsConnection, protocol: KafkajsProtocolRequest) => Promise<unknown>;
+
+// Loaded only now: connection.js binds the request framing above at load time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Connection = (require(KAFKAJS_CONNECTION) as { prototype: { send: Send } }).prototype;
+const send = Connection.send;
+Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: KafkajsProtocolRequest): Promise<unknown> {
+  return send.call(this, withBehaviour(connectionBehaviour(this.socketFactory), protocol));
+};

@@ -11,14 +11,18 @@ import { resolve } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { registerCodecs } from '../codecs';
-import { decodeRecordBatch, isFetchedRecordBatch, withRecordBatchForwarding, type FetchedRecordBatch } from './fetch-decoder';
+import { decodeRecordBatch, isFetchedRecordBatch, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { encodeRecordBatch, joinForwardedBatches } from './record-batch-encoder';
 import type { DecodedRecord } from './record-decoder';
-import { withPartialProduceResults } from './produce-response';
+import { withBehaviour } from './connection-behaviour';
+import { kafkajsApiKeys } from './kafkajs-internals';
 import { produceRequestV3, type ForwardedBatchMessage, type StampedMessage } from './produce-request';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's response decoders, a library boundary */
-const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<FetchResponse> };
+const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as {
+  decode(raw: Buffer): Promise<FetchResponse>;
+  parse(data: never): Promise<unknown>;
+};
 const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/response') as {
   decode(raw: Buffer): Promise<unknown>;
   parse(data: unknown): Promise<unknown>;
@@ -43,8 +47,10 @@ function fixture(name: string): Buffer {
   return Buffer.from(readFileSync(file, 'utf8').replace(/\s/g, ''), 'hex');
 }
 
-async function fetchedPartition(name: string): Promise<FetchPartition> {
-  const response = await fetchV11.decode(fixture(name));
+/** The fixture's one partition as a consumer's connection decodes it: one that forwards with `forward`, or any other. */
+async function fetchedPartition(name: string, forward?: ForwardPolicy): Promise<FetchPartition> {
+  const { response: fetch } = withBehaviour(forward && { forward }, { request: { apiKey: kafkajsApiKeys().Fetch }, response: fetchV11 });
+  const response = (await fetch.decode(fixture(name))) as FetchResponse;
   assert.equal(response.responses.length, 1);
   assert.equal(response.responses[0]!.partitions.length, 1);
   return response.responses[0]!.partitions[0]!;
@@ -100,7 +106,7 @@ describe('fetch responses of records written by the Java producer', () => {
 
     it(`hands a ${codec} batch over whole when forwarding, with the fields the consumer and the writer use`, async () => {
       const policy = { minCompressedBytes: 0, maxBytes: 1 << 20 };
-      const partition = await withRecordBatchForwarding(policy, () => fetchedPartition(`java-producer-fetch-${codec}.hex`));
+      const partition = await fetchedPartition(`java-producer-fetch-${codec}.hex`, policy);
       assert.equal(partition.messages.length, 1);
       const whole = partition.messages[0] as FetchedRecordBatch;
       assert.ok(isFetchedRecordBatch(whole));
@@ -122,13 +128,13 @@ describe('fetch responses of records written by the Java producer', () => {
     if (id !== 0)
       it(`inflates a small ${codec} batch into the uncompressed batch of the same records, joined with uncompressed ones when written`, async () => {
         const policy = { minCompressedBytes: 1 << 20, maxBytes: 1 << 20 };
-        const partition = await withRecordBatchForwarding(policy, () => fetchedPartition(`java-producer-fetch-${codec}.hex`));
+        const partition = await fetchedPartition(`java-producer-fetch-${codec}.hex`, policy);
         const whole = partition.messages[0] as FetchedRecordBatch;
         assert.ok(partition.messages.length === 1 && isFetchedRecordBatch(whole));
         assert.equal(whole.recordBatch.compressed, false);
         assert.equal(whole.recordBatch.bytes.readInt16BE(21) & 0x07, 0);
         assert.deepEqual((await decodeRecordBatch(whole.recordBatch.bytes)).map(fields), EXPECTED);
-        const none = await withRecordBatchForwarding(policy, () => fetchedPartition('java-producer-fetch-none.hex'));
+        const none = await fetchedPartition('java-producer-fetch-none.hex', policy);
         const uncompressed = (none.messages[0] as FetchedRecordBatch).recordBatch.bytes;
         assert.equal(
           whole.recordBatch.bytes.subarray(61).toString('hex'),
@@ -152,7 +158,7 @@ describe('fetch responses of records written by the Java producer', () => {
   }
 
   it('encodes the same records into the same record bytes as the Java producer', async () => {
-    const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition('java-producer-fetch-none.hex'));
+    const partition = await fetchedPartition('java-producer-fetch-none.hex', { minCompressedBytes: 0, maxBytes: 1 << 20 });
     const java = (partition.messages[0] as FetchedRecordBatch).recordBatch.bytes;
     // Records 0-3, whose first timestamp is also their smallest: Java bases a batch's timestamps
     // on its first record, ours on the smallest, so with record 4 (earlier) the deltas differ.
@@ -189,7 +195,7 @@ describe('fetch responses of records written by the Java producer', () => {
   });
 
   it('forwards transactional data batches, with producer id and transaction flag for kafkajs to filter aborted ones, and decodes control batches', async () => {
-    const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition('java-producer-fetch-txn.hex'));
+    const partition = await fetchedPartition('java-producer-fetch-txn.hex', { minCompressedBytes: 0, maxBytes: 1 << 20 });
     const kinds = partition.messages.map((m) =>
       isFetchedRecordBatch(m)
         ? `batch@${m.offset}:${m.batchContext.inTransaction}`
@@ -232,9 +238,7 @@ describe("Java producer's batches forwarded by an idempotent writer", () => {
 
   for (const codec of ['lz4', 'zstd', 'none'] as const) {
     it(`rewrites a ${codec} batch's producer id, epoch, base sequence and CRC; its records stay byte for byte`, async () => {
-      const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () =>
-        fetchedPartition(`java-producer-fetch-${codec}.hex`),
-      );
+      const partition = await fetchedPartition(`java-producer-fetch-${codec}.hex`, { minCompressedBytes: 0, maxBytes: 1 << 20 });
       const java = (partition.messages[0] as FetchedRecordBatch).recordBatch.bytes;
       assert.equal(crc32c(java.subarray(21)) >>> 0, java.readUInt32BE(17), "our CRC-32C is the Java producer's");
       const sent = await forward([partition.messages[0] as FetchedRecordBatch]);
@@ -245,7 +249,7 @@ describe("Java producer's batches forwarded by an idempotent writer", () => {
   }
 
   it('clears the transactional flag of batches a transactional producer wrote, and joins them under one sequence range', async () => {
-    const partition = await withRecordBatchForwarding({ minCompressedBytes: 0, maxBytes: 1 << 20 }, () => fetchedPartition('java-producer-fetch-txn.hex'));
+    const partition = await fetchedPartition('java-producer-fetch-txn.hex', { minCompressedBytes: 0, maxBytes: 1 << 20 });
     const batches = partition.messages.filter(isFetchedRecordBatch);
     const java = batches[0]!.recordBatch.bytes;
     assert.equal(java.readInt16BE(21) & 0x10, 0x10, 'written in a transaction');
@@ -277,9 +281,10 @@ describe('a produce response of a real broker', () => {
         },
       ],
     );
-    // Partition 0 was written: inside withPartialProduceResults the writer gets both results;
-    // outside, kafkajs sees the error (UNKNOWN_TOPIC_OR_PARTITION) as before.
-    assert.equal(await withPartialProduceResults(() => produceV7.parse(data)), data);
+    // Partition 0 was written: a writer's connection gets both results; any other, kafkajs's
+    // producer, sees the error (UNKNOWN_TOPIC_OR_PARTITION) as before.
+    const writers = withBehaviour({ partialProduceResults: true }, { request: { apiKey: kafkajsApiKeys().Produce }, response: produceV7 });
+    assert.equal(await writers.response.parse(data as never), data);
     await assert.rejects(produceV7.parse(data), { type: 'UNKNOWN_TOPIC_OR_PARTITION' });
   });
 });

@@ -3,6 +3,7 @@
  * kafkajs 2.2.4 is pinned exactly; these paths are checked by the codec's tests.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
+import type { ISocketFactory } from 'kafkajs';
 
 /** kafkajs's read cursor over a Buffer (protocol/decoder.js). */
 export interface KafkajsDecoder {
@@ -74,4 +75,10 @@ export const kafkajsLookupCodec = lazy(
   () => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec,
 );
 
-export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Metadata: number });
+export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Fetch: number; Metadata: number });
+
+/** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
+export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
+
+/** kafkajs's socket factory when a client is given none: plain TCP, or TLS with `ssl`. */
+export const kafkajsDefaultSocketFactory = lazy(() => (require('kafkajs/src/network/socketFactory') as () => ISocketFactory)());

@@ -9,7 +9,8 @@
  * kafkajs's `parse` throws the first partition error of a response, and its producer then sends
  * the whole request again: the partitions the broker did write are written twice. (A topic just
  * created answers NOT_LEADER_OR_FOLLOWER on some partitions for a moment, so this happens on
- * every first start.) A send made inside `withPartialProduceResults` gets the response as it is,
+ * every first start.) A writer's connections (connection-behaviour.ts) parse with
+ * `parsePartialProduceResponse` instead, which gives the response as it is,
  * each partition with its error code, whenever at least one partition was written or one was
  * refused as too large (which the writer answers by splitting the batch, where kafkajs gives up);
  * or answered as an idempotent producer's (a duplicate, a sequence out of order, a producer id
@@ -17,7 +18,6 @@
  * a response where every partition failed otherwise still throws, so kafkajs's own retry resends
  * nothing written.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { kafkajsFetchDecoding, kafkajsProtocolErrors, type KafkajsResponseDecoder } from './kafkajs-internals';
 
 export interface ProducePartitionResponse {
@@ -31,8 +31,6 @@ export interface ProduceResponse {
   readonly topics: readonly { readonly topicName: string; readonly partitions: readonly ProducePartitionResponse[] }[];
   readonly throttleTime: number;
 }
-
-const partialResults = new AsyncLocalStorage<true>();
 
 /** MESSAGE_TOO_LARGE and RECORD_LIST_TOO_LARGE: a batch over the topic's `max.message.bytes`. */
 const TOO_LARGE = new Set([10, 18]);
@@ -48,11 +46,6 @@ export function isBatchTooLarge(errorCode: number): boolean {
   return TOO_LARGE.has(errorCode);
 }
 
-/** Runs `send` so that its produce responses report partition failures instead of throwing them (see above). */
-export function withPartialProduceResults<T>(send: () => T): T {
-  return partialResults.run(true, send);
-}
-
 const readPartition = (decoder: KafkajsResponseDecoder): ProducePartitionResponse => ({
   partition: decoder.readInt32(),
   errorCode: decoder.readInt16(),
@@ -66,7 +59,17 @@ async function decode(rawData: Buffer): Promise<ProduceResponse> {
   return { topics, throttleTime: decoder.readInt32() };
 }
 
-async function parse(data: ProduceResponse): Promise<ProduceResponse> {
+/** kafkajs's parse: the first partition error is thrown. */
+function parse(data: ProduceResponse): Promise<ProduceResponse> {
+  return parseProduceResponse(data, false);
+}
+
+/** A writer's parse: partition failures are reported instead of thrown where the writer handles them (see above). */
+export function parsePartialProduceResponse(data: ProduceResponse): Promise<ProduceResponse> {
+  return parseProduceResponse(data, true);
+}
+
+async function parseProduceResponse(data: ProduceResponse, partial: boolean): Promise<ProduceResponse> {
   const { failure, createErrorFromCode } = kafkajsProtocolErrors();
   let failed: ProducePartitionResponse | undefined;
   let written = 0;
@@ -79,7 +82,7 @@ async function parse(data: ProduceResponse): Promise<ProduceResponse> {
       } else written++;
     }
   }
-  if (failed === undefined || ((written > 0 || handled) && partialResults.getStore() === true)) return data;
+  if (failed === undefined || (partial && (written > 0 || handled))) return data;
   throw createErrorFromCode(failed.errorCode);
 }
 

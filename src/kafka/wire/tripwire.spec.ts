@@ -89,4 +89,15 @@ describe('kafkajs tripwire', () => {
     assert.deepEqual(Object.keys(data.topics[0]!.partitions[0]!), ['partition', 'errorCode', 'baseOffset', 'logAppendTime', 'logStartOffset']);
     assert.equal(produceV7.parse, produceResponseV3.parse, "kafkajs's produce v7 response no longer parses through v3's");
   });
+
+  it('decodes and parses each response in Connection.send, where connection-behaviour.ts adapts them, on a connection that keeps its socket factory', () => {
+    const source = readFileSync(require.resolve('kafkajs/src/network/connection.js'), 'utf8');
+    for (const used of [
+      'async send({ request, response,',
+      'await response.decode(payload)',
+      'await response.parse(payloadDecoded)',
+      'this.socketFactory = socketFactory',
+    ])
+      assert.ok(source.includes(used), `kafkajs's Connection no longer has \`${used}\``);
+  });
 });
