@@ -15,8 +15,8 @@
  * Which consumer asked for whole batches travels with the fetch response: the connections of a
  * consumer whose client forwards (connection-behaviour.ts) mark each response they receive with
  * the policy before kafkajs decodes it (`forwardBatchesOf`), every other consumer gets decoded
- * records exactly as before. A forwarded batch is handed to kafkajs
- * as one pseudo-message whose offset is the batch's last offset and whose batch context carries
+ * records exactly as before. A forwarded batch is handed to kafkajs as one pseudo-message whose
+ * offset is the batch's last offset and whose batch context carries
  * what decoded records carry (first offset, last offset delta, producer id, transaction flag), so
  * kafkajs's own bookkeeping works on it unchanged: the fetch position moves past the batch, and
  * the read_committed filter (filter-aborted-messages.ts) drops it whole when its transaction was
