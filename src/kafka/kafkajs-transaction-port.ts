@@ -4,7 +4,9 @@
  * (`findGroupCoordinator` with coordinator type 1), InitProducerId, AddPartitionsToTxn and
  * EndTxn there, and Produce at each partition's leader through our produce request
  * (wire/produce-request.ts: the partition's producer fields and the transactional bit). The busy
- * answers are asked again, as kafkajs's own eosManager and Java's TransactionManager do.
+ * answers are asked again, as kafkajs's own eosManager and Java's TransactionManager do. Produce
+ * answers come per partition because `kafka` is made with a writer's connection behaviour
+ * (wire/connection-behaviour.ts, as KafkajsClients makes it).
  */
 import type { Kafka } from './kafkajs';
 import type { OutboundItem } from '../core/record';

@@ -70,7 +70,10 @@ interface RoundResult {
  * request per broker; each partition's records form one record batch, in order. Forwarded record
  * batches go into the request as they are, or joined when several (wire/produce-request.ts).
  * Partitions the target refused go again alone: as they are when the failure is retriable, in
- * smaller batches when the batch was too large for the topic.
+ * smaller batches when the batch was too large for the topic. That needs each partition's answer
+ * of a partly refused request: `kafka` is made with a writer's connection behaviour
+ * (wire/connection-behaviour.ts, as KafkajsClients makes it), without which kafkajs throws the
+ * first partition error and sends the whole request again.
  */
 export class KafkajsWriter implements RecordWriter {
   private producer: Producer;
