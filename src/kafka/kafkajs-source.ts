@@ -3,7 +3,7 @@ import type { Consumer, EachBatchPayload, Kafka } from './kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../core/ports/record-source';
 import type { SourceOptions } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import type { SourceBatch, TopicPartition } from '../core/record';
+import type { SourceBatch } from '../core/record';
 import type { ForwardPolicy } from './wire/fetch-decoder';
 import { toTransportError } from './errors';
 import { watchCrashes } from './kafkajs-reader';
@@ -52,16 +52,12 @@ export class KafkajsSource implements RecordSource {
       /** The generation whose assignment the fetched batches belong to. */
       let assignedGeneration: number | undefined;
       const { membership } = options;
-      const revoke = async (): Promise<void> => membership?.revoke();
-      const assignedTo = (tps: TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void =>
-        membership?.assigned(tps, generation, stillMember);
-      const startOffset = (tp: TopicPartition): Promise<number> => options.startOffset(tp);
       const { partitionAssigners, member } = groupHooks(
         {
           // Eager protocol: every partition is given up before the rejoin; the flow drains and
           // stores their progress first, so the next owner starts where this one stopped.
           beforeJoin: async () => {
-            await revoke();
+            await membership?.revoke();
             next.clear();
             starts.clear();
           },
@@ -106,10 +102,10 @@ export class KafkajsSource implements RecordSource {
             : member.stillMember(generation).catch((error: unknown) => {
                 throw toTransportError(this.cluster, error, 'Checking the group membership');
               });
-        assignedTo(assigned, generation, stillMember);
+        membership?.assigned(assigned, generation, stillMember);
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
-            const start = startOffset({ topic, partition });
+            const start = options.startOffset({ topic, partition });
             start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
             starts.set(`${topic}-${partition}`, start);
           }
@@ -147,7 +143,7 @@ export class KafkajsSource implements RecordSource {
         const key = `${batch.topic}-${batch.partition}`;
         let expected = next.get(key);
         if (expected === undefined) {
-          expected = await (starts.get(key) ?? startOffset({ topic: batch.topic, partition: batch.partition }));
+          expected = await (starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }));
           next.set(key, expected);
         }
         const lastOffset = Number(batch.lastOffset());

@@ -9,11 +9,9 @@ import { produceResponseV3, type ProduceResponse } from './produce-response';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs internals, a library boundary */
 const { Fetch, Produce, Metadata } = kafkajsApiKeys();
-const Connection = require('kafkajs/src/network/connection') as new (options: object) => {
-  socketFactory: ISocketFactory;
-  send: (protocol: object) => Promise<unknown>;
-};
+const Connection = require('kafkajs/src/network/connection') as new (options: object) => { socketFactory: ISocketFactory };
 const { createLogger, LEVELS } = require('kafkajs/src/loggers') as { createLogger: (options: object) => object; LEVELS: { NOTHING: number } };
+const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as KafkajsProtocolRequest['response'];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const NOT_LEADER = 6;
@@ -57,9 +55,6 @@ function oneRecordBatch(): Buffer {
   return batch;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's own Fetch and Produce responses */
-const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as KafkajsProtocolRequest['response'];
-/* eslint-enable @typescript-eslint/no-require-imports */
 const fetchRequest = { request: { apiKey: Fetch }, response: fetchV11 };
 const produceRequest = { request: { apiKey: Produce }, response: produceResponseV3 };
 const messagesOf = async (decoded: unknown): Promise<unknown[]> =>
