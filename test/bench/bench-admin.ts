@@ -161,3 +161,8 @@ export function reached(
   }
   return true;
 }
+
+/** The end offsets of a new topic's partitions after `records` records, record i to partition i % partitions. */
+export function evenSpread(records: number, partitions: number): number[] {
+  return Array.from({ length: partitions }, (_, p) => Math.floor(records / partitions) + (p < records % partitions ? 1 : 0));
+}

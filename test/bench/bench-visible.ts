@@ -9,7 +9,8 @@
  * rate, each carrying its send time in a header, while a read_committed consumer of the target
  * in the same JVM times each one when a poll returns it, matched by key. So the figure is
  * send → visible on the target: the source produce hop, replication and, for exactly-once, the
- * commit. A warm-up at the same rate goes first and is left out, as in the latency workload.
+ * commit. First records at the same rate show the replicator up, and the same producer's warm-up
+ * goes before the timed records, left out of the figures, as in the latency workload.
  *
  * A consumer of the source in the same JVM times each record too, which splits the figure in
  * two per record (`sourceLatencyMs`, `replicationLatencyMs`): send → visible on the source is
@@ -81,19 +82,21 @@ export async function runVisibleLatency(
   const child = await startReplicator(env, run, replicator, workload);
   const meter = new ProcessMeter(child.pid);
   try {
-    await setup('writing the warm-up records', () =>
+    // The replicator is up and delivering: a first write at the measured rate, waited for on the target.
+    await setup('writing the first records', () =>
       env.java.benchToolJson(
         produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
         LATENCY_WARMUP_SECONDS * 1000 + 5 * 60_000,
       ),
     );
-    const warmedUp = await env.sourceAdmin.endOffsets(topics);
+    const primed = await env.sourceAdmin.endOffsets(topics);
     // Exactly-once: the target's offsets count commit markers too; the flow's committed records tell.
-    await pollUntil('the warm-up records on the target', env.runTimeoutMs, child, async () => {
+    await pollUntil('the first records on the target', env.runTimeoutMs, child, async () => {
       if (replicator === 'mirrorflow-eos') return ((await statusRecords(child)) ?? 0) >= warmup ? true : undefined;
-      return reached(await env.targetAdmin.endOffsets([remoteTopic], known), warmedUp, () => remoteTopic) ? true : undefined;
+      return reached(await env.targetAdmin.endOffsets([remoteTopic], known), primed, () => remoteTopic) ? true : undefined;
     });
     clock.mark('warm-up');
+    // The CPU figures span the visible tool's warm-up too (its own JVM's start included).
     const start = cpuMark(env, meter);
     const visible = await env.java
       .benchToolJson<VisibleResult>(
@@ -113,15 +116,18 @@ export async function runVisibleLatency(
           String(workload.rate),
           '--records',
           String(total),
-          // Keys go on from the warm-up's (the record index in hex), so none repeats.
-          '--first-index',
+          // Its own warm-up first, from the same warm producer, untimed; keys go on from the first
+          // records' (the record index in hex), so none repeats.
+          '--warm-up',
           String(warmup),
+          '--first-index',
+          String(2 * warmup),
           '--isolation',
           'read_committed',
           '--timeout-s',
-          String(Math.round(workload.seconds + env.runTimeoutMs / 1000)),
+          String(Math.round(LATENCY_WARMUP_SECONDS + workload.seconds + env.runTimeoutMs / 1000)),
         ],
-        workload.seconds * 1000 + env.runTimeoutMs + 60_000,
+        (LATENCY_WARMUP_SECONDS + workload.seconds) * 1000 + env.runTimeoutMs + 60_000,
       )
       .catch((error: unknown) => {
         if (child.exitStatus() !== undefined)
@@ -138,25 +144,27 @@ export async function runVisibleLatency(
     clock.mark('verify');
     const mismatches = [...verification.mismatches];
     if (visible.seen !== total) mismatches.push(`${visible.seen} of ${total} timed records became visible on the target in time`);
-    // The timed window (CPU, others' CPU) includes BenchTool's JVM start; the rate is the paced
-    // producer's own, from its first send to its last acknowledgement.
+    // The timed window (CPU, others' CPU) includes BenchTool's JVM start and its warm-up, so CPU
+    // per record counts the warm-up's records too; the rate is the paced producer's own, from its
+    // first send to its last acknowledgement.
     const elapsedMs = end.at - start.at;
     const pacedS = visible.ms / 1000;
+    const window = warmup + total;
     return {
       status: mismatches.length === 0 ? 'ok' : 'failed',
       failure: mismatches.length === 0 ? undefined : mismatches.slice(0, 5).join('; '),
       elapsedMs,
-      recordsPerSec: total / pacedS,
-      mibPerSec: (total * recordBytes(workload.shape)) / MIB / pacedS,
+      recordsPerSec: window / pacedS,
+      mibPerSec: (window * recordBytes(workload.shape)) / MIB / pacedS,
       cpuSeconds: cpu.replicator,
-      cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
+      cpuSecondsPerMillion: (cpu.replicator / window) * 1e6,
       peakRssMiB: reading.peakRssMiB,
       brokerCpuSeconds: cpu.brokerCpuSeconds,
       otherCpuSeconds: cpu.otherCpuSeconds,
       latencyMs: stats(visible),
       sourceLatencyMs: stats(visible.source),
       replicationLatencyMs: stats(visible.replication),
-      preload: { records: total, ms: visible.ms },
+      preload: { records: window, ms: visible.ms },
       verification: { ...verification, mismatches },
     };
   } finally {

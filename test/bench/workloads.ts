@@ -96,20 +96,23 @@ export function recordBytes(shape: RecordShape): number {
   return shape.keyBytes + shape.valueBytes + shape.headers * HEADER_BYTES;
 }
 
-/** Records the workload writes to the source in total (the latency warm-up not included). */
+/** Records the workload writes to the source in total (the latency workloads' unmeasured records not included). */
 export function totalRecords(workload: Workload): number {
   return workload.kind === 'latency' ? workload.rate * workload.seconds : workload.topics * workload.recordsPerTopic;
 }
 
 /**
- * Seconds of the latency workload's rate written before the measured window, and left out of it.
- * Without them the first second of load counted: mirrorflow warming up (JIT) at the onset of
- * 5,000 records/s measured up to 100-160 ms there and under 50 ms after, and that second weighed
- * on the p99 of a 30 s window. Every replicator gets the same warm-up.
+ * Seconds of the latency workload's rate written before the measured window, left out of it,
+ * twice: first records that show the replicator up and delivering (from a producer of their
+ * own), then the warm-up of the producer that writes the measured records right after it. The
+ * measured records start with the replicator and the producer in their steady state: mirrorflow
+ * warming up (JIT) at the onset of 5,000 records/s measured up to 100-160 ms, and a producer JVM
+ * starting at the window's start slowed every replicator's first seconds at 50,000 records/s
+ * (the brokers, the replicator and the producer share 2 cores). Every replicator gets the same.
  */
 export const LATENCY_WARMUP_SECONDS = 5;
 
-/** The warm-up records of a latency workload, at its rate (none for the others). */
+/** The records of one of a latency workload's two unmeasured parts, at its rate (none for the others). */
 export function latencyWarmupRecords(workload: Workload): number {
   return workload.kind === 'latency' ? workload.rate * LATENCY_WARMUP_SECONDS : 0;
 }

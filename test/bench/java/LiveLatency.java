@@ -2,10 +2,12 @@
  * `visible`: replication latency as a consumer of the target sees it.
  *
  *   visible --source-bootstrap S --topic T --target-bootstrap D --target-topic RT --partitions P
- *           --rate R --records N --first-index F [--isolation read_committed] [--timeout-s X]
+ *           --rate R --records N --first-index F [--warm-up W] [--isolation read_committed] [--timeout-s X]
  *
- * One JVM, two threads. A paced producer writes N records at R records/s overall into T (record
- * i to partition i % P, acks=all, linger.ms=0), keys = F + i in 16 hex digits, a 256-byte random
+ * One JVM, two threads. A paced producer writes W + N records at R records/s overall into T
+ * (record i to partition i % P, acks=all, linger.ms=0), keys = F − W + i in 16 hex digits: the
+ * first W (keys below F, 0 by default) are its warm-up, sent by the same warm producer just before
+ * the timed ones and not timed themselves. Each record has a 256-byte random
  * value, and two 8-byte headers: `bench-h0` carries System.nanoTime() at the send, `bench-h1` is
  * random (the bulk workload's 304-byte shape). Meanwhile a consumer of RT (from its end when the
  * command starts, read_committed by default) takes every record the moment a poll returns it:
@@ -20,7 +22,7 @@
  * visible on the source is those delays alone (the produce hop and a consumer's poll), and
  * visible on the source → visible on the target, per record, is what the replicator adds.
  *
- * Prints {"sent":n,"ms":producer's send time,"seen":s,"duplicates":d,"pairs":s,"p50":…,"p90":…,"p99":…,"p999":…,"max":…,
+ * Prints {"sent":n,"ms":the producer's time for all W + N records,"seen":s,"duplicates":d,"pairs":s,"p50":…,"p90":…,"p99":…,"p999":…,"max":…,
  * "mean":…,"source":{"pairs":…,"p50":…,…},"replication":{"pairs":…,"p50":…,…}} in milliseconds
  * (0.01 ms steps): the top-level figures send → visible on the target, `source` send → visible
  * on the source, `replication` visible on the source → visible on the target (records seen on both).
@@ -57,6 +59,7 @@ final class LiveLatency {
         int partitions = args.integer("partitions");
         int records = args.integer("records");
         long firstIndex = args.longValue("first-index");
+        int warmUp = args.has("warm-up") ? args.integer("warm-up") : 0;
         double rate = Double.parseDouble(args.one("rate"));
         long deadline = System.currentTimeMillis() + (args.has("timeout-s") ? args.longValue("timeout-s") : 600) * 1000;
 
@@ -100,7 +103,7 @@ final class LiveLatency {
 
             Thread producer = new Thread(() -> {
                 try {
-                    producerMs.set(produce(args.one("source-bootstrap"), topic, partitions, records, firstIndex, rate, deadline));
+                    producerMs.set(produce(args.one("source-bootstrap"), topic, partitions, warmUp + records, firstIndex - warmUp, rate, deadline));
                 } catch (Exception e) {
                     failure.compareAndSet(null, e);
                 }
