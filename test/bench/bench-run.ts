@@ -256,7 +256,7 @@ async function runLatency(
 
     const from = fromOffsets.get(topic) ?? [];
     const [latency, verification] = await Promise.all([
-      env.java.benchToolJson<LatencyStats & { unmatched: number; sourceRecords: number }>(
+      env.java.benchToolJson<LatencyStats & { unmatched: number; sourceRecords: number; p99BySecond: number[] }>(
         [
           'latency',
           '--source-bootstrap',
@@ -292,6 +292,7 @@ async function runLatency(
       brokerCpuSeconds: cpu.brokerCpuSeconds,
       otherCpuSeconds: cpu.otherCpuSeconds,
       latencyMs: { pairs: latency.pairs, p50: latency.p50, p90: latency.p90, p99: latency.p99, p999: latency.p999, max: latency.max, mean: latency.mean },
+      latencyP99BySecond: latency.p99BySecond,
       preload: { records: written.records, ms: written.ms },
       verification: { ...verification, mismatches },
     };

@@ -88,6 +88,8 @@ export interface RunResult {
   /** Busy CPU of the machine in the timed window not used by the replicator, the brokers or the harness. */
   readonly otherCpuSeconds?: number;
   readonly latencyMs?: LatencyStats;
+  /** latency: the p99 of each second of the measured window (by source append time; -1 for none): where the slow records are. */
+  readonly latencyP99BySecond?: readonly number[];
   /**
    * latency-committed: the two parts of `latencyMs`, per record — send → visible on the source
    * (the bench's own producer and consumer, which a loaded machine slows down) and visible on the

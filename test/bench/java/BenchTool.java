@@ -42,7 +42,8 @@
  *       Pairs source and target records by partition and offset (a fresh remote topic has the
  *       source's offsets) from the given offsets on, and prints the distribution of
  *       target timestamp − source timestamp (both topics use LogAppendTime, so this is arrival on
- *       the target minus arrival on the source), and how many pairs had different keys.
+ *       the target minus arrival on the source), how many pairs had different keys, and the p99
+ *       of each second of the window by source time (`p99BySecond`).
  */
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -434,6 +435,7 @@ public final class BenchTool {
             });
         }
         List<Long> latencies = new ArrayList<>();
+        List<Long> sourceTimes = new ArrayList<>();
         long[] unmatched = {0};
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(args.one("target-bootstrap"))) {
             readToEnd(consumer, new ArrayList<>(targetStart.keySet()), targetStart, (record) -> {
@@ -444,6 +446,7 @@ public final class BenchTool {
                     return;
                 }
                 latencies.add(record.timestamp() - ts[0]);
+                sourceTimes.add(ts[0]);
             });
         }
         long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -459,12 +462,31 @@ public final class BenchTool {
         out.put("max", sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
         out.put("min", sorted.length == 0 ? -1 : sorted[0]);
         out.put("mean", sorted.length == 0 ? -1 : Arrays.stream(sorted).average().orElse(-1));
+        out.put("p99BySecond", p99BySecond(sourceTimes, latencies));
         StringBuilder s = new StringBuilder("{");
         for (Map.Entry<String, Object> e : out.entrySet()) {
             if (s.length() > 1) s.append(',');
             s.append('"').append(e.getKey()).append("\":").append(e.getValue());
         }
         System.out.println(s.append('}'));
+    }
+
+    /**
+     * The p99 of the latencies of each second of source time from the first record's on, as a JSON
+     * array (-1 for a second without records): where in the window the slow records are.
+     */
+    private static String p99BySecond(List<Long> sourceTimes, List<Long> latencies) {
+        long first = sourceTimes.stream().mapToLong(Long::longValue).min().orElse(0);
+        TreeMap<Long, List<Long>> bySecond = new TreeMap<>();
+        for (int i = 0; i < latencies.size(); i++) bySecond.computeIfAbsent((sourceTimes.get(i) - first) / 1000, k -> new ArrayList<>()).add(latencies.get(i));
+        StringBuilder s = new StringBuilder("[");
+        long last = bySecond.isEmpty() ? -1 : bySecond.lastKey();
+        for (long k = 0; k <= last; k++) {
+            if (s.length() > 1) s.append(',');
+            List<Long> second = bySecond.get(k);
+            s.append(second == null ? -1 : percentile(second.stream().mapToLong(Long::longValue).sorted().toArray(), 0.99));
+        }
+        return s.append(']').toString();
     }
 
     /** Latencies are counted per millisecond up to this; longer ones go to the last bucket (and `max` keeps the truth). */
