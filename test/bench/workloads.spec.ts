@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { evenSpread } from './bench-admin';
 import { applies } from './bench-run';
 import { parseCli } from './run-bench';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, describeWorkload, scaleWorkload, totalRecords, type ManyWorkload } from './workloads';
@@ -35,4 +36,11 @@ test('a replicator runs only the workloads it can be measured on', () => {
   assert.equal(applies(DEFAULT_WORKLOADS.compressed, 'ceiling'), true);
   assert.equal(applies(DEFAULT_WORKLOADS.many, 'limit'), false);
   assert.equal(applies(DEFAULT_WORKLOADS.many, 'mm2-default'), true);
+});
+
+test("a latency workload's warm-up ends at the offsets its producer's even spread gives each partition", () => {
+  // Record i goes to partition i % P: the first partitions take the remainder.
+  assert.deepEqual(evenSpread(10, 4), [3, 3, 2, 2]);
+  assert.deepEqual(evenSpread(25_000, 8), Array(8).fill(3_125));
+  assert.deepEqual(evenSpread(2, 4), [1, 1, 0, 0]);
 });
