@@ -35,6 +35,7 @@ import {
   targetIsolation,
   topicNames,
   verify,
+  writeFirstRecords,
   type BenchEnv,
   type Measured,
   type Offsets,
@@ -215,15 +216,7 @@ async function runLatency(
   const child = await startReplicator(env, run, replicator, workload);
   const meter = new ProcessMeter(child.pid);
   try {
-    // The replicator is up and delivering: a first write at the measured rate, waited for on the target.
-    await setup('writing the first records', () =>
-      env.java.benchToolJson(
-        produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
-        LATENCY_WARMUP_SECONDS * 1000 + 5 * 60_000,
-      ),
-    );
-    const primed = await env.sourceAdmin.endOffsets(topics);
-    await pollUntil('the first records on the target', env.runTimeoutMs, child, async () => ((await delivered(primed)) ? true : undefined));
+    const primed = await writeFirstRecords(env, run, workload, child, delivered);
     // Then one producer writes a warm-up and the measured records in one go, at the measured
     // rate: the replicator and the producer are both in their steady state when the measured
     // records start. (A producer process of their own started a JVM there, on the 2 cores the

@@ -14,6 +14,14 @@ test('every workload of issue 5 replicates correctly through mirrorflow at smoke
   assertCorrect(report, 4);
   const latency = report.runs.find((r) => r.workload === 'latency')!;
   assert.equal(latency.latencyMs?.pairs, totalRecords(SMOKE_WORKLOADS.latency), 'every paced record is paired with its source record');
+  // One p99 per second of the measured window (by source append time), none above the run's maximum.
+  const bySecond = latency.latencyP99BySecond ?? [];
+  const seconds = SMOKE_WORKLOADS.latency.kind === 'latency' ? SMOKE_WORKLOADS.latency.seconds : 0;
+  assert.ok(bySecond.length >= seconds && bySecond.length <= seconds + 1, `p99 by second: ${JSON.stringify(bySecond)}`);
+  assert.ok(
+    bySecond.every((p99) => p99 >= -1 && p99 <= latency.latencyMs!.max),
+    `p99 by second: ${JSON.stringify(bySecond)}`,
+  );
 });
 
 test('the limit runs and verifies at smoke size', { timeout: TIMEOUT_MS }, async () => {

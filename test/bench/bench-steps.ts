@@ -11,7 +11,17 @@ import { sumOffsets, type BenchAdmin } from './bench-admin';
 import type { JavaTools, ProducerPerformanceSummary } from './java-tools';
 import { machineBusySeconds, processCpuSeconds, type ProcessMeter } from './process-meter';
 import { startMirrorflow, startMm2, type ChildRun, type MirrorflowLaunch, type ReplicationRun, type ReplicatorName } from './replicators';
-import { recordBytes, totalRecords, type ManyWorkload, type RecordShape, type ThroughputWorkload, type Workload } from './workloads';
+import {
+  LATENCY_WARMUP_SECONDS,
+  latencyWarmupRecords,
+  recordBytes,
+  totalRecords,
+  type LatencyWorkload,
+  type ManyWorkload,
+  type RecordShape,
+  type ThroughputWorkload,
+  type Workload,
+} from './workloads';
 
 export interface BenchCluster {
   readonly bootstrap: string;
@@ -239,6 +249,34 @@ export async function pollUntil<T>(what: string, deadlineMs: number, child: Chil
 }
 
 export type Offsets = Map<string, number[]>;
+
+/**
+ * A latency workload's first records: `latencyWarmupRecords` at its rate from a producer of their
+ * own, then a wait until `arrived` says they are on the target, so the replicator is up and
+ * delivering. Returns the source's end offsets after them.
+ */
+export async function writeFirstRecords(
+  env: BenchEnv,
+  run: ReplicationRun,
+  workload: LatencyWorkload,
+  child: ChildRun,
+  arrived: (primed: Offsets) => Promise<boolean>,
+): Promise<Offsets> {
+  await setup('writing the first records', () =>
+    env.java.benchToolJson(
+      produceArgs(run.sourceBootstrap, run.topics, workload.partitions, latencyWarmupRecords(workload), workload, [
+        '--rate',
+        String(workload.rate),
+        '--producer',
+        'linger.ms=0',
+      ]),
+      LATENCY_WARMUP_SECONDS * 1000 + 5 * 60_000,
+    ),
+  );
+  const primed = await env.sourceAdmin.endOffsets(run.topics);
+  await pollUntil('the first records on the target', env.runTimeoutMs, child, async () => ((await arrived(primed)) ? true : undefined));
+  return primed;
+}
 
 /** Records ÷ (last − first record on the target); undefined under 1 s, where 100 ms polls make it noise. */
 export function steadyRate(records: number, elapsedMs: number, firstRecordMs: number): number | undefined {

@@ -23,8 +23,6 @@ import {
   cpuMark,
   HarnessError,
   MIB,
-  pollUntil,
-  produceArgs,
   replicationRun,
   RunFailure,
   setup,
@@ -32,6 +30,7 @@ import {
   targetIsolation,
   topicNames,
   verify,
+  writeFirstRecords,
   type BenchEnv,
   type LatencyStats,
   type Measured,
@@ -82,19 +81,12 @@ export async function runVisibleLatency(
   const child = await startReplicator(env, run, replicator, workload);
   const meter = new ProcessMeter(child.pid);
   try {
-    // The replicator is up and delivering: a first write at the measured rate, waited for on the target.
-    await setup('writing the first records', () =>
-      env.java.benchToolJson(
-        produceArgs(run.sourceBootstrap, topics, workload.partitions, warmup, workload, ['--rate', String(workload.rate), '--producer', 'linger.ms=0']),
-        LATENCY_WARMUP_SECONDS * 1000 + 5 * 60_000,
-      ),
-    );
-    const primed = await env.sourceAdmin.endOffsets(topics);
     // Exactly-once: the target's offsets count commit markers too; the flow's committed records tell.
-    await pollUntil('the first records on the target', env.runTimeoutMs, child, async () => {
-      if (replicator === 'mirrorflow-eos') return ((await statusRecords(child)) ?? 0) >= warmup ? true : undefined;
-      return reached(await env.targetAdmin.endOffsets([remoteTopic], known), primed, () => remoteTopic) ? true : undefined;
-    });
+    await writeFirstRecords(env, run, workload, child, async (primed) =>
+      replicator === 'mirrorflow-eos'
+        ? ((await statusRecords(child)) ?? 0) >= warmup
+        : reached(await env.targetAdmin.endOffsets([remoteTopic], known), primed, () => remoteTopic),
+    );
     clock.mark('warm-up');
     // The CPU figures span the visible tool's warm-up too (its own JVM's start included).
     const start = cpuMark(env, meter);

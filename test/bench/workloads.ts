@@ -117,6 +117,11 @@ export function latencyWarmupRecords(workload: Workload): number {
   return workload.kind === 'latency' ? workload.rate * LATENCY_WARMUP_SECONDS : 0;
 }
 
+/** Every record a latency workload writes besides its measured ones: the first records and the warm-up. */
+export function latencyUnmeasuredRecords(workload: Workload): number {
+  return 2 * latencyWarmupRecords(workload);
+}
+
 const BULK_SHAPE: RecordShape = { keyBytes: 16, valueBytes: 256, headers: 2 };
 /** ~300-byte JSON events, no headers: what an application's topic of JSON typically holds. */
 const JSON_SHAPE: RecordShape = { keyBytes: 16, valueBytes: 300, headers: 0 };
