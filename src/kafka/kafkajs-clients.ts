@@ -143,7 +143,8 @@ export class KafkajsClients implements KafkaClients {
   source(cluster: string, options: SourceOptions): RecordSource {
     const source = new KafkajsSource(
       cluster,
-      (forward) => this.kafka(cluster, options.role, 'consumer', forward === undefined ? undefined : { forward }),
+      // Its next Fetch goes out while the last one's records are handed over (wire/fetch-ahead.ts).
+      (forward) => this.kafka(cluster, options.role, 'consumer', forward === undefined ? { fetchAhead: true } : { forward, fetchAhead: true }),
       options,
       this.options.logger.child({ cluster }),
     );

@@ -38,7 +38,7 @@ export class KafkajsSource implements RecordSource {
 
   constructor(
     readonly cluster: string,
-    /** The kafkajs instance for a consumer; with a policy, one whose connections forward record batches. */
+    /** The kafkajs instance for a consumer, whose connections fetch ahead; with a policy, they also forward record batches. */
     private readonly kafka: (forward: ForwardPolicy | undefined) => Kafka,
     private readonly options: SourceOptions,
     private readonly logger: Logger,

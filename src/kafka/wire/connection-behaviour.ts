@@ -21,6 +21,8 @@ export interface ConnectionBehaviour {
   readonly forward?: ForwardPolicy;
   /** Produce responses report each partition's error code instead of throwing the first (produce-response.ts). */
   readonly partialProduceResults?: boolean;
+  /** A consumer's next Fetch goes out while the last one's records are handed over (fetch-ahead.ts). */
+  readonly fetchAhead?: boolean;
 }
 
 /** A request as kafkajs's `Connection.send` takes it: the encoder and the response's decode and parse. */

@@ -80,5 +80,8 @@ export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/
 /** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
 export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
 
+/** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
+export const KAFKAJS_BROKER = 'kafkajs/src/broker';
+
 /** kafkajs's socket factory when a client is given none: plain TCP, or TLS with `ssl`. */
 export const kafkajsDefaultSocketFactory = lazy(() => (require('kafkajs/src/network/socketFactory') as () => ISocketFactory)());

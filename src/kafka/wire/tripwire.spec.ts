@@ -78,6 +78,14 @@ describe('kafkajs tripwire', () => {
       assert.ok(consumerSource.includes(used), `kafkajs's consumer no longer reads ${used}`);
   });
 
+  it("has Broker.fetch wrapped for fetching ahead, and kafkajs's consumer still asking it as fetch-ahead.ts reads requests", () => {
+    const Broker = kafkajsModule('kafkajs/src/broker') as { prototype: { fetch: { name: string } } };
+    assert.equal(Broker.prototype.fetch.name, 'fetchWithBehaviour', "install.ts's wrapper is not kafkajs's Broker.fetch");
+    const consumerGroup = readFileSync(require.resolve('kafkajs/src/consumer/consumerGroup.js'), 'utf8');
+    for (const used of ['broker.fetch({', 'fetchOffset: this.offsetManager.nextOffset(topic, partition)', 'maxBytes: this.maxBytesPerPartition'])
+      assert.ok(consumerGroup.includes(used), `kafkajs's consumer no longer builds its Fetch with ${used}`);
+  });
+
   it('keeps the produce response shape the writer reads (topicName, partition, errorCode, baseOffset) and our parse behind v7', async () => {
     const produceV7 = kafkajsModule('kafkajs/src/protocol/requests/produce/v7/response') as {
       decode(raw: Buffer): Promise<{ topics: { partitions: object[] }[] }>;
