@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
-import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { caughtUp, startPipeline, writePipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
@@ -49,17 +49,10 @@ function produce(topic: string, label: string): Promise<unknown> {
   );
 }
 
-/** Every source partition's next offset is the source's end offset: markers and aborted records included. */
-async function caughtUp(run: RunningPipeline, topic: string): Promise<boolean> {
-  const done = new Map<number, number>();
-  for (const status of run.statuses()) for (const p of status.partitions.values()) if (p.topic === topic) done.set(p.partition, p.nextOffset);
-  return (await source.endOffsets(topic)).every((end, partition) => (done.get(partition) ?? 0) >= end);
-}
-
 async function replicateToEnd(file: string, topic: string): Promise<void> {
   const run = await startPipeline(file);
   try {
-    await run.until(() => caughtUp(run, topic), { what: `every partition of ${topic} replicated to its end`, timeoutMs: 120_000 });
+    await run.until(() => caughtUp(run, source, [topic]), { what: `every partition of ${topic} replicated to its end`, timeoutMs: 120_000 });
   } finally {
     await run.stop();
   }

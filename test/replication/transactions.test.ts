@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
-import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { caughtUp, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
@@ -35,17 +35,6 @@ before(async () => {
   java = await JavaTools.prepare(await ensureKafkaDistribution(defaultKafkaVersion()), mirrorflowCacheDir());
   bootstrap = await testClusters();
 });
-
-/** Every source partition's next offset is the source's end offset: markers and aborted records included. */
-async function caughtUp(run: RunningPipeline, topics: readonly string[]): Promise<boolean> {
-  const done = new Map<string, number>();
-  for (const status of run.statuses()) for (const p of status.partitions.values()) done.set(`${p.topic}/${p.partition}`, p.nextOffset);
-  for (const topic of topics) {
-    const ends = await source.endOffsets(topic);
-    if (ends.some((end, partition) => (done.get(`${topic}/${partition}`) ?? 0) < end)) return false;
-  }
-  return true;
-}
 
 test('transactional sources written by Java producers: the target holds exactly what a read_committed consumer reads, for every codec, forwarded and decoded', async () => {
   const id = uniqueName('txn');
@@ -128,7 +117,7 @@ test('transactional sources written by Java producers: the target holds exactly 
     }
     await Promise.all(
       runs.map((run, i) =>
-        run.until(() => caughtUp(run, topics), { what: `${paths[i]!.alias}: every source partition replicated to its end`, timeoutMs: 120_000 }),
+        run.until(() => caughtUp(run, source, topics), { what: `${paths[i]!.alias}: every source partition replicated to its end`, timeoutMs: 120_000 }),
       ),
     );
   } finally {
@@ -184,9 +173,9 @@ test('a transaction aborted after replication caught up: nothing of it is copied
   const { file } = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false } }] });
   const run = await startPipeline(file);
   try {
-    await run.until(() => caughtUp(run, [topic]), { what: 'the committed transaction replicated', timeoutMs: 60_000 });
+    await run.until(() => caughtUp(run, source, [topic]), { what: 'the committed transaction replicated', timeoutMs: 60_000 });
     await produce(1); // aborted: the next fetch holds nothing but its records and its marker
-    await run.until(() => caughtUp(run, [topic]), { what: 'the position past the aborted transaction and its marker', timeoutMs: 30_000 });
+    await run.until(() => caughtUp(run, source, [topic]), { what: 'the position past the aborted transaction and its marker', timeoutMs: 30_000 });
   } finally {
     await run.stop();
   }

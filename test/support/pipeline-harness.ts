@@ -164,6 +164,20 @@ const runningPipelines = new Set<RunningPipeline>();
 /** A drain in a test moves a few records; a stop taking longer than this has hung. */
 const STOP_TIMEOUT_MS = 60_000;
 
+/**
+ * True when the run's next offset of every partition of `topics` is at the source's end offset
+ * (transaction markers and aborted records included): everything on the source was read.
+ */
+export async function caughtUp(run: RunningPipeline, source: { endOffsets(topic: string): Promise<number[]> }, topics: readonly string[]): Promise<boolean> {
+  const done = new Map<string, number>();
+  for (const status of run.statuses()) for (const p of status.partitions.values()) done.set(`${p.topic}/${p.partition}`, p.nextOffset);
+  for (const topic of topics) {
+    const ends = await source.endOffsets(topic);
+    if (ends.some((end, partition) => (done.get(`${topic}/${partition}`) ?? 0) < end)) return false;
+  }
+  return true;
+}
+
 /** Loads `file` as `mirrorflow run` does and starts it in this process. */
 export async function startPipeline(file: string, options: { set?: readonly string[]; pluginDirs?: readonly string[] } = {}): Promise<RunningPipeline> {
   // As `mirrorflow run` loads it: the project's plugins, every transform step checked.
