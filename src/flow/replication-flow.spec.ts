@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, throwError, toArray, type Observable } from 'rxjs';
+import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, ignoreElements, lastValueFrom, of, tap, throwError, toArray, type Observable } from 'rxjs';
 import { RecordFailedError } from '../core/errors';
 import { SlotLostError, type SlotTransactions } from '../core/ports/slot-transactions';
 import { silentLogger } from '../core/ports/logger';
@@ -28,7 +28,7 @@ function harness(
     failing?: readonly string[];
     /** Progress loading and topic refreshes as the test has them (by default: at once). */
     load?: () => Observable<never>;
-    refresh?: () => Observable<readonly ReplicatedTopic[]>;
+    refresh?: (listed?: (topics: readonly ReplicatedTopic[]) => void) => Observable<readonly ReplicatedTopic[]>;
   } = {},
 ) {
   const failing = options.failing ?? ['v1', 'v3'];
@@ -54,11 +54,16 @@ function harness(
     value: Buffer.from(`v${offset}`),
     headers: [],
   }));
+  // As a consumer does: joined at subscription, the partition read once the flow gives its start.
   const source: RecordSource = {
     cluster: 'primary',
-    consume: () =>
+    consume: (consumeOptions) =>
       concat(
         defer(() => (steps.push('consume'), EMPTY)),
+        defer(() => consumeOptions.startOffset({ topic: 'orders', partition: 0 })).pipe(
+          tap(() => steps.push('start')),
+          ignoreElements(),
+        ),
         of({ kind: 'records' as const, topic: 'orders', partition: 0, records, nextOffset: 5, highWatermark: 5, bytes: 10 }),
         NEVER,
       ),
@@ -199,19 +204,75 @@ test('exactly-once: a batch whose slot another process took commits nothing, and
 
 const ORDERS: readonly ReplicatedTopic[] = [{ source: 'orders', target: 'primary.orders', partitions: 1 }];
 
-test('the remote topics are created while progress loads; the source is read only once progress is loaded', async () => {
+/** Lets pending promises and asap work run, `rounds` times. */
+async function settle(rounds = 50): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
+}
+
+test('the consumer joins once the source topics are listed, while progress loads and remote topics are created; no partition starts before both are done', async () => {
+  const loaded = new Subject<never>();
+  const refreshed = new Subject<readonly ReplicatedTopic[]>();
+  const { flow, events, steps } = harness('all', {
+    load: () => defer(() => (steps.push('load'), loaded)),
+    refresh: (listed) =>
+      defer(() => {
+        steps.push('refresh');
+        listed?.(ORDERS);
+        return refreshed;
+      }),
+  });
+  const run = runUntil(flow, events, (seen) => seen.some((e) => e[0] === 'target'));
+  for (let i = 0; i < 200 && !steps.includes('consume'); i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual([...steps].sort(), ['consume', 'load', 'refresh'], 'joined while both are under way');
+
+  loaded.complete();
+  await settle();
+  assert.ok(!steps.includes('start'), 'progress is loaded, but the remote topic is not created yet');
+  assert.deepEqual(events, [], 'nothing written');
+
+  refreshed.next(ORDERS);
+  refreshed.complete();
+  assert.equal(await run, undefined);
+  assert.deepEqual(steps.slice(0, 3).sort(), ['consume', 'load', 'refresh']);
+  assert.deepEqual(steps.slice(3), ['start'], 'the partition started last, the first refresh made once');
+  assert.deepEqual(events[0], ['target', ['v0', 'v2', 'v4']]);
+});
+
+test('remote topics created before progress is loaded: the partition starts only once it is loaded', async () => {
   const loaded = new Subject<never>();
   const { flow, events, steps } = harness('all', {
     load: () => defer(() => (steps.push('load'), loaded)),
     refresh: () => defer(() => (steps.push('refresh'), of(ORDERS))),
   });
-  const run = runUntil(flow, events, () => steps.includes('consume'));
-  for (let i = 0; i < 200 && !(steps.includes('load') && steps.includes('refresh')); i++) await new Promise((r) => setImmediate(r));
-  assert.deepEqual([...steps].sort(), ['load', 'refresh'], 'both started, the source not read yet');
+  const run = runUntil(flow, events, (seen) => seen.some((e) => e[0] === 'target'));
+  for (let i = 0; i < 200 && !steps.includes('consume'); i++) await new Promise((r) => setImmediate(r));
+  await settle();
+  assert.ok(!steps.includes('start'), 'progress still loading');
+  assert.deepEqual(events, []);
   loaded.complete();
   assert.equal(await run, undefined);
-  assert.equal(steps[2], 'consume', 'read after loading');
+  assert.equal(steps.at(-1), 'start');
   assert.equal(steps.filter((s) => s === 'refresh').length, 1, 'the first refresh is not made twice');
+});
+
+test('a first topic refresh that failed is made again only once progress is loaded: through the outage that held loading', async () => {
+  const loaded = new Subject<never>();
+  let refreshes = 0;
+  const { flow, events, steps } = harness('all', {
+    load: () => defer(() => (steps.push('load'), loaded)),
+    refresh: () =>
+      defer(() => {
+        steps.push('refresh');
+        return ++refreshes === 1 ? throwError(() => new Error('backup is down')) : of(ORDERS);
+      }),
+  });
+  const run = runUntil(flow, events, (seen) => seen.some((e) => e[0] === 'target'));
+  for (let i = 0; i < 200 && !steps.includes('load'); i++) await new Promise((r) => setImmediate(r));
+  await settle();
+  assert.deepEqual([...steps].sort(), ['load', 'refresh'], 'not refreshed again while loading, no consumer without topics');
+  loaded.complete();
+  assert.equal(await run, undefined);
+  assert.deepEqual(steps.slice(2), ['refresh', 'consume', 'start']);
 });
 
 test('a first topic refresh that failed while progress loaded is made again once it is loaded', async () => {

@@ -27,6 +27,7 @@ import {
   of,
   ReplaySubject,
   Subscription,
+  share,
   switchMap,
   take,
   takeUntil,
@@ -171,6 +172,12 @@ export class ReplicationFlow {
   private readonly resets: SourceResets;
   /** The current assignment's progress, read after the previous owners stored theirs. */
   private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
+  /**
+   * Resolves once a partition may start: progress loaded, the internal topics there and the
+   * remote topics created. The consumer joins its group before that (see `replicate`).
+   */
+  private readonly ready: Promise<void>;
+  private markReady: () => void = () => {};
   /** Exactly-once: the transactional write path (slot-writes.ts). */
   private readonly eos: SlotWrites | undefined;
   /** The topics the source consumer subscribes to (for the slots no member holds, exactly-once). */
@@ -197,6 +204,7 @@ export class ReplicationFlow {
       throw new MirrorflowError(`Flow ${parts.settings.source}->${parts.settings.target}: delivery exactly_once needs the transactional writer.`);
     }
     this.budget = new ByteBudget(parts.settings.maxInFlightBytes, parts.scheduler);
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
     parts.status.buffer = this.budget;
     this.resets = new SourceResets({
       sourceAdmin: parts.sourceAdmin,
@@ -256,34 +264,65 @@ export class ReplicationFlow {
     const { parts } = this;
     const { settings, scheduler, logger, status } = parts;
 
-    // The first topic refresh, which creates the remote topics, runs while progress loads: it
-    // needs nothing of it, and a new topic takes its leaders a while to serve (0.2 s or more
-    // each). The first tick below takes its result; when it failed (a cluster down at start, say),
-    // that tick refreshes again, and reports a failure as every refresh does.
-    const firstRefresh = connectable(parts.topicSync.refresh().pipe(catchError(() => of(undefined))), {
+    // Start-up, as parallel as it can be: a link to a distant source pays a round trip for every
+    // step taken one after another. The first topic refresh, which creates the remote topics,
+    // runs while progress loads and the internal topics are created; the consumer joins its group
+    // as soon as that refresh has listed the source's topics. What waits is each partition's
+    // start (`ready`): no record is read before progress is loaded and the remote topics exist.
+    // When the first refresh failed (a cluster down at start, say), the first tick refreshes
+    // again, and reports a failure as every refresh does.
+    const listed = new ReplaySubject<readonly ReplicatedTopic[]>(1);
+    const firstRefresh = connectable(parts.topicSync.refresh((topics) => listed.next(topics)).pipe(catchError(() => of(undefined))), {
       connector: () => new ReplaySubject<readonly ReplicatedTopic[] | undefined>(1),
       resetOnDisconnect: false,
     });
+    const created = new ReplaySubject<void>(1);
+
+    const loaded = new ReplaySubject<void>(1);
 
     // A cluster down at start delays the start; it does not end the run. The internal topics are
     // independent of each other: created (and waited for) at once.
-    const init$ = merge(
+    const init$ = concat(
+      merge(
+        defer(() => {
+          this.timers.add(firstRefresh.connect());
+          return EMPTY;
+        }),
+        parts.progress.load().pipe(this.retrying(this.outages.loading)),
+        parts.offsetSyncEmitter?.ensureTopic().pipe(this.retrying(this.outages.offsetSyncs!)) ?? EMPTY,
+        parts.deadLetters?.ensureTopic().pipe(this.retrying(this.outages.deadLetters)) ?? EMPTY,
+      ),
       defer(() => {
-        this.timers.add(firstRefresh.connect());
-        return EMPTY;
+        loaded.next();
+        // A stop before any refresh succeeded ends the wait (nothing was read, nothing is).
+        return created.pipe(take(1), takeUntil(stopping$));
       }),
-      parts.progress.load().pipe(this.retrying(this.outages.loading)),
-      parts.offsetSyncEmitter?.ensureTopic().pipe(this.retrying(this.outages.offsetSyncs!)) ?? EMPTY,
-      parts.deadLetters?.ensureTopic().pipe(this.retrying(this.outages.deadLetters)) ?? EMPTY,
     ).pipe(ignoreElements());
 
-    const topics$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
+    // Before the subscription changes, so a recreated topic is read from its new start.
+    const seen = concatMap((topics: readonly ReplicatedTopic[]) => from(this.topicsSeen(topics)).pipe(map(() => topics)));
+    const refreshes$ = timer(0, settings.refreshIntervalMs, scheduler).pipe(
       takeUntil(stopping$),
       exhaustMap((tick) =>
-        (tick === 0 ? firstRefresh.pipe(concatMap((early) => (early === undefined ? parts.topicSync.refresh() : of(early)))) : parts.topicSync.refresh()).pipe(
-          tap(() => this.outages.topics.succeeded()),
-          // Before the subscription changes, so a recreated topic is read from its new start.
-          concatMap((topics) => from(this.topicsSeen(topics)).pipe(map(() => topics))),
+        (tick === 0
+          ? // Failed: made again once the rest of the start is done, through the outage it met, if any.
+            firstRefresh.pipe(
+              concatMap((early) =>
+                early === undefined
+                  ? loaded.pipe(
+                      take(1),
+                      concatMap(() => parts.topicSync.refresh()),
+                    )
+                  : of(early),
+              ),
+            )
+          : parts.topicSync.refresh()
+        ).pipe(
+          tap(() => {
+            this.outages.topics.succeeded();
+            created.next();
+          }),
+          seen,
           catchError((error: unknown) => {
             // The next refresh is the retry; an outage is reported as one, not once per refresh.
             if (isRetriable(error)) this.outages.topics.failed(error);
@@ -297,6 +336,18 @@ export class ReplicationFlow {
       ),
       // Topics fixed at start: refreshes go on only until one succeeded.
       settings.refreshTopics ? identity : take(1),
+      share(),
+    );
+    const topics$ = merge(
+      // The first refresh's list, before it created anything: the consumer joins meanwhile.
+      listed.pipe(
+        take(1),
+        seen,
+        catchError(() => EMPTY),
+        takeUntil(merge(stopping$, refreshes$.pipe(take(1)))),
+      ),
+      refreshes$,
+    ).pipe(
       distinctUntilChanged(sameTopics),
       tap((topics) => {
         status.topics = topics.length;
@@ -351,13 +402,20 @@ export class ReplicationFlow {
       exhaustMap(() => this.flush(true).pipe(takeUntil(stopping$))),
     );
 
-    return concat(
+    const started$ = concat(
       init$,
       defer(() => {
+        // Stopped before it could start: no partition ever starts.
+        if (status.state === 'draining') return EMPTY;
         status.state = 'running';
         logger.info('Replication started.', { source: settings.source, target: settings.target });
-        return merge(replication$, flushes$).pipe(ignoreElements());
+        this.markReady();
+        return flushes$;
       }),
+    );
+
+    return concat(
+      merge(started$, replication$).pipe(ignoreElements()),
       defer(() => this.flush(true)).pipe(ignoreElements()),
       defer(() => {
         status.state = 'stopped';
@@ -440,9 +498,12 @@ export class ReplicationFlow {
     // A changed slot count: the ids nobody holds now are fenced before anything is read.
     const unheld$ = transactions === undefined ? EMPTY : defer(() => this.eos!.fenceUnheld(this.sourcePartitions()));
     const slots$ = transactions === undefined ? EMPTY : defer(() => this.eos!.storeSlotCount(partitions));
-    const reloaded = lastValueFrom(concat(claimed$, unheld$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$), {
-      defaultValue: undefined,
-    });
+    // Only once the flow is ready: the group is joined while progress still loads.
+    const ready$ = defer(() => this.ready).pipe(ignoreElements());
+    const reloaded = lastValueFrom(
+      concat(ready$, claimed$, unheld$, this.parts.progress.reload(partitions).pipe(this.retrying(this.outages.loading)), slots$),
+      { defaultValue: undefined },
+    );
     // Counted once their progress is read: from then on they are fetched.
     void reloaded
       .then(() => {
@@ -455,6 +516,7 @@ export class ReplicationFlow {
 
   /** Where a newly assigned partition starts: our own position, stored progress, or `start`. */
   private async startOffset(tp: TopicPartition): Promise<number> {
+    await this.ready;
     await this.assignment?.reloaded;
     const key = topicPartitionKey(tp);
     const own = this.positions.get(key);

@@ -58,13 +58,21 @@ export class TopicSync {
     return this.lastIds;
   }
 
-  /** One pass; emits the topics being replicated, sorted by source name. */
-  refresh(): Observable<readonly ReplicatedTopic[]> {
+  /**
+   * One pass; emits the topics being replicated, sorted by source name. `listed` is told them
+   * as soon as the source has been asked, before anything is created on the target.
+   */
+  refresh(listed?: (topics: readonly ReplicatedTopic[]) => void): Observable<readonly ReplicatedTopic[]> {
     return defer(async () => {
       const { sourceAdmin, targetAdmin, remoteTopic, shouldReplicate, logger } = this.options;
       const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
-      if (sourceTopics.length === 0) return [];
-      const targetTopics = new Map<string, TopicDescription>((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t]));
+      if (sourceTopics.length === 0) {
+        listed?.([]);
+        return [];
+      }
+      // Asked at once: on a distant link each request after another costs a round trip.
+      const targetListing = firstValueFrom(targetAdmin.listTopics());
+      targetListing.catch(() => undefined); // awaited below; a failure surfaces there
       const ids = await this.topicIds(sourceTopics.map((t) => t.name));
       const replicated = sourceTopics
         .map((t): ReplicatedTopic => {
@@ -72,6 +80,8 @@ export class TopicSync {
           return { source: t.name, target: remoteTopic(t.name), partitions: t.partitions, ...(topicId === undefined ? {} : { topicId }) };
         })
         .sort((a, b) => a.source.localeCompare(b.source));
+      listed?.(replicated);
+      const targetTopics = new Map<string, TopicDescription>((await targetListing).map((t) => [t.name, t]));
 
       const missing = replicated.filter((t) => !targetTopics.has(t.target));
       if (missing.length > 0) {

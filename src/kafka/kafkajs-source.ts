@@ -12,6 +12,7 @@ import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './f
 import { splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
 import { slotAssigner } from './slot-assigner';
+import { aliveUntil } from './alive-until';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 /**
@@ -143,7 +144,15 @@ export class KafkajsSource implements RecordSource {
         const key = `${batch.topic}-${batch.partition}`;
         let expected = next.get(key);
         if (expected === undefined) {
-          expected = await (starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }));
+          // The flow may still be starting (the group is joined while progress loads): the
+          // member stays in its group meanwhile, and a stop ends the wait.
+          const start = await aliveUntil(starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }), {
+            heartbeat,
+            intervalMs: HEARTBEAT_INTERVAL_MS,
+            signal: abort.signal,
+          });
+          if (start === undefined || !isRunning() || isStale()) return;
+          expected = start;
           next.set(key, expected);
         }
         const lastOffset = Number(batch.lastOffset());
