@@ -173,8 +173,9 @@ export class KafkajsClients implements KafkaClients {
       });
       const admin = probe.admin();
       try {
+        // The connection (TLS, SASL, ApiVersions) is the check: one round trip less than asking for
+        // metadata too, which would tell nothing more (it is answered by the same broker).
         await admin.connect();
-        await admin.describeCluster();
       } catch (error) {
         throw describeConnectFailure(login.connection, error);
       } finally {
