@@ -112,11 +112,57 @@ describe('TopicSync', () => {
     ]);
   });
 
-  it('answers an empty list without asking the target when nothing on the source is replicated', async () => {
+  it('answers an empty list and changes nothing on the target when nothing on the source is replicated', async () => {
     const source = fakeAdmin('primary', [{ name: '__consumer_offsets', partitions: 50 }]);
     const target = fakeAdmin('backup', []);
     assert.deepEqual(await firstValueFrom(topicSync(source, target).refresh()), []);
-    assert.deepEqual(target.calls, []);
+    assert.deepEqual(target.created, []);
+    assert.deepEqual(
+      target.calls.filter((c) => c !== 'listTopics'),
+      [],
+    );
+  });
+
+  it('tells `listed` the topics with their ids before anything is created; the ids come from one request for every topic', async () => {
+    const source = fakeAdmin('primary', [
+      { name: 'orders', partitions: 3 },
+      { name: 'payments', partitions: 2 },
+    ]);
+    const idRequests: (readonly string[] | undefined)[] = [];
+    Object.assign(source.admin, {
+      topicIds: (topics?: readonly string[]) =>
+        defer(() => {
+          idRequests.push(topics);
+          return of(
+            new Map([
+              ['orders', 'id-orders'],
+              ['payments', 'id-payments'],
+              ['audit', 'id-audit'],
+            ]),
+          );
+        }),
+    });
+    const target = fakeAdmin('backup', []);
+    let createdWhenListed: number | undefined;
+    let listed: readonly ReplicatedTopic[] = [];
+    const topics = await firstValueFrom(
+      topicSync(source, target).refresh((early) => {
+        listed = early;
+        createdWhenListed = target.created.length;
+      }),
+    );
+    const expected = [
+      { source: 'orders', target: 'primary.orders', partitions: 3, topicId: 'id-orders' },
+      { source: 'payments', target: 'primary.payments', partitions: 2, topicId: 'id-payments' },
+    ];
+    assert.deepEqual(listed, expected);
+    assert.equal(createdWhenListed, 0, 'told before the remote topics were created');
+    assert.deepEqual(topics, expected);
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.payments'],
+    );
+    assert.deepEqual(idRequests, [undefined], 'one request, for every topic');
   });
 
   it('sees a new source topic on the next refresh', async () => {

@@ -47,9 +47,9 @@ export class TopicSync {
    * Topic ids only tell recreated topics apart: failing to get them must not stop topics from
    * being replicated, and keeping the last ones keeps the subscription as it is.
    */
-  private async topicIds(topics: readonly string[]): Promise<ReadonlyMap<string, string>> {
+  private async topicIds(): Promise<ReadonlyMap<string, string>> {
     try {
-      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds(topics));
+      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds());
     } catch (error) {
       this.options.logger.warn('Reading source topic ids failed; recreated topics are noticed by their offsets only until it works again.', {
         error: describeError(error),
@@ -65,15 +65,16 @@ export class TopicSync {
   refresh(listed?: (topics: readonly ReplicatedTopic[]) => void): Observable<readonly ReplicatedTopic[]> {
     return defer(async () => {
       const { sourceAdmin, targetAdmin, remoteTopic, shouldReplicate, logger } = this.options;
-      const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
+      // Asked side by side: on a distant link each request made after another costs a round trip.
+      // (Every topic's id is asked for, as every topic is listed.)
+      const targetListing = firstValueFrom(targetAdmin.listTopics());
+      targetListing.catch(() => undefined); // awaited below; a failure surfaces there
+      const [listing, ids] = await Promise.all([firstValueFrom(sourceAdmin.listTopics()), this.topicIds()]);
+      const sourceTopics = listing.filter((t) => shouldReplicate(t.name));
       if (sourceTopics.length === 0) {
         listed?.([]);
         return [];
       }
-      // Asked at once: on a distant link each request after another costs a round trip.
-      const targetListing = firstValueFrom(targetAdmin.listTopics());
-      targetListing.catch(() => undefined); // awaited below; a failure surfaces there
-      const ids = await this.topicIds(sourceTopics.map((t) => t.name));
       const replicated = sourceTopics
         .map((t): ReplicatedTopic => {
           const topicId = ids.get(t.name);

@@ -254,10 +254,10 @@ export class KafkajsAdmin implements ClusterAdmin {
     });
   }
 
-  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
+  topicIds(topics?: readonly string[]): Observable<ReadonlyMap<string, string>> {
     return this.call('Reading topic ids', async () => {
       const ids = new Map<string, string>();
-      if (topics.length === 0) return ids;
+      if (topics?.length === 0) return ids;
       const cluster = await this.rawCluster();
       await cluster.refreshMetadataIfNecessary();
       const broker = await cluster.findControllerBroker();

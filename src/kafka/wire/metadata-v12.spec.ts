@@ -52,6 +52,11 @@ test('the request names topics by name with a zero id, no auto-creation, no auth
   assert.deepEqual(encodeMetadataV12Request(['ab']), expected);
 });
 
+test('without topics the request asks for every topic: a null array', () => {
+  assert.deepEqual(encodeMetadataV12Request(undefined), Buffer.from([0, 0, 0, 0]));
+  assert.deepEqual(encodeMetadataV12Request([]), Buffer.from([1, 0, 0, 0]), 'an empty list asks for none');
+});
+
 test('flexible requests get request header v2 (tagged fields after the client id); others keep v1', async () => {
   const body = Buffer.from([9, 9]);
   const request = (flexible: boolean) => ({ apiKey: 3, apiVersion: 12, ...(flexible ? { flexible } : {}), encode: async () => ({ buffer: body }) });

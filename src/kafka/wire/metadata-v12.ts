@@ -68,10 +68,11 @@ function uvarint(value: number): number[] {
   return bytes;
 }
 
-/** The request body for `topics` by name (an empty list asks for no topic, not for all). */
-export function encodeMetadataV12Request(topics: readonly string[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(uvarint(topics.length + 1))];
-  for (const topic of topics) {
+/** The request body for `topics` by name (an empty list asks for no topic), or for every topic when not given. */
+export function encodeMetadataV12Request(topics: readonly string[] | undefined): Buffer {
+  // A null array (0 on the wire) asks for every topic.
+  const parts: Buffer[] = [Buffer.from(uvarint(topics === undefined ? 0 : topics.length + 1))];
+  for (const topic of topics ?? []) {
     const name = Buffer.from(topic, 'utf8');
     parts.push(Buffer.alloc(16), Buffer.from(uvarint(name.length + 1)), name, Buffer.from([0]));
   }
@@ -176,7 +177,7 @@ export function decodeMetadataV12Response(payload: Buffer): MetadataV12Response 
 }
 
 /** A request/response pair in kafkajs's shape, for a kafkajs broker connection's `send`. */
-export function metadataV12Request(topics: readonly string[]) {
+export function metadataV12Request(topics: readonly string[] | undefined) {
   return {
     request: {
       apiKey: kafkajsApiKeys().Metadata,
