@@ -139,6 +139,35 @@ test('forwarding inflates compressed batches below the size threshold: the same 
   }
 });
 
+test('many small compressed batches, inflated or decoded side by side, come out in offset order', async () => {
+  // A large batch first (slowest to decompress), small ones of both codecs after it, and one that
+  // is decoded (LogAppendTime) in between.
+  const sizes = [400, 3, 5, 2, 7, 1, 6, 4, 3, 2];
+  const batches: Buffer[] = [];
+  let base = 0;
+  for (const [i, count] of sizes.entries()) {
+    const compression = i % 2 === 0 ? CompressionTypes.ZSTD : CompressionTypes.LZ4;
+    batches.push(await storedBatch(base, messages(count, `b${i}-`), { compression, ...(i === 4 ? { attributes: 0x08 } : {}) }));
+    base += count;
+  }
+  const total = base;
+  const policy = { ...ANY, minCompressedBytes: Math.max(...batches.map((b) => b.length)) + 1 };
+  const forwarded = await decodeWith(policy, ...batches);
+  const firstOffsets = forwarded.map((m) => (isFetchedRecordBatch(m) ? m.batchContext.firstOffset : (m as DecodedRecord).offset));
+  assert.deepEqual(
+    firstOffsets.map(Number),
+    [...firstOffsets.map(Number)].sort((a, b) => a - b),
+    'in offset order',
+  );
+  assert.equal(forwarded.filter((m) => !isFetchedRecordBatch(m)).length, sizes[4], 'the LogAppendTime batch decoded, in its place');
+  const decoded = await decodeWith(undefined, ...batches);
+  assert.deepEqual(
+    offsets(decoded),
+    Array.from({ length: total }, (_, i) => String(i)),
+    'without forwarding: every record, in order',
+  );
+});
+
 test('forwarding decodes small compressed batches that would not be forwarded once inflated', async () => {
   const small = await storedBatch(0, messages(40), { compression: CompressionTypes.ZSTD });
   const decoded = await decodeWith({ ...ANY, minCompressedBytes: small.length + 1, maxBytes: small.length }, small);

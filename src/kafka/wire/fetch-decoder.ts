@@ -154,7 +154,10 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
   if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), size);
   // kafkajs decodes a Fetch response with one cursor over its payload, passed down to here.
   const policy = forwarding.get(decoder.buffer);
-  const messages: unknown[] = [];
+  // Per batch: forwarded whole (inflated first, when a small compressed one), or its records.
+  const decoded = async (bytes: Buffer): Promise<FetchedRecordBatch | unknown[]> =>
+    (policy === undefined ? undefined : await inflated(bytes, policy)) ?? (await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes))).records;
+  const pieces: (FetchedRecordBatch | Promise<FetchedRecordBatch | unknown[]>)[] = [];
   let position = 0;
   while (position + BATCH_HEADER_BYTES <= buffer.length) {
     const end = position + 12 + buffer.readInt32BE(position + 8);
@@ -162,13 +165,16 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
     if (end > buffer.length) break;
     const bytes = buffer.subarray(position, end);
     position = end;
-    const whole = policy === undefined ? undefined : (forwardable(bytes, policy) ?? (await inflated(bytes, policy)));
-    if (whole !== undefined) {
-      messages.push(whole);
-      continue;
-    }
-    const { records } = await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes));
-    for (const record of records) messages.push(record);
+    const whole = policy === undefined ? undefined : forwardable(bytes, policy);
+    pieces.push(whole ?? decoded(bytes));
+  }
+  // The codecs decompress off the main thread: the batches of a partition are decompressed side
+  // by side, not one after another (a Java producer's default batches are small, hundreds per
+  // fetch, and a decompression waited for alone leaves this thread idle). Order is kept.
+  const messages: unknown[] = [];
+  for (const piece of await Promise.all(pieces)) {
+    if (!Array.isArray(piece)) messages.push(piece);
+    else for (const record of piece) messages.push(record);
   }
   return messages;
 }
