@@ -123,30 +123,29 @@ describe('TopicSync', () => {
     );
   });
 
-  it('tells `listed` the topics with their ids before anything is created; the ids come from one request for every topic', async () => {
+  it('tells `listed` the topics with the ids the listing gave, before anything is created, without asking for ids again', async () => {
     const source = fakeAdmin('primary', [
-      { name: 'orders', partitions: 3 },
-      { name: 'payments', partitions: 2 },
+      { name: 'orders', partitions: 3, topicId: 'id-orders' },
+      { name: 'payments', partitions: 2, topicId: 'id-payments' },
+      { name: 'audit', partitions: 1, topicId: 'id-audit' },
     ]);
-    const idRequests: (readonly string[] | undefined)[] = [];
-    Object.assign(source.admin, {
-      topicIds: (topics?: readonly string[]) =>
-        defer(() => {
-          idRequests.push(topics);
-          return of(
-            new Map([
-              ['orders', 'id-orders'],
-              ['payments', 'id-payments'],
-              ['audit', 'id-audit'],
-            ]),
-          );
-        }),
-    });
+    const idRequests: (readonly string[])[] = [];
+    Object.assign(source.admin, { topicIds: (topics: readonly string[]) => defer(() => (idRequests.push(topics), of(new Map<string, string>()))) });
     const target = fakeAdmin('backup', []);
     let createdWhenListed: number | undefined;
     let listed: readonly ReplicatedTopic[] = [];
+    const sync = new TopicSync({
+      sourceAdmin: source.admin,
+      targetAdmin: target.admin,
+      remoteTopic: (t) => `primary.${t}`,
+      shouldReplicate: (t) => t !== 'audit',
+      targetConfig: () => ({}),
+      syncConfigs: false,
+      replicationFactor: -1,
+      logger: silentLogger,
+    });
     const topics = await firstValueFrom(
-      topicSync(source, target).refresh((early) => {
+      sync.refresh((early) => {
         listed = early;
         createdWhenListed = target.created.length;
       }),
@@ -162,28 +161,21 @@ describe('TopicSync', () => {
       target.created.map((t) => t.name),
       ['primary.orders', 'primary.payments'],
     );
-    assert.deepEqual(idRequests, [undefined], 'one request, for every topic');
+    assert.deepEqual(idRequests, [], 'no request of its own for the ids');
   });
 
-  it('sees a new source topic on the next refresh', async () => {
-    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 1 }]);
-    const target = fakeAdmin('backup', []);
-    const sync = topicSync(source, target);
-    const first = await firstValueFrom(sync.refresh());
-    source.topics.push({ name: 'audit', partitions: 2 });
-    const second = await firstValueFrom(sync.refresh());
-    assert.deepEqual(
-      first.map((t) => t.source),
-      ['orders'],
-    );
-    assert.deepEqual(
-      second.map((t) => t.source),
-      ['audit', 'orders'],
-    );
-    assert.deepEqual(
-      target.created.map((t) => t.name),
-      ['primary.orders', 'primary.audit'],
-    );
+  it('asks for the ids of the replicated topics when the listing gave none (brokers before 3.1 list without them)', async () => {
+    const source = fakeAdmin('primary', [
+      { name: 'orders', partitions: 3 },
+      { name: 'excluded', partitions: 1 },
+    ]);
+    const idRequests: (readonly string[])[] = [];
+    Object.assign(source.admin, {
+      topicIds: (topics: readonly string[]) => defer(() => (idRequests.push(topics), of(new Map([['orders', 'id-orders']])))),
+    });
+    const topics = await firstValueFrom(topicSync(source, fakeAdmin('backup', [])).refresh());
+    assert.deepEqual(topics, [{ source: 'orders', target: 'primary.orders', partitions: 3, topicId: 'id-orders' }]);
+    assert.deepEqual(idRequests, [['orders']]);
   });
 });
 

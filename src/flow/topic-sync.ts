@@ -47,9 +47,12 @@ export class TopicSync {
    * Topic ids only tell recreated topics apart: failing to get them must not stop topics from
    * being replicated, and keeping the last ones keeps the subscription as it is.
    */
-  private async topicIds(): Promise<ReadonlyMap<string, string>> {
+  private async topicIds(topics: readonly TopicDescription[]): Promise<ReadonlyMap<string, string>> {
+    // Usually the listing gave them (see ClusterAdmin.listTopics).
+    const listed = topics.flatMap((t) => (t.topicId === undefined ? [] : [[t.name, t.topicId] as const]));
+    if (listed.length > 0) return (this.lastIds = new Map(listed));
     try {
-      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds());
+      this.lastIds = await firstValueFrom(this.options.sourceAdmin.topicIds(topics.map((t) => t.name)));
     } catch (error) {
       this.options.logger.warn('Reading source topic ids failed; recreated topics are noticed by their offsets only until it works again.', {
         error: describeError(error),
@@ -66,15 +69,14 @@ export class TopicSync {
     return defer(async () => {
       const { sourceAdmin, targetAdmin, remoteTopic, shouldReplicate, logger } = this.options;
       // Asked side by side: on a distant link each request made after another costs a round trip.
-      // (Every topic's id is asked for, as every topic is listed.)
       const targetListing = firstValueFrom(targetAdmin.listTopics());
       targetListing.catch(() => undefined); // awaited below; a failure surfaces there
-      const [listing, ids] = await Promise.all([firstValueFrom(sourceAdmin.listTopics()), this.topicIds()]);
-      const sourceTopics = listing.filter((t) => shouldReplicate(t.name));
+      const sourceTopics = (await firstValueFrom(sourceAdmin.listTopics())).filter((t) => shouldReplicate(t.name));
       if (sourceTopics.length === 0) {
         listed?.([]);
         return [];
       }
+      const ids = await this.topicIds(sourceTopics);
       const replicated = sourceTopics
         .map((t): ReplicatedTopic => {
           const topicId = ids.get(t.name);

@@ -26,12 +26,12 @@ class FakeAdmin {
   }
 
   /** Answers when `answer()` is called, reconnecting first as a retrying kafkajs call does. */
-  fetchTopicMetadata(): Promise<{ topics: { name: string; partitions: unknown[] }[] }> {
+  listGroups(): Promise<{ groups: { groupId: string }[] }> {
     this.requests++;
     return new Promise((resolve) =>
       this.pending.push(() => {
         this.open = 1;
-        resolve({ topics: [{ name: 'orders', partitions: [{}, {}] }] });
+        resolve({ groups: [{ groupId: 'orders-app' }] });
       }),
     );
   }
@@ -50,14 +50,14 @@ const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resol
 test('a call still under way when the admin closes leaves no connection behind once it ends', async () => {
   const fake = new FakeAdmin();
   const admin = adminOver(fake);
-  const answered = firstValueFrom(admin.listTopics());
+  const answered = firstValueFrom(admin.listGroups());
   await settled();
   assert.equal(fake.requests, 1);
 
   await admin.close();
   assert.equal(fake.open, 0);
   fake.answer(); // kafkajs reconnected to finish the request
-  assert.deepEqual(await answered, [{ name: 'orders', partitions: 2 }]);
+  assert.deepEqual(await answered, ['orders-app']);
   await settled();
   assert.equal(fake.open, 0, 'the connection the late call opened is closed again');
 });
@@ -88,13 +88,13 @@ test('an admin connect that failed (the cluster down) is forgotten: the call is 
       const fake = new FakeAdmin();
       // The first client cannot connect; every later one can, and answers at once.
       if (clients.length === 0) fake.connect = () => Promise.reject(refused);
-      else fake.fetchTopicMetadata = () => Promise.resolve({ topics: [{ name: 'orders', partitions: [{}] }] });
+      else fake.listGroups = () => Promise.resolve({ groups: [{ groupId: 'orders-app' }] });
       clients.push(fake);
       return fake;
     },
   } as unknown as Kafka;
   const admin = new KafkajsAdmin('backup', kafka);
-  assert.deepEqual(await firstValueFrom(admin.listTopics()), [{ name: 'orders', partitions: 1 }]);
+  assert.deepEqual(await firstValueFrom(admin.listGroups()), ['orders-app']);
   assert.equal(clients.length, 2, 'a new client replaced the one whose connect failed');
   await admin.close();
 });

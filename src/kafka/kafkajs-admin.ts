@@ -18,10 +18,10 @@ import { createTopicAcls, describeTopicAcls } from './kafkajs-acls';
 import { toTransportError } from './errors';
 import { KafkaTransportError } from '../core/errors';
 import { createKafkajsCluster, type KafkajsCluster } from './kafkajs-cluster';
+import { listTopicsWithIds, topicIdsOf } from './topic-metadata';
 import { untilTopicsServed } from './topic-readiness';
 import { defaultRetryConfig, retryWithBackoff } from '../core/retry';
-import { METADATA_V12, ZERO_TOPIC_ID, metadataV12Request } from './wire/metadata-v12';
-import { kafkajsApiKeys, kafkajsProtocolErrors } from './wire/kafkajs-internals';
+import { kafkajsProtocolErrors } from './wire/kafkajs-internals';
 import {
   INCREMENTAL_ALTER_CONFIGS_API_KEY,
   INCREMENTAL_ALTER_CONFIGS_V0,
@@ -80,11 +80,15 @@ export class KafkajsAdmin implements ClusterAdmin {
    * retry it: a call that ends after `close()` closes again what it opened.
    */
   private call<T>(action: string, fn: (admin: Admin) => Promise<T>): Observable<T> {
+    return this.request(action, async () => fn(await this.connect()));
+  }
+
+  /** `call` for a request that may not need kafkajs's admin client (see `rawCluster`). */
+  private request<T>(action: string, fn: () => Promise<T>): Observable<T> {
     return defer(async () => {
       if (this.closed) throw new KafkaTransportError(this.cluster, `${action}: the admin client is closed`, false);
       try {
-        const admin = await this.connect();
-        return await fn(admin);
+        return await fn();
       } catch (error) {
         throw toTransportError(this.cluster, error, action);
       } finally {
@@ -115,10 +119,14 @@ export class KafkajsAdmin implements ClusterAdmin {
     }
   }
 
+  /** Every topic, with its id where the cluster gives ids (see topic-metadata.ts); brokers before 3.1 are listed by kafkajs. */
   listTopics(): Observable<readonly TopicDescription[]> {
-    return this.call('Listing topics', (admin) => admin.fetchTopicMetadata()).pipe(
-      map((metadata) => metadata.topics.map((t) => ({ name: t.name, partitions: t.partitions.length }))),
-    );
+    return this.request('Listing topics', async () => {
+      const withIds = await listTopicsWithIds(await this.rawCluster());
+      if (withIds !== undefined) return withIds;
+      const metadata = await (await this.connect()).fetchTopicMetadata();
+      return metadata.topics.map((t): TopicDescription => ({ name: t.name, partitions: t.partitions.length }));
+    });
   }
 
   /** Creates the topics that do not exist yet and waits until their leaders serve them (see topic-readiness.ts). */
@@ -254,22 +262,8 @@ export class KafkajsAdmin implements ClusterAdmin {
     });
   }
 
-  topicIds(topics?: readonly string[]): Observable<ReadonlyMap<string, string>> {
-    return this.call('Reading topic ids', async () => {
-      const ids = new Map<string, string>();
-      if (topics?.length === 0) return ids;
-      const cluster = await this.rawCluster();
-      await cluster.refreshMetadataIfNecessary();
-      const broker = await cluster.findControllerBroker();
-      const metadata = broker.versions?.[kafkajsApiKeys().Metadata];
-      // Kafka before 3.1 has no Metadata v12 (ids came with v10 in 2.8): no ids, nothing compared.
-      if (metadata === undefined || metadata.maxVersion < METADATA_V12 || metadata.minVersion > METADATA_V12) return ids;
-      const response = await broker.connectionPool.send(metadataV12Request(topics));
-      for (const topic of response.topics) {
-        if (topic.errorCode === 0 && topic.name !== null && topic.topicId !== ZERO_TOPIC_ID) ids.set(topic.name, topic.topicId);
-      }
-      return ids;
-    });
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
+    return this.call('Reading topic ids', async () => topicIdsOf(await this.rawCluster(), topics));
   }
 
   listGroups(): Observable<readonly string[]> {

@@ -55,6 +55,8 @@ export interface KafkajsMetadata {
 }
 
 export interface KafkajsCluster {
+  /** kafkajs's broker pool: its seed broker is the first connected, by `connect`. */
+  readonly brokerPool?: { readonly seedBroker?: KafkajsRawBroker & { connect(): Promise<void> } };
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   findGroupCoordinator(request: { groupId: string }): Promise<KafkajsBroker>;

@@ -5,6 +5,8 @@ import type { AclCreateResult, TopicAcl } from './topic-acl';
 export interface TopicDescription {
   readonly name: string;
   readonly partitions: number;
+  /** Kafka's topic id, when the listing gave it (see `topicIds`). */
+  readonly topicId?: string;
 }
 
 /** Where a topic config value comes from (Kafka's ConfigSource). */
@@ -78,11 +80,10 @@ export interface ClusterAdmin {
   /** Deletes a partition's records before `beforeOffset` (DeleteRecords): its log start offset becomes `beforeOffset`. */
   deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void>;
   /**
-   * Kafka's topic ids (Kafka 2.8+) of those of `topics` that exist (of every topic when not
-   * given), by name: a topic deleted and created again under the same name gets a new id. Empty
-   * when the cluster gives no ids.
+   * Kafka's topic ids (Kafka 2.8+) of those of `topics` that exist, by name: a topic deleted and
+   * created again under the same name gets a new id. Empty when the cluster gives no ids.
    */
-  topicIds(topics?: readonly string[]): Observable<ReadonlyMap<string, string>>;
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>>;
   /** Ids of the consumer groups on the cluster. */
   listGroups(): Observable<readonly string[]>;
   /** State per group; a group the broker does not know is `dead`. */
