@@ -56,7 +56,7 @@ export interface KafkajsMetadata {
 
 export interface KafkajsCluster {
   /** kafkajs's broker pool: its seed broker is the first connected, by `connect`. */
-  readonly brokerPool?: { readonly seedBroker?: KafkajsRawBroker & { connect(): Promise<void> } };
+  readonly brokerPool?: { readonly seedBroker?: KafkajsRawBroker & { isConnected(): boolean; connect(): Promise<void> } };
   connect(): Promise<void>;
   disconnect(): Promise<void>;
   findGroupCoordinator(request: { groupId: string }): Promise<KafkajsBroker>;

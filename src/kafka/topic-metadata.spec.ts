@@ -19,32 +19,45 @@ const METADATA_ANSWER: MetadataV12Response = {
 };
 
 /** A cluster whose seed broker takes Metadata up to `maxVersion`, recording what it is asked. */
-function clusterWith(maxVersion: number) {
+function clusterWith(maxVersion: number, link: 'connected' | 'reconnects' | 'gone' = 'connected') {
   const seen: string[] = [];
   const seedBroker = {
     versions: { [kafkajsApiKeys().Metadata]: { minVersion: 0, maxVersion } },
-    connect: async () => void seen.push('connect'),
+    isConnected: () => link === 'connected',
+    connect: async () => {
+      seen.push('connect');
+      if (link === 'gone') throw new Error('Connection error: connect ECONNREFUSED');
+    },
     connectionPool: {
       send: async <T>(request: KafkajsProtocolRequest<T>): Promise<T> => {
         seen.push(`Metadata v${request.request.apiVersion} ${(await request.request.encode()).buffer.toString('hex')}`);
         return METADATA_ANSWER as T;
       },
     },
-  } as unknown as KafkajsRawBroker & { connect(): Promise<void> };
+  } as unknown as KafkajsRawBroker & { isConnected(): boolean; connect(): Promise<void> };
   return { cluster: { brokerPool: { seedBroker } } as unknown as KafkajsCluster, seen };
 }
 
-test('lists every topic with its id in one Metadata v12 request to the seed broker, connected first', async () => {
+test('lists every topic with its id in one Metadata v12 request to the seed broker', async () => {
   const { cluster, seen } = clusterWith(12);
   assert.deepEqual(await listTopicsWithIds(cluster), [
     { name: 'orders', partitions: 3, topicId: 'id-orders' },
     { name: 'no-id', partitions: 1 },
   ]);
-  assert.deepEqual(seen, ['connect', 'Metadata v12 00000000'], 'a null topic array: every topic');
+  assert.deepEqual(seen, ['Metadata v12 00000000'], 'a null topic array: every topic');
 });
 
-test('answers undefined for a broker before Metadata v12 (Kafka 3.0 and older), without asking it', async () => {
+test('answers undefined, without asking, for a broker before Metadata v12 (Kafka 3.0 and older)', async () => {
   const { cluster, seen } = clusterWith(11);
   assert.equal(await listTopicsWithIds(cluster), undefined);
-  assert.deepEqual(seen, ['connect']);
+  assert.deepEqual(seen, []);
+});
+
+test('a seed broker that lost its connection is connected again; one that cannot be answers undefined (kafkajs lists from any broker)', async () => {
+  const back = clusterWith(12, 'reconnects');
+  assert.equal((await listTopicsWithIds(back.cluster))?.length, 2);
+  assert.deepEqual(back.seen, ['connect', 'Metadata v12 00000000']);
+  const gone = clusterWith(12, 'gone');
+  assert.equal(await listTopicsWithIds(gone.cluster), undefined);
+  assert.deepEqual(gone.seen, ['connect']);
 });

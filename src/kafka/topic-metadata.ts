@@ -14,15 +14,21 @@ function takesMetadataV12(broker: KafkajsRawBroker): boolean {
 
 /**
  * Every topic with its partition count and id, from one request to the broker `cluster`
- * connected first (connected again if its connection dropped): kafkajs's own listing loads the
- * cluster's metadata before it asks, two round trips more on a distant link. Undefined when that
- * broker predates Metadata v12. A topic the answer gives an error for (one still being created)
- * is left out, as not there yet.
+ * connected first: kafkajs's own listing loads the cluster's metadata before it asks, two round
+ * trips more on a distant link. Undefined when that broker predates Metadata v12, or lost its
+ * connection and cannot be connected again (gone: kafkajs's listing asks any broker). A topic
+ * the answer gives an error for (one still being created) is left out, as not there yet.
  */
 export async function listTopicsWithIds(cluster: KafkajsCluster): Promise<TopicDescription[] | undefined> {
   const broker = cluster.brokerPool?.seedBroker;
   if (broker === undefined) return undefined;
-  await broker.connect();
+  if (!broker.isConnected()) {
+    try {
+      await broker.connect();
+    } catch {
+      return undefined;
+    }
+  }
   if (!takesMetadataV12(broker)) return undefined;
   const response = await broker.connectionPool.send(metadataV12Request(undefined));
   return response.topics.flatMap((t): TopicDescription[] =>
