@@ -44,7 +44,11 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
         return jsonResponse(r.ready ? 200 : 503, r);
       },
     },
-    { method: 'GET', path: '/status', handle: () => jsonResponse(200, statusDocument(options.pipeline, snapshots())) },
+    {
+      method: 'GET',
+      path: '/status',
+      handle: () => jsonResponse(200, statusDocument(options.pipeline, snapshots(), Date.now(), { worker: options.workerId(), pid: process.pid })),
+    },
     {
       method: 'GET',
       path: '/connectors',

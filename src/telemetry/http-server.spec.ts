@@ -74,6 +74,56 @@ test('a port in use is a clear error naming the address and the ways out', async
   }
 });
 
+test('the first free of several addresses is taken; taken ones are passed over', async () => {
+  const first = new HttpServer(routes, silentLogger);
+  const { port } = await first.listen({ host: '127.0.0.1', port: 0 });
+  const second = new HttpServer(routes, silentLogger);
+  try {
+    const bound = await second.listenOnFirstFree([
+      { host: '127.0.0.1', port },
+      { host: '127.0.0.1', port: 0 },
+    ]);
+    assert.notEqual(bound.port, port);
+    assert.equal((await fetch(`http://127.0.0.1:${bound.port}/hello`)).status, 200);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+  }
+});
+
+test('when every address is taken, the error names the last one', async () => {
+  const first = new HttpServer(routes, silentLogger);
+  const { port } = await first.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const second = new HttpServer(routes, silentLogger);
+    await assert.rejects(second.listenOnFirstFree([{ host: '127.0.0.1', port }]), new RegExp(`127\\.0\\.0\\.1:${port}: the port is in use`));
+  } finally {
+    await first.close();
+  }
+});
+
+test('a failure other than a taken port is not passed over', async () => {
+  const server = new HttpServer(routes, silentLogger);
+  // 192.0.2.1 (TEST-NET-1) is no address of this host: binding it fails at once, without a packet sent.
+  await assert.rejects(
+    server.listenOnFirstFree([
+      { host: '192.0.2.1', port: 0 },
+      { host: '127.0.0.1', port: 0 },
+    ]),
+    /no such local address/,
+  );
+  assert.equal(server.address(), undefined);
+});
+
+test('onClose callbacks run once, when the server closes', async () => {
+  const server = new HttpServer(routes, silentLogger);
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  let calls = 0;
+  server.onClose(() => calls++);
+  await server.close();
+  await server.close();
+  assert.equal(calls, 1);
+});
+
 test('listen addresses: HOST:PORT, [IPv6]:PORT, off; anything else is refused', () => {
   assert.deepEqual(parseListenAddress('127.0.0.1:9464'), { host: '127.0.0.1', port: 9464 });
   assert.deepEqual(parseListenAddress('0.0.0.0:80'), { host: '0.0.0.0', port: 80 });

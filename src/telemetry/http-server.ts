@@ -65,6 +65,7 @@ export function parseListenAddress(text: string): ListenAddress | undefined {
 export class HttpServer {
   private readonly server: Server;
   private readonly routes: readonly { route: Route; segments: readonly string[] }[];
+  private readonly closing: (() => void)[] = [];
 
   constructor(
     routes: readonly Route[],
@@ -77,9 +78,34 @@ export class HttpServer {
   }
 
   /** Starts listening; a port in use or an address that cannot be bound rejects with a clear error. */
-  listen(address: ListenAddress): Promise<ListenAddress> {
+  async listen(address: ListenAddress): Promise<ListenAddress> {
+    try {
+      return await this.bind(address);
+    } catch (error) {
+      throw describeListenError(error as NodeJS.ErrnoException, address);
+    }
+  }
+
+  /**
+   * Listens on the first of `addresses` whose port is free, in order; any other failure to bind
+   * rejects at once, as `listen` does. For an address nobody chose: several processes on one host
+   * must not end each other's runs over it.
+   */
+  async listenOnFirstFree(addresses: readonly ListenAddress[]): Promise<ListenAddress> {
+    for (const [index, address] of addresses.entries()) {
+      try {
+        return await this.bind(address);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EADDRINUSE' || index === addresses.length - 1) throw describeListenError(error as NodeJS.ErrnoException, address);
+      }
+    }
+    throw new MirrorflowError('No HTTP address to listen on.');
+  }
+
+  private bind(address: ListenAddress): Promise<ListenAddress> {
     return new Promise((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException): void => reject(describeListenError(error, address));
+      const onError = (error: NodeJS.ErrnoException): void => reject(error);
       this.server.once('error', onError);
       this.server.listen(address.port, address.host, () => {
         this.server.off('error', onError);
@@ -96,7 +122,13 @@ export class HttpServer {
     return { host: info.address, port: info.port };
   }
 
+  /** Runs `callback` when the server closes (before it stops listening). */
+  onClose(callback: () => void): void {
+    this.closing.push(callback);
+  }
+
   async close(): Promise<void> {
+    for (const callback of this.closing.splice(0)) callback();
     if (!this.server.listening) return;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();

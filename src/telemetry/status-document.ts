@@ -4,6 +4,9 @@ import { readiness } from './readiness';
 /** `GET /status`: what `mirrorflow status URL` prints, and scripts read. */
 export interface StatusDocument {
   readonly pipeline: string;
+  /** Where this process serves HTTP (`HOST:PORT`), Connect's worker id; absent in older versions. */
+  readonly worker?: string;
+  readonly pid?: number;
   readonly ready: boolean;
   readonly flows: readonly FlowStatusDocument[];
 }
@@ -105,10 +108,16 @@ export interface FlowStatusDocument {
   readonly failure: string | null;
 }
 
-export function statusDocument(pipeline: string, flows: readonly FlowSnapshot[], now: number = Date.now()): StatusDocument {
+export function statusDocument(
+  pipeline: string,
+  flows: readonly FlowSnapshot[],
+  now: number = Date.now(),
+  serving?: { readonly worker: string; readonly pid: number },
+): StatusDocument {
   const ready = readiness(flows, now);
   return {
     pipeline,
+    ...serving,
     ready: ready.ready,
     flows: flows.map((f, i): FlowStatusDocument => {
       const cp = f.checkpoints;

@@ -279,10 +279,10 @@ export interface ChildPipeline {
 const children = new Set<ChildPipeline>();
 
 /** `node dist/src/cli/main.js <args>` with output captured. */
-export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): ChildPipeline {
-  // Test files run in parallel: a `run` without its own `--http` listens on a free loopback port,
-  // not the default one, which two runs would fight over (`httpAddress` finds the port).
-  const http = args[0] === 'run' && !args.includes('--http') ? ['--http', '127.0.0.1:0'] : [];
+export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; defaultHttp?: boolean } = {}): ChildPipeline {
+  // Test files run in parallel: a `run` without its own `--http` listens on a free loopback port
+  // (`httpAddress` finds it), unless the test is about the default address (`defaultHttp`).
+  const http = args[0] === 'run' && !args.includes('--http') && options.defaultHttp !== true ? ['--http', '127.0.0.1:0'] : [];
   const child = spawn(process.execPath, [MIRRORFLOW_MAIN, ...args, ...http], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...(options.env ?? {}) },

@@ -167,13 +167,15 @@ async function digests(clients: KafkaClients, cluster: string, topic: string): P
   return new Map([...hashes].sort(([a], [b]) => a - b).map(([p, e]) => [p, `${e.count} records, sha256 ${e.hash.digest('hex').slice(0, 16)}`]));
 }
 
-/** The pipeline's HTTP endpoints on its `http.listen`; a port in use there (another run) gives way to a free one. */
-async function demoHttp(pipeline: Pipeline, listen: string): Promise<HttpServer | undefined> {
+/** The pipeline's HTTP endpoints on its `http.listen`; a port in use there (another run) gives way to a free one, even one the file chose. */
+async function demoHttp(pipeline: Pipeline, listen: string | undefined): Promise<HttpServer | undefined> {
   const logger = createLogger({ level: 'error', format: 'text' });
   try {
     return await serveHttp(pipeline, listen, logger);
-  } catch {
-    const address = parseListenAddress(listen);
-    return address === undefined ? undefined : serveHttp(pipeline, { host: address.host, port: 0 }, logger);
+  } catch (error) {
+    // Only an address the demo's file chose can be in use; the default gives way by itself.
+    const address = listen === undefined ? undefined : parseListenAddress(listen);
+    if (address === undefined) throw error;
+    return serveHttp(pipeline, { host: address.host, port: 0 }, logger);
   }
 }

@@ -2,6 +2,8 @@ import type { ConnectorControl, Pipeline } from '../../pipeline';
 import type { Logger } from '../../core/ports/logger';
 import type { HttpServer, FlowSnapshot, ListenAddress } from '../../telemetry';
 import { parseListenAddress } from '../../telemetry/http-server';
+import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
+import { DEFAULT_HTTP_LISTEN } from '../../config/pipeline-schema';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */
@@ -10,15 +12,27 @@ export interface ServeConnectors {
   readonly mode: 'read_only' | 'read_write';
 }
 
-/** Starts the HTTP endpoints (status page, metrics, health, status, Connect subset) on `listen`, unless it is `off`. */
+/**
+ * Ports tried after the default one, in order, before any free port: several processes of one
+ * host (the scale-out MM2 users do) each get one, and a Prometheus config can list the range.
+ */
+export const DEFAULT_HTTP_FALLBACK_PORTS = 15;
+
+/**
+ * Starts the HTTP endpoints (status page, metrics, health, status, Connect subset) on `listen`,
+ * unless it is `off`. An address someone chose (`--http`, `http.listen`) that is in use ends the
+ * run; the default one (`listen` undefined) gives way to the next free port, said in the log, in
+ * `/status` and to `mirrorflow status` on this host (local-endpoints.ts).
+ */
 export async function serveHttp(
   pipeline: Pipeline,
-  listen: string | ListenAddress,
+  listen: string | ListenAddress | undefined,
   logger: Logger,
   connectors?: ServeConnectors,
 ): Promise<HttpServer | undefined> {
-  const address = typeof listen === 'string' ? parseListenAddress(listen) : listen;
-  if (address === undefined) return undefined;
+  const chosen = listen === undefined ? undefined : typeof listen === 'string' ? parseListenAddress(listen) : listen;
+  if (listen !== undefined && chosen === undefined) return undefined;
+  const address = chosen ?? parseListenAddress(DEFAULT_HTTP_LISTEN)!;
   // Loaded only when HTTP is on: the metrics registry (prom-client) and the routes are not needed with `http.listen: off`.
   const { HttpServer, Metrics, httpRoutes } = await import('../../telemetry/index.js');
   const snapshots = (): FlowSnapshot[] => pipeline.snapshots();
@@ -35,8 +49,14 @@ export async function serveHttp(
     }),
     logger,
   );
-  const bound = await server.listen(address);
+  const bound = chosen !== undefined ? await server.listen(chosen) : await server.listenOnFirstFree(defaultCandidates(address));
   workerId = `${address.host}:${bound.port}`;
+  if (chosen === undefined && bound.port !== address.port)
+    logger.warn('The default HTTP port is in use (another mirrorflow on this host?); serving on the next free one.', {
+      wanted: `${address.host}:${address.port}`,
+      address: workerId,
+    });
+  server.onClose(announceLocalEndpoint({ pipeline: pipeline.config.name, address: workerId }));
   logger.info('Serving metrics, health and status over HTTP.', {
     address: workerId,
     endpoints: '/ /metrics /healthz /ready /status /connectors',
@@ -47,4 +67,9 @@ export async function serveHttp(
       address: workerId,
     });
   return server;
+}
+
+function defaultCandidates(address: ListenAddress): ListenAddress[] {
+  const ports = Array.from({ length: DEFAULT_HTTP_FALLBACK_PORTS + 1 }, (_, i) => address.port + i).filter((port) => port <= 65535);
+  return [...ports, 0].map((port) => ({ host: address.host, port }));
 }

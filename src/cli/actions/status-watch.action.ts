@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StatusDocument } from '../../telemetry';
-import { fetchStatusText, parseStatus, renderStatus, statusUrl } from './status.action';
+import { fetchStatusText, parseStatus, renderStatus, singleStatusUrl } from './status.action';
 import { textTable } from './text-table';
 
 export interface WatchOptions {
-  readonly url: string;
+  /** Undefined: the one `mirrorflow run` of this host. */
+  readonly url: string | undefined;
   readonly intervalMs: number;
   readonly timeoutMs: number;
 }
@@ -24,7 +25,7 @@ export interface Reading {
  * process that stops answering is said so on screen and asked again; Ctrl-C (or `signal`) ends it.
  */
 export async function watchStatus(options: WatchOptions, out: NodeJS.WritableStream = process.stdout, signal?: AbortSignal): Promise<void> {
-  const url = statusUrl(options.url);
+  const url = singleStatusUrl(options.url);
   const stop = new AbortController();
   const onSigint = (): void => stop.abort();
   process.once('SIGINT', onSigint);

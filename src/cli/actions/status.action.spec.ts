@@ -1,8 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../core/ports/logger';
+import { HttpServer, jsonResponse } from '../../telemetry/http-server';
+import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
 import type { FlowSnapshot } from '../../telemetry';
 import { statusDocument } from '../../telemetry/status-document';
-import { renderStatus, statusUrl } from './status.action';
+import { renderStatus, singleStatusUrl, statusAction, statusUrl } from './status.action';
 
 const flow: FlowSnapshot = {
   source: 'primary',
@@ -80,4 +86,44 @@ test('status URLs: a bare address or base URL means its /status', () => {
   assert.equal(statusUrl('127.0.0.1:9464'), 'http://127.0.0.1:9464/status');
   assert.equal(statusUrl('http://h:1/'), 'http://h:1/status');
   assert.equal(statusUrl('http://h:1/status'), 'http://h:1/status');
+});
+
+test('without a URL, every process of this host that announced itself is shown, and --watch needs a choice among several', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mirrorflow-status-'));
+  const saved = process.env['MIRRORFLOW_RUNTIME_DIR'];
+  process.env['MIRRORFLOW_RUNTIME_DIR'] = dir;
+  const servers = ['one', 'two'].map(
+    (name) =>
+      new HttpServer(
+        [{ method: 'GET', path: '/status', handle: () => jsonResponse(200, statusDocument(name, [flow], 1_005_000, { worker: name, pid: 7 })) }],
+        silentLogger,
+      ),
+  );
+  try {
+    // One file per pid: the second server's is written by hand under a pid that is alive (the parent's).
+    const [a, b] = await Promise.all(servers.map((s) => s.listen({ host: '127.0.0.1', port: 0 })));
+    announceLocalEndpoint({ pipeline: 'one', address: `127.0.0.1:${a!.port}` }, dir);
+    writeFileSync(
+      join(dir, `${process.ppid}.json`),
+      JSON.stringify({ pid: process.ppid, pipeline: 'two', address: `127.0.0.1:${b!.port}`, since: new Date().toISOString() }),
+    );
+    let printed = '';
+    const out = { write: (text: string) => ((printed += text), true) } as unknown as NodeJS.WritableStream;
+    await statusAction({ url: undefined, json: false, timeoutMs: 5000 }, out);
+    assert.match(printed, /Pipeline one at one \(pid 7\): ready/);
+    assert.match(printed, /Pipeline two at two \(pid 7\): ready/);
+    printed = '';
+    await statusAction({ url: undefined, json: true, timeoutMs: 5000 }, out);
+    const { processes } = JSON.parse(printed) as { processes: { pipeline: string; url: string; status: { pipeline: string } }[] };
+    assert.deepEqual(processes.map((p) => [p.pipeline, p.status.pipeline]).sort(), [
+      ['one', 'one'],
+      ['two', 'two'],
+    ]);
+    assert.throws(() => singleStatusUrl(undefined), /2 mirrorflow processes run on this host; give the URL of one/);
+    assert.equal(singleStatusUrl('127.0.0.1:1'), 'http://127.0.0.1:1/status');
+  } finally {
+    if (saved === undefined) delete process.env['MIRRORFLOW_RUNTIME_DIR'];
+    else process.env['MIRRORFLOW_RUNTIME_DIR'] = saved;
+    await Promise.all(servers.map((s) => s.close()));
+  }
 });

@@ -1,23 +1,80 @@
 import { MirrorflowError } from '../../core/errors';
 import type { FlowStatusDocument, StatusDocument } from '../../telemetry';
+import { findLocalEndpoints, type LocalEndpoint } from '../../telemetry/local-endpoints';
 import { textTable, timeWithAge } from './text-table';
 
+/** Where `mirrorflow status` asks when no URL is given and no process of this host said where it serves. */
+export const DEFAULT_STATUS_URL = 'http://127.0.0.1:9464';
+
 export interface StatusOptions {
-  /** Where a `mirrorflow run` serves HTTP: `http://127.0.0.1:9464`, `127.0.0.1:9464`, or its `/status` URL. */
-  readonly url: string;
+  /**
+   * Where a `mirrorflow run` serves HTTP: `http://127.0.0.1:9464`, `127.0.0.1:9464`, or its
+   * `/status` URL. Undefined: every `mirrorflow run` of this host (local-endpoints.ts).
+   */
+  readonly url: string | undefined;
   readonly json: boolean;
   readonly timeoutMs: number;
 }
 
-/** `mirrorflow status URL`: a running process's flows and partitions, from its `/status`. */
+/** `mirrorflow status [URL]`: a running process's flows and partitions, from its `/status`; without a URL, those of every process on this host. */
 export async function statusAction(options: StatusOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
-  const url = statusUrl(options.url);
+  if (options.url !== undefined) return printOne(statusUrl(options.url), options, out);
+  const local = findLocalEndpoints();
+  if (local.length === 0) return printOne(statusUrl(DEFAULT_STATUS_URL), options, out);
+  const answers = await Promise.all(local.map((endpoint) => askLocal(endpoint, options.timeoutMs)));
+  if (options.json) {
+    const processes = answers.map(({ endpoint, status, error }) => ({
+      ...endpoint,
+      url: statusUrl(endpoint.address),
+      status: status ?? null,
+      error: error ?? null,
+    }));
+    out.write(`${JSON.stringify({ processes })}\n`);
+  } else {
+    out.write(
+      answers
+        .map(({ endpoint, status, error }) =>
+          status === undefined ? `Pipeline ${endpoint.pipeline} at ${endpoint.address} (pid ${endpoint.pid}): ${error}\n` : renderStatus(status),
+        )
+        .join('\n'),
+    );
+  }
+  const failed = answers.find((answer) => answer.status === undefined);
+  if (failed !== undefined)
+    throw new MirrorflowError(
+      `${answers.filter((a) => a.status === undefined).length} of ${answers.length} mirrorflow processes on this host did not answer: ${failed.error}`,
+    );
+}
+
+/**
+ * The one URL `--watch` follows: the given one, else the only process of this host; several
+ * processes need a choice, which the error lists.
+ */
+export function singleStatusUrl(url: string | undefined): string {
+  if (url !== undefined) return statusUrl(url);
+  const local = findLocalEndpoints();
+  if (local.length <= 1) return statusUrl(local[0]?.address ?? DEFAULT_STATUS_URL);
+  throw new MirrorflowError(
+    `${local.length} mirrorflow processes run on this host; give the URL of one:\n${local.map((e) => `  ${statusUrl(e.address)}  (pid ${e.pid}, pipeline ${e.pipeline})`).join('\n')}`,
+  );
+}
+
+async function printOne(url: string, options: StatusOptions, out: NodeJS.WritableStream): Promise<void> {
   const text = await fetchStatusText(url, options.timeoutMs);
   if (options.json) {
     out.write(text.endsWith('\n') ? text : `${text}\n`);
     return;
   }
   out.write(renderStatus(parseStatus(url, text)));
+}
+
+async function askLocal(endpoint: LocalEndpoint, timeoutMs: number): Promise<{ endpoint: LocalEndpoint; status?: StatusDocument; error?: string }> {
+  const url = statusUrl(endpoint.address);
+  try {
+    return { endpoint, status: parseStatus(url, await fetchStatusText(url, timeoutMs)) };
+  } catch (error) {
+    return { endpoint, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** The `/status` answer at `url` as text; an unreachable or failing endpoint throws a clear error. */
@@ -58,7 +115,7 @@ export function statusUrl(input: string): string {
 }
 
 export function renderStatus(document: StatusDocument, now: number = Date.now()): string {
-  let text = `Pipeline ${document.pipeline}: ${document.ready ? 'ready' : 'not ready'}\n`;
+  let text = `Pipeline ${document.pipeline}${document.worker === undefined ? '' : ` at ${document.worker}`}${document.pid === undefined ? '' : ` (pid ${document.pid})`}: ${document.ready ? 'ready' : 'not ready'}\n`;
   const flows = [['FLOW', 'STATE', 'TOPICS', 'RECORDS', 'LAG', 'LATENCY', 'CHECKPOINTS', 'HEARTBEATS']];
   for (const f of document.flows) {
     flows.push([
