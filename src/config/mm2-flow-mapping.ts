@@ -132,10 +132,21 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     return support === undefined ? undefined : support === 'enabled' ? 'exactly_once' : 'at_least_once';
   });
   field(['tasks'], c, 'tasks.max', (p) => values.integerLeaf(p, 'int'));
-  // Exactly-once reads the source read_committed; MM2's consumer default (read_uncommitted)
-  // gives way to it, a value the file sets does not (the check then refuses the file).
-  if (delivery === 'exactly_once' && !isSet(sourceConsumer, 'isolation.level')) document.set([...base, 'consumer', 'isolation_level'], 'read_committed');
-  else field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => values.choice(p, ['read_uncommitted', 'read_committed'] as const));
+  // MM2's consumer default, read_uncommitted, copies what the source's aborted transactions
+  // wrote as committed records on the target, where read_committed consumers then read it: that
+  // default is not kept (mirrorflow's, read_committed, applies). A value the file sets is; with
+  // exactly-once the semantic check refuses read_uncommitted.
+  if (isSet(sourceConsumer, 'isolation.level'))
+    field(['consumer', 'isolation_level'], sourceConsumer, 'isolation.level', (p) => {
+      const level = values.choice(p, ['read_uncommitted', 'read_committed'] as const);
+      if (level === 'read_uncommitted' && delivery !== 'exactly_once')
+        values.warn(
+          p,
+          `${pair.source}->${pair.target} copies the records of aborted source transactions: on ${pair.target} they are committed records, which read_committed consumers read`,
+          "remove it to read read_committed (mirrorflow's default); read_uncommitted is MM2's default behaviour",
+        );
+      return level;
+    });
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));

@@ -50,7 +50,8 @@ describe('parseMm2Properties: flows and defaults', () => {
     // MM2 stores progress every 60 s; a file that does not ask for that gets mirrorflow's 5 s.
     assert.equal(f.progress.flush_interval_ms, 5000);
     assert.deepEqual(f.errors, { tolerance: 'none', deadletterqueue: { replication_factor: 3 } });
-    assert.equal(f.consumer.isolation_level, 'read_uncommitted');
+    // MM2's consumer reads read_uncommitted, copying aborted transactions as committed records; not kept.
+    assert.equal(f.consumer.isolation_level, 'read_committed');
     assert.equal(f.producer.max_request_bytes, 1_048_576);
     assert.equal(f.start, 'earliest');
     assert.equal(f.checkpoints.refresh_groups_interval_ms, 600_000);
@@ -457,7 +458,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       "mm2.properties:9:1: has no effect in mirrorflow: a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings at primary.consumer.max.poll.records",
       'mm2.properties:11:1: is set twice; the later value wins (line 11, not 10), as in MM2 at topics',
     ]);
-    assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_uncommitted');
+    assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_committed');
     assert.deepEqual(flow(parsed, 'primary->backup').topics, ['b']);
   });
 
@@ -676,6 +677,15 @@ describe('parseMm2Properties: exactly-once source support', () => {
       parsed.warnings.map(formatConfigIssue).join('\n'),
       /mm2\.properties:5:1: primary->backup replicates at least once: preparing .* at backup\.exactly\.once\.source\.support/,
     );
+  });
+
+  it('reads read_committed unless the file asks for read_uncommitted, which it keeps with a warning about aborted records', () => {
+    assert.equal(flow(parse([...BASE, 'primary->backup.enabled = true']), 'primary->backup').consumer.isolation_level, 'read_committed');
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary.consumer.isolation.level = read_uncommitted']);
+    assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_uncommitted');
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
+      "mm2.properties:5:1: primary->backup copies the records of aborted source transactions: on backup they are committed records, which read_committed consumers read at primary.consumer.isolation.level (remove it to read read_committed (mirrorflow's default); read_uncommitted is MM2's default behaviour)",
+    ]);
   });
 
   it('a file that contradicts exactly-once is refused, naming the key and its line', () => {

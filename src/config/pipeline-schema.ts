@@ -397,7 +397,9 @@ const consumerSchema = z
     isolation_level: z
       .enum(['read_committed', 'read_uncommitted'])
       .default('read_committed')
-      .describe('Skip records of aborted transactions. MM2: `consumer.isolation.level` (read_uncommitted; exactly-once needs read_committed).'),
+      .describe(
+        '`read_committed` skips the records of aborted transactions; `read_uncommitted` copies them, and on the target they are committed records that read_committed consumers read. Exactly-once needs read_committed. MM2: `consumer.isolation.level`, whose default (read_uncommitted) an mm2.properties file does not bring along: only a value the file sets, with a warning.',
+      ),
     max_bytes_per_partition: positiveInt()
       .default(1048576)
       .describe('Most bytes fetched from one partition per request. MM2: `consumer.max.partition.fetch.bytes` (1048576).'),

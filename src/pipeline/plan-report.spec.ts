@@ -16,6 +16,7 @@ describe('formatPlan', () => {
           source: 'primary',
           target: 'backup',
           mode: 'replication',
+          isolation: 'read_committed',
           sourceTopicCount: 5,
           topics: [
             { source: 'orders', partitions: 3, remote: 'primary.orders' },
@@ -46,6 +47,7 @@ describe('formatPlan', () => {
         '  dr       h:2,h:3  ✗ unreachable: Cluster "dr": cannot be reached (ECONNREFUSED)',
         '',
         'Flow primary->backup (replication)',
+        '  Reads primary read_committed: records of aborted transactions are not copied',
         '  Topics: 2 of 5 on primary match',
         '    orders (3)  ->  primary.orders  would be created with 3 partitions',
         '    pay (2)     ->  primary.pay     exists with 1 partition  ✗ fewer partitions',
@@ -62,5 +64,15 @@ describe('formatPlan', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('says when a flow copies the records of aborted transactions', () => {
+    const text = formatPlan({
+      pipeline: 'p',
+      clusters: [],
+      flows: [{ flow: 'a->b', source: 'a', target: 'b', mode: 'replication', isolation: 'read_uncommitted', internalTopics: [], problems: [] }],
+      problemCount: 0,
+    });
+    assert.match(text, /Reads a read_uncommitted: records of aborted transactions are copied, and committed on b \(MM2's default\)/);
   });
 });

@@ -45,6 +45,8 @@ export interface FlowPlan {
   readonly target: string;
   /** `replication`, or `heartbeats only` for a flow with `enabled: false`. */
   readonly mode: 'replication' | 'heartbeats only' | 'off';
+  /** How a replicating flow reads the source: whether records of aborted transactions are copied. */
+  readonly isolation?: 'read_committed' | 'read_uncommitted';
   /** Source topics that match; undefined when they could not be listed. */
   readonly topics?: readonly TopicPlan[];
   /** How many topics the source has in all. */
@@ -105,7 +107,13 @@ async function planFlow(
   const problems: string[] = [];
   const mode = flow.enabled ? 'replication' : flow.heartbeats.enabled ? 'heartbeats only' : 'off';
   const policy = policyOf(flow);
-  const base = { flow: flow.name, source: flow.source, target: flow.target, mode } as const;
+  const base = {
+    flow: flow.name,
+    source: flow.source,
+    target: flow.target,
+    mode,
+    ...(mode === 'replication' ? { isolation: flow.consumer.isolation_level } : {}),
+  } as const;
   for (const alias of [flow.source, flow.target]) {
     if (!reachable.has(alias)) problems.push(`cluster ${alias} is unreachable, so this flow cannot be planned`);
   }

@@ -105,7 +105,7 @@ describe('mirrorflow plan', () => {
     assert.match(
       text.stdout,
       new RegExp(
-        `Flow ${src}->${dst} \\(replication\\)\\n  Topics: 1 of \\d+ on ${src} match\\n    ${p}-orders \\(3\\)  ->  ${src}\\.${p}-orders  would be created with 3 partitions`,
+        `Flow ${src}->${dst} \\(replication\\)\\n  Reads ${src} read_committed: records of aborted transactions are not copied\\n  Topics: 1 of \\d+ on ${src} match\\n    ${p}-orders \\(3\\)  ->  ${src}\\.${p}-orders  would be created with 3 partitions`,
       ),
     );
     assert.match(text.stdout, new RegExp(`Checkpointed groups \\(1\\): ${p}-app`));

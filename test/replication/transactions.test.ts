@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
-import { caughtUp, startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
+import { caughtUp, startPipeline, writePipeline, writePipelineText, type RunningPipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
@@ -182,3 +182,74 @@ test('a transaction aborted after replication caught up: nothing of it is copied
   assert.equal(run.statuses()[0]!.lag, 0);
   assert.equal(await target.count(`primary.${topic}`), 50, 'only the committed transaction is on the target');
 });
+
+/**
+ * The reporter's case: an MM2 file that does not set consumer.isolation.level (MM2 reads
+ * read_uncommitted and copies what aborted transactions wrote, as committed records). Written by
+ * Kafka 4.x's Java producer (transactions v2: the epoch moves with every transaction) and by 3.x's.
+ */
+for (const clientVersion of [defaultKafkaVersion(), '3.9.1']) {
+  test(`an MM2 file without consumer.isolation.level copies only committed records (Java ${clientVersion} producer)`, async () => {
+    const tools = clientVersion === defaultKafkaVersion() ? java : await JavaTools.prepare(await ensureKafkaDistribution(clientVersion), mirrorflowCacheDir());
+    const topic = uniqueName(`txn-mm2-${clientVersion.replace(/\./g, '')}`);
+    await source.createTopic(topic, 2);
+    await tools.benchToolJson(
+      [
+        'produce-transactional',
+        '--bootstrap',
+        bootstrap.primary,
+        '--topic',
+        topic,
+        '--partitions',
+        '2',
+        '--records',
+        '3000',
+        '--per-transaction',
+        '100',
+        '--abort-every',
+        '3',
+        '--compression',
+        'lz4',
+        '--linger-ms',
+        '5',
+        '--batch-size',
+        '262144',
+      ],
+      JAVA_TIMEOUT_MS,
+    );
+    const committed = await java.benchToolJson<Digest>(
+      ['digest', '--bootstrap', bootstrap.primary, '--topics', topic, '--isolation', 'read_committed'],
+      JAVA_TIMEOUT_MS,
+    );
+    assert.equal(committed[topic]!['0']!.count + committed[topic]!['1']!.count, 2000, 'test setup: 2,000 of 3,000 records committed');
+    const alias = uniqueName('mm2src').replace(/-/g, '_');
+    const file = writePipelineText(
+      [
+        `clusters = ${alias}, backup`,
+        `${alias}.bootstrap.servers = ${bootstrap.primary}`,
+        `backup.bootstrap.servers = ${bootstrap.backup}`,
+        `${alias}->backup.enabled = true`,
+        `${alias}->backup.topics = ${topic}`,
+        `${alias}->backup.emit.checkpoints.enabled = false`,
+        'emit.heartbeats.enabled = false',
+        'replication.factor = 1',
+        '',
+      ].join('\n'),
+      'mm2.properties',
+    );
+    const run = await startPipeline(file);
+    try {
+      await run.until(() => caughtUp(run, source, [topic]), { what: 'every source partition replicated to its end', timeoutMs: 120_000 });
+    } finally {
+      await run.stop();
+    }
+    // Read read_uncommitted: whatever is on the target, aborted or not, a consumer could read.
+    const copied = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.backup, '--topics', `${alias}.${topic}`], JAVA_TIMEOUT_MS);
+    for (const p of ['0', '1'])
+      assert.deepEqual(
+        copied[`${alias}.${topic}`]![p],
+        committed[topic]![p],
+        `partition ${p}: the target holds the committed records, in order, and nothing else`,
+      );
+  });
+}
