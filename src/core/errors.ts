@@ -160,17 +160,23 @@ export class KafkaAuthorizationError extends KafkaTransportError {
   }
 }
 
-/** A cluster could not be reached or refused our credentials; the run cannot start. */
+/**
+ * A cluster could not be reached (`retriable`: it may come up; `mirrorflow run` waits for it) or
+ * refused our credentials or certificates (not retriable: the run cannot start).
+ */
 export class ClusterUnavailableError extends MirrorflowError {
   override readonly name = 'ClusterUnavailableError';
   override readonly code = 'CLUSTER_UNAVAILABLE';
+  override readonly retriable: boolean;
 
   constructor(
     readonly cluster: string,
-    message: string,
-    options: ErrorOptions = {},
+    /** What is wrong, without the cluster's name: `cannot be reached (…)`. */
+    readonly reason: string,
+    options: ErrorOptions & { readonly retriable?: boolean } = {},
   ) {
-    super(`Cluster "${cluster}": ${message}`, options);
+    super(`Cluster "${cluster}": ${reason}`, options);
+    this.retriable = options.retriable ?? false;
   }
 }
 

@@ -128,5 +128,6 @@ export function toUnavailableError(cluster: string, error: unknown): ClusterUnav
       : /OAUTHBEARER/.test(shape.message ?? '')
         ? 'authentication failed: the broker refused the OAuth token (check the scope and the audience the broker expects)'
         : 'authentication failed (check the username and password)';
-  return new ClusterUnavailableError(cluster, reason, { cause: error });
+  // Not reached (refused, timed out, no such host): it may come up. A refusal of our login will not go away.
+  return new ClusterUnavailableError(cluster, reason, { cause: error, retriable: !authFailed });
 }

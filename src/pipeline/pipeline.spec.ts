@@ -8,6 +8,8 @@ import type { RecordWriter } from '../core/ports/record-writer';
 import { silentLogger } from '../core/ports/logger';
 import { parsePipeline } from '../config';
 import { createPluginRegistry } from '../plugins';
+import { ClusterUnavailableError } from '../core/errors';
+import { VirtualClock } from '../flow/virtual-clock';
 import { Pipeline } from './pipeline';
 
 /** Clients that answer without a cluster: topics get created, every write is acknowledged. */
@@ -44,8 +46,44 @@ flows:
   - { source: backup, target: primary, checkpoints: { enabled: false } }
 `;
 
-const newPipeline = (text: string, clients: KafkaClients) =>
-  new Pipeline(parsePipeline(text, 'pipeline.yaml'), { logger: silentLogger, registry: createPluginRegistry({ pluginDirs: [] }), clients });
+const newPipeline = (text: string, clients: KafkaClients, options: { clock?: VirtualClock; startupTimeoutMs?: number } = {}) =>
+  new Pipeline(parsePipeline(text, 'pipeline.yaml'), {
+    logger: silentLogger,
+    registry: createPluginRegistry({ pluginDirs: [] }),
+    clients,
+    ...(options.clock === undefined ? {} : { scheduler: options.clock.scheduler }),
+    ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
+  });
+
+/** Clients whose `cluster` cannot be reached until `reachable()` is called (or refuses us, with `refused`). */
+function clientsWithDownCluster(cluster: string, refused = false): { clients: KafkaClients; attempts: () => number; reachable: () => void } {
+  const clients = fakeClients();
+  let attempts = 0;
+  let up = false;
+  return {
+    clients: {
+      ...clients,
+      checkReachable: async (alias) => {
+        if (alias !== cluster || up) return;
+        attempts++;
+        throw refused
+          ? new ClusterUnavailableError(alias, 'authentication failed (check the username and password)')
+          : new ClusterUnavailableError(alias, 'cannot be reached (Connection refused)', { retriable: true });
+      },
+    },
+    attempts: () => attempts,
+    reachable: () => (up = true),
+  };
+}
+
+const settled = <T>(promise: Promise<T>): (() => 'pending' | 'resolved' | 'rejected') => {
+  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
+  promise.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
+  return () => state;
+};
 
 describe('Pipeline', () => {
   it('shows a flow that is not enabled as disabled once prepared, and one that is as starting', async () => {
@@ -71,5 +109,61 @@ describe('Pipeline', () => {
     );
     assert.ok(clients.written.length > 0, 'heartbeats were written');
     assert.deepEqual(new Set(clients.written), new Set(['backup:heartbeats']));
+  });
+
+  it('waits at start for a cluster that cannot be reached, showing the outage on the flows that use it, until it answers', async () => {
+    const clock = new VirtualClock();
+    const down = clientsWithDownCluster('primary');
+    const pipeline = newPipeline(yaml, down.clients, { clock });
+    const prepared = pipeline.prepare();
+    const state = settled(prepared);
+    await clock.advance(60_000);
+    assert.equal(state(), 'pending', 'still waiting after a minute');
+    assert.ok(down.attempts() >= 6, `asked again and again (${down.attempts()} attempts)`);
+    // backup->primary writes to primary; primary->backup (heartbeats only) writes to backup.
+    const outages = pipeline.snapshots().map((s) => s.outages.map((o) => `${o.cluster}: ${o.operation}`));
+    assert.deepEqual(outages, [[], ['primary: connecting at start']]);
+    down.reachable();
+    await clock.advance(10_000);
+    assert.equal(state(), 'resolved');
+    assert.deepEqual(
+      pipeline.snapshots().map((s) => s.outages.length),
+      [0, 0],
+      'the outage ended',
+    );
+  });
+
+  it('ends the start at once when a cluster refuses the login', async () => {
+    const clock = new VirtualClock();
+    const refused = clientsWithDownCluster('primary', true);
+    const pipeline = newPipeline(yaml, refused.clients, { clock });
+    await assert.rejects(pipeline.prepare(), /Cluster "primary": authentication failed/);
+    assert.equal(refused.attempts(), 1);
+  });
+
+  it('gives up after the startup timeout, saying how long it waited', async () => {
+    const clock = new VirtualClock();
+    const pipeline = newPipeline(yaml, clientsWithDownCluster('primary').clients, { clock, startupTimeoutMs: 30_000 });
+    const prepared = pipeline.prepare();
+    const state = settled(prepared);
+    await clock.advance(29_000);
+    assert.equal(state(), 'pending');
+    await clock.advance(2_000);
+    await assert.rejects(prepared, (error: unknown) => {
+      assert.ok(error instanceof ClusterUnavailableError);
+      assert.equal(error.message, 'Cluster "primary": cannot be reached (Connection refused); gave up after 30 s (--startup-timeout)');
+      return true;
+    });
+  });
+
+  it('a stop while a cluster is waited for ends the wait', async () => {
+    const clock = new VirtualClock();
+    const pipeline = newPipeline(yaml, clientsWithDownCluster('primary').clients, { clock });
+    const prepared = pipeline.prepare();
+    const state = settled(prepared);
+    await clock.advance(5_000);
+    pipeline.stop();
+    await clock.advance(0);
+    assert.equal(state(), 'resolved');
   });
 });

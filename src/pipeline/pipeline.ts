@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
-import { MirrorflowError } from '../core/errors';
+import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';
-import type { Logger } from '../core/ports/logger';
+import { silentLogger, type Logger } from '../core/ports/logger';
 import type { Scheduler } from '../core/ports/scheduler';
 import { PluginRegistry, TransformChain } from '../plugins';
 import { KafkajsClients } from '../kafka';
@@ -28,7 +28,17 @@ export interface PipelineOptions {
   readonly scheduler?: Scheduler;
   /** Replaces the kafkajs clients (tests may put fakes behind the ports). */
   readonly clients?: KafkaClients;
+  /**
+   * How long `prepare` waits for a cluster that cannot be reached; undefined waits for as long as
+   * it takes (as MM2 does: under an orchestrator, a replicator that starts before its clusters
+   * must not crash-loop). A cluster that refuses the login or the certificates ends it at once.
+   */
+  readonly startupTimeoutMs?: number;
 }
+
+/** Waits between attempts to reach a cluster at start: the first short, then longer, at most this. */
+const REACH_FIRST_WAIT_MS = 500;
+const REACH_MAX_WAIT_MS = 10_000;
 
 /**
  * One running pipeline: a DI container with the pipeline's config, clients and scheduler, and a
@@ -45,6 +55,7 @@ export class Pipeline {
   private readonly clients: KafkaClients;
   private readonly logger: Logger;
   private readonly scheduler: Scheduler;
+  private readonly startupTimeoutMs: number | undefined;
   private current: PipelineConfig;
   private state: 'prepared' | 'running' | 'stopped' = 'prepared';
   /** Reloads and restarts apply one at a time, in the order asked. */
@@ -64,6 +75,7 @@ export class Pipeline {
         debug: config.logging.level === 'debug',
       });
     this.scheduler = options.scheduler ?? asyncScheduler;
+    this.startupTimeoutMs = options.startupTimeoutMs;
     this.container = pipelineContainer(config, {
       logger: this.logger,
       clients: this.clients,
@@ -86,7 +98,11 @@ export class Pipeline {
     return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
   }
 
-  /** Builds every flow and checks every cluster it uses is reachable; writes nothing. */
+  /**
+   * Builds every flow and waits until every cluster it uses is reachable (see
+   * `startupTimeoutMs`; meanwhile each flow shows the outage, and is not ready); writes nothing.
+   * A `stop()` meanwhile ends the wait, and `run()` then ends at once.
+   */
   async prepare(): Promise<void> {
     const running = runningFlows(this.current);
     for (const flow of running) this.flows.set(flow.name, this.buildFlow(flow));
@@ -227,8 +243,67 @@ export class Pipeline {
   }
 
   private async checkReachable(flows: readonly FlowConfig[]): Promise<void> {
-    const clusters = [...new Set(flows.flatMap((f) => (f.enabled ? [f.source, f.target] : [f.target])))];
-    await Promise.all(clusters.map((c) => this.clients.checkReachable(c)));
+    const used = (f: FlowConfig): string[] => (f.enabled ? [f.source, f.target] : [f.target]);
+    const clusters = [...new Set(flows.flatMap(used))];
+    const started = this.scheduler.now();
+    // A cluster that refuses us ends the start: the waits for the others end with it.
+    const start = { failed: false };
+    await Promise.all(
+      clusters.map(async (cluster) => {
+        // The wait shows as an outage of every flow that uses the cluster (one of them logs it).
+        const trackers = flows
+          .filter((f) => used(f).includes(cluster))
+          .map((f, i) =>
+            this.flows.get(f.name)!.status.outages.tracker(cluster, 'connecting at start', i === 0 ? this.logger : silentLogger, () => this.scheduler.now()),
+          );
+        try {
+          const reached = await this.waitUntilReachable(cluster, started, start, (error) => trackers.forEach((tracker) => tracker.failed(error)));
+          trackers.forEach((tracker) => (reached ? tracker.succeeded() : tracker.abandoned()));
+        } catch (error) {
+          start.failed = true;
+          trackers.forEach((tracker) => tracker.abandoned());
+          throw error;
+        }
+      }),
+    );
+  }
+
+  /**
+   * Tries to reach `cluster` until it answers (true), it refuses us or the startup timeout passes
+   * (throws), or `stop()` is called or another cluster refused us (false).
+   */
+  private async waitUntilReachable(cluster: string, started: number, start: { readonly failed: boolean }, failed: (error: unknown) => void): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.clients.checkReachable(cluster);
+        return true;
+      } catch (error) {
+        if (this.state === 'stopped' || start.failed) return false;
+        if (!isRetriable(error)) throw error;
+        const waitedMs = this.scheduler.now() - started;
+        const leftMs = this.startupTimeoutMs === undefined ? Infinity : this.startupTimeoutMs - waitedMs;
+        if (leftMs <= 0) {
+          const reason = error instanceof ClusterUnavailableError ? error.reason : describeError(error);
+          throw new ClusterUnavailableError(cluster, `${reason}; gave up after ${Math.round(waitedMs / 1000)} s (--startup-timeout)`, { cause: error });
+        }
+        failed(error);
+        if (await this.stoppedWithin(Math.min(leftMs, REACH_MAX_WAIT_MS, REACH_FIRST_WAIT_MS * 2 ** (attempt - 1)))) return false;
+      }
+    }
+  }
+
+  /** Waits `ms` on the pipeline's scheduler; true when `stop()` came first. */
+  private stoppedWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = this.scheduler.schedule(() => {
+        stopped.unsubscribe();
+        resolve(false);
+      }, ms);
+      const stopped = this.stop$.subscribe(() => {
+        timer.unsubscribe();
+        resolve(true);
+      });
+    });
   }
 
   private async close(): Promise<void> {

@@ -62,9 +62,9 @@ async function newCase(name: string, bootstrap: { src?: string; dst?: string } =
   return { src, dst, topic, lines };
 }
 
-async function run(c: Case, lines: readonly string[] = c.lines): Promise<{ file: string; result: CliResult }> {
+async function run(c: Case, lines: readonly string[] = c.lines, args: readonly string[] = []): Promise<{ file: string; result: CliResult }> {
   const file = writePipelineText(lines.join('\n') + '\n', `${c.src}.yaml`);
-  const result = await runCli(['run', file, '--status-interval', '0', '--http', 'off'], 60_000);
+  const result = await runCli(['run', file, '--status-interval', '0', '--http', 'off', ...args], 60_000);
   return { file, result };
 }
 
@@ -151,18 +151,19 @@ describe('mirrorflow run with bad input', () => {
     await assertNothingWritten(c);
   });
 
-  test('an unreachable target cluster: named; nothing written to the reachable source', async () => {
+  // Without --startup-timeout, `run` waits for an unreachable cluster (test/faults/cluster-down-at-start.test.ts).
+  test('an unreachable target cluster, with --startup-timeout: named; nothing written to the reachable source', async () => {
     const c = await newCase('bad-target', { dst: '127.0.0.1:1' });
-    const { result } = await run(c);
+    const { result } = await run(c, c.lines, ['--startup-timeout', '1000']);
     assertClearFailure(result, EX_UNAVAILABLE);
     assert.match(result.stderr, new RegExp(`Cluster "${c.dst}"`), result.stderr);
     assert.doesNotMatch(result.stderr, new RegExp(`Cluster "${c.src}"`), 'the reachable cluster is not blamed');
     await assertNothingWritten(c);
   });
 
-  test('an unreachable source cluster: named; nothing written to the reachable target', async () => {
+  test('an unreachable source cluster, with --startup-timeout: named; nothing written to the reachable target', async () => {
     const c = await newCase('bad-source', { src: '127.0.0.1:1' });
-    const { result } = await run(c);
+    const { result } = await run(c, c.lines, ['--startup-timeout', '1000']);
     assertClearFailure(result, EX_UNAVAILABLE);
     assert.match(result.stderr, new RegExp(`Cluster "${c.src}"`), result.stderr);
     await assertNothingWritten(c);

@@ -30,6 +30,8 @@ export interface RunOptions {
   readonly watch: boolean;
   /** False (`--no-live`): plain logs even on a terminal. */
   readonly live?: boolean;
+  /** How long to wait at start for a cluster that cannot be reached, ms; undefined: as long as it takes. */
+  readonly startupTimeoutMs?: number;
 }
 
 /** How often the live view is redrawn, ms. */
@@ -53,7 +55,7 @@ export async function runAction(options: RunOptions): Promise<void> {
   }).child({ pipeline: config.name });
   for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
 
-  const pipeline = new Pipeline(config, { logger, registry });
+  const pipeline = new Pipeline(config, { logger, registry, startupTimeoutMs: options.startupTimeoutMs });
   const files = typeof options.file === 'string' ? [options.file] : options.file;
   const texts = await readTexts(files);
   const control = new ConnectorControl({
@@ -68,7 +70,22 @@ export async function runAction(options: RunOptions): Promise<void> {
   // Bound before any cluster is contacted: a port in use ends the run before replication starts.
   const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger, { control, mode: options.connectApi ?? config.http.connect_api });
   try {
-    await pipeline.prepare();
+    // A stop while a cluster is waited for ends the wait, and the run with nothing to drain.
+    let stoppedEarly = false;
+    const stopEarly = (signal: NodeJS.Signals): void => {
+      stoppedEarly = true;
+      logger.info('Stopping before replication started.', { signal });
+      pipeline.stop();
+    };
+    process.once('SIGINT', stopEarly);
+    process.once('SIGTERM', stopEarly);
+    try {
+      await pipeline.prepare();
+    } finally {
+      process.off('SIGINT', stopEarly);
+      process.off('SIGTERM', stopEarly);
+    }
+    if (stoppedEarly) return;
     const stopWatching = reloadOnChange(
       pipeline,
       { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch, apply: (c, r) => control.applyFile(c, r) },

@@ -13,6 +13,7 @@ interface RunFlags {
   readonly connectApi?: 'read_only' | 'read_write';
   readonly watch: boolean;
   readonly live: boolean;
+  readonly startupTimeout?: number;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -23,6 +24,12 @@ function httpAddress(value: string): string {
     throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
   }
   return value.trim();
+}
+
+function startupTimeout(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) throw new InvalidArgumentError(`expected a whole number of milliseconds, not "${value}"`);
+  return ms;
 }
 
 /** `mirrorflow run FILE`: replicate as the pipeline file says, until stopped. */
@@ -48,7 +55,7 @@ export function registerRunCommand(program: Command): void {
     .option('--no-watch', 'do not apply changes of the file while running (SIGHUP still does)')
     .option(
       '--http <address>',
-      'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464)',
+      'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464, or the next free port when another process holds it)',
       httpAddress,
     )
     .addOption(
@@ -58,6 +65,11 @@ export function registerRunCommand(program: Command): void {
       ).choices(['read_only', 'read_write']),
     )
     .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
+    .option(
+      '--startup-timeout <ms>',
+      'give up (exit 69) when a cluster cannot be reached at start for this long; default: wait until it can, showing the outage (a refused login or certificate ends the run at once)',
+      startupTimeout,
+    )
     .action(async (files: string[], flags: RunFlags) => {
       // Loaded on use, as every command's action: `--help` or another command need not load a pipeline's code.
       const { runAction } = await import('../actions/run.action.js');
@@ -73,6 +85,7 @@ export function registerRunCommand(program: Command): void {
         connectApi: flags.connectApi,
         watch: flags.watch,
         live: flags.live,
+        startupTimeoutMs: flags.startupTimeout,
       });
     });
 }
