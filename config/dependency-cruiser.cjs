@@ -10,12 +10,13 @@ const layers = {
   policy: ['core'],
   formats: ['core'],
   kafka: ['core'],
+  registry: ['core'],
   plugins: ['core'],
   flow: ['core', 'policy', 'formats', 'plugins'],
   local: ['core'],
   config: ['core', 'policy', 'plugins'],
   telemetry: ['core'],
-  pipeline: ['core', 'policy', 'formats', 'kafka', 'plugins', 'flow', 'local', 'config', 'telemetry'],
+  pipeline: ['core', 'policy', 'formats', 'kafka', 'registry', 'plugins', 'flow', 'local', 'config', 'telemetry'],
   // cli may use local for the `mirrorflow local` command.
   cli: ['pipeline', 'config', 'telemetry', 'local', 'core'],
 };

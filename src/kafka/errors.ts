@@ -1,5 +1,5 @@
 import { ClusterUnavailableError, KafkaAuthorizationError, KafkaTransportError, MirrorflowError, describeError } from '../core/errors';
-import { OAuthTokenError } from './oauth-token-source';
+import { OAuthTokenError } from './auth/oauth-token-source';
 
 interface KafkajsErrorShape {
   name?: string;

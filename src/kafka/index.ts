@@ -1,2 +1,2 @@
 export { KafkajsClients, type KafkajsClientsOptions } from './kafkajs-clients';
-export { principalOf } from './role-principal';
+export { principalOf } from './auth/role-principal';

@@ -4,5 +4,5 @@
  * consumer group rejoin (see there).
  */
 import './wire/install';
-import './group-hooks';
+import './consumer/group-hooks';
 export * from 'kafkajs';

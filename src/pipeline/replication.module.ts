@@ -25,7 +25,7 @@ import { flowConfigFilter } from './config-sync.module';
 import { SchemaIdTranslation } from '../flow/schema-id-translation';
 import { RegistrySchemaFetch } from '../flow/registry-schema-fetch';
 import { FlowRegistryConverters, registryConverters } from './registry-converters';
-import { httpSchemaRegistry } from '../kafka/schema-registry-client';
+import { httpSchemaRegistry } from '../registry/schema-registry-client';
 import { registrySettings } from './registry-settings';
 
 /**

@@ -16,10 +16,10 @@
  * (uncompressed) are joined into one, since Kafka takes one batch per partition per request.
  *
  * A partition's first message may carry the producer fields of an idempotent writer
- * (`producer`: id, epoch, base sequence; see ../idempotence.ts), which then stand for the whole
+ * (`producer`: id, epoch, base sequence; see ../producer/idempotence.ts), which then stand for the whole
  * partition's batch in place of the request's: the writer keeps its own sequences, counting the
  * records of forwarded batches, where kafkajs would count one per message. With a transactional
- * id (the exactly-once writer, ../kafkajs-transaction-port.ts) every batch has the transactional
+ * id (the exactly-once writer, ../transactions/kafkajs-transaction-port.ts) every batch has the transactional
  * bit set, forwarded ones too.
  *
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
@@ -31,7 +31,7 @@ import { crc32c } from '@node-rs/crc32';
 import type { RawRecordBatch } from '../../core/record';
 import { encodeRecordBatch, planJoinedBatch, writeForwardedBatch, type BatchOptions, type JoinedBatch, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
-import type { ProducerStamp } from '../producer-sequences';
+import type { ProducerStamp } from '../producer/producer-sequences';
 import type { EncodedRequest } from './request-frame';
 
 /** A message that stands for a whole fetched record batch, forwarded as it is. */

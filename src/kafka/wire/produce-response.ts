@@ -14,7 +14,7 @@
  * each partition with its error code, whenever at least one partition was written or one was
  * refused as too large (which the writer answers by splitting the batch, where kafkajs gives up);
  * or answered as an idempotent producer's (a duplicate, a sequence out of order, a producer id
- * the broker no longer knows: ../idempotence.ts handles them, which kafkajs's retry cannot);
+ * the broker no longer knows: ../producer/idempotence.ts handles them, which kafkajs's retry cannot);
  * a response where every partition failed otherwise still throws, so kafkajs's own retry resends
  * nothing written.
  */

@@ -17,7 +17,7 @@ import type { FlowConfig, PipelineConfig } from '../../config';
 import { silentLogger } from '../../core/ports/logger';
 import { SchemaRegistryRefusal, type SchemaRegistryClient } from '../../core/ports/schema-registry';
 import { SchemaIdTranslation } from '../../flow/schema-id-translation';
-import { httpSchemaRegistry } from '../../kafka/schema-registry-client';
+import { httpSchemaRegistry } from '../../registry/schema-registry-client';
 import { topicAfterTransforms } from '../../plugins';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { flowReplicationPolicy } from '../flow-policy';

@@ -1,0 +1,387 @@
+import { defer, map, type Observable } from 'rxjs';
+import { ConfigResourceTypes, type Admin, type Kafka } from '../kafkajs';
+import {
+  GroupActiveError,
+  type ClusterAdmin,
+  type ConfigSource,
+  type GroupOffset,
+  type GroupState,
+  type NewTopic,
+  type PartitionOffsets,
+  type TopicConfigChange,
+  type TopicConfigEntry,
+  type TopicConfigResult,
+  type TopicDescription,
+} from '../../core/ports/cluster-admin';
+import type { AclCreateResult, TopicAcl } from '../../core/ports/topic-acl';
+import { createTopicAcls, describeTopicAcls } from './kafkajs-acls';
+import { toTransportError } from '../errors';
+import { KafkaTransportError } from '../../core/errors';
+import { createKafkajsCluster, type KafkajsCluster } from '../kafkajs-cluster';
+import { listTopicsWithIds, topicIdsOf } from './topic-metadata';
+import { untilTopicsServed } from './topic-readiness';
+import { defaultRetryConfig, retryWithBackoff } from '../../core/retry';
+import { kafkajsProtocolErrors } from '../wire/kafkajs-internals';
+import {
+  INCREMENTAL_ALTER_CONFIGS_API_KEY,
+  INCREMENTAL_ALTER_CONFIGS_V0,
+  TOPIC_RESOURCE,
+  incrementalAlterConfigsRequest,
+} from '../wire/incremental-alter-configs';
+
+const CONFIG_SOURCES: Record<number, ConfigSource> = {
+  1: 'topic',
+  2: 'dynamic-broker',
+  3: 'dynamic-default-broker',
+  4: 'static-broker',
+  5: 'default',
+};
+
+const GROUP_STATES: Record<string, GroupState> = {
+  empty: 'empty',
+  stable: 'stable',
+  preparingrebalance: 'preparing-rebalance',
+  completingrebalance: 'completing-rebalance',
+  dead: 'dead',
+};
+
+/**
+ * What the broker answers an admin offset commit for a group with members: classic groups say
+ * UNKNOWN_MEMBER_ID (or are rebalancing), KIP-848 consumer groups may speak of member epochs.
+ */
+const GROUP_ACTIVE_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_MEMBER_EPOCH', 'STALE_MEMBER_EPOCH']);
+
+/**
+ * Our retries of one admin call, each after kafkajs's own (about 10 s of them when a broker
+ * refuses connections). One: callers that must outlast an outage (the flows) retry the call
+ * themselves and report the outage, which they only learn of when this gives up, and one-shot
+ * commands should say a cluster is down soon.
+ */
+const ADMIN_RETRIES = 1;
+
+/** ClusterAdmin over the kafkajs admin client; connects on first use. */
+export class KafkajsAdmin implements ClusterAdmin {
+  private admin: Admin;
+  private connected: Promise<void> | undefined;
+  /** For admin offset commits and topic ids, which kafkajs's admin cannot ask for (see ../kafkajs-cluster.ts). */
+  private groupCluster: Promise<KafkajsCluster> | undefined;
+  private closed = false;
+
+  constructor(
+    readonly cluster: string,
+    private readonly kafka: Kafka,
+  ) {
+    this.admin = kafka.admin();
+  }
+
+  /**
+   * Runs one admin call; transient failures (a leader moving, a topic still being created) are
+   * retried. Unsubscribing does not abort a call kafkajs is making, and kafkajs reconnects to
+   * retry it: a call that ends after `close()` closes again what it opened.
+   */
+  private call<T>(action: string, fn: (admin: Admin) => Promise<T>): Observable<T> {
+    return this.request(action, async () => fn(await this.connect()));
+  }
+
+  /** `call` for a request that may not need kafkajs's admin client (see `rawCluster`). */
+  private request<T>(action: string, fn: () => Promise<T>): Observable<T> {
+    return defer(async () => {
+      if (this.closed) throw new KafkaTransportError(this.cluster, `${action}: the admin client is closed`, false);
+      try {
+        return await fn();
+      } catch (error) {
+        throw toTransportError(this.cluster, error, action);
+      } finally {
+        if (this.closed) await this.disconnect();
+      }
+    }).pipe(retryWithBackoff({ ...defaultRetryConfig, retries: ADMIN_RETRIES, initialDelayMs: 100, maxDelayMs: 5000 }));
+  }
+
+  /**
+   * The connected admin client; concurrent calls share one connect. A connect that fails (the
+   * cluster down) is forgotten with its client, so the next call connects anew: kept, its
+   * rejection would fail every later call, even once the cluster is back.
+   */
+  private async connect(): Promise<Admin> {
+    if (this.connected === undefined) this.connected = this.admin.connect();
+    const connecting = this.connected;
+    const admin = this.admin;
+    try {
+      await connecting;
+      return admin;
+    } catch (error) {
+      if (this.connected === connecting) {
+        this.connected = undefined;
+        this.admin = this.kafka.admin();
+        await admin.disconnect().catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /** Every topic, with its id where the cluster gives ids (see topic-metadata.ts); brokers before 3.1 are listed by kafkajs. */
+  listTopics(): Observable<readonly TopicDescription[]> {
+    return this.request('Listing topics', async () => {
+      const withIds = await listTopicsWithIds(await this.rawCluster());
+      if (withIds !== undefined) return withIds;
+      const metadata = await (await this.connect()).fetchTopicMetadata();
+      return metadata.topics.map((t): TopicDescription => ({ name: t.name, partitions: t.partitions.length }));
+    });
+  }
+
+  /** Creates the topics that do not exist yet and waits until their leaders serve them (see topic-readiness.ts). */
+  createTopics(topics: readonly NewTopic[], options: { readonly served?: boolean } = {}): Observable<readonly string[]> {
+    return this.call('Creating topics', async (admin) => {
+      const created = await this.createMissing(admin, topics);
+      if (options.served === false) return created;
+      const partitions = new Map(topics.filter((t) => created.includes(t.name)).map((t) => [t.name, t.partitions]));
+      await this.rawCluster().then(
+        (cluster) => untilTopicsServed(cluster, partitions),
+        // Created all the same; what uses them retries until they are served.
+        () => undefined,
+      );
+      return created;
+    });
+  }
+
+  private async createMissing(admin: Admin, topics: readonly NewTopic[]): Promise<string[]> {
+    // Ask first: kafkajs logs an error for every topic that already exists.
+    const existing = new Set(await admin.listTopics());
+    const created: string[] = [];
+    for (const request of createRequests(topics.filter((t) => !existing.has(t.name)))) created.push(...(await this.createRequest(admin, request)));
+    return created;
+  }
+
+  /** One CreateTopics for `topics`; when some exist already, one per topic for the rest. */
+  private async createRequest(admin: Admin, topics: readonly NewTopic[]): Promise<string[]> {
+    const request = (batch: readonly NewTopic[]) =>
+      admin.createTopics({
+        // Its wait sleeps 100 ms first and looks at metadata only; untilTopicsServed asks the leaders.
+        waitForLeaders: false,
+        topics: batch.map((topic) => ({
+          topic: topic.name,
+          numPartitions: topic.partitions,
+          replicationFactor: topic.replicationFactor,
+          configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    if (topics.length > 1) {
+      try {
+        if (await request(topics)) return topics.map((t) => t.name);
+      } catch (error) {
+        if (!isTopicExists(error)) throw error;
+      }
+      // Someone else created some of them meanwhile, and kafkajs answers for the request as a
+      // whole: go topic by topic for the rest (topics this request made count as existing).
+    }
+    const created: string[] = [];
+    for (const topic of topics) {
+      try {
+        if (await request([topic])) created.push(topic.name);
+      } catch (error) {
+        if (isTopicExists(error)) continue;
+        throw error;
+      }
+    }
+    return created;
+  }
+
+  createPartitions(topic: string, count: number): Observable<void> {
+    return this.call('Adding partitions', (admin) => admin.createPartitions({ topicPartitions: [{ topic, count }] }).then(() => undefined));
+  }
+
+  describeTopicConfigs(topics: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>> {
+    return this.call('Describing topic configs', async (admin) => {
+      const result = new Map<string, TopicConfigEntry[]>();
+      if (topics.length === 0) return result;
+      const response = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })),
+      });
+      for (const resource of response.resources) {
+        result.set(
+          resource.resourceName,
+          resource.configEntries.map((e) => ({
+            name: e.configName,
+            value: e.configValue ?? null,
+            isDefault: e.isDefault,
+            readOnly: e.readOnly,
+            sensitive: e.isSensitive,
+            source: CONFIG_SOURCES[(e as { configSource?: number }).configSource ?? 0] ?? 'unknown',
+          })),
+        );
+      }
+      return result;
+    });
+  }
+
+  alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>> {
+    return this.call('Changing topic configs', async () => {
+      const results = new Map<string, TopicConfigResult>();
+      if (changes.size === 0) return results;
+      const cluster = await this.rawCluster();
+      await cluster.refreshMetadataIfNecessary();
+      // Topic configs may be changed through any broker (a KRaft broker forwards to the controller).
+      const broker = await cluster.findControllerBroker();
+      const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
+      if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
+        throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);
+      }
+      const resources = [...changes].map(([topic, list]) => ({
+        resourceType: TOPIC_RESOURCE,
+        resourceName: topic,
+        configs: list.map((c) => ({ name: c.name, operation: c.op, value: c.op === 'set' ? c.value : null })),
+      }));
+      const response = await broker.connectionPool.send(incrementalAlterConfigsRequest(resources));
+      for (const r of response.responses) {
+        if (r.errorCode === 0) {
+          results.set(r.resourceName, { ok: true });
+          continue;
+        }
+        const error = kafkajsProtocolErrors().createErrorFromCode(r.errorCode);
+        results.set(r.resourceName, { ok: false, error: error.type, message: r.errorMessage ?? error.message, retriable: error.retriable });
+      }
+      return results;
+    });
+  }
+
+  partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]> {
+    return this.call('Reading partition offsets', (admin) => admin.fetchTopicOffsets(topic)).pipe(
+      map((offsets) =>
+        offsets.map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) })).sort((a, b) => a.partition - b.partition),
+      ),
+    );
+  }
+
+  deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void> {
+    return this.call('Deleting records', async (admin) => {
+      // kafkajs finds the partition's leader in the metadata it holds, which reading the topic's
+      // offsets loads first.
+      await admin.fetchTopicOffsets(topic);
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition, offset: String(beforeOffset) }] });
+    });
+  }
+
+  topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
+    return this.call('Reading topic ids', async () => topicIdsOf(await this.rawCluster(), topics));
+  }
+
+  listGroups(): Observable<readonly string[]> {
+    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
+  }
+
+  describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>> {
+    return this.call('Describing consumer groups', async (admin) => {
+      const states = new Map<string, GroupState>();
+      if (groupIds.length === 0) return states;
+      const described = await admin.describeGroups([...groupIds]);
+      for (const g of described.groups) states.set(g.groupId, GROUP_STATES[g.state.toLowerCase()] ?? 'unknown');
+      for (const id of groupIds) if (!states.has(id)) states.set(id, 'dead');
+      return states;
+    });
+  }
+
+  fetchGroupOffsets(groupId: string): Observable<readonly GroupOffset[]> {
+    return this.call('Reading consumer group offsets', (admin) => admin.fetchOffsets({ groupId })).pipe(
+      map((topics) =>
+        topics.flatMap((t) =>
+          t.partitions
+            .filter((p) => Number(p.offset) >= 0)
+            .map((p) => ({ topic: t.topic, partition: p.partition, offset: Number(p.offset), metadata: p.metadata ?? '' })),
+        ),
+      ),
+    );
+  }
+
+  commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void> {
+    return this.call('Committing consumer group offsets', async () => {
+      if (offsets.length === 0) return;
+      const byTopic = new Map<string, { partition: number; offset: string; metadata: string | null }[]>();
+      for (const o of offsets) {
+        const list = byTopic.get(o.topic) ?? [];
+        list.push({ partition: o.partition, offset: String(o.offset), metadata: o.metadata });
+        byTopic.set(o.topic, list);
+      }
+      const coordinator = await (await this.rawCluster()).findGroupCoordinator({ groupId });
+      try {
+        // Generation -1 and no member id: the broker accepts it only while the group has no members.
+        await coordinator.offsetCommit({
+          groupId,
+          groupGenerationId: -1,
+          memberId: '',
+          retentionTime: -1,
+          topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+        });
+      } catch (error) {
+        const type = (error as { type?: string } | undefined)?.type;
+        if (type !== undefined && GROUP_ACTIVE_ERRORS.has(type)) throw new GroupActiveError(this.cluster, groupId, { cause: error });
+        throw error;
+      }
+    });
+  }
+
+  describeTopicAcls(): Observable<readonly TopicAcl[]> {
+    return this.call('Describing topic ACLs', (admin) => describeTopicAcls(admin, this.cluster));
+  }
+
+  createTopicAcls(acls: readonly TopicAcl[]): Observable<readonly AclCreateResult[]> {
+    return this.call('Creating topic ACLs', (admin) => createTopicAcls(admin, this.cluster, acls));
+  }
+
+  /** kafkajs's own cluster object, connected once, for the requests its admin cannot make. */
+  private rawCluster(): Promise<KafkajsCluster> {
+    this.groupCluster ??= (async () => {
+      const cluster = createKafkajsCluster(this.kafka);
+      await cluster.connect();
+      return cluster;
+    })().catch((error: unknown) => {
+      this.groupCluster = undefined;
+      throw error;
+    });
+    return this.groupCluster;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  /** Closes the admin client and the group cluster; safe to repeat, and repeated by calls ending after `close()`. */
+  private async disconnect(): Promise<void> {
+    // A connect under way would finish after a disconnect made now, and stay open.
+    await Promise.allSettled([this.connected, this.groupCluster]);
+    await Promise.allSettled([this.admin.disconnect(), this.groupCluster?.then((c) => c.disconnect())]);
+  }
+}
+
+/**
+ * Most partitions asked for in one CreateTopics. A broker takes over the partitions of one
+ * request together: it creates their logs one after another (a few ms each, with fsyncs) and
+ * serves none before the last. 100 topics of 20 partitions in one request: the first was served
+ * 12-17 s after the answer on a 2-core machine; in requests of 100 partitions, after 2 s, and the
+ * last no later. Fewer partitions than this go in one request (one round for the controller).
+ */
+export const PARTITIONS_PER_CREATE = 100;
+
+/** `topics` in requests of at most `most` partitions, in order; a larger topic goes alone. */
+export function createRequests(topics: readonly NewTopic[], most: number = PARTITIONS_PER_CREATE): NewTopic[][] {
+  const requests: NewTopic[][] = [];
+  let current: NewTopic[] = [];
+  let partitions = 0;
+  for (const topic of topics) {
+    if (current.length > 0 && partitions + topic.partitions > most) {
+      requests.push(current);
+      current = [];
+      partitions = 0;
+    }
+    current.push(topic);
+    partitions += topic.partitions;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
+}
+
+function isTopicExists(error: unknown): boolean {
+  const e = error as { type?: string; errors?: { type?: string }[] } | undefined;
+  return e?.type === 'TOPIC_ALREADY_EXISTS' || ((e?.errors ?? []).every((x) => x.type === 'TOPIC_ALREADY_EXISTS') && (e?.errors?.length ?? 0) > 0);
+}

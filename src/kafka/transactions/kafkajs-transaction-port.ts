@@ -1,0 +1,221 @@
+/**
+ * The broker requests of the exactly-once writer (slot-transactions.ts) through kafkajs 2.2.4's
+ * internal cluster: the transaction coordinator of a transactional id
+ * (`findGroupCoordinator` with coordinator type 1), InitProducerId, AddPartitionsToTxn and
+ * EndTxn there, and Produce at each partition's leader through our produce request
+ * (../wire/produce-request.ts: the partition's producer fields and the transactional bit). The busy
+ * answers are asked again, as kafkajs's own eosManager and Java's TransactionManager do. Produce
+ * answers come per partition because `kafka` is made with a writer's connection behaviour
+ * (../wire/connection-behaviour.ts, as KafkajsClients makes it).
+ */
+import type { Kafka } from '../kafkajs';
+import type { OutboundItem } from '../../core/record';
+import { isRecordBatch, type Compression } from '../../core/ports/record-writer';
+import type { ProducerIdentity } from '../producer/producer-sequences';
+import type { StampedMessage } from '../wire/produce-request';
+import type { ProduceResponse } from '../wire/produce-response';
+import { COMPRESSION_CODES } from '../compression-codes';
+import type { PartitionAnswer, TransactionalPartition, TransactionPort } from './slot-transactions';
+
+const TRANSACTION_COORDINATOR = 1;
+/** Answers after which the same request goes again (after finding the coordinator again, for the last three). */
+const BUSY = new Set([
+  'CONCURRENT_TRANSACTIONS',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'GROUP_LOAD_IN_PROGRESS',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'COORDINATOR_NOT_AVAILABLE',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+  'NOT_COORDINATOR',
+  'NOT_COORDINATOR_FOR_GROUP',
+]);
+const BUSY_ATTEMPTS = 40;
+
+interface TxBroker {
+  initProducerId(request: { transactionalId: string; transactionTimeout: number }): Promise<{ producerId: string; producerEpoch: number }>;
+  addPartitionsToTxn(request: {
+    transactionalId: string;
+    producerId: number;
+    producerEpoch: number;
+    topics: readonly { topic: string; partitions: readonly number[] }[];
+  }): Promise<unknown>;
+  endTxn(request: { transactionalId: string; producerId: number; producerEpoch: number; transactionResult: boolean }): Promise<unknown>;
+  produce(request: {
+    transactionalId: string;
+    producerId: number;
+    producerEpoch: number;
+    acks: number;
+    timeout: number;
+    compression: number;
+    topicData: readonly { topic: string; partitions: readonly { partition: number; firstSequence: number; messages: readonly object[] }[] }[];
+  }): Promise<ProduceResponse>;
+}
+
+interface TxCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<TxBroker>;
+  /** Any broker the metadata names (the controller, as the metadata says), connected. */
+  findControllerBroker(): Promise<{ findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<unknown> }>;
+  addMultipleTargetTopics(topics: readonly string[]): Promise<void>;
+  refreshMetadata(): Promise<void>;
+  findLeaderForPartitions(topic: string, partitions: readonly number[]): Record<string, number[]>;
+  findBroker(request: { nodeId: string }): Promise<TxBroker>;
+}
+
+const CREATE_CLUSTER = 'private:Kafka:createCluster';
+
+export class KafkajsTransactionPort implements TransactionPort {
+  private connected: Promise<TxCluster> | undefined;
+  /** Each transactional id's coordinator, found once and again only after a request there failed. */
+  private readonly coordinators = new Map<string, Promise<TxBroker>>();
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly compression: Compression,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  async initProducerId(transactionalId: string, transactionTimeoutMs: number): Promise<ProducerIdentity> {
+    const result = await this.atCoordinator(transactionalId, (broker) => broker.initProducerId({ transactionalId, transactionTimeout: transactionTimeoutMs }));
+    return { producerId: Number(result.producerId), producerEpoch: result.producerEpoch };
+  }
+
+  async addPartitionsToTxn(
+    transactionalId: string,
+    identity: ProducerIdentity,
+    topics: readonly { topic: string; partitions: readonly number[] }[],
+  ): Promise<void> {
+    await this.atCoordinator(transactionalId, (broker) => broker.addPartitionsToTxn({ transactionalId, ...identity, topics }));
+  }
+
+  async endTxn(transactionalId: string, identity: ProducerIdentity, commit: boolean): Promise<void> {
+    await this.atCoordinator(transactionalId, (broker) => broker.endTxn({ transactionalId, ...identity, transactionResult: commit }));
+  }
+
+  async produce(transactionalId: string, identity: ProducerIdentity, partitions: readonly TransactionalPartition[]): Promise<PartitionAnswer[]> {
+    const cluster = await this.cluster();
+    const topics = [...new Set(partitions.map((p) => p.topic))];
+    try {
+      await cluster.addMultipleTargetTopics(topics);
+      const byLeader = new Map<string, TransactionalPartition[]>();
+      for (const topic of topics) {
+        const mine = partitions.filter((p) => p.topic === topic);
+        const leaders = cluster.findLeaderForPartitions(
+          topic,
+          mine.map((p) => p.partition),
+        );
+        for (const [leader, ids] of Object.entries(leaders)) {
+          const list = byLeader.get(leader) ?? [];
+          list.push(...mine.filter((p) => ids.includes(p.partition)));
+          byLeader.set(leader, list);
+        }
+      }
+      const answers = await Promise.all(
+        [...byLeader].map(async ([nodeId, parts]) => {
+          const broker = await cluster.findBroker({ nodeId });
+          // The port's connections report each partition's answer (../wire/connection-behaviour.ts).
+          const response = await broker.produce({
+            transactionalId,
+            ...identity,
+            acks: -1,
+            timeout: this.timeoutMs,
+            compression: COMPRESSION_CODES[this.compression],
+            topicData: topicData(parts),
+          });
+          return response.topics.flatMap((t) =>
+            t.partitions.map((p) => ({ topic: t.topicName, partition: p.partition, errorCode: p.errorCode, baseOffset: Number(p.baseOffset) })),
+          );
+        }),
+      );
+      return answers.flat();
+    } catch (error) {
+      // A leader moved, or a partition is new: the next try asks where they are now.
+      await cluster.refreshMetadata().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    const connected = this.connected;
+    this.connected = undefined;
+    this.coordinators.clear();
+    if (connected) await (await connected.catch(() => undefined))?.disconnect().catch(() => undefined);
+  }
+
+  private cluster(): Promise<TxCluster> {
+    this.connected ??= (async () => {
+      const symbol = Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER);
+      const factory = symbol === undefined ? undefined : (this.kafka as unknown as Record<symbol, unknown>)[symbol];
+      if (typeof factory !== 'function') throw new Error(`kafkajs no longer has ${CREATE_CLUSTER}; the pinned kafkajs version changed.`);
+      const cluster = (factory as (options: { allowAutoTopicCreation: boolean }) => TxCluster)({ allowAutoTopicCreation: false });
+      await cluster.connect();
+      return cluster;
+    })();
+    const connected = this.connected;
+    connected.catch(() => {
+      if (this.connected === connected) this.connected = undefined;
+    });
+    return connected;
+  }
+
+  /** A request at the transactional id's coordinator, found again and asked again while busy. */
+  private async atCoordinator<T>(transactionalId: string, request: (broker: TxBroker) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const cluster = await this.cluster();
+      let coordinator = this.coordinators.get(transactionalId);
+      if (coordinator === undefined) {
+        coordinator = findCoordinator(cluster, transactionalId);
+        this.coordinators.set(transactionalId, coordinator);
+      }
+      try {
+        return await request(await coordinator);
+      } catch (error) {
+        // The coordinator may have moved (or the connection broke): found again next time.
+        if (this.coordinators.get(transactionalId) === coordinator) this.coordinators.delete(transactionalId);
+        const type = (error as { type?: unknown }).type;
+        if (attempt >= BUSY_ATTEMPTS || typeof type !== 'string' || !BUSY.has(type)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** (attempt - 1), 1_000)));
+      }
+    }
+  }
+}
+
+/**
+ * The transaction coordinator of `transactionalId`. kafkajs 2.2.4 drops every broker's answer to
+ * FindCoordinator and says only "not found", which reads as a coordinator not elected yet (and is
+ * retried as an outage); when it does, one broker is asked again directly, so that a refusal
+ * (TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no DESCRIBE on the transactional id) is told as it is.
+ */
+async function findCoordinator(cluster: TxCluster, transactionalId: string): Promise<TxBroker> {
+  const request = { groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR };
+  try {
+    return await cluster.findGroupCoordinator(request);
+  } catch (error) {
+    if ((error as { name?: unknown }).name !== 'KafkaJSGroupCoordinatorNotFound') throw error;
+    const broker = await cluster.findControllerBroker().catch(() => undefined);
+    await broker?.findGroupCoordinator(request).catch((refusal: unknown) => {
+      if (/_AUTHORIZATION_FAILED$/.test(String((refusal as { type?: unknown }).type))) throw refusal;
+    });
+    throw error;
+  }
+}
+
+/** The produce request's topic data: each partition's first message carries its producer fields. */
+function topicData(parts: readonly TransactionalPartition[]) {
+  const byTopic = new Map<string, { partition: number; firstSequence: number; messages: object[] }[]>();
+  for (const part of parts) {
+    const messages = part.items.map(message);
+    const stamped: StampedMessage = { ...messages[0]!, producer: part.stamp };
+    messages[0] = stamped;
+    const list = byTopic.get(part.topic) ?? [];
+    list.push({ partition: part.partition, firstSequence: part.stamp.baseSequence, messages });
+    byTopic.set(part.topic, list);
+  }
+  return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
+}
+
+/** A record is the message itself (our encoder reads it as it is); a forwarded batch stands for its bytes. */
+function message(item: OutboundItem): object {
+  return isRecordBatch(item) ? { partition: item.partition, value: null, recordBatch: item.batch } : item;
+}
