@@ -4,12 +4,12 @@
  * its line, and the JSON Schema for editors.
  */
 export { isMm2PropertiesFile, loadPipelineFile, parsePipelineTexts, readPipelineFile, readTexts } from './load-pipeline-file';
-export { connectorSettings, isConnectorConfig, type ConnectorClassName, type ConnectorSettings } from './connector-file';
-export { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
-export type { ConnectorConfigText } from './parse-connector-configs';
-export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './convert-mm2-properties';
+export { connectorSettings, isConnectorConfig, type ConnectorClassName, type ConnectorSettings } from './mm2/connector-file';
+export { parseMm2Properties, type ParsedPipeline } from './mm2/parse-mm2-properties';
+export type { ConnectorConfigText } from './mm2/parse-connector-configs';
+export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './mm2/convert-mm2-properties';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
-export { pipelineJsonSchema, pipelineJsonSchemaText } from './pipeline-json-schema';
+export { pipelineJsonSchema, pipelineJsonSchemaText } from './json-schema/pipeline-json-schema';
 export {
   clusterSchema,
   defaultConfigsExclude,
@@ -18,7 +18,7 @@ export {
   flowSchema,
   pipelineFileSchema,
   DEFAULT_HTTP_LISTEN,
-} from './pipeline-schema';
+} from './schema/pipeline-schema';
 export type {
   BatchingConfig,
   BufferConfig,
@@ -41,7 +41,7 @@ export type {
   TopicSyncConfig,
   TransformStep,
 } from './pipeline-config';
-export { parseJavaProperties } from './java-properties';
+export { parseJavaProperties } from './mm2/java-properties';
 export { mskIamRegion } from './msk-iam-region';
 export { readPluginPackages, type PipelinePluginPackages } from './pipeline-plugin-packages';
 export {

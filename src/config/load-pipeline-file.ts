@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/errors';
 import { collectSecretValues } from '../core/secrets';
-import { isConnectorConfig } from './connector-file';
+import { isConnectorConfig } from './mm2/connector-file';
 import { describeFsError } from './describe-fs-error';
-import { parseConnectorConfigs, type ConnectorConfigText } from './parse-connector-configs';
+import { parseConnectorConfigs, type ConnectorConfigText } from './mm2/parse-connector-configs';
 import type { PipelineConfig } from './pipeline-config';
-import { parseMm2Properties, type ParsedPipeline } from './parse-mm2-properties';
+import { parseMm2Properties, type ParsedPipeline } from './mm2/parse-mm2-properties';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
 
 /** MM2's driver file (`connect-mirror-maker.sh mm2.properties`), told apart by its extension. */

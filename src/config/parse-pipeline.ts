@@ -10,11 +10,11 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import { LineCounter, isMap, parseDocument, type Node } from 'yaml';
 import { formatPath, isPlainObject } from './config-path';
-import { interpolateDocument } from './interpolate-document';
+import { interpolateDocument } from './interpolation/interpolate-document';
 import { IssueList } from './issue-list';
 import type { PipelineConfig } from './pipeline-config';
-import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
-import { createReferenceResolver } from './reference-resolver';
+import { pipelineSchemaNavigator } from './json-schema/pipeline-schema-navigator';
+import { createReferenceResolver } from './interpolation/reference-resolver';
 import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
 import { YamlLocator } from './yaml-locator';
 

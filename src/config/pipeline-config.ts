@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { TransformStep } from '../plugins';
-import type { clusterSchema, flowSchema, pipelineFileSchema } from './pipeline-schema';
+import type { clusterSchema, flowSchema, pipelineFileSchema } from './schema/pipeline-schema';
 
 type ParsedCluster = z.output<typeof clusterSchema>;
 type ParsedFlow = z.output<typeof flowSchema>;

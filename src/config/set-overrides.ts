@@ -8,7 +8,7 @@
 import { parseDocument } from 'yaml';
 import { didYouMean } from '../plugins';
 import { formatPath, isPlainObject, parsePath, type PathSegment } from './config-path';
-import type { SchemaNavigator } from './schema-navigator';
+import type { SchemaNavigator } from './json-schema/schema-navigator';
 
 export interface SetOverride {
   /** The path as typed, for messages: `flows.0.batching.max_records`. */

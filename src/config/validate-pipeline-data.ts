@@ -7,14 +7,14 @@
 import { basename, extname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { ConfigIssue } from '../core/errors';
 import { formatPath, hasPath, isPathPrefix, isPlainObject, parsePath, valueAtPath, type ConfigPath, type PathSegment } from './config-path';
-import { checkFlowLoops } from './check-flow-loops';
-import { checkPipelineSemantics } from './check-pipeline-semantics';
+import { checkFlowLoops } from './checks/check-flow-loops';
+import { checkPipelineSemantics } from './checks/check-pipeline-semantics';
 import { describeZodIssue } from './describe-zod-issue';
 import type { IssueList } from './issue-list';
 import { mergeFlowDefaults } from './merge-flow-defaults';
 import type { ClusterConfig, FlowConfig, PipelineConfig, SecurityConfig, TransformStep } from './pipeline-config';
-import { pipelineFileSchema, pipelineNamePattern } from './pipeline-schema';
-import { pipelineSchemaNavigator } from './pipeline-schema-navigator';
+import { pipelineFileSchema, pipelineNamePattern } from './schema/pipeline-schema';
+import { pipelineSchemaNavigator } from './json-schema/pipeline-schema-navigator';
 import { applySetOverride, isSetProblem, parseSetOverride, type SetOverride, type SetProblem } from './set-overrides';
 import type { SourcePosition } from './yaml-locator';
 import { CONVERTER_NAMES, type ConverterName, type FlowConverters } from '../plugins';

@@ -1,4 +1,4 @@
-import type { SchemaRegistryConfig } from '../config/schema-registry-schema';
+import type { SchemaRegistryConfig } from '../config/schema/schema-registry';
 import type { SchemaRegistrySettings } from '../registry/schema-registry-client';
 
 /** The HTTP client's settings of a flow's `schema_registry.source` or `.target`. */

@@ -2,7 +2,7 @@ import { Pipeline } from '../../pipeline/pipeline';
 import { loadPipeline } from '../../pipeline/load-pipeline';
 import { ConnectorControl } from '../../pipeline/connector-control';
 import { readTexts } from '../../config/load-pipeline-file';
-import { isConnectorConfig } from '../../config/connector-file';
+import { isConnectorConfig } from '../../config/mm2/connector-file';
 import { createLogger } from '../../telemetry/create-logger';
 import { describeOutages, flowLag, flowName } from '../../telemetry/flow-snapshot';
 import { serveHttp } from './serve-http';

@@ -1,0 +1,96 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, formatConfigIssue } from '../../core/errors';
+import { convertMm2Properties } from './convert-mm2-properties';
+import { parseMm2Properties } from './parse-mm2-properties';
+import { parsePipeline } from '../parse-pipeline';
+
+describe('convertMm2Properties', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mirrorflow-convert-'));
+    writeFileSync(join(dir, 'secrets.properties'), 'b.password=s3cr3t-value\nSRC_BROKERS=10.0.0.1:9092,10.0.0.2:9092\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Converts, then proves the YAML and the properties give the same pipeline. */
+  function convert(lines: readonly string[], env: Record<string, string> = {}): string {
+    const file = join(dir, 'mm2.properties');
+    const text = lines.join('\n');
+    const { yaml } = convertMm2Properties(text, file, { env, cwd: dir });
+    const fromYaml = parsePipeline(yaml, join(dir, 'elsewhere', 'copy.yaml'), { env });
+    assert.deepEqual(fromYaml, parseMm2Properties(text, file, { env, cwd: dir }).config);
+    return yaml;
+  }
+
+  it('writes the KIP example with a comment naming each key and the MM2 defaults that differ', () => {
+    const yaml = convert([
+      'clusters = primary, backup',
+      'primary.bootstrap.servers = a:9092',
+      'backup.bootstrap.servers = b:9092',
+      'primary->backup.enabled = true',
+      'primary->backup.topics = .*',
+    ]);
+    assert.match(yaml, /^# Converted from mm2\.properties by mirrorflow convert\./);
+    assert.match(yaml, /^name: mm2$/m);
+    assert.match(yaml, /bootstrap_servers: a:9092 # primary\.bootstrap\.servers \(line 2\)/);
+    assert.match(yaml, /refresh_interval_ms: 600000 # MM2 default: refresh\.topics\.interval\.seconds = 600/);
+    assert.match(yaml, /# primary->backup: replication, enabled by primary->backup\.enabled \(line 4\)/);
+    assert.match(yaml, /# backup->primary: heartbeats only/);
+    assert.match(yaml, /enabled: false # MM2 default: enabled = false/);
+  });
+
+  it('keeps references as references, with pipeline provider names and absolute paths, and never prints a secret', () => {
+    const yaml = convert([
+      'clusters = src, dst',
+      'config.providers = secrets',
+      'config.providers.secrets.class = org.apache.kafka.common.config.provider.FileConfigProvider',
+      'src.bootstrap.servers = ${secrets:secrets.properties:SRC_BROKERS}',
+      'dst.bootstrap.servers = 10.1.0.1:9092',
+      'dst.security.protocol = SASL_PLAINTEXT',
+      'dst.sasl.mechanism = SCRAM-SHA-512',
+      'dst.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username="mm2" password="${secrets:secrets.properties:b.password}";',
+      'src->dst.enabled = true',
+      'emit.heartbeats.enabled = false',
+    ]);
+    assert.ok(yaml.includes(`bootstrap_servers: \${file:${join(dir, 'secrets.properties')}:SRC_BROKERS}`));
+    assert.ok(yaml.includes(`password: \${file:${join(dir, 'secrets.properties')}:b.password} # dst.sasl.jaas.config (line 8)`));
+    assert.ok(!yaml.includes('s3cr3t') && !yaml.includes('10.0.0.1'));
+  });
+
+  it('converts without reading secrets when asked not to check, and says what it cannot convert', () => {
+    const lines = [
+      'clusters = a, b',
+      'config.providers = env',
+      'config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider',
+      'a.bootstrap.servers = ${env:A_BROKERS}',
+      'b.bootstrap.servers = h:2',
+      'a->b.enabled = true',
+    ];
+    assert.throws(() => convertMm2Properties(lines.join('\n'), 'mm2.properties', { env: {} }), /environment variable A_BROKERS is not set/);
+    const { yaml } = convertMm2Properties(lines.join('\n'), 'mm2.properties', { env: {}, check: false });
+    assert.match(yaml, /bootstrap_servers: \$\{env:A_BROKERS\}/);
+
+    const whole = [
+      ...lines,
+      'b.security.protocol = SASL_PLAINTEXT',
+      'b.sasl.mechanism = PLAIN',
+      'b.sasl.jaas.config = ${env:JAAS}',
+      'emit.checkpoints.interval.seconds = ${env:EVERY}',
+    ];
+    assert.throws(
+      () => convertMm2Properties(whole.join('\n'), 'mm2.properties', { env: {}, check: false }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.issues.map(formatConfigIssue), [
+          'mm2.properties:9:22: comes whole from a ${…} reference, and convert cannot take the user and password out of it without printing them at b.sasl.jaas.config (write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}")',
+          'mm2.properties:10:37: comes from a ${…} reference, and convert needs its value to convert seconds to milliseconds at emit.checkpoints.interval.seconds (write the value in the file, or write this part of the pipeline by hand)',
+        ]);
+        return true;
+      },
+    );
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, formatConfigIssue } from '../../core/errors';
+import { parseConnectorConfigs } from './parse-connector-configs';
+import { convertConnectorConfigs } from './convert-mm2-properties';
+import type { ParsedPipeline } from './parse-mm2-properties';
+
+const SOURCE = [
+  'name = mm2-source',
+  'connector.class = org.apache.kafka.connect.mirror.MirrorSourceConnector',
+  'tasks.max = 4',
+  'topics = orders.*',
+  'source.cluster.alias = upstream',
+  'target.cluster.alias = downstream',
+  'source.cluster.bootstrap.servers = 127.0.0.1:9092',
+  'target.cluster.bootstrap.servers = 127.0.0.1:9093',
+  'key.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
+  'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
+].join('\n');
+
+const CHECKPOINT_POST = JSON.stringify(
+  {
+    name: 'mm2-checkpoint',
+    config: {
+      'connector.class': 'MirrorCheckpointConnector',
+      'source.cluster.alias': 'upstream',
+      'target.cluster.alias': 'downstream',
+      'source.cluster.bootstrap.servers': '127.0.0.1:9092',
+      'target.cluster.bootstrap.servers': '127.0.0.1:9093',
+      groups: 'billing.*',
+      'emit.checkpoints.interval.seconds': 5,
+    },
+  },
+  null,
+  2,
+);
+
+const HEARTBEAT_PUT = JSON.stringify(
+  {
+    'connector.class': 'org.apache.kafka.connect.mirror.MirrorHeartbeatConnector',
+    'source.cluster.alias': 'upstream',
+    'target.cluster.alias': 'downstream',
+    'target.cluster.bootstrap.servers': '127.0.0.1:9093',
+  },
+  null,
+  2,
+);
+
+function parse(files: Record<string, string>): ParsedPipeline {
+  return parseConnectorConfigs(
+    Object.entries(files).map(([file, text]) => ({ file, text })),
+    { env: {} },
+  );
+}
+
+function problems(files: Record<string, string>): string[] {
+  try {
+    parse(files);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    throw error;
+  }
+  assert.fail('expected problems');
+}
+
+const parts = (parsed: ParsedPipeline) =>
+  parsed.config.flows.map((f) => [f.name, f.enabled, f.checkpoints.enabled, f.heartbeats.enabled, f.offset_syncs.enabled]);
+
+describe('parseConnectorConfigs', () => {
+  it('a source connector alone replicates, with offset syncs for a checkpoint connector elsewhere, and no checkpoints or heartbeats', () => {
+    const parsed = parse({ 'source.properties': SOURCE });
+    assert.deepEqual(parts(parsed), [['upstream->downstream', true, false, false, true]]);
+    const flow = parsed.config.flows[0]!;
+    assert.deepEqual(flow.topics, ['orders.*']);
+    assert.deepEqual(parsed.config.clusters['upstream']?.bootstrap_servers, ['127.0.0.1:9092']);
+    assert.deepEqual(parsed.config.clusters['downstream']?.bootstrap_servers, ['127.0.0.1:9093']);
+    // tasks.max is the slot count of an exactly-once flow (at least once, it has no effect).
+    assert.equal(flow.tasks, 4);
+    assert.equal(flow.delivery, 'at_least_once');
+    assert.deepEqual(parsed.warnings.map(formatConfigIssue), []);
+  });
+
+  it('source, checkpoint (POST form) and heartbeat (PUT form) connectors of one pair make one flow with every part', () => {
+    const parsed = parse({ 'source.properties': SOURCE, 'checkpoint.json': CHECKPOINT_POST, 'heartbeat.json': HEARTBEAT_PUT });
+    assert.deepEqual(parts(parsed), [['upstream->downstream', true, true, true, true]]);
+    const flow = parsed.config.flows[0]!;
+    assert.deepEqual(flow.checkpoints.groups, ['billing.*']);
+    assert.equal(flow.checkpoints.interval_ms, 5000);
+  });
+
+  it('a heartbeat connector alone emits heartbeats only; the default target alias is "target", as in MM2', () => {
+    // MM2's heartbeat connector never connects to the source; mirrorflow still asks every cluster for its servers.
+    const heartbeat = [
+      'connector.class = MirrorHeartbeatConnector',
+      'source.cluster.alias = upstream',
+      'source.cluster.bootstrap.servers = 127.0.0.1:9092',
+      'target.cluster.bootstrap.servers = 127.0.0.1:9093',
+    ];
+    const parsed = parse({ 'heartbeat.properties': heartbeat.join('\n') });
+    assert.deepEqual(parts(parsed), [['upstream->target', false, false, true, true]]);
+  });
+
+  it('converts to YAML whose comments name the file and line of each value', () => {
+    const converted = convertConnectorConfigs(
+      [
+        { file: 'source.properties', text: SOURCE },
+        { file: 'heartbeat.json', text: HEARTBEAT_PUT },
+      ],
+      { env: {} },
+    );
+    assert.match(converted.yaml, /bootstrap_servers: 127\.0\.0\.1:9092 # source\.cluster\.bootstrap\.servers \(source\.properties line 7\)/);
+    assert.match(converted.yaml, /- orders\.\* # topics \(source\.properties line 4\)|topics: .*# topics \(source\.properties line 4\)/);
+  });
+
+  it('names the file, line and key of each problem', () => {
+    assert.deepEqual(
+      problems({
+        'source.properties': SOURCE.replace(
+          'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
+          'value.converter = org.apache.kafka.connect.json.JsonConverter',
+        ),
+        'checkpoint.json': CHECKPOINT_POST.replace('"127.0.0.1:9093"', '"127.0.0.1:9999"'),
+      }),
+      [
+        'checkpoint.json:8:41: differs from source.properties:8 (target.cluster.bootstrap.servers = 127.0.0.1:9093) at target.cluster.bootstrap.servers (the connectors of one flow, and of one cluster, share one value of each setting in mirrorflow)',
+      ],
+    );
+    assert.deepEqual(
+      problems({
+        'source.properties': SOURCE.replace(
+          'value.converter = org.apache.kafka.connect.converters.ByteArrayConverter',
+          'value.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter',
+        ),
+      }),
+      [
+        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter)",
+      ],
+    );
+    assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [
+      "bad.json:1:45: MirrorSinkConnector is not one of MM2's connectors: mirrorflow runs MirrorSourceConnector, MirrorCheckpointConnector and MirrorHeartbeatConnector at connector.class",
+    ]);
+    assert.deepEqual(problems({ 'no-alias.properties': 'connector.class = MirrorSourceConnector\ntopics = .*' }), [
+      'no-alias.properties: missing required key source.cluster.alias (name the source cluster, e.g. source.cluster.alias = primary)',
+    ]);
+    assert.deepEqual(problems({ 'array.json': '{"connector.class": "MirrorSourceConnector", "topics": ["a"]}' }), [
+      'array.json:1:56: must be a string at topics (Connect configs hold text values, e.g. "tasks.max": "1")',
+    ]);
+    const checkpointAlone = problems({ 'checkpoint.json': CHECKPOINT_POST });
+    assert.equal(checkpointAlone.length, 1);
+    assert.match(
+      checkpointAlone[0]!,
+      /^checkpoint\.json:4:24: a MirrorCheckpointConnector without the MirrorSourceConnector of upstream->downstream is not supported yet/,
+    );
+  });
+});
