@@ -10,15 +10,11 @@ export type { ConnectorConfigText } from './mm2/parse-connector-configs';
 export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './mm2/convert-mm2-properties';
 export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './json-schema/pipeline-json-schema';
-export {
-  clusterSchema,
-  defaultConfigsExclude,
-  defaultTopicsExclude,
-  flowDefaultsSchema,
-  flowSchema,
-  pipelineFileSchema,
-  DEFAULT_HTTP_LISTEN,
-} from './schema/pipeline-schema';
+export { clusterSchema } from './schema/clusters';
+export { defaultConfigsExclude } from './schema/topic-sync';
+export { defaultTopicsExclude, flowDefaultsSchema, flowSchema } from './schema/flows';
+export { pipelineFileSchema } from './schema/pipeline-schema';
+export { DEFAULT_HTTP_LISTEN } from './schema/http';
 export type {
   BatchingConfig,
   BufferConfig,

@@ -6,7 +6,9 @@
  */
 import type { z } from 'zod';
 import type { TransformStep } from '../plugins';
-import type { clusterSchema, flowSchema, pipelineFileSchema } from './schema/pipeline-schema';
+import type { clusterSchema } from './schema/clusters';
+import type { flowSchema } from './schema/flows';
+import type { pipelineFileSchema } from './schema/pipeline-schema';
 
 type ParsedCluster = z.output<typeof clusterSchema>;
 type ParsedFlow = z.output<typeof flowSchema>;

@@ -3,7 +3,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { HttpServer, FlowSnapshot, ListenAddress } from '../../telemetry';
 import { parseListenAddress } from '../../telemetry/http-server';
 import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
-import { DEFAULT_HTTP_LISTEN } from '../../config/schema/pipeline-schema';
+import { DEFAULT_HTTP_LISTEN } from '../../config/schema/http';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */

@@ -12,7 +12,7 @@
 import type { ConfigIssue } from '../../core/errors';
 import type { ConnectorFile, ConnectorRole } from './connector-file';
 import type { Mm2Entry, Mm2Property } from './mm2-document';
-import { clusterAliasPattern } from '../schema/pipeline-schema';
+import { clusterAliasPattern } from '../schema/clusters';
 
 /** MirrorConnectorConfig's default target alias. */
 const TARGET_ALIAS_DEFAULT = 'target';

@@ -6,7 +6,7 @@
  * properties file must behave as it did under MM2.
  */
 import type { PathSegment } from '../config-path';
-import { MAX_IN_FLIGHT } from '../schema/pipeline-schema';
+import { MAX_IN_FLIGHT } from '../schema/producer';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
 import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';

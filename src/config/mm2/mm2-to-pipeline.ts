@@ -12,7 +12,7 @@ import { mapFlow } from './mm2-flow-mapping';
 import { checkKey } from './mm2-key-check';
 import { splitList } from './mm2-providers';
 import { Mm2Values } from './mm2-values';
-import { clusterAliasPattern } from '../schema/pipeline-schema';
+import { clusterAliasPattern } from '../schema/clusters';
 
 export interface Mm2Input {
   /** The file's entries in order, with the value to use for each (after `--set` ones were added). */

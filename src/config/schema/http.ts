@@ -1,0 +1,24 @@
+/** `http`: the HTTP endpoints of the running process (metrics, health, readiness, status). */
+import { z } from 'zod';
+
+/** Default of `http.listen`: loopback only, and not Kafka Connect's 8083, so MM2 can run beside it. */
+export const DEFAULT_HTTP_LISTEN = '127.0.0.1:9464';
+
+export const httpSchema = z
+  .strictObject({
+    listen: z
+      .string()
+      .regex(/^(off|(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5})$/, { error: 'must be HOST:PORT (e.g. 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464) or off' })
+      .refine((v) => v === 'off' || Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
+      .optional()
+      .describe(
+        "Address of the HTTP endpoints (a status page at `/`, `/metrics` for Prometheus, `/healthz`, `/ready`, `/status`, and a subset of Kafka Connect's REST API), as HOST:PORT, or `off`. Unset: `127.0.0.1:9464` (loopback only; 9464 rather than Connect's 8083 so both can run on one host), and when another process of the host holds it, the next free port of 9465-9479 (then any), said in the log, in `/status` and by `mirrorflow status`, so several processes of a pipeline can share a host. An address set here or with `mirrorflow run --http` (which overrides it) is used as given: in use, the run ends. MM2: `listeners` (Connect REST, http://:8083).",
+      ),
+    connect_api: z
+      .enum(['read_only', 'read_write'])
+      .default('read_only')
+      .describe(
+        "What the Connect-style `/connectors` routes allow. `read_only` answers the write routes (PUT config, pause, resume, DELETE, restart) with 405. `read_write` lets anyone who reaches the listener change, pause, stop and restart replication, with no authentication: keep `listen` on loopback (or behind a proxy that authenticates). `mirrorflow run --connect-api` overrides it. MM2: none (a Connect worker's REST API always takes writes).",
+      ),
+  })
+  .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');
