@@ -1,7 +1,7 @@
 import type { PipelineConfig } from '../config';
 import { KafkaAuthorizationError } from '../core/errors';
 import { principalOf } from '../kafka';
-import { toClusterConnection } from './cluster-connection';
+import { toClusterConnection } from './wiring/cluster-connection';
 
 /**
  * An authorization failure names the principal that was refused, as Kafka's default principal

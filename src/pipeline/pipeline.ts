@@ -11,11 +11,11 @@ import { KafkajsClients } from '../kafka';
 import type { FlowStatus } from '../flow/flow-status';
 import { unlessFinished } from './flow-migration';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
-import { toClusterConnection } from './cluster-connection';
+import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
-import { flowContainer, pipelineContainer } from './flow-container';
+import { flowContainer, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
-import { PipelineConfigToken } from './tokens';
+import { PipelineConfigToken } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
 import { buildRunningFlow, runFlow, runningFlows, type RunningFlow } from './run-flow';
 

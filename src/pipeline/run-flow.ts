@@ -13,7 +13,7 @@ import { HeartbeatFlow } from '../flow/heartbeat-flow';
 import { AclSync } from '../flow/acl-sync';
 import { whileElected } from '../flow/elected-jobs';
 import { ReplicationPolicy } from '../policy';
-import { flowContainer } from './flow-container';
+import { flowContainer } from './wiring/flow-container';
 import { MigrationWatch } from './flow-migration';
 import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
 

@@ -19,7 +19,7 @@ import {
   type TransformChain,
   type TransformStep,
 } from '../../plugins';
-import { flowReplicationPolicy } from '../flow-policy';
+import { flowReplicationPolicy } from '../wiring/flow-policy';
 import { loadPipeline } from '../load-pipeline';
 
 export interface PipelineTestOptions {

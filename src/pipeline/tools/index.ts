@@ -12,7 +12,7 @@ export {
   type ReadOptions,
 } from './mirror-client';
 export * as remoteTopology from './remote-topology';
-export { flowReplicationPolicy } from '../flow-policy';
+export { flowReplicationPolicy } from '../wiring/flow-policy';
 export { PipelineTools, type OpenPipelineToolsOptions, type DirectionRequest, type FlowDirection } from './pipeline-tools';
 export { translateOffsets, type TranslateOffsetsRequest, type TranslateOffsetsResult, type GroupTranslation } from './translate-offsets';
 export { describeUpstream, type UpstreamRequest, type UpstreamCluster, type ClusterUpstream } from './upstream-clusters';

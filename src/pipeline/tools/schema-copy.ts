@@ -20,8 +20,8 @@ import { SchemaIdTranslation } from '../../flow/schema-id-translation';
 import { httpSchemaRegistry } from '../../registry/schema-registry-client';
 import { topicAfterTransforms } from '../../plugins';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
-import { flowReplicationPolicy } from '../flow-policy';
-import { registrySettings } from '../registry-settings';
+import { flowReplicationPolicy } from '../wiring/flow-policy';
+import { registrySettings } from '../wiring/registry-settings';
 import { ToolUsageError } from './tool-errors';
 
 export interface SchemaCopyRequest {

@@ -1,12 +1,12 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../config';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
-import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, shouldReplicateTopic } from '../policy';
-import { topicAfterTransforms } from '../plugins';
-import { FlowStatus } from '../flow/flow-status';
-import { TopicConfigSync, TopicConfigSyncOptions } from '../flow/topic-config-sync';
+import type { FlowConfig } from '../../config';
+import { Logger } from '../../core/ports/logger';
+import { Scheduler } from '../../core/ports/scheduler';
+import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
+import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
+import { topicAfterTransforms } from '../../plugins';
+import { FlowStatus } from '../../flow/flow-status';
+import { TopicConfigSync, TopicConfigSyncOptions } from '../../flow/topic-config-sync';
 
 /** The flow's config property filter: `configs_exclude` and `use_defaults_from` (MM2's DefaultConfigPropertyFilter). */
 export function flowConfigFilter(flow: FlowConfig): DefaultConfigPropertyFilter {

@@ -8,12 +8,12 @@
  * alter or commit.
  */
 import { firstValueFrom } from 'rxjs';
-import type { FlowConfig, PipelineConfig } from '../config';
-import { describeError } from '../core/errors';
-import type { KafkaClients } from '../core/ports/kafka-clients';
-import type { TopicDescription } from '../core/ports/cluster-admin';
-import { DefaultGroupFilter, DefaultTopicFilter, createReplicationPolicy, shouldReplicateTopic, type ReplicationPolicy } from '../policy';
-import { progressTopicName } from './flow-names';
+import type { FlowConfig, PipelineConfig } from '../../config';
+import { describeError } from '../../core/errors';
+import type { KafkaClients } from '../../core/ports/kafka-clients';
+import type { TopicDescription } from '../../core/ports/cluster-admin';
+import { DefaultGroupFilter, DefaultTopicFilter, createReplicationPolicy, shouldReplicateTopic, type ReplicationPolicy } from '../../policy';
+import { progressTopicName } from '../flow-names';
 
 export interface ClusterPlan {
   readonly alias: string;

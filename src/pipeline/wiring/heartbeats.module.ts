@@ -1,12 +1,12 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../config';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
-import { TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { HeartbeatsWriter, type RecordWriter } from '../core/ports/record-writer';
-import { ReplicationPolicy } from '../policy';
-import { FlowStatus } from '../flow/flow-status';
-import { HeartbeatFlow, HeartbeatFlowParts } from '../flow/heartbeat-flow';
+import type { FlowConfig } from '../../config';
+import { Logger } from '../../core/ports/logger';
+import { Scheduler } from '../../core/ports/scheduler';
+import { TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
+import { HeartbeatsWriter, type RecordWriter } from '../../core/ports/record-writer';
+import { ReplicationPolicy } from '../../policy';
+import { FlowStatus } from '../../flow/flow-status';
+import { HeartbeatFlow, HeartbeatFlowParts } from '../../flow/heartbeat-flow';
 
 /** MM2's MirrorHeartbeatConnector for this flow's pair: (source, target) heartbeats on the target. */
 export function heartbeatsModule(flow: FlowConfig): ContainerModule {

@@ -1,5 +1,5 @@
-import type { SchemaRegistryConfig } from '../config/schema/schema-registry';
-import type { SchemaRegistrySettings } from '../registry/schema-registry-client';
+import type { SchemaRegistryConfig } from '../../config/schema/schema-registry';
+import type { SchemaRegistrySettings } from '../../registry/schema-registry-client';
 
 /** The HTTP client's settings of a flow's `schema_registry.source` or `.target`. */
 export function registrySettings(registry: SchemaRegistryConfig['source']): SchemaRegistrySettings {

@@ -1,8 +1,8 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../config';
-import { Logger } from '../core/ports/logger';
-import { ReplicationPolicy } from '../policy';
-import { FlowStatus } from '../flow/flow-status';
+import type { FlowConfig } from '../../config';
+import { Logger } from '../../core/ports/logger';
+import { ReplicationPolicy } from '../../policy';
+import { FlowStatus } from '../../flow/flow-status';
 import { FlowConfigToken } from './tokens';
 import { flowReplicationPolicy } from './flow-policy';
 import { flowClientsModule } from './flow-clients.module';

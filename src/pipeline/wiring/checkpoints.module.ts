@@ -1,16 +1,16 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig, PipelineConfig } from '../config';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
-import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { CheckpointsReader, OffsetSyncsReader, type TopicReader } from '../core/ports/record-source';
-import { CheckpointsWriter, type RecordWriter } from '../core/ports/record-writer';
-import { ReplicationPolicy, DefaultGroupFilter, DefaultTopicFilter } from '../policy';
-import { FlowStatus } from '../flow/flow-status';
-import { CheckpointFlow, CheckpointFlowParts } from '../flow/checkpoint-flow';
-import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from './flow-names';
+import type { FlowConfig, PipelineConfig } from '../../config';
+import { Logger } from '../../core/ports/logger';
+import { Scheduler } from '../../core/ports/scheduler';
+import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
+import { CheckpointsReader, OffsetSyncsReader, type TopicReader } from '../../core/ports/record-source';
+import { CheckpointsWriter, type RecordWriter } from '../../core/ports/record-writer';
+import { ReplicationPolicy, DefaultGroupFilter, DefaultTopicFilter } from '../../policy';
+import { FlowStatus } from '../../flow/flow-status';
+import { CheckpointFlow, CheckpointFlowParts } from '../../flow/checkpoint-flow';
+import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
 import { PipelineConfigToken } from './tokens';
-import { MigrationWatch } from '../flow/migration-state';
+import { MigrationWatch } from '../../flow/migration-state';
 
 /**
  * MM2's MirrorCheckpointConnector. Loaded only for a flow that writes checkpoints and has offset

@@ -8,10 +8,10 @@
  * drift nor an error (the sync turns itself off for the flow in that case too).
  */
 import { firstValueFrom } from 'rxjs';
-import type { ClusterAdmin } from '../core/ports/cluster-admin';
-import { SecurityDisabledError, topicAclKey, type TopicAcl } from '../core/ports/topic-acl';
-import type { AclSkipReason } from '../flow/acl-sync-status';
-import { planTopicAcls } from '../flow/topic-acl-plan';
+import type { ClusterAdmin } from '../../core/ports/cluster-admin';
+import { SecurityDisabledError, topicAclKey, type TopicAcl } from '../../core/ports/topic-acl';
+import type { AclSkipReason } from '../../flow/acl-sync-status';
+import { planTopicAcls } from '../../flow/topic-acl-plan';
 
 export type AclDiff =
   | {

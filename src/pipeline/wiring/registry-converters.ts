@@ -10,7 +10,7 @@ import {
   type RegistryConverter,
   type RegistryConverterName,
   type RegistryConverters,
-} from '../plugins';
+} from '../../plugins';
 
 /** DI token of the flow's RegistryConverters, bound only when a side has one and the flow has a schema_registry. */
 export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConverters');

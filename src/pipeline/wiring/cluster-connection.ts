@@ -1,5 +1,5 @@
-import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
-import { mskIamRegion, type ClusterConfig, type SaslConfig, type SecurityConfig, type SslConfig } from '../config';
+import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../../core/cluster';
+import { mskIamRegion, type ClusterConfig, type SaslConfig, type SecurityConfig, type SslConfig } from '../../config';
 
 /** The adapters' view of a cluster from its pipeline config. */
 export function toClusterConnection(cluster: ClusterConfig): ClusterConnection {

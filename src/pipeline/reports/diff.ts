@@ -12,13 +12,13 @@
  * own defaults) are reported as kept; `strict` counts them as drift too.
  */
 import { firstValueFrom } from 'rxjs';
-import type { FlowConfig, PipelineConfig } from '../config';
-import { ClusterUnavailableError } from '../core/errors';
-import type { KafkaClients } from '../core/ports/kafka-clients';
-import type { TopicDescription } from '../core/ports/cluster-admin';
-import { DefaultTopicFilter, compareTopicConfigs, shouldReplicateTopic, type ConfigDifference } from '../policy';
-import { flowReplicationPolicy } from './flow-policy';
-import { flowConfigFilter } from './config-sync.module';
+import type { FlowConfig, PipelineConfig } from '../../config';
+import { ClusterUnavailableError } from '../../core/errors';
+import type { KafkaClients } from '../../core/ports/kafka-clients';
+import type { TopicDescription } from '../../core/ports/cluster-admin';
+import { DefaultTopicFilter, compareTopicConfigs, shouldReplicateTopic, type ConfigDifference } from '../../policy';
+import { flowReplicationPolicy } from '../wiring/flow-policy';
+import { flowConfigFilter } from '../wiring/config-sync.module';
 import { diffTopicAcls, type AclDiff } from './diff-acls';
 
 export interface TopicDiff {

@@ -1,13 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { of, throwError } from 'rxjs';
-import type { ClusterAdmin, TopicDescription } from '../core/ports/cluster-admin';
-import type { KafkaClients } from '../core/ports/kafka-clients';
-import { SecurityDisabledError, type TopicAcl } from '../core/ports/topic-acl';
-import { parsePipeline } from '../config';
+import type { ClusterAdmin, TopicDescription } from '../../core/ports/cluster-admin';
+import type { KafkaClients } from '../../core/ports/kafka-clients';
+import { SecurityDisabledError, type TopicAcl } from '../../core/ports/topic-acl';
+import { parsePipeline } from '../../config';
 import { diffPipeline } from './diff';
 import { formatDiff } from './diff-report';
-import { topicAcl as acl } from '../flow/topic-acl-fixture';
+import { topicAcl as acl } from '../../flow/topic-acl-fixture';
 
 interface FakeCluster {
   readonly topics: readonly TopicDescription[];

@@ -1,5 +1,5 @@
-import type { FlowConfig } from '../config';
-import { createReplicationPolicy, type ReplicationPolicy } from '../policy';
+import type { FlowConfig } from '../../config';
+import { createReplicationPolicy, type ReplicationPolicy } from '../../policy';
 
 /** The replication policy that names a flow's remote and internal topics, from its configuration. */
 export function flowReplicationPolicy(flow: FlowConfig): ReplicationPolicy {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeline } from '../config';
+import { parsePipeline } from '../../config';
 import { writesInFlight } from './writes-in-flight';
 
 const flowWith = (settings: string) =>

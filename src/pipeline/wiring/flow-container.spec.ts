@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Observable, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray } from 'rxjs';
-import { SourceAdmin, TargetAdmin, type ClusterAdmin, type NewTopic, type TopicDescription } from '../core/ports/cluster-admin';
-import type { KafkaClients } from '../core/ports/kafka-clients';
-import { silentLogger } from '../core/ports/logger';
-import { ProgressReader, SourceRecords, type ConsumeOptions, type RecordSource, type TopicReader } from '../core/ports/record-source';
-import { ProgressWriter, ReplicationWriter, type OutboundItem, type OutboundRecord, type RecordWriter } from '../core/ports/record-writer';
-import type { KafkaRecord, SourceBatch } from '../core/record';
-import { parsePipeline } from '../config';
-import { createPluginRegistry } from '../plugins';
-import { FlowStatus } from '../flow/flow-status';
-import { ReplicationFlow } from '../flow/replication-flow';
+import { SourceAdmin, TargetAdmin, type ClusterAdmin, type NewTopic, type TopicDescription } from '../../core/ports/cluster-admin';
+import type { KafkaClients } from '../../core/ports/kafka-clients';
+import { silentLogger } from '../../core/ports/logger';
+import { ProgressReader, SourceRecords, type ConsumeOptions, type RecordSource, type TopicReader } from '../../core/ports/record-source';
+import { ProgressWriter, ReplicationWriter, type OutboundItem, type OutboundRecord, type RecordWriter } from '../../core/ports/record-writer';
+import type { KafkaRecord, SourceBatch } from '../../core/record';
+import { parsePipeline } from '../../config';
+import { createPluginRegistry } from '../../plugins';
+import { FlowStatus } from '../../flow/flow-status';
+import { ReplicationFlow } from '../../flow/replication-flow';
 import { flowContainer, pipelineContainer } from './flow-container';
 
 /** Clients that fail on every call: a port the test forgot to rebind shows up as this error. */

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../config';
-import { KafkaClients } from '../core/ports/kafka-clients';
-import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
+import type { FlowConfig } from '../../config';
+import { KafkaClients } from '../../core/ports/kafka-clients';
+import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
 import {
   CheckpointsReader,
   OffsetSyncsReader,
@@ -11,7 +11,7 @@ import {
   TargetRecordLookup,
   type RecordSource,
   type TopicReader,
-} from '../core/ports/record-source';
+} from '../../core/ports/record-source';
 import {
   CheckpointsWriter,
   DeadLetterWriter,
@@ -20,12 +20,12 @@ import {
   ProgressWriter,
   ReplicationWriter,
   type RecordWriter,
-} from '../core/ports/record-writer';
-import { SlotTransactions } from '../core/ports/slot-transactions';
+} from '../../core/ports/record-writer';
+import { SlotTransactions } from '../../core/ports/slot-transactions';
 import { FlowConfigToken, PipelineConfigToken } from './tokens';
 import { writesInFlight } from './writes-in-flight';
-import { flowGroupId, offsetSyncsPlace } from './flow-names';
-import type { PipelineConfig } from '../config';
+import { flowGroupId, offsetSyncsPlace } from '../flow-names';
+import type { PipelineConfig } from '../../config';
 
 /**
  * How long a transaction of an exactly-once flow may stay open before the target's coordinator

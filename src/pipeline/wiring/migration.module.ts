@@ -1,11 +1,11 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig, PipelineConfig } from '../config';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
-import { TargetAdmin, type ClusterAdmin } from '../core/ports/cluster-admin';
-import { ProgressReader, type TopicReader } from '../core/ports/record-source';
-import { MigrationWatch } from '../flow/migration-state';
-import { flowGroupId, migrationTopicName } from './flow-names';
+import type { FlowConfig, PipelineConfig } from '../../config';
+import { Logger } from '../../core/ports/logger';
+import { Scheduler } from '../../core/ports/scheduler';
+import { TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
+import { ProgressReader, type TopicReader } from '../../core/ports/record-source';
+import { MigrationWatch } from '../../flow/migration-state';
+import { flowGroupId, migrationTopicName } from '../flow-names';
 import { PipelineConfigToken } from './tokens';
 
 /** How often a running flow looks for a `mirrorflow migrate finish` of its own. */

@@ -1,7 +1,7 @@
-import type { ClusterConnection } from '../core/cluster';
-import type { KafkaClients } from '../core/ports/kafka-clients';
-import type { Logger } from '../core/ports/logger';
-import { KafkajsClients } from '../kafka';
+import type { ClusterConnection } from '../../core/cluster';
+import type { KafkaClients } from '../../core/ports/kafka-clients';
+import type { Logger } from '../../core/ports/logger';
+import { KafkajsClients } from '../../kafka';
 
 /** Kafka clients for tools outside a pipeline (the demo, `plan`): the same adapters flows use. */
 export function createKafkaClients(clusters: readonly ClusterConnection[], logger: Logger, clientIdPrefix = 'mirrorflow'): KafkaClients {

@@ -5,8 +5,8 @@
  * create and those it does not copy, and a last line with the counts. Drift is marked ✗,
  * differences kept on purpose and ACLs not copied ·.
  */
-import type { TopicAcl } from '../core/ports/topic-acl';
-import type { AclSkipReason } from '../flow/acl-sync-status';
+import type { TopicAcl } from '../../core/ports/topic-acl';
+import type { AclSkipReason } from '../../flow/acl-sync-status';
 import type { AclDiff } from './diff-acls';
 import type { FlowDiff, PipelineDiff, TopicDiff } from './diff';
 import { isDrift } from './diff';

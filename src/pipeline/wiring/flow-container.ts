@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import type { FlowConfig, PipelineConfig } from '../config';
-import { KafkaClients } from '../core/ports/kafka-clients';
-import { Logger } from '../core/ports/logger';
-import { Scheduler } from '../core/ports/scheduler';
-import { PluginRegistry } from '../plugins';
+import type { FlowConfig, PipelineConfig } from '../../config';
+import { KafkaClients } from '../../core/ports/kafka-clients';
+import { Logger } from '../../core/ports/logger';
+import { Scheduler } from '../../core/ports/scheduler';
+import { PluginRegistry } from '../../plugins';
 import { flowModules } from './flow.module';
 import { PipelineConfigToken } from './tokens';
 
