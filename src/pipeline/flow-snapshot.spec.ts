@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FlowBatch, MirrorRecord } from '../core/record';
-import { FlowStatus } from '../flow/flow-status';
+import { FlowStatus } from '../flow/status/flow-status';
 import { toFlowSnapshot } from './flow-snapshot';
 import { silentLogger } from '../core/ports/logger';
 

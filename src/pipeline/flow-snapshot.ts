@@ -1,5 +1,5 @@
 import { topicPartitionKey } from '../core/record';
-import type { FlowStatus } from '../flow/flow-status';
+import type { FlowStatus } from '../flow/status/flow-status';
 import type { FlowSnapshot, HeartbeatState } from '../telemetry/flow-snapshot';
 
 /**

@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from '../core/ports/logger';
 import type { Scheduler } from '../core/ports/scheduler';
 import { PluginRegistry, TransformChain } from '../plugins';
 import { KafkajsClients } from '../kafka';
-import type { FlowStatus } from '../flow/flow-status';
+import type { FlowStatus } from '../flow/status/flow-status';
 import { unlessFinished } from './flow-migration';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './wiring/cluster-connection';

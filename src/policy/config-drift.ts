@@ -1,6 +1,6 @@
 /**
  * One remote topic's configs against its source's: what the periodic config sync changes, and
- * why the differences it leaves are left. Both the sync (`src/flow/topic-config-sync.ts`) and
+ * why the differences it leaves are left. Both the sync (`src/flow/topics/topic-config-sync.ts`) and
  * `mirrorflow diff` use it, so the report says exactly what the sync would do.
  *
  * The operations are MM2's (`MirrorSourceConnector.syncTopicConfigs`, see `alterConfigOps`), but

@@ -10,7 +10,7 @@ import { registerCodecs } from '../../src/kafka/codecs';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { GroupOffset, GroupState } from '../../src/core/ports/cluster-admin';
 import { type Checkpoint, decodeCheckpoint, decodeHeartbeat, type Heartbeat } from '../../src/formats';
-import { CheckpointStore } from '../../src/flow/checkpoint-store';
+import { CheckpointStore } from '../../src/flow/checkpoints/checkpoint-store';
 import { KafkaKit } from '../support/kafka-kit';
 import type { TestClusters } from '../support/clusters';
 

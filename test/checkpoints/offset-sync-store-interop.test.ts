@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ensureKafkaDistribution, javaExecutable, type KafkaDistribution } from '../../src/local';
-import { OffsetSyncStore, SYNCS_PER_PARTITION } from '../../src/flow/offset-sync-store';
+import { OffsetSyncStore, SYNCS_PER_PARTITION } from '../../src/flow/checkpoints/offset-sync-store';
 
 const run = promisify(execFile);
 

@@ -15,7 +15,7 @@ import { testClusters, uniqueName, waitFor, type TestClusters } from '../support
 import { httpAddress, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import { numbered } from '../support/fault-load';
 import { useKits } from '../support/use-kits';
-import { slotOf } from '../../src/flow/slots';
+import { slotOf } from '../../src/flow/replication/slots';
 
 const OLD_TASKS = 8;
 const NEW_TASKS = 6;

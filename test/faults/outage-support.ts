@@ -8,7 +8,7 @@ import { distinct, snapshot, type KafkaKit, type TestRecord } from '../support/k
 import { startPipeline, writePipeline, type LogLine, type RunningPipeline } from '../support/pipeline-harness';
 import type { OwnClusters } from '../support/own-clusters';
 import type { RestartableBroker } from '../../src/local';
-import type { Outage } from '../../src/flow/outage-status';
+import type { Outage } from '../../src/flow/status/outage-status';
 
 /** Records per write in the outage tests: what one write in flight can leave on the target twice. */
 export const MAX_RECORDS = 500;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { Pipeline, loadPipeline } from '../../src/pipeline';
-import type { FlowStatus } from '../../src/flow/flow-status';
+import type { FlowStatus } from '../../src/flow/status/flow-status';
 import type { Logger } from '../../src/core/ports/logger';
 import { describeError } from '../../src/core/errors';
 import { testClusters, uniqueName, waitFor, type WaitForOptions } from './clusters';

@@ -90,7 +90,7 @@ export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProb
 
 /**
  * Files named in comments of the given code files that do not exist: after `see`, or in
- * backticks (`src/flow/topic-sync.ts`, or a bare `topic-sync.ts`, which may live in any folder).
+ * backticks (`src/flow/topics/topic-sync.ts`, or a bare `topic-sync.ts`, which may live in any folder).
  */
 export function deadSeeReferences(root: string, files: readonly string[]): RepoProblem[] {
   const problems: RepoProblem[] = [];

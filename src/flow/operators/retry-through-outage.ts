@@ -1,6 +1,6 @@
 import { type MonoTypeOperatorFunction, type SchedulerLike, defer, finalize, tap } from 'rxjs';
 import { retryWithBackoff } from '../../core/retry';
-import type { OutageTracker } from '../outage-status';
+import type { OutageTracker } from '../status/outage-status';
 
 export interface OutageRetryOptions {
   readonly tracker: OutageTracker;

@@ -10,8 +10,8 @@
 import { firstValueFrom } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { SecurityDisabledError, topicAclKey, type TopicAcl } from '../../core/ports/topic-acl';
-import type { AclSkipReason } from '../../flow/acl-sync-status';
-import { planTopicAcls } from '../../flow/topic-acl-plan';
+import type { AclSkipReason } from '../../flow/topics/acl-sync-status';
+import { planTopicAcls } from '../../flow/topics/topic-acl-plan';
 
 export type AclDiff =
   | {

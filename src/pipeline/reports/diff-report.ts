@@ -6,7 +6,7 @@
  * differences kept on purpose and ACLs not copied ·.
  */
 import type { TopicAcl } from '../../core/ports/topic-acl';
-import type { AclSkipReason } from '../../flow/acl-sync-status';
+import type { AclSkipReason } from '../../flow/topics/acl-sync-status';
 import type { AclDiff } from './diff-acls';
 import type { FlowDiff, PipelineDiff, TopicDiff } from './diff';
 import { isDrift } from './diff';

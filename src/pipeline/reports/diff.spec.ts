@@ -7,7 +7,7 @@ import { SecurityDisabledError, type TopicAcl } from '../../core/ports/topic-acl
 import { parsePipeline } from '../../config';
 import { diffPipeline } from './diff';
 import { formatDiff } from './diff-report';
-import { topicAcl as acl } from '../../flow/topic-acl-fixture';
+import { topicAcl as acl } from '../../flow/topics/topic-acl-fixture';
 
 interface FakeCluster {
   readonly topics: readonly TopicDescription[];

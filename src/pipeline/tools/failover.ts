@@ -13,8 +13,8 @@
 import { firstValueFrom } from 'rxjs';
 import { describeError } from '../../core/errors';
 import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
-import { renameTopicPartition } from '../../flow/checkpoint-flow';
-import { readPreservationMarkers } from '../../flow/offset-preservation';
+import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-flow';
+import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { topicPartitionKey } from '../../core/record';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';

@@ -16,7 +16,7 @@ import type { GroupState } from '../../core/ports/cluster-admin';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';
 import { MIRROR_SOURCE_CONNECTOR, RecordFormatError, decodeConnectOffsetKey, decodeConnectOffsetValue, decodeSourceOffsetKey } from '../../formats';
 import { DefaultGroupFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
-import { readPreservationMarkers, type PreservationMarker } from '../../flow/offset-preservation';
+import { readPreservationMarkers, type PreservationMarker } from '../../flow/replication/offset-preservation';
 import { readMigrationState, type MigrationState } from '../../flow/migration-state';
 import { flowGroupId, migrationTopicName, preservedOffsetsGroup, progressTopicName } from '../flow-names';
 import type { DirectionRequest, FlowDirection, PipelineTools } from './pipeline-tools';

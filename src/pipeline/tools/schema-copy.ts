@@ -16,7 +16,7 @@ import { asyncScheduler, lastValueFrom } from 'rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import { silentLogger } from '../../core/ports/logger';
 import { SchemaRegistryRefusal, type SchemaRegistryClient } from '../../core/ports/schema-registry';
-import { SchemaIdTranslation } from '../../flow/schema-id-translation';
+import { SchemaIdTranslation } from '../../flow/replication/schema-id-translation';
 import { httpSchemaRegistry } from '../../registry/schema-registry-client';
 import { topicAfterTransforms } from '../../plugins';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';

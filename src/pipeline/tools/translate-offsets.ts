@@ -1,6 +1,6 @@
 import type { PipelineTools, DirectionRequest } from './pipeline-tools';
 import type { TranslatedOffset } from './mirror-client';
-import { readPreservationMarkers } from '../../flow/offset-preservation';
+import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 
 export interface TranslateOffsetsRequest extends DirectionRequest {

@@ -4,8 +4,8 @@ import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
 import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
 import { DefaultTopicFilter, ReplicationPolicy, shouldReplicateTopic } from '../../policy';
-import { FlowStatus } from '../../flow/flow-status';
-import { AclSync, AclSyncParts } from '../../flow/acl-sync';
+import { FlowStatus } from '../../flow/status/flow-status';
+import { AclSync, AclSyncParts } from '../../flow/topics/acl-sync';
 
 /**
  * MM2's topic ACL sync (part of its MirrorSourceConnector), as a job of its own beside

@@ -6,8 +6,8 @@ import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '.
 import { CheckpointsReader, OffsetSyncsReader, type TopicReader } from '../../core/ports/record-source';
 import { CheckpointsWriter, type RecordWriter } from '../../core/ports/record-writer';
 import { ReplicationPolicy, DefaultGroupFilter, DefaultTopicFilter } from '../../policy';
-import { FlowStatus } from '../../flow/flow-status';
-import { CheckpointFlow, CheckpointFlowParts } from '../../flow/checkpoint-flow';
+import { FlowStatus } from '../../flow/status/flow-status';
+import { CheckpointFlow, CheckpointFlowParts } from '../../flow/checkpoints/checkpoint-flow';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
 import { PipelineConfigToken } from './tokens';
 import { MigrationWatch } from '../../flow/migration-state';

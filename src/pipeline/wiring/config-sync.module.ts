@@ -5,8 +5,8 @@ import { Scheduler } from '../../core/ports/scheduler';
 import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
 import { ReplicationPolicy, DefaultConfigPropertyFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { topicAfterTransforms } from '../../plugins';
-import { FlowStatus } from '../../flow/flow-status';
-import { TopicConfigSync, TopicConfigSyncOptions } from '../../flow/topic-config-sync';
+import { FlowStatus } from '../../flow/status/flow-status';
+import { TopicConfigSync, TopicConfigSyncOptions } from '../../flow/topics/topic-config-sync';
 
 /** The flow's config property filter: `configs_exclude` and `use_defaults_from` (MM2's DefaultConfigPropertyFilter). */
 export function flowConfigFilter(flow: FlowConfig): DefaultConfigPropertyFilter {

@@ -9,8 +9,8 @@ import { ProgressWriter, ReplicationWriter, type OutboundItem, type OutboundReco
 import type { KafkaRecord, SourceBatch } from '../../core/record';
 import { parsePipeline } from '../../config';
 import { createPluginRegistry } from '../../plugins';
-import { FlowStatus } from '../../flow/flow-status';
-import { ReplicationFlow } from '../../flow/replication-flow';
+import { FlowStatus } from '../../flow/status/flow-status';
+import { ReplicationFlow } from '../../flow/replication/replication-flow';
 import { flowContainer, pipelineContainer } from './flow-container';
 
 /** Clients that fail on every call: a port the test forgot to rebind shows up as this error. */

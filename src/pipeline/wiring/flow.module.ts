@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import type { FlowConfig } from '../../config';
 import { Logger } from '../../core/ports/logger';
 import { ReplicationPolicy } from '../../policy';
-import { FlowStatus } from '../../flow/flow-status';
+import { FlowStatus } from '../../flow/status/flow-status';
 import { FlowConfigToken } from './tokens';
 import { flowReplicationPolicy } from './flow-policy';
 import { flowClientsModule } from './flow-clients.module';

@@ -5,8 +5,8 @@ import { Scheduler } from '../../core/ports/scheduler';
 import { TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
 import { HeartbeatsWriter, type RecordWriter } from '../../core/ports/record-writer';
 import { ReplicationPolicy } from '../../policy';
-import { FlowStatus } from '../../flow/flow-status';
-import { HeartbeatFlow, HeartbeatFlowParts } from '../../flow/heartbeat-flow';
+import { FlowStatus } from '../../flow/status/flow-status';
+import { HeartbeatFlow, HeartbeatFlowParts } from '../../flow/heartbeats/heartbeat-flow';
 
 /** MM2's MirrorHeartbeatConnector for this flow's pair: (source, target) heartbeats on the target. */
 export function heartbeatsModule(flow: FlowConfig): ContainerModule {
