@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 export const MAX_LINES = 400;
 
 /** The documentation whose links and paths are checked, relative to the repository root. */
-export const DOC_FILES = ['README.md', 'docs', 'test/bench/README.md', 'src/kafka/wire/README.md', 'plugins/README.md'];
+export const DOC_FILES = ['README.md', 'CONTRIBUTING.md', 'docs', 'test/bench/README.md', 'src/kafka/wire/README.md', 'plugins/README.md'];
 
 /** Folders whose code comments are checked for files named after `see`. */
 const CODE_DIRS = ['src', 'test', 'plugins', 'config'];
