@@ -36,8 +36,8 @@ import type { Kafka } from '../kafkajs';
 import { createKafkajsCluster } from '../kafkajs-cluster';
 import { ProducerSequences, type ProducerIdentity, type ProducerStamp } from './producer-sequences';
 import { isBatchTooLarge } from '../wire/produce-response';
+import { DUPLICATE_SEQUENCE_NUMBER, writtenOrFailed, type ProducePartition, type SequenceSource, type WriteSequences } from './sequence-source';
 
-export const DUPLICATE_SEQUENCE_NUMBER = 46;
 /** Answers after which the partition was not written and the producer id is no good. */
 const RENEW_ON: Readonly<Record<number, string>> = {
   45: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
@@ -48,7 +48,7 @@ const INIT_PRODUCER_ID_API_KEY = 22;
 export const MAX_RENEWALS = 5;
 
 /** One partition's part of a produce round. */
-export interface StampRequest {
+interface StampRequest {
   readonly topic: string;
   readonly partition: number;
   /** Records it holds (a forwarded batch counts its records). */
@@ -60,11 +60,19 @@ export interface StampRequest {
 /** Asks the target for a producer id (any broker hands one out to a non-transactional producer). */
 export type InitProducerId = () => Promise<ProducerIdentity>;
 
-export class Idempotence {
+/**
+ * The writer's sequences with one send at a time (`producer.max_in_flight: 1`), as a sequence
+ * source of the produce engine: rounds of every write run one after the other (writes of the
+ * internal topics may overlap), since a round stamped while another to the same partition is
+ * unanswered would find that one in doubt and take a new producer id.
+ */
+export class Idempotence implements SequenceSource, WriteSequences {
   private readonly sequences = new ProducerSequences();
   /** Why the next round needs a new producer id first, if it does. */
   private renewal: string | undefined;
   private renewals = 0;
+  /** The last round, which the next one waits for. */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly cluster: string,
@@ -72,8 +80,31 @@ export class Idempotence {
     private readonly logger?: Logger,
   ) {}
 
+  /** Every write shares the writer's sequences. */
+  write(): WriteSequences {
+    return this;
+  }
+
+  round(partitions: readonly ProducePartition[], send: () => Promise<void>): Promise<void> {
+    const run = this.sending.then(async () => {
+      const stamps = await this.stamp(partitions.map((p) => ({ topic: p.topic, partition: p.partition, count: p.records, first: p.items[0]! })));
+      for (let i = 0; i < partitions.length; i++) partitions[i]!.stamp = stamps[i]!;
+      await send();
+      // Each answer settles its partition's sequences before another round may stamp it.
+      for (const p of partitions) {
+        if (p.answer === undefined) continue;
+        p.verdict = this.answer(p.topic, p.partition, p.answer.errorCode) === 'renew' ? 'again' : writtenOrFailed(p.answer.errorCode);
+      }
+    });
+    this.sending = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   /** The producer fields for each partition of a round, in order; asks for a producer id first when needed. */
-  async stamp(requests: readonly StampRequest[]): Promise<ProducerStamp[]> {
+  private async stamp(requests: readonly StampRequest[]): Promise<ProducerStamp[]> {
     if (this.sequences.identity === undefined) await this.start();
     else if (this.renewal !== undefined) await this.renew(this.renewal);
     let stamps = requests.map((r) => this.sequences.stamp(r.topic, r.partition, r.count, r.first));
@@ -89,7 +120,7 @@ export class Idempotence {
    * id (the partition was not written: it goes again with the new id), undefined when the writer
    * handles it as without idempotence (DUPLICATE_SEQUENCE_NUMBER counting as written).
    */
-  answer(topic: string, partition: number, errorCode: number): 'renew' | undefined {
+  private answer(topic: string, partition: number, errorCode: number): 'renew' | undefined {
     if (errorCode === 0 || errorCode === DUPLICATE_SEQUENCE_NUMBER) {
       this.sequences.acknowledged(topic, partition);
       this.renewals = 0;

@@ -14,23 +14,30 @@
  * More than MAX_RENEWALS new producer ids in a row without anything acknowledged end the write.
  */
 import { KafkaTransportError } from '../../core/errors';
+import type { OutboundItem } from '../../core/record';
 import type { Logger } from '../../core/ports/logger';
-import { DUPLICATE_SEQUENCE_NUMBER, MAX_RENEWALS, type InitProducerId } from './idempotence';
+import { isRecordBatch } from '../../core/ports/record-writer';
+import { MAX_RENEWALS, type InitProducerId } from './idempotence';
 import { InflightSequences, type Ticket } from './inflight-sequences';
 import type { ProducerStamp } from './producer-sequences';
+import {
+  DUPLICATE_SEQUENCE_NUMBER,
+  writtenOrFailed,
+  type ProducePartition,
+  type SequencePlace,
+  type SequenceSource,
+  type WriteSequences,
+} from './sequence-source';
 
 const OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
 const RENEW_ON: Readonly<Record<number, string>> = { 47: 'INVALID_PRODUCER_EPOCH', 59: 'UNKNOWN_PRODUCER_ID' };
 
 /** One partition's part of a produce round: the write's ticket, and where in it the round starts. */
-export interface TicketPart {
-  readonly ticket: Ticket;
-  readonly position: number;
-}
+export type TicketPart = SequencePlace;
 
 export type { Ticket } from './inflight-sequences';
 
-export class InflightIdempotence {
+export class InflightIdempotence implements SequenceSource {
   private readonly sequences = new InflightSequences();
   /** Why a new producer id is needed before the next round, if it is. */
   private renewal: string | undefined;
@@ -47,6 +54,27 @@ export class InflightIdempotence {
     private readonly initProducerId: InitProducerId,
     private readonly logger?: Logger,
   ) {}
+
+  /**
+   * A write's tickets, one per partition, each item placed in its partition's (the same tickets
+   * when the same items go again). `place`: a forwarded batch narrowed to its records takes the
+   * batch's ticket from the batch's place on.
+   */
+  write(items: readonly OutboundItem[], place?: SequencePlace): WriteSequences {
+    const positions = new Float64Array(items.length);
+    const partitions = new Map<string, { topic: string; partition: number; first: object; total: number }>();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const key = partitionKey(item.topic, item.partition);
+      let p = partitions.get(key);
+      if (p === undefined) partitions.set(key, (p = { topic: item.topic, partition: item.partition, first: item, total: 0 }));
+      positions[i] = (place?.position ?? 0) + p.total;
+      p.total += isRecordBatch(item) ? item.batch.recordCount : 1;
+    }
+    const tickets = new Map<string, Ticket>();
+    for (const [key, p] of partitions) tickets.set(key, place?.ticket ?? this.ticket(p.topic, p.partition, p.first, p.total));
+    return new InflightWrite(this, positions, tickets, place !== undefined);
+  }
 
   /** The write's ticket on a partition (see InflightSequences.ticket). */
   ticket(topic: string, partition: number, key: object, total: number): Ticket {
@@ -172,5 +200,58 @@ export class InflightIdempotence {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+  }
+}
+
+const partitionKey = (topic: string, partition: number): string => `${topic}\0${partition}`;
+
+/** One write's rounds with several in flight: each partition's items placed by the write's ticket. */
+class InflightWrite implements WriteSequences {
+  constructor(
+    private readonly inflight: InflightIdempotence,
+    /** Per item, the records before it in the write's ticket of its partition. */
+    private readonly positions: Float64Array,
+    /** Per partition (`topic\0partition`), the write's ticket. */
+    private readonly tickets: ReadonlyMap<string, Ticket>,
+    /** A forwarded batch's records, written on its parent write's ticket. */
+    private readonly nested: boolean,
+  ) {}
+
+  /**
+   * Stamped when its partitions' earlier writes are placed, sent at once (so requests leave in
+   * the order of their sequences), each answer taken by its ticket. 'behind' partitions go again
+   * once the earlier writes are acknowledged.
+   */
+  async round(partitions: readonly ProducePartition[], send: () => Promise<void>): Promise<void> {
+    const parts = partitions.map((p) => this.place(p, p.indices[0]!));
+    const stamps = await this.inflight.dispatch(parts);
+    for (let i = 0; i < partitions.length; i++) partitions[i]!.stamp = stamps[i]!;
+    try {
+      await send();
+    } finally {
+      this.inflight.settled();
+    }
+    const behind: Ticket[] = [];
+    partitions.forEach((p, i) => {
+      if (p.answer === undefined) return;
+      const verdict = this.inflight.answer(parts[i]!, p.records, p.answer.errorCode);
+      if (verdict === 'behind') behind.push(parts[i]!.ticket);
+      p.verdict = verdict === undefined ? writtenOrFailed(p.answer.errorCode) : 'again';
+    });
+    // Not written, because an earlier write of the partition is not yet: in order after it.
+    if (behind.length > 0) await Promise.all(behind.map((ticket) => this.inflight.whenAhead(ticket)));
+  }
+
+  refused(partition: ProducePartition): void {
+    this.inflight.refused(this.place(partition, partition.indices[0]!), partition.counts[0]!);
+  }
+
+  place(partition: ProducePartition, index: number): SequencePlace {
+    return { ticket: this.tickets.get(partitionKey(partition.topic, partition.partition))!, position: this.positions[index]! };
+  }
+
+  /** Its tickets no longer hold their partitions' places, so later writes are not held behind it. */
+  abandon(): void {
+    if (!this.nested) this.inflight.drop(this.tickets.values());
   }
 }

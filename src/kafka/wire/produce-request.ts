@@ -15,9 +15,9 @@
  * cluster): one is copied into the request with its producer fields rewritten; several
  * (uncompressed) are joined into one, since Kafka takes one batch per partition per request.
  *
- * A partition's first message may carry the producer fields of an idempotent writer
- * (`producer`: id, epoch, base sequence; see ../producer/idempotence.ts), which then stand for the whole
- * partition's batch in place of the request's: the writer keeps its own sequences, counting the
+ * A partition's first message may carry the producer fields of an idempotent or transactional
+ * writer (`producer`: id, epoch, base sequence; see ../producer/sequence-source.ts), which then stand for the
+ * whole partition's batch in place of the request's: the writer keeps its own sequences, counting the
  * records of forwarded batches, where kafkajs would count one per message. With a transactional
  * id (the exactly-once writer, ../transactions/kafkajs-transaction-port.ts) every batch has the transactional
  * bit set, forwarded ones too.
@@ -28,7 +28,8 @@
  * written in front of it in place: the records are copied into the request once, not twice.
  */
 import { crc32c } from '@node-rs/crc32';
-import type { RawRecordBatch } from '../../core/record';
+import type { OutboundItem, RawRecordBatch } from '../../core/record';
+import { isRecordBatch } from '../../core/ports/record-writer';
 import { encodeRecordBatch, planJoinedBatch, writeForwardedBatch, type BatchOptions, type JoinedBatch, type OutgoingMessage } from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer/producer-sequences';
@@ -43,6 +44,26 @@ export interface ForwardedBatchMessage {
 /** The producer fields of a partition's batch, on the partition's first message. */
 export interface StampedMessage {
   readonly producer?: ProducerStamp;
+}
+
+/**
+ * Appends one partition's messages for this request to `messages`: a record is its own message
+ * (the encoder reads partition, key, value, numeric timestamp and the ordered header list from it,
+ * so no copy is made), a forwarded batch a ForwardedBatchMessage; the first carries `stamp`, the
+ * producer fields of the partition's batch, when there are any.
+ */
+export function pushPartitionMessages(messages: object[], partition: number, items: readonly OutboundItem[], stamp: ProducerStamp | undefined): void {
+  const first = messages.length;
+  for (const item of items) {
+    const message: (ForwardedBatchMessage & { partition: number }) | OutboundItem = isRecordBatch(item)
+      ? { partition, value: null, recordBatch: item.batch }
+      : item;
+    messages.push(message);
+  }
+  if (stamp !== undefined) {
+    const stamped: StampedMessage = { ...messages[first]!, producer: stamp };
+    messages[first] = stamped;
+  }
 }
 
 interface PartitionData {
