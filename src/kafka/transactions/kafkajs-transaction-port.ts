@@ -9,13 +9,12 @@
  * (../wire/connection-behaviour.ts, as KafkajsClients makes it).
  */
 import type { Kafka } from '../kafkajs';
-import type { OutboundItem } from '../../core/record';
-import { isRecordBatch, type Compression } from '../../core/ports/record-writer';
+import type { Compression } from '../../core/ports/record-writer';
 import type { ProducerIdentity } from '../producer/producer-sequences';
-import type { StampedMessage } from '../wire/produce-request';
+import { pushPartitionMessages } from '../wire/produce-request';
 import type { ProduceResponse } from '../wire/produce-response';
 import { COMPRESSION_CODES } from '../compression-codes';
-import type { PartitionAnswer, TransactionalPartition, TransactionPort } from './slot-transactions';
+import type { PartitionAnswer, TransactionalPartition, TransactionPort } from './transaction-port';
 
 const TRANSACTION_COORDINATOR = 1;
 /** Answers after which the same request goes again (after finding the coordinator again, for the last three). */
@@ -205,17 +204,11 @@ async function findCoordinator(cluster: TxCluster, transactionalId: string): Pro
 function topicData(parts: readonly TransactionalPartition[]) {
   const byTopic = new Map<string, { partition: number; firstSequence: number; messages: object[] }[]>();
   for (const part of parts) {
-    const messages = part.items.map(message);
-    const stamped: StampedMessage = { ...messages[0]!, producer: part.stamp };
-    messages[0] = stamped;
+    const messages: object[] = [];
+    pushPartitionMessages(messages, part.partition, part.items, part.stamp);
     const list = byTopic.get(part.topic) ?? [];
     list.push({ partition: part.partition, firstSequence: part.stamp.baseSequence, messages });
     byTopic.set(part.topic, list);
   }
   return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
-}
-
-/** A record is the message itself (our encoder reads it as it is); a forwarded batch stands for its bytes. */
-function message(item: OutboundItem): object {
-  return isRecordBatch(item) ? { partition: item.partition, value: null, recordBatch: item.batch } : item;
 }

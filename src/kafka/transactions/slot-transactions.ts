@@ -6,10 +6,19 @@
  * Per owned slot a transactional producer: its id and epoch from InitProducerId with the slot's
  * transactional id, and per partition the sequences of what it sent (producer-sequences.ts).
  * A commit is AddPartitionsToTxn (the items' partitions, the progress records' and the dead
- * letters'), the produce rounds (slot-produce.ts: a batch refused as too large goes again in
- * smaller ones, a record refused on its own goes to the dead letters), the dead letters (a
- * partition of theirs not added yet is added first), the progress records, then EndTxn(commit).
- * Every batch carries the transactional bit.
+ * letters'), the produce rounds, the dead letters (a partition of theirs not added yet is added
+ * first), the progress records, then EndTxn(commit). Every batch carries the transactional bit.
+ *
+ * The rounds go through the produce engine (../producer/produce-engine.ts) with the slot's
+ * sequences (../producer/slot-sequences.ts) and the port's Produce, nothing retried outside the
+ * transaction. A partition refused as too large wrote nothing and kept its sequence, so its items
+ * go again within the transaction in smaller batches (the limit learnt per topic, shared by the
+ * slots and kept across transactions), a forwarded batch refused alone as its records, and only
+ * a record too large on its own is refused — written to the dead letters of the transaction, or,
+ * without them, a RecordRefusedError that gives the transaction up. The coordinator takes no part
+ * in a partition's refusal, so the transaction's other writes stand and it commits as usual
+ * (Java's producer instead aborts on any failed send, since its caller cannot tell which records
+ * failed; here each one is known).
  *
  * Failures:
  * - PRODUCER_FENCED, INVALID_PRODUCER_EPOCH: the transaction was aborted (nothing of it becomes
@@ -29,6 +38,7 @@
  *   visible: lost records); with the next, refused as out of order. kafkajs 2.2.4's
  *   InitProducerId cannot bump an epoch by producer id (KIP-360), hence the membership check.
  */
+import { firstValueFrom } from 'rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../../core/record';
 import { KafkaAuthorizationError, KafkaTransportError, RecordRefusedError } from '../../core/errors';
@@ -36,9 +46,12 @@ import { SlotLostError, type DeadLettersInTransaction, type SlotTransactions } f
 import type { RefusedRecord } from '../../core/ports/record-writer';
 import { toTransportError } from '../errors';
 import { ProducerSequences, type ProducerIdentity } from '../producer/producer-sequences';
-import { FENCED_CODES, produceItems, type SlotProducer, type TransactionPort } from '../producer/slot-produce';
+import { ProduceEngine, type ProducePartition } from '../producer/produce-engine';
+import { FENCED_CODES, SlotSequences } from '../producer/slot-sequences';
+import type { TransactionalPartition, TransactionPort } from './transaction-port';
 
-export { FENCED_CODES, type PartitionAnswer, type TransactionalPartition, type TransactionPort } from '../producer/slot-produce';
+export { FENCED_CODES } from '../producer/slot-sequences';
+export type { PartitionAnswer, TransactionalPartition, TransactionPort } from './transaction-port';
 
 const FENCED_TYPES = new Set(Object.values(FENCED_CODES));
 
@@ -76,7 +89,7 @@ export interface KafkaSlotTransactionsOptions {
 export class KafkaSlotTransactions implements SlotTransactions {
   readonly cluster: string;
   private slots = new Map<number, Slot>();
-  /** Per topic, learnt from a target refusing a batch as too large (slot-produce.ts); shared by the slots. */
+  /** Per topic, learnt from a target refusing a batch as too large (../producer/produce-engine.ts); shared by the slots. */
   private readonly batchLimits = new Map<string, number>();
   private stillMember: () => Promise<boolean> = () => Promise.resolve(true);
 
@@ -174,14 +187,15 @@ export class KafkaSlotTransactions implements SlotTransactions {
     if (partitions.size === 0) return new Float64Array(0);
     const items = rounds.reduce((sum, r) => sum + r.length, 0);
     const offsets = new Float64Array(items);
-    const producer: SlotProducer = {
+    const engine = new ProduceEngine({
       cluster: this.cluster,
-      port: this.port,
-      transactionalId: slot.id,
-      identity,
-      sequences: slot.sequences,
+      transport: { send: (parts) => this.port.produce(slot.id, identity, stamped(parts)) },
+      sequences: new SlotSequences(this.cluster, slot.sequences),
       batchLimits: this.batchLimits,
-    };
+      delivery: { kind: 'transaction' },
+    });
+    const produceItems = (list: readonly OutboundItem[], onRefused?: (refused: RefusedRecord) => void): Promise<Float64Array> =>
+      firstValueFrom(engine.write(list, onRefused === undefined ? {} : { onRefused }));
     try {
       await this.port.addPartitionsToTxn(slot.id, identity, topicPartitions(partitions));
       const refused: RefusedRecord[] = [];
@@ -192,7 +206,7 @@ export class KafkaSlotTransactions implements SlotTransactions {
         const onRefused =
           deadLetters && ((r: RefusedRecord): void => void refused.push({ ...r, index: at + r.index, error: r.error.at(at + r.index, r.offsetInBatch) }));
         try {
-          offsets.set(await produceItems(producer, round, onRefused), base);
+          offsets.set(await produceItems(round, onRefused), base);
         } catch (error) {
           throw error instanceof RecordRefusedError ? error.at(at + error.index, error.offsetInBatch) : error;
         }
@@ -205,13 +219,13 @@ export class KafkaSlotTransactions implements SlotTransactions {
         for (const [topic, set] of partitions) for (const p of set) added.get(topic)?.delete(p);
         if ([...added.values()].some((set) => set.size > 0)) await this.port.addPartitionsToTxn(slot.id, identity, topicPartitions(added));
         try {
-          await produceItems(producer, letters);
+          await produceItems(letters);
         } catch (error) {
           // A dead letter refused too: its index follows the items of the rounds.
           throw error instanceof RecordRefusedError ? error.at(items + error.index, 0) : error;
         }
       }
-      if (progress.length > 0) await produceItems(producer, progress);
+      if (progress.length > 0) await produceItems(progress);
       await this.endCommit(n, slot, identity);
     } catch (error) {
       return this.failed(n, slot, error);
@@ -289,6 +303,12 @@ export class KafkaSlotTransactions implements SlotTransactions {
     this.options.logger?.warn('Slot lost: its uncommitted records are dropped; the group gives the slot to another process.', { slot: n, reason });
     throw new SlotLostError(this.cluster, n, reason, cause === undefined ? {} : { cause });
   }
+}
+
+/** The round's partitions, every one stamped by the slot's sequences before the send. */
+function stamped(partitions: readonly ProducePartition[]): readonly TransactionalPartition[] {
+  for (const p of partitions) if (p.stamp === undefined) throw new Error(`${p.topic}-${p.partition} has no producer fields`);
+  return partitions as readonly TransactionalPartition[];
 }
 
 /** The partitions of some records, by topic. */
