@@ -219,7 +219,7 @@ export class ProduceEngine {
         // A duplicate the broker has no offsets for any more comes with -1: written, no offsets.
         let offset = baseOffset;
         for (let j = 0; j < p.indices.length; j++) {
-          offsets[p.indices[j]!] = offset < 0 ? -1 : offset;
+          offsets[p.indices[j]!] = baseOffset < 0 ? -1 : offset;
           offset += p.counts[j]!;
         }
         continue;
