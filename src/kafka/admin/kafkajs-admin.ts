@@ -17,7 +17,7 @@ import type { AclCreateResult, TopicAcl } from '../../core/ports/topic-acl';
 import { createTopicAcls, describeTopicAcls } from './kafkajs-acls';
 import { toTransportError } from '../errors';
 import { KafkaTransportError } from '../../core/errors';
-import { createKafkajsCluster, type KafkajsCluster } from '../kafkajs-cluster';
+import { rawCluster, type RawCluster } from '../wire/raw-cluster';
 import { listTopicsWithIds, topicIdsOf } from './topic-metadata';
 import { untilTopicsServed } from './topic-readiness';
 import { defaultRetryConfig, retryWithBackoff } from '../../core/retry';
@@ -63,8 +63,8 @@ const ADMIN_RETRIES = 1;
 export class KafkajsAdmin implements ClusterAdmin {
   private admin: Admin;
   private connected: Promise<void> | undefined;
-  /** For admin offset commits and topic ids, which kafkajs's admin cannot ask for (see ../kafkajs-cluster.ts). */
-  private groupCluster: Promise<KafkajsCluster> | undefined;
+  /** For admin offset commits, topic ids and config changes, which kafkajs's admin cannot ask for (see ../wire/raw-cluster.ts). */
+  private groupCluster: Promise<RawCluster> | undefined;
   private closed = false;
 
   constructor(
@@ -83,7 +83,7 @@ export class KafkajsAdmin implements ClusterAdmin {
     return this.request(action, async () => fn(await this.connect()));
   }
 
-  /** `call` for a request that may not need kafkajs's admin client (see `rawCluster`). */
+  /** `call` for a request that may not need kafkajs's admin client (see `connectedCluster`). */
   private request<T>(action: string, fn: () => Promise<T>): Observable<T> {
     return defer(async () => {
       if (this.closed) throw new KafkaTransportError(this.cluster, `${action}: the admin client is closed`, false);
@@ -122,7 +122,7 @@ export class KafkajsAdmin implements ClusterAdmin {
   /** Every topic, with its id where the cluster gives ids (see topic-metadata.ts); brokers before 3.1 are listed by kafkajs. */
   listTopics(): Observable<readonly TopicDescription[]> {
     return this.request('Listing topics', async () => {
-      const withIds = await listTopicsWithIds(await this.rawCluster());
+      const withIds = await listTopicsWithIds(await this.connectedCluster());
       if (withIds !== undefined) return withIds;
       const metadata = await (await this.connect()).fetchTopicMetadata();
       return metadata.topics.map((t): TopicDescription => ({ name: t.name, partitions: t.partitions.length }));
@@ -135,7 +135,7 @@ export class KafkajsAdmin implements ClusterAdmin {
       const created = await this.createMissing(admin, topics);
       if (options.served === false) return created;
       const partitions = new Map(topics.filter((t) => created.includes(t.name)).map((t) => [t.name, t.partitions]));
-      await this.rawCluster().then(
+      await this.connectedCluster().then(
         (cluster) => untilTopicsServed(cluster, partitions),
         // Created all the same; what uses them retries until they are served.
         () => undefined,
@@ -219,10 +219,10 @@ export class KafkajsAdmin implements ClusterAdmin {
     return this.call('Changing topic configs', async () => {
       const results = new Map<string, TopicConfigResult>();
       if (changes.size === 0) return results;
-      const cluster = await this.rawCluster();
+      const cluster = await this.connectedCluster();
       await cluster.refreshMetadataIfNecessary();
       // Topic configs may be changed through any broker (a KRaft broker forwards to the controller).
-      const broker = await cluster.findControllerBroker();
+      const broker = await cluster.anyBroker();
       const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
       if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
         throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);
@@ -232,7 +232,7 @@ export class KafkajsAdmin implements ClusterAdmin {
         resourceName: topic,
         configs: list.map((c) => ({ name: c.name, operation: c.op, value: c.op === 'set' ? c.value : null })),
       }));
-      const response = await broker.connectionPool.send(incrementalAlterConfigsRequest(resources));
+      const response = await broker.send(incrementalAlterConfigsRequest(resources));
       for (const r of response.responses) {
         if (r.errorCode === 0) {
           results.set(r.resourceName, { ok: true });
@@ -263,7 +263,7 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>> {
-    return this.call('Reading topic ids', async () => topicIdsOf(await this.rawCluster(), topics));
+    return this.call('Reading topic ids', async () => topicIdsOf(await this.connectedCluster(), topics));
   }
 
   listGroups(): Observable<readonly string[]> {
@@ -302,7 +302,7 @@ export class KafkajsAdmin implements ClusterAdmin {
         list.push({ partition: o.partition, offset: String(o.offset), metadata: o.metadata });
         byTopic.set(o.topic, list);
       }
-      const coordinator = await (await this.rawCluster()).findGroupCoordinator({ groupId });
+      const coordinator = await (await this.connectedCluster()).coordinator(groupId, 'group');
       try {
         // Generation -1 and no member id: the broker accepts it only while the group has no members.
         await coordinator.offsetCommit({
@@ -329,9 +329,9 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   /** kafkajs's own cluster object, connected once, for the requests its admin cannot make. */
-  private rawCluster(): Promise<KafkajsCluster> {
+  private connectedCluster(): Promise<RawCluster> {
     this.groupCluster ??= (async () => {
-      const cluster = createKafkajsCluster(this.kafka);
+      const cluster = rawCluster(this.kafka);
       await cluster.connect();
       return cluster;
     })().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../kafkajs';
-import type { KafkajsCluster, KafkajsProtocolRequest, KafkajsRawBroker } from '../kafkajs-cluster';
+import type { KafkajsProtocolRequest, RawBroker, RawCluster } from '../wire/raw-cluster';
 import { ZERO_TOPIC_ID, type MetadataV12Response } from '../wire/metadata-v12';
 import { listTopicsWithIds } from './topic-metadata';
 import { kafkajsApiKeys } from '../wire/kafkajs-internals';
@@ -28,14 +28,12 @@ function clusterWith(maxVersion: number, link: 'connected' | 'reconnects' | 'gon
       seen.push('connect');
       if (link === 'gone') throw new Error('Connection error: connect ECONNREFUSED');
     },
-    connectionPool: {
-      send: async <T>(request: KafkajsProtocolRequest<T>): Promise<T> => {
-        seen.push(`Metadata v${request.request.apiVersion} ${(await request.request.encode()).buffer.toString('hex')}`);
-        return METADATA_ANSWER as T;
-      },
+    send: async <T>(request: KafkajsProtocolRequest<T>): Promise<T> => {
+      seen.push(`Metadata v${request.request.apiVersion} ${(await request.request.encode()).buffer.toString('hex')}`);
+      return METADATA_ANSWER as T;
     },
-  } as unknown as KafkajsRawBroker & { isConnected(): boolean; connect(): Promise<void> };
-  return { cluster: { brokerPool: { seedBroker } } as unknown as KafkajsCluster, seen };
+  } as unknown as RawBroker;
+  return { cluster: { seedBroker: () => seedBroker } as unknown as RawCluster, seen };
 }
 
 test('lists every topic with its id in one Metadata v12 request to the seed broker', async () => {

@@ -1,13 +1,14 @@
 /**
- * Topics and their ids from Metadata v12 requests over kafkajs's own cluster object: kafkajs's
- * Metadata goes to v6 and carries no topic ids (brokers give them from Kafka 3.1, v12).
+ * Topics and their ids from Metadata v12 requests over kafkajs's own cluster object
+ * (../wire/raw-cluster.ts): kafkajs's Metadata goes to v6 and carries no topic ids (brokers give
+ * them from Kafka 3.1, v12).
  */
 import type { TopicDescription } from '../../core/ports/cluster-admin';
-import type { KafkajsCluster, KafkajsRawBroker } from '../kafkajs-cluster';
+import type { RawBroker, RawCluster } from '../wire/raw-cluster';
 import { METADATA_V12, ZERO_TOPIC_ID, metadataV12Request } from '../wire/metadata-v12';
 import { kafkajsApiKeys } from '../wire/kafkajs-internals';
 
-function takesMetadataV12(broker: KafkajsRawBroker): boolean {
+function takesMetadataV12(broker: RawBroker): boolean {
   const metadata = broker.versions?.[kafkajsApiKeys().Metadata];
   return metadata !== undefined && metadata.minVersion <= METADATA_V12 && metadata.maxVersion >= METADATA_V12;
 }
@@ -19,8 +20,8 @@ function takesMetadataV12(broker: KafkajsRawBroker): boolean {
  * connection and cannot be connected again (gone: kafkajs's listing asks any broker). A topic
  * the answer gives an error for (one still being created) is left out, as not there yet.
  */
-export async function listTopicsWithIds(cluster: KafkajsCluster): Promise<TopicDescription[] | undefined> {
-  const broker = cluster.brokerPool?.seedBroker;
+export async function listTopicsWithIds(cluster: RawCluster): Promise<TopicDescription[] | undefined> {
+  const broker = cluster.seedBroker();
   if (broker === undefined) return undefined;
   if (!broker.isConnected()) {
     try {
@@ -30,7 +31,7 @@ export async function listTopicsWithIds(cluster: KafkajsCluster): Promise<TopicD
     }
   }
   if (!takesMetadataV12(broker)) return undefined;
-  const response = await broker.connectionPool.send(metadataV12Request(undefined));
+  const response = await broker.send(metadataV12Request(undefined));
   return response.topics.flatMap((t): TopicDescription[] =>
     t.errorCode !== 0 || t.name === null
       ? []
@@ -39,13 +40,13 @@ export async function listTopicsWithIds(cluster: KafkajsCluster): Promise<TopicD
 }
 
 /** The ids of those of `topics` that exist; empty when the cluster predates Metadata v12 (ids came with v10 in 2.8). */
-export async function topicIdsOf(cluster: KafkajsCluster, topics: readonly string[]): Promise<Map<string, string>> {
+export async function topicIdsOf(cluster: RawCluster, topics: readonly string[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   if (topics.length === 0) return ids;
   await cluster.refreshMetadataIfNecessary();
-  const broker = await cluster.findControllerBroker();
+  const broker = await cluster.anyBroker();
   if (!takesMetadataV12(broker)) return ids;
-  const response = await broker.connectionPool.send(metadataV12Request(topics));
+  const response = await broker.send(metadataV12Request(topics));
   for (const topic of response.topics) {
     if (topic.errorCode === 0 && topic.name !== null && topic.topicId !== ZERO_TOPIC_ID) ids.set(topic.name, topic.topicId);
   }

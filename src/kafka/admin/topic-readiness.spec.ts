@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KafkaJSProtocolError } from '../kafkajs';
-import type { KafkajsCluster, KafkajsMetadata, KafkajsRawBroker } from '../kafkajs-cluster';
+import type { KafkajsMetadata, RawBroker, RawCluster } from '../wire/raw-cluster';
 import { untilTopicsServed, type ReadinessWait } from './topic-readiness';
 
 const protocolError = (type: string, retriable: boolean): Error =>
@@ -16,8 +16,8 @@ interface Broker {
 }
 
 /** A cluster of brokers 1 and 2 whose metadata and ListOffsets answer as `broker` says. */
-function cluster(broker: Broker): KafkajsCluster {
-  const node = (nodeId: number): KafkajsRawBroker =>
+function cluster(broker: Broker): RawCluster {
+  const node = (nodeId: number): RawBroker =>
     ({
       metadata: async (topics: string[]): Promise<KafkajsMetadata> => ({
         topicMetadata: topics
@@ -30,12 +30,12 @@ function cluster(broker: Broker): KafkajsCluster {
         if (answer !== undefined) throw answer;
         return {};
       },
-    }) as unknown as KafkajsRawBroker;
+    }) as unknown as RawBroker;
   return {
     refreshMetadataIfNecessary: async () => undefined,
-    findControllerBroker: async () => node(1),
-    findBroker: async ({ nodeId }: { nodeId: number }) => node(nodeId),
-  } as unknown as KafkajsCluster;
+    anyBroker: async () => node(1),
+    broker: async (nodeId: number) => node(nodeId),
+  } as unknown as RawCluster;
 }
 
 /** A virtual clock: sleeping moves it on at once, and the sleeps are recorded. */

@@ -6,7 +6,7 @@
  * looks and only asks for metadata, so a flow's first read of its new progress topic still failed
  * and waited out a retry. This asks every leader for its partitions' end offsets, soon and often.
  */
-import type { KafkajsCluster, KafkajsRawBroker } from '../kafkajs-cluster';
+import type { RawCluster } from '../wire/raw-cluster';
 import { isRetriableKafkajsError } from '../errors';
 
 export interface ReadinessWait {
@@ -29,7 +29,7 @@ const READ_UNCOMMITTED = 0;
  * (no permission to describe the topic, say). Never rejects: the topics exist either way, and
  * what uses them retries as it always does.
  */
-export async function untilTopicsServed(cluster: KafkajsCluster, topics: ReadonlyMap<string, number>, wait: ReadinessWait = TOPIC_READINESS): Promise<boolean> {
+export async function untilTopicsServed(cluster: RawCluster, topics: ReadonlyMap<string, number>, wait: ReadinessWait = TOPIC_READINESS): Promise<boolean> {
   if (topics.size === 0) return true;
   const now = wait.now ?? Date.now;
   const sleep = wait.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -45,9 +45,9 @@ export async function untilTopicsServed(cluster: KafkajsCluster, topics: Readonl
   }
 }
 
-async function served(cluster: KafkajsCluster, topics: ReadonlyMap<string, number>): Promise<boolean> {
+async function served(cluster: RawCluster, topics: ReadonlyMap<string, number>): Promise<boolean> {
   await cluster.refreshMetadataIfNecessary();
-  const metadata = await (await cluster.findControllerBroker()).metadata([...topics.keys()]);
+  const metadata = await (await cluster.anyBroker()).metadata([...topics.keys()]);
   if (metadata.topicMetadata.length < topics.size) return false;
   // Leader → topic → its partitions there: one ListOffsets per leader.
   const byLeader = new Map<number, Map<string, number[]>>();
@@ -63,7 +63,7 @@ async function served(cluster: KafkajsCluster, topics: ReadonlyMap<string, numbe
   }
   await Promise.all(
     [...byLeader].map(async ([nodeId, ofLeader]) => {
-      const broker: KafkajsRawBroker = await cluster.findBroker({ nodeId });
+      const broker = await cluster.broker(nodeId);
       await broker.listOffsets({
         isolationLevel: READ_UNCOMMITTED,
         topics: [...ofLeader].map(([topic, partitions]) => ({ topic, partitions: partitions.map((partition) => ({ partition, timestamp: END_OFFSET })) })),

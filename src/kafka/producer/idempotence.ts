@@ -33,7 +33,7 @@ import { KafkaAuthorizationError, KafkaTransportError } from '../../core/errors'
 import type { Logger } from '../../core/ports/logger';
 import { toTransportError } from '../errors';
 import type { Kafka } from '../kafkajs';
-import { createKafkajsCluster } from '../kafkajs-cluster';
+import { rawCluster } from '../wire/raw-cluster';
 import { ProducerSequences, type ProducerIdentity, type ProducerStamp } from './producer-sequences';
 import { isBatchTooLarge } from '../wire/produce-response';
 import { DUPLICATE_SEQUENCE_NUMBER, writtenOrFailed, type ProducePartition, type SequenceSource, type WriteSequences } from './sequence-source';
@@ -187,7 +187,7 @@ async function askLoading<T>(ask: () => Promise<T>): Promise<T> {
 }
 
 /**
- * InitProducerId through a kafkajs cluster of the writer's Kafka instance, connected for the
+ * InitProducerId through a raw cluster of the writer's Kafka instance (../wire/raw-cluster.ts), connected for the
  * request only. A target that refuses it fails the write for good, naming the cluster, as Java's
  * producer fails every send then: a broker before 0.11 has no idempotent producer, and on Kafka
  * before 2.8 the principal needs the IDEMPOTENT_WRITE operation on the cluster.
@@ -195,11 +195,11 @@ async function askLoading<T>(ask: () => Promise<T>): Promise<T> {
 export function initProducerIdFrom(kafka: Kafka, cluster: string): InitProducerId {
   const refused = ' — grant it, or write without idempotence: flows[].producer.idempotent: false (MM2: producer.enable.idempotence=false)';
   return async () => {
-    const raw = createKafkajsCluster(kafka);
+    const raw = rawCluster(kafka);
     try {
       await raw.connect();
       await raw.refreshMetadataIfNecessary();
-      const broker = await raw.findControllerBroker();
+      const broker = await raw.anyBroker();
       if (broker.versions?.[INIT_PRODUCER_ID_API_KEY] === undefined) {
         throw new KafkaTransportError(
           cluster,

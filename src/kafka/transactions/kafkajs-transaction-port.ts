@@ -1,8 +1,8 @@
 /**
  * The broker requests of the exactly-once writer (slot-transactions.ts) through kafkajs 2.2.4's
- * internal cluster: the transaction coordinator of a transactional id
- * (`findGroupCoordinator` with coordinator type 1), InitProducerId, AddPartitionsToTxn and
- * EndTxn there, and Produce at each partition's leader through our produce request
+ * internal cluster (../wire/raw-cluster.ts): the transaction coordinator of a transactional id,
+ * InitProducerId, AddPartitionsToTxn and EndTxn there, and Produce at each partition's leader
+ * through our produce request
  * (../wire/produce-request.ts: the partition's producer fields and the transactional bit). The busy
  * answers are asked again, as kafkajs's own eosManager and Java's TransactionManager do. Produce
  * answers come per partition because `kafka` is made with a writer's connection behaviour
@@ -12,11 +12,10 @@ import type { Kafka } from '../kafkajs';
 import type { Compression } from '../../core/ports/record-writer';
 import type { ProducerIdentity } from '../producer/producer-sequences';
 import { pushPartitionMessages } from '../wire/produce-request';
-import type { ProduceResponse } from '../wire/produce-response';
+import { rawCluster, type RawBroker, type RawCluster } from '../wire/raw-cluster';
 import { COMPRESSION_CODES } from '../compression-codes';
 import type { PartitionAnswer, TransactionalPartition, TransactionPort } from './transaction-port';
 
-const TRANSACTION_COORDINATOR = 1;
 /** Answers after which the same request goes again (after finding the coordinator again, for the last three). */
 const BUSY = new Set([
   'CONCURRENT_TRANSACTIONS',
@@ -30,44 +29,10 @@ const BUSY = new Set([
 ]);
 const BUSY_ATTEMPTS = 40;
 
-interface TxBroker {
-  initProducerId(request: { transactionalId: string; transactionTimeout: number }): Promise<{ producerId: string; producerEpoch: number }>;
-  addPartitionsToTxn(request: {
-    transactionalId: string;
-    producerId: number;
-    producerEpoch: number;
-    topics: readonly { topic: string; partitions: readonly number[] }[];
-  }): Promise<unknown>;
-  endTxn(request: { transactionalId: string; producerId: number; producerEpoch: number; transactionResult: boolean }): Promise<unknown>;
-  produce(request: {
-    transactionalId: string;
-    producerId: number;
-    producerEpoch: number;
-    acks: number;
-    timeout: number;
-    compression: number;
-    topicData: readonly { topic: string; partitions: readonly { partition: number; firstSequence: number; messages: readonly object[] }[] }[];
-  }): Promise<ProduceResponse>;
-}
-
-interface TxCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<TxBroker>;
-  /** Any broker the metadata names (the controller, as the metadata says), connected. */
-  findControllerBroker(): Promise<{ findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<unknown> }>;
-  addMultipleTargetTopics(topics: readonly string[]): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  findLeaderForPartitions(topic: string, partitions: readonly number[]): Record<string, number[]>;
-  findBroker(request: { nodeId: string }): Promise<TxBroker>;
-}
-
-const CREATE_CLUSTER = 'private:Kafka:createCluster';
-
 export class KafkajsTransactionPort implements TransactionPort {
-  private connected: Promise<TxCluster> | undefined;
+  private connected: Promise<RawCluster> | undefined;
   /** Each transactional id's coordinator, found once and again only after a request there failed. */
-  private readonly coordinators = new Map<string, Promise<TxBroker>>();
+  private readonly coordinators = new Map<string, Promise<RawBroker>>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -96,15 +61,15 @@ export class KafkajsTransactionPort implements TransactionPort {
     const cluster = await this.cluster();
     const topics = [...new Set(partitions.map((p) => p.topic))];
     try {
-      await cluster.addMultipleTargetTopics(topics);
-      const byLeader = new Map<string, TransactionalPartition[]>();
+      await cluster.addTargetTopics(topics);
+      const byLeader = new Map<number, TransactionalPartition[]>();
       for (const topic of topics) {
         const mine = partitions.filter((p) => p.topic === topic);
-        const leaders = cluster.findLeaderForPartitions(
+        const leaders = cluster.leaders(
           topic,
           mine.map((p) => p.partition),
         );
-        for (const [leader, ids] of Object.entries(leaders)) {
+        for (const [leader, ids] of leaders) {
           const list = byLeader.get(leader) ?? [];
           list.push(...mine.filter((p) => ids.includes(p.partition)));
           byLeader.set(leader, list);
@@ -112,7 +77,7 @@ export class KafkajsTransactionPort implements TransactionPort {
       }
       const answers = await Promise.all(
         [...byLeader].map(async ([nodeId, parts]) => {
-          const broker = await cluster.findBroker({ nodeId });
+          const broker = await cluster.broker(nodeId);
           // The port's connections report each partition's answer (../wire/connection-behaviour.ts).
           const response = await broker.produce({
             transactionalId,
@@ -142,12 +107,9 @@ export class KafkajsTransactionPort implements TransactionPort {
     if (connected) await (await connected.catch(() => undefined))?.disconnect().catch(() => undefined);
   }
 
-  private cluster(): Promise<TxCluster> {
+  private cluster(): Promise<RawCluster> {
     this.connected ??= (async () => {
-      const symbol = Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER);
-      const factory = symbol === undefined ? undefined : (this.kafka as unknown as Record<symbol, unknown>)[symbol];
-      if (typeof factory !== 'function') throw new Error(`kafkajs no longer has ${CREATE_CLUSTER}; the pinned kafkajs version changed.`);
-      const cluster = (factory as (options: { allowAutoTopicCreation: boolean }) => TxCluster)({ allowAutoTopicCreation: false });
+      const cluster = rawCluster(this.kafka);
       await cluster.connect();
       return cluster;
     })();
@@ -159,7 +121,7 @@ export class KafkajsTransactionPort implements TransactionPort {
   }
 
   /** A request at the transactional id's coordinator, found again and asked again while busy. */
-  private async atCoordinator<T>(transactionalId: string, request: (broker: TxBroker) => Promise<T>): Promise<T> {
+  private async atCoordinator<T>(transactionalId: string, request: (broker: RawBroker) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const cluster = await this.cluster();
       let coordinator = this.coordinators.get(transactionalId);
@@ -186,14 +148,13 @@ export class KafkajsTransactionPort implements TransactionPort {
  * retried as an outage); when it does, one broker is asked again directly, so that a refusal
  * (TRANSACTIONAL_ID_AUTHORIZATION_FAILED: no DESCRIBE on the transactional id) is told as it is.
  */
-async function findCoordinator(cluster: TxCluster, transactionalId: string): Promise<TxBroker> {
-  const request = { groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR };
+async function findCoordinator(cluster: RawCluster, transactionalId: string): Promise<RawBroker> {
   try {
-    return await cluster.findGroupCoordinator(request);
+    return await cluster.coordinator(transactionalId, 'transaction');
   } catch (error) {
     if ((error as { name?: unknown }).name !== 'KafkaJSGroupCoordinatorNotFound') throw error;
-    const broker = await cluster.findControllerBroker().catch(() => undefined);
-    await broker?.findGroupCoordinator(request).catch((refusal: unknown) => {
+    const broker = await cluster.anyBroker().catch(() => undefined);
+    await broker?.askCoordinator(transactionalId, 'transaction').catch((refusal: unknown) => {
       if (/_AUTHORIZATION_FAILED$/.test(String((refusal as { type?: unknown }).type))) throw refusal;
     });
     throw error;
