@@ -1,8 +1,7 @@
 /**
- * The one door to kafkajs: installs mirrorflow's record codec first, then re-exports kafkajs.
- * Every adapter imports kafkajs from here, never directly. `group-hooks` wraps kafkajs's
- * consumer group rejoin (see there).
+ * The one door to kafkajs: installs mirrorflow's record codec and wrappers first (wire/install.ts),
+ * then re-exports kafkajs. Every adapter imports kafkajs from here, never directly; kafkajs's
+ * private parts are reached only through src/kafka/wire.
  */
 import './wire/install';
-import './consumer/group-hooks';
 export * from 'kafkajs';

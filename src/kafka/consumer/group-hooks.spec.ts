@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import '../kafkajs';
 import { groupHooks } from './group-hooks';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } };
+import { kafkajsConsumerGroup } from '../wire/kafkajs-internals';
+
+const ConsumerGroup = kafkajsConsumerGroup();
 
 interface FakeGroup {
   groupId: string;

@@ -6,28 +6,17 @@
  *   once every member has rejoined (or its rebalance timeout passed). kafkajs reports a
  *   rebalance (`REBALANCING`, `GROUP_JOIN`) only through events whose listeners it does not
  *   wait for, and its fetch loop stops before it rejoins, so work handed on by `eachBatch` may
- *   still be in flight. Every rejoin path (the runner's rebalance and unknown-member handling,
- *   stale metadata) goes through `ConsumerGroup.joinAndSync`; waiting there for our hook means
- *   no other member gets this member's partitions before the hook is done.
+ *   still be in flight. Every rejoin path goes through kafkajs's `ConsumerGroup.joinAndSync`,
+ *   where ../wire/group-join.ts awaits our hook: no other member gets this member's partitions
+ *   before the hook is done.
  * - **A membership check.** A Heartbeat request carrying the member's generation: the
  *   coordinator answers ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID to a member that a newer
  *   generation left out, which is how a stale owner finds out before it writes.
  *
  * kafkajs has no static membership (`group.instance.id`): its JoinGroup never sends one.
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
-// Loaded by kafkajs.ts after the wire modules are in place, so kafkajs itself is imported here.
-import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
-
-/** The parts of kafkajs's ConsumerGroup (src/consumer/consumerGroup.js) used here. */
-interface KafkajsConsumerGroup {
-  readonly groupId: string;
-  readonly memberId: string | null;
-  readonly generationId: number | null;
-  readonly coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> };
-  readonly assigners: readonly object[];
-  joinAndSync(): Promise<void>;
-}
+import { PartitionAssigners, type PartitionAssigner } from '../kafkajs';
+import { beforeGroupJoin, groupHeartbeat, type ConsumerGroupState } from '../wire/group-join';
 
 export interface GroupHooks {
   /** Awaited before the member joins or rejoins the group; everything it held is given up then. */
@@ -54,40 +43,6 @@ export interface GroupMember {
   holds(generation: number | undefined): boolean;
 }
 
-interface Entry {
-  readonly hooks: GroupHooks;
-  group?: KafkajsConsumerGroup;
-}
-
-/**
- * A consumer is found from its ConsumerGroup through the partition assigner it was given (kafkajs
- * makes one per ConsumerGroup from the factory in the consumer's config).
- */
-const entries = new WeakMap<object, Entry>();
-
-function entryOf(group: KafkajsConsumerGroup): Entry | undefined {
-  for (const assigner of group.assigners) {
-    const entry = entries.get(assigner);
-    if (entry) return entry;
-  }
-  return undefined;
-}
-
-const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: KafkajsConsumerGroup };
-const originalJoinAndSync = ConsumerGroup.prototype.joinAndSync;
-if (!(originalJoinAndSync as { mirrorflowHooked?: boolean }).mirrorflowHooked) {
-  const hooked = async function joinAndSync(this: KafkajsConsumerGroup): Promise<void> {
-    const entry = entryOf(this);
-    if (entry) {
-      entry.group = this;
-      await entry.hooks.beforeJoin();
-    }
-    return originalJoinAndSync.call(this);
-  };
-  Object.assign(hooked, { mirrorflowHooked: true });
-  (ConsumerGroup.prototype as { joinAndSync: () => Promise<void> }).joinAndSync = hooked;
-}
-
 const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 
 /**
@@ -98,11 +53,15 @@ export function groupHooks(
   hooks: GroupHooks,
   assigner: PartitionAssigner = PartitionAssigners.roundRobin,
 ): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
-  const entry: Entry = { hooks };
+  /** The member's kafkajs group, once it joined (../wire/group-join.ts). */
+  const entry: { group?: ConsumerGroupState } = {};
   const partitionAssigners: PartitionAssigner[] = [
     (config) => {
       const made = assigner(config);
-      entries.set(made, entry);
+      beforeGroupJoin(made, async (group) => {
+        entry.group = group;
+        await hooks.beforeJoin();
+      });
       return made;
     },
   ];
@@ -121,9 +80,10 @@ export function groupHooks(
       // this member's heartbeat for its new generation.
       if (generation !== undefined && (group?.generationId !== generation || !group.memberId)) return false;
       // Not joined yet (or between joins): nothing to be fenced from; only the coordinator's answer fences.
-      if (!group?.coordinator || !group.memberId || group.generationId === null) return true;
+      const heartbeat = group === undefined ? undefined : groupHeartbeat(group);
+      if (heartbeat === undefined) return true;
       try {
-        await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
+        await heartbeat;
         return true;
       } catch (error) {
         const type = (error as { type?: string }).type;

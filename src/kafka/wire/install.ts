@@ -2,7 +2,8 @@
  * Puts mirrorflow's record codec, fetch decoder, read_committed filter and produce encoder (and a
  * linear message grouping) in place of kafkajs's before kafkajs is first loaded, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
- * socket factory says (connection-behaviour.ts, fetch-ahead.ts).
+ * socket factory says (connection-behaviour.ts, fetch-ahead.ts), and `ConsumerGroup.joinAndSync`
+ * for the consumer group hooks (group-join.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
@@ -20,6 +21,7 @@ import { filterAbortedMessages } from './filter-aborted-messages';
 import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
+import { installGroupJoinHook } from './group-join';
 
 function preload(request: string, exports: unknown): void {
   const filename = require.resolve(request);
@@ -77,6 +79,9 @@ Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRe
   }
   return ahead.fetch(request);
 };
+
+// After the modules above are in place: the consumer group loads kafkajs's protocol modules.
+installGroupJoinHook();
 
 /** What fetching ahead did in this process so far, every consumer together (specs, integration tests). */
 export function fetchAheadTotals(): FetchAheadCounts {

@@ -83,5 +83,8 @@ export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
 /** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
 export const KAFKAJS_BROKER = 'kafkajs/src/broker';
 
+/** kafkajs's consumer group class, whose `joinAndSync` install.ts wraps (group-join.ts). Loaded only after install.ts placed our modules. */
+export const kafkajsConsumerGroup = lazy(() => require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } });
+
 /** kafkajs's socket factory when a client is given none: plain TCP, or TLS with `ssl`. */
 export const kafkajsDefaultSocketFactory = lazy(() => (require('kafkajs/src/network/socketFactory') as () => ISocketFactory)());
