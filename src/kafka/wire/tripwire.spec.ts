@@ -1,14 +1,15 @@
 /**
- * Fails loudly when what the wire overrides (README.md beside this file) rely on moved: kafkajs is
- * not the pinned version, a replaced module is not ours at run time, or a response that kafkajs
- * decodes around our modules changed shape. Any of these means reading kafkajs's diff before
- * changing the pin, not adjusting this spec.
+ * Fails loudly when what src/kafka/wire relies on in kafkajs moved (README.md beside this file
+ * lists every touch): kafkajs is not the pinned version, a replaced module is not ours at run
+ * time, a wrapped method is not wrapped, a private method we call is gone or takes other
+ * arguments, or a response that kafkajs decodes around our modules changed shape. Any of these
+ * means reading kafkajs's diff before changing the pin, not adjusting this spec.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import '../kafkajs';
+import { Kafka, logLevel } from '../kafkajs';
 import { decodeRecord } from './record-decoder';
 import { decodeMessages } from './fetch-decoder';
 import { produceRequestV3 } from './produce-request';
@@ -16,13 +17,44 @@ import { produceResponseV3 } from './produce-response';
 import { frameRequest } from './request-frame';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { filterAbortedMessages } from './filter-aborted-messages';
-import { KAFKAJS_PATHS } from './kafkajs-internals';
+import {
+  KAFKAJS_PATHS,
+  kafkajsApiKeys,
+  kafkajsConsumerGroup,
+  kafkajsDefaultSocketFactory,
+  kafkajsFetchDecoding,
+  kafkajsLookupCodec,
+  kafkajsProtocolErrors,
+} from './kafkajs-internals';
+import { BROKER_METHODS, CLUSTER_METHODS, CREATE_CLUSTER, rawCluster } from './raw-cluster';
+import { groupJoinHooked } from './group-join';
 
 const root = resolve(__dirname, '..', '..', '..', '..');
 const hex = (name: string): Buffer => Buffer.from(readFileSync(resolve(root, 'src', 'kafka', 'wire', 'fixtures', name), 'utf8').replace(/\s/g, ''), 'hex');
 /* eslint-disable @typescript-eslint/no-require-imports -- kafkajs internals, a library boundary */
 const kafkajsModule = (path: string): unknown => require(path);
 /* eslint-enable @typescript-eslint/no-require-imports */
+const kafkajsSource = (file: string): string => readFileSync(require.resolve(`kafkajs/src/${file}`), 'utf8');
+
+/** Asserts that kafkajs's `file` still has each of `used`, as our code calls or reads it. */
+function stillHas(file: string, used: readonly (string | RegExp)[]): void {
+  const source = kafkajsSource(file);
+  for (const u of used) assert.ok(typeof u === 'string' ? source.includes(u) : u.test(source), `kafkajs's ${file} no longer has \`${String(u)}\``);
+}
+
+/** A Kafka instance that connects nowhere (nothing here connects). */
+const offline = (): Kafka => new Kafka({ clientId: 'tripwire', brokers: ['127.0.0.1:9'], logLevel: logLevel.NOTHING });
+
+type PrivateFactory = (options: { allowAutoTopicCreation: boolean }) => Record<string, unknown> & { brokerPool: Record<string, unknown> };
+
+/** kafkajs's private cluster factory of a Kafka instance, as raw-cluster.ts finds it. */
+function privateFactory(kafka: Kafka): PrivateFactory {
+  const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === CREATE_CLUSTER);
+  assert.ok(symbol !== undefined, `a Kafka instance no longer has the symbol ${CREATE_CLUSTER}`);
+  const factory = (kafka as unknown as Record<symbol, unknown>)[symbol];
+  assert.equal(typeof factory, 'function');
+  return factory as PrivateFactory;
+}
 
 describe('kafkajs tripwire', () => {
   it('finds exactly the pinned kafkajs 2.2.4, in package.json and in node_modules', () => {
@@ -107,5 +139,98 @@ describe('kafkajs tripwire', () => {
       'this.socketFactory = socketFactory',
     ])
       assert.ok(source.includes(used), `kafkajs's Connection no longer has \`${used}\``);
+  });
+  it('has Connection.send wrapped for connection behaviours', () => {
+    const Connection = kafkajsModule('kafkajs/src/network/connection') as { prototype: { send: { name: string } } };
+    assert.equal(Connection.prototype.send.name, 'sendWithBehaviour', "install.ts's wrapper is not kafkajs's Connection.send");
+  });
+
+  it('reaches the private cluster factory of a Kafka instance, whose cluster has every method raw-cluster.ts calls', () => {
+    const cluster = privateFactory(offline())({ allowAutoTopicCreation: false });
+    for (const method of CLUSTER_METHODS) assert.equal(typeof cluster[method], 'function', `kafkajs's cluster has no ${method}()`);
+    assert.ok('seedBroker' in cluster.brokerPool, "kafkajs's broker pool has no seedBroker");
+    stillHas('cluster/brokerPool.js', ['this.seedBroker = this.createBroker(']);
+    stillHas('cluster/index.js', [
+      'async findBroker({ nodeId })',
+      'findLeaderForPartitions(topic, partitions)',
+      'async findGroupCoordinator({ groupId, coordinatorType = COORDINATOR_TYPES.GROUP })',
+      'async addMultipleTargetTopics(topics)',
+    ]);
+    assert.deepEqual(kafkajsModule('kafkajs/src/protocol/coordinatorTypes'), { GROUP: 0, TRANSACTION: 1 });
+  });
+
+  it("reads partition leaders as kafkajs's cluster gives them (node id → partitions, an unknown partition left out)", () => {
+    const factory = privateFactory(offline());
+    const kafka = {
+      [Symbol(CREATE_CLUSTER)]: (options: { allowAutoTopicCreation: boolean }) => {
+        const cluster = factory(options);
+        const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: partitionId === 1 ? 2 : 1 }));
+        cluster.brokerPool['metadata'] = { topicMetadata: [{ topic: 't', partitionMetadata }] };
+        return cluster;
+      },
+    } as unknown as Kafka;
+    assert.deepEqual(
+      rawCluster(kafka).leaders('t', [0, 1, 2, 3]),
+      new Map([
+        [1, [0, 2]],
+        [2, [1]],
+      ]),
+    );
+  });
+
+  it('has every Broker method raw-cluster.ts calls, taking the arguments it passes', () => {
+    const Broker = kafkajsModule('kafkajs/src/broker') as { prototype: Record<string, unknown> };
+    for (const method of BROKER_METHODS) assert.equal(typeof Broker.prototype[method], 'function', `kafkajs's Broker has no ${method}()`);
+    const ConnectionPool = kafkajsModule('kafkajs/src/network/connectionPool') as { prototype: Record<string, unknown> };
+    assert.equal(typeof ConnectionPool.prototype['send'], 'function', "kafkajs's ConnectionPool has no send()");
+    stillHas('broker/index.js', [
+      'this.connectionPool = connectionPool',
+      'this.versions = versions',
+      'async metadata(topics = [])',
+      'async listOffsets({ replicaId, isolationLevel, topics })',
+      'async offsetCommit({ groupId, groupGenerationId, memberId, retentionTime, topics })',
+      'async initProducerId({ transactionalId, transactionTimeout })',
+      'async addPartitionsToTxn({ transactionalId, producerId, producerEpoch, topics })',
+      'async endTxn({ transactionalId, producerId, producerEpoch, transactionResult })',
+      'async findGroupCoordinator({ groupId, coordinatorType })',
+      /async produce\(\{\s*topicData,\s*transactionalId,\s*producerId,\s*producerEpoch,\s*acks = -1,\s*timeout = 30000,\s*compression = /,
+    ]);
+  });
+
+  it("has ConsumerGroup.joinAndSync wrapped, every rejoin of kafkajs's consumer going through it, and the group's fields group-join.ts reads", () => {
+    assert.ok(groupJoinHooked(), "install.ts's wrapper is not kafkajs's ConsumerGroup.joinAndSync");
+    assert.equal(typeof kafkajsConsumerGroup().prototype.joinAndSync, 'function');
+    stillHas('consumer/runner.js', ['await this.consumerGroup.joinAndSync()']);
+    stillHas('consumer/consumerGroup.js', [
+      'this.groupId = groupId',
+      'this.assigners = assigners',
+      'this.generationId = groupData.generationId',
+      'this.memberId = groupData.memberId',
+      'this.coordinator = await this.cluster.findGroupCoordinator({ groupId })',
+      'await this.joinAndSync()',
+    ]);
+    stillHas('broker/index.js', ['async heartbeat({ groupId, groupGenerationId, memberId })']);
+  });
+
+  it('loads each kafkajs module the wire code reads, with what it uses of it', async () => {
+    const errors = kafkajsProtocolErrors();
+    assert.equal(errors.failure(10), true);
+    assert.equal(errors.failure(0), false);
+    assert.deepEqual([errors.createErrorFromCode(10).type, errors.createErrorFromCode(10).retriable], ['MESSAGE_TOO_LARGE', false]);
+    assert.equal(errors.createErrorFromCode(6).retriable, true);
+    const { Decoder, decodeRecordBatch, decodeMessageSet } = kafkajsFetchDecoding();
+    assert.equal(new Decoder(Buffer.from([0, 0, 0, 7])).readInt32(), 7);
+    assert.equal(typeof decodeRecordBatch, 'function');
+    assert.equal(typeof decodeMessageSet, 'function');
+    const gzip = kafkajsLookupCodec()(1);
+    assert.deepEqual(await gzip.decompress(await gzip.compress({ buffer: Buffer.from('x') })), Buffer.from('x'));
+    const { Produce, Fetch, Metadata } = kafkajsApiKeys();
+    assert.deepEqual([Produce, Fetch, Metadata], [0, 1, 3]);
+    assert.equal(typeof kafkajsDefaultSocketFactory(), 'function');
+  });
+
+  it('still behaves as errors.ts reads its failures (a broker not connected, a metadata request no broker answered)', () => {
+    stillHas('broker/index.js', ["throw new Error('Broker not connected')"]);
+    stillHas('cluster/brokerPool.js', [/return await callback\(\{ nodeId, broker \}\)\s*\} catch \(e\) \{\}\s*\}\s*return null/]);
   });
 });
