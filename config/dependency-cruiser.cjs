@@ -57,6 +57,14 @@ module.exports = {
       to: { path: 'node_modules/(kafkajs|kafkajs-snappy|@2l/kafkajs-lz4|@mongodb-js/zstd)/' },
     },
     {
+      name: 'kafkajs-internals-only-in-wire',
+      comment:
+        "kafkajs's private modules (kafkajs/src/...) are reached only through src/kafka/wire, the one door to them: its README lists every touch and tripwire.spec.ts guards each. Elsewhere, use kafkajs's public API (../kafkajs) or the wire's typed surface.",
+      severity: 'error',
+      from: { pathNot: '^src/kafka/wire/' },
+      to: { path: 'node_modules/kafkajs/src/' },
+    },
+    {
       name: 'plugins-only-plugin-api',
       comment: 'Custom plugins in plugins/ see the plugin API only.',
       severity: 'error',
