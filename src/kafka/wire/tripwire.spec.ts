@@ -140,9 +140,10 @@ describe('kafkajs tripwire', () => {
     ])
       assert.ok(source.includes(used), `kafkajs's Connection no longer has \`${used}\``);
   });
-  it('has Connection.send wrapped for connection behaviours', () => {
+  it("has Connection.send wrapped for connection behaviours, found through the socket factory a connection or a broker's pool keeps", () => {
     const Connection = kafkajsModule('kafkajs/src/network/connection') as { prototype: { send: { name: string } } };
     assert.equal(Connection.prototype.send.name, 'sendWithBehaviour', "install.ts's wrapper is not kafkajs's Connection.send");
+    stillHas('network/connectionPool.js', ['this.socketFactory = options.socketFactory']);
   });
 
   it('reaches the private cluster factory of a Kafka instance, whose cluster has every method raw-cluster.ts calls', () => {
