@@ -18,14 +18,9 @@ const NOT_LEADER_OR_FOLLOWER = 6;
 const MESSAGE_TOO_LARGE = 10;
 const DUPLICATE_SEQUENCE_NUMBER = 46;
 
-const record = (topic: string, partition: number, value: string): OutboundRecord => ({
-  topic,
-  partition,
-  timestamp: 0,
-  key: null,
-  value: Buffer.from(value),
-  headers: [],
-});
+/** A record of `value`, without key, headers or timestamp. */
+const record = (topic: string, partition: number, value: string): OutboundRecord => ({ topic, partition, value: Buffer.from(value), ...BARE });
+const BARE = { timestamp: 0, key: null, headers: [] };
 
 /** A round as the transport saw it: `topic-partition` and the values (or `batch of n`) of each partition, with its stamp's base sequence. */
 type Seen = { readonly at: string; readonly values: string[]; readonly baseSequence?: number }[];
