@@ -3,12 +3,13 @@
  * one record batch per partition in each, in item order, and reads the answer partition by
  * partition. Every writer of mirrorflow's goes through it:
  *
- * | caller                                  | sequences (sequence-source.ts)                 | transport                       | delivery      |
- * |-----------------------------------------|------------------------------------------------|---------------------------------|---------------|
- * | kafkajs-writer.ts, not idempotent       | `UNSEQUENCED`                                  | a kafkajs producer's sendBatch  | at-least-once |
- * | kafkajs-writer.ts, one send at a time   | `Idempotence` (idempotence.ts)                 | the same                        | at-least-once |
- * | kafkajs-writer.ts, several in flight    | `InflightIdempotence` (inflight-idempotence.ts) | the same, that many in flight   | at-least-once |
- * | ../transactions/slot-transactions.ts    | `SlotSequences` (slot-sequences.ts)            | Produce with the transactional id, at each leader | transaction |
+ * | caller                                | sequences (sequence-source.ts)                  | transport                           | delivery      |
+ * |---------------------------------------|-------------------------------------------------|-------------------------------------|---------------|
+ * | kafkajs-writer.ts, not idempotent     | `UNSEQUENCED`                                   | a kafkajs producer's sendBatch      | at-least-once |
+ * | kafkajs-writer.ts, one send at a time | `Idempotence` (idempotence.ts)                  | the same                            | at-least-once |
+ * | kafkajs-writer.ts, several in flight  | `InflightIdempotence` (inflight-idempotence.ts) | the same, that many in flight       | at-least-once |
+ * | ../transactions/slot-transactions.ts  | `SlotSequences` (slot-sequences.ts)             | Produce at each leader, with the    | transaction   |
+ * |                                       |                                                 | transactional id (the port's)       |               |
  *
  * What every one of them gets, made here once:
  * - **Partial answers.** A partition acknowledged is done; the others of the round go again, alone.
