@@ -45,6 +45,10 @@ export class KafkajsWriter implements RecordWriter {
   /** Produce requests in flight per broker connection. */
   private readonly maxInFlight: number;
   private readonly engine: ProduceEngine;
+  /** Sends under way per producer (`hold`/`release`). */
+  private readonly holds = new Map<Producer, number>();
+  /** Producers replaced by `reset` while sends were under way on them: disconnected by the last `release`. */
+  private readonly retired = new Set<Producer>();
 
   constructor(
     readonly cluster: string,
@@ -122,23 +126,53 @@ export class KafkajsWriter implements RecordWriter {
       if (messages === undefined) byTopic.set(p.topic, (messages = []));
       pushPartitionMessages(messages, p.partition, p.items, p.stamp);
     }
-    attempt.sentThrough = this.producer;
-    // The producer's connections report each partition's answer (../wire/connection-behaviour.ts).
-    const answers = (await this.producer.sendBatch({
-      acks: -1,
-      timeout: this.timeoutMs,
-      compression: this.compression,
-      // Our produce encoder (../wire/produce-request.ts) reads the messages as pushPartitionMessages makes them.
-      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages: messages as Message[] })),
-    })) as (RecordMetadata & { errorCode: number })[];
-    return answers.map((a) => ({ topic: a.topicName, partition: a.partition, errorCode: a.errorCode, baseOffset: Number(a.baseOffset) }));
+    // Read once, so a round never switches producer midway, and held until its answers are in: a
+    // reset meanwhile (another write's partial failure) leaves this producer connected until then.
+    const producer = this.producer;
+    this.hold(producer);
+    try {
+      // Connected by `ready`, unless another write's reset replaced it since: then this connects the new one.
+      await this.connect();
+      attempt.sentThrough = producer;
+      // The producer's connections report each partition's answer (../wire/connection-behaviour.ts).
+      const answers = (await producer.sendBatch({
+        acks: -1,
+        timeout: this.timeoutMs,
+        compression: this.compression,
+        // Our produce encoder (../wire/produce-request.ts) reads the messages as pushPartitionMessages makes them.
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages: messages as Message[] })),
+      })) as (RecordMetadata & { errorCode: number })[];
+      return answers.map((a) => ({ topic: a.topicName, partition: a.partition, errorCode: a.errorCode, baseOffset: Number(a.baseOffset) }));
+    } finally {
+      this.release(producer);
+    }
+  }
+
+  /** A send is under way on `producer`: a reset meanwhile leaves it connected until `release`. */
+  private hold(producer: Producer): void {
+    this.holds.set(producer, (this.holds.get(producer) ?? 0) + 1);
+  }
+
+  private release(producer: Producer): void {
+    const left = (this.holds.get(producer) ?? 1) - 1;
+    if (left > 0) {
+      this.holds.set(producer, left);
+      return;
+    }
+    this.holds.delete(producer);
+    if (!this.retired.delete(producer)) return;
+    // Nothing waits for the disconnect of a producer nobody uses; a failure to close its
+    // connections leaves nothing to mend.
+    void producer.disconnect().catch(() => undefined);
   }
 
   /**
    * Drops the producer (and its cached metadata); the next write connects a new one. The
-   * producer id and sequences stay: nothing of the old producer is in flight any more (its
-   * connect failed, or its send returned), and the broker knows a producer by its id, not by its
-   * connections, so what goes again is still deduplicated.
+   * producer id and sequences stay: the broker knows a producer by its id, not by its
+   * connections, so what goes again is still deduplicated. Sends still under way on the old
+   * producer (other writes in flight, or overlapping ones) finish on it: it is disconnected once
+   * the last one ended, since kafkajs fails a send whose producer was disconnected under it with
+   * an error no retry mends (a TypeError reading its emptied metadata).
    */
   private async reset(failed?: object): Promise<void> {
     // Another write's failure made it anew already (several writes in flight).
@@ -147,10 +181,15 @@ export class KafkajsWriter implements RecordWriter {
     const wasConnected = this.connected !== undefined;
     this.producer = this.newProducer();
     this.connected = undefined;
-    if (wasConnected) await old.disconnect().catch(() => undefined);
+    if (!wasConnected) return;
+    if (this.holds.has(old)) this.retired.add(old);
+    else await old.disconnect().catch(() => undefined);
   }
 
   async close(): Promise<void> {
+    const retired = [...this.retired];
+    this.retired.clear();
+    await Promise.all(retired.map((producer) => producer.disconnect().catch(() => undefined)));
     if (this.connected === undefined) return;
     this.connected = undefined;
     await this.producer.disconnect();
