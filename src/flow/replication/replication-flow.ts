@@ -57,7 +57,8 @@ import { ProgressStore } from '../progress/progress-store';
 import type { OffsetSyncEmitter } from '../progress/offset-sync-emitter';
 import { TopicSync, sameTopics, type ReplicatedTopic } from '../topics/topic-sync';
 import { SourceResets, type AutoOffsetReset } from './source-resets';
-import { writeBatches, type BatchPolicy, type WrittenBatches } from '../operators/write-batches';
+import { writeBatches, type BatchPolicy } from '../operators/write-batches';
+import type { WrittenBatches } from '../../core/ports/write-path';
 import { withStopSignal } from '../operators/with-stop-signal';
 import type { DeadLetterSink } from './dead-letter-sink';
 import { retryThroughOutage } from '../operators/retry-through-outage';
@@ -366,13 +367,16 @@ export class ReplicationFlow {
               .consume({
                 topics: topics.map((t) => t.source),
                 groupId: settings.groupId,
-                startOffset: (tp) => this.startOffset(tp),
-                onLogRestart: (tp, restart) => this.resets.logRestarted(tp, restart),
                 flowControl: this.budget,
                 // A fetch bigger than one write goes as several batches: the sink never splits a batch.
                 maxBatch: { records: settings.batching.maxRecords, bytes: settings.batching.maxBytes },
                 ...(settings.exactlyOnce ? { slots: { count: settings.exactlyOnce.slots, of: (tp: TopicPartition) => this.slotOf(tp) } } : {}),
-                membership: { revoke: () => this.revoke(), assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember) },
+                lifecycle: {
+                  revoke: () => this.revoke(),
+                  assigned: (tps, generation, stillMember) => this.assigned(tps, generation, stillMember),
+                  startOffset: (tp) => this.startOffset(tp),
+                  logRestarted: (tp, restart) => this.resets.logRestarted(tp, restart),
+                },
                 ...(settings.forwardRecordBatches ? { forwardRecordBatches: settings.forwardRecordBatches } : {}),
               })
               // A consumer that failed (its cluster gone, say) is replaced by a new one, which
