@@ -10,7 +10,12 @@ const scheduler = () => new TestScheduler((actual, expected) => assert.deepStric
 
 test('stopAtFailure passes the batch that ends at a failing record, then completes: fetching stops', () => {
   scheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-    const input = hot('a-b-c-d', { a: flowBatch(sourceBatch('a')), b: flowBatch(sourceBatch('b'), { failure: 'bad' }), c: flowBatch(sourceBatch('c')), d: flowBatch(sourceBatch('d')) });
+    const input = hot('a-b-c-d', {
+      a: flowBatch(sourceBatch('a')),
+      b: flowBatch(sourceBatch('b'), { failure: 'bad' }),
+      c: flowBatch(sourceBatch('c')),
+      d: flowBatch(sourceBatch('d')),
+    });
     const out = input.pipe(
       stopAtFailure(),
       map((batch: FlowBatch) => batch.source.topic),

@@ -12,7 +12,8 @@ const name = map((batch: FlowBatch) => `${batch.source.topic}${batch.kind === 'r
 test('translateSchemaIds waits for the registries only for a batch with ids new to the flow, keeping the order', () => {
   scheduler().run(({ cold, expectObservable }) => {
     const batches = { a: flowBatch(sourceBatch('a')), b: flowBatch(sourceBatch('b')), c: flowBatch(sourceBatch('c')) };
-    const moved = (batch: FlowBatch): FlowBatch => (batch.kind === 'records' ? { ...batch, records: batch.records.map((r) => ({ ...r, topic: 'moved' })) } : batch);
+    const moved = (batch: FlowBatch): FlowBatch =>
+      batch.kind === 'records' ? { ...batch, records: batch.records.map((r) => ({ ...r, topic: 'moved' })) } : batch;
     // b's id is registered on the target 2 frames after it is asked.
     const translate = (batch: FlowBatch) => (batch.source.topic === 'b' ? cold('--(x|)', { x: moved(batch) }) : moved(batch));
     const out = cold('ab--c|', batches).pipe(translateSchemaIds(translate), name);
