@@ -1,3 +1,5 @@
+import { errorKind } from '../../core/errors';
+import type { OutageStatus } from '../status/outage-status';
 /**
  * Live counters of one flow's checkpoints and consumer-group offset sync, read through
  * `FlowStatus.checkpoints` (tests, tools). Updated once per
@@ -75,4 +77,10 @@ export class GroupSyncStatus {
   /** The groups skipped as active in the last pass. */
   activeGroups: readonly string[] = [];
   errors = 0;
+}
+
+/** A checkpoint failure no outage tracker counts: by its kind, `checkpoint-failed` when it has no other. */
+export function countCheckpointError(outages: OutageStatus, error: unknown, cluster: string): void {
+  const kind = errorKind(error);
+  outages.errors.record(error, cluster, kind === 'other' ? 'checkpoint-failed' : kind);
 }
