@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { Observable } from 'rxjs';
 import type { DecodedSourceBatch, KafkaRecord, SourceBatch, TopicPartition } from '../record';
 import type { Compression } from './record-writer';
@@ -134,18 +135,18 @@ export interface TopicReader {
 }
 
 /** DI token of the flow's replication consumer on its source cluster. */
-export const SourceRecords = Symbol.for('mirrorflow.SourceRecords');
+export const SourceRecords = token<RecordSource>('SourceRecords');
 /*
  * DI tokens of a flow's topic readers, one per topic they read, each a client of its own as
  * each reads on its own schedule.
  */
 /** Reads the Connect offsets topic on the target. */
-export const ProgressReader = Symbol.for('mirrorflow.ProgressReader');
+export const ProgressReader = token<TopicReader>('ProgressReader');
 /** Reads the checkpoints topic on the target. */
-export const CheckpointsReader = Symbol.for('mirrorflow.CheckpointsReader');
+export const CheckpointsReader = token<TopicReader>('CheckpointsReader');
 /** Reads the offset-syncs topic, wherever `offset_syncs.location` puts it. */
-export const OffsetSyncsReader = Symbol.for('mirrorflow.OffsetSyncsReader');
+export const OffsetSyncsReader = token<TopicReader>('OffsetSyncsReader');
 /** Reads single records of the source, to compare them with the target's (`offsets: preserve`). */
-export const SourceRecordLookup = Symbol.for('mirrorflow.SourceRecordLookup');
+export const SourceRecordLookup = token<TopicReader>('SourceRecordLookup');
 /** Reads single records of the target, to compare them with the source's (`offsets: preserve`). */
-export const TargetRecordLookup = Symbol.for('mirrorflow.TargetRecordLookup');
+export const TargetRecordLookup = token<TopicReader>('TargetRecordLookup');

@@ -26,6 +26,7 @@
  * (checkpoint-translation.ts), and which checkpoints are emitted and how they are written
  * (checkpoint-emission.ts).
  */
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import {
   type Observable,
@@ -121,7 +122,7 @@ export interface CheckpointFlowParts {
   readonly migration?: Pick<MigrationWatch, 'refreshed' | 'syncStopped'>;
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
-export const CheckpointFlowParts = Symbol.for('mirrorflow.CheckpointFlowParts');
+export const CheckpointFlowParts = token<CheckpointFlowParts>('CheckpointFlowParts');
 
 /** How the whole checkpoint flow starts over after it failed. */
 const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: 0.2 };

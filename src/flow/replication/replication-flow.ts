@@ -1,3 +1,4 @@
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import {
   type Observable,
@@ -106,7 +107,7 @@ export interface ReplicationFlowParts {
   readonly status: FlowStatus;
 }
 /** DI token of the parts the container gives a ReplicationFlow; a token and its interface share a name. */
-export const ReplicationFlowParts = Symbol.for('mirrorflow.ReplicationFlowParts');
+export const ReplicationFlowParts = token<ReplicationFlowParts>('ReplicationFlowParts');
 
 /**
  * One direction of replication, MM2's MirrorSourceConnector, as docs/architecture.md draws it:
