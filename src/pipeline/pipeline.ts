@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
-import type { FlowConfig, PipelineConfig } from '../config';
+import type { FlowConfig } from '../config';
 import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import { silentLogger, type Logger } from '../core/ports/logger';
@@ -15,7 +15,7 @@ import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
 import { flowContainer, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
-import { PipelineConfigToken } from './wiring/tokens';
+import { PipelineConfig } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
 import { buildRunningFlow, runFlow, runningFlows, type RunningFlow } from './run-flow';
 
@@ -192,7 +192,7 @@ export class Pipeline {
       this.current = next;
       return plan;
     }
-    this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(next);
+    this.container.rebind<PipelineConfig>(PipelineConfig).toConstantValue(next);
     if (registry !== undefined) this.container.rebind(PluginRegistry).toConstantValue(registry);
     try {
       // Plugin problems surface before anything stops; no client is made for the check.
@@ -205,7 +205,7 @@ export class Pipeline {
         }
       }
     } catch (error) {
-      this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(this.current);
+      this.container.rebind<PipelineConfig>(PipelineConfig).toConstantValue(this.current);
       throw error;
     }
     // Everything a stopped flow fetched is acknowledged and its progress stored, and its clients

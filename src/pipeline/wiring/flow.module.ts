@@ -1,9 +1,9 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../../config';
 import { Logger } from '../../core/ports/logger';
 import { ReplicationPolicy } from '../../policy';
 import { FlowStatus } from '../../flow/status/flow-status';
-import { FlowConfigToken } from './tokens';
+import { FlowConfig } from './tokens';
+import { bindConstant } from './bind-parts';
 import { flowReplicationPolicy } from './flow-policy';
 import { flowClientsModule } from './flow-clients.module';
 import { replicationModule } from './replication.module';
@@ -25,11 +25,11 @@ import { migrationModule } from './migration.module';
 /** The flow's own config and what derives from it alone: its logger, policy and status. */
 export function flowConfigModule(flow: FlowConfig, pipelineLogger: Logger): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<FlowConfig>(FlowConfigToken).toConstantValue(flow);
+    bindConstant(bind, FlowConfig, flow);
     // The flow's own logger shadows the pipeline's in this child container.
-    bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
-    bind<ReplicationPolicy>(ReplicationPolicy).toConstantValue(flowReplicationPolicy(flow));
-    bind<FlowStatus>(FlowStatus).toConstantValue(new FlowStatus(flow.source, flow.target));
+    bindConstant(bind, Logger, pipelineLogger.child({ flow: flow.name }));
+    bindConstant(bind, ReplicationPolicy, flowReplicationPolicy(flow));
+    bindConstant(bind, FlowStatus, new FlowStatus(flow.source, flow.target));
   });
 }
 
