@@ -6,14 +6,14 @@ import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } 
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { Scheduler } from '../core/ports/scheduler';
-import { PluginRegistry, TransformChain } from '../plugins';
+import { PluginRegistry } from '../plugins';
 import { KafkajsClients } from '../kafka';
 import type { FlowStatus } from '../flow/status/flow-status';
 import { unlessFinished } from './flow-migration';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
-import { flowContainer, pipelineContainer } from './wiring/flow-container';
+import { checkTransforms, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
 import { PipelineConfig } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
@@ -196,14 +196,7 @@ export class Pipeline {
     if (registry !== undefined) this.container.rebind(PluginRegistry).toConstantValue(registry);
     try {
       // Plugin problems surface before anything stops; no client is made for the check.
-      for (const flow of toStart) {
-        const check = flowContainer(this.container, flow, this.logger);
-        try {
-          if (flow.enabled) check.get(TransformChain);
-        } finally {
-          check.unbindAll();
-        }
-      }
+      for (const flow of toStart) checkTransforms(this.container, flow, this.logger);
     } catch (error) {
       this.container.rebind<PipelineConfig>(PipelineConfig).toConstantValue(this.current);
       throw error;

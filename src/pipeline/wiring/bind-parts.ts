@@ -1,4 +1,4 @@
-import type { Bind, MapToResolvedValueInjectOptions, ServiceIdentifier } from 'inversify';
+import type { Bind, Container, MapToResolvedValueInjectOptions, ServiceIdentifier } from 'inversify';
 import type { Token } from '../../core/ports/token';
 
 /** A class bound to itself (`bind(TopicSync).toSelf()`). */
@@ -53,4 +53,9 @@ export function bindParts<T, const S extends Sources>(bind: Bind, target: Source
 /** Binds `target` to `value`, checked against the token's type (a constant is a singleton by nature). */
 export function bindConstant<T>(bind: Bind, target: Source<T>, value: NoInfer<T>): void {
   bind<T>(target as ServiceIdentifier<T>).toConstantValue(value);
+}
+
+/** What `target` is bound to in `container`, as its token's type: for the composition, when a flow is built. */
+export function resolve<T>(container: Pick<Container, 'get'>, target: Source<T>): T {
+  return container.get<T>(target as ServiceIdentifier<T>);
 }

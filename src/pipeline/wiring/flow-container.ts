@@ -3,7 +3,7 @@ import { type Bind, Container } from 'inversify';
 import { KafkaClients } from '../../core/ports/kafka-clients';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
-import { PluginRegistry } from '../../plugins';
+import { PluginRegistry, TransformChain } from '../../plugins';
 import { flowModules } from './flow.module';
 import { bindConstant } from './bind-parts';
 import { PipelineConfig, type FlowConfig } from './tokens';
@@ -36,4 +36,19 @@ export function flowContainer(pipeline: Container, flow: FlowConfig, pipelineLog
   const container = new Container({ parent: pipeline });
   container.load(...flowModules(flow, pipelineLogger));
   return container;
+}
+
+/**
+ * Builds a flow's transforms in a container of its own, then drops it: a changed pipeline file
+ * whose transforms cannot be built (a plugin that fails) is refused before any flow stops. No
+ * client is made.
+ */
+export function checkTransforms(pipeline: Container, flow: FlowConfig, pipelineLogger: Logger): void {
+  if (!flow.enabled) return;
+  const check = flowContainer(pipeline, flow, pipelineLogger);
+  try {
+    check.get(TransformChain);
+  } finally {
+    check.unbindAll();
+  }
 }

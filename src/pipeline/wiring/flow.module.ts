@@ -12,6 +12,7 @@ import { heartbeatsModule } from './heartbeats.module';
 import { configSyncModule } from './config-sync.module';
 import { aclSyncModule } from './acl-sync.module';
 import { migrationModule } from './migration.module';
+import { flowJobsModule } from './flow-jobs';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
  * graph shares one policy, one status, one client per role. The parent (the pipeline's
@@ -47,5 +48,6 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),
     ...(flow.enabled && flow.topic_sync.acls.enabled ? [aclSyncModule(flow)] : []),
+    flowJobsModule,
   ];
 }
