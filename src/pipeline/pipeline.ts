@@ -95,7 +95,7 @@ export class Pipeline {
 
   /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
   snapshots(): FlowSnapshot[] {
-    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
+    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.replication !== undefined));
   }
 
   /**

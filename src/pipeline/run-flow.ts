@@ -3,35 +3,17 @@ import { type Observable, EMPTY, ReplaySubject, defer, finalize, merge } from 'r
 import type { FlowConfig, PipelineConfig } from '../config';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';
-import type { FlowStatus } from '../flow/status/flow-status';
-import type { ReplicationFlow } from '../flow/replication/replication-flow';
-import type { CheckpointFlow } from '../flow/checkpoints/checkpoint-flow';
-import type { TopicConfigSync } from '../flow/topics/topic-config-sync';
-import type { HeartbeatFlow } from '../flow/heartbeats/heartbeat-flow';
-import type { AclSync } from '../flow/topics/acl-sync';
 import { whileElected } from '../flow/elected-jobs';
 import { flowContainer } from './wiring/flow-container';
 import { FlowJobs } from './wiring/flow-jobs';
 import { resolve } from './wiring/bind-parts';
-import type { MigrationWatch } from './flow-migration';
 import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
 
-/** A flow the pipeline runs: its container, its parts and how it is stopped. */
-export interface RunningFlow {
+/** A flow the pipeline runs: its container, what it runs (FlowJobs) and how it is stopped. */
+export interface RunningFlow extends FlowJobs {
   readonly pipeline: string;
   readonly config: FlowConfig;
   readonly container: Container;
-  /** Undefined for a flow that is not enabled but still emits heartbeats (MM2's heartbeat-only herder). */
-  readonly flow: ReplicationFlow | undefined;
-  /** The periodic topic config sync, when the flow replicates with `topic_sync.sync_configs`. */
-  readonly configSync: TopicConfigSync | undefined;
-  readonly checkpoints: CheckpointFlow | undefined;
-  readonly heartbeats: HeartbeatFlow | undefined;
-  readonly acls: AclSync | undefined;
-  readonly migration: MigrationWatch | undefined;
-  readonly status: FlowStatus;
-  /** The election of the process that runs the once-per-flow jobs: its heartbeats topic, scheduler and logger. */
-  readonly election: FlowJobs['election'] & { readonly logger: Logger };
   /** Stops this flow alone (a reload removed or changed it); the pipeline's stop stops every flow. */
   readonly stop$: ReplaySubject<void>;
   /** Resolves once the flow has ended: drained, progress stored. */
@@ -46,7 +28,8 @@ export interface RunningFlow {
  */
 export function buildRunningFlow(pipeline: Container, pipelineName: string, flow: FlowConfig, pipelineLogger: Logger): RunningFlow {
   const container = flowContainer(pipeline, flow, pipelineLogger);
-  const { replication, configSync, checkpoints, heartbeats, acls, migration, status, logger, election } = resolve(container, FlowJobs);
+  const jobs = resolve(container, FlowJobs);
+  const { status, logger } = jobs;
   // Nothing would ever move a flow that does not replicate out of `starting`.
   if (!flow.enabled) status.state = 'disabled';
   // MM2 rejects checkpoints without offset syncs to translate with; config validation should too.
@@ -54,19 +37,12 @@ export function buildRunningFlow(pipeline: Container, pipelineName: string, flow
     logger.warn('Checkpoints need offset syncs, which this flow does not write; it writes no checkpoints.', { flow: flow.name });
   }
   let markEnded = (): void => {};
-  const ended = new Promise<void>((resolve) => (markEnded = resolve));
+  const ended = new Promise<void>((done) => (markEnded = done));
   return {
+    ...jobs,
     pipeline: pipelineName,
     config: flow,
     container,
-    flow: replication,
-    configSync,
-    checkpoints,
-    heartbeats,
-    acls,
-    migration,
-    status,
-    election: { ...election, logger },
     stop$: new ReplaySubject<void>(1),
     ended,
     markEnded,
@@ -96,7 +72,7 @@ export function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: Kaf
           },
           onElected: (elected) => (status.elected = elected),
           scheduler: flow.election.scheduler,
-          logger: flow.election.logger,
+          logger: flow.logger,
         },
         jobs,
         stop$,
@@ -105,7 +81,7 @@ export function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: Kaf
     status.campaigning = true;
     return elected$;
   }).pipe(finalize(() => (status.campaigning = false)));
-  return merge(flow.flow?.run(stop$) ?? EMPTY, campaign$);
+  return merge(flow.replication?.run(stop$) ?? EMPTY, campaign$);
 }
 
 /** As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too. */

@@ -2,11 +2,11 @@ import { type Observable, type SchedulerLike, EMPTY, catchError, concatMap, endW
 import type { GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
-import { describeError, isRetriable } from '../../core/errors';
+import { describeError } from '../../core/errors';
 import { retryWithBackoff } from '../../core/retry';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
-import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
+import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
 import type { CheckpointStore } from './checkpoint-store';
 import { translateOffsets, type CheckpointTranslation } from './checkpoint-translation';
 
@@ -80,12 +80,14 @@ export class CheckpointEmission {
         outage.succeeded();
       }),
       catchError((error: unknown) => {
-        status.errors++;
-        if (isRetriable(error)) outage.failed(error);
-        else {
-          countCheckpointError(this.parts.outages, error, this.parts.target);
-          logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
-        }
+        checkpointStepFailed(error, {
+          status,
+          outage,
+          outages: this.parts.outages,
+          cluster: this.parts.target,
+          logger,
+          warning: 'Writing checkpoints failed; will retry at the next interval.',
+        });
         return EMPTY;
       }),
     );

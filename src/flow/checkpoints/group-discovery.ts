@@ -1,10 +1,9 @@
 import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
-import { describeError, isRetriable } from '../../core/errors';
 import type { GroupFilter, TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
-import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
+import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
 
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 export const GROUP_CONCURRENCY = 8;
@@ -66,12 +65,14 @@ export class GroupDiscovery {
       }),
       tap(() => outage.succeeded()),
       catchError((error: unknown) => {
-        status.errors++;
-        if (isRetriable(error)) outage.failed(error);
-        else {
-          countCheckpointError(this.parts.outages, error, this.parts.source);
-          logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
-        }
+        checkpointStepFailed(error, {
+          status,
+          outage,
+          outages: this.parts.outages,
+          cluster: this.parts.source,
+          logger,
+          warning: 'Listing consumer groups on the source failed; will retry at the next refresh.',
+        });
         return EMPTY;
       }),
     );

@@ -179,11 +179,11 @@ flows:
   for (const flow of [replicating!, heartbeatsOnly!]) flow.container.unbindAll();
   pipeline.unbindAll();
 
-  assert.ok(replicating!.flow instanceof ReplicationFlow);
+  assert.ok(replicating!.replication instanceof ReplicationFlow);
   assert.ok(replicating!.checkpoints !== undefined && replicating!.heartbeats !== undefined);
   assert.equal(replicating!.election.topic, 'heartbeats');
   assert.equal(replicating!.election.scheduler, asyncScheduler);
-  assert.equal(heartbeatsOnly!.flow, undefined, 'a flow that is not enabled only emits heartbeats');
+  assert.equal(heartbeatsOnly!.replication, undefined, 'a flow that is not enabled only emits heartbeats');
   assert.ok(heartbeatsOnly!.heartbeats !== undefined);
   assert.equal(heartbeatsOnly!.checkpoints, undefined);
   assert.equal(heartbeatsOnly!.status.state, 'disabled');
