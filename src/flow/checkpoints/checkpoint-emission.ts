@@ -1,4 +1,4 @@
-import { type Observable, type SchedulerLike, EMPTY, catchError, concatMap, endWith, from, ignoreElements, map, of } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, concatMap, endWith, from, ignoreElements, map, of } from 'rxjs';
 import type { GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
@@ -60,7 +60,7 @@ export interface CheckpointEmissionParts {
 export class CheckpointEmission {
   constructor(private readonly parts: CheckpointEmissionParts) {}
 
-  /** A pass of the groups read (`read`, of the checkpointed `groups`), started at `startedAt`. */
+  /** A pass of the groups read (`read`, of the checkpointed `groups`), started at `startedAt`; its failure goes to `failed`. */
   emit(read: readonly GroupCheckpoints[], store: CheckpointStore, startedAt: number, groups: readonly string[]): Observable<void> {
     const { scheduler, logger, status, outage } = this.parts;
     const results = read.filter((g) => g.checkpoints.length > 0);
@@ -79,18 +79,14 @@ export class CheckpointEmission {
         if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
         outage.succeeded();
       }),
-      catchError((error: unknown) => {
-        checkpointStepFailed(error, {
-          status,
-          outage,
-          outages: this.parts.outages,
-          cluster: this.parts.target,
-          logger,
-          warning: 'Writing checkpoints failed; will retry at the next interval.',
-        });
-        return EMPTY;
-      }),
     );
+  }
+
+  /** A pass that failed (its write, mostly): reported, and the next pass tries again. */
+  failed(error: unknown): Observable<never> {
+    const { outages, target, logger, status, outage } = this.parts;
+    checkpointStepFailed(error, { status, outage, outages, cluster: target, logger, warning: 'Writing checkpoints failed; will retry at the next interval.' });
+    return EMPTY;
   }
 
   private write(results: readonly GroupCheckpoints[]): Observable<void> {

@@ -336,10 +336,12 @@ export class CheckpointFlow {
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
       status.offsetSyncPartitions = syncs.partitionCount;
       const startedAt = scheduler.now();
-      const groups = this.discovery.groups;
       return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
-        mergeMap((preserved) => this.readGroups(groups, { ...checkpointTranslation(this.translationOf, syncs, preserved), store: this.checkpoints }, syncs)),
+        mergeMap((preserved) =>
+          this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved), store: this.checkpoints }, syncs),
+        ),
         mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
+        catchError((error: unknown) => this.emission.failed(error)),
       );
     });
   }
