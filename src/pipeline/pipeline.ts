@@ -1,21 +1,21 @@
 import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
-import type { FlowConfig, PipelineConfig } from '../config';
+import type { FlowConfig } from '../config';
 import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { Scheduler } from '../core/ports/scheduler';
-import { PluginRegistry, TransformChain } from '../plugins';
+import { PluginRegistry } from '../plugins';
 import { KafkajsClients } from '../kafka';
 import type { FlowStatus } from '../flow/status/flow-status';
 import { unlessFinished } from './flow-migration';
 import type { FlowSnapshot } from '../telemetry/flow-snapshot';
 import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
-import { flowContainer, pipelineContainer } from './wiring/flow-container';
+import { checkTransforms, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
-import { PipelineConfigToken } from './wiring/tokens';
+import { PipelineConfig } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
 import { buildRunningFlow, runFlow, runningFlows, type RunningFlow } from './run-flow';
 
@@ -95,7 +95,7 @@ export class Pipeline {
 
   /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
   snapshots(): FlowSnapshot[] {
-    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.flow !== undefined));
+    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.replication !== undefined));
   }
 
   /**
@@ -192,20 +192,13 @@ export class Pipeline {
       this.current = next;
       return plan;
     }
-    this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(next);
+    this.container.rebind<PipelineConfig>(PipelineConfig).toConstantValue(next);
     if (registry !== undefined) this.container.rebind(PluginRegistry).toConstantValue(registry);
     try {
       // Plugin problems surface before anything stops; no client is made for the check.
-      for (const flow of toStart) {
-        const check = flowContainer(this.container, flow, this.logger);
-        try {
-          if (flow.enabled) check.get(TransformChain);
-        } finally {
-          check.unbindAll();
-        }
-      }
+      for (const flow of toStart) checkTransforms(this.container, flow, this.logger);
     } catch (error) {
-      this.container.rebind<PipelineConfig>(PipelineConfigToken).toConstantValue(this.current);
+      this.container.rebind<PipelineConfig>(PipelineConfig).toConstantValue(this.current);
       throw error;
     }
     // Everything a stopped flow fetched is acknowledged and its progress stored, and its clients

@@ -4,6 +4,7 @@
  * Validation and construction happen once, when the flow is built; the returned chain is the
  * per-record hot path and does nothing but call each transform in order.
  */
+import { token } from '../core/ports/token';
 import { type ConfigIssue, formatConfigIssue, PluginError, RecordFailedError } from '../core/errors';
 import type { Logger } from '../core/ports/logger';
 import type { MirrorRecord, RecordFailure } from '../core/record';
@@ -49,7 +50,7 @@ export interface TransformChainContext {
  */
 export type TransformChain = (records: readonly MirrorRecord[], failures?: RecordFailure[]) => readonly MirrorRecord[];
 /** DI token of a flow's chain; a token and its type share a name. */
-export const TransformChain = Symbol.for('mirrorflow.TransformChain');
+export const TransformChain = token<TransformChain>('TransformChain');
 
 /**
  * Every problem in every step — unknown types and invalid options — with its path, so the

@@ -4,6 +4,7 @@
  * default methods as they are in Kafka 4.3.1 (after KIP-1074: only `mm2…internal` and checkpoints
  * topics count as MM2-internal; `foo.internal` or `foo-internal` are ordinary topics).
  */
+import { token } from '../core/ports/token';
 
 export interface ReplicationPolicy {
   /** Name of `topic` from cluster `sourceClusterAlias` on the target, e.g. `us-west.orders`. */
@@ -24,7 +25,7 @@ export interface ReplicationPolicy {
   isInternalTopic(topic: string): boolean;
 }
 /** DI token; a token and its interface share a name. */
-export const ReplicationPolicy = Symbol.for('mirrorflow.ReplicationPolicy');
+export const ReplicationPolicy = token<ReplicationPolicy>('ReplicationPolicy');
 
 /** The Java interface's default methods; a custom policy extends this and writes the first three. */
 export abstract class ReplicationPolicyBase implements ReplicationPolicy {

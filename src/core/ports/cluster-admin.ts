@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { Observable } from 'rxjs';
 import { MirrorflowError, type ErrorOptions } from '../errors';
 import type { AclCreateResult, TopicAcl } from './topic-acl';
@@ -128,8 +129,8 @@ export class GroupActiveError extends MirrorflowError {
  * interface alone cannot say which one a part gets.
  */
 /** The admin of the flow's source cluster. */
-export const SourceAdmin = Symbol.for('mirrorflow.SourceAdmin');
+export const SourceAdmin = token<ClusterAdmin>('SourceAdmin');
 /** The admin of the flow's target cluster. */
-export const TargetAdmin = Symbol.for('mirrorflow.TargetAdmin');
+export const TargetAdmin = token<ClusterAdmin>('TargetAdmin');
 /** The admin of the cluster holding the flow's offset syncs (source or target, by `offset_syncs.location`). */
-export const OffsetSyncsAdmin = Symbol.for('mirrorflow.OffsetSyncsAdmin');
+export const OffsetSyncsAdmin = token<ClusterAdmin>('OffsetSyncsAdmin');

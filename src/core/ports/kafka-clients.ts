@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { ClusterAdmin } from './cluster-admin';
 import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
@@ -52,4 +53,4 @@ export interface KafkaClients {
   /** Closes every client made so far. */
   close(): Promise<void>;
 }
-export const KafkaClients = Symbol.for('mirrorflow.KafkaClients');
+export const KafkaClients = token<KafkaClients>('KafkaClients');

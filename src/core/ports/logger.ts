@@ -1,3 +1,4 @@
+import { token } from './token';
 /** Structured logging. Messages are constant sentences; identifiers go in `meta`. Never pass secrets. */
 export interface Logger {
   error(message: string, meta?: Record<string, unknown>): void;
@@ -7,7 +8,7 @@ export interface Logger {
   child(meta: Record<string, unknown>): Logger;
 }
 /** DI token; a token and its interface share a name. */
-export const Logger = Symbol.for('mirrorflow.Logger');
+export const Logger = token<Logger>('Logger');
 
 /** A logger that drops everything, for tests and for code that runs before logging is set up. */
 export const silentLogger: Logger = {

@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { Observable } from 'rxjs';
 import type { DecodedSourceBatch, KafkaRecord, SourceBatch, TopicPartition } from '../record';
 import type { Compression } from './record-writer';
@@ -56,20 +57,34 @@ export interface GroupMembership {
   assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void;
 }
 
-export interface ConsumeOptions {
-  readonly topics: readonly string[];
-  /** Consumer group that spreads partitions over the processes running this flow. */
-  readonly groupId: string;
+/**
+ * What a source asks the flow about the partitions it reads for it: the group's rebalances,
+ * where each newly assigned partition starts, and where to go on when a partition's log
+ * restarted. The flow implements it; the source calls it and decides none of it itself.
+ */
+export interface PartitionLifecycle extends GroupMembership {
   /** The next offset to read for a newly assigned partition. */
-  readonly startOffset: (tp: TopicPartition) => Promise<number>;
+  startOffset(tp: TopicPartition): Promise<number>;
   /**
    * Called once per detected restart of a partition's log; resolves with the offset to read
    * next (the flow's reset rule). The source never seeks past the log's end on its own.
    */
-  readonly onLogRestart: (tp: TopicPartition, restart: LogRestart) => Promise<number>;
+  logRestarted(tp: TopicPartition, restart: LogRestart): Promise<number>;
+}
+
+/** Exactly-once flows: the slot count and each partition's slot. */
+export interface SlotCount {
+  readonly count: number;
+  readonly of: (tp: TopicPartition) => number;
+}
+
+export interface ConsumeOptions {
+  readonly topics: readonly string[];
+  /** Consumer group that spreads partitions over the processes running this flow. */
+  readonly groupId: string;
+  /** Told about rebalances, asked where partitions start and what a restarted log means. */
+  readonly lifecycle: PartitionLifecycle;
   readonly flowControl: FlowControl;
-  /** Told about rebalances; without it, positions are only asked for through `startOffset`. */
-  readonly membership?: GroupMembership;
   /** Deliver record batches undecoded where that is safe, for flows that do not look inside records. */
   readonly forwardRecordBatches?: ForwardRecordBatches;
   /**
@@ -80,11 +95,11 @@ export interface ConsumeOptions {
    */
   readonly maxBatch?: { readonly records: number; readonly bytes: number };
   /**
-   * Exactly-once flows: the slot count and each partition's slot; the group hands each member
-   * whole slots (a slot is one transactional producer and is never split between members), and
-   * only to members that count the same slots as the group's leader.
+   * Exactly-once flows: the group hands each member whole slots (a slot is one transactional
+   * producer and is never split between members), and only to members that count the same
+   * slots as the group's leader.
    */
-  readonly slots?: { readonly count: number; readonly of: (tp: TopicPartition) => number };
+  readonly slots?: SlotCount;
 }
 
 /** Fetches records from a source cluster in batches, per partition, in offset order. */
@@ -120,18 +135,18 @@ export interface TopicReader {
 }
 
 /** DI token of the flow's replication consumer on its source cluster. */
-export const SourceRecords = Symbol.for('mirrorflow.SourceRecords');
+export const SourceRecords = token<RecordSource>('SourceRecords');
 /*
  * DI tokens of a flow's topic readers, one per topic they read, each a client of its own as
  * each reads on its own schedule.
  */
 /** Reads the Connect offsets topic on the target. */
-export const ProgressReader = Symbol.for('mirrorflow.ProgressReader');
+export const ProgressReader = token<TopicReader>('ProgressReader');
 /** Reads the checkpoints topic on the target. */
-export const CheckpointsReader = Symbol.for('mirrorflow.CheckpointsReader');
+export const CheckpointsReader = token<TopicReader>('CheckpointsReader');
 /** Reads the offset-syncs topic, wherever `offset_syncs.location` puts it. */
-export const OffsetSyncsReader = Symbol.for('mirrorflow.OffsetSyncsReader');
+export const OffsetSyncsReader = token<TopicReader>('OffsetSyncsReader');
 /** Reads single records of the source, to compare them with the target's (`offsets: preserve`). */
-export const SourceRecordLookup = Symbol.for('mirrorflow.SourceRecordLookup');
+export const SourceRecordLookup = token<TopicReader>('SourceRecordLookup');
 /** Reads single records of the target, to compare them with the source's (`offsets: preserve`). */
-export const TargetRecordLookup = Symbol.for('mirrorflow.TargetRecordLookup');
+export const TargetRecordLookup = token<TopicReader>('TargetRecordLookup');

@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { Observable } from 'rxjs';
 import type { RecordRefusedError } from '../errors';
 import { recordBytes, type OutboundItem, type OutboundRecord, type OutboundRecordBatch } from '../record';
@@ -82,14 +83,14 @@ export interface RecordWriter {
  * names the role in broker logs and quotas) with its own compression.
  */
 /** Replicated records on the target. */
-export const ReplicationWriter = Symbol.for('mirrorflow.ReplicationWriter');
+export const ReplicationWriter = token<RecordWriter>('ReplicationWriter');
 /** The Connect offsets topic on the target. */
-export const ProgressWriter = Symbol.for('mirrorflow.ProgressWriter');
+export const ProgressWriter = token<RecordWriter>('ProgressWriter');
 /** The offset-syncs topic, on the cluster `offset_syncs.location` names. */
-export const OffsetSyncsWriter = Symbol.for('mirrorflow.OffsetSyncsWriter');
+export const OffsetSyncsWriter = token<RecordWriter>('OffsetSyncsWriter');
 /** The dead-letter topic on the target. */
-export const DeadLetterWriter = Symbol.for('mirrorflow.DeadLetterWriter');
+export const DeadLetterWriter = token<RecordWriter>('DeadLetterWriter');
 /** The checkpoints topic on the target. */
-export const CheckpointsWriter = Symbol.for('mirrorflow.CheckpointsWriter');
+export const CheckpointsWriter = token<RecordWriter>('CheckpointsWriter');
 /** The heartbeats topic on the target. */
-export const HeartbeatsWriter = Symbol.for('mirrorflow.HeartbeatsWriter');
+export const HeartbeatsWriter = token<RecordWriter>('HeartbeatsWriter');

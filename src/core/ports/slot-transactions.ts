@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { OutboundItem, OutboundRecord } from '../record';
 import { KafkaTransportError } from '../errors';
 import type { RefusedRecord } from './record-writer';
@@ -49,7 +50,7 @@ export interface SlotTransactions {
   close(): Promise<void>;
 }
 /** DI token; a token and its interface share a name. */
-export const SlotTransactions = Symbol.for('mirrorflow.SlotTransactions');
+export const SlotTransactions = token<SlotTransactions>('SlotTransactions');
 
 /** The slot is another member's now (its producer was fenced, or it was let go): its work is dropped. */
 export class SlotLostError extends KafkaTransportError {

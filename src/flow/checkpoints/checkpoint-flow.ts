@@ -1,4 +1,3 @@
-// size: one class, MM2's checkpoint connector and task, whose discovery, translation and writes share its state.
 /**
  * One flow's checkpoints, MM2's MirrorCheckpointConnector + MirrorCheckpointTask:
  *
@@ -21,7 +20,13 @@
  * after a backoff, for as long as it takes, with the state (`retrying`, or `failed` when retrying
  * seems unlikely to help) and the last error on the status; replication goes on meanwhile.
  * Retriable failures (a cluster down) are reported as outages on the flow's status.
+ *
+ * This class runs the timers and the start; its parts: which groups (group-discovery.ts), which
+ * partitions keep their offsets (preserved-partitions.ts), how offsets translate
+ * (checkpoint-translation.ts), and which checkpoints are emitted and how they are written
+ * (checkpoint-emission.ts).
  */
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import {
   type Observable,
@@ -31,17 +36,14 @@ import {
   concat,
   concatMap,
   defer,
-  endWith,
   exhaustMap,
   finalize,
-  firstValueFrom,
   from,
   identity,
   ignoreElements,
   map,
   merge,
   mergeMap,
-  of,
   retry,
   take,
   takeUntil,
@@ -49,24 +51,25 @@ import {
   timer,
   toArray,
 } from 'rxjs';
-import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
-import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
-import { topicPartitionKey, type TopicPartition } from '../../core/record';
-import { describeError, errorKind, isRetriable } from '../../core/errors';
+import type { RecordWriter } from '../../core/ports/record-writer';
+import { describeError, isRetriable } from '../../core/errors';
 import { backoffDelay, retryWithBackoff, type RetryConfig } from '../../core/retry';
-import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../../policy';
 import { CheckpointStore } from './checkpoint-store';
-import { readPreservationMarkers } from '../replication/offset-preservation';
-import type { CheckpointStatus } from './checkpoint-status';
+import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
 import { withStopSignal } from '../operators/with-stop-signal';
 import { groupTranslationLag } from './translation-lag';
 import type { MigrationWatch } from '../migration-state';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
+import { CheckpointEmission, checkpointsForGroup, type CheckpointContext, type GroupCheckpoints } from './checkpoint-emission';
+import { checkpointTranslation, type CheckpointTranslationOf } from './checkpoint-translation';
+import { GROUP_CONCURRENCY, GroupDiscovery } from './group-discovery';
+import { preservedPartitions } from './preserved-partitions';
 
 export interface CheckpointFlowSettings {
   readonly source: string;
@@ -119,82 +122,47 @@ export interface CheckpointFlowParts {
   readonly migration?: Pick<MigrationWatch, 'refreshed' | 'syncStopped'>;
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
-export const CheckpointFlowParts = Symbol.for('mirrorflow.CheckpointFlowParts');
+export const CheckpointFlowParts = token<CheckpointFlowParts>('CheckpointFlowParts');
 
-const NONE_PRESERVED: ReadonlyMap<string, { readonly since: number; readonly end: number }> = new Map();
-/** Groups whose offsets are read at once, in discovery and in a pass. */
-const GROUP_CONCURRENCY = 8;
-/** Checkpoint records per produce request. */
-const WRITE_CHUNK = 2000;
 /** How the whole checkpoint flow starts over after it failed. */
 const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: 0.2 };
 
-/**
- * MM2's `renameTopicPartition`: a source topic-partition as the target knows it. A topic that
- * came from the target goes back to its original name (`target2.topic3` → `topic3`); any other
- * gets the source's prefix (`topic3` → `source1.topic3`, `source6.topic7` → `source1.source6.topic7`).
- */
-export function renameTopicPartition(tp: TopicPartition, policy: ReplicationPolicy, sourceAlias: string, targetAlias: string): TopicPartition {
-  if (policy.topicSource(tp.topic) === targetAlias) return { topic: policy.originalTopic(tp.topic), partition: tp.partition };
-  return { topic: policy.formatRemoteTopic(sourceAlias, tp.topic), partition: tp.partition };
-}
-
-export interface CheckpointContext {
-  readonly shouldCheckpointTopic: (topic: string) => boolean;
-  /** The offset-sync store's `translateDownstream` (source topic-partition). */
-  readonly translate: (tp: TopicPartition, upstreamOffset: number) => number | undefined;
-  readonly rename: (tp: TopicPartition) => TopicPartition;
-  readonly store: CheckpointStore;
-}
-
-/**
- * MM2's `checkpointsForGroup`: the new checkpoints of one group from its committed source
- * offsets: only topics the topic filter accepts, only partitions with offset syncs, not when
- * the offset is older than every sync kept (-1), and only when more recent than the last one.
- */
-export function checkpointsForGroup(group: string, upstream: readonly GroupOffset[], ctx: CheckpointContext): Checkpoint[] {
-  const out: Checkpoint[] = [];
-  for (const o of upstream) {
-    if (!ctx.shouldCheckpointTopic(o.topic)) continue;
-    const downstream = ctx.translate(o, o.offset);
-    if (downstream === undefined || downstream < 0) continue;
-    const cp: Checkpoint = {
-      consumerGroupId: group,
-      topicPartition: ctx.rename(o),
-      upstreamOffset: o.offset,
-      downstreamOffset: downstream,
-      metadata: o.metadata,
-    };
-    if (ctx.store.isMoreRecent(cp)) out.push(cp);
-  }
-  return out;
-}
-
-interface GroupCheckpoints {
-  readonly group: string;
-  /** When the group's source offsets were read: the records' timestamp (as MM2). */
-  readonly timestamp: number;
-  readonly checkpoints: readonly Checkpoint[];
-  /** `groupTranslationLag` of the offsets read; undefined when no partition translates. */
-  readonly translationLag: number | undefined;
-}
-
 @injectable()
 export class CheckpointFlow {
-  private groups: readonly string[] = [];
   private checkpoints = new CheckpointStore();
   private syncs: OffsetSyncStore | undefined;
   private readonly groupSync: GroupOffsetSync;
-  private readonly outages: { readonly starting: OutageTracker; readonly groups: OutageTracker; readonly passes: OutageTracker };
+  private readonly discovery: GroupDiscovery;
+  private readonly emission: CheckpointEmission;
+  private readonly starting: OutageTracker;
+  private readonly translationOf: CheckpointTranslationOf;
 
   constructor(@inject(CheckpointFlowParts) private readonly parts: CheckpointFlowParts) {
-    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger: parts.logger, status: parts.status.groupSync });
-    const track = (cluster: string, operation: string): OutageTracker => parts.outages.tracker(cluster, operation, parts.logger, () => parts.scheduler.now());
-    this.outages = {
-      starting: track(parts.settings.target, 'loading checkpoints'),
-      groups: track(parts.settings.source, 'listing consumer groups'),
-      passes: track(parts.settings.target, 'writing checkpoints'),
-    };
+    const { settings, logger, outages, status } = parts;
+    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger, status: status.groupSync });
+    const track = (cluster: string, operation: string): OutageTracker => outages.tracker(cluster, operation, logger, () => parts.scheduler.now());
+    this.starting = track(settings.target, 'loading checkpoints');
+    this.translationOf = { source: settings.source, target: settings.target, policy: parts.policy, topicFilter: parts.topicFilter };
+    this.discovery = new GroupDiscovery({
+      source: settings.source,
+      sourceAdmin: parts.sourceAdmin,
+      groupFilter: parts.groupFilter,
+      topicFilter: parts.topicFilter,
+      outage: track(settings.source, 'listing consumer groups'),
+      outages,
+      logger,
+      status,
+    });
+    this.emission = new CheckpointEmission({
+      writer: parts.writer,
+      checkpointsTopic: settings.checkpointsTopic,
+      target: settings.target,
+      outage: track(settings.target, 'writing checkpoints'),
+      outages,
+      scheduler: parts.scheduler,
+      logger,
+      status,
+    });
   }
 
   /** The checkpoints written so far (loaded ones included), for status and tools. */
@@ -216,7 +184,7 @@ export class CheckpointFlow {
 
       const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(
         tap(() => {
-          this.outages.starting.succeeded();
+          this.starting.succeeded();
           status.lastError = undefined;
         }),
         takeUntil(stopped$),
@@ -224,7 +192,7 @@ export class CheckpointFlow {
       const running$ = (loaded: boolean): Observable<never> => {
         const follow$ = this.followOffsetSyncs(!loaded);
         const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
-          exhaustMap(() => this.refreshGroups()),
+          exhaustMap(() => this.discovery.refresh()),
           // Groups fixed at start: listings go on only until one succeeded.
           settings.refreshGroups ? identity : take(1),
         );
@@ -247,17 +215,17 @@ export class CheckpointFlow {
             status.lastError = describeError(error);
             if (isRetriable(error)) {
               status.state = 'retrying';
-              this.outages.starting.failed(error);
+              this.starting.failed(error);
             } else {
               status.state = 'failed';
-              this.countError(error, settings.target);
+              countCheckpointError(this.parts.outages, error, settings.target);
               logger.error('Checkpoints failed; starting them again later, replication goes on meanwhile.', { error: describeError(error), attempt, delayMs });
             }
             return timer(delayMs, scheduler).pipe(takeUntil(stopped$));
           },
         }),
         finalize(() => {
-          this.outages.starting.abandoned();
+          this.starting.abandoned();
           status.state = 'stopped';
         }),
       );
@@ -348,7 +316,7 @@ export class CheckpointFlow {
         scheduler,
         onRetry: (error, attempt, delayMs) => {
           status.errors++;
-          this.countError(error, this.parts.offsetSyncsAdmin.cluster);
+          countCheckpointError(this.parts.outages, error, this.parts.offsetSyncsAdmin.cluster);
           logger.warn('Reading offset syncs failed; retrying.', { topic: settings.offsetSyncsTopic, error: describeError(error), attempt, delayMs });
         },
       }),
@@ -356,94 +324,35 @@ export class CheckpointFlow {
     );
   }
 
-  /** MM2's `findConsumerGroups`. Keeps the previous set if the listing fails. */
-  private refreshGroups(): Observable<void> {
-    const { sourceAdmin, groupFilter, topicFilter, logger, status } = this.parts;
-    return sourceAdmin.listGroups().pipe(
-      mergeMap((all) =>
-        from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
-          mergeMap(
-            (group) =>
-              sourceAdmin.fetchGroupOffsets(group).pipe(
-                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
-                // A group deleted since the listing, say: leave it out this time.
-                catchError(() => of(undefined)),
-              ),
-            GROUP_CONCURRENCY,
-          ),
-          toArray(),
-          map((found) => found.filter((g): g is string => g !== undefined)),
-        ),
-      ),
-      map((groups) => {
-        const sorted = groups.sort();
-        if (sorted.length !== this.groups.length || sorted.some((g, i) => g !== this.groups[i])) {
-          logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
-        }
-        this.groups = sorted;
-        status.groups = sorted.length;
-      }),
-      tap(() => this.outages.groups.succeeded()),
-      catchError((error: unknown) => {
-        status.errors++;
-        if (isRetriable(error)) this.outages.groups.failed(error);
-        else {
-          this.countError(error, this.parts.settings.source);
-          logger.warn('Listing consumer groups on the source failed; will retry at the next refresh.', { error: describeError(error) });
-        }
-        return EMPTY;
-      }),
-    );
-  }
-
-  /** One checkpoint pass (MM2's `poll`): nothing until both stores are loaded. */
+  /**
+   * One checkpoint pass (MM2's `poll`), nothing until both stores are loaded: the preserved
+   * partitions (preserved-partitions.ts), then every group's offsets translated
+   * (checkpoint-translation.ts), then what is emitted written (checkpoint-emission.ts).
+   */
   private pass(): Observable<void> {
-    const { scheduler, status } = this.parts;
+    const { scheduler, status, targetAdmin, preservationMarkers, logger } = this.parts;
     return defer(() => {
       const syncs = this.syncs;
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
       status.offsetSyncPartitions = syncs.partitionCount;
       const startedAt = scheduler.now();
-      // Without offsets: preserve nothing is read, and the pass stays synchronous up to its first request.
-      const preserved$ = this.parts.preservationMarkers === undefined ? of(NONE_PRESERVED) : from(this.preservedPartitions());
-      return preserved$.pipe(mergeMap((preserved) => this.passWith(syncs, preserved, startedAt)));
+      return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
+        mergeMap((preserved) =>
+          this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved), store: this.checkpoints }, syncs),
+        ),
+        mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
+        catchError((error: unknown) => this.emission.failed(error)),
+      );
     });
   }
 
   /**
-   * The partitions of a flow with `offsets: preserve` that hold their source's offsets, with the
-   * first offset preserved and the target's end, by remote topic-partition; empty when the
-   * markers cannot be read (then every offset is translated, as always).
+   * Each group's committed source offsets, read side by side, as the checkpoints it emits and
+   * its translation lag; a group whose offsets cannot be read is skipped this pass.
    */
-  private async preservedPartitions(): Promise<ReadonlyMap<string, { readonly since: number; readonly end: number }>> {
-    const group = this.parts.preservationMarkers;
-    const found = new Map<string, { since: number; end: number }>();
-    if (group === undefined) return found;
-    try {
-      const markers = await readPreservationMarkers(this.parts.targetAdmin, group);
-      const topics = new Set<string>();
-      for (const [key, marker] of markers) if (marker.preserved) topics.add(key.slice(0, key.lastIndexOf('-')));
-      for (const topic of topics) {
-        for (const p of await firstValueFrom(this.parts.targetAdmin.partitionOffsets(topic))) {
-          const marker = markers.get(topicPartitionKey({ topic, partition: p.partition }));
-          if (marker?.preserved === true) found.set(topicPartitionKey({ topic, partition: p.partition }), { since: marker.offset, end: p.latest });
-        }
-      }
-    } catch (error) {
-      this.parts.logger.debug('Reading which partitions keep their offsets failed; this pass translates every offset.', { error: describeError(error) });
-      found.clear();
-    }
-    return found;
-  }
-
-  private passWith(
-    syncs: OffsetSyncStore,
-    preserved: ReadonlyMap<string, { readonly since: number; readonly end: number }>,
-    startedAt: number,
-  ): Observable<void> {
-    const { sourceAdmin, scheduler, logger, status } = this.parts;
-    const ctx = this.context(syncs, preserved);
-    return from(this.groups).pipe(
+  private readGroups(groups: readonly string[], ctx: CheckpointContext, syncs: OffsetSyncStore): Observable<GroupCheckpoints[]> {
+    const { sourceAdmin, scheduler, logger, status, settings } = this.parts;
+    return from(groups).pipe(
       mergeMap((group) => {
         const timestamp = scheduler.now();
         return sourceAdmin.fetchGroupOffsets(group).pipe(
@@ -455,108 +364,13 @@ export class CheckpointFlow {
           })),
           catchError((error: unknown) => {
             status.errors++;
-            this.countError(error, this.parts.settings.source);
+            countCheckpointError(this.parts.outages, error, settings.source);
             logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
             return EMPTY;
           }),
         );
       }, GROUP_CONCURRENCY),
       toArray(),
-      mergeMap((all) => {
-        const results = all.filter((g) => g.checkpoints.length > 0);
-        return this.write(results).pipe(map(() => ({ all, results })));
-      }),
-      map(({ all, results }) => {
-        // Only acknowledged checkpoints count as emitted, so a failed write is retried next pass.
-        let written = 0;
-        let oldest = Number.POSITIVE_INFINITY;
-        for (const r of results) {
-          this.checkpoints.update(r.checkpoints);
-          written += r.checkpoints.length;
-          oldest = Math.min(oldest, r.timestamp);
-        }
-        const now = scheduler.now();
-        status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
-        status.recordTranslationLag(all, this.groups);
-        if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });
-        this.outages.passes.succeeded();
-      }),
-      catchError((error: unknown) => {
-        status.errors++;
-        if (isRetriable(error)) this.outages.passes.failed(error);
-        else {
-          this.countError(error, this.parts.settings.target);
-          logger.warn('Writing checkpoints failed; will retry at the next interval.', { error: describeError(error) });
-        }
-        return EMPTY;
-      }),
-    );
-  }
-
-  /** A failure no outage tracker counts: by its kind, `checkpoint-failed` when it has no other. */
-  private countError(error: unknown, cluster: string): void {
-    const kind = errorKind(error);
-    this.parts.outages.errors.record(error, cluster, kind === 'other' ? 'checkpoint-failed' : kind);
-  }
-
-  private context(syncs: OffsetSyncStore, preserved: ReadonlyMap<string, { readonly since: number; readonly end: number }>): CheckpointContext {
-    const { policy, settings, topicFilter } = this.parts;
-    const renamed = new Map<string, string>();
-    const rename = (tp: TopicPartition): TopicPartition => {
-      let topic = renamed.get(tp.topic);
-      if (topic === undefined) {
-        topic = renameTopicPartition(tp, policy, settings.source, settings.target).topic;
-        renamed.set(tp.topic, topic);
-      }
-      return { topic, partition: tp.partition };
-    };
-    return {
-      shouldCheckpointTopic: (topic) => topicFilter.shouldReplicateTopic(topic),
-      // A preserved partition's offset is the same on the target, once replicated up to it.
-      translate: (tp, offset) => {
-        const exact = preserved.size === 0 ? undefined : preserved.get(topicPartitionKey(rename(tp)));
-        if (exact !== undefined && offset >= exact.since && offset <= exact.end) return offset;
-        return syncs.translateDownstream(tp, offset);
-      },
-      rename,
-      store: this.checkpoints,
-    };
-  }
-
-  private write(results: readonly GroupCheckpoints[]): Observable<void> {
-    const { writer, settings, scheduler, logger } = this.parts;
-    const records: OutboundRecord[] = [];
-    for (const r of results) {
-      for (const cp of r.checkpoints) {
-        records.push({
-          topic: settings.checkpointsTopic,
-          partition: 0,
-          timestamp: r.timestamp,
-          key: encodeCheckpointKey(cp),
-          value: encodeCheckpointValue(cp),
-          headers: [],
-        });
-      }
-    }
-    if (records.length === 0) return of(undefined);
-    const chunks: OutboundRecord[][] = [];
-    for (let i = 0; i < records.length; i += WRITE_CHUNK) chunks.push(records.slice(i, i + WRITE_CHUNK));
-    return from(chunks).pipe(
-      concatMap((chunk) =>
-        writer.write(chunk).pipe(
-          retryWithBackoff({
-            retries: 3,
-            initialDelayMs: 500,
-            maxDelayMs: 5000,
-            factor: 2,
-            jitter: 0.2,
-            scheduler,
-            onRetry: (error, attempt, delayMs) => logger.warn('Writing checkpoints failed; retrying.', { error: describeError(error), attempt, delayMs }),
-          }),
-        ),
-      ),
-      ignoreElements(),
-      endWith(undefined),
     );
   }
 }

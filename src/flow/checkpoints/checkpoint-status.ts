@@ -1,3 +1,6 @@
+import type { Logger } from '../../core/ports/logger';
+import { describeError, errorKind, isRetriable } from '../../core/errors';
+import type { OutageStatus, OutageTracker } from '../status/outage-status';
 /**
  * Live counters of one flow's checkpoints and consumer-group offset sync, read through
  * `FlowStatus.checkpoints` (tests, tools). Updated once per
@@ -75,4 +78,36 @@ export class GroupSyncStatus {
   /** The groups skipped as active in the last pass. */
   activeGroups: readonly string[] = [];
   errors = 0;
+}
+
+/** A checkpoint failure no outage tracker counts: by its kind, `checkpoint-failed` when it has no other. */
+export function countCheckpointError(outages: OutageStatus, error: unknown, cluster: string): void {
+  const kind = errorKind(error);
+  outages.errors.record(error, cluster, kind === 'other' ? 'checkpoint-failed' : kind);
+}
+
+/** Where a checkpoint step that failed is reported. */
+export interface CheckpointStep {
+  readonly status: CheckpointStatus;
+  /** The step's outage, when retrying can help. */
+  readonly outage: OutageTracker;
+  readonly outages: OutageStatus;
+  /** The cluster the step works on. */
+  readonly cluster: string;
+  readonly logger: Logger;
+  /** The warning otherwise, a constant sentence. */
+  readonly warning: string;
+}
+
+/**
+ * A checkpoint step failed and is tried again at its next tick: counted on the status, and an
+ * outage when retrying can help; otherwise counted by kind and logged as a warning.
+ */
+export function checkpointStepFailed(error: unknown, step: CheckpointStep): void {
+  step.status.errors++;
+  if (isRetriable(error)) step.outage.failed(error);
+  else {
+    countCheckpointError(step.outages, error, step.cluster);
+    step.logger.warn(step.warning, { error: describeError(error) });
+  }
 }

@@ -11,6 +11,7 @@
  * finished (so the next elected member's heartbeats never come before it), then the observable
  * completes.
  */
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
@@ -43,7 +44,7 @@ export interface HeartbeatFlowParts {
   readonly outages: OutageStatus;
 }
 /** DI token of the parts the container gives a HeartbeatFlow; a token and its interface share a name. */
-export const HeartbeatFlowParts = Symbol.for('mirrorflow.HeartbeatFlowParts');
+export const HeartbeatFlowParts = token<HeartbeatFlowParts>('HeartbeatFlowParts');
 
 @injectable()
 export class HeartbeatFlow {

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from 'rxjs';
 import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
+import type { WrittenBatches } from '../../core/ports/write-path';
 import { flowBatchRecordCount, pushFlowBatchItems } from '../../core/record';
 
 /** How long a batch waits for more while another write is out, when `batching.max_wait_ms` is unset. */
@@ -24,16 +25,6 @@ export interface BatchPolicy {
   readonly maxPartitionBytes: number;
   /** Writes in flight at once (`producer.max_in_flight`); 1 unless set. Their results are emitted in input order. */
   readonly maxInFlight?: number;
-}
-
-/**
- * Batches whose records the target acknowledged. `offsets[i]` is where the i-th item (across
- * batches, in order: each batch's records, or its forwarded record batches) landed; for a
- * forwarded record batch, where its first record landed.
- */
-export interface WrittenBatches {
-  readonly batches: readonly FlowBatch[];
-  readonly offsets: Float64Array;
 }
 
 /** Writes a write's items; `batches` are the flow batches they come from, in order. */

@@ -1,3 +1,4 @@
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map, tap } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
@@ -22,7 +23,7 @@ export interface OffsetSyncEmitterOptions {
   readonly replicationFactor: number;
 }
 /** DI token of the parts the container gives a OffsetSyncEmitter; a token and its interface share a name. */
-export const OffsetSyncEmitterOptions = Symbol.for('mirrorflow.OffsetSyncEmitterOptions');
+export const OffsetSyncEmitterOptions = token<OffsetSyncEmitterOptions>('OffsetSyncEmitterOptions');
 
 /**
  * Writes offset syncs to MM2's offset-syncs topic (one partition, compacted, partition 0 always)

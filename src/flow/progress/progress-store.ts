@@ -1,3 +1,4 @@
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, of, tap, toArray } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
@@ -38,7 +39,7 @@ export interface ProgressStoreOptions {
   readonly logger: Logger;
 }
 /** DI token of the parts the container gives a ProgressStore; a token and its interface share a name. */
-export const ProgressStoreOptions = Symbol.for('mirrorflow.ProgressStoreOptions');
+export const ProgressStoreOptions = token<ProgressStoreOptions>('ProgressStoreOptions');
 
 /**
  * Source progress, stored where and how MM2 stores it: MirrorSourceConnector offsets in the

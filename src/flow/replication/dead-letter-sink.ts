@@ -1,3 +1,4 @@
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
@@ -22,7 +23,7 @@ export interface DeadLetterSinkOptions {
   readonly status: FlowStatus;
 }
 /** DI token of the parts the container gives a DeadLetterSink; a token and its interface share a name. */
-export const DeadLetterSinkOptions = Symbol.for('mirrorflow.DeadLetterSinkOptions');
+export const DeadLetterSinkOptions = token<DeadLetterSinkOptions>('DeadLetterSinkOptions');
 
 /**
  * The flow's dead-letter topic on the target (errors.tolerance all): the sink for records a

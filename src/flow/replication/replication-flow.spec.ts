@@ -60,7 +60,7 @@ function harness(
     consume: (consumeOptions) =>
       concat(
         defer(() => (steps.push('consume'), EMPTY)),
-        defer(() => consumeOptions.startOffset({ topic: 'orders', partition: 0 })).pipe(
+        defer(() => consumeOptions.lifecycle.startOffset({ topic: 'orders', partition: 0 })).pipe(
           tap(() => steps.push('start')),
           ignoreElements(),
         ),

@@ -254,14 +254,14 @@ describe('ReplicationFlow in virtual time', () => {
   test("partitions assigned together share one answer about their topic's offsets for 2 s; later ones ask again", async () => {
     const h = harness();
     await h.start();
-    const { startOffset } = h.consumers[0]!.options;
-    const starts = await Promise.all([0, 1, 2].map((partition) => startOffset({ topic: 'orders', partition })));
+    const { lifecycle } = h.consumers[0]!.options;
+    const starts = await Promise.all([0, 1, 2].map((partition) => lifecycle.startOffset({ topic: 'orders', partition })));
     assert.deepEqual(starts, [100, 101, 102], 'start: earliest begins at each log start');
     await h.clock.advanceTo(1_999);
-    assert.equal(await startOffset({ topic: 'orders', partition: 3 }), 103);
+    assert.equal(await lifecycle.startOffset({ topic: 'orders', partition: 3 }), 103);
     assert.deepEqual(h.offsetQueries, [{ at: 0, topic: 'orders' }]);
     await h.clock.advanceTo(2_000);
-    assert.equal(await startOffset({ topic: 'orders', partition: 4 }), 104);
+    assert.equal(await lifecycle.startOffset({ topic: 'orders', partition: 4 }), 104);
     assert.deepEqual(times(h.offsetQueries), [0, 2_000]);
     h.stop();
     await h.clock.advance(0);
@@ -272,15 +272,15 @@ describe('ReplicationFlow in virtual time', () => {
   test("a partition's start is its stored progress when there is some, without asking the source", async () => {
     const h = harness({ settings: { start: 'latest' } });
     await h.start();
-    const { startOffset } = h.consumers[0]!.options;
+    const { lifecycle } = h.consumers[0]!.options;
     // start: latest begins at the log end and stores it as progress before the partition is read
     // (MM2's offset -1 when empty), so a next owner after a rebalance skips nothing.
-    assert.equal(await startOffset({ topic: 'orders', partition: 0 }), 500);
+    assert.equal(await lifecycle.startOffset({ topic: 'orders', partition: 0 }), 500);
     assert.deepEqual(h.flushes, [{ at: 0, stored: { 'orders-0': 499 } }]);
     await h.clock.advanceTo(5_000);
     h.fetch(0, 500, 2);
     await h.clock.advanceTo(6_000);
-    assert.equal(await startOffset({ topic: 'orders', partition: 0 }), 502, 'a partition fetched before resumes where the flow is');
+    assert.equal(await lifecycle.startOffset({ topic: 'orders', partition: 0 }), 502, 'a partition fetched before resumes where the flow is');
     assert.equal(h.offsetQueries.length, 1);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * The write path of an exactly-once flow (`delivery: exactly_once`): a write's batches split by
+ * The transactions of an exactly-once flow (`delivery: exactly_once`): a write's batches split by
  * slot, each slot's in one transaction with the progress records of its batches
  * (core/ports/slot-transactions.ts), and the slot count stored in the progress topic. Built by
- * the replication flow (replication-flow.ts), whose positions, lifetimes and outage trackers it
- * shares; the grouping and the offsets' order are the pure functions below.
+ * the exactly-once write path (exactly-once-writes.ts), with the flow's log lifetimes and outage
+ * trackers; the grouping and the offsets' order are the pure functions below.
  */
 import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, throwError } from 'rxjs';
 import type { OutboundItem, OutboundRecord, RefusedRecord } from '../../core/ports/record-writer';

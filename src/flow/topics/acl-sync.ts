@@ -12,6 +12,7 @@
  * A self-contained observable (`run`), so whatever decides which process of a pipeline runs
  * the once-per-flow jobs can start and stop it.
  */
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import {
   type Observable,
@@ -61,7 +62,7 @@ export interface AclSyncParts {
   readonly outages: OutageStatus;
 }
 /** DI token of the parts the container gives an AclSync; a token and its interface share a name. */
-export const AclSyncParts = Symbol.for('mirrorflow.AclSyncParts');
+export const AclSyncParts = token<AclSyncParts>('AclSyncParts');
 
 /** How long an ACL just created counts as there while the target does not list it yet. */
 const PENDING_MS = 60_000;

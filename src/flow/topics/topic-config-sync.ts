@@ -17,6 +17,7 @@
  * failures are retried through outages; other failures are counted and the next interval tries
  * again. Never errors; completes on stop.
  */
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type Observable, type SchedulerLike, EMPTY, catchError, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, takeUntil, timer } from 'rxjs';
 import type { ClusterAdmin, TopicConfigChange, TopicConfigResult } from '../../core/ports/cluster-admin';
@@ -46,7 +47,7 @@ export interface TopicConfigSyncOptions {
   readonly outages: OutageStatus;
 }
 /** DI token of the parts the container gives a TopicConfigSync; a token and its interface share a name. */
-export const TopicConfigSyncOptions = Symbol.for('mirrorflow.TopicConfigSyncOptions');
+export const TopicConfigSyncOptions = token<TopicConfigSyncOptions>('TopicConfigSyncOptions');
 
 /** What one pass did. */
 export interface ConfigSyncPass {

@@ -1,3 +1,4 @@
+import { token } from '../../core/ports/token';
 import { inject, injectable } from 'inversify';
 import { type Observable, defer, firstValueFrom } from 'rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
@@ -29,7 +30,7 @@ export interface TopicSyncOptions {
   readonly onCreated?: (count: number) => void;
 }
 /** DI token of the parts the container gives a TopicSync; a token and its interface share a name. */
-export const TopicSyncOptions = Symbol.for('mirrorflow.TopicSyncOptions');
+export const TopicSyncOptions = token<TopicSyncOptions>('TopicSyncOptions');
 
 /**
  * MM2's topic discovery and creation (MirrorSourceConnector.computeAndCreateTopicPartitions):

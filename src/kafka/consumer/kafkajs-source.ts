@@ -52,13 +52,13 @@ export class KafkajsSource implements RecordSource {
       const starts = new Map<string, Promise<number>>();
       /** The generation whose assignment the fetched batches belong to. */
       let assignedGeneration: number | undefined;
-      const { membership } = options;
+      const { lifecycle } = options;
       const { partitionAssigners, member } = groupHooks(
         {
           // Eager protocol: every partition is given up before the rejoin; the flow drains and
           // stores their progress first, so the next owner starts where this one stopped.
           beforeJoin: async () => {
-            await membership?.revoke();
+            await lifecycle.revoke();
             next.clear();
             starts.clear();
           },
@@ -103,10 +103,10 @@ export class KafkajsSource implements RecordSource {
             : member.stillMember(generation).catch((error: unknown) => {
                 throw toTransportError(this.cluster, error, 'Checking the group membership');
               });
-        membership?.assigned(assigned, generation, stillMember);
+        lifecycle.assigned(assigned, generation, stillMember);
         for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
           for (const partition of partitions) {
-            const start = options.startOffset({ topic, partition });
+            const start = lifecycle.startOffset({ topic, partition });
             start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
             starts.set(`${topic}-${partition}`, start);
           }
@@ -146,7 +146,7 @@ export class KafkajsSource implements RecordSource {
         if (expected === undefined) {
           // The flow may still be starting (the group is joined while progress loads): the
           // member stays in its group meanwhile, and a stop ends the wait.
-          const start = await aliveUntil(starts.get(key) ?? options.startOffset({ topic: batch.topic, partition: batch.partition }), {
+          const start = await aliveUntil(starts.get(key) ?? lifecycle.startOffset({ topic: batch.topic, partition: batch.partition }), {
             heartbeat,
             intervalMs: HEARTBEAT_INTERVAL_MS,
             signal: abort.signal,
@@ -158,7 +158,7 @@ export class KafkajsSource implements RecordSource {
         const lastOffset = Number(batch.lastOffset());
         let decision = decideFetch(expected, lastOffset, Number(batch.highWatermark));
         if (decision.action === 'log-restarted') {
-          expected = await options.onLogRestart({ topic: batch.topic, partition: batch.partition }, decision.restart);
+          expected = await lifecycle.logRestarted({ topic: batch.topic, partition: batch.partition }, decision.restart);
           if (!isRunning() || isStale()) return;
           next.set(key, expected);
           decision = decideAfterRestart(expected, lastOffset);

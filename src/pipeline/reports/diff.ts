@@ -18,7 +18,7 @@ import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { TopicDescription } from '../../core/ports/cluster-admin';
 import { DefaultTopicFilter, compareTopicConfigs, shouldReplicateTopic, type ConfigDifference } from '../../policy';
 import { flowReplicationPolicy } from '../wiring/flow-policy';
-import { flowConfigFilter } from '../wiring/config-sync.module';
+import { flowConfigFilter } from '../wiring/settings/topic-settings';
 import { diffTopicAcls, type AclDiff } from './diff-acls';
 
 export interface TopicDiff {

@@ -13,7 +13,7 @@
 import { firstValueFrom } from 'rxjs';
 import { describeError } from '../../core/errors';
 import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
-import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-flow';
+import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translation';
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { topicPartitionKey } from '../../core/record';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';

@@ -21,7 +21,7 @@ import { httpSchemaRegistry } from '../../registry/schema-registry-client';
 import { topicAfterTransforms } from '../../plugins';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { flowReplicationPolicy } from '../wiring/flow-policy';
-import { registrySettings } from '../wiring/registry-settings';
+import { registrySettings } from '../wiring/settings/registry-settings';
 import { ToolUsageError } from './tool-errors';
 
 export interface SchemaCopyRequest {

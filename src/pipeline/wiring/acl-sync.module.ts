@@ -1,11 +1,13 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../../config';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
-import { SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
-import { DefaultTopicFilter, ReplicationPolicy, shouldReplicateTopic } from '../../policy';
+import { SourceAdmin, TargetAdmin } from '../../core/ports/cluster-admin';
+import { ReplicationPolicy } from '../../policy';
 import { FlowStatus } from '../../flow/status/flow-status';
 import { AclSync, AclSyncParts } from '../../flow/topics/acl-sync';
+import { bindParts } from './bind-parts';
+import { aclSyncSettings } from './settings/topic-settings';
+import type { FlowConfig } from './tokens';
 
 /**
  * MM2's topic ACL sync (part of its MirrorSourceConnector), as a job of its own beside
@@ -13,34 +15,12 @@ import { AclSync, AclSyncParts } from '../../flow/topics/acl-sync';
  */
 export function aclSyncModule(flow: FlowConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    const { acls } = flow.topic_sync;
-    bind<AclSyncParts>(AclSyncParts)
-      .toResolvedValue(
-        (
-          sourceAdmin: ClusterAdmin,
-          targetAdmin: ClusterAdmin,
-          policy: ReplicationPolicy,
-          scheduler: Scheduler,
-          logger: Logger,
-          status: FlowStatus,
-        ): AclSyncParts => {
-          const filter = new DefaultTopicFilter({ include: flow.topics, exclude: flow.topics_exclude });
-          return {
-            settings: { source: flow.source, target: flow.target, intervalMs: acls.interval_ms, prefixed: acls.prefixed },
-            sourceAdmin,
-            targetAdmin,
-            remoteTopic: (topic) => policy.formatRemoteTopic(flow.source, topic),
-            shouldReplicate: (topic) =>
-              shouldReplicateTopic(topic, { filter, policy, targetAlias: flow.target, replicateHeartbeats: flow.replicate_heartbeats }),
-            scheduler,
-            logger,
-            status: status.acls,
-            outages: status.outages,
-          };
-        },
-        [SourceAdmin, TargetAdmin, ReplicationPolicy, Scheduler, Logger, FlowStatus],
-      )
-      .inSingletonScope();
+    bindParts(
+      bind,
+      AclSyncParts,
+      { sourceAdmin: SourceAdmin, targetAdmin: TargetAdmin, policy: ReplicationPolicy, scheduler: Scheduler, logger: Logger, status: FlowStatus },
+      ({ policy, status, ...parts }) => ({ ...parts, ...aclSyncSettings(flow, policy), status: status.acls, outages: status.outages }),
+    );
     bind(AclSync).toSelf().inSingletonScope();
   });
 }

@@ -1,7 +1,6 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../../config';
 import { KafkaClients } from '../../core/ports/kafka-clients';
-import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin, type ClusterAdmin } from '../../core/ports/cluster-admin';
+import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin } from '../../core/ports/cluster-admin';
 import {
   CheckpointsReader,
   OffsetSyncsReader,
@@ -9,7 +8,6 @@ import {
   SourceRecordLookup,
   SourceRecords,
   TargetRecordLookup,
-  type RecordSource,
   type TopicReader,
 } from '../../core/ports/record-source';
 import {
@@ -22,129 +20,49 @@ import {
   type RecordWriter,
 } from '../../core/ports/record-writer';
 import { SlotTransactions } from '../../core/ports/slot-transactions';
-import { FlowConfigToken, PipelineConfigToken } from './tokens';
-import { writesInFlight } from './writes-in-flight';
-import { flowGroupId, offsetSyncsPlace } from '../flow-names';
-import type { PipelineConfig } from '../../config';
+import type { Token } from '../../core/ports/token';
+import { offsetSyncsPlace } from '../flow-names';
+import { bindParts } from './bind-parts';
+import { internalWriterOptions, replicationWriterOptions, sourceConsumerOptions, transactionsOptions } from './settings/client-settings';
+import { FlowConfig, PipelineConfig } from './tokens';
 
-/**
- * How long a transaction of an exactly-once flow may stay open before the target's coordinator
- * aborts it (a process that died inside one): Java's producer's default, 60 s.
- */
-export const TRANSACTION_TIMEOUT_MS = 60_000;
+/** Which cluster of a flow a client is on. */
+type Cluster = (flow: FlowConfig) => string;
+const source: Cluster = (flow) => flow.source;
+const target: Cluster = (flow) => flow.target;
+const offsetSyncs: Cluster = (flow) => offsetSyncsPlace(flow).cluster;
 
 /**
  * The flow's ports, one binding per role, made from the pipeline's clients when first asked
  * for: a role no enabled part uses opens no client.
  */
 export const flowClientsModule = new ContainerModule(({ bind }) => {
-  const admin = (cluster: (flow: FlowConfig) => string) => (clients: KafkaClients, flow: FlowConfig) => clients.admin(cluster(flow));
-  bind<ClusterAdmin>(SourceAdmin)
-    .toResolvedValue(
-      admin((f) => f.source),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<ClusterAdmin>(TargetAdmin)
-    .toResolvedValue(
-      admin((f) => f.target),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<ClusterAdmin>(OffsetSyncsAdmin)
-    .toResolvedValue(
-      admin((f) => offsetSyncsPlace(f).cluster),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
+  const clients = { clients: KafkaClients, flow: FlowConfig };
 
-  bind<RecordSource>(SourceRecords)
-    .toResolvedValue(
-      (clients: KafkaClients, flow: FlowConfig) =>
-        clients.source(flow.source, {
-          role: `${flow.name}|replication-consumer`,
-          isolationLevel: flow.consumer.isolation_level,
-          maxBytesPerPartition: flow.consumer.max_bytes_per_partition,
-          maxWaitMs: flow.consumer.max_wait_ms,
-          minBytes: flow.consumer.min_bytes,
-        }),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
+  bindParts(bind, SourceAdmin, clients, (p) => p.clients.admin(source(p.flow)));
+  bindParts(bind, TargetAdmin, clients, (p) => p.clients.admin(target(p.flow)));
+  bindParts(bind, OffsetSyncsAdmin, clients, (p) => p.clients.admin(offsetSyncs(p.flow)));
 
-  const reader = (cluster: (flow: FlowConfig) => string) => (clients: KafkaClients, flow: FlowConfig) => clients.reader(cluster(flow));
-  bind<TopicReader>(ProgressReader)
-    .toResolvedValue(
-      reader((f) => f.target),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<TopicReader>(CheckpointsReader)
-    .toResolvedValue(
-      reader((f) => f.target),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<TopicReader>(OffsetSyncsReader)
-    .toResolvedValue(
-      reader((f) => offsetSyncsPlace(f).cluster),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
+  bindParts(bind, SourceRecords, clients, (p) => p.clients.source(p.flow.source, sourceConsumerOptions(p.flow)));
 
-  bind<TopicReader>(SourceRecordLookup)
-    .toResolvedValue(
-      reader((f) => f.source),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<TopicReader>(TargetRecordLookup)
-    .toResolvedValue(
-      reader((f) => f.target),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
+  const reader = (role: Token<TopicReader>, cluster: Cluster): void => bindParts(bind, role, clients, (p) => p.clients.reader(cluster(p.flow)));
+  reader(ProgressReader, target);
+  reader(CheckpointsReader, target);
+  reader(OffsetSyncsReader, offsetSyncs);
+  reader(SourceRecordLookup, source);
+  reader(TargetRecordLookup, target);
 
-  // The replication producer compresses as configured; the internal topics' writers never do.
-  const writer =
-    (role: string, cluster: (flow: FlowConfig) => string = (f) => f.target) =>
-    (clients: KafkaClients, flow: FlowConfig) =>
-      clients.writer(cluster(flow), { role: `${flow.name}|${role}`, compression: 'none', idempotent: flow.producer.idempotent });
-  bind<RecordWriter>(ReplicationWriter)
-    .toResolvedValue(
-      (clients: KafkaClients, flow: FlowConfig) =>
-        clients.writer(flow.target, {
-          role: `${flow.name}|replication-producer`,
-          compression: flow.producer.compression,
-          idempotent: flow.producer.idempotent,
-          maxInFlight: writesInFlight(flow),
-        }),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  // delivery exactly_once: one transactional producer per slot, ids `<flow group>-<slot>`.
-  bind<SlotTransactions>(SlotTransactions)
-    .toResolvedValue(
-      (clients: KafkaClients, flow: FlowConfig, pipeline: PipelineConfig) => {
-        if (clients.transactions === undefined) throw new Error('These Kafka clients have no transactional writer (delivery: exactly_once).');
-        return clients.transactions(flow.target, {
-          role: `${flow.name}|transactional-producer`,
-          compression: flow.producer.compression,
-          transactionalIdPrefix: flowGroupId(pipeline.name, flow),
-          transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
-        });
-      },
-      [KafkaClients, FlowConfigToken, PipelineConfigToken],
-    )
-    .inSingletonScope();
-  bind<RecordWriter>(ProgressWriter).toResolvedValue(writer('progress'), [KafkaClients, FlowConfigToken]).inSingletonScope();
-  bind<RecordWriter>(OffsetSyncsWriter)
-    .toResolvedValue(
-      writer('offset-syncs', (f) => offsetSyncsPlace(f).cluster),
-      [KafkaClients, FlowConfigToken],
-    )
-    .inSingletonScope();
-  bind<RecordWriter>(DeadLetterWriter).toResolvedValue(writer('dead-letters'), [KafkaClients, FlowConfigToken]).inSingletonScope();
-  bind<RecordWriter>(CheckpointsWriter).toResolvedValue(writer('checkpoints'), [KafkaClients, FlowConfigToken]).inSingletonScope();
-  bind<RecordWriter>(HeartbeatsWriter).toResolvedValue(writer('heartbeats'), [KafkaClients, FlowConfigToken]).inSingletonScope();
+  bindParts(bind, ReplicationWriter, clients, (p) => p.clients.writer(p.flow.target, replicationWriterOptions(p.flow)));
+  bindParts(bind, SlotTransactions, { ...clients, pipeline: PipelineConfig }, (p) => {
+    if (p.clients.transactions === undefined) throw new Error('These Kafka clients have no transactional writer (delivery: exactly_once).');
+    return p.clients.transactions(p.flow.target, transactionsOptions(p.pipeline.name, p.flow));
+  });
+  // The internal topics' writers never compress.
+  const internal = (role: Token<RecordWriter>, name: string, cluster: Cluster = target): void =>
+    bindParts(bind, role, clients, (p) => p.clients.writer(cluster(p.flow), internalWriterOptions(p.flow, name)));
+  internal(ProgressWriter, 'progress');
+  internal(OffsetSyncsWriter, 'offset-syncs', offsetSyncs);
+  internal(DeadLetterWriter, 'dead-letters');
+  internal(CheckpointsWriter, 'checkpoints');
+  internal(HeartbeatsWriter, 'heartbeats');
 });

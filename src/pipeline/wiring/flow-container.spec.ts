@@ -12,6 +12,7 @@ import { createPluginRegistry } from '../../plugins';
 import { FlowStatus } from '../../flow/status/flow-status';
 import { ReplicationFlow } from '../../flow/replication/replication-flow';
 import { flowContainer, pipelineContainer } from './flow-container';
+import { buildRunningFlow } from '../run-flow';
 
 /** Clients that fail on every call: a port the test forgot to rebind shows up as this error. */
 const unreachable = (what: string) => (): never => {
@@ -154,4 +155,37 @@ test("a flow's container, built from the real modules with its ports rebound to 
     progress.written.some((r) => r.topic === 'mm2-offsets.primary.internal'),
     'progress was written',
   );
+});
+
+test('a flow is built at once: its jobs, status and election parts are resolved then, nothing later', () => {
+  const config = parsePipeline(
+    `
+name: wiring
+clusters:
+  primary: { bootstrap_servers: [a:9092] }
+  backup: { bootstrap_servers: [b:9092] }
+flows:
+  - { source: primary, target: backup, topics: [orders] }
+  - { source: backup, target: primary, enabled: false }
+`,
+    'pipeline.yaml',
+  );
+  // Clients that make inert stand-ins: building a flow makes its clients, and connects none.
+  const made: string[] = [];
+  const stub = (kind: string) => (cluster: string) => (made.push(`${kind}:${cluster}`), { cluster }) as never;
+  const clients: KafkaClients = { ...noClients, admin: stub('admin'), writer: stub('writer'), source: stub('source'), reader: stub('reader') };
+  const pipeline = pipelineContainer(config, { logger: silentLogger, clients, scheduler: asyncScheduler, registry: createPluginRegistry({ pluginDirs: [] }) });
+  const [replicating, heartbeatsOnly] = config.flows.map((flow) => buildRunningFlow(pipeline, config.name, flow, silentLogger));
+  for (const flow of [replicating!, heartbeatsOnly!]) flow.container.unbindAll();
+  pipeline.unbindAll();
+
+  assert.ok(replicating!.replication instanceof ReplicationFlow);
+  assert.ok(replicating!.checkpoints !== undefined && replicating!.heartbeats !== undefined);
+  assert.equal(replicating!.election.topic, 'heartbeats');
+  assert.equal(replicating!.election.scheduler, asyncScheduler);
+  assert.equal(heartbeatsOnly!.replication, undefined, 'a flow that is not enabled only emits heartbeats');
+  assert.ok(heartbeatsOnly!.heartbeats !== undefined);
+  assert.equal(heartbeatsOnly!.checkpoints, undefined);
+  assert.equal(heartbeatsOnly!.status.state, 'disabled');
+  assert.ok(made.includes('source:primary'), 'the parts were made with their clients when the flow was built');
 });

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { Container } from 'inversify';
-import type { FlowConfig, PipelineConfig } from '../../config';
+import { type Bind, Container } from 'inversify';
 import { KafkaClients } from '../../core/ports/kafka-clients';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
-import { PluginRegistry } from '../../plugins';
+import { PluginRegistry, TransformChain } from '../../plugins';
 import { flowModules } from './flow.module';
-import { PipelineConfigToken } from './tokens';
+import { bindConstant } from './bind-parts';
+import { PipelineConfig, type FlowConfig } from './tokens';
 
 /** What the pipeline's container holds for every flow. */
 export interface PipelineParts {
@@ -19,11 +19,12 @@ export interface PipelineParts {
 /** The pipeline's container: its config and what every flow shares. Constants, so singletons by nature. */
 export function pipelineContainer(config: PipelineConfig, parts: PipelineParts): Container {
   const container = new Container();
-  container.bind<PipelineConfig>(PipelineConfigToken).toConstantValue(config);
-  container.bind<Logger>(Logger).toConstantValue(parts.logger);
-  container.bind<KafkaClients>(KafkaClients).toConstantValue(parts.clients);
-  container.bind<Scheduler>(Scheduler).toConstantValue(parts.scheduler);
-  container.bind(PluginRegistry).toConstantValue(parts.registry);
+  const bind: Bind = (id) => container.bind(id);
+  bindConstant(bind, PipelineConfig, config);
+  bindConstant(bind, Logger, parts.logger);
+  bindConstant(bind, KafkaClients, parts.clients);
+  bindConstant(bind, Scheduler, parts.scheduler);
+  bindConstant(bind, PluginRegistry, parts.registry);
   return container;
 }
 
@@ -35,4 +36,19 @@ export function flowContainer(pipeline: Container, flow: FlowConfig, pipelineLog
   const container = new Container({ parent: pipeline });
   container.load(...flowModules(flow, pipelineLogger));
   return container;
+}
+
+/**
+ * Builds a flow's transforms in a container of its own, then drops it: a changed pipeline file
+ * whose transforms cannot be built (a plugin that fails) is refused before any flow stops. No
+ * client is made.
+ */
+export function checkTransforms(pipeline: Container, flow: FlowConfig, pipelineLogger: Logger): void {
+  if (!flow.enabled) return;
+  const check = flowContainer(pipeline, flow, pipelineLogger);
+  try {
+    check.get(TransformChain);
+  } finally {
+    check.unbindAll();
+  }
 }

@@ -1,9 +1,9 @@
 import { ContainerModule } from 'inversify';
-import type { FlowConfig } from '../../config';
 import { Logger } from '../../core/ports/logger';
 import { ReplicationPolicy } from '../../policy';
 import { FlowStatus } from '../../flow/status/flow-status';
-import { FlowConfigToken } from './tokens';
+import { FlowConfig } from './tokens';
+import { bindConstant } from './bind-parts';
 import { flowReplicationPolicy } from './flow-policy';
 import { flowClientsModule } from './flow-clients.module';
 import { replicationModule } from './replication.module';
@@ -12,6 +12,7 @@ import { heartbeatsModule } from './heartbeats.module';
 import { configSyncModule } from './config-sync.module';
 import { aclSyncModule } from './acl-sync.module';
 import { migrationModule } from './migration.module';
+import { flowJobsModule } from './flow-jobs';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
  * graph shares one policy, one status, one client per role. The parent (the pipeline's
@@ -25,11 +26,11 @@ import { migrationModule } from './migration.module';
 /** The flow's own config and what derives from it alone: its logger, policy and status. */
 export function flowConfigModule(flow: FlowConfig, pipelineLogger: Logger): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<FlowConfig>(FlowConfigToken).toConstantValue(flow);
+    bindConstant(bind, FlowConfig, flow);
     // The flow's own logger shadows the pipeline's in this child container.
-    bind<Logger>(Logger).toConstantValue(pipelineLogger.child({ flow: flow.name }));
-    bind<ReplicationPolicy>(ReplicationPolicy).toConstantValue(flowReplicationPolicy(flow));
-    bind<FlowStatus>(FlowStatus).toConstantValue(new FlowStatus(flow.source, flow.target));
+    bindConstant(bind, Logger, pipelineLogger.child({ flow: flow.name }));
+    bindConstant(bind, ReplicationPolicy, flowReplicationPolicy(flow));
+    bindConstant(bind, FlowStatus, new FlowStatus(flow.source, flow.target));
   });
 }
 
@@ -47,5 +48,6 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),
     ...(flow.enabled && flow.topic_sync.acls.enabled ? [aclSyncModule(flow)] : []),
+    flowJobsModule,
   ];
 }

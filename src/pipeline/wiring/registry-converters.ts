@@ -3,6 +3,7 @@
  * converter its sides name, so both sides of an `avro` flow share the writer schemas read and the
  * local ids written.
  */
+import { token } from '../../core/ports/token';
 import {
   isRegistryConverterName,
   makeRegistryConverter,
@@ -13,7 +14,7 @@ import {
 } from '../../plugins';
 
 /** DI token of the flow's RegistryConverters, bound only when a side has one and the flow has a schema_registry. */
-export const FlowRegistryConverters = Symbol.for('mirrorflow.FlowRegistryConverters');
+export const FlowRegistryConverters = token<RegistryConverters>('FlowRegistryConverters');
 
 /** The converters of the sides that name a registry converter; undefined when none does. */
 export function registryConverters(names: Pick<FlowConverters, 'key' | 'value'>): RegistryConverters | undefined {

@@ -1,7 +1,15 @@
-/**
- * DI tokens of the configuration, which lives in src/config; its types come from a schema, so
- * the tokens cannot share their names and are named for what they hold.
+import type { FlowConfig as FlowConfigOf, PipelineConfig as PipelineConfigOf } from '../../config';
+import { token } from '../../core/ports/token';
+
+/*
+ * DI tokens of the configuration. Its types come from src/config's schema; they are named here
+ * again so that a token and its type share a name.
  */
-export const PipelineConfigToken = Symbol.for('mirrorflow.PipelineConfig');
+
+/** The pipeline's configuration, bound in the pipeline's container. */
+export type PipelineConfig = PipelineConfigOf;
+export const PipelineConfig = token<PipelineConfig>('PipelineConfig');
+
 /** One flow's config, bound in that flow's child container only. */
-export const FlowConfigToken = Symbol.for('mirrorflow.FlowConfig');
+export type FlowConfig = FlowConfigOf;
+export const FlowConfig = token<FlowConfig>('FlowConfig');

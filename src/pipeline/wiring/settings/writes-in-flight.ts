@@ -1,4 +1,4 @@
-import type { FlowConfig } from '../../config';
+import type { FlowConfig } from '../../../config';
 
 /**
  * Replication writes a flow keeps in flight: `producer.max_in_flight`, or 1 where several are not

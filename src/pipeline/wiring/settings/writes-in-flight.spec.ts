@@ -1,19 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipeline } from '../../config';
+import { flowWith } from './flow-config-fixture';
 import { writesInFlight } from './writes-in-flight';
-
-const flowWith = (settings: string) =>
-  parsePipeline(
-    `
-clusters:
-  primary: { bootstrap_servers: [a:9092] }
-  backup: { bootstrap_servers: [b:9092] }
-flows:
-  - { source: primary, target: backup, ${settings} }
-`,
-    'pipeline.yaml',
-  ).flows[0]!;
 
 describe('writesInFlight', () => {
   it('is producer.max_in_flight for an idempotent at-least-once flow', () => {

@@ -1,0 +1,80 @@
+import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from 'rxjs';
+import type { ClusterAdmin } from '../../core/ports/cluster-admin';
+import type { Logger } from '../../core/ports/logger';
+import type { GroupFilter, TopicFilter } from '../../policy';
+import type { OutageStatus, OutageTracker } from '../status/outage-status';
+import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
+
+/** Groups whose offsets are read at once, in discovery and in a pass. */
+export const GROUP_CONCURRENCY = 8;
+
+export interface GroupDiscoveryParts {
+  /** The source cluster, for failures no outage tracker counts. */
+  readonly source: string;
+  readonly sourceAdmin: ClusterAdmin;
+  readonly groupFilter: GroupFilter;
+  /** MM2's `shouldCheckpointTopic`: the flow's topic filter alone. */
+  readonly topicFilter: TopicFilter;
+  /** The flow's outage of listing consumer groups. */
+  readonly outage: OutageTracker;
+  readonly outages: OutageStatus;
+  readonly logger: Logger;
+  readonly status: CheckpointStatus;
+}
+
+/**
+ * MM2's `findConsumerGroups`: the source's consumer groups that the group filter accepts and that
+ * have committed offsets on topics the topic filter accepts, found again at each refresh.
+ */
+export class GroupDiscovery {
+  private found: readonly string[] = [];
+
+  constructor(private readonly parts: GroupDiscoveryParts) {}
+
+  /** The groups checkpointed, sorted; the last listing's, or none before one succeeded. */
+  get groups(): readonly string[] {
+    return this.found;
+  }
+
+  /** Lists the groups again. Keeps the previous set if the listing fails, which is reported and retried at the next refresh. */
+  refresh(): Observable<void> {
+    const { sourceAdmin, groupFilter, topicFilter, logger, status, outage } = this.parts;
+    return sourceAdmin.listGroups().pipe(
+      mergeMap((all) =>
+        from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+          mergeMap(
+            (group) =>
+              sourceAdmin.fetchGroupOffsets(group).pipe(
+                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
+                // A group deleted since the listing, say: leave it out this time.
+                catchError(() => of(undefined)),
+              ),
+            GROUP_CONCURRENCY,
+          ),
+          toArray(),
+          map((found) => found.filter((g): g is string => g !== undefined)),
+        ),
+      ),
+      map((groups) => {
+        const sorted = groups.sort();
+        if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
+          logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
+        }
+        this.found = sorted;
+        status.groups = sorted.length;
+      }),
+      tap(() => outage.succeeded()),
+      catchError((error: unknown) => {
+        checkpointStepFailed(error, {
+          status,
+          outage,
+          outages: this.parts.outages,
+          cluster: this.parts.source,
+          logger,
+          warning: 'Listing consumer groups on the source failed; will retry at the next refresh.',
+        });
+        return EMPTY;
+      }),
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import type { FlowConfig } from '../../../config';
+import { DefaultGroupFilter, type ReplicationPolicy } from '../../../policy';
+import type { CheckpointFlowParts, CheckpointFlowSettings } from '../../../flow/checkpoints/checkpoint-flow';
+import { offsetSyncsPlace } from '../../flow-names';
+import { preservationMarkerGroup } from './internal-topic-settings';
+import { flowTopicFilter } from './topic-settings';
+
+/** The checkpoint flow's settings: `checkpoints.*`, and the internal topics the policy names. */
+export function checkpointFlowSettings(flow: FlowConfig, policy: ReplicationPolicy): CheckpointFlowSettings {
+  const { checkpoints } = flow;
+  return {
+    source: flow.source,
+    target: flow.target,
+    intervalMs: checkpoints.interval_ms,
+    refreshGroupsIntervalMs: checkpoints.refresh_groups_interval_ms,
+    refreshGroups: checkpoints.refresh_groups_enabled,
+    checkpointsTopic: policy.checkpointsTopic(flow.source),
+    checkpointsReplicationFactor: checkpoints.replication_factor,
+    offsetSyncsTopic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias),
+    offsetSyncsReplicationFactor: flow.topic_sync.replication_factor,
+    syncGroupOffsets: { enabled: checkpoints.sync_group_offsets.enabled, intervalMs: checkpoints.sync_group_offsets.interval_ms },
+  };
+}
+
+/**
+ * Which groups are checkpointed (`checkpoints.groups`, `groups_exclude`), on which topics (MM2's
+ * checkpoint task uses the topic filter alone), and, with `offsets: preserve`, the group whose
+ * markers say which partitions keep their offsets.
+ */
+export function checkpointSelection(pipelineName: string, flow: FlowConfig): Pick<CheckpointFlowParts, 'groupFilter' | 'topicFilter' | 'preservationMarkers'> {
+  return {
+    groupFilter: new DefaultGroupFilter({ include: flow.checkpoints.groups, exclude: flow.checkpoints.groups_exclude }),
+    topicFilter: flowTopicFilter(flow),
+    ...(flow.offsets === 'preserve' ? { preservationMarkers: preservationMarkerGroup(pipelineName, flow) } : {}),
+  };
+}

@@ -1,0 +1,39 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { flowWith } from './flow-config-fixture';
+import { TRANSACTION_TIMEOUT_MS, internalWriterOptions, replicationWriterOptions, sourceConsumerOptions, transactionsOptions } from './client-settings';
+
+describe('client settings', () => {
+  it("the replication consumer takes consumer.*, under the flow's role", () => {
+    assert.deepEqual(
+      sourceConsumerOptions(flowWith('consumer: { isolation_level: read_committed, max_bytes_per_partition: 2048, max_wait_ms: 250, min_bytes: 16 }')),
+      {
+        role: 'primary->backup|replication-consumer',
+        isolationLevel: 'read_committed',
+        maxBytesPerPartition: 2048,
+        maxWaitMs: 250,
+        minBytes: 16,
+      },
+    );
+  });
+
+  it('the replication producer compresses as configured; the internal writers never do', () => {
+    const flow = flowWith('producer: { compression: zstd, max_in_flight: 4 }');
+    assert.deepEqual(replicationWriterOptions(flow), { role: 'primary->backup|replication-producer', compression: 'zstd', idempotent: true, maxInFlight: 4 });
+    assert.deepEqual(internalWriterOptions(flow, 'progress'), { role: 'primary->backup|progress', compression: 'none', idempotent: true });
+  });
+
+  it("an exactly-once flow's transactional ids start with its group, and its transactions time out after 60 s", () => {
+    const options = transactionsOptions(
+      'house',
+      flowWith('delivery: exactly_once, consumer: { isolation_level: read_committed }, producer: { compression: gzip }'),
+    );
+    assert.deepEqual(options, {
+      role: 'primary->backup|transactional-producer',
+      compression: 'gzip',
+      transactionalIdPrefix: 'mirrorflow.house.primary-backup',
+      transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+    });
+    assert.equal(TRANSACTION_TIMEOUT_MS, 60_000);
+  });
+});

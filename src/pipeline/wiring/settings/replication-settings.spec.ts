@@ -1,0 +1,80 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUSY_WAIT_MS } from '../../../flow/operators/write-batches';
+import { flowWith } from './flow-config-fixture';
+import { batchPolicy, forwardedBatches, replicationFlowSettings } from './replication-settings';
+
+describe('replicationFlowSettings', () => {
+  it("turns the flow's keys into the replication flow's settings", () => {
+    const settings = replicationFlowSettings(
+      'house',
+      flowWith(
+        'start: latest, consumer: { auto_offset_reset: latest }, topic_sync: { refresh_enabled: false, refresh_interval_ms: 7000 }, progress: { flush_interval_ms: 3000 }, buffer: { max_bytes: 1048576 }',
+      ),
+    );
+    assert.equal(settings.source, 'primary');
+    assert.equal(settings.target, 'backup');
+    assert.equal(settings.groupId, 'mirrorflow.house.primary-backup');
+    assert.equal(settings.start, 'latest');
+    assert.equal(settings.autoOffsetReset, 'latest');
+    assert.equal(settings.refreshTopics, false);
+    assert.equal(settings.refreshIntervalMs, 7000);
+    assert.equal(settings.flushIntervalMs, 3000);
+    assert.equal(settings.maxInFlightBytes, 1048576);
+    assert.equal(settings.errorTolerance, 'none');
+    assert.equal(settings.exactlyOnce, undefined);
+  });
+
+  it('gives an exactly-once flow its slot count, and a flow that tolerates failures its tolerance', () => {
+    const eos = replicationFlowSettings('house', flowWith('delivery: exactly_once, tasks: 4, consumer: { isolation_level: read_committed }'));
+    assert.deepEqual(eos.exactlyOnce, { slots: 4 });
+    const tolerant = replicationFlowSettings('house', flowWith('errors: { tolerance: all, deadletterqueue: { topic_name: dlq } }'));
+    assert.equal(tolerant.errorTolerance, 'all');
+  });
+});
+
+describe('batchPolicy', () => {
+  it('is batching.* with the producer request limit per partition', () => {
+    assert.deepEqual(
+      batchPolicy(flowWith('batching: { max_records: 500, max_bytes: 2000000, max_wait_ms: 25 }, producer: { max_request_bytes: 900000, max_in_flight: 3 }')),
+      {
+        maxRecords: 500,
+        maxBytes: 2000000,
+        maxWaitMs: 25,
+        waitWhenIdle: true,
+        maxPartitionBytes: 900000,
+        maxInFlight: 3,
+      },
+    );
+  });
+
+  it('without batching.max_wait_ms, sends to an idle target at once and waits briefly only while a write is out', () => {
+    const policy = batchPolicy(flowWith());
+    assert.equal(policy.waitWhenIdle, false);
+    assert.equal(policy.maxWaitMs, BUSY_WAIT_MS);
+  });
+});
+
+describe('forwardedBatches', () => {
+  it('forwards whole batches of a flow nobody looks into, those compressed as the target compresses', () => {
+    assert.deepEqual(
+      forwardedBatches(flowWith('batching: { forward_compressed_min_bytes: 1024 }, producer: { max_request_bytes: 900000, compression: lz4 }')),
+      {
+        minCompressedBytes: 1024,
+        maxBytes: 900000,
+        compression: 'lz4',
+      },
+    );
+    assert.equal(forwardedBatches(flowWith())?.compression, undefined, 'an uncompressing target takes batches compressed any way');
+  });
+
+  it('forwards nothing with transforms, with batching.forward_batches false, or with a schema registry', () => {
+    assert.equal(forwardedBatches(flowWith('transforms: [{ type: insert_header, header: origin, value: primary }]')), undefined);
+    assert.equal(forwardedBatches(flowWith('batching: { forward_batches: false }')), undefined);
+    assert.equal(
+      forwardedBatches(flowWith("schema_registry: { source: { url: 'http://a:8081' }, target: { url: 'http://b:8081' } }")),
+      undefined,
+      'the schema ids are rewritten',
+    );
+  });
+});
