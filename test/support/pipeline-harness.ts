@@ -36,7 +36,7 @@ export interface TestPipelineSpec {
   /** Default: a unique name, so consumer groups never collide between tests. */
   readonly name?: string;
   readonly flows: readonly TestFlow[];
-  /** Extra or replacing clusters by alias (bootstrap address); `primary` and `backup` are always there. */
+  /** Extra or replacing clusters by alias (bootstrap address, or several comma-separated); `primary` and `backup` are always there. */
   readonly clusters?: Readonly<Record<string, string>>;
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
@@ -79,7 +79,8 @@ export async function writePipeline(spec: TestPipelineSpec): Promise<TestPipelin
   const allClusters: Record<string, string> = { primary: clusters.primary, backup: clusters.backup, ...(spec.clusters ?? {}) };
   const document: Record<string, unknown> = {
     name,
-    clusters: Object.fromEntries(Object.entries(allClusters).map(([alias, bootstrap]) => [alias, { bootstrap_servers: [bootstrap] }])),
+    // A cluster of several brokers comes as their addresses, comma-separated: one list entry each.
+    clusters: Object.fromEntries(Object.entries(allClusters).map(([alias, bootstrap]) => [alias, { bootstrap_servers: bootstrap.split(',') }])),
     flows: spec.flows.map((flow) => deepMerge(FLOW_TEST_DEFAULTS, flow)),
     logging: { level: spec.logLevel ?? 'info', format: 'json' },
   };

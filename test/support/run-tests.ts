@@ -98,12 +98,20 @@ function reportSetupFailure(what: string, error: unknown): void {
   process.stdout.write(`TAP version 13\nnot ok 1 - ${what}\n  ---\n  message: |-\n${message}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
 }
 
-/** Clusters given from outside may be gone; one clear failure beats every test timing out. */
-async function checkClustersAnswer(clusters: Readonly<Record<string, string>>): Promise<void> {
-  for (const [alias, address] of Object.entries(clusters)) {
-    const [host, port] = address.split(':');
-    const ready = await isBrokerReady(host ?? '', Number(port), 5000).catch(() => false);
-    if (!ready) throw new Error(`Cluster ${alias} at ${address} does not answer Kafka requests.`);
+/**
+ * Clusters given from outside may be gone; one clear failure beats every test timing out. A
+ * cluster of several brokers is given as their addresses, comma-separated: each must answer.
+ */
+export async function checkClustersAnswer(
+  clusters: Readonly<Record<string, string>>,
+  ready: (host: string, port: number) => Promise<boolean> = (host, port) => isBrokerReady(host, port, 5000),
+): Promise<void> {
+  for (const [alias, addresses] of Object.entries(clusters)) {
+    for (const address of addresses.split(',').map((a) => a.trim())) {
+      const at = address.lastIndexOf(':');
+      const answers = at > 0 && (await ready(address.slice(0, at), Number(address.slice(at + 1))).catch(() => false));
+      if (!answers) throw new Error(`Cluster ${alias}: the broker at ${address} does not answer Kafka requests.`);
+    }
   }
 }
 
