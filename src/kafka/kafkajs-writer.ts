@@ -95,6 +95,10 @@ export class KafkajsWriter implements RecordWriter {
   private readonly maxInFlight: number;
   /** The last send of an idempotent writer, which the next one waits for (`exclusive`). */
   private sending: Promise<void> = Promise.resolve();
+  /** Sends under way per producer (`hold`/`release`). */
+  private readonly holds = new Map<Producer, number>();
+  /** Producers replaced by `reset` while sends were under way on them: disconnected by the last `release`. */
+  private readonly retired = new Set<Producer>();
 
   constructor(
     readonly cluster: string,
@@ -184,10 +188,16 @@ export class KafkajsWriter implements RecordWriter {
       const round = async (): Promise<Float64Array> => {
         for (;;) {
           let result: RoundResult;
+          // Held until the round's answers are in: a reset meanwhile (another write's partial
+          // failure) leaves this producer connected until then.
+          const producer = this.producer;
+          this.hold(producer);
           try {
-            result = await this.send(items, pending, offsets, options, plan, sentWith);
+            result = await this.send(producer, items, pending, offsets, options, plan, sentWith);
           } catch (error) {
             throw toTransportError(this.cluster, error, `Writing records to ${topicsOf(items, pending)}`);
+          } finally {
+            this.release(producer);
           }
           const { left, failure, again } = result;
           pending = left;
@@ -234,11 +244,12 @@ export class KafkajsWriter implements RecordWriter {
   }
 
   /**
-   * One produce round for `indices` of `items`: sets `offsets` for the items whose partition
-   * acknowledged, returns the others with the first partition error, if any. A partition's items
-   * over its topic's learnt batch limit wait for the next round.
+   * One produce round for `indices` of `items` through `producer`: sets `offsets` for the items
+   * whose partition acknowledged, returns the others with the first partition error, if any. A
+   * partition's items over its topic's learnt batch limit wait for the next round.
    */
   private async send(
+    producer: Producer,
     items: readonly OutboundItem[],
     indices: readonly number[],
     offsets: Float64Array,
@@ -277,11 +288,12 @@ export class KafkajsWriter implements RecordWriter {
       }
       group.indices.push(i);
     }
+    // The caller read `producer` from this.producer just before (nothing awaited since): connect it.
     await this.connect();
     const sendBatch = (): Promise<(RecordMetadata & { errorCode: number })[]> => {
-      sentWith.producer = this.producer;
+      sentWith.producer = producer;
       // The producer's connections report each partition's answer (wire/connection-behaviour.ts).
-      return this.producer.sendBatch({
+      return producer.sendBatch({
         acks: -1,
         timeout: this.timeoutMs,
         compression: this.compression,
@@ -522,11 +534,31 @@ export class KafkajsWriter implements RecordWriter {
     }
   }
 
+  /** A send is under way on `producer`: a reset meanwhile leaves it connected until `release`. */
+  private hold(producer: Producer): void {
+    this.holds.set(producer, (this.holds.get(producer) ?? 0) + 1);
+  }
+
+  private release(producer: Producer): void {
+    const left = (this.holds.get(producer) ?? 1) - 1;
+    if (left > 0) {
+      this.holds.set(producer, left);
+      return;
+    }
+    this.holds.delete(producer);
+    if (!this.retired.delete(producer)) return;
+    // Nothing waits for the disconnect of a producer nobody uses; a failure to close its
+    // connections leaves nothing to mend.
+    void producer.disconnect().catch(() => undefined);
+  }
+
   /**
    * Drops the producer (and its cached metadata); the next write connects a new one. The
-   * producer id and sequences stay: nothing of the old producer is in flight any more (its
-   * connect failed, or its send returned), and the broker knows a producer by its id, not by its
-   * connections, so what goes again is still deduplicated.
+   * producer id and sequences stay: the broker knows a producer by its id, not by its
+   * connections, so what goes again is still deduplicated. Sends still under way on the old
+   * producer (other writes in flight, or overlapping ones) finish on it: it is disconnected once
+   * the last one ended, since kafkajs fails a send whose producer is disconnected under it with
+   * an error no retry mends.
    */
   private async reset(failed?: Producer): Promise<void> {
     // Another write's failure made it anew already (several writes in flight).
@@ -535,10 +567,15 @@ export class KafkajsWriter implements RecordWriter {
     const wasConnected = this.connected !== undefined;
     this.producer = this.newProducer();
     this.connected = undefined;
-    if (wasConnected) await old.disconnect().catch(() => undefined);
+    if (!wasConnected) return;
+    if (this.holds.has(old)) this.retired.add(old);
+    else await old.disconnect().catch(() => undefined);
   }
 
   async close(): Promise<void> {
+    const retired = [...this.retired];
+    this.retired.clear();
+    await Promise.all(retired.map((producer) => producer.disconnect().catch(() => undefined)));
     if (this.connected === undefined) return;
     this.connected = undefined;
     await this.producer.disconnect();
