@@ -1,7 +1,8 @@
 /**
  * The Java processes of the benchmark: BenchTool (compiled here from `java/BenchTool.java`
  * against the Kafka jars) for preloading, digests and latency, and Kafka's own
- * ProducerPerformance for the limit.
+ * ProducerPerformance for the limit. The fault tests on three-broker clusters use BenchTool too
+ * (`keep-producing`, `replica-verify`: `java/NumberedLoad.java`).
  *
  * The preloader is Java rather than Node for two reasons: the Kafka Java producer writes these
  * records several times faster than kafkajs can encode them (about 150k records/s against
@@ -79,16 +80,13 @@ export class JavaTools {
   }
 
   /** The command line of a BenchTool command, to spawn it as a measured process (the ceiling). */
-  benchToolCommand(args: readonly string[]): { command: string; args: readonly string[] } {
-    return javaCommand(
-      { ...this.distribution, classpath: this.toolClasspath },
-      { mainClass: 'BenchTool', args, heapMb: 1024, logDir: undefined, profile: 'server' },
-    );
+  benchToolCommand(args: readonly string[], heapMb = 1024): { command: string; args: readonly string[] } {
+    return javaCommand({ ...this.distribution, classpath: this.toolClasspath }, { mainClass: 'BenchTool', args, heapMb, logDir: undefined, profile: 'server' });
   }
 
   /** Runs a BenchTool command to completion and parses the JSON line it prints. */
-  async benchToolJson<T>(args: readonly string[], timeoutMs: number): Promise<T> {
-    const java = this.benchToolCommand(args);
+  async benchToolJson<T>(args: readonly string[], timeoutMs: number, heapMb?: number): Promise<T> {
+    const java = this.benchToolCommand(args, heapMb);
     const { stdout } = await run(java.command, java.args, timeoutMs);
     const line = stdout
       .trim()
@@ -99,10 +97,13 @@ export class JavaTools {
     return JSON.parse(line) as T;
   }
 
-  /** Starts a BenchTool command without waiting (the latency workload's paced producer). */
-  spawnBenchTool(args: readonly string[]): ChildProcess {
-    const java = this.benchToolCommand(args);
-    return spawn(java.command, java.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * Starts a BenchTool command without waiting (the latency workload's paced producer; the fault
+   * tests' `keep-producing`, which `stdin: 'pipe'` lets stop by closing its stdin).
+   */
+  spawnBenchTool(args: readonly string[], options: { heapMb?: number; stdin?: 'ignore' | 'pipe' } = {}): ChildProcess {
+    const java = this.benchToolCommand(args, options.heapMb);
+    return spawn(java.command, java.args, { stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
   }
 
   /** `ProducerPerformance` with the shipped logging (warnings on stderr, report on stdout). */
