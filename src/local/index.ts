@@ -22,7 +22,7 @@ export {
   type StartLocalClustersOptions,
 } from './local-clusters';
 export type { LocalCluster } from './local-cluster';
-export type { LocalNode } from './local-broker';
+export type { JvmProfile, LocalNode } from './local-broker';
 export {
   LOCAL_SASL_MECHANISMS,
   LOCAL_SUPER_USER,

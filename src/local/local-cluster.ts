@@ -7,7 +7,7 @@ import { brokerProperties, renderProperties, type BrokerPropertyOverrides, type 
 import { findFreePorts } from './free-ports';
 import { javaCommand, type KafkaDistribution } from './kafka-distribution';
 import { randomKafkaUuid } from './kafka-uuid';
-import { launchBroker, nodeFiles, PortTakenError, spawned, type BrokerHandle, type LocalNode } from './local-broker';
+import { launchBroker, nodeFiles, PortTakenError, spawned, type BrokerHandle, type JvmProfile, type LocalNode } from './local-broker';
 import { prepareSecurity, type LocalClusterSecurity, type LocalSecurityOptions } from './local-security';
 import type { Watchdog } from './watchdog';
 
@@ -47,6 +47,7 @@ export interface StartClusterOptions {
   /** Nodes (combined broker+controller). Default 1. */
   readonly brokers?: number;
   readonly heapMb?: number;
+  readonly jvmProfile?: JvmProfile;
   /** Folders or jars on the broker's classpath before Kafka's: classes that broker properties name (callback handlers). */
   readonly extraClasspath?: readonly string[];
   readonly brokerProperties?: BrokerPropertyOverrides;
@@ -165,6 +166,7 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
           host: HOST,
           ...portsOf(id),
           heapMb: options.heapMb,
+          jvmProfile: options.jvmProfile,
           extraClasspath: options.extraClasspath,
           startTimeoutMs: options.startTimeoutMs ?? (brokers === 1 ? 90_000 : 180_000),
           logger: brokers === 1 ? logger : logger.child({ node: id }),

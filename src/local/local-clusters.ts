@@ -5,7 +5,7 @@ import { LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { BrokerPropertyOverrides } from './broker-properties';
 import { DEFAULT_KAFKA_VERSION, ensureKafkaDistribution, type KafkaDistribution } from './kafka-distribution';
-import type { BrokerHandle } from './local-broker';
+import type { BrokerHandle, JvmProfile } from './local-broker';
 import { startCluster, validateBrokerCount, type ClusterHandle, type LocalCluster } from './local-cluster';
 import type { LocalSecurityOptions } from './local-security';
 import { processWatchdog } from './watchdog';
@@ -27,6 +27,13 @@ export interface StartLocalClustersOptions {
   readonly workDir?: string;
   /** Heap of each node in MiB. Default 512. */
   readonly heapMb?: number;
+  /**
+   * 'server' (default): nodes run as Kafka's scripts run brokers. 'lean': the serial collector
+   * and the quick compiler only, for clusters of short tests on a small machine — measured on 2
+   * cores, six nodes took 17.5 CPU-seconds to start instead of 27-34, and 10 instead of 14 a
+   * minute while idle; a node's restart 2.6 instead of 4.3.
+   */
+  readonly jvmProfile?: JvmProfile;
   /** Folders or jars on every broker's classpath before Kafka's: classes that `brokerProperties` name. */
   readonly extraClasspath?: readonly string[];
   /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
@@ -119,6 +126,7 @@ export async function startLocalClusters(options: StartLocalClustersOptions = {}
           dir,
           brokers: options.brokers,
           heapMb: options.heapMb,
+          jvmProfile: options.jvmProfile,
           extraClasspath: options.extraClasspath,
           brokerProperties: options.brokerProperties,
           security: options.security,

@@ -80,13 +80,16 @@ export class JavaTools {
   }
 
   /** The command line of a BenchTool command, to spawn it as a measured process (the ceiling). */
-  benchToolCommand(args: readonly string[], heapMb = 1024): { command: string; args: readonly string[] } {
-    return javaCommand({ ...this.distribution, classpath: this.toolClasspath }, { mainClass: 'BenchTool', args, heapMb, logDir: undefined, profile: 'server' });
+  benchToolCommand(args: readonly string[], heapMb = 1024, profile: 'server' | 'tool' = 'server'): { command: string; args: readonly string[] } {
+    return javaCommand({ ...this.distribution, classpath: this.toolClasspath }, { mainClass: 'BenchTool', args, heapMb, logDir: undefined, profile });
   }
 
-  /** Runs a BenchTool command to completion and parses the JSON line it prints. */
-  async benchToolJson<T>(args: readonly string[], timeoutMs: number, heapMb?: number): Promise<T> {
-    const java = this.benchToolCommand(args, heapMb);
+  /**
+   * Runs a BenchTool command to completion and parses the JSON line it prints. `profile: 'tool'`
+   * (the fault tests' verifier) runs it with the quick compiler only, which starts cheaper.
+   */
+  async benchToolJson<T>(args: readonly string[], timeoutMs: number, heapMb?: number, profile?: 'server' | 'tool'): Promise<T> {
+    const java = this.benchToolCommand(args, heapMb, profile);
     const { stdout } = await run(java.command, java.args, timeoutMs);
     const line = stdout
       .trim()
@@ -101,8 +104,8 @@ export class JavaTools {
    * Starts a BenchTool command without waiting (the latency workload's paced producer; the fault
    * tests' `keep-producing`, which `stdin: 'pipe'` lets stop by closing its stdin).
    */
-  spawnBenchTool(args: readonly string[], options: { heapMb?: number; stdin?: 'ignore' | 'pipe' } = {}): ChildProcess {
-    const java = this.benchToolCommand(args, options.heapMb);
+  spawnBenchTool(args: readonly string[], options: { heapMb?: number; stdin?: 'ignore' | 'pipe'; profile?: 'server' | 'tool' } = {}): ChildProcess {
+    const java = this.benchToolCommand(args, options.heapMb, options.profile);
     return spawn(java.command, java.args, { stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
   }
 

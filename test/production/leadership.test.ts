@@ -16,7 +16,7 @@ import { httpAddress, spawnPipeline } from '../support/pipeline-harness';
 import {
   assertWholeReplica,
   flowState,
-  PRODUCTION_BROKERS,
+  PRODUCTION_CLUSTERS,
   productionPipeline,
   replicationGoesOn,
   seconds,
@@ -25,7 +25,7 @@ import {
 } from '../support/production-load';
 import { ReplicaState, type PartitionReplicas } from '../support/replica-state';
 
-const clusters = ownClusters(['src', 'dst'], { brokers: PRODUCTION_BROKERS });
+const clusters = ownClusters(['src', 'dst'], PRODUCTION_CLUSTERS);
 const PARTITIONS = 6;
 const RATE = 300;
 

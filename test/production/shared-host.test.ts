@@ -14,7 +14,7 @@ import { ownClusters } from '../support/own-clusters';
 import { httpAddress, scratchDir, spawnCli, writePipelineText, type ChildPipeline } from '../support/pipeline-harness';
 import {
   assertWholeReplica,
-  PRODUCTION_BROKERS,
+  PRODUCTION_CLUSTERS,
   replicationGoesOn,
   seconds,
   startNumberedProducer,
@@ -22,7 +22,7 @@ import {
   type NumberedProducer,
 } from '../support/production-load';
 
-const clusters = ownClusters(['src', 'dst'], { brokers: PRODUCTION_BROKERS });
+const clusters = ownClusters(['src', 'dst'], PRODUCTION_CLUSTERS);
 const PARTITIONS = 6;
 const RATE = 300;
 

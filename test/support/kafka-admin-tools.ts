@@ -39,7 +39,7 @@ export async function newActiveController(bootstrap: string, previous: number, t
       const leader = await activeController(bootstrap);
       return leader !== previous && leader >= 0 ? leader : undefined;
     },
-    { what: `a new active controller after node ${previous}`, timeoutMs, intervalMs: 1000 },
+    { what: `a new active controller after node ${previous}`, timeoutMs, intervalMs: 2000 },
   );
 }
 
@@ -67,7 +67,7 @@ export async function reassignPartitions(bootstrap: string, moves: readonly Part
         last = await runKafkaTool(tool, ['--bootstrap-server', bootstrap, '--reassignment-json-file', file, '--verify']);
         return !/still in progress|failed/i.test(last);
       },
-      { what: `the reassignment of ${moves.length} partitions to complete`, timeoutMs, intervalMs: 1000 },
+      { what: `the reassignment of ${moves.length} partitions to complete`, timeoutMs, intervalMs: 2000 },
     ).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}\nlast --verify:\n${last}`, { cause: error });
     });

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type BrokerPropertyOverrides, type LocalClusters, type RestartableBroker } from '../../src/local';
+import { startLocalClusters, type BrokerPropertyOverrides, type JvmProfile, type LocalClusters, type RestartableBroker } from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
 
@@ -35,6 +35,8 @@ export function ownClusters<A extends string>(
     brokers?: number;
     /** Heap of each node in MiB; default 384, or 256 per node of a cluster of several. */
     heapMb?: number;
+    /** How the nodes' JVMs run (see startLocalClusters); default 'server'. */
+    jvmProfile?: JvmProfile;
     brokerProperties?: BrokerPropertyOverrides;
     /** Kafka version of these clusters; default the tests' own. */
     version?: string;
@@ -58,6 +60,7 @@ export function ownClusters<A extends string>(
       aliases,
       brokers,
       heapMb: options.heapMb ?? (brokers === 1 ? 384 : 256),
+      ...(options.jvmProfile === undefined ? {} : { jvmProfile: options.jvmProfile }),
       brokerProperties: options.brokerProperties,
       ...(options.extraClasspath === undefined ? {} : { extraClasspath: options.extraClasspath }),
       ...(options.version === undefined ? {} : { version: options.version }),

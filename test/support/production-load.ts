@@ -19,6 +19,13 @@ import type { ReplicaState } from './replica-state';
 /** Nodes per cluster in the production suite, and the replication factor of every topic. */
 export const PRODUCTION_BROKERS = 3;
 
+/**
+ * ownClusters' options for the production suite: three nodes per cluster, whose JVMs run lean
+ * (the quick compiler only: the suite writes hundreds of records a second, and twelve broker
+ * starts per file cost half the CPU they would).
+ */
+export const PRODUCTION_CLUSTERS = { brokers: PRODUCTION_BROKERS, jvmProfile: 'lean' } as const;
+
 let tools: Promise<JavaTools> | undefined;
 
 /** Java producers still running; a test that failed midway leaves its producer to this. */
@@ -82,7 +89,7 @@ export async function startNumberedProducer(options: {
       '--label',
       options.label ?? 'r',
     ],
-    { heapMb: 256, stdin: 'pipe' },
+    { heapMb: 256, stdin: 'pipe', profile: 'tool' },
   );
   let acked = 0;
   let lastProgress = '(none yet)';
@@ -190,6 +197,7 @@ export async function verifyReplica(options: VerifyOptions): Promise<ReplicaVerd
     ],
     180_000,
     384,
+    'tool',
   );
 }
 
