@@ -1,7 +1,9 @@
 /**
- * The `server.properties` of a local single-node KRaft cluster: one JVM is both broker and
- * controller (static quorum, so `kafka-storage format` needs no `--standalone`), PLAINTEXT on
- * loopback only. Settings are tuned for tests and demos on a small machine.
+ * The `server.properties` of a node of a local KRaft cluster: each JVM is both broker and
+ * controller, the controllers of the cluster form a static quorum (every node lists every voter,
+ * so `kafka-storage format` needs no `--standalone`), PLAINTEXT on loopback only. Settings are
+ * tuned for tests and demos on a small machine; a cluster of three or more nodes keeps what
+ * production relies on (replication factor 3, two in-sync replicas for every write).
  */
 
 export interface BrokerPropertiesInput {
@@ -12,8 +14,22 @@ export interface BrokerPropertiesInput {
   /** Folder for the log segments and the metadata log. */
   readonly dataDir: string;
   readonly host?: string;
+  /** This node's id (`node.id`). Default 1. */
+  readonly nodeId?: number;
+  /**
+   * Every controller of the cluster, this node among them (`controller.quorum.voters`), in id
+   * order; their count is the cluster's size. Default this node alone: a single-node cluster.
+   */
+  readonly voters?: readonly QuorumVoter[];
   /** Extra or replacing settings; a value of `undefined` removes a default. */
   readonly overrides?: BrokerPropertyOverrides;
+}
+
+/** A controller of the quorum: a node's id and where its controller listener is. */
+export interface QuorumVoter {
+  readonly id: number;
+  readonly host: string;
+  readonly controllerPort: number;
 }
 
 /** Where a broker listens, for settings that must name its ports. */
@@ -21,6 +37,8 @@ export interface BrokerAddress {
   readonly host: string;
   readonly brokerPort: number;
   readonly controllerPort: number;
+  /** The node's id within its cluster (1 in a single-node cluster). */
+  readonly nodeId: number;
 }
 
 /**
@@ -33,7 +51,8 @@ export type BrokerPropertyOverrides = Readonly<Record<string, BrokerPropertyValu
 
 /** Defaults that do not depend on ports or folders. Exported so tests and docs can show them. */
 export const LOCAL_BROKER_DEFAULTS: Readonly<Record<string, string>> = {
-  // One node: every replication factor and ISR minimum must be 1 or topics cannot be created.
+  // One node: every replication factor and ISR minimum must be 1 or topics cannot be created
+  // (replicationDefaults raises them for a cluster of several nodes).
   'num.partitions': '1',
   'default.replication.factor': '1',
   'min.insync.replicas': '1',
@@ -62,12 +81,37 @@ export const LOCAL_BROKER_DEFAULTS: Readonly<Record<string, string>> = {
   'num.recovery.threads.per.data.dir': '1',
 };
 
+/**
+ * What a cluster of several nodes changes in LOCAL_BROKER_DEFAULTS: every topic, the internal
+ * ones too, replicated to min(nodes, 3) brokers, and (from three nodes on) a write acknowledged
+ * with acks=all only once two replicas hold it, as production clusters are run. A replica that
+ * fell out of the ISR never becomes leader (no unclean election: that would lose acknowledged
+ * records, which is what the tests on these clusters look for).
+ */
+export function replicationDefaults(nodes: number): Readonly<Record<string, string>> {
+  if (nodes <= 1) return {};
+  const factor = String(Math.min(nodes, 3));
+  const minIsr = nodes >= 3 ? '2' : '1';
+  return {
+    'default.replication.factor': factor,
+    'min.insync.replicas': minIsr,
+    'offsets.topic.replication.factor': factor,
+    'transaction.state.log.replication.factor': factor,
+    'transaction.state.log.min.isr': minIsr,
+    'share.coordinator.state.topic.replication.factor': factor,
+    'share.coordinator.state.topic.min.isr': minIsr,
+    'unclean.leader.election.enable': 'false',
+  };
+}
+
 export function brokerProperties(input: BrokerPropertiesInput): Record<string, string> {
   const host = input.host ?? '127.0.0.1';
+  const nodeId = input.nodeId ?? 1;
+  const voters = input.voters ?? [{ id: nodeId, host, controllerPort: input.controllerPort }];
   const base: Record<string, string> = {
     'process.roles': 'broker,controller',
-    'node.id': '1',
-    'controller.quorum.voters': `1@${host}:${input.controllerPort}`,
+    'node.id': String(nodeId),
+    'controller.quorum.voters': voters.map((voter) => `${voter.id}@${voter.host}:${voter.controllerPort}`).join(','),
     listeners: `PLAINTEXT://${host}:${input.brokerPort},CONTROLLER://${host}:${input.controllerPort}`,
     'advertised.listeners': `PLAINTEXT://${host}:${input.brokerPort}`,
     'inter.broker.listener.name': 'PLAINTEXT',
@@ -75,8 +119,9 @@ export function brokerProperties(input: BrokerPropertiesInput): Record<string, s
     'listener.security.protocol.map': 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
     'log.dirs': input.dataDir,
     ...LOCAL_BROKER_DEFAULTS,
+    ...replicationDefaults(voters.length),
   };
-  const address: BrokerAddress = { host, brokerPort: input.brokerPort, controllerPort: input.controllerPort };
+  const address: BrokerAddress = { host, brokerPort: input.brokerPort, controllerPort: input.controllerPort, nodeId };
   for (const [key, value] of Object.entries(input.overrides ?? {})) {
     if (value === undefined) delete base[key];
     else base[key] = typeof value === 'function' ? value(address) : value;

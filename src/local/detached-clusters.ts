@@ -6,7 +6,8 @@ import { silentLogger, type Logger } from '../core/ports/logger';
 import { withFileLock } from './file-lock';
 import { ensureKafkaDistribution } from './kafka-distribution';
 import { isBrokerReady } from './kafka-probe';
-import { startBroker, type LocalCluster } from './local-broker';
+import type { LocalNode } from './local-broker';
+import { startCluster, validateBrokerCount, type LocalCluster } from './local-cluster';
 import { defaultKafkaVersion, DEFAULT_ALIASES, validateAliases } from './local-clusters';
 import type { LocalSecurityOptions } from './local-security';
 import { defaultLocalStateDir } from './paths';
@@ -14,24 +15,34 @@ import { isProcessOurs, terminateProcess } from './processes';
 
 /**
  * Clusters that outlive the command that started them (`mirrorflow local up` … `local down`).
- * Each alias has a folder `<stateDir>/<alias>/` holding the broker's files and `cluster.json`,
- * which records pid and ports so later commands can find, check and stop the broker.
+ * Each alias has a folder `<stateDir>/<alias>/` holding the nodes' files and `cluster.json`,
+ * which records pids and ports so later commands can find, check and stop every node.
  */
 
 export interface DetachedCluster extends LocalCluster {
   readonly startedAt: string;
 }
 
-export interface DetachedClusterStatus extends DetachedCluster {
-  /** The recorded pid still runs our broker. */
+export interface DetachedNodeStatus extends LocalNode {
+  /** The recorded pid still runs this node. */
   readonly running: boolean;
-  /** The broker serves clients (lists itself as alive). */
+  /** The node serves clients (lists itself as alive). */
   readonly answering: boolean;
+}
+
+export interface DetachedClusterStatus extends DetachedCluster {
+  /** Every node's recorded pid still runs it. */
+  readonly running: boolean;
+  /** Every node serves clients. */
+  readonly answering: boolean;
+  readonly nodes: readonly DetachedNodeStatus[];
 }
 
 export interface UpOptions {
   readonly aliases?: readonly string[];
   readonly version?: string;
+  /** Nodes per cluster (see StartLocalClustersOptions.brokers). Default 1. */
+  readonly brokers?: number;
   readonly stateDir?: string;
   readonly cacheDir?: string;
   readonly heapMb?: number;
@@ -52,6 +63,7 @@ const STATE_FILE = 'cluster.json';
 export async function upDetachedClusters(options: UpOptions = {}): Promise<UpResult> {
   const aliases = options.aliases ?? DEFAULT_ALIASES;
   validateAliases(aliases);
+  validateBrokerCount(options.brokers ?? 1);
   const stateDir = options.stateDir ?? defaultLocalStateDir();
   const logger = options.logger ?? silentLogger;
   await mkdir(stateDir, { recursive: true });
@@ -62,7 +74,7 @@ export async function upDetachedClusters(options: UpOptions = {}): Promise<UpRes
     const toStart: string[] = [];
     for (const alias of aliases) {
       const state = await readState(stateDir, alias);
-      if (state !== undefined && isProcessOurs(state.pid, state.dir)) alreadyRunning.push(state);
+      if (state !== undefined && nodesOf(state).some((node) => isProcessOurs(node.pid, state.dir))) alreadyRunning.push(state);
       else toStart.push(alias);
     }
     const results = await Promise.allSettled(
@@ -70,16 +82,18 @@ export async function upDetachedClusters(options: UpOptions = {}): Promise<UpRes
         const dir = join(stateDir, alias);
         await rm(dir, { recursive: true, force: true }); // leftovers of a broker that died
         await mkdir(dir, { recursive: true });
-        const handle = await startBroker({
+        const handle = await startCluster({
           alias,
           distribution,
           dir,
+          brokers: options.brokers,
           heapMb: options.heapMb,
           startTimeoutMs: options.startTimeoutMs,
           security: options.security,
           logger,
         });
-        const state: DetachedCluster = { ...handle.cluster, startedAt: new Date().toISOString() };
+        // JSON.parse(JSON.stringify(…)): the pids are getters; the file keeps their values now.
+        const state = JSON.parse(JSON.stringify({ ...handle.cluster, startedAt: new Date().toISOString() })) as DetachedCluster;
         await writeFile(join(dir, STATE_FILE), JSON.stringify(state, undefined, 2) + '\n');
         return state;
       }),
@@ -94,15 +108,20 @@ export async function upDetachedClusters(options: UpOptions = {}): Promise<UpRes
   });
 }
 
-/** Every cluster recorded in the state dir, with whether it runs and answers. */
+/** Every cluster recorded in the state dir, with whether each of its nodes runs and answers. */
 export async function detachedClusterStatus(options: { stateDir?: string } = {}): Promise<DetachedClusterStatus[]> {
   const stateDir = options.stateDir ?? defaultLocalStateDir();
   const states = await readAllStates(stateDir);
   return Promise.all(
     states.map(async (state) => {
-      const running = isProcessOurs(state.pid, state.dir);
-      const answering = running && (await isBrokerReady(state.host, state.port).catch(() => false));
-      return { ...state, running, answering };
+      const nodes = await Promise.all(
+        nodesOf(state).map(async (node) => {
+          const running = isProcessOurs(node.pid, state.dir);
+          const answering = running && (await isBrokerReady(node.host, node.port).catch(() => false));
+          return { ...node, running, answering };
+        }),
+      );
+      return { ...state, nodes, running: nodes.every((node) => node.running), answering: nodes.every((node) => node.answering) };
     }),
   );
 }
@@ -124,9 +143,27 @@ export async function downDetachedClusters(options: { aliases?: readonly string[
 }
 
 async function stopDetached(state: DetachedCluster): Promise<void> {
-  // The pid may have been reused since; only signal it if it still runs our broker.
-  if (isProcessOurs(state.pid, state.dir)) await terminateProcess(state.pid, { group: true });
+  // A pid may have been reused since; only signal it if it still runs one of our nodes.
+  await Promise.all(nodesOf(state).map(async (node) => (isProcessOurs(node.pid, state.dir) ? terminateProcess(node.pid, { group: true }) : undefined)));
   await rm(state.dir, { recursive: true, force: true });
+}
+
+/** The nodes of a recorded cluster; a state file written before clusters had nodes describes one. */
+function nodesOf(state: DetachedCluster): readonly LocalNode[] {
+  const recorded = (state as Partial<DetachedCluster>).nodes;
+  if (recorded !== undefined && recorded.length > 0) return recorded;
+  return [
+    {
+      id: 1,
+      host: state.host,
+      port: state.port,
+      controllerPort: state.controllerPort,
+      bootstrapServers: state.bootstrapServers,
+      pid: state.pid,
+      dir: state.dir,
+      logFile: state.logFile,
+    },
+  ];
 }
 
 async function readAllStates(stateDir: string): Promise<DetachedCluster[]> {

@@ -21,7 +21,8 @@ export {
   type RestartableBroker,
   type StartLocalClustersOptions,
 } from './local-clusters';
-export type { LocalCluster } from './local-broker';
+export type { LocalCluster } from './local-cluster';
+export type { JvmProfile, LocalNode } from './local-broker';
 export {
   LOCAL_SASL_MECHANISMS,
   LOCAL_SUPER_USER,
@@ -33,7 +34,7 @@ export {
 export { isBrokerReady, probeKafka, type KafkaProbeResult } from './kafka-probe';
 export { isProcessAlive } from './processes';
 export { defaultLocalStateDir, mirrorflowCacheDir } from './paths';
-export { LOCAL_BROKER_DEFAULTS, type BrokerAddress, type BrokerPropertyOverrides, type BrokerPropertyValue } from './broker-properties';
+export { LOCAL_BROKER_DEFAULTS, replicationDefaults, type BrokerAddress, type BrokerPropertyOverrides, type BrokerPropertyValue } from './broker-properties';
 export {
   detachedClusterStatus,
   downDetachedClusters,

@@ -1,7 +1,8 @@
 /**
  * The Java processes of the benchmark: BenchTool (compiled here from `java/BenchTool.java`
  * against the Kafka jars) for preloading, digests and latency, and Kafka's own
- * ProducerPerformance for the limit.
+ * ProducerPerformance for the limit. The fault tests on three-broker clusters use BenchTool too
+ * (`keep-producing`, `replica-verify`: `java/NumberedLoad.java`).
  *
  * The preloader is Java rather than Node for two reasons: the Kafka Java producer writes these
  * records several times faster than kafkajs can encode them (about 150k records/s against
@@ -79,16 +80,16 @@ export class JavaTools {
   }
 
   /** The command line of a BenchTool command, to spawn it as a measured process (the ceiling). */
-  benchToolCommand(args: readonly string[]): { command: string; args: readonly string[] } {
-    return javaCommand(
-      { ...this.distribution, classpath: this.toolClasspath },
-      { mainClass: 'BenchTool', args, heapMb: 1024, logDir: undefined, profile: 'server' },
-    );
+  benchToolCommand(args: readonly string[], heapMb = 1024, profile: 'server' | 'tool' = 'server'): { command: string; args: readonly string[] } {
+    return javaCommand({ ...this.distribution, classpath: this.toolClasspath }, { mainClass: 'BenchTool', args, heapMb, logDir: undefined, profile });
   }
 
-  /** Runs a BenchTool command to completion and parses the JSON line it prints. */
-  async benchToolJson<T>(args: readonly string[], timeoutMs: number): Promise<T> {
-    const java = this.benchToolCommand(args);
+  /**
+   * Runs a BenchTool command to completion and parses the JSON line it prints. `profile: 'tool'`
+   * (the fault tests' verifier) runs it with the quick compiler only, which starts cheaper.
+   */
+  async benchToolJson<T>(args: readonly string[], timeoutMs: number, heapMb?: number, profile?: 'server' | 'tool'): Promise<T> {
+    const java = this.benchToolCommand(args, heapMb, profile);
     const { stdout } = await run(java.command, java.args, timeoutMs);
     const line = stdout
       .trim()
@@ -99,10 +100,13 @@ export class JavaTools {
     return JSON.parse(line) as T;
   }
 
-  /** Starts a BenchTool command without waiting (the latency workload's paced producer). */
-  spawnBenchTool(args: readonly string[]): ChildProcess {
-    const java = this.benchToolCommand(args);
-    return spawn(java.command, java.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * Starts a BenchTool command without waiting (the latency workload's paced producer; the fault
+   * tests' `keep-producing`, which `stdin: 'pipe'` lets stop by closing its stdin).
+   */
+  spawnBenchTool(args: readonly string[], options: { heapMb?: number; stdin?: 'ignore' | 'pipe'; profile?: 'server' | 'tool' } = {}): ChildProcess {
+    const java = this.benchToolCommand(args, options.heapMb, options.profile);
+    return spawn(java.command, java.args, { stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
   }
 
   /** `ProducerPerformance` with the shipped logging (warnings on stderr, report on stdout). */

@@ -35,11 +35,13 @@ export class GroupKit {
   constructor(readonly bootstrap: string) {
     registerCodecs();
     this.clients = new KafkajsClients({
-      clusters: [{ alias: 'kit', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+      clusters: [
+        { alias: 'kit', bootstrapServers: bootstrap.split(','), security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+      ],
       logger: silentLogger,
       clientIdPrefix: 'mirrorflow-test-groups',
     });
-    this.kafka = new Kafka({ brokers: [bootstrap], clientId: 'mirrorflow-test-consumer', logLevel: logLevel.NOTHING });
+    this.kafka = new Kafka({ brokers: bootstrap.split(','), clientId: 'mirrorflow-test-consumer', logLevel: logLevel.NOTHING });
   }
 
   /** Commits offsets for a group with no members, as a consumer that processed up to there would. */

@@ -49,7 +49,13 @@ export class ClusterInventory {
   constructor(bootstrap: string) {
     this.clients = new KafkajsClients({
       clusters: [
-        { alias: 'inventory', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+        {
+          alias: 'inventory',
+          bootstrapServers: bootstrap.split(','),
+          security: { protocol: 'plaintext' },
+          connectionTimeoutMs: 10_000,
+          requestTimeoutMs: 30_000,
+        },
       ],
       logger: silentLogger,
       clientIdPrefix: 'mirrorflow-test-inventory',

@@ -26,7 +26,7 @@ let admin: Admin;
 before(async () => {
   bootstrap = (await testClusters()).backup;
   kit = new KafkaKit(bootstrap);
-  admin = new Kafka({ brokers: [bootstrap], clientId: 'mirrorflow-writer-test', logLevel: logLevel.NOTHING }).admin();
+  admin = new Kafka({ brokers: bootstrap.split(','), clientId: 'mirrorflow-writer-test', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
 });
 
@@ -54,7 +54,9 @@ test('a write refused on some partitions and acknowledged on others writes the a
   await kit.createTopic(dropped, 1);
   const lines: LogLine[] = [];
   const clients = new KafkajsClients({
-    clusters: [{ alias: 'target', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+    clusters: [
+      { alias: 'target', bootstrapServers: bootstrap.split(','), security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+    ],
     logger: memoryLogger(lines),
     clientIdPrefix: 'mirrorflow-writer-test',
   });
@@ -97,7 +99,9 @@ test('a topic taking smaller batches than the producer sends gets every record, 
   const topic = `${uniqueName('writer-small-batches')}.t`;
   await kit.createTopic(topic, 1, { 'max.message.bytes': String(16 * 1024) });
   const clients = new KafkajsClients({
-    clusters: [{ alias: 'target', bootstrapServers: [bootstrap], security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 }],
+    clusters: [
+      { alias: 'target', bootstrapServers: bootstrap.split(','), security: { protocol: 'plaintext' }, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
+    ],
     logger: memoryLogger([]),
     clientIdPrefix: 'mirrorflow-writer-test',
   });

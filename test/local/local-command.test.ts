@@ -49,10 +49,41 @@ test('local up starts clusters that outlive the command; status reports them; do
   assert.match((await mirrorflow('local', 'status')).stdout, /No local clusters are running/);
 });
 
+test('local up --brokers 3 starts a cluster of three nodes; status shows every node; down stops them all', async () => {
+  const up = await mirrorflow('local', 'up', 'trio', '--brokers', '3', '--json');
+  const addresses = JSON.parse(up.stdout) as Record<string, string>;
+  const brokers = addresses['trio']!.split(',');
+  assert.equal(brokers.length, 3, `every node's address: ${addresses['trio']}`);
+  for (const address of brokers) {
+    const [host, port] = address.split(':');
+    assert.equal(await isBrokerReady(host!, Number(port)), true, `${address} answers after the command exited`);
+  }
+
+  const [status] = JSON.parse((await mirrorflow('local', 'status', '--json')).stdout) as DetachedClusterStatus[];
+  assert.equal(status!.bootstrapServers, addresses['trio']);
+  assert.deepEqual(
+    status!.nodes.map((node) => [node.id, node.bootstrapServers, node.answering]),
+    brokers.map((address, i) => [i + 1, address, true]),
+  );
+  const text = (await mirrorflow('local', 'status')).stdout;
+  assert.match(text, /trio\s+all\s+\S+\s+[\d.]+\s+3 of 3 up/);
+  for (const node of status!.nodes) assert.match(text, new RegExp(`trio\\s+${node.id}\\s+${node.bootstrapServers}\\s+[\\d.]+\\s+${node.pid}\\s+up`));
+
+  const down = await mirrorflow('local', 'down', 'trio');
+  assert.match(down.stdout, /trio stopped/);
+  for (const node of status!.nodes) assert.equal(isProcessAlive(node.pid), false, `node ${node.id} still runs`);
+  assert.equal(existsSync(status!.dir), false);
+});
+
 test('local up with an unusable alias fails with exit code 69 and says why', async () => {
   await assert.rejects(mirrorflow('local', 'up', 'bad.alias'), (error: { code?: number; stderr?: string }) => {
     assert.equal(error.code, 69);
     assert.match(error.stderr ?? '', /"bad\.alias" is not a usable cluster alias/);
+    return true;
+  });
+  await assert.rejects(mirrorflow('local', 'up', 'many', '--brokers', '12'), (error: { code?: number; stderr?: string }) => {
+    assert.equal(error.code, 69);
+    assert.match(error.stderr ?? '', /A local cluster has 1 to 9 brokers; 12 was asked for/);
     return true;
   });
 });

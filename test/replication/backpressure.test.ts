@@ -86,7 +86,7 @@ const twinOf = (topic: string): string => topic.replace(/\./g, '_');
 
 /** Deletes a topic on the target with a plain kafkajs admin (the product never deletes topics). */
 async function deleteTargetTopic(topic: string): Promise<void> {
-  const admin = new Kafka({ brokers: [clusters.backup], clientId: 'mirrorflow-backpressure-test', logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({ brokers: clusters.backup.split(','), clientId: 'mirrorflow-backpressure-test', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
     await admin.deleteTopics({ topics: [topic] });

@@ -54,7 +54,7 @@ function numbered(label: string, from: number, count: number, partitions: number
 }
 
 function consumer(bootstrap: string, group: string): Consumer {
-  const c = new Kafka({ brokers: [bootstrap], clientId: 'mirrorflow-migrate-test', logLevel: logLevel.NOTHING }).consumer({
+  const c = new Kafka({ brokers: bootstrap.split(','), clientId: 'mirrorflow-migrate-test', logLevel: logLevel.NOTHING }).consumer({
     groupId: group,
     sessionTimeout: 10_000,
     heartbeatInterval: 500,

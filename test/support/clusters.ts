@@ -6,7 +6,10 @@ export { waitFor, type WaitForOptions } from './wait-for';
 /** Bootstrap addresses of the shared test clusters by alias; `primary` and `backup` always exist. */
 export type TestClusters = Readonly<Record<'primary' | 'backup', string>> & Readonly<Record<string, string>>;
 
-/** Set by the test runner: `{"primary":"127.0.0.1:p","backup":"127.0.0.1:q"}`. */
+/**
+ * Set by the test runner: `{"primary":"127.0.0.1:p","backup":"127.0.0.1:q"}`; a cluster of
+ * several brokers as their addresses comma-separated (`"127.0.0.1:p1,127.0.0.1:p2,…"`).
+ */
 export const TEST_CLUSTERS_ENV = 'MIRRORFLOW_TEST_CLUSTERS';
 
 let ownClusters: Promise<TestClusters> | undefined;
@@ -32,7 +35,7 @@ export function parseTestClusters(json: string): TestClusters {
   }
   const record = parsed as Record<string, unknown>;
   if (typeof parsed !== 'object' || parsed === null || typeof record['primary'] !== 'string' || typeof record['backup'] !== 'string') {
-    throw new Error(`${TEST_CLUSTERS_ENV} must map "primary" and "backup" to host:port, got: ${json}`);
+    throw new Error(`${TEST_CLUSTERS_ENV} must map "primary" and "backup" to host:port (several comma-separated), got: ${json}`);
   }
   return record as TestClusters;
 }

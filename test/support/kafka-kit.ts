@@ -29,19 +29,24 @@ export class KafkaKit {
   /** One producer per compression, kept open: tests that produce in a loop must not connect each time. */
   private readonly writers = new Map<Compression, RecordWriter>();
 
+  /** The brokers of `bootstrap`, which may name several, comma-separated. */
+  private readonly brokers: string[];
+  private readonly replicationFactor: number;
+
   /**
-   * `security` reaches a secured listener (see secured-clusters.ts); deleteTopic and
-   * produceTransactional always connect in plaintext.
+   * `bootstrap` is `host:port`, or every broker of a cluster comma-separated. `security` reaches
+   * a secured listener (see secured-clusters.ts); deleteTopic and produceTransactional always
+   * connect in plaintext. `replicationFactor` is what createTopic asks for (default 1: the shared
+   * test clusters have one broker).
    */
-  constructor(
-    private readonly bootstrap: string,
-    security: ClusterSecurity = { protocol: 'plaintext' },
-  ) {
+  constructor(bootstrap: string, security: ClusterSecurity = { protocol: 'plaintext' }, options: { replicationFactor?: number } = {}) {
+    this.brokers = bootstrap.split(',').map((broker) => broker.trim());
+    this.replicationFactor = options.replicationFactor ?? 1;
     this.clients = new KafkajsClients({
       clusters: [
         {
           alias: 'kit',
-          bootstrapServers: [bootstrap],
+          bootstrapServers: this.brokers,
           security,
           connectionTimeoutMs: 10_000,
           requestTimeoutMs: 30_000,
@@ -54,7 +59,9 @@ export class KafkaKit {
 
   async createTopic(name: string, partitions = 1, configs: Record<string, string> = {}): Promise<void> {
     // Tests write old explicit timestamps; keep them from being deleted by time retention.
-    await firstValueFrom(this.clients.admin('kit').createTopics([{ name, partitions, replicationFactor: 1, configs: { 'retention.ms': '-1', ...configs } }]));
+    await firstValueFrom(
+      this.clients.admin('kit').createTopics([{ name, partitions, replicationFactor: this.replicationFactor, configs: { 'retention.ms': '-1', ...configs } }]),
+    );
   }
 
   /**
@@ -73,7 +80,7 @@ export class KafkaKit {
   }
 
   async deleteTopic(name: string): Promise<void> {
-    const kafka = new Kafka({ brokers: [this.bootstrap], clientId: 'mirrorflow-test-delete', logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ brokers: this.brokers, clientId: 'mirrorflow-test-delete', logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -142,7 +149,7 @@ export class KafkaKit {
   /** Writes with a transactional producer: `commit` records are committed, `abort` ones aborted. */
   async produceTransactional(topic: string, batches: readonly { records: readonly TestRecord[]; commit: boolean }[]): Promise<void> {
     registerCodecs();
-    const kafka = new Kafka({ brokers: [this.bootstrap], clientId: 'mirrorflow-test-tx', logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ brokers: this.brokers, clientId: 'mirrorflow-test-tx', logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ transactionalId: `tx-${topic}`, maxInFlightRequests: 1, idempotent: true });
     await producer.connect();
     try {

@@ -1,17 +1,21 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type BrokerPropertyOverrides, type LocalClusters, type RestartableBroker } from '../../src/local';
+import { startLocalClusters, type BrokerPropertyOverrides, type JvmProfile, type LocalClusters, type RestartableBroker } from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
 
 /** Clusters of one test file, started for it alone; see ownClusters(). */
 export interface OwnClusters<A extends string> {
-  /** `127.0.0.1:port` of `alias`; unchanged by halt() and start(). */
+  /** `127.0.0.1:port` of `alias` (every node's, comma-separated, with `brokers`); unchanged by halt() and start(). */
   bootstrap(alias: A): string;
   /** Bootstrap addresses by alias, the shape of writePipeline's `clusters`. */
   bootstrapServers(): Record<A, string>;
-  /** The broker of `alias`, to halt and start again. */
+  /** The broker of single-node cluster `alias`, to halt and start again. */
   broker(alias: A): RestartableBroker;
-  /** A KafkaKit on `alias`, made on first use and closed after the file's tests. */
+  /** Every node of `alias`, in id order, to halt, kill and start again one by one. */
+  nodes(alias: A): readonly RestartableBroker[];
+  /** Node `id` (1 …) of `alias`. */
+  node(alias: A, id: number): RestartableBroker;
+  /** A KafkaKit on `alias` (creating topics with the cluster's replication factor), made on first use and closed after the file's tests. */
   kit(alias: A): KafkaKit;
 }
 
@@ -24,6 +28,15 @@ export interface OwnClusters<A extends string> {
 export function ownClusters<A extends string>(
   aliases: readonly A[],
   options: {
+    /**
+     * Nodes per cluster (default 1). Three make production-shaped clusters: RF 3 and
+     * min.insync.replicas 2 by default, a quorum that outlives one node (see startLocalClusters).
+     */
+    brokers?: number;
+    /** Heap of each node in MiB; default 384, or 256 per node of a cluster of several. */
+    heapMb?: number;
+    /** How the nodes' JVMs run (see startLocalClusters); default 'server'. */
+    jvmProfile?: JvmProfile;
     brokerProperties?: BrokerPropertyOverrides;
     /** Kafka version of these clusters; default the tests' own. */
     version?: string;
@@ -33,6 +46,7 @@ export function ownClusters<A extends string>(
     prepare?: () => Promise<void>;
   } = {},
 ): OwnClusters<A> {
+  const brokers = options.brokers ?? 1;
   let local: LocalClusters | undefined;
   const kits = new Map<A, KafkaKit>();
   const started = (): LocalClusters => {
@@ -44,7 +58,9 @@ export function ownClusters<A extends string>(
     // A smaller heap than the shared clusters': these come on top of them, on small machines.
     local = await startLocalClusters({
       aliases,
-      heapMb: 384,
+      brokers,
+      heapMb: options.heapMb ?? (brokers === 1 ? 384 : 256),
+      ...(options.jvmProfile === undefined ? {} : { jvmProfile: options.jvmProfile }),
       brokerProperties: options.brokerProperties,
       ...(options.extraClasspath === undefined ? {} : { extraClasspath: options.extraClasspath }),
       ...(options.version === undefined ? {} : { version: options.version }),
@@ -56,13 +72,15 @@ export function ownClusters<A extends string>(
     await local?.stop();
   });
   return {
-    bootstrap: (alias) => started().broker(alias).cluster.bootstrapServers,
+    bootstrap: (alias) => started().bootstrapServers()[alias]!,
     bootstrapServers: () => started().bootstrapServers() as Record<A, string>,
     broker: (alias) => started().broker(alias),
+    nodes: (alias) => started().nodes(alias),
+    node: (alias, id) => started().node(alias, id),
     kit: (alias) => {
       let kit = kits.get(alias);
       if (kit === undefined) {
-        kit = new KafkaKit(started().broker(alias).cluster.bootstrapServers);
+        kit = new KafkaKit(started().bootstrapServers()[alias]!, undefined, { replicationFactor: Math.min(brokers, 3) });
         kits.set(alias, kit);
       }
       return kit;

@@ -36,8 +36,13 @@ export interface TestPipelineSpec {
   /** Default: a unique name, so consumer groups never collide between tests. */
   readonly name?: string;
   readonly flows: readonly TestFlow[];
-  /** Extra or replacing clusters by alias (bootstrap address); `primary` and `backup` are always there. */
+  /** Extra or replacing clusters by alias (bootstrap address, or several comma-separated); `primary` and `backup` are there too unless `sharedClusters` is false. */
   readonly clusters?: Readonly<Record<string, string>>;
+  /**
+   * Default true: the shared test clusters are in the file as `primary` and `backup`. False for a
+   * file on clusters of its own only, which then needs no shared clusters at all.
+   */
+  readonly sharedClusters?: boolean;
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
 
@@ -74,12 +79,13 @@ export function scratchDir(prefix = 'mirrorflow-test-'): string {
 
 /** Writes a pipeline file for `spec` into a temp folder. */
 export async function writePipeline(spec: TestPipelineSpec): Promise<TestPipelineFile> {
-  const clusters = await testClusters();
+  const shared = spec.sharedClusters === false ? {} : await testClusters().then(({ primary, backup }) => ({ primary, backup }));
   const name = spec.name ?? uniqueName('itest');
-  const allClusters: Record<string, string> = { primary: clusters.primary, backup: clusters.backup, ...(spec.clusters ?? {}) };
+  const allClusters: Record<string, string> = { ...shared, ...(spec.clusters ?? {}) };
   const document: Record<string, unknown> = {
     name,
-    clusters: Object.fromEntries(Object.entries(allClusters).map(([alias, bootstrap]) => [alias, { bootstrap_servers: [bootstrap] }])),
+    // A cluster of several brokers comes as their addresses, comma-separated: one list entry each.
+    clusters: Object.fromEntries(Object.entries(allClusters).map(([alias, bootstrap]) => [alias, { bootstrap_servers: bootstrap.split(',') }])),
     flows: spec.flows.map((flow) => deepMerge(FLOW_TEST_DEFAULTS, flow)),
     logging: { level: spec.logLevel ?? 'info', format: 'json' },
   };

@@ -1,22 +1,28 @@
 /**
  * `npm test` / `npm run test:unit`: runs the compiled tests with Node's test runner.
  *
- *   node dist/test/support/run-tests.js [--unit] [--kafka-version V] [--concurrency N] [filter...]
+ *   node dist/test/support/run-tests.js [--unit] [--kafka-version V] [--concurrency N]
+ *                                       [--production-lane parallel|after] [filter...]
  *
  * Collects `dist/src/**\/*.spec.js`, `dist/plugins/**\/*.spec.js`, `dist/test/**\/*.spec.js` and (unless --unit)
  * `dist/test/**\/*.test.js`, skipping compiled files whose source is gone. For integration tests
  * it starts the local clusters `primary` and `backup` once (or uses MIRRORFLOW_TEST_CLUSTERS when
  * set), hands their addresses to every test process in MIRRORFLOW_TEST_CLUSTERS, streams the
- * TAP report (ending in `# pass N` / `# fail N`) to stdout, stops the clusters and exits with the
- * test run's exit code. Its own messages go to stderr so stdout stays pure TAP.
+ * TAP report to stdout, stops the clusters and exits non-zero if a test failed. The production
+ * suite (`test/production/`, three-broker clusters of its own) runs in a lane of its own, one
+ * file at a time, beside the main lane (`--production-lane after`, or
+ * MIRRORFLOW_PRODUCTION_LANE=after: once the main lane is done); its report follows the main
+ * lane's, and the output ends with both lanes' totals (`# pass N` / `# fail N`), see
+ * test-lanes.ts. Its own messages go to stderr so stdout stays TAP.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism, constants } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultKafkaVersion, isBrokerReady, startLocalClusters, type LocalClusters } from '../../src/local';
 import { parseTestClusters, TEST_CLUSTERS_ENV } from './clusters';
+import { lanesSummary, splitLanes, tapTotals, type LaneResult } from './test-lanes';
 
 const root = resolve(__dirname, '..', '..', '..');
 const dist = join(root, 'dist');
@@ -34,6 +40,8 @@ interface RunnerOptions {
   readonly unit: boolean;
   readonly kafkaVersion: string;
   readonly concurrency: number;
+  /** The production lane runs beside the main lane, or after it. */
+  readonly productionLane: 'parallel' | 'after';
   readonly testTimeoutMs: number;
   readonly filters: readonly string[];
 }
@@ -46,14 +54,18 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
       unit: { type: 'boolean', default: false },
       'kafka-version': { type: 'string' },
       concurrency: { type: 'string' },
+      'production-lane': { type: 'string' },
     },
   });
+  const lane = values['production-lane'] ?? process.env['MIRRORFLOW_PRODUCTION_LANE'] ?? 'parallel';
+  if (lane !== 'parallel' && lane !== 'after') throw new Error(`--production-lane takes parallel or after, not ${lane}`);
   const unit = values.unit === true;
   const concurrency = Number(values.concurrency ?? process.env['MIRRORFLOW_TEST_CONCURRENCY'] ?? (unit ? availableParallelism() : INTEGRATION_CONCURRENCY));
   return {
     unit,
     kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
     concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1,
+    productionLane: lane,
     testTimeoutMs: Number(process.env['MIRRORFLOW_TEST_TIMEOUT_MS'] ?? DEFAULT_TEST_TIMEOUT_MS),
     filters: positionals,
   };
@@ -98,12 +110,20 @@ function reportSetupFailure(what: string, error: unknown): void {
   process.stdout.write(`TAP version 13\nnot ok 1 - ${what}\n  ---\n  message: |-\n${message}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
 }
 
-/** Clusters given from outside may be gone; one clear failure beats every test timing out. */
-async function checkClustersAnswer(clusters: Readonly<Record<string, string>>): Promise<void> {
-  for (const [alias, address] of Object.entries(clusters)) {
-    const [host, port] = address.split(':');
-    const ready = await isBrokerReady(host ?? '', Number(port), 5000).catch(() => false);
-    if (!ready) throw new Error(`Cluster ${alias} at ${address} does not answer Kafka requests.`);
+/**
+ * Clusters given from outside may be gone; one clear failure beats every test timing out. A
+ * cluster of several brokers is given as their addresses, comma-separated: each must answer.
+ */
+export async function checkClustersAnswer(
+  clusters: Readonly<Record<string, string>>,
+  ready: (host: string, port: number) => Promise<boolean> = (host, port) => isBrokerReady(host, port, 5000),
+): Promise<void> {
+  for (const [alias, addresses] of Object.entries(clusters)) {
+    for (const address of addresses.split(',').map((a) => a.trim())) {
+      const at = address.lastIndexOf(':');
+      const answers = at > 0 && (await ready(address.slice(0, at), Number(address.slice(at + 1))).catch(() => false));
+      if (!answers) throw new Error(`Cluster ${alias}: the broker at ${address} does not answer Kafka requests.`);
+    }
   }
 }
 
@@ -117,7 +137,9 @@ async function main(): Promise<number> {
   }
   const env: NodeJS.ProcessEnv = { ...process.env };
   let clusters: LocalClusters | undefined;
-  const needsKafka = files.some((file) => file.endsWith('.test.js'));
+  const lanes = splitLanes(files, dist);
+  // The production lane's files start clusters of their own; only the main lane needs the shared ones.
+  const needsKafka = lanes.main.some((file) => file.endsWith('.test.js'));
   if (needsKafka && env[TEST_CLUSTERS_ENV]) {
     try {
       await checkClustersAnswer(parseTestClusters(env[TEST_CLUSTERS_ENV]));
@@ -139,37 +161,70 @@ async function main(): Promise<number> {
     say(`Clusters ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env[TEST_CLUSTERS_ENV]}`);
   }
 
-  say(`Running ${files.length} test files, ${options.concurrency} at a time.`);
-  const child = spawn(
-    process.execPath,
-    [
-      '--test',
-      '--test-reporter=tap',
-      `--test-concurrency=${options.concurrency}`,
-      // Per test, and per file: a hung test fails the run.
-      `--test-timeout=${options.testTimeoutMs}`,
-      // A file that leaves something open after its tests is ended 30 s later, naming what it
-      // left (exit-guard.ts), rather than cut by the timeout (--test-force-exit would end it at
-      // once, say nothing, and cut off the end of the report).
-      `--import=${join(dist, 'test', 'support', 'exit-guard.js')}`,
-      ...files,
-    ],
-    { stdio: 'inherit', env, cwd: root },
-  );
+  const running = new Set<ChildProcess>();
   const forward = (signal: NodeJS.Signals): void => {
     say(`Received ${signal}; stopping the tests.`);
-    child.kill(signal);
+    for (const child of running) child.kill(signal);
   };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  const code = await new Promise<number>((resolveExit) =>
-    child.on('close', (exitCode, signal) => resolveExit(exitCode ?? 128 + (signal === null ? 0 : constants.signals[signal]))),
-  );
+  const runLane = async (
+    name: string,
+    laneFiles: readonly string[],
+    concurrency: number,
+    report: 'stream' | 'keep',
+  ): Promise<LaneResult & { report: string }> => {
+    const started = Date.now();
+    say(`${name} lane: ${laneFiles.length} test files, ${concurrency} at a time.`);
+    const child = spawn(
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=tap',
+        `--test-concurrency=${concurrency}`,
+        // Per test, and per file: a hung test fails the run.
+        `--test-timeout=${options.testTimeoutMs}`,
+        // A file that leaves something open after its tests is ended 30 s later, naming what it
+        // left (exit-guard.ts), rather than cut by the timeout (--test-force-exit would end it at
+        // once, say nothing, and cut off the end of the report).
+        `--import=${join(dist, 'test', 'support', 'exit-guard.js')}`,
+        ...laneFiles,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], env, cwd: root },
+    );
+    running.add(child);
+    // The streamed lane is passed on as it comes; both keep their report for the totals.
+    let kept = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (report === 'stream') process.stdout.write(chunk);
+      kept += chunk;
+    });
+    const code = await new Promise<number>((resolveExit) =>
+      child.on('close', (exitCode, signal) => resolveExit(exitCode ?? 128 + (signal === null ? 0 : constants.signals[signal]))),
+    );
+    running.delete(child);
+    const ms = Date.now() - started;
+    say(`${name} lane done in ${(ms / 1000).toFixed(0)} s (exit code ${code}).`);
+    return { name, files: laneFiles.length, code, ms, totals: tapTotals(kept), report: kept };
+  };
+
+  const results: (LaneResult & { report: string })[] = [];
+  const production = lanes.production.length === 0 ? undefined : () => runLane('production', lanes.production, 1, lanes.main.length === 0 ? 'stream' : 'keep');
+  const besideMain = options.productionLane === 'parallel' ? production?.() : undefined;
+  if (lanes.main.length > 0) results.push(await runLane('main', lanes.main, options.concurrency, 'stream'));
+  // The production lane does not use the shared clusters: they stop as soon as the main lane is done.
   if (clusters !== undefined) {
     say('Stopping the local Kafka clusters.');
     await clusters.stop();
   }
-  return code;
+  const productionResult = await (besideMain ?? production?.());
+  if (productionResult !== undefined) {
+    if (lanes.main.length > 0)
+      process.stdout.write(`# production lane (${lanes.production.length} files of test/production, one at a time)\n${productionResult.report}`);
+    results.push(productionResult);
+  }
+  if (results.length > 1) process.stdout.write(lanesSummary(results));
+  return results.find((result) => result.code !== 0)?.code ?? 0;
 }
 
 if (require.main === module) {

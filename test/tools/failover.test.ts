@@ -106,7 +106,7 @@ async function targetOffsets(group: string): Promise<readonly GroupOffset[]> {
 }
 
 function kafkaConsumer(group: string): Consumer {
-  const consumer = new Kafka({ brokers: [clusters.backup], clientId: 'mirrorflow-tools-test', logLevel: logLevel.NOTHING }).consumer({
+  const consumer = new Kafka({ brokers: clusters.backup.split(','), clientId: 'mirrorflow-tools-test', logLevel: logLevel.NOTHING }).consumer({
     groupId: group,
     sessionTimeout: 10_000,
     heartbeatInterval: 500,

@@ -12,6 +12,8 @@ import { textTable } from './text-table';
 /** Options of `mirrorflow local up`, as parsed by the command. */
 export interface LocalUpOptions {
   readonly aliases: readonly string[];
+  /** Nodes per cluster; default 1. */
+  readonly brokers?: number;
   /** Secured listeners, users and ACLs; undefined for PLAINTEXT only (the demo default). */
   readonly security?: LocalSecurityOptions;
   readonly version?: string;
@@ -41,6 +43,7 @@ const processOutput: ActionOutput = { out: process.stdout, err: process.stderr }
 export async function localUpAction(options: LocalUpOptions, output: ActionOutput = processOutput): Promise<void> {
   const result = await upDetachedClusters({
     aliases: options.aliases,
+    brokers: options.brokers,
     version: options.version,
     stateDir: options.stateDir,
     security: options.security,
@@ -55,7 +58,7 @@ export async function localUpAction(options: LocalUpOptions, output: ActionOutpu
     cluster.alias,
     cluster.bootstrapServers,
     `Kafka ${cluster.version}`,
-    `pid ${cluster.pid}`,
+    nodeCount(cluster) === 1 ? `pid ${cluster.pid}` : `${nodeCount(cluster)} brokers, pids ${cluster.nodes.map((node) => node.pid).join(' ')}`,
     result.started.includes(cluster) ? 'started' : 'already running',
   ]);
   output.out.write(textTable(rows));
@@ -75,7 +78,7 @@ export async function localStatusAction(options: LocalStatusOptions, output: Act
     output.out.write('No local clusters are running. Start some with: mirrorflow local up\n');
     return;
   }
-  output.out.write(textTable([['ALIAS', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.map(statusRow)]));
+  output.out.write(textTable([['ALIAS', 'NODE', 'BOOTSTRAP', 'VERSION', 'PID', 'STATE', 'LOG'], ...clusters.flatMap(statusRows)]));
   output.out.write(securityLines(clusters));
 }
 
@@ -112,9 +115,26 @@ export async function localDownAction(options: LocalDownOptions, output: ActionO
   for (const cluster of stopped) output.out.write(`${cluster.alias} stopped\n`);
 }
 
-function statusRow(cluster: DetachedClusterStatus): string[] {
-  const state = cluster.answering ? 'up' : cluster.running ? 'not answering' : 'dead';
-  return [cluster.alias, cluster.bootstrapServers, cluster.version, String(cluster.pid), state, cluster.logFile];
+/** One row per node; a cluster of several nodes first has a row of its own with its bootstrap list. */
+function statusRows(cluster: DetachedClusterStatus): string[][] {
+  const state = (node: { running: boolean; answering: boolean }): string => (node.answering ? 'up' : node.running ? 'not answering' : 'dead');
+  const nodes = cluster.nodes.map((node) => [
+    cluster.alias,
+    String(node.id),
+    node.bootstrapServers,
+    cluster.version,
+    String(node.pid),
+    state(node),
+    node.logFile,
+  ]);
+  if (nodes.length === 1) return nodes;
+  const up = cluster.nodes.filter((node) => node.answering).length;
+  return [[cluster.alias, 'all', cluster.bootstrapServers, cluster.version, '', `${up} of ${nodes.length} up`, ''], ...nodes];
+}
+
+/** Nodes of a cluster recorded by `local up`; a state file of an older version lists none. */
+function nodeCount(cluster: DetachedCluster): number {
+  return (cluster as Partial<DetachedCluster>).nodes?.length ?? 1;
 }
 
 function bootstrapMap(clusters: readonly DetachedCluster[]): Record<string, string> {

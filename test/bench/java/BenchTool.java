@@ -37,6 +37,7 @@
  *       --insert-field hashes each value as Connect's InsertField$Value (static field) through
  *       JsonConverter would write it: the expected target of a transforming replicator.
  *   visible ...  see LiveLatency.java.
+ *   keep-producing, replica-verify ...  see NumberedLoad.java (the fault tests' writer and verifier).
  *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
  *           --from-offsets o0,o1,…
  *       Pairs source and target records by partition and offset (a fresh remote topic has the
@@ -90,6 +91,8 @@ public final class BenchTool {
             case "latency" -> latency(args);
             case "soak-verify" -> soakVerify(args);
             case "visible" -> LiveLatency.run(args);
+            case "keep-producing" -> NumberedLoad.keepProducing(args);
+            case "replica-verify" -> NumberedLoad.verify(args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
     }
@@ -601,7 +604,7 @@ public final class BenchTool {
         return consumer(bootstrap, "read_uncommitted");
     }
 
-    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, String isolation) {
+    static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, String isolation) {
         Properties props = new Properties();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -613,12 +616,12 @@ public final class BenchTool {
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    private interface RecordSink {
+    interface RecordSink {
         void accept(ConsumerRecord<byte[], byte[]> record) throws Exception;
     }
 
     /** Reads each partition from `start` (or its beginning) to the end offset it has now. */
-    private static void readToEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> start, RecordSink sink) throws Exception {
+    static void readToEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> start, RecordSink sink) throws Exception {
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
         List<TopicPartition> pending = new ArrayList<>();
         for (TopicPartition tp : partitions) pending.add(tp);
@@ -640,7 +643,7 @@ public final class BenchTool {
         }
     }
 
-    private static String jsonString(String s) {
+    static String jsonString(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 

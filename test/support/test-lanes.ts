@@ -1,0 +1,71 @@
+/**
+ * The test runner's lanes. The main lane runs every file but the production suite, several at a
+ * time, against the shared clusters; the production lane runs `test/production/` (fault tests on
+ * three-broker clusters of their own: six broker JVMs, a Java producer and mirrorflow per file)
+ * one file at a time beside it, since two of those at once on a 2-core machine would starve each
+ * other. Each lane is its own `node --test` process and TAP report; the runner prints the main
+ * lane's report as it comes, the production lane's after it, and the totals of both last.
+ */
+import { relative, sep } from 'node:path';
+
+/** Where the production suite's compiled files are, relative to `dist/`. */
+export const PRODUCTION_DIR = ['test', 'production'].join('/');
+
+export interface Lanes {
+  readonly main: readonly string[];
+  readonly production: readonly string[];
+}
+
+/** Splits compiled test files (absolute paths under `distDir`) into the two lanes. */
+export function splitLanes(files: readonly string[], distDir: string): Lanes {
+  const inProduction = (file: string): boolean => relative(distDir, file).split(sep).join('/').startsWith(`${PRODUCTION_DIR}/`);
+  return { main: files.filter((file) => !inProduction(file)), production: files.filter(inProduction) };
+}
+
+export interface TapTotals {
+  readonly tests: number;
+  readonly pass: number;
+  readonly fail: number;
+}
+
+/** The summary of a TAP report from Node's test runner (its last `# tests`, `# pass`, `# fail` lines); undefined when it has none. */
+export function tapTotals(report: string): TapTotals | undefined {
+  const last = (name: string): number | undefined => {
+    const matches = [...report.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
+    return matches.length === 0 ? undefined : Number(matches[matches.length - 1]![1]);
+  };
+  const [tests, pass, fail] = [last('tests'), last('pass'), last('fail')];
+  return tests === undefined || pass === undefined || fail === undefined ? undefined : { tests, pass, fail };
+}
+
+export interface LaneResult {
+  readonly name: string;
+  readonly files: number;
+  readonly code: number;
+  readonly ms: number;
+  /** Undefined when the lane's report has no summary (it crashed). */
+  readonly totals?: TapTotals;
+}
+
+/**
+ * TAP comment lines closing the whole run: each lane's totals and time, then `# tests`, `# pass`
+ * and `# fail` over all lanes, so that the output still ends with the run's totals. A lane that
+ * failed without a summary counts as one failure.
+ */
+export function lanesSummary(lanes: readonly LaneResult[]): string {
+  const lines = ['# lanes'];
+  let tests = 0;
+  let pass = 0;
+  let fail = 0;
+  for (const lane of lanes) {
+    const totals = lane.totals ?? { tests: 1, pass: 0, fail: lane.code === 0 ? 0 : 1 };
+    tests += totals.tests;
+    pass += totals.pass;
+    fail += Math.max(totals.fail, lane.code !== 0 && totals.fail === 0 ? 1 : 0);
+    lines.push(
+      `# ${lane.name}: ${lane.files} files, tests ${totals.tests}, pass ${totals.pass}, fail ${totals.fail}, exit code ${lane.code}, ${(lane.ms / 1000).toFixed(0)} s`,
+    );
+  }
+  lines.push(`# tests ${tests}`, `# pass ${pass}`, `# fail ${fail}`);
+  return lines.join('\n') + '\n';
+}
