@@ -15,3 +15,11 @@ describe('mirrorflow command line', () => {
     assert.deepEqual(loaded(/[\\/]src[\\/](cli[\\/]actions|pipeline|flow|kafka|config)[\\/]/), []);
   });
 });
+
+describe('mirrorflow --version', () => {
+  it('is the version of package.json, under -V and --version', () => {
+    const program = buildProgram();
+    assert.match(program.version() ?? '', /^mirrorflow \d+\.\d+\.\d+/);
+    assert.ok(program.options.some((option) => option.short === '-V' && option.long === '--version'));
+  });
+});

@@ -14,11 +14,13 @@ import { registerPluginsCommand } from './commands/plugins.command';
 import { registerTestCommand } from './commands/test.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 import { registerSchemasCommand } from './commands/schemas.command';
+import { versionText } from './version';
 
 /** Builds the `mirrorflow` command line. Commands are thin: parse, build options, call an action. */
 export function buildProgram(): Command {
   const program = new Command('mirrorflow')
     .description('Kafka cluster-to-cluster replication, compatible with MirrorMaker 2.')
+    .version(versionText(), '-V, --version', 'print the version and exit')
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);
