@@ -360,13 +360,15 @@ describe('parsePipeline: MM2 config providers', () => {
       return undefined;
     })();
     assert.ok(error instanceof ConfigError);
-    const lines = error.issues.map(formatConfigIssue);
+    const lines = error.issues.map((issue) => formatConfigIssue(issue));
     assert.ok(
-      lines.some((l) => l.includes(':10:19: key "backup.password" is not in properties file') && l.includes('kafka.properties')),
+      lines.some(
+        (l) => l.includes(':10:19: clusters.primary.security.sasl.password: key "backup.password" is not in properties file') && l.includes('kafka.properties'),
+      ),
       lines.join('\n'),
     );
     assert.ok(
-      lines.some((l) => l.includes(':4:16: environment variable CLIENT is not set')),
+      lines.some((l) => l.includes(':4:16: clusters.primary.client_id: environment variable CLIENT is not set')),
       lines.join('\n'),
     );
   });
@@ -459,7 +461,7 @@ describe('parsePipeline: --set', () => {
 
   it('rejects an index past the end of a list, and a path into a scalar', () => {
     const error = rejection(minimal, { set: ['flows.3.enabled=false', 'flows.0.source.x=1'] });
-    const lines = error.issues.map(formatConfigIssue);
+    const lines = error.issues.map((issue) => formatConfigIssue(issue));
     assert.match(lines.join('\n'), /--set flows\.3\.enabled: flows has 1 entries/);
     assert.match(lines.join('\n'), /--set flows\.0\.source\.x: there is no "x" here/);
   });

@@ -36,7 +36,7 @@ export async function convertAction(
   const { yaml, warnings } = connectors
     ? convertConnectorConfigs(texts, { check: options.check })
     : convertMm2Properties(first!.text, first!.file, { check: options.check });
-  for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
+  for (const warning of warnings) warn(formatConfigIssue(warning, 'warning'));
   if (options.output === undefined) print(yaml);
   else await writeFile(options.output, yaml);
 }

@@ -26,7 +26,7 @@ export async function validateAction(
       // The same loader as run: plugins, --set and transform options are checked alike.
       const { warnings } = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
       print(`${typeof file === 'string' ? file : file.join(', ')}: ok`);
-      for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
+      for (const warning of warnings) warn(formatConfigIssue(warning, 'warning'));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       issues.push(...error.issues);

@@ -11,7 +11,7 @@
  */
 import type { ConfigIssue } from '../../core/errors';
 import type { ConnectorFile, ConnectorRole } from './connector-file';
-import type { Mm2Entry, Mm2Property } from './mm2-document';
+import type { AliasDeclaration, Mm2Entry, Mm2Property } from './mm2-document';
 import { clusterAliasPattern } from '../schema/clusters';
 
 /** MirrorConnectorConfig's default target alias. */
@@ -52,7 +52,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
   const problems: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
   const properties: Mm2Property[] = [];
-  const aliases: string[] = [];
+  const aliases = new Map<string, AliasDeclaration>();
   let aliasEntry: Mm2Entry | undefined;
   const pairs = new Map<string, Pair>();
   /** Synthesised key → the entry that set it, to find two files disagreeing. */
@@ -80,7 +80,12 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
     const sourceEntry = last('source.cluster.alias');
     const targetEntry = last('target.cluster.alias');
     if (sourceEntry === undefined) {
-      problems.push({ file, message: 'missing required key source.cluster.alias', hint: 'name the source cluster, e.g. source.cluster.alias = primary' });
+      problems.push({
+        file,
+        path: 'source.cluster.alias',
+        message: 'missing required key',
+        hint: 'name the source cluster, e.g. source.cluster.alias = primary',
+      });
       continue;
     }
     const source = sourceEntry.value.trim();
@@ -109,7 +114,9 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
     }
     if (!ok) continue;
     aliasEntry ??= sourceEntry;
-    for (const alias of [source, target]) if (!aliases.includes(alias)) aliases.push(alias);
+    if (!aliases.has(source)) aliases.set(source, { entry: sourceEntry, side: 'source' });
+    // An alias left to MM2's default is named by the connector itself.
+    if (!aliases.has(target)) aliases.set(target, { entry: targetEntry ?? classEntry, side: 'target' });
     const pairKey = `${source}->${target}`;
     const pair = pairs.get(pairKey) ?? { source, target, roles: new Map<ConnectorRole, Mm2Entry>() };
     pairs.set(pairKey, pair);
@@ -158,7 +165,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
       switches.push({ key: `${pairKey}.${key}`, value: own === undefined ? 'false' : 'true', entry: own ?? anyConnector });
     }
   }
-  const clusters: Mm2Property = { key: 'clusters', value: aliases.join(', '), ...(aliasEntry === undefined ? {} : { entry: aliasEntry }) };
+  const clusters: Mm2Property = { key: 'clusters', value: [...aliases.keys()].join(', '), aliases, ...(aliasEntry === undefined ? {} : { entry: aliasEntry }) };
   // No heartbeats for pairs no connector names (MM2's driver would run them for every pair).
   const noOtherHeartbeats: Mm2Property = { key: 'emit.heartbeats.enabled', value: 'false' };
   return { properties: [clusters, noOtherHeartbeats, ...properties, ...switches], problems, warnings };

@@ -85,10 +85,13 @@ describe('convertMm2Properties', () => {
       () => convertMm2Properties(whole.join('\n'), 'mm2.properties', { env: {}, check: false }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        assert.deepEqual(error.issues.map(formatConfigIssue), [
-          'mm2.properties:9:22: comes whole from a ${…} reference, and convert cannot take the user and password out of it without printing them at b.sasl.jaas.config (write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}")',
-          'mm2.properties:10:37: comes from a ${…} reference, and convert needs its value to convert seconds to milliseconds at emit.checkpoints.interval.seconds (write the value in the file, or write this part of the pipeline by hand)',
-        ]);
+        assert.deepEqual(
+          error.issues.map((issue) => formatConfigIssue(issue)),
+          [
+            'mm2.properties:9:22: b.sasl.jaas.config: comes whole from a ${…} reference, and convert cannot take the user and password out of it without printing them\n  hint: write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}"',
+            'mm2.properties:10:37: emit.checkpoints.interval.seconds: comes from a ${…} reference, and convert needs its value to convert seconds to milliseconds\n  hint: write the value in the file, or write this part of the pipeline by hand',
+          ],
+        );
         return true;
       },
     );

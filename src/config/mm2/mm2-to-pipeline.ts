@@ -48,7 +48,7 @@ export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
 
   const clustersProp = props.get('clusters');
   if (clustersProp === undefined) {
-    values.problems.push({ key: 'clusters', message: 'missing required key clusters', hint: 'name the clusters, e.g. clusters = primary, backup' });
+    values.problems.push({ key: 'clusters', message: 'missing required key', hint: 'name the clusters, e.g. clusters = primary, backup' });
     return result;
   }
   const clusters = readClusters(clustersProp, values);
