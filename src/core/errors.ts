@@ -68,8 +68,8 @@ export class ConfigError extends MirrorflowError {
 
 /** A transform plugin failed to load, configure, or run. */
 export class PluginError extends MirrorflowError {
-  override readonly name = 'PluginError';
-  override readonly code = 'PLUGIN_FAILED';
+  override readonly name: string = 'PluginError';
+  override readonly code: string = 'PLUGIN_FAILED';
 
   constructor(
     readonly plugin: string,
@@ -77,6 +77,27 @@ export class PluginError extends MirrorflowError {
     options: ErrorOptions = {},
   ) {
     super(`Plugin "${plugin}": ${message}`, options);
+  }
+}
+
+/**
+ * A plugin folder or package that could not be loaded, as a problem of the configuration: where
+ * (the plugin's file, and the line when its code failed), what, and a hint.
+ */
+export class PluginLoadError extends PluginError {
+  override readonly name = 'PluginLoadError';
+  override readonly code = 'PLUGIN_LOAD_FAILED';
+
+  constructor(
+    plugin: string,
+    readonly issue: ConfigIssue,
+    options: ErrorOptions = {},
+  ) {
+    super(
+      plugin,
+      `${issue.message}${issue.file === undefined ? '' : ` (${[issue.file, issue.line, issue.column].filter((p) => p !== undefined).join(':')})`}${issue.hint === undefined ? '' : `; ${issue.hint}`}`,
+      options,
+    );
   }
 }
 
