@@ -399,6 +399,14 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     assert.equal(issue.file, 'pipelines/test.yaml');
   });
 
+  it('39b. a consumer group pattern that does not compile, as the group filter compiles it', () => {
+    expectIssue(withFlowLines('    checkpoints:', "      groups_exclude: ['ok', '(unclosed']"), {
+      path: 'flows[0].checkpoints.groups_exclude[1]',
+      message: /^invalid regular expression "\(unclosed": unterminated group$/,
+      line: 10,
+    });
+  });
+
   it('50. cert_file without key_file', () => {
     const text = base
       .join('\n')

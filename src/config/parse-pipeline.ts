@@ -15,10 +15,10 @@ import { IssueList } from './issue-list';
 import type { PipelineConfig } from './pipeline-config';
 import { pipelineSchemaNavigator } from './json-schema/pipeline-schema-navigator';
 import { createReferenceResolver } from './interpolation/reference-resolver';
-import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
+import { validatePipelineData, type ConfigCheck, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
 import { YamlLocator } from './yaml-locator';
 
-export type { TransformStepValidator };
+export type { ConfigCheck, TransformStepValidator };
 
 export interface ParsePipelineOptions {
   /** Variables for `${VAR}` and `${env:VAR}`; default `process.env`. */
@@ -26,6 +26,8 @@ export interface ParsePipelineOptions {
   /** `path=value` overrides, as given to `--set`. */
   readonly set?: readonly string[];
   readonly validateTransforms?: TransformStepValidator;
+  /** Checks of the files the pipeline names, as `run` reads them before it connects. */
+  readonly checkConfig?: ConfigCheck;
 }
 
 /** `fileName` names the file in messages; relative `${file:…}`/`${dir:…}` and TLS paths start at its folder. */

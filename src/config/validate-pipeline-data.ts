@@ -46,10 +46,17 @@ export interface DocumentOrigin {
   readonly failedPaths: readonly ConfigPath[];
 }
 
+/**
+ * Checks of a valid pipeline that need more than its text — the files it names, read as `run`
+ * reads them before it connects — wired by the pipeline layer. Each problem has a `path`.
+ */
+export type ConfigCheck = (config: PipelineConfig) => readonly ConfigIssue[];
+
 export interface ValidateDataOptions {
   /** `path=value` overrides, as given to `--set`. */
   readonly set?: readonly string[];
   readonly validateTransforms?: TransformStepValidator;
+  readonly checkConfig?: ConfigCheck;
 }
 
 /**
@@ -158,6 +165,11 @@ export function validatePipelineData(
   const config = toPipelineConfig(result.data, baseDir);
   // Loops can only be judged on a valid pipeline: they need the flows' compiled filters.
   for (const loop of checkFlowLoops(config)) report(['flows', loop.flowIndex], loop.message, loop.hint);
+  for (const issue of options.checkConfig?.(config) ?? []) {
+    const path = issue.path === undefined ? undefined : parsePath(issue.path);
+    if (path === undefined) issues.add(issue);
+    else report(path, issue.message, issue.hint);
+  }
   if (issues.size > 0) throw issues.error();
   return config;
 }

@@ -1,6 +1,7 @@
 import type { ConfigIssue } from '../core/errors';
 import { parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig, type TransformStepValidator } from '../config';
 import { createPluginRegistry, projectPluginsDir, validateTransformSteps, withPluginPackages, type PluginRegistry } from '../plugins';
+import { checkTlsFiles } from './check-tls-files';
 
 export interface LoadPipelineOptions {
   readonly set?: readonly string[];
@@ -23,7 +24,12 @@ export interface LoadedPipeline {
  */
 export async function loadPipeline(file: string | readonly string[], options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
   const plugins = pluginLoader(options);
-  const { config, warnings } = await readPipelineFile(file, { env: options.env, set: options.set, validateTransforms: plugins.validate });
+  const { config, warnings } = await readPipelineFile(file, {
+    env: options.env,
+    set: options.set,
+    validateTransforms: plugins.validate,
+    checkConfig: checkTlsFiles,
+  });
   return { config, registry: plugins.registry(), warnings };
 }
 
@@ -52,6 +58,7 @@ export function loadPipelineTexts(texts: readonly ConnectorConfigText[], options
     set: options.set,
     ...(options.name === undefined ? {} : { name: options.name }),
     validateTransforms: plugins.validate,
+    checkConfig: checkTlsFiles,
   });
   return { config, registry: plugins.registry(), warnings };
 }

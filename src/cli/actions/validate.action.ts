@@ -35,14 +35,17 @@ export async function validateAction(
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
-/** Each file on its own, except MM2 connector configs: those make one pipeline together, as run reads them. */
+/**
+ * Each file on its own, except MM2 connector configs: those make one pipeline together, as run
+ * reads them, checked where the first of them was given, so problems come in the order of the files.
+ */
 async function groupConnectorConfigs(files: readonly string[]): Promise<(string | string[])[]> {
   const connectors: string[] = [];
-  const others: (string | string[])[] = [];
+  const groups: (string | string[])[] = [];
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined && isConnectorConfig(file, text)) connectors.push(file);
-    else others.push(file);
+    if (text === undefined || !isConnectorConfig(file, text)) groups.push(file);
+    else if (connectors.push(file) === 1) groups.push(connectors);
   }
-  return connectors.length === 0 ? others : [connectors, ...others];
+  return groups;
 }

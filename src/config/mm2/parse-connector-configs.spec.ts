@@ -156,6 +156,27 @@ describe('parseConnectorConfigs', () => {
     );
   });
 
+  it('refuses a source and a checkpoint connector that disagree on a key both read, one by leaving it at the default', () => {
+    const identity = CHECKPOINT_POST.replace(
+      '"groups"',
+      '"replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",\n    "groups"',
+    );
+    assert.deepEqual(problems({ 'source.properties': SOURCE, 'checkpoint.json': identity }), [
+      "checkpoint.json:9:33: replication.policy.class: is org.apache.kafka.connect.mirror.IdentityReplicationPolicy here, but source.properties:2 (the MirrorSourceConnector of the same flow) leaves it at MM2's default, org.apache.kafka.connect.mirror.DefaultReplicationPolicy: the remote topics and the checkpoints would name topics differently\n  hint: the connectors of one flow agree on it: write replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy in source.properties too, or remove it here",
+    ]);
+    const policy = 'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy';
+    assert.equal(parse({ 'source.properties': `${SOURCE}\n${policy}`, 'checkpoint.json': identity }).config.flows[0]!.replication_policy.type, 'identity');
+    // MM2's default written out is the default.
+    const written = `${SOURCE}\nreplication.policy.class = org.apache.kafka.connect.mirror.DefaultReplicationPolicy`;
+    assert.doesNotThrow(() => parse({ 'source.properties': written, 'checkpoint.json': CHECKPOINT_POST }));
+    // The checkpoint connector's topics would narrow what the flow copies; the source connector's own topics (SOURCE) do not.
+    const narrower = CHECKPOINT_POST.replace('"groups"', '"topics": "orders.eu.*",\n    "groups"');
+    assert.match(
+      problems({ 'source.properties': SOURCE.replace('topics = orders.*\n', ''), 'checkpoint.json': narrower })[0]!,
+      /^checkpoint\.json:9:15: topics: is orders\.eu\.\* here, but source\.properties:2 .* leaves it at MM2's default, \.\*: the flow would copy the topics the checkpoint connector names/,
+    );
+  });
+
   it('hints in the syntax of the file: JSON for a JSON config, at the line that names the cluster', () => {
     const json = [
       '{',

@@ -12,10 +12,11 @@ import type { Mm2Document } from './mm2-document';
 import { mm2ToPipeline } from './mm2-to-pipeline';
 import type { PipelineConfig } from '../pipeline-config';
 import { addProblem, readMm2File, shownKey, type Mm2File, type Mm2FileOptions } from './read-mm2-file';
-import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from '../validate-pipeline-data';
+import { validatePipelineData, type ConfigCheck, type DocumentOrigin, type TransformStepValidator } from '../validate-pipeline-data';
 
 export interface ParseMm2Options extends Mm2FileOptions {
   readonly validateTransforms?: TransformStepValidator;
+  readonly checkConfig?: ConfigCheck;
   /** The pipeline's name; by default the first file's name (a connector changed over the REST API keeps the running one). */
   readonly name?: string;
 }
@@ -45,6 +46,7 @@ export function mm2FileToPipeline(file: Mm2File, fileName: string, issues: Issue
   const config = validatePipelineData(data, fileName, file.cwd, issues, mm2Origin(mapping.document, file.failedKeys), {
     set: file.pipelineSets,
     ...(options.validateTransforms === undefined ? {} : { validateTransforms: options.validateTransforms }),
+    ...(options.checkConfig === undefined ? {} : { checkConfig: options.checkConfig }),
   });
   return { config, warnings: warnings.sorted() };
 }
