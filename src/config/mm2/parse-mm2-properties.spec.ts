@@ -31,6 +31,32 @@ function flow(parsed: ParsedPipeline, name: string): FlowConfig {
 }
 
 describe('parseMm2Properties: flows and defaults', () => {
+  it('warns about a flow MM2 leaves off (no enabled line), at the lines that have no effect, and says how to turn it on', () => {
+    // Kafka's own driver example, without its enabled line.
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.topics = .*',
+      'primary->backup.groups = billing.*',
+      'primary->backup.emit.heartbeats.interval.seconds = 5',
+    ]);
+    assert.deepEqual(
+      parsed.config.flows.map((f) => [f.name, f.enabled]),
+      [
+        ['primary->backup', false],
+        ['backup->primary', false],
+      ],
+    );
+    assert.deepEqual(
+      parsed.warnings.map((w) => formatConfigIssue(w, 'warning')),
+      [
+        "mm2.properties:4:1: warning: primary->backup.topics: primary->backup is not enabled (MM2's default); lines 4, 5 have no effect\n  hint: to replicate, add primary->backup.enabled = true",
+      ],
+    );
+    // Said false on purpose, or on: nothing to say.
+    assert.deepEqual(parse([...BASE, 'primary->backup.enabled = false', 'primary->backup.topics = .*']).warnings, []);
+    assert.deepEqual(parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.topics = .*']).warnings, []);
+  });
+
   it("reads the KIP-382 example with MM2's defaults, and a heartbeats-only flow for the other direction", () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.topics = .*']);
     assert.equal(parsed.config.name, 'mm2');
