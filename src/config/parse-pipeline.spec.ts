@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, formatConfigIssue } from '../core/errors';
+import { ValuesNotResolved } from './validate-pipeline-data';
 import { loadPipelineFile } from './load-pipeline-file';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
 import type { FlowConfig, TransformStep } from './pipeline-config';
@@ -313,6 +314,27 @@ describe('parsePipeline: interpolation', () => {
     } finally {
       delete process.env['MIRRORFLOW_SPEC_TOPIC'];
     }
+  });
+});
+
+describe('parsePipeline with resolve: false', () => {
+  const text = (batch: string): string =>
+    [
+      'clusters:',
+      '  a: { bootstrap_servers: "${A_SERVERS}" }',
+      '  b: { bootstrap_servers: "${env:B_SERVERS}" }',
+      'flows:',
+      `  - { source: a, target: b, batching: { max_records: ${batch} } }`,
+    ].join('\n');
+
+  it('reads no variable, and checks the rest of the file', () => {
+    const config = parsePipeline(text('"${BATCH:500}"'), 'p.yaml', { env: {}, resolve: false });
+    assert.equal(config.flows[0]!.batching.max_records, 500, 'a default is a value of the file');
+    assert.throws(() => parsePipeline(text('0'), 'p.yaml', { env: {}, resolve: false }), ConfigError);
+  });
+
+  it('says so, rather than guess, when the schema needed a value it did not read', () => {
+    assert.throws(() => parsePipeline(text('"${BATCH}"'), 'p.yaml', { env: {}, resolve: false }), ValuesNotResolved);
   });
 });
 

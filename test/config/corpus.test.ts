@@ -42,7 +42,8 @@ after(async () => {
 
 /**
  * The problems `mirrorflow` printed on stderr, one per entry: a `file:line:col: key: message` line
- * with the `  hint: …` line under it. Warnings and the `mirrorflow: …` lines are left out.
+ * with the `  hint: …` line under it. Warnings, `validate`'s verdicts (`FILE: 2 problems`) and the
+ * `mirrorflow: …` lines are left out.
  */
 function printedProblems(stderr: string): string[] {
   const problems: string[] = [];
@@ -53,7 +54,7 @@ function printedProblems(stderr: string): string[] {
       continue;
     }
     inWarning = / warning: /.test(line);
-    if (line === '' || inWarning || line.startsWith('mirrorflow: ') || /^\S+: (ok|\d+ problems?)\b/.test(line)) continue;
+    if (line === '' || inWarning || line.startsWith('mirrorflow: ') || /^[^:]+: (ok|\d+ problems?)\b/.test(line)) continue;
     problems.push(line);
   }
   return problems;
