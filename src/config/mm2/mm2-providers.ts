@@ -256,13 +256,16 @@ export function createMm2Resolver(context: ReferenceContext): (reference: Mm2Ref
 }
 
 /**
- * The same reference as a pipeline file writes it (`${file:/abs/path:key}`, `${env:NAME}`),
- * where provider names are fixed and relative paths start at the pipeline file.
+ * The same reference as a pipeline file writes it (`${file:path:key}`, `${env:NAME}`), where
+ * provider names are fixed and relative paths start at the pipeline file: a path the properties
+ * file wrote relative (to the working directory, for MM2) is written relative to `pipelineDir`,
+ * the folder the pipeline file goes to, so both name the same file; an absolute one stays.
  */
-export function toPipelineReference(reference: Mm2Reference, context: ReferenceContext): string {
+export function toPipelineReference(reference: Mm2Reference, context: ReferenceContext, pipelineDir?: string): string {
   const provider = context.providers.get(reference.provider)!;
   if (provider.kind === 'env') return `\${env:${reference.key}}`;
-  const path = resolvePath(context.cwd, reference.path!);
+  const absolute = resolvePath(context.cwd, reference.path!);
+  const path = pipelineDir === undefined || isAbsolute(reference.path!) ? absolute : relative(pipelineDir, absolute);
   return `\${${provider.kind}:${path}:${reference.key}}`;
 }
 

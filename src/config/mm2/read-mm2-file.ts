@@ -29,6 +29,8 @@ export interface Mm2FileOptions {
   readonly set?: readonly string[];
   /** Where relative paths start, as for MM2's JVM; default the working directory. */
   readonly cwd?: string;
+  /** convert: the folder the YAML goes to, which relative paths of kept references are written relative to. */
+  readonly pipelineDir?: string;
 }
 
 export interface Mm2File {
@@ -128,7 +130,7 @@ export function readMm2Properties(fileProperties: readonly Mm2Property[], issues
         value += outcome.value;
       } else {
         const placeholder = `${PLACEHOLDER_START}${placeholders.size}${PLACEHOLDER_END}`;
-        placeholders.set(placeholder, toPipelineReference(reference, context));
+        placeholders.set(placeholder, toPipelineReference(reference, context, options.pipelineDir));
         value += placeholder;
       }
     }
