@@ -213,6 +213,15 @@ export class ClusterUnavailableError extends MirrorflowError {
   }
 }
 
+/**
+ * Something mirrorflow asks that is not a Kafka cluster (those are ClusterUnavailableError) cannot
+ * be reached, or does not answer as it should: the HTTP endpoint of a running `mirrorflow run`.
+ */
+export class EndpointUnavailableError extends MirrorflowError {
+  override readonly name = 'EndpointUnavailableError';
+  override readonly code = 'ENDPOINT_UNAVAILABLE';
+}
+
 /** The local Kafka launcher could not fetch, start or stop a cluster. */
 export class LocalKafkaError extends MirrorflowError {
   override readonly name = 'LocalKafkaError';

@@ -53,6 +53,7 @@ describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
     assert.equal(nodeTest.status, 0, nodeTest.stdout + nodeTest.stderr);
     assert.match(nodeTest.stdout, /# pass 2/);
 
+    // `plugins test`, the former name of `plugins check`, still works.
     const contract = await mirrorflow(['plugins', 'test', join(plugins, 'tag_region')]);
     assert.equal(contract.code, 0, contract.stdout + contract.stderr);
     assert.match(contract.stdout, /ok {4}purity/);
@@ -71,7 +72,7 @@ describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
     mkdirSync(elsewhere, { recursive: true });
     renameSync(join(root, 'first', 'tag_moved'), join(elsewhere, 'tag_moved'));
 
-    const contract = await mirrorflow(['plugins', 'test', join(elsewhere, 'tag_moved')]);
+    const contract = await mirrorflow(['plugins', 'check', join(elsewhere, 'tag_moved')]);
     assert.equal(contract.code, 0, contract.stdout + contract.stderr);
     const tested = await mirrorflow(['test', '--plugin-dir', '.', join('tag_moved', 'tag_moved.test.yaml')], { cwd: elsewhere });
     assert.equal(tested.code, 0, tested.stdout + tested.stderr);

@@ -107,7 +107,7 @@ describe('the packed CLI, installed as the image installs it', () => {
     const mounted = join(scratch, 'etc', 'mirrorflow', 'plugins');
     mkdirSync(mounted, { recursive: true });
     renameSync(join(scratch, 'made', 'tag_packed'), join(mounted, 'tag_packed'));
-    const contract = await packedCli(app, ['plugins', 'test', join(mounted, 'tag_packed')]).exited;
+    const contract = await packedCli(app, ['plugins', 'check', join(mounted, 'tag_packed')]).exited;
     assert.equal(contract.code, 0, contract.output);
     const tested = await packedCli(app, ['test', '--plugin-dir', mounted, join(mounted, 'tag_packed', 'tag_packed.test.yaml')]).exited;
     assert.equal(tested.code, 0, tested.output);

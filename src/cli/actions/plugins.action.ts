@@ -39,7 +39,7 @@ export function pluginsNewAction(options: { readonly name: string; readonly dir:
   const { folder, files } = scaffoldPlugin(options);
   print(`Created ${folder}:\n${files.map((f) => `  ${relative(process.cwd(), f)}\n`).join('')}`);
   const shown = relative(process.cwd(), folder);
-  print(`Try it: mirrorflow plugins test ${shown} and mirrorflow plugins list --plugin-dir ${relative(process.cwd(), options.dir) || '.'}\n`);
+  print(`Try it: mirrorflow plugins check ${shown} and mirrorflow plugins list --plugin-dir ${relative(process.cwd(), options.dir) || '.'}\n`);
   print(`Its own tests: NODE_PATH="$(npm root -g)" node --test ${shown}/ (mirrorflow installed with npm link or npm install -g)\n`);
 }
 

@@ -79,7 +79,7 @@ exports.default = defineTransform({
   },
 });
 
-/** What \`mirrorflow plugins test\` and index.test.js run the plugin contract on. */
+/** What \`mirrorflow plugins check\` and index.test.js run the plugin contract on. */
 exports.contract = {
   options: { value: 'example' },
   invalid: [
@@ -187,7 +187,7 @@ shows it with its options.
 
 From the folder that holds \`${name}/\`:
 
-    mirrorflow plugins test ${name}                        # the plugin contract, printed check by check
+    mirrorflow plugins check ${name}                        # the plugin contract, printed check by check
     mirrorflow test --plugin-dir . ${name}/${name}.test.yaml       # records in, records out
     NODE_PATH="$(npm root -g)" node --test ${name}/        # the plugin contract and its behaviour
 
