@@ -26,7 +26,7 @@ const configSchema = z
     }
   });
 
-/** Samples of the plugin contract (`mirrorflow plugins test`). */
+/** Samples of the plugin contract (`mirrorflow plugins check`). */
 export const contract: ContractSamples = {
   options: { regex: '(.*)', header: 'origin', value: '$1' },
   invalid: [

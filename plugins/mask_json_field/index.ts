@@ -23,7 +23,7 @@ const configSchema = z.strictObject({
 
 type Config = z.output<typeof configSchema>;
 
-/** Samples of the plugin contract (`mirrorflow plugins test`). */
+/** Samples of the plugin contract (`mirrorflow plugins check`). */
 export const contract: ContractSamples = {
   options: { fields: ['email'] },
   invalid: [

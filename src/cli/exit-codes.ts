@@ -1,6 +1,7 @@
 import {
   ClusterUnavailableError,
   ConfigError,
+  EndpointUnavailableError,
   KafkaAuthorizationError,
   LocalKafkaError,
   MirrorflowError,
@@ -10,20 +11,11 @@ import {
 import { SchemaRegistryError, SchemaRegistryUnavailableError } from '../core/ports/schema-registry';
 import { SchemaCopyRefusedError, ToolUsageError } from '../pipeline/tools/tool-errors';
 
-/** Exit codes, following sysexits(3) where one fits. */
-export const ExitCode = {
-  ok: 0,
-  failure: 1,
-  usage: 64,
-  /** A record could not be replicated (a transform threw, the target refused it) and errors.tolerance is none. */
-  dataError: 65,
-  unavailable: 69,
-  /** A cluster refused an operation to mirrorflow's principal: an ACL is missing (sysexits' EX_NOPERM). */
-  noPermission: 77,
-  software: 70,
-  config: 78,
-} as const;
+import { ExitCode } from './exit-code-table';
 
+export { EXIT_CODE_MEANINGS, ExitCode } from './exit-code-table';
+
+/** The one mapping from what went wrong to the exit code, for every command (main.ts, the only caller of process.exit). */
 export function exitCodeFor(error: unknown): number {
   // Before PluginError: a transform that throws on a record at runtime is not a config problem.
   if (error instanceof RecordFailedError) return ExitCode.dataError;
@@ -36,6 +28,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof SchemaRegistryError) return ExitCode.unavailable;
   // Only a one-shot command (`schemas copy`) ends on an outage of a registry: a flow retries it.
   if (error instanceof SchemaRegistryUnavailableError) return ExitCode.unavailable;
+  // `status`: no mirrorflow answers at the URL.
+  if (error instanceof EndpointUnavailableError) return ExitCode.unavailable;
   if (error instanceof KafkaAuthorizationError) return ExitCode.noPermission;
   if (error instanceof LocalKafkaError) return ExitCode.unavailable;
   if (error instanceof MirrorflowError) return ExitCode.failure;

@@ -3,7 +3,9 @@ import 'reflect-metadata';
 import { CommanderError } from 'commander';
 import { buildProgram } from './program';
 import { ExitCode, exitCodeFor } from './exit-codes';
-import { describeError } from '../core/errors';
+import { failureText } from './failure-text';
+import { ConfigError } from '../core/errors';
+import { knownSecrets } from '../core/secrets';
 import { redactText } from '../telemetry/redact';
 
 /** The entry point: the only place that calls process.exit. */
@@ -15,8 +17,11 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    // Masked like log lines: an error may quote what a server or a client library said.
-    process.stderr.write(`mirrorflow: ${redactText(describeError(error))}\n`);
+    // Other errors are masked like log lines: they may quote what a server or a client library
+    // said. Configuration problems never quote a secret's value; they name keys, and their
+    // `key: message` shape would read as a secret to the masking by shape (`sasl.jaas.config: …`).
+    const text = failureText(error);
+    process.stderr.write(error instanceof ConfigError ? knownSecrets.mask(text) : redactText(text));
     return exitCodeFor(error);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Turns zod's issues into sentences for people editing YAML: "expected a whole number, got a
- * string", "unknown key "batchng"" with a did-you-mean. Messages describe what is wrong and never
+ * string", "unknown key" (at `flows[0].batchng`) with a did-you-mean. Messages describe what is wrong and never
  * quote the value, which may have come from a secret.
  */
 import type { z } from 'zod';
@@ -29,18 +29,17 @@ export interface IssueContext {
 export function describeZodIssue(issue: z.core.$ZodIssue, context: IssueContext): PathIssue[] {
   const path = issue.path.map((segment): PathSegment => (typeof segment === 'symbol' ? String(segment) : segment));
   const value = valueAtPath(context.data, path);
-  const last = path.at(-1);
   switch (issue.code) {
     case 'unrecognized_keys':
       return issue.keys.map((key) => ({
         path: [...path, key],
-        message: `unknown key "${key}"`,
+        message: 'unknown key',
         ...optionalHint(unknownKeyHint(key, path, context.allowedKeys(path, value))),
         atKey: true,
       }));
     case 'invalid_type':
       if (value === undefined) {
-        return [{ path, message: `missing required key "${String(last)}"` }];
+        return [{ path, message: 'missing required key' }];
       }
       return [describeWrongType(path, issue.expected, value, context)];
     case 'too_small':
@@ -53,11 +52,11 @@ export function describeZodIssue(issue: z.core.$ZodIssue, context: IssueContext)
       if (issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined) {
         const options = issue.options.map(String);
         if (value === undefined) {
-          return [{ path, message: `missing required key "${String(last)}"`, hint: `one of: ${options.join(', ')}` }];
+          return [{ path, message: 'missing required key', hint: `one of: ${options.join(', ')}` }];
         }
         return [{ path, message: oneOf(options) }];
       }
-      if (value === undefined) return [{ path, message: `missing required key "${String(last)}"` }];
+      if (value === undefined) return [{ path, message: 'missing required key' }];
       return [{ path, message: issue.message }];
     case 'invalid_key':
       return [{ path, message: issue.issues[0]?.message ?? 'invalid key', atKey: true }];

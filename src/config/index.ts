@@ -8,7 +8,8 @@ export { connectorSettings, isConnectorConfig, type ConnectorClassName, type Con
 export { parseMm2Properties, type ParsedPipeline } from './mm2/parse-mm2-properties';
 export type { ConnectorConfigText } from './mm2/parse-connector-configs';
 export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './mm2/convert-mm2-properties';
-export { parsePipeline, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
+export { parsePipeline, type ConfigCheck, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
+export { ValuesNotResolved } from './validate-pipeline-data';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './json-schema/pipeline-json-schema';
 export { clusterSchema } from './schema/clusters';
 export { defaultConfigsExclude } from './schema/topic-sync';

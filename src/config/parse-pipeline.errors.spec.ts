@@ -40,7 +40,7 @@ function expectIssue(text: string, expected: Expected, options: ParsePipelineOpt
   const issues = issuesOf(text, options);
   for (const issue of issues) assert.equal(issue.file, 'pipelines/test.yaml');
   const found = issues.find((issue) => issue.path === expected.path && expected.message.test(issue.message));
-  assert.ok(found, `no issue at ${String(expected.path)} matching ${expected.message}; got:\n${issues.map(formatConfigIssue).join('\n')}`);
+  assert.ok(found, `no issue at ${String(expected.path)} matching ${expected.message}; got:\n${issues.map((issue) => formatConfigIssue(issue)).join('\n')}`);
   if (expected.line !== undefined) assert.equal(found.line, expected.line, formatConfigIssue(found));
   if (expected.column !== undefined) assert.equal(found.column, expected.column, formatConfigIssue(found));
   if (expected.hint !== undefined) assert.match(found.hint ?? '', expected.hint, formatConfigIssue(found));
@@ -74,7 +74,7 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   it('6. unknown top-level key, with did-you-mean', () => {
     expectIssue([...base, 'loging: { level: debug }'].join('\n'), {
       path: 'loging',
-      message: /^unknown key "loging"$/,
+      message: /^unknown key$/,
       line: 9,
       column: 1,
       hint: /did you mean "logging"\?/,
@@ -84,7 +84,7 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   it('7. unknown nested key, with did-you-mean', () => {
     expectIssue(withFlowLines('    batching:', '      max_record: 5'), {
       path: 'flows[0].batching.max_record',
-      message: /^unknown key "max_record"$/,
+      message: /^unknown key$/,
       line: 10,
       column: 7,
       hint: /did you mean "max_records"\?/,
@@ -94,7 +94,7 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   it('8. MM2 spelling of a key suggests ours', () => {
     const text = base.join('\n').replace('    bootstrap_servers: 127.0.0.1:9093', '    bootstrap.servers: 127.0.0.1:9093');
     expectIssue(text, { path: 'clusters.backup["bootstrap.servers"]', message: /unknown key/, line: 5, hint: /did you mean "bootstrap_servers"\?/ });
-    expectIssue(text, { path: 'clusters.backup.bootstrap_servers', message: /^missing required key "bootstrap_servers"$/, line: 5 });
+    expectIssue(text, { path: 'clusters.backup.bootstrap_servers', message: /^missing required key$/, line: 5 });
   });
 
   it('9. unknown key with nothing close lists the allowed ones', () => {
@@ -102,12 +102,12 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   });
 
   it('10. missing top-level section', () => {
-    expectIssue('flows:\n  - source: a\n    target: b\n', { path: 'clusters', message: /^missing required key "clusters"$/, line: 1 });
+    expectIssue('flows:\n  - source: a\n    target: b\n', { path: 'clusters', message: /^missing required key$/, line: 1 });
   });
 
   it('11. missing source points at the flow', () => {
     const text = [...base.slice(0, 6), '  - target: backup'].join('\n');
-    expectIssue(text, { path: 'flows[0].source', message: /^missing required key "source"$/, line: 7, column: 5 });
+    expectIssue(text, { path: 'flows[0].source', message: /^missing required key$/, line: 7, column: 5 });
   });
 
   it('12. wrong type', () => {
@@ -384,7 +384,7 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
   it('48. a transform without type', () => {
     expectIssue(withFlowLines('    transforms:', '      - { header: x }'), {
       path: 'flows[0].transforms[0].type',
-      message: /^missing required key "type"$/,
+      message: /^missing required key$/,
       line: 10,
       column: 9,
     });
@@ -397,6 +397,14 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
       { validateTransforms: (steps) => steps.map((step) => ({ path: `${step.path}.header`, message: 'bad header' })) },
     );
     assert.equal(issue.file, 'pipelines/test.yaml');
+  });
+
+  it('39b. a consumer group pattern that does not compile, as the group filter compiles it', () => {
+    expectIssue(withFlowLines('    checkpoints:', "      groups_exclude: ['ok', '(unclosed']"), {
+      path: 'flows[0].checkpoints.groups_exclude[1]',
+      message: /^invalid regular expression "\(unclosed": unterminated group$/,
+      line: 10,
+    });
   });
 
   it('50. cert_file without key_file', () => {

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, formatConfigIssue } from '../core/errors';
+import { ValuesNotResolved } from './validate-pipeline-data';
 import { loadPipelineFile } from './load-pipeline-file';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
 import type { FlowConfig, TransformStep } from './pipeline-config';
@@ -316,6 +317,27 @@ describe('parsePipeline: interpolation', () => {
   });
 });
 
+describe('parsePipeline with resolve: false', () => {
+  const text = (batch: string): string =>
+    [
+      'clusters:',
+      '  a: { bootstrap_servers: "${A_SERVERS}" }',
+      '  b: { bootstrap_servers: "${env:B_SERVERS}" }',
+      'flows:',
+      `  - { source: a, target: b, batching: { max_records: ${batch} } }`,
+    ].join('\n');
+
+  it('reads no variable, and checks the rest of the file', () => {
+    const config = parsePipeline(text('"${BATCH:500}"'), 'p.yaml', { env: {}, resolve: false });
+    assert.equal(config.flows[0]!.batching.max_records, 500, 'a default is a value of the file');
+    assert.throws(() => parsePipeline(text('0'), 'p.yaml', { env: {}, resolve: false }), ConfigError);
+  });
+
+  it('says so, rather than guess, when the schema needed a value it did not read', () => {
+    assert.throws(() => parsePipeline(text('"${BATCH}"'), 'p.yaml', { env: {}, resolve: false }), ValuesNotResolved);
+  });
+});
+
 describe('parsePipeline: MM2 config providers', () => {
   let dir: string;
   before(() => {
@@ -360,13 +382,15 @@ describe('parsePipeline: MM2 config providers', () => {
       return undefined;
     })();
     assert.ok(error instanceof ConfigError);
-    const lines = error.issues.map(formatConfigIssue);
+    const lines = error.issues.map((issue) => formatConfigIssue(issue));
     assert.ok(
-      lines.some((l) => l.includes(':10:19: key "backup.password" is not in properties file') && l.includes('kafka.properties')),
+      lines.some(
+        (l) => l.includes(':10:19: clusters.primary.security.sasl.password: key "backup.password" is not in properties file') && l.includes('kafka.properties'),
+      ),
       lines.join('\n'),
     );
     assert.ok(
-      lines.some((l) => l.includes(':4:16: environment variable CLIENT is not set')),
+      lines.some((l) => l.includes(':4:16: clusters.primary.client_id: environment variable CLIENT is not set')),
       lines.join('\n'),
     );
   });
@@ -459,7 +483,7 @@ describe('parsePipeline: --set', () => {
 
   it('rejects an index past the end of a list, and a path into a scalar', () => {
     const error = rejection(minimal, { set: ['flows.3.enabled=false', 'flows.0.source.x=1'] });
-    const lines = error.issues.map(formatConfigIssue);
+    const lines = error.issues.map((issue) => formatConfigIssue(issue));
     assert.match(lines.join('\n'), /--set flows\.3\.enabled: flows has 1 entries/);
     assert.match(lines.join('\n'), /--set flows\.0\.source\.x: there is no "x" here/);
   });

@@ -11,14 +11,15 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { LineCounter, isMap, parseDocument, type Node } from 'yaml';
 import { formatPath, isPlainObject } from './config-path';
 import { interpolateDocument } from './interpolation/interpolate-document';
+import type { Reference, ResolveOutcome } from './interpolation/interpolate';
 import { IssueList } from './issue-list';
 import type { PipelineConfig } from './pipeline-config';
 import { pipelineSchemaNavigator } from './json-schema/pipeline-schema-navigator';
 import { createReferenceResolver } from './interpolation/reference-resolver';
-import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
+import { validatePipelineData, type ConfigCheck, type DocumentOrigin, type TransformStepValidator } from './validate-pipeline-data';
 import { YamlLocator } from './yaml-locator';
 
-export type { TransformStepValidator };
+export type { ConfigCheck, TransformStepValidator };
 
 export interface ParsePipelineOptions {
   /** Variables for `${VAR}` and `${env:VAR}`; default `process.env`. */
@@ -26,6 +27,14 @@ export interface ParsePipelineOptions {
   /** `path=value` overrides, as given to `--set`. */
   readonly set?: readonly string[];
   readonly validateTransforms?: TransformStepValidator;
+  /** Checks of the files the pipeline names, as `run` reads them before it connects. */
+  readonly checkConfig?: ConfigCheck;
+  /**
+   * false: check each `${…}` reference's syntax (and, in an mm2.properties file, its provider's
+   * declaration) without reading its value; values that come from references are not checked,
+   * and where the schema needed one, `ValuesNotResolved` is thrown instead of a config.
+   */
+  readonly resolve?: boolean;
 }
 
 /** `fileName` names the file in messages; relative `${file:…}`/`${dir:…}` and TLS paths start at its folder. */
@@ -70,7 +79,8 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
 
   // 2. Interpolation.
   const env = options.env ?? process.env;
-  const interpolation = interpolateDocument(doc, text, createReferenceResolver({ env, baseDir }), pipelineSchemaNavigator());
+  const resolver = options.resolve === false ? unresolvedReference : createReferenceResolver({ env, baseDir });
+  const interpolation = interpolateDocument(doc, text, resolver, pipelineSchemaNavigator());
   for (const problem of interpolation.problems) {
     issues.add({
       ...toIssuePosition(locator.position(problem.offset)),
@@ -92,7 +102,8 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
   // Aliases share objects in toJS output; a tree copy lets --set change one place only.
   const data = copyTree(js) as Record<string, unknown>;
 
-  const failedPaths = interpolation.problems.map((problem) => problem.path);
+  // Values not read say nothing about the file: whatever the schema thinks of them is left unsaid.
+  const failedPaths = [...interpolation.problems.map((problem) => problem.path), ...(options.resolve === false ? interpolation.resolvedPaths : [])];
   const origin: DocumentOrigin = {
     positionOf: (path, opts) => locator.positionOf(path, opts),
     isResolved: (path) => {
@@ -102,6 +113,14 @@ export function parsePipeline(text: string, fileName: string, options: ParsePipe
     failedPaths,
   };
   return validatePipelineData(data, fileName, baseDir, issues, origin, options);
+}
+
+/**
+ * A reference's stand-in when values are not read: its default where it has one, else a text
+ * that a host:port also accepts (the values most often given so, bootstrap servers).
+ */
+function unresolvedReference(reference: Reference): ResolveOutcome {
+  return { value: reference.kind === 'variable' && reference.fallback !== undefined ? reference.fallback : 'unresolved.invalid:9092' };
 }
 
 /** A copy in which no object is reached twice (structuredClone would keep the sharing). */

@@ -46,10 +46,30 @@ export interface DocumentOrigin {
   readonly failedPaths: readonly ConfigPath[];
 }
 
+/**
+ * The pipeline is right as far as it could be checked without the values of its `${…}`
+ * references (`validate --no-resolve`): the schema refused only values that came from them, so
+ * what needs a whole pipeline (loops, the files it names) could not be checked.
+ */
+export class ValuesNotResolved extends Error {
+  override readonly name = 'ValuesNotResolved';
+
+  constructor(readonly warnings: readonly ConfigIssue[] = []) {
+    super('The pipeline could be checked only as far as its ${…} references allow.');
+  }
+}
+
+/**
+ * Checks of a valid pipeline that need more than its text — the files it names, read as `run`
+ * reads them before it connects — wired by the pipeline layer. Each problem has a `path`.
+ */
+export type ConfigCheck = (config: PipelineConfig) => readonly ConfigIssue[];
+
 export interface ValidateDataOptions {
   /** `path=value` overrides, as given to `--set`. */
   readonly set?: readonly string[];
   readonly validateTransforms?: TransformStepValidator;
+  readonly checkConfig?: ConfigCheck;
 }
 
 /**
@@ -154,10 +174,17 @@ export function validatePipelineData(
     }
   }
 
-  if (issues.size > 0 || !result.success) throw issues.error();
+  if (issues.size > 0) throw issues.error();
+  // Every issue of the schema was at a value not resolved (otherwise it was reported above).
+  if (!result.success) throw new ValuesNotResolved();
   const config = toPipelineConfig(result.data, baseDir);
   // Loops can only be judged on a valid pipeline: they need the flows' compiled filters.
   for (const loop of checkFlowLoops(config)) report(['flows', loop.flowIndex], loop.message, loop.hint);
+  for (const issue of options.checkConfig?.(config) ?? []) {
+    const path = issue.path === undefined ? undefined : parsePath(issue.path);
+    if (path === undefined) issues.add(issue);
+    else report(path, issue.message, issue.hint);
+  }
   if (issues.size > 0) throw issues.error();
   return config;
 }

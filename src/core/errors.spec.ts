@@ -10,6 +10,7 @@ import {
   RecordRefusedError,
   errorCluster,
   errorKind,
+  formatConfigIssue,
 } from './errors';
 
 const at = { topic: 'orders', partition: 0, offset: 7 };
@@ -34,4 +35,28 @@ test('errorCluster: the cluster an error names, if any', () => {
   assert.equal(errorCluster(new RecordRefusedError('backup', 0, 0, 'too large')), 'backup');
   assert.equal(errorCluster(new RecordFailedError(at, { kind: 'write' }, 'too large')), undefined);
   assert.equal(errorCluster(new Error('x')), undefined);
+});
+
+test('a configuration problem reads file:line:col: key: message, its hint on the next line', () => {
+  const issue = {
+    file: 'mm2.properties',
+    line: 5,
+    column: 1,
+    path: 'renamerefresh.topics',
+    message: 'unknown MM2 setting',
+    hint: 'did you mean "refresh.topics.enabled"?',
+  };
+  assert.equal(formatConfigIssue(issue), 'mm2.properties:5:1: renamerefresh.topics: unknown MM2 setting\n  hint: did you mean "refresh.topics.enabled"?');
+  assert.equal(
+    formatConfigIssue(issue, 'warning'),
+    'mm2.properties:5:1: warning: renamerefresh.topics: unknown MM2 setting\n  hint: did you mean "refresh.topics.enabled"?',
+  );
+  assert.equal(
+    formatConfigIssue({ file: 'p.yaml', message: 'cannot read the pipeline file: no such file' }),
+    'p.yaml: cannot read the pipeline file: no such file',
+  );
+  assert.equal(
+    formatConfigIssue({ path: 'flows[0].batching.max_records', message: 'must be at least 1', hint: 'set by --set flows.0.batching.max_records=0' }),
+    'flows[0].batching.max_records: must be at least 1\n  hint: set by --set flows.0.batching.max_records=0',
+  );
 });

@@ -29,11 +29,21 @@ export interface ConfigIssue {
   readonly hint?: string;
 }
 
-export function formatConfigIssue(issue: ConfigIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((p) => p !== undefined).join(':');
-  const at = issue.path ? ` at ${issue.path}` : '';
-  const hint = issue.hint ? ` (${issue.hint})` : '';
-  return `${where ? `${where}: ` : ''}${issue.message}${at}${hint}`;
+/**
+ * One problem as compilers and linters print it, `file:line:col: key: message`, so editors and CI
+ * annotations find the place, then the hint on an indented line of its own:
+ *
+ *     mm2.properties:5:1: renamerefresh.topics: unknown MM2 setting
+ *       hint: did you mean "refresh.topics.enabled"?
+ *
+ * A warning says so after the place (`file:line:col: warning: key: message`). Parts that are not
+ * known (no line for a problem of `--set`, no key for a file that cannot be read) are left out.
+ */
+export function formatConfigIssue(issue: ConfigIssue, severity?: 'warning'): string {
+  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined && part !== '').join(':');
+  const head = [where, severity, issue.path].filter((part) => part !== undefined && part !== '').join(': ');
+  const text = head === '' ? issue.message : `${head}: ${issue.message}`;
+  return issue.hint ? `${text}\n  hint: ${issue.hint}` : text;
 }
 
 /** A configuration that cannot run. Carries every problem found, not just the first. */
@@ -41,23 +51,25 @@ export class ConfigError extends MirrorflowError {
   override readonly name = 'ConfigError';
   override readonly code = 'CONFIG_INVALID';
 
+  /** The command printed the problems itself (`validate`); the entry point only exits with its code. */
+  readonly reported: boolean;
+
   constructor(
     readonly issues: readonly ConfigIssue[],
-    options: ErrorOptions = {},
+    options: ErrorOptions & { readonly reported?: boolean } = {},
   ) {
     super(
-      issues.length === 1
-        ? `Invalid configuration: ${formatConfigIssue(issues[0]!)}`
-        : `Invalid configuration, ${issues.length} problems:\n${issues.map((i) => `  - ${formatConfigIssue(i)}`).join('\n')}`,
+      `Invalid configuration (${issues.length === 1 ? '1 problem' : `${issues.length} problems`}):\n${issues.map((i) => formatConfigIssue(i)).join('\n')}`,
       options,
     );
+    this.reported = options.reported ?? false;
   }
 }
 
 /** A transform plugin failed to load, configure, or run. */
 export class PluginError extends MirrorflowError {
-  override readonly name = 'PluginError';
-  override readonly code = 'PLUGIN_FAILED';
+  override readonly name: string = 'PluginError';
+  override readonly code: string = 'PLUGIN_FAILED';
 
   constructor(
     readonly plugin: string,
@@ -65,6 +77,27 @@ export class PluginError extends MirrorflowError {
     options: ErrorOptions = {},
   ) {
     super(`Plugin "${plugin}": ${message}`, options);
+  }
+}
+
+/**
+ * A plugin folder or package that could not be loaded, as a problem of the configuration: where
+ * (the plugin's file, and the line when its code failed), what, and a hint.
+ */
+export class PluginLoadError extends PluginError {
+  override readonly name = 'PluginLoadError';
+  override readonly code = 'PLUGIN_LOAD_FAILED';
+
+  constructor(
+    plugin: string,
+    readonly issue: ConfigIssue,
+    options: ErrorOptions = {},
+  ) {
+    super(
+      plugin,
+      `${issue.message}${issue.file === undefined ? '' : ` (${[issue.file, issue.line, issue.column].filter((p) => p !== undefined).join(':')})`}${issue.hint === undefined ? '' : `; ${issue.hint}`}`,
+      options,
+    );
   }
 }
 
@@ -178,6 +211,15 @@ export class ClusterUnavailableError extends MirrorflowError {
     super(`Cluster "${cluster}": ${reason}`, options);
     this.retriable = options.retriable ?? false;
   }
+}
+
+/**
+ * Something mirrorflow asks that is not a Kafka cluster (those are ClusterUnavailableError) cannot
+ * be reached, or does not answer as it should: the HTTP endpoint of a running `mirrorflow run`.
+ */
+export class EndpointUnavailableError extends MirrorflowError {
+  override readonly name = 'EndpointUnavailableError';
+  override readonly code = 'ENDPOINT_UNAVAILABLE';
 }
 
 /** The local Kafka launcher could not fetch, start or stop a cluster. */

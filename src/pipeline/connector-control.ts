@@ -98,14 +98,14 @@ export class ConnectorControl implements ConnectorWrites {
       loaded = loadPipelineTexts(texts, { set: this.options.set, pluginDirs: this.options.pluginDirs, name: this.options.pipeline.config.name });
     } catch (error) {
       if (error instanceof ConfigError) {
-        const problems = error.issues.map(formatConfigIssue);
+        const problems = error.issues.map((issue) => formatConfigIssue(issue));
         throw new ConnectRestError(400, `Connector configuration is invalid and contains the following ${problems.length} error(s):\n${problems.join('\n')}`);
       }
       throw error;
     }
     // A config that reads is a connector of a known class and flow.
     const connector = ref!;
-    for (const warning of loaded.warnings) this.options.logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
+    for (const warning of loaded.warnings) this.options.logger.warn('Configuration note.', { note: formatConfigIssue(warning, 'warning') });
     await this.apply(loaded.config, loaded.registry);
     this.texts = texts;
     this.options.logger.info(created ? 'A connector was created over the REST API.' : "A connector's config was changed over the REST API.", {

@@ -2,7 +2,7 @@ export { Pipeline, type PipelineOptions } from './pipeline';
 export type { ReloadPlan } from './reload-plan';
 export { flowGroupId, progressTopicName } from './flow-names';
 export { createKafkaClients, plaintextConnection } from './wiring/clients';
-export { loadPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';
+export { checkPipeline, loadPipeline, type CheckedPipeline, type LoadPipelineOptions, type LoadedPipeline } from './load-pipeline';
 export { ConnectorControl, type ConnectorControlOptions } from './connector-control';
 export { toClusterConnection } from './wiring/cluster-connection';
 export { planPipeline, type PipelinePlan, type FlowPlan, type TopicPlan, type ClusterPlan, type InternalTopicPlan } from './reports/plan';

@@ -1,12 +1,18 @@
 import type { ConfigIssue } from '../core/errors';
-import { parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig, type TransformStepValidator } from '../config';
+import { ValuesNotResolved, parsePipelineTexts, readPipelineFile, type ConnectorConfigText, type PipelineConfig, type TransformStepValidator } from '../config';
 import { createPluginRegistry, projectPluginsDir, validateTransformSteps, withPluginPackages, type PluginRegistry } from '../plugins';
+import { checkTlsFiles } from './check-tls-files';
 
 export interface LoadPipelineOptions {
   readonly set?: readonly string[];
   /** Folders of compiled plugins besides the project's own `plugins/`. */
   readonly pluginDirs?: readonly string[];
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * false: `${…}` references are checked (syntax, declared providers) but not read, and neither are
+   * the files the pipeline names (`validate --no-resolve`, for a build machine without the secrets).
+   */
+  readonly resolve?: boolean;
 }
 
 export interface LoadedPipeline {
@@ -23,8 +29,31 @@ export interface LoadedPipeline {
  */
 export async function loadPipeline(file: string | readonly string[], options: LoadPipelineOptions = {}): Promise<LoadedPipeline> {
   const plugins = pluginLoader(options);
-  const { config, warnings } = await readPipelineFile(file, { env: options.env, set: options.set, validateTransforms: plugins.validate });
+  const { config, warnings } = await readPipelineFile(file, {
+    env: options.env,
+    set: options.set,
+    validateTransforms: plugins.validate,
+    ...(options.resolve === false ? { resolve: false } : { checkConfig: checkTlsFiles }),
+  });
   return { config, registry: plugins.registry(), warnings };
+}
+
+/** What `validate` learns of a file that has no problems. */
+export interface CheckedPipeline {
+  readonly warnings: readonly ConfigIssue[];
+  /** false when the schema needed values that were not read (`resolve: false`): what needs a whole pipeline (loops) was not checked. */
+  readonly complete: boolean;
+}
+
+/** `loadPipeline` for `validate`: throws the ConfigError of a file's problems, or says how far the file could be checked. */
+export async function checkPipeline(file: string | readonly string[], options: LoadPipelineOptions = {}): Promise<CheckedPipeline> {
+  try {
+    const { warnings } = await loadPipeline(file, options);
+    return { warnings, complete: true };
+  } catch (error) {
+    if (error instanceof ValuesNotResolved) return { warnings: error.warnings, complete: false };
+    throw error;
+  }
 }
 
 /**
@@ -52,6 +81,7 @@ export function loadPipelineTexts(texts: readonly ConnectorConfigText[], options
     set: options.set,
     ...(options.name === undefined ? {} : { name: options.name }),
     validateTransforms: plugins.validate,
+    checkConfig: checkTlsFiles,
   });
   return { config, registry: plugins.registry(), warnings };
 }

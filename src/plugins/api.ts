@@ -94,7 +94,7 @@ export function defineTransform<S extends z.ZodType>(definition: {
 }
 
 /**
- * Samples the plugin contract (`mirrorflow plugins test`, `checkPluginContract`) runs a plugin
+ * Samples the plugin contract (`mirrorflow plugins check`, `checkPluginContract`) runs a plugin
  * on; a plugin module exports them as `contract` beside its default export.
  */
 export interface ContractSamples {

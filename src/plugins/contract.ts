@@ -11,7 +11,7 @@
  * - errors: a record the step throws on ends the flow naming the plugin with `errors.tolerance:
  *   none`, and goes to the dead letters with `all` while the others are written.
  *
- * `checkPluginContract` returns the result of every check; `mirrorflow plugins test DIR` prints
+ * `checkPluginContract` returns the result of every check; `mirrorflow plugins check DIR` prints
  * them, and a plugin's own test can assert on them.
  */
 import { isDeepStrictEqual } from 'node:util';

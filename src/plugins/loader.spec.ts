@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PluginError } from '../core/errors';
+import { ConfigError, PluginError, type ConfigIssue } from '../core/errors';
 import { createPluginRegistry, loadPluginFolders, loadPluginsFrom, projectPluginsDir, withPluginPackages } from './loader';
 import { EXPECTED_BUILT_INS, mirrorRecord, transformContext } from './test-support';
 
@@ -49,6 +49,18 @@ const errorFor = (fn: () => unknown): PluginError => {
   assert.fail('expected a PluginError');
 };
 
+const configErrorFor = (fn: () => unknown): ConfigError => {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+};
+
+const pick = (issue: ConfigIssue): Pick<ConfigIssue, 'file' | 'line' | 'path'> => ({ file: issue.file, line: issue.line, path: issue.path });
+
 describe('loadPluginsFrom', () => {
   it('loads each sub-folder whose index.js exports a definition, default or module.exports', () => {
     const dir = pluginDir({
@@ -71,16 +83,33 @@ module.exports = defineTransform({ name: 'plain_export', summary: 'Drops everyth
     const dir = pluginDir({ empty_folder: {}, source_only: { 'index.ts': 'export default {}' } });
     const error = errorFor(() => loadPluginsFrom(dir));
     assert.equal(error.plugin, 'empty_folder');
-    assert.ok(error.message.includes(`${join(dir, 'empty_folder')}: no index.js found`), error.message);
-    assert.match(error.message, /source_only.*It has an index.ts: build with `npx tsc -p .`/s, 'every broken folder is reported at once');
+    assert.ok(error.message.includes(`no index.js found (${join(dir, 'empty_folder')})`), error.message);
+    assert.match(error.message, /source_only.*it has an index.ts: build with `npx tsc -p .`/s, 'every broken folder is reported at once');
   });
 
   it('names the folder and the error when index.js throws while loading', () => {
     const dir = pluginDir({ throws: `throw new Error('cannot find the key file');` });
     const error = errorFor(() => loadPluginsFrom(dir));
     assert.equal(error.plugin, 'throws');
-    assert.match(error.message, /index.js threw while loading: cannot find the key file/);
+    assert.ok(error.message.includes(`threw while loading: cannot find the key file (${join(dir, 'throws', 'index.js')}:1:7)`), error.message);
     assert.ok(error.cause instanceof Error);
+  });
+
+  it("points at the plugin's own line, without Node's require stack, and says how a plugin reaches the API", () => {
+    const dir = pluginDir({
+      moved: `'use strict';\nconst { defineTransform } = require('../../../../nowhere/dist/src/plugins/api.js');\n`,
+      needs_lib: `'use strict';\nrequire('left-pad-for-mirrorflow-tests');\n`,
+      broken_syntax: `module.exports = {\n`,
+    });
+    const error = configErrorFor(() => createPluginRegistry({ pluginDirs: [dir] }));
+    const [brokenSyntax, moved, needsLib] = error.issues;
+    assert.deepEqual(pick(moved!), { file: join(dir, 'moved', 'index.js'), line: 2, path: 'moved' });
+    assert.match(moved!.message, /^cannot be loaded: Cannot find module '\.\.\/\.\.\/\.\.\/\.\.\/nowhere\/dist\/src\/plugins\/api\.js'$/);
+    assert.match(moved!.hint ?? '', /require\('mirrorflow\/plugin-api'\)/);
+    assert.doesNotMatch(error.message, /Require stack/);
+    assert.equal(needsLib!.hint, 'install it beside the plugin (npm install left-pad-for-mirrorflow-tests in its folder)');
+    assert.deepEqual(pick(brokenSyntax!), { file: join(dir, 'broken_syntax', 'index.js'), line: 2, path: 'broken_syntax' });
+    assert.match(brokenSyntax!.message, /^threw while loading: SyntaxError: /);
   });
 
   it('says what is wrong with an export of the wrong shape', () => {
@@ -125,16 +154,21 @@ describe('createPluginRegistry', () => {
 
   it('does not let a plugin shadow a built-in', () => {
     const dir = pluginDir({ drop: goodPlugin('drop') });
-    const error = errorFor(() => createPluginRegistry({ pluginDirs: [dir] }));
-    assert.equal(error.plugin, 'drop');
-    assert.match(error.message, /has the same name as a built-in transform/);
+    const [issue] = configErrorFor(() => createPluginRegistry({ pluginDirs: [dir] })).issues;
+    assert.deepEqual(issue, {
+      file: join(dir, 'drop', 'index.js'),
+      path: 'drop',
+      message: 'has the same name as a built-in transform',
+      hint: 'rename the plugin and its folder',
+    });
   });
 
   it('rejects the same plugin name in two folders, naming both', () => {
     const first = pluginDir({ add_suffix: goodPlugin('add_suffix') });
     const second = pluginDir({ add_suffix: goodPlugin('add_suffix') });
-    const error = errorFor(() => createPluginRegistry({ pluginDirs: [first, second] }));
-    assert.ok(error.message.includes(`from ${join(second, 'add_suffix')} has the same name as the plugin in ${join(first, 'add_suffix')}`), error.message);
+    const [issue] = configErrorFor(() => createPluginRegistry({ pluginDirs: [first, second] })).issues;
+    assert.equal(issue?.file, join(second, 'add_suffix', 'index.js'));
+    assert.equal(issue?.message, `has the same name as the plugin in ${join(first, 'add_suffix')}`);
   });
 
   it("loads the repo's own compiled plugins", () => {

@@ -10,11 +10,12 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { PluginError } from '../core/errors';
+import { ConfigError, PluginError, PluginLoadError, type ConfigIssue } from '../core/errors';
 import type { TransformDefinition } from './api';
 import { builtInTransforms } from './builtins';
 import { checkTransformDefinition } from './check-transform-definition';
 import { PluginRegistry } from './registry';
+import { resolvePluginApiHere } from './plugin-api-resolution';
 
 /** A definition and the folder it came from, for messages about it. */
 export interface LoadedPlugin {
@@ -52,21 +53,27 @@ export function loadPluginsFrom(dir: string): TransformDefinition[] {
 export function createPluginRegistry(options: PluginRegistryOptions = {}): PluginRegistry {
   const registry = new PluginRegistry(builtInTransforms);
   const origins = new Map<string, string>(builtInTransforms.map((d) => [d.name, 'a built-in transform']));
-  const failures: PluginError[] = [];
+  const failures: PluginLoadError[] = [];
   for (const dir of options.pluginDirs ?? []) {
     const result = scanPluginDir(dir);
     failures.push(...result.failures);
     for (const { definition, folder } of result.loaded) {
       const taken = origins.get(definition.name);
       if (taken !== undefined) {
-        failures.push(new PluginError(definition.name, `from ${folder} has the same name as ${taken}; rename the plugin and its folder.`));
+        failures.push(
+          loadError(definition.name, join(folder, 'index.js'), {
+            message: `has the same name as ${taken}`,
+            hint: 'rename the plugin and its folder',
+          }),
+        );
         continue;
       }
       origins.set(definition.name, `the plugin in ${folder}`);
       registry.register(definition);
     }
   }
-  if (failures.length > 0) throw combine(failures);
+  // Problems of the configuration, printed and counted as such: every broken folder at once.
+  if (failures.length > 0) throw new ConfigError(failures.map((failure) => failure.issue));
   return registry;
 }
 
@@ -87,18 +94,21 @@ export function loadPluginFolder(folder: string): LoadedPlugin {
 }
 
 /** `dir`'s plugin folders, in name order: those that loaded and why the others did not. */
-export function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginError[] } {
+export function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: PluginLoadError[] } {
   const root = resolve(dir);
   if (!existsSync(root)) {
-    const failure = new PluginError(basename(root), `folder ${root} does not exist; check the plugin folder setting (compiled plugins are in dist/plugins).`);
+    const failure = loadError(basename(root), root, {
+      message: 'the plugin folder does not exist',
+      hint: 'check --plugin-dir (the compiled plugins of this repository are in dist/plugins)',
+    });
     return { loaded: [], failures: [failure] };
   }
   if (!statSync(root).isDirectory()) {
-    const failure = new PluginError(basename(root), `${root} is not a folder; give the folder that holds one sub-folder per plugin.`);
+    const failure = loadError(basename(root), root, { message: 'is not a folder', hint: 'give the folder that holds one sub-folder per plugin' });
     return { loaded: [], failures: [failure] };
   }
   const loaded: LoadedPlugin[] = [];
-  const failures: PluginError[] = [];
+  const failures: PluginLoadError[] = [];
   for (const entry of readdirSync(root).sort()) {
     if (entry.startsWith('.') || entry === 'node_modules') continue;
     const folder = join(root, entry);
@@ -107,7 +117,7 @@ export function scanPluginDir(dir: string): { loaded: LoadedPlugin[]; failures: 
     try {
       loaded.push({ ...loadFolder(folder, entry), folder });
     } catch (error) {
-      if (!(error instanceof PluginError)) throw error;
+      if (!(error instanceof PluginLoadError)) throw error;
       failures.push(error);
     }
   }
@@ -138,9 +148,9 @@ function loadFolder(folder: string, name: string): { definition: TransformDefini
   const file = join(folder, 'index.js');
   if (!existsSync(file)) {
     const hint = existsSync(join(folder, 'index.ts'))
-      ? ' It has an index.ts: build with `npx tsc -p .` and use the compiled folder (dist/plugins).'
-      : ' A plugin folder needs an index.js that exports its definition.';
-    throw new PluginError(name, `could not be loaded from ${folder}: no index.js found.${hint}`);
+      ? 'it has an index.ts: build with `npx tsc -p .` and use the compiled folder (dist/plugins)'
+      : 'a plugin folder needs an index.js that exports its definition';
+    throw loadError(name, folder, { message: 'no index.js found', hint });
   }
   return loadModule(file, name, folder, {});
 }
@@ -156,6 +166,7 @@ function loadModule(
   const main = packageName === undefined ? 'index.js' : 'its main file';
   let exported: unknown;
   let contract: unknown;
+  resolvePluginApiHere();
   try {
     // Loading code by path is this module's job; require() is typed `any`, so the value is
     // taken as unknown and checked below. Plugins are CommonJS, like the tsc output here.
@@ -164,26 +175,68 @@ function loadModule(
     exported = pickExport(loaded);
     contract = typeof loaded === 'object' && loaded !== null ? (loaded as { contract?: unknown }).contract : undefined;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const esm = (error as { code?: unknown } | null)?.code === 'ERR_REQUIRE_ESM' ? ' Plugins must be CommonJS.' : '';
-    throw new PluginError(name, `could not be loaded from ${folder}: ${main} threw while loading: ${message}${esm}`, { cause: error });
+    throw new PluginLoadError(name, { ...thrownWhileLoading(error, file, packageName === undefined ? folder : dirname(file)), path: name }, { cause: error });
   }
 
   const problems = checkTransformDefinition(exported);
   if (problems.length > 0) {
-    throw new PluginError(
-      name,
-      `could not be loaded from ${folder}: ${main} does not export a transform definition (${problems.join('; ')}). Use \`export default defineTransform({ ... })\`.`,
-    );
+    throw loadError(name, file, {
+      message: `${main} does not export a transform definition (${problems.join('; ')})`,
+      hint: 'use `export default defineTransform({ ... })` (or `module.exports = defineTransform(…)`)',
+    });
   }
   const definition = exported as TransformDefinition;
   if (packageName === undefined && definition.name !== name) {
-    throw new PluginError(
-      name,
-      `could not be loaded from ${folder}: it declares the name "${definition.name}"; a plugin's folder must be named after it, so "type: ${definition.name}" leads to plugins/${definition.name}/.`,
-    );
+    throw loadError(name, file, {
+      message: `it declares the name "${definition.name}", but its folder is ${basename(folder)}`,
+      hint: `a plugin's folder is named after it, so that "type: ${definition.name}" leads to ${definition.name}/`,
+    });
   }
   return contract === undefined ? { definition } : { definition, contract };
+}
+
+/** A load failure of plugin `name`, at `file`, as a problem whose key is the plugin's name. */
+function loadError(name: string, file: string, problem: { message: string; hint?: string }): PluginLoadError {
+  return new PluginLoadError(name, { file, path: name, ...problem });
+}
+
+/**
+ * What a plugin's module threw while it loaded, as a problem at the plugin's own line: the first
+ * frame of its stack inside the plugin (or the line a syntax error names), without Node's require
+ * stack, which lists mirrorflow's modules and says nothing about the plugin.
+ */
+function thrownWhileLoading(error: unknown, file: string, within: string): Omit<ConfigIssue, 'path'> {
+  const code = (error as { code?: unknown } | null)?.code;
+  const text = error instanceof Error ? error.message : String(error);
+  const first = text.split('\n')[0] ?? text;
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const at = errorPosition(stack, within) ?? { file };
+  if (code === 'MODULE_NOT_FOUND') {
+    const missing = /Cannot find module '([^']+)'/.exec(first)?.[1] ?? '';
+    const hint = /(^|[\\/])(mirrorflow|dist[\\/]src[\\/]plugins)([\\/]|$)/.test(missing)
+      ? "a plugin reaches mirrorflow's API as require('mirrorflow/plugin-api'), which resolves wherever mirrorflow loads it"
+      : missing.startsWith('.') || isAbsoluteLike(missing)
+        ? 'a plugin folder must hold the files it requires'
+        : `install it beside the plugin (npm install ${missing} in its folder)`;
+    return { ...at, message: `cannot be loaded: ${first}`, hint };
+  }
+  if (code === 'ERR_REQUIRE_ESM') return { ...at, message: `cannot be loaded: ${first}`, hint: 'plugins are CommonJS modules' };
+  return { ...at, message: `threw while loading: ${error instanceof Error && error.name !== 'Error' ? `${error.name}: ` : ''}${first}` };
+}
+
+/** The first place in `stack` inside `folder`: a frame `(…/index.js:12:7)`, or a syntax error's `…/index.js:12` first line. */
+function errorPosition(stack: string, folder: string): Pick<ConfigIssue, 'file' | 'line' | 'column'> | undefined {
+  for (const line of stack.split('\n')) {
+    const frame = /\(?((?:[A-Za-z]:)?[^():]+):(\d+)(?::(\d+))?\)?\s*$/.exec(line.trim());
+    const file = frame?.[1]?.replace(/^at\s+/, '');
+    if (file === undefined || !file.startsWith(folder)) continue;
+    return { file, line: Number(frame![2]), ...(frame![3] === undefined ? {} : { column: Number(frame![3]) }) };
+  }
+  return undefined;
+}
+
+function isAbsoluteLike(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
 }
 
 /** `export default x` compiles to `exports.default = x`; `module.exports = x` is taken as is. */

@@ -284,6 +284,22 @@ describe('validateTransformSteps', () => {
     ]);
   });
 
+  it('reports a step whose create() refuses options its schema passed, as building the chain would', () => {
+    const picky = defineTransform({
+      name: 'picky',
+      summary: 'Refuses a prefix of x in create().',
+      configSchema: z.strictObject({ prefix: z.string() }),
+      create(config) {
+        if (config.prefix.startsWith('x')) throw new PluginError('picky', 'a prefix may not start with x');
+        return { apply: (record) => record };
+      },
+    });
+    const withPicky = new PluginRegistry([...builtInTransforms, picky]);
+    assert.deepEqual(validateTransformSteps([step(0, 'picky', { prefix: 'ok' }), step(1, 'picky', { prefix: 'xy' })], withPicky), [
+      { path: 'flows[0].transforms[1]', message: 'transform "picky" refuses these options: a prefix may not start with x' },
+    ]);
+  });
+
   it('suggests built-ins for Connect class names from mm2.properties', () => {
     const [issue] = validateTransformSteps([step(0, 'org.apache.kafka.connect.transforms.DropHeaders')], registry);
     assert.match(issue!.hint!, /did you mean "drop_headers"/);

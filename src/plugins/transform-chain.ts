@@ -6,7 +6,7 @@
  */
 import { token } from '../core/ports/token';
 import { type ConfigIssue, formatConfigIssue, PluginError, RecordFailedError } from '../core/errors';
-import type { Logger } from '../core/ports/logger';
+import { silentLogger, type Logger } from '../core/ports/logger';
 import type { MirrorRecord, RecordFailure } from '../core/record';
 import { noopTransformMetrics, type Transform, type TransformDefinition, type TransformMetrics } from './api';
 import { connectTransformEquivalents } from './builtins';
@@ -66,11 +66,28 @@ export function validateTransformSteps(
     const checked = checkStep(step, registry);
     if ('issues' in checked) issues.push(...checked.issues);
     else {
-      const issue = converterIssue(step, checked, step.converters ?? converters);
+      const issue = converterIssue(step, checked, step.converters ?? converters) ?? creationIssue(step, checked);
       if (issue !== undefined) issues.push(issue);
     }
   }
   return issues;
+}
+
+/**
+ * A step whose options pass its schema but whose `create()` refuses them (a plugin that checks
+ * more than its schema says): `run` builds every chain before it connects and would stop there,
+ * so the loader reports it with the other problems. The step is made with a silent logger and
+ * no metrics, and dropped.
+ */
+function creationIssue(step: TransformStep, { definition, config }: { definition: TransformDefinition; config: unknown }): ConfigIssue | undefined {
+  try {
+    createTransform(definition, config, step, { flow: { source: 'source', target: 'target' }, logger: silentLogger });
+  } catch (error) {
+    // `Plugin "x": could not be created at flows[0].transforms[1]: Plugin "x": …`: the problem's key says all but the reason.
+    const reason = messageOf(error).replace(/^(Plugin "[^"]*": |could not be created at [^:]*: )+/, '');
+    return { path: step.path, message: `transform "${definition.name}" refuses these options: ${reason}` };
+  }
+  return undefined;
 }
 
 /** A field-level step on a side the flow copies as bytes. */

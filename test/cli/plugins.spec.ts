@@ -7,7 +7,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mirrorflow } from '../config/cli';
@@ -16,6 +16,14 @@ import { BROKEN_PACKAGE, installPluginPackages, MASK_PACKAGE } from './npm-plugi
 const root = mkdtempSync(join(tmpdir(), 'mirrorflow-plugins-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const plugins = join(root, 'plugins');
+
+/** A folder holding `mirrorflow` (a link to this checkout), as `npm root -g` does after `npm link`. */
+function linkedRoot(): string {
+  const folder = join(root, 'global-node-modules');
+  mkdirSync(folder, { recursive: true });
+  if (!existsSync(join(folder, 'mirrorflow'))) symlinkSync(join(__dirname, '..', '..', '..'), join(folder, 'mirrorflow'), 'dir');
+  return folder;
+}
 
 describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
   it('scaffolds a plugin that list shows with its options and whose tests pass', async () => {
@@ -38,12 +46,14 @@ describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
       },
     );
 
-    // Outside this runner's own context, as a user runs it (the variable makes a child report to its parent instead).
+    // Outside this runner's own context, as a user runs it (the variable makes a child report to its parent instead),
+    // with NODE_PATH at a folder holding `mirrorflow`, as `npm root -g` is after `npm link`.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-    const nodeTest = spawnSync(process.execPath, ['--test', join(plugins, 'tag_region') + '/'], { encoding: 'utf8', env });
+    const nodeTest = spawnSync(process.execPath, ['--test', join(plugins, 'tag_region') + '/'], { encoding: 'utf8', env: { ...env, NODE_PATH: linkedRoot() } });
     assert.equal(nodeTest.status, 0, nodeTest.stdout + nodeTest.stderr);
     assert.match(nodeTest.stdout, /# pass 2/);
 
+    // `plugins test`, the former name of `plugins check`, still works.
     const contract = await mirrorflow(['plugins', 'test', join(plugins, 'tag_region')]);
     assert.equal(contract.code, 0, contract.stdout + contract.stderr);
     assert.match(contract.stdout, /ok {4}purity/);
@@ -52,6 +62,27 @@ describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
     const passed = await mirrorflow(['test', '--plugin-dir', plugins, test]);
     assert.equal(passed.code, 0, passed.stdout + passed.stderr);
     assert.match(passed.stdout, /2 tests: 2 passed, 0 failed/);
+  });
+
+  it('scaffolds a plugin that still loads after its folder moved elsewhere', async () => {
+    const made = await mirrorflow(['plugins', 'new', 'tag_moved', '--dir', join(root, 'first')], { cwd: root });
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(readFileSync(join(root, 'first', 'tag_moved', 'index.js'), 'utf8'), /require\('mirrorflow\/plugin-api'\)/);
+    const elsewhere = join(root, 'somewhere', 'much', 'deeper');
+    mkdirSync(elsewhere, { recursive: true });
+    renameSync(join(root, 'first', 'tag_moved'), join(elsewhere, 'tag_moved'));
+
+    const contract = await mirrorflow(['plugins', 'check', join(elsewhere, 'tag_moved')]);
+    assert.equal(contract.code, 0, contract.stdout + contract.stderr);
+    const tested = await mirrorflow(['test', '--plugin-dir', '.', join('tag_moved', 'tag_moved.test.yaml')], { cwd: elsewhere });
+    assert.equal(tested.code, 0, tested.stdout + tested.stderr);
+    assert.match(tested.stdout, /2 tests: 2 passed, 0 failed/);
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const nodeTest = spawnSync(process.execPath, ['--test', join(elsewhere, 'tag_moved') + '/'], {
+      encoding: 'utf8',
+      env: { ...env, NODE_PATH: linkedRoot() },
+    });
+    assert.equal(nodeTest.status, 0, nodeTest.stdout + nodeTest.stderr);
   });
 
   it('refuses a name that is taken or not snake_case, writing nothing', async () => {

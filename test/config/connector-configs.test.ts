@@ -200,12 +200,12 @@ describe('MM2 connector configs', () => {
     assert.match(
       refused.stderr,
       new RegExp(
-        `${p}-source\\.properties:6:19: names Java code, which mirrorflow cannot run: com\\.amazonaws\\.services\\.schemaregistry\\.kafkaconnect\\.AWSKafkaAvroConverter is not a converter mirrorflow has at value\\.converter`,
+        `${p}-source\\.properties:6:19: value\\.converter: names Java code, which mirrorflow cannot run: com\\.amazonaws\\.services\\.schemaregistry\\.kafkaconnect\\.AWSKafkaAvroConverter is not a converter mirrorflow has`,
       ),
     );
     const both = await mirrorflow(['validate', file, sink]);
     assert.equal(both.code, 78, both.stderr);
-    assert.match(both.stderr, new RegExp(`${p}-sink\\.json:4:24: MirrorSinkConnector is not one of MM2's connectors`));
+    assert.match(both.stderr, new RegExp(`${p}-sink\\.json:4:24: connector\\.class: MirrorSinkConnector is not one of MM2's connectors`));
   });
 });
 
@@ -243,7 +243,10 @@ describe("MM2's legacy mode (KIP-382: emulate legacy mirror-maker)", () => {
     );
     const validated = await mirrorflow(['validate', file]);
     assert.equal(validated.code, 0, validated.stderr);
-    assert.match(validated.stderr, /:7:1: org\.apache\.kafka\.mirror\.LegacyReplicationPolicy is KIP-382's name for .*IdentityReplicationPolicy/);
+    assert.match(
+      validated.stderr,
+      /:7:1: warning: replication\.policy\.class: org\.apache\.kafka\.mirror\.LegacyReplicationPolicy is KIP-382's name for .*IdentityReplicationPolicy/,
+    );
 
     const run = spawnCli(['run', file, '--status-interval', '0', '--http', 'off']);
     const later = `${p}-later`;

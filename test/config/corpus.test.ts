@@ -40,12 +40,24 @@ after(async () => {
   await Promise.all((inventories ?? []).map((i) => i.close()));
 });
 
-/** The problems `mirrorflow` printed on stderr, one per entry. */
+/**
+ * The problems `mirrorflow` printed on stderr, one per entry: a `file:line:col: key: message` line
+ * with the `  hint: …` line under it. Warnings, `validate`'s verdicts (`FILE: 2 problems`) and the
+ * `mirrorflow: …` lines are left out.
+ */
 function printedProblems(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .map((line) => /^mirrorflow: Invalid configuration: (.*)$/.exec(line)?.[1] ?? /^ {2}- (.*)$/.exec(line)?.[1])
-    .filter((problem): problem is string => problem !== undefined);
+  const problems: string[] = [];
+  let inWarning = false;
+  for (const line of stderr.split('\n')) {
+    if (line.startsWith('  hint: ')) {
+      if (!inWarning && problems.length > 0) problems[problems.length - 1] += `\n${line}`;
+      continue;
+    }
+    inWarning = / warning: /.test(line);
+    if (line === '' || inWarning || line.startsWith('mirrorflow: ') || /^[^:]+: (ok|\d+ problems?)\b/.test(line)) continue;
+    problems.push(line);
+  }
+  return problems;
 }
 
 describe('corpus of broken configuration files', { concurrency: 4 }, () => {

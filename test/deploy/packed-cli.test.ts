@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -89,6 +89,41 @@ describe('the packed CLI, installed as the image installs it', () => {
     const help = await packedCli(app, ['--help']).exited;
     assert.equal(help.code, 0, help.output);
     assert.match(help.output, /^\s+run \[options\] <files\.\.\.>/m);
+  });
+
+  test('answers --version on the PATH, as the image links it', async () => {
+    // The Dockerfile's `ln -s /opt/mirrorflow/dist/src/cli/main.js /usr/local/bin/mirrorflow`.
+    const bin = join(scratch, 'usr', 'local', 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(join(app, 'dist', 'src', 'cli', 'main.js'), join(bin, 'mirrorflow'));
+    const { stdout } = await run('mirrorflow', ['--version'], { env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` } });
+    assert.match(stdout, /^mirrorflow \d+\.\d+\.\d+\n$/);
+  });
+
+  test('loads a scaffolded plugin moved to another folder; its own tests find the installed API by name', async () => {
+    const made = await packedCli(app, ['plugins', 'new', 'tag_packed', '--dir', join(scratch, 'made')]).exited;
+    assert.equal(made.code, 0, made.output);
+    // Mounted elsewhere, as docs/deploy.md mounts plugins into the image.
+    const mounted = join(scratch, 'etc', 'mirrorflow', 'plugins');
+    mkdirSync(mounted, { recursive: true });
+    renameSync(join(scratch, 'made', 'tag_packed'), join(mounted, 'tag_packed'));
+    const contract = await packedCli(app, ['plugins', 'check', join(mounted, 'tag_packed')]).exited;
+    assert.equal(contract.code, 0, contract.output);
+    const tested = await packedCli(app, ['test', '--plugin-dir', mounted, join(mounted, 'tag_packed', 'tag_packed.test.yaml')]).exited;
+    assert.equal(tested.code, 0, tested.output);
+    assert.match(tested.output, /2 tests: 2 passed, 0 failed/);
+    // `node --test` outside mirrorflow: NODE_PATH at the folder that holds the installed `mirrorflow`.
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const { stdout } = await run(process.execPath, ['--test', join(mounted, 'tag_packed') + '/'], { env: { ...env, NODE_PATH: join(scratch, 'opt') } });
+    assert.match(stdout, /# pass 2/);
+  });
+
+  test('npm link puts mirrorflow on the PATH of a user without root, in a prefix of their own', async () => {
+    const prefix = join(scratch, 'home', '.local');
+    // --ignore-scripts: `prepare` would compile the checkout while other test files run from it.
+    await run('npm', ['link', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, env: { ...process.env, NPM_CONFIG_PREFIX: prefix } });
+    const { stdout } = await run('mirrorflow', ['--version'], { env: { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` } });
+    assert.match(stdout, /^mirrorflow \d+\.\d+\.\d+\n$/);
   });
 
   test("checks the ConfigMap's pipeline with the Secret's variables set, as the pod would", async () => {

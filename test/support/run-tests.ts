@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { defaultKafkaVersion, isBrokerReady, startLocalClusters, type LocalClusters } from '../../src/local';
 import { parseTestClusters, TEST_CLUSTERS_ENV } from './clusters';
 import { lanesSummary, splitLanes, tapTotals, type LaneResult } from './test-lanes';
+import { missingPrerequisites } from './prerequisites';
 
 const root = resolve(__dirname, '..', '..', '..');
 const dist = join(root, 'dist');
@@ -134,6 +135,13 @@ async function main(): Promise<number> {
     say('No test files matched.');
     process.stdout.write('TAP version 13\n1..0\n# tests 0\n# pass 0\n# fail 0\n');
     return 0;
+  }
+  // Before anything starts: a machine without Chromium should not learn it 20 minutes into the run.
+  const missing = missingPrerequisites(files);
+  if (missing !== undefined) {
+    say(missing);
+    reportSetupFailure('find the programs the tests need', new Error(missing));
+    return 1;
   }
   const env: NodeJS.ProcessEnv = { ...process.env };
   let clusters: LocalClusters | undefined;

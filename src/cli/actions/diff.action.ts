@@ -27,7 +27,7 @@ export async function diffAction(
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
   const { config, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
-  for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
+  for (const warning of warnings) warn(formatConfigIssue(warning, 'warning'));
   const clients = createKafkaClients(Object.values(config.clusters).map(toClusterConnection), silentLogger, `mirrorflow-${config.name}-diff`);
   let diff;
   try {

@@ -21,7 +21,7 @@ export async function planAction(
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<void> {
   const { config, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
-  for (const warning of warnings) warn(`warning: ${formatConfigIssue(warning)}`);
+  for (const warning of warnings) warn(formatConfigIssue(warning, 'warning'));
   // The plan reports connection problems itself; client logs would only repeat them.
   const clients = createKafkaClients(Object.values(config.clusters).map(toClusterConnection), silentLogger, `mirrorflow-${config.name}-plan`);
   let plan;

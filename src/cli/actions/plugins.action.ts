@@ -38,7 +38,9 @@ export function formatCatalog(entries: readonly CatalogEntry[]): string {
 export function pluginsNewAction(options: { readonly name: string; readonly dir: string }, print: Print = stdout): void {
   const { folder, files } = scaffoldPlugin(options);
   print(`Created ${folder}:\n${files.map((f) => `  ${relative(process.cwd(), f)}\n`).join('')}`);
-  print(`Try it: node --test ${relative(process.cwd(), folder)}/ and mirrorflow plugins list --plugin-dir ${relative(process.cwd(), options.dir) || '.'}\n`);
+  const shown = relative(process.cwd(), folder);
+  print(`Try it: mirrorflow plugins check ${shown} and mirrorflow plugins list --plugin-dir ${relative(process.cwd(), options.dir) || '.'}\n`);
+  print(`Its own tests: NODE_PATH="$(npm root -g)" node --test ${shown}/ (mirrorflow installed with npm link or npm install -g)\n`);
 }
 
 export function pluginsTestAction(options: { readonly path: string; readonly json: boolean }, print: Print = stdout): void {

@@ -47,12 +47,16 @@ export function reloadOnChange(pipeline: Pipeline, options: ReloadOptions, logge
     } catch (error) {
       applied = hash;
       if (error instanceof ConfigError) {
-        logger.error('The pipeline file has problems; nothing was changed.', { file: options.file, reason, problems: error.issues.map(formatConfigIssue) });
+        logger.error('The pipeline file has problems; nothing was changed.', {
+          file: options.file,
+          reason,
+          problems: error.issues.map((issue) => formatConfigIssue(issue)),
+        });
       } else logger.error('The pipeline file could not be read; nothing was changed.', { file: options.file, reason, error: describeError(error) });
       return;
     }
     applied = hash;
-    for (const warning of loaded.warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
+    for (const warning of loaded.warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning, 'warning') });
     try {
       const plan = await (options.apply ?? ((c, r) => pipeline.reload(c, r)))(loaded.config, loaded.registry);
       const changes = plan.added.length + plan.removed.length + plan.changed.length;

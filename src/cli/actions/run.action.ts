@@ -53,7 +53,7 @@ export async function runAction(options: RunOptions): Promise<void> {
     format,
     stream: terminal?.stream(),
   }).child({ pipeline: config.name });
-  for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning) });
+  for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning, 'warning') });
 
   const pipeline = new Pipeline(config, { logger, registry, startupTimeoutMs: options.startupTimeoutMs });
   const files = typeof options.file === 'string' ? [options.file] : options.file;

@@ -1,4 +1,5 @@
-import { MirrorflowError } from '../../core/errors';
+import { EndpointUnavailableError } from '../../core/errors';
+import { ToolUsageError } from '../../pipeline/tools/tool-errors';
 import type { FlowStatusDocument, StatusDocument } from '../../telemetry';
 import { findLocalEndpoints, type LocalEndpoint } from '../../telemetry/local-endpoints';
 import { textTable, timeWithAge } from './text-table';
@@ -41,7 +42,7 @@ export async function statusAction(options: StatusOptions, out: NodeJS.WritableS
   }
   const failed = answers.find((answer) => answer.status === undefined);
   if (failed !== undefined)
-    throw new MirrorflowError(
+    throw new EndpointUnavailableError(
       `${answers.filter((a) => a.status === undefined).length} of ${answers.length} mirrorflow processes on this host did not answer: ${failed.error}`,
     );
 }
@@ -54,7 +55,7 @@ export function singleStatusUrl(url: string | undefined): string {
   if (url !== undefined) return statusUrl(url);
   const local = findLocalEndpoints();
   if (local.length <= 1) return statusUrl(local[0]?.address ?? DEFAULT_STATUS_URL);
-  throw new MirrorflowError(
+  throw new ToolUsageError(
     `${local.length} mirrorflow processes run on this host; give the URL of one:\n${local.map((e) => `  ${statusUrl(e.address)}  (pid ${e.pid}, pipeline ${e.pipeline})`).join('\n')}`,
   );
 }
@@ -84,9 +85,11 @@ export async function fetchStatusText(url: string, timeoutMs: number): Promise<s
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-    throw new MirrorflowError(`Cannot reach mirrorflow at ${url}: ${cause}. Is \`mirrorflow run\` running there (http.listen, --http)?`, { cause: error });
+    throw new EndpointUnavailableError(`Cannot reach mirrorflow at ${url}: ${cause}. Is \`mirrorflow run\` running there (http.listen, --http)?`, {
+      cause: error,
+    });
   }
-  if (!response.ok) throw new MirrorflowError(`${url} answered ${response.status} ${response.statusText}; is it a mirrorflow process?`);
+  if (!response.ok) throw new EndpointUnavailableError(`${url} answered ${response.status} ${response.statusText}; is it a mirrorflow process?`);
   return response.text();
 }
 
@@ -95,9 +98,9 @@ export function parseStatus(url: string, text: string): StatusDocument {
   try {
     document = JSON.parse(text) as StatusDocument;
   } catch (error) {
-    throw new MirrorflowError(`${url} did not answer JSON; is it a mirrorflow process?`, { cause: error });
+    throw new EndpointUnavailableError(`${url} did not answer JSON; is it a mirrorflow process?`, { cause: error });
   }
-  if (!Array.isArray(document.flows)) throw new MirrorflowError(`${url} did not answer a mirrorflow status; is it a mirrorflow process?`);
+  if (!Array.isArray(document.flows)) throw new EndpointUnavailableError(`${url} did not answer a mirrorflow status; is it a mirrorflow process?`);
   return document;
 }
 
@@ -108,7 +111,7 @@ export function statusUrl(input: string): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new MirrorflowError(`Not a URL: ${input} (expected e.g. http://127.0.0.1:9464).`);
+    throw new ToolUsageError(`Not a URL: ${input} (expected e.g. http://127.0.0.1:9464).`);
   }
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/status';
   return url.toString();

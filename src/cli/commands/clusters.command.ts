@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { PIPELINE_FILE } from './file-arguments';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 import { collectValues } from './collect-values';
 
@@ -17,9 +18,9 @@ export function registerClustersCommand(program: Command): void {
       'List the clusters that replicate into a cluster and over how many hops, from its heartbeats topics ' +
         "(MM2's RemoteClusterUtils.upstreamClusters and replicationHops), with the newest heartbeat of each path.",
     )
-    .argument('<file>', 'pipeline YAML file')
-    .option('-c, --cluster <alias>', 'cluster to look at (repeatable; default: every cluster of the pipeline)', collectValues, [])
-    .option('-u, --upstream <alias>', 'only this upstream cluster (repeatable; default: all)', collectValues, [])
+    .argument('<file>', PIPELINE_FILE)
+    .addOption(new Option('-c, --cluster <alias>', 'cluster to look at (repeatable)').argParser(collectValues).default([], 'every cluster of the pipeline'))
+    .addOption(new Option('-u, --upstream <alias>', 'only this upstream cluster (repeatable)').argParser(collectValues).default([], 'all'))
     .option('--no-heartbeats', 'only look at topic names; do not read the heartbeats topics');
   addToolCommonOptions(upstream).action(async (file: string, flags: UpstreamFlags) =>
     (await import('../actions/clusters-upstream.action.js')).clustersUpstreamAction({

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PIPELINE_FILE } from './file-arguments';
 import { collectValues } from './collect-values';
 
 interface DiffFlags {
@@ -15,7 +16,7 @@ export function registerDiffCommand(program: Command): void {
     .description(
       'Connect read-only and report, per flow, remote topics that are missing, partition counts and topic configs that differ (with what the config sync would do about each), remote topics whose source is gone, and topic ACLs the ACL sync would create on the target. Exits 0 when in sync, 1 when drift is found.',
     )
-    .argument('<file>', 'pipeline YAML file, or an MM2 driver file (*.properties)')
+    .argument('<file>', PIPELINE_FILE)
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the report as JSON')

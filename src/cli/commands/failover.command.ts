@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { PIPELINE_FILE } from './file-arguments';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 
 interface FailoverFlags extends ToolCommonFlags {
@@ -17,10 +18,10 @@ export function registerFailoverCommand(program: Command): void {
       "Fail a stopped consumer group over to the flow's target: check it has no active members there, translate its offsets " +
         'from the checkpoints, and commit them on the target (never moving an offset backwards unless --force).',
     )
-    .argument('<file>', 'pipeline YAML file')
+    .argument('<file>', PIPELINE_FILE)
     .requiredOption('-g, --group <id>', 'consumer group id')
-    .option('--from <cluster>', "the cluster the group consumed from, the flow's source (default: the only flow's)")
-    .option('--to <cluster>', "the cluster to move the group to, the flow's target (default: the only flow's)")
+    .addOption(new Option('--from <cluster>', "the cluster the group consumed from, the flow's source").default(undefined, "the only flow's"))
+    .addOption(new Option('--to <cluster>', "the cluster to move the group to, the flow's target").default(undefined, "the only flow's"))
     .option('--dry-run', 'print what would be committed, and write nothing')
     .option('--force', 'also move target offsets backwards when the checkpoint is behind them');
   addToolCommonOptions(failover).action(async (file: string, flags: FailoverFlags) =>

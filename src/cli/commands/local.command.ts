@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_ALIASES } from '../../local/local-clusters';
 import { DEFAULT_KAFKA_VERSION } from '../../local/kafka-distribution';
 
@@ -19,21 +19,28 @@ interface StateFlags {
 /** `mirrorflow local up|status|down`: Kafka clusters on this machine for demos and tests. */
 export function registerLocalCommand(program: Command): void {
   const local = program.command('local').description('Run Kafka clusters on this machine from the official jars (needs Java 17 and Maven).');
-  const stateDirHelp = 'where pids, ports and broker files are kept (default ~/.cache/mirrorflow/local)';
+  const stateDir = (): Option => new Option('--state-dir <dir>', 'where pids, ports and broker files are kept').default(undefined, '~/.cache/mirrorflow/local');
 
   local
     .command('up')
     .description('Start clusters that keep running after this command, and print their addresses.')
-    .argument('[aliases...]', `cluster aliases (default: ${DEFAULT_ALIASES.join(' ')})`)
-    .option(
-      '--brokers <n>',
-      'nodes per cluster, each a broker and a controller; 3 or more run as production does: replication factor 3, min.insync.replicas 2 (default 1)',
-      parseBrokers,
+    .addArgument(new Argument('[aliases...]', 'cluster aliases').default(undefined, DEFAULT_ALIASES.join(' ')))
+    .addOption(
+      new Option(
+        '--brokers <n>',
+        'nodes per cluster, each a broker and a controller; 3 or more run as production does: replication factor 3, min.insync.replicas 2',
+      )
+        .argParser(parseBrokers)
+        .default(undefined, '1'),
     )
     .option('--secure', 'add SASL_SSL (SCRAM-SHA-512, SCRAM-SHA-256, PLAIN) and mutual-TLS listeners, a CA, users and ACLs (StandardAuthorizer)')
-    .option('--user <name>', 'a user to create with --secure (repeatable; default alice)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--kafka-version <version>', `Kafka release from Maven Central (default ${DEFAULT_KAFKA_VERSION})`)
-    .option('--state-dir <dir>', stateDirHelp)
+    .addOption(
+      new Option('--user <name>', 'a user to create with --secure (repeatable)')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default(undefined, 'alice'),
+    )
+    .addOption(new Option('--kafka-version <version>', 'Kafka release from Maven Central').default(undefined, DEFAULT_KAFKA_VERSION))
+    .addOption(stateDir())
     .option('--json', 'print {"alias": "host:port"} only')
     .action(async (aliases: string[], flags: UpFlags) =>
       (await import('../actions/local.action.js')).localUpAction({
@@ -49,7 +56,7 @@ export function registerLocalCommand(program: Command): void {
   local
     .command('status')
     .description('List the clusters started with "local up", every node of each, and whether they answer.')
-    .option('--state-dir <dir>', stateDirHelp)
+    .addOption(stateDir())
     .option('--json', 'print JSON')
     .action(async (flags: StateFlags) =>
       (await import('../actions/local.action.js')).localStatusAction({ stateDir: flags.stateDir, json: flags.json === true }),
@@ -58,8 +65,8 @@ export function registerLocalCommand(program: Command): void {
   local
     .command('down')
     .description('Stop clusters started with "local up" (all, or the aliases given) and delete their files.')
-    .argument('[aliases...]', 'cluster aliases (default: all)')
-    .option('--state-dir <dir>', stateDirHelp)
+    .addArgument(new Argument('[aliases...]', 'cluster aliases').default(undefined, 'all'))
+    .addOption(stateDir())
     .action(async (aliases: string[], flags: StateFlags) =>
       (await import('../actions/local.action.js')).localDownAction({ aliases, stateDir: flags.stateDir }),
     );

@@ -1,4 +1,5 @@
-import { Argument, type Command, InvalidArgumentError } from 'commander';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
+import { PIPELINE_FILE } from './file-arguments';
 import { collectValues } from './collect-values';
 import { addToolCommonOptions, toolCommonOptions, type ToolCommonFlags } from './tool-options';
 
@@ -31,11 +32,11 @@ export function registerMigrateCommand(program: Command): void {
         '(every process running it stops; it does not start again) and print a summary; the target topics stay ordinary, writable topics. ' +
         'Each step is recorded on the target (mm2-migration.<source>.internal), so it can be run again after a crash and status shows it.',
     )
-    .argument('<file>', 'pipeline YAML file or mm2.properties')
+    .argument('<file>', PIPELINE_FILE)
     .addArgument(new Argument('<step>', 'the step').choices(['status', 'cutover', 'finish']))
     .option('-g, --group <id>', 'cutover: a consumer group to cut over (repeatable)', collectValues, [])
-    .option('--from <cluster>', "the flow's source (default: the only flow's)")
-    .option('--to <cluster>', "the flow's target (default: the only flow's)")
+    .addOption(new Option('--from <cluster>', "the flow's source").default(undefined, "the only flow's"))
+    .addOption(new Option('--to <cluster>', "the flow's target").default(undefined, "the only flow's"))
     .option('--dry-run', 'say what the step would do, and change nothing')
     .option('--wait <ms>', 'cutover, finish: how long to wait for replication, checkpoints and the flow to stop', ms, 300_000)
     .option('--force', 'finish: although the source topics still get records')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { collectValues } from './collect-values';
+import { PIPELINE_FILES } from './file-arguments';
 
 interface PlanFlags {
   readonly set: string[];
@@ -14,10 +15,7 @@ export function registerPlanCommand(program: Command): void {
     .description(
       'Connect read-only and show, per flow, the topics that match and what they become on the target, the consumer groups that would be checkpointed, and what is wrong. Writes nothing.',
     )
-    .argument(
-      '<files...>',
-      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
-    )
+    .argument('<files...>', PIPELINE_FILES)
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .option('--json', 'print the plan as JSON')

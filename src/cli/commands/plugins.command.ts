@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { collectValues } from './collect-values';
 
-/** `mirrorflow plugins list|new|test`: the transform plugins there are, a new one, and their contract. */
+/** `mirrorflow plugins list|new|check`: the transform plugins there are, a new one, and their contract. */
 export function registerPluginsCommand(program: Command): void {
   const plugins = program.command('plugins').description('List, scaffold and check transform plugins.');
   plugins
@@ -24,9 +24,11 @@ export function registerPluginsCommand(program: Command): void {
     .option('--dir <dir>', 'the plugin folder to put it in (one sub-folder per plugin)', 'plugins')
     .action(async (name: string, flags: { dir: string }) => (await import('../actions/plugins.action.js')).pluginsNewAction({ name, dir: flags.dir }));
   plugins
-    .command('test')
+    .command('check')
+    // Its first name; `mirrorflow test` runs pipeline tests, which is another thing.
+    .alias('test')
     .description(
-      "Run the plugin contract (config validation, purity, headers, tombstones, errors.tolerance routing) on a plugin's folder, or on every plugin of a plugin folder.",
+      "Check the plugin contract (config validation, purity, headers, tombstones, errors.tolerance routing) on a plugin's folder, or on every plugin of a plugin folder. (`mirrorflow test` runs pipeline tests.)",
     )
     .argument('<path>', "a plugin's folder (holding its index.js) or a folder of plugin folders")
     .option('--json', 'print JSON instead of text')

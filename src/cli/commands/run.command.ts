@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseListenAddress } from '../../telemetry/http-server';
 import { collectValues } from './collect-values';
+import { PIPELINE_FILES } from './file-arguments';
 
 interface RunFlags {
   readonly set: string[];
@@ -37,10 +38,7 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run a pipeline: replicate until SIGINT/SIGTERM, then drain and store progress.')
-    .argument(
-      '<files...>',
-      'pipeline YAML file, an MM2 driver file (*.properties), or MM2 connector configs (*.properties, *.json) that make one pipeline together',
-    )
+    .argument('<files...>', PIPELINE_FILES)
     .option(
       '-s, --set <path=value>',
       'override a value of the file: a pipeline path (flows.0.batching.max_records=5000) or, for a .properties file, an MM2 key (primary->backup.topics=orders) (repeatable)',
@@ -48,27 +46,40 @@ export function registerRunCommand(program: Command): void {
       [],
     )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
-    .addOption(new Option('--log-level <level>', 'override logging.level').choices(['error', 'warn', 'info', 'debug']))
-    .addOption(new Option('--log-format <format>', 'override logging.format').choices(['text', 'json']))
+    .addOption(
+      new Option('--log-level <level>', 'least severe level logged')
+        .choices(['error', 'warn', 'info', 'debug'])
+        .default(undefined, "the file's logging.level (info)"),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'text for people, json for log collectors')
+        .choices(['text', 'json'])
+        .default(undefined, "the file's logging.format (text)"),
+    )
     .option('--shutdown-timeout <ms>', 'how long a stop may take to drain', '30000')
     .option('--status-interval <ms>', 'log progress this often; 0 = never', '30000')
     .option('--no-watch', 'do not apply changes of the file while running (SIGHUP still does)')
-    .option(
-      '--http <address>',
-      'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off; overrides http.listen (default 127.0.0.1:9464, or the next free port when another process holds it)',
-      httpAddress,
+    .addOption(
+      new Option('--http <address>', 'serve /metrics, /healthz, /ready, /status and /connectors on HOST:PORT, or off')
+        .argParser(httpAddress)
+        .default(undefined, "the file's http.listen (127.0.0.1:9464, or the next free port)"),
     )
     .addOption(
       new Option(
         '--connect-api <mode>',
-        'read_write lets the Connect-style REST API change, pause, delete and restart connectors (no authentication: keep the listener on loopback); overrides http.connect_api (default read_only)',
-      ).choices(['read_only', 'read_write']),
+        'read_write lets the Connect-style REST API change, pause, delete and restart connectors (no authentication: keep the listener on loopback)',
+      )
+        .choices(['read_only', 'read_write'])
+        .default(undefined, "the file's http.connect_api (read_only)"),
     )
     .option('--no-live', 'plain log lines even when stderr is a terminal (no live view)')
-    .option(
-      '--startup-timeout <ms>',
-      'give up (exit 69) when a cluster cannot be reached at start for this long; default: wait until it can, showing the outage (a refused login or certificate ends the run at once)',
-      startupTimeout,
+    .addOption(
+      new Option(
+        '--startup-timeout <ms>',
+        'give up (exit 69) when a cluster cannot be reached at start for this long (a refused login or certificate ends the run at once)',
+      )
+        .argParser(startupTimeout)
+        .default(undefined, 'wait until it can, showing the outage'),
     )
     .action(async (files: string[], flags: RunFlags) => {
       // Loaded on use, as every command's action: `--help` or another command need not load a pipeline's code.

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { collectValues } from './collect-values';
+import { PIPELINE_FILES } from './file-arguments';
 
 interface CopyFlags {
   readonly set: string[];
@@ -18,8 +19,8 @@ export function registerSchemasCommand(program: Command): void {
       "Register every version of the subjects of each flow's topics (TopicNameStrategy, the sides in schema_registry.on) in the flow's target registry, " +
         'in version order, under the subjects the id translation uses (the topic as the flow names it on the target). Connects to no Kafka cluster.',
     )
-    .argument('<files...>', 'pipeline YAML file, MM2 driver file (*.properties), or MM2 connector configs (one pipeline)')
-    .option('--flow <name>', 'only this flow (default: every flow with a schema_registry)')
+    .argument('<files...>', PIPELINE_FILES)
+    .addOption(new Option('--flow <name>', 'only this flow').default(undefined, 'every flow with a schema_registry'))
     .option('--dry-run', 'list what would be copied, registering nothing')
     .option('--json', 'print JSON instead of text')
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])

@@ -1,11 +1,10 @@
-import type { Command } from 'commander';
-import { MirrorflowError } from '../../core/errors';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 
 interface StatusFlags {
   readonly json: boolean;
-  readonly timeout: string;
+  readonly timeout: number;
   readonly watch: boolean;
-  readonly interval: string;
+  readonly interval: number;
 }
 
 /** `mirrorflow status [URL]`: what a running `mirrorflow run` is doing, from its HTTP endpoint. */
@@ -13,23 +12,32 @@ export function registerStatusCommand(program: Command): void {
   program
     .command('status')
     .description(
-      'Show the flows and partitions of a running `mirrorflow run`, from its HTTP endpoint (GET /status); without a URL, of every `mirrorflow run` on this host.',
+      'Show the flows and partitions of a running `mirrorflow run`, from its HTTP endpoint (GET /status); without a URL, of every `mirrorflow run` on this host. ' +
+        '(`mirrorflow local status` lists local Kafka clusters; `mirrorflow migrate FILE status`, where a migration stands.)',
     )
-    .argument('[url]', 'where the process serves HTTP, e.g. http://127.0.0.1:9464 (its http.listen or --http); default: the processes of this host')
+    .addArgument(
+      new Argument('[url]', 'where the process serves HTTP, e.g. http://127.0.0.1:9464 (its http.listen or --http)').default(
+        undefined,
+        'the processes of this host',
+      ),
+    )
     .option('--json', 'print the /status document as it is', false)
-    .option('--timeout <ms>', 'how long to wait for the answer', '10000')
-    .option('-w, --watch', 'redraw the table in place every --interval, with records/s, MB/s and time to catch up, until Ctrl-C', false)
-    .option('--interval <ms>', 'how often --watch asks', '1000')
+    .option('--timeout <ms>', 'how long to wait for the answer', positiveMs, 10_000)
+    .addOption(
+      new Option('-w, --watch', 'redraw the table in place every --interval, with records/s, MB/s and time to catch up, until Ctrl-C')
+        .default(false)
+        .conflicts('json'),
+    )
+    .option('--interval <ms>', 'how often --watch asks', positiveMs, 1000)
     .action(async (url: string | undefined, flags: StatusFlags) => {
-      const timeoutMs = positiveMs(flags.timeout, '--timeout');
-      if (!flags.watch) return (await import('../actions/status.action.js')).statusAction({ url, json: flags.json, timeoutMs });
-      if (flags.json) throw new MirrorflowError('--watch draws a table; it does not go with --json.');
-      return (await import('../actions/status-watch.action.js')).watchStatus({ url, intervalMs: positiveMs(flags.interval, '--interval'), timeoutMs });
+      if (!flags.watch) return (await import('../actions/status.action.js')).statusAction({ url, json: flags.json, timeoutMs: flags.timeout });
+      return (await import('../actions/status-watch.action.js')).watchStatus({ url, intervalMs: flags.interval, timeoutMs: flags.timeout });
     });
 }
 
-function positiveMs(text: string, option: string): number {
+/** A usage error, with the command's usage line, before anything is asked. */
+function positiveMs(text: string): number {
   const ms = Number(text);
-  if (!Number.isFinite(ms) || ms <= 0) throw new MirrorflowError(`${option} must be a number of milliseconds above 0, not "${text}".`);
+  if (!Number.isFinite(ms) || ms <= 0) throw new InvalidArgumentError(`expected a number of milliseconds above 0, not "${text}"`);
   return ms;
 }

@@ -5,7 +5,9 @@ import { collectValues } from './collect-values';
 export function registerTestCommand(program: Command): void {
   program
     .command('test')
-    .description("Run pipeline tests written in YAML without Kafka: input records through a flow's transforms, compared with the records expected.")
+    .description(
+      "Run pipeline tests written in YAML, without Kafka: input records through a flow's transforms, compared with the records expected. (`mirrorflow plugins check` checks a plugin's contract.)",
+    )
     .argument('<files...>', 'pipeline test files (README: Testing pipelines)')
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
     .action(async (files: string[], flags: { pluginDir: string[] }) =>

@@ -30,8 +30,8 @@ describe('checkFlowLoops', () => {
       () => parsePipeline(config, 'p.yaml', { env: {} }),
       (error: unknown) =>
         error instanceof ConfigError &&
-        error.issues.map(formatConfigIssue).join('\n') ===
-          'p.yaml:3:5: flows a->b, b->a would copy topic "x" around without end at flows[0] (the identity policy keeps topic names, so a copy looks like an original; use the default policy on one of these flows, or topic filters that keep copies out)',
+        error.issues.map((issue) => formatConfigIssue(issue)).join('\n') ===
+          'p.yaml:3:5: flows[0]: flows a->b, b->a would copy topic "x" around without end\n  hint: the identity policy keeps topic names, so a copy looks like an original; use the default policy on one of these flows, or topic filters that keep copies out',
     );
   });
 

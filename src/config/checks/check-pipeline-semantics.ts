@@ -321,6 +321,9 @@ function checkPatterns(path: PathSegment[], flow: Record<string, unknown>, repor
     [['topics'], flow['topics']],
     [['topics_exclude'], flow['topics_exclude']],
     [['topic_sync', 'configs_exclude'], isPlainObject(flow['topic_sync']) ? flow['topic_sync']['configs_exclude'] : undefined],
+    // The group filter compiles these when the flow is built; a bad one would stop `run`, not `validate`.
+    [['checkpoints', 'groups'], isPlainObject(flow['checkpoints']) ? flow['checkpoints']['groups'] : undefined],
+    [['checkpoints', 'groups_exclude'], isPlainObject(flow['checkpoints']) ? flow['checkpoints']['groups_exclude'] : undefined],
   ];
   for (const [relative, list] of lists) {
     // Non-strings are the schema's to report; the policy compiles strings only.

@@ -1,7 +1,8 @@
 /**
- * Which entries of a regex list (`topics`, `topics_exclude`, `configs_exclude`) the filters would
- * reject. Asks the policy layer, which compiles MM2's Java regex syntax, so the config check and
- * the running filter can never disagree about what compiles.
+ * Which entries of a regex list (`topics`, `topics_exclude`, `configs_exclude`, and the
+ * checkpoints' `groups`, `groups_exclude`) the filters would reject. Asks the policy layer, which
+ * compiles MM2's Java regex syntax, so the config check and the running filter can never
+ * disagree about what compiles.
  */
 import { patternListProblems } from '../../policy';
 

@@ -20,6 +20,8 @@ export interface DocumentProblem {
 export interface InterpolateDocumentResult {
   /** Scalars whose value now holds resolved text: never quote them in a message. */
   readonly resolvedNodes: ReadonlySet<Node>;
+  /** Where those scalars are. */
+  readonly resolvedPaths: readonly PathSegment[][];
   readonly problems: DocumentProblem[];
 }
 
@@ -31,6 +33,7 @@ export function interpolateDocument(
   navigator: SchemaNavigator,
 ): InterpolateDocumentResult {
   const resolvedNodes = new Set<Node>();
+  const resolvedPaths: PathSegment[][] = [];
   const problems: DocumentProblem[] = [];
 
   const visit = (node: unknown, path: PathSegment[]): void => {
@@ -77,7 +80,10 @@ export function interpolateDocument(
       });
     }
     if (!result.changed) return;
-    if (result.resolved) resolvedNodes.add(node);
+    if (result.resolved) {
+      resolvedNodes.add(node);
+      resolvedPaths.push(path);
+    }
     // `${BATCH:500}` where the schema wants a number reads as YAML would read `500`, quoted or
     // not (values in [ ] and { } must be quoted). Where a string fits (a password `0123`) the text
     // stays exactly as resolved. Where the schema does not say (plugin options), quotes decide.
@@ -87,7 +93,7 @@ export function interpolateDocument(
   };
 
   visit(doc.contents, []);
-  return { resolvedNodes, problems };
+  return { resolvedNodes, resolvedPaths, problems };
 }
 
 /** The offset of the value's first character, and whether value index = source index from there. */

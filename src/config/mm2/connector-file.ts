@@ -45,7 +45,7 @@ export type ConnectorFormat = 'json' | 'properties';
 /** Reads one connector file; problems go to `problems` and the result is undefined when it cannot be used. */
 export function readConnectorFile(file: string, text: string, problems: ConfigIssue[], format?: ConnectorFormat): ConnectorFile | undefined {
   const json = format === undefined ? extname(file).toLowerCase() === '.json' : format === 'json';
-  const entries = json ? readJsonEntries(file, text, problems) : readPropertyEntries(text).map((e) => ({ ...e, file }));
+  const entries = json ? readJsonEntries(file, text, problems) : readPropertyEntries(text).map((e): Mm2Entry => ({ ...e, file, format: 'properties' }));
   if (entries === undefined) return undefined;
   if (entries.length === 0) {
     problems.push({
@@ -61,7 +61,8 @@ export function readConnectorFile(file: string, text: string, problems: ConfigIs
   if (classEntry === undefined) {
     problems.push({
       file,
-      message: 'missing required key connector.class',
+      path: 'connector.class',
+      message: 'missing required key',
       hint: 'connector.class = org.apache.kafka.connect.mirror.MirrorSourceConnector (or MirrorCheckpointConnector, MirrorHeartbeatConnector)',
     });
     return undefined;
@@ -146,7 +147,16 @@ function readJsonEntries(file: string, text: string, problems: ConfigIssue[]): M
       });
       continue;
     }
-    entries.push({ key, value: String(value.value), line: keyAt.line, column: keyAt.column, valueLine: valueAt.line, valueColumn: valueAt.column, file });
+    entries.push({
+      key,
+      value: String(value.value),
+      line: keyAt.line,
+      column: keyAt.column,
+      valueLine: valueAt.line,
+      valueColumn: valueAt.column,
+      file,
+      format: 'json',
+    });
   }
   return entries;
 }

@@ -11,8 +11,10 @@
  */
 import type { ConfigIssue } from '../../core/errors';
 import type { ConnectorFile, ConnectorRole } from './connector-file';
-import type { Mm2Entry, Mm2Property } from './mm2-document';
+import type { AliasDeclaration, Mm2Entry, Mm2Property } from './mm2-document';
 import { clusterAliasPattern } from '../schema/clusters';
+import { mm2Key } from './mm2-keys';
+import { writtenAs } from './written-as';
 
 /** MirrorConnectorConfig's default target alias. */
 const TARGET_ALIAS_DEFAULT = 'target';
@@ -29,6 +31,24 @@ const OWN_SWITCHES: Readonly<Record<string, ConnectorRole>> = {
   'emit.heartbeats.enabled': 'heartbeat',
 };
 
+/**
+ * Keys that both the source and the checkpoint connector of a flow read, each for itself, and
+ * what a difference does. In Connect each connector takes its own value (MM2's default where its
+ * file has none); a mirrorflow flow has one, so the two files must agree, default included: a
+ * checkpoint connector with IdentityReplicationPolicy beside a source connector without it would
+ * otherwise give the whole flow identity names, and copy every topic again under other names.
+ * `checkpointOnly`: only a checkpoint connector's own value can change what the flow copies; a
+ * narrower topic filter on the source connector is harmless, as no other topic has offset syncs.
+ */
+const SHARED_KEYS: Readonly<Record<string, { readonly consequence: string; readonly checkpointOnly?: boolean }>> = {
+  'replication.policy.class': { consequence: 'the remote topics and the checkpoints would name topics differently' },
+  'replication.policy.separator': { consequence: 'the remote topics and the checkpoints would name topics differently' },
+  'replication.policy.internal.topic.separator.enabled': { consequence: 'the two would name the internal topics differently' },
+  topics: { consequence: 'the flow would copy the topics the checkpoint connector names', checkpointOnly: true },
+  'topics.exclude': { consequence: 'the flow would leave out the topics the checkpoint connector excludes', checkpointOnly: true },
+  'offset-syncs.topic.location': { consequence: 'the checkpoints would read offset syncs where the source connector does not write them' },
+};
+
 export interface ConnectorMapping {
   readonly properties: Mm2Property[];
   readonly problems: ConfigIssue[];
@@ -39,6 +59,7 @@ interface Pair {
   readonly source: string;
   readonly target: string;
   readonly roles: Map<ConnectorRole, Mm2Entry>;
+  readonly connectors: Map<ConnectorRole, ConnectorFile>;
 }
 
 const at = (entry: Mm2Entry, value = false): Pick<ConfigIssue, 'file' | 'line' | 'column' | 'path'> => ({
@@ -52,7 +73,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
   const problems: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
   const properties: Mm2Property[] = [];
-  const aliases: string[] = [];
+  const aliases = new Map<string, AliasDeclaration>();
   let aliasEntry: Mm2Entry | undefined;
   const pairs = new Map<string, Pair>();
   /** Synthesised key → the entry that set it, to find two files disagreeing. */
@@ -61,7 +82,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
   const put = (key: string, entry: Mm2Entry): void => {
     const earlier = written.get(key);
     if (earlier !== undefined && earlier.file !== entry.file) {
-      if (earlier.value.trim() !== entry.value.trim()) {
+      if (!sameValue(earlier.value, entry.value)) {
         problems.push({
           ...at(entry, true),
           message: `differs from ${earlier.file}:${earlier.line} (${earlier.key} = ${earlier.value.trim()})`,
@@ -80,7 +101,12 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
     const sourceEntry = last('source.cluster.alias');
     const targetEntry = last('target.cluster.alias');
     if (sourceEntry === undefined) {
-      problems.push({ file, message: 'missing required key source.cluster.alias', hint: 'name the source cluster, e.g. source.cluster.alias = primary' });
+      problems.push({
+        file,
+        path: 'source.cluster.alias',
+        message: 'missing required key',
+        hint: 'name the source cluster, e.g. source.cluster.alias = primary',
+      });
       continue;
     }
     const source = sourceEntry.value.trim();
@@ -109,9 +135,11 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
     }
     if (!ok) continue;
     aliasEntry ??= sourceEntry;
-    for (const alias of [source, target]) if (!aliases.includes(alias)) aliases.push(alias);
+    if (!aliases.has(source)) aliases.set(source, { entry: sourceEntry, side: 'source' });
+    // An alias left to MM2's default is named by the connector itself.
+    if (!aliases.has(target)) aliases.set(target, { entry: targetEntry ?? classEntry, side: 'target' });
     const pairKey = `${source}->${target}`;
-    const pair = pairs.get(pairKey) ?? { source, target, roles: new Map<ConnectorRole, Mm2Entry>() };
+    const pair = pairs.get(pairKey) ?? { source, target, roles: new Map<ConnectorRole, Mm2Entry>(), connectors: new Map<ConnectorRole, ConnectorFile>() };
     pairs.set(pairKey, pair);
     if (pair.roles.has(role)) {
       const earlier = pair.roles.get(role)!;
@@ -123,6 +151,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
       continue;
     }
     pair.roles.set(role, classEntry);
+    pair.connectors.set(role, connector);
 
     for (const entry of entries) {
       const { key } = entry;
@@ -151,6 +180,7 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
         hint: `give the source connector's config of ${pairKey} too`,
       });
     }
+    problems.push(...sharedKeyProblems(pair));
     for (const [key, role] of Object.entries(OWN_SWITCHES)) {
       const own = pair.roles.get(role);
       if (own !== undefined && written.has(`${pairKey}.${key}`)) continue;
@@ -158,8 +188,45 @@ export function connectorsToMm2(connectors: readonly ConnectorFile[]): Connector
       switches.push({ key: `${pairKey}.${key}`, value: own === undefined ? 'false' : 'true', entry: own ?? anyConnector });
     }
   }
-  const clusters: Mm2Property = { key: 'clusters', value: aliases.join(', '), ...(aliasEntry === undefined ? {} : { entry: aliasEntry }) };
+  const clusters: Mm2Property = { key: 'clusters', value: [...aliases.keys()].join(', '), aliases, ...(aliasEntry === undefined ? {} : { entry: aliasEntry }) };
   // No heartbeats for pairs no connector names (MM2's driver would run them for every pair).
   const noOtherHeartbeats: Mm2Property = { key: 'emit.heartbeats.enabled', value: 'false' };
   return { properties: [clusters, noOtherHeartbeats, ...properties, ...switches], problems, warnings };
+}
+
+/**
+ * A key of `SHARED_KEYS` that one of the pair's source and checkpoint connectors sets and the
+ * other leaves to a different default, at the line that sets it, naming the other file. (Two
+ * values that both files write are compared as every key is, by `put`.)
+ */
+function sharedKeyProblems(pair: Pair): ConfigIssue[] {
+  const source = pair.connectors.get('source');
+  const checkpoint = pair.connectors.get('checkpoint');
+  if (source === undefined || checkpoint === undefined) return [];
+  const problems: ConfigIssue[] = [];
+  for (const [key, { consequence, checkpointOnly }] of Object.entries(SHARED_KEYS)) {
+    const inSource = source.entries.findLast((e) => e.key === key);
+    const inCheckpoint = checkpoint.entries.findLast((e) => e.key === key);
+    if ((inSource === undefined) === (inCheckpoint === undefined) || (checkpointOnly === true && inCheckpoint === undefined)) continue;
+    const [set, other] = inSource !== undefined ? [inSource, checkpoint] : [inCheckpoint!, source];
+    const fallback = mm2Key(key)?.default ?? '';
+    if (sameValue(set.value, fallback)) continue;
+    const value = set.value.trim();
+    problems.push({
+      ...at(set, true),
+      message: `is ${value} here, but ${other.file}:${other.classEntry.line} (the ${CONNECTOR_NAMES[other.role]} of the same flow) leaves it at MM2's default, ${fallback}: ${consequence}`,
+      hint: `the connectors of one flow agree on it: write ${writtenAs(other.classEntry, key, value)} in ${other.file} too, or remove it here`,
+    });
+  }
+  return problems;
+}
+
+/** Two values of a key as MM2 reads them: a class with or without its package, a list with any spaces around its commas. */
+function sameValue(a: string, b: string): boolean {
+  const normal = (value: string): string =>
+    value
+      .split(',')
+      .map((item) => item.trim().replace(/^org\.apache\.kafka\.connect\.mirror\./, ''))
+      .join(',');
+  return normal(a) === normal(b);
 }

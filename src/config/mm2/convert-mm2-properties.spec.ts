@@ -8,6 +8,9 @@ import { convertMm2Properties } from './convert-mm2-properties';
 import { parseMm2Properties } from './parse-mm2-properties';
 import { parsePipeline } from '../parse-pipeline';
 
+/** What the files of these specs hold in the clear, by the variable convert names for it. */
+const SECRET_VALUES: Readonly<Record<string, string>> = { DST_SASL_PASSWORD: 'clear-sasl-pass-81', DST_SSL_TRUSTSTORE_PASSWORD: 'clear-store-pass-82' };
+
 describe('convertMm2Properties', () => {
   let dir: string;
   before(() => {
@@ -16,12 +19,14 @@ describe('convertMm2Properties', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Converts, then proves the YAML and the properties give the same pipeline. */
-  function convert(lines: readonly string[], env: Record<string, string> = {}): string {
+  /** Converts for a YAML in `outputDir`, then proves the YAML read from there and the properties give the same pipeline. */
+  function convert(lines: readonly string[], env: Record<string, string> = {}, outputDir = dir): string {
     const file = join(dir, 'mm2.properties');
     const text = lines.join('\n');
-    const { yaml } = convertMm2Properties(text, file, { env, cwd: dir });
-    const fromYaml = parsePipeline(yaml, join(dir, 'elsewhere', 'copy.yaml'), { env });
+    const { yaml, secrets } = convertMm2Properties(text, file, { env, cwd: dir, outputDir });
+    const fromYaml = parsePipeline(yaml, join(outputDir, 'copy.yaml'), {
+      env: { ...env, ...Object.fromEntries(secrets.map((s) => [s.name, SECRET_VALUES[s.name] ?? ''])) },
+    });
     assert.deepEqual(fromYaml, parseMm2Properties(text, file, { env, cwd: dir }).config);
     return yaml;
   }
@@ -43,7 +48,7 @@ describe('convertMm2Properties', () => {
     assert.match(yaml, /enabled: false # MM2 default: enabled = false/);
   });
 
-  it('keeps references as references, with pipeline provider names and absolute paths, and never prints a secret', () => {
+  it('keeps references as references, with pipeline provider names and relative paths relative to the YAML, and never prints a secret', () => {
     const yaml = convert([
       'clusters = src, dst',
       'config.providers = secrets',
@@ -56,9 +61,51 @@ describe('convertMm2Properties', () => {
       'src->dst.enabled = true',
       'emit.heartbeats.enabled = false',
     ]);
-    assert.ok(yaml.includes(`bootstrap_servers: \${file:${join(dir, 'secrets.properties')}:SRC_BROKERS}`));
-    assert.ok(yaml.includes(`password: \${file:${join(dir, 'secrets.properties')}:b.password} # dst.sasl.jaas.config (line 8)`));
+    assert.ok(yaml.includes('bootstrap_servers: ${file:secrets.properties:SRC_BROKERS}'), yaml);
+    assert.ok(yaml.includes('password: ${file:secrets.properties:b.password} # dst.sasl.jaas.config (line 8)'));
     assert.ok(!yaml.includes('s3cr3t') && !yaml.includes('10.0.0.1'));
+  });
+
+  it('writes relative paths relative to the folder the YAML goes to, and leaves absolute ones', () => {
+    const lines = [
+      'clusters = src, dst',
+      'config.providers = file',
+      'config.providers.file.class = org.apache.kafka.common.config.provider.FileConfigProvider',
+      'src.bootstrap.servers = ${file:secrets.properties:SRC_BROKERS}',
+      `dst.bootstrap.servers = \${file:${join(dir, 'secrets.properties')}:SRC_BROKERS}`,
+      'dst.security.protocol = SSL',
+      'dst.ssl.truststore.type = PEM',
+      'dst.ssl.truststore.location = certs/ca.pem',
+      'src->dst.enabled = true',
+    ];
+    const yaml = convert(lines, {}, join(dir, 'out', 'deeper'));
+    assert.ok(yaml.includes('bootstrap_servers: ${file:../../secrets.properties:SRC_BROKERS}'), yaml);
+    assert.ok(yaml.includes(`bootstrap_servers: \${file:${join(dir, 'secrets.properties')}:SRC_BROKERS}`), yaml);
+    assert.ok(yaml.includes('ca_file: ../../certs/ca.pem # dst.ssl.truststore.location (line 8)'), yaml);
+  });
+
+  it('writes a secret the file holds in the clear as an ${env:…} reference, and names the variable', () => {
+    const lines = [
+      'clusters = src, dst',
+      'src.bootstrap.servers = h:1',
+      'dst.bootstrap.servers = h:2',
+      'dst.security.protocol = SASL_SSL',
+      'dst.sasl.mechanism = PLAIN',
+      `dst.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username="mm2" password="${SECRET_VALUES['DST_SASL_PASSWORD']}";`,
+      `dst.ssl.truststore.password = ${SECRET_VALUES['DST_SSL_TRUSTSTORE_PASSWORD']}`,
+      'dst.ssl.truststore.location = /etc/kafka/truststore.jks',
+      'src->dst.enabled = true',
+    ];
+    const yaml = convert(lines);
+    assert.ok(yaml.includes('password: ${env:DST_SASL_PASSWORD} # dst.sasl.jaas.config (line 6)'), yaml);
+    assert.ok(yaml.includes('truststore_password: ${env:DST_SSL_TRUSTSTORE_PASSWORD} # dst.ssl.truststore.password (line 7)'), yaml);
+    assert.match(yaml, /^# Secrets the file held in the clear are read from the environment: set DST_SASL_PASSWORD, DST_SSL_TRUSTSTORE_PASSWORD\.$/m);
+    for (const value of Object.values(SECRET_VALUES)) assert.ok(!yaml.includes(value), 'no secret is printed');
+    const { secrets } = convertMm2Properties(lines.join('\n'), join(dir, 'mm2.properties'), { env: {}, cwd: dir });
+    assert.deepEqual(secrets, [
+      { name: 'DST_SASL_PASSWORD', from: 'dst.sasl.jaas.config (line 6)' },
+      { name: 'DST_SSL_TRUSTSTORE_PASSWORD', from: 'dst.ssl.truststore.password (line 7)' },
+    ]);
   });
 
   it('converts without reading secrets when asked not to check, and says what it cannot convert', () => {
@@ -85,10 +132,13 @@ describe('convertMm2Properties', () => {
       () => convertMm2Properties(whole.join('\n'), 'mm2.properties', { env: {}, check: false }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        assert.deepEqual(error.issues.map(formatConfigIssue), [
-          'mm2.properties:9:22: comes whole from a ${…} reference, and convert cannot take the user and password out of it without printing them at b.sasl.jaas.config (write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}")',
-          'mm2.properties:10:37: comes from a ${…} reference, and convert needs its value to convert seconds to milliseconds at emit.checkpoints.interval.seconds (write the value in the file, or write this part of the pipeline by hand)',
-        ]);
+        assert.deepEqual(
+          error.issues.map((issue) => formatConfigIssue(issue)),
+          [
+            'mm2.properties:9:22: b.sasl.jaas.config: comes whole from a ${…} reference, and convert cannot take the user and password out of it without printing them\n  hint: write the login module in the file and reference only the password, e.g. password="${file:/etc/mm2/secrets.properties:password}"',
+            'mm2.properties:10:37: emit.checkpoints.interval.seconds: comes from a ${…} reference, and convert needs its value to convert seconds to milliseconds\n  hint: write the value in the file, or write this part of the pipeline by hand',
+          ],
+        );
         return true;
       },
     );

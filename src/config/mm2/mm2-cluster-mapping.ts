@@ -10,6 +10,7 @@ import { parseJaasConfig } from './jaas-config';
 import { CLIENT_ROLES, isConnectionKey, type ClientRole } from './mm2-client-keys';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import type { Mm2Values } from './mm2-values';
+import { writtenAs } from './written-as';
 import { MSK_IAM_LOGIN_HANDLER, checkClientCallbackHandler, mapMskIam } from './mm2-msk-iam-mapping';
 
 const LOGIN_MODULES: Readonly<Record<string, string>> = {
@@ -45,7 +46,13 @@ export function mapCluster(alias: string, props: ReadonlyMap<string, Mm2Property
 
   const bootstrap = props.get('bootstrap.servers');
   if (bootstrap === undefined) {
-    values.report(clustersProp, `cluster "${alias}" has no bootstrap servers`, `add ${alias}.bootstrap.servers = host:9092`, false);
+    const declared = clustersProp.aliases?.get(alias);
+    if (declared === undefined) values.report(clustersProp, `cluster "${alias}" has no bootstrap servers`, `add ${alias}.bootstrap.servers = host:9092`, false);
+    else {
+      const { entry, side } = declared;
+      const hint = `add ${writtenAs(entry, `${side}.cluster.bootstrap.servers`, 'host:9092')}`;
+      values.report({ key: entry.key, value: entry.value, entry }, `cluster "${alias}" has no bootstrap servers`, hint, false);
+    }
     document.fail([...base, 'bootstrap_servers']);
   } else {
     set(['bootstrap_servers'], bootstrap.value.trim(), bootstrap);
@@ -287,7 +294,7 @@ function mapTls(alias: string, props: ReadonlyMap<string, Mm2Property>, context:
       continue;
     }
     if (type !== 'PEM') {
-      values.report(location, `${alias}.ssl.${store}.location is a ${store} of type ${type}, which cannot be read here`, `use a JKS, PKCS12 or PEM ${store}`);
+      values.report(location, `is a ${store} of type ${type}, which cannot be read here`, `use a JKS, PKCS12 or PEM ${store}`);
       continue;
     }
     const password = props.get(`ssl.${store}.password`);

@@ -10,6 +10,14 @@ import type { PropertyEntry } from './java-properties';
 /** An entry of the file; from a connector config (several files make one pipeline), with its file and the key as written there. */
 export interface Mm2Entry extends PropertyEntry {
   readonly file?: string;
+  /** How a connector config is written, for hints that show a setting (a driver file is properties). */
+  readonly format?: 'json' | 'properties';
+}
+
+/** Where a connector config declared a cluster alias, and as which side, for problems about that cluster. */
+export interface AliasDeclaration {
+  readonly entry: Mm2Entry;
+  readonly side: 'source' | 'target';
 }
 
 /** One effective property: the key as written, its value, and where (synthesised values have no entry). */
@@ -19,6 +27,8 @@ export interface Mm2Property {
   readonly entry?: Mm2Entry;
   /** Given as `--set key=value` rather than written in the file. */
   readonly viaSet?: boolean;
+  /** `clusters` made of connector configs: where each alias was named. */
+  readonly aliases?: ReadonlyMap<string, AliasDeclaration>;
 }
 
 export type Provenance =

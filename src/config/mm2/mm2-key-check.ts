@@ -93,11 +93,11 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
   const spec = mm2Key(key);
   if (spec !== undefined) {
     if (spec.group === 'worker' && !WORKER_TOP_LEVEL_PREFIXES.some((prefix) => key.startsWith(prefix))) {
-      values.warn(prop, `${key} has no effect at the top level: MM2 reads it only per target cluster`, `write it as <cluster>.${key}`);
+      values.warn(prop, `has no effect at the top level: MM2 reads it only per target cluster`, `write it as <cluster>.${key}`);
       return;
     }
     if (key === 'use.defaults.from') {
-      values.warn(prop, `${key} has no effect at the top level: MM2 drops it there`, `write it per flow, as <source>-><target>.${key}`);
+      values.warn(prop, `has no effect at the top level: MM2 drops it there`, `write it per flow, as <source>-><target>.${key}`);
       return;
     }
     checkSupport(prop, spec.support, values);
@@ -107,13 +107,18 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
   if (SMT_KEY.test(key)) {
     values.warn(
       prop,
-      `${key} has no effect at the top level: MM2 hands a flow only the keys its connectors define, and drops this one`,
+      `has no effect at the top level: MM2 hands a flow only the keys its connectors define, and drops this one`,
       `write it per flow, as <source>-><target>.${key}`,
     );
     return;
   }
   if (key.startsWith('replication.policy.')) {
-    values.report(prop, `unknown key ${key}`, 'the built-in policies read replication.policy.class, .separator and .internal.topic.separator.enabled', false);
+    values.report(
+      prop,
+      'unknown replication policy setting',
+      'the built-in policies read replication.policy.class, .separator and .internal.topic.separator.enabled',
+      false,
+    );
     return;
   }
   if (isSharedClientKey(key)) {
@@ -123,7 +128,7 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
   if (isConnectionKey(key)) {
     values.warn(
       prop,
-      `${key} has no effect at the top level: MM2 passes only bootstrap.servers, security.protocol, ssl.* and sasl.* on to the clusters`,
+      `has no effect at the top level: MM2 passes only bootstrap.servers, security.protocol, ssl.* and sasl.* on to the clusters`,
       `write it per cluster, as <cluster>.${key}`,
     );
     return;
@@ -132,7 +137,7 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
   if (role !== undefined) {
     values.warn(
       prop,
-      `${key} has no effect at the top level: MM2 drops client settings there`,
+      `has no effect at the top level: MM2 drops client settings there`,
       `write it per cluster (<cluster>.${key}) or per flow (<source>-><target>.${key})`,
     );
     return;
@@ -268,7 +273,7 @@ function unknownKey(prop: Mm2Property, key: string, candidates: readonly string[
   const suggestion = didYouMean(key, candidates);
   values.report(
     prop,
-    `unknown ${what} "${key}"`,
+    `unknown ${what}`,
     suggestion === undefined ? undefined : `did you mean "${prop.key.slice(0, prop.key.length - key.length)}${suggestion}"?`,
     false,
   );

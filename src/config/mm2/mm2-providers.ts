@@ -19,6 +19,8 @@ import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:pat
 import { InvalidPatternError, compilePatternList, type PatternList } from '../../policy';
 import { describeFsError } from '../describe-fs-error';
 import { parseJavaProperties } from './java-properties';
+import type { Mm2Entry } from './mm2-document';
+import { writtenAs } from './written-as';
 
 export type ProviderKind = 'file' | 'dir' | 'env';
 
@@ -160,17 +162,33 @@ export interface ReferenceContext {
   readonly cwd: string;
 }
 
-/** Checks a reference against its provider's declaration; undefined when it may be read. */
-export function checkReference(reference: Mm2Reference, context: ReferenceContext): { message: string; hint?: string } | undefined {
+/** The provider a name usually stands for, in MM2's documentation and examples. */
+const USUAL_PROVIDERS: Readonly<Record<string, string>> = {
+  file: 'org.apache.kafka.common.config.provider.FileConfigProvider',
+  dir: 'org.apache.kafka.common.config.provider.DirectoryConfigProvider',
+  env: 'org.apache.kafka.common.config.provider.EnvVarConfigProvider',
+};
+
+/**
+ * How to declare provider `name`, written as the file `entry` came from writes settings: for
+ * `${env:…}` the EnvVarConfigProvider, for `${file:…}` the FileConfigProvider, and so on.
+ */
+export function declareProviderHint(name: string, listed: readonly string[], entry?: Mm2Entry): string {
+  const providers = writtenAs(entry, 'config.providers', [...listed, name].join(', '));
+  const classKey = `config.providers.${name}.class`;
+  const usual = USUAL_PROVIDERS[name];
+  return usual === undefined
+    ? `declare it: ${providers} and ${writtenAs(entry, classKey, '…')} (FileConfigProvider, DirectoryConfigProvider or EnvVarConfigProvider of org.apache.kafka.common.config.provider)`
+    : `declare it: ${providers} and ${writtenAs(entry, classKey, usual)}`;
+}
+
+/** Checks a reference against its provider's declaration; undefined when it may be read. `entry` is where it was written, for hints. */
+export function checkReference(reference: Mm2Reference, context: ReferenceContext, entry?: Mm2Entry): { message: string; hint?: string } | undefined {
   const provider = context.providers.get(reference.provider);
   if (provider === undefined) {
-    const declared = [...context.providers.keys()];
     return {
       message: `${reference.text} uses config provider "${reference.provider}", which is not declared`,
-      hint:
-        declared.length === 0
-          ? 'declare it: config.providers = file (or env, dir) and config.providers.file.class = org.apache.kafka.common.config.provider.FileConfigProvider'
-          : `declared providers: ${declared.join(', ')}`,
+      hint: declareProviderHint(reference.provider, [...context.providers.keys()], entry),
     };
   }
   switch (provider.kind) {
@@ -199,7 +217,7 @@ export function checkReference(reference: Mm2Reference, context: ReferenceContex
 }
 
 /** A resolver with one read per properties file. */
-export function createMm2Resolver(context: ReferenceContext): (reference: Mm2Reference) => ReferenceOutcome {
+export function createMm2Resolver(context: ReferenceContext): (reference: Mm2Reference, entry?: Mm2Entry) => ReferenceOutcome {
   const files = new Map<string, Map<string, string> | { error: string }>();
   const readProperties = (path: string): Map<string, string> | { error: string } => {
     let cached = files.get(path);
@@ -213,8 +231,8 @@ export function createMm2Resolver(context: ReferenceContext): (reference: Mm2Ref
     }
     return cached;
   };
-  return (reference) => {
-    const problem = checkReference(reference, context);
+  return (reference, entry) => {
+    const problem = checkReference(reference, context, entry);
     if (problem !== undefined) return problem;
     const provider = context.providers.get(reference.provider)!;
     if (provider.kind === 'env') {
@@ -238,13 +256,16 @@ export function createMm2Resolver(context: ReferenceContext): (reference: Mm2Ref
 }
 
 /**
- * The same reference as a pipeline file writes it (`${file:/abs/path:key}`, `${env:NAME}`),
- * where provider names are fixed and relative paths start at the pipeline file.
+ * The same reference as a pipeline file writes it (`${file:path:key}`, `${env:NAME}`), where
+ * provider names are fixed and relative paths start at the pipeline file: a path the properties
+ * file wrote relative (to the working directory, for MM2) is written relative to `pipelineDir`,
+ * the folder the pipeline file goes to, so both name the same file; an absolute one stays.
  */
-export function toPipelineReference(reference: Mm2Reference, context: ReferenceContext): string {
+export function toPipelineReference(reference: Mm2Reference, context: ReferenceContext, pipelineDir?: string): string {
   const provider = context.providers.get(reference.provider)!;
   if (provider.kind === 'env') return `\${env:${reference.key}}`;
-  const path = resolvePath(context.cwd, reference.path!);
+  const absolute = resolvePath(context.cwd, reference.path!);
+  const path = pipelineDir === undefined || isAbsolute(reference.path!) ? absolute : relative(pipelineDir, absolute);
   return `\${${provider.kind}:${path}:${reference.key}}`;
 }
 

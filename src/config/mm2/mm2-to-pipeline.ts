@@ -48,13 +48,14 @@ export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
 
   const clustersProp = props.get('clusters');
   if (clustersProp === undefined) {
-    values.problems.push({ key: 'clusters', message: 'missing required key clusters', hint: 'name the clusters, e.g. clusters = primary, backup' });
+    values.problems.push({ key: 'clusters', message: 'missing required key', hint: 'name the clusters, e.g. clusters = primary, backup' });
     return result;
   }
   const clusters = readClusters(clustersProp, values);
   if (clusters === undefined) return result;
 
   for (const prop of props.values()) checkKey(prop, { clusters, values });
+  warnAboutFlowsNotEnabled(props, clusters, values);
 
   const provenance = (prop: Mm2Property): Provenance =>
     prop.entry === undefined && !input.resolvedKeys.has(prop.key)
@@ -82,6 +83,34 @@ export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
     mapFlow(pair, index, props.get(`${pair.source}->${pair.target}.enabled`) ?? clustersProp, { driver, document, values, provenance });
   }
   return result;
+}
+
+/**
+ * Settings of a flow that its heartbeats-only herder still reads when the flow does not replicate,
+ * and its SMTs and predicates, whose own warning says they have no effect there.
+ */
+const NOT_IDLE_IN_HEARTBEAT_FLOW = /^(enabled|emit\.heartbeats\..+|heartbeats\.topic\..+|(target\.)?(producer|admin)\..+|transforms(\..+)?|predicates(\..+)?)$/;
+
+/**
+ * MM2 leaves a flow off unless `A->B.enabled = true`, whatever else the file says of it, so Kafka's
+ * own example (`primary->backup.topics = .*` and no `enabled` line) replicates nothing: said, per
+ * flow, at its first line that has no effect, with the line that turns it on.
+ */
+function warnAboutFlowsNotEnabled(props: ReadonlyMap<string, Mm2Property>, clusters: readonly string[], values: Mm2Values): void {
+  for (const source of clusters) {
+    for (const target of clusters) {
+      const prefix = `${source}->${target}.`;
+      if (source === target || props.has(`${prefix}enabled`)) continue;
+      const idle = [...props.values()].filter(
+        (p) => p.entry !== undefined && p.key.startsWith(prefix) && !NOT_IDLE_IN_HEARTBEAT_FLOW.test(p.key.slice(prefix.length)),
+      );
+      if (idle.length === 0) continue;
+      const lines = idle.map((p) => p.entry!.line).sort((a, b) => a - b);
+      const which = lines.length === 1 ? `line ${lines[0]} has` : `lines ${lines.join(', ')} have`;
+      const first = idle.find((p) => p.entry!.line === lines[0])!;
+      values.warn(first, `${source}->${target} is not enabled (MM2's default); ${which} no effect`, `to replicate, add ${source}->${target}.enabled = true`);
+    }
+  }
 }
 
 function readClusters(prop: Mm2Property, values: Mm2Values): string[] | undefined {

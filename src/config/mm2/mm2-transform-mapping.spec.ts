@@ -20,7 +20,7 @@ function problems(lines: readonly string[]): string[] {
   try {
     parse(lines);
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   assert.fail('expected problems');
@@ -55,8 +55,8 @@ describe('mm2.properties transforms and predicates', () => {
       { type: 'route_by_timestamp', timestamp_format: 'yyyy-MM-dd' },
     ]);
     assert.match(
-      parsed.warnings.map(formatConfigIssue).join('\n'),
-      /mm2\.properties:9:1: MM2's default header\.converter \(ByteArrayConverter\) fails every record/,
+      parsed.warnings.map((issue) => formatConfigIssue(issue)).join('\n'),
+      /mm2\.properties:9:1: primary->backup\.transforms\.stamp\.type: MM2's default header\.converter \(ByteArrayConverter\) fails every record/,
     );
   });
 
@@ -131,13 +131,13 @@ describe('mm2.properties transforms and predicates', () => {
       { type: 'extract_field', on: 'value', field: 'order.`line.item`', field_syntax_version: 'v2' },
     ]);
     assert.deepEqual(problems([...lines, 'primary->backup.transforms.pick.field = `order.id']), [
-      'mm2.properties:9:41: Incomplete backtick pair in path: [`order.id], consider adding a backslash before backtick at position 0 to escape it at primary->backup.transforms.pick.field',
+      'mm2.properties:9:41: primary->backup.transforms.pick.field: Incomplete backtick pair in path: [`order.id], consider adding a backslash before backtick at position 0 to escape it',
     ]);
   });
 
   it("refuses converters mirrorflow does not have, and warns that MM2 fails InsertField's offset.field", () => {
     assert.deepEqual(problems(['primary->backup.key.converter = com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter']), [
-      "mm2.properties:5:33: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at primary->backup.key.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter)",
+      "mm2.properties:5:33: primary->backup.key.converter: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has\n  hint: mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter",
     ]);
     const parsed = parse([
       'value.converter = org.apache.kafka.connect.json.JsonConverter',
@@ -146,7 +146,7 @@ describe('mm2.properties transforms and predicates', () => {
       'primary->backup.transforms.at.type = org.apache.kafka.connect.transforms.InsertField$Value',
       'primary->backup.transforms.at.offset.field = offset',
     ]);
-    assert.match(parsed.warnings.map(formatConfigIssue).join('\n'), /MM2 fails every record this InsertField sees/);
+    assert.match(parsed.warnings.map((issue) => formatConfigIssue(issue)).join('\n'), /MM2 fails every record this InsertField sees/);
   });
 
   it("maps Confluent's AvroConverter to the avro converter with the flow's schema_registry from schema.registry.url", () => {
@@ -165,7 +165,7 @@ describe('mm2.properties transforms and predicates', () => {
     const registry = { url: 'http://127.0.0.1:8081', basic_auth: { username: 'mirror', password: 's3cret' }, timeout_ms: 10_000 };
     assert.deepEqual(flow.schema_registry, { source: registry, target: registry, subjects: 'topic_name', on: ['value'], strict: false });
     assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.avro.AvroConverter']), [
-      'mm2.properties:5:35: AvroConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
+      'mm2.properties:5:35: primary->backup.value.converter: AvroConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes\n  hint: set value.converter.schema.registry.url = http://registry:8081',
     ]);
   });
 
@@ -185,7 +185,7 @@ describe('mm2.properties transforms and predicates', () => {
     const registry = { url: 'http://127.0.0.1:8081', timeout_ms: 10_000 };
     assert.deepEqual(flow.schema_registry, { source: registry, target: registry, subjects: 'topic_name', on: ['key', 'value'], strict: false });
     assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.json.JsonSchemaConverter']), [
-      'mm2.properties:5:35: JsonSchemaConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
+      'mm2.properties:5:35: primary->backup.value.converter: JsonSchemaConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes\n  hint: set value.converter.schema.registry.url = http://registry:8081',
     ]);
   });
 
@@ -203,7 +203,7 @@ describe('mm2.properties transforms and predicates', () => {
     const registry = { url: 'http://127.0.0.1:8081', timeout_ms: 10_000 };
     assert.deepEqual(flow.schema_registry, { source: registry, target: registry, subjects: 'topic_name', on: ['value'], strict: false });
     assert.deepEqual(problems(['primary->backup.value.converter = io.confluent.connect.protobuf.ProtobufConverter']), [
-      'mm2.properties:5:35: ProtobufConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes at primary->backup.value.converter (set value.converter.schema.registry.url = http://registry:8081)',
+      'mm2.properties:5:35: primary->backup.value.converter: ProtobufConverter needs value.converter.schema.registry.url: it reads the writer schemas there and registers what it writes\n  hint: set value.converter.schema.registry.url = http://registry:8081',
     ]);
   });
 
@@ -217,10 +217,10 @@ describe('mm2.properties transforms and predicates', () => {
         'primary->backup.transforms.rout.type = org.apache.kafka.connect.transforms.RegexRoutr',
       ]),
       [
-        `mm2.properties:6:44: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter at primary->backup.transforms.addField.type (set flows[0].converter.value to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter (with value.converter.schemas.enable = false for plain JSON))`,
-        'mm2.properties:7:40: transform "flat" is org.apache.kafka.connect.transforms.ValueToKey$Value, which mirrorflow has no built-in for at primary->backup.transforms.flat.type (did you mean ValueToKey? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey)',
-        'mm2.properties:8:42: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run at primary->backup.transforms.custom.type (built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey; or write a transform plugin (plugins/))',
-        'mm2.properties:9:40: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for at primary->backup.transforms.rout.type (did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey)',
+        `mm2.properties:6:44: primary->backup.transforms.addField.type: Transform "insert_field" (Connect's InsertField) reads fields of the record's value, which the flow copies as bytes: it needs a converter\n  hint: set flows[0].converter.value to json (plain JSON), json_envelope (JSON in Connect's {schema, payload} envelope) or string; in mm2.properties, value.converter = org.apache.kafka.connect.json.JsonConverter (with value.converter.schemas.enable = false for plain JSON)`,
+        'mm2.properties:7:40: primary->backup.transforms.flat.type: transform "flat" is org.apache.kafka.connect.transforms.ValueToKey$Value, which mirrorflow has no built-in for\n  hint: did you mean ValueToKey? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey',
+        'mm2.properties:8:42: primary->backup.transforms.custom.type: transform "custom" is com.acme.kafka.MaskPii, Java code, which mirrorflow cannot run\n  hint: built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey; or write a transform plugin (plugins/)',
+        'mm2.properties:9:40: primary->backup.transforms.rout.type: transform "rout" is org.apache.kafka.connect.transforms.RegexRoutr, which mirrorflow has no built-in for\n  hint: did you mean RegexRouter? built in: RegexRouter (rename_topic), TimestampRouter (route_by_timestamp), InsertHeader (insert_header), DropHeaders (drop_headers), Filter (drop), and with a converter InsertField, ReplaceField, Cast, MaskField, HoistField, ExtractField, Flatten, HeaderFrom, TimestampConverter, SetSchemaMetadata ($Key and $Value) and ValueToKey',
       ],
     );
   });
@@ -234,10 +234,10 @@ describe('mm2.properties transforms and predicates', () => {
         'primary->backup.transforms.strip.type = org.apache.kafka.connect.transforms.DropHeaders',
       ]),
       [
-        'mm2.properties:6:1: Missing required configuration "regex" which has no default value. at primary->backup.transforms.route.type (set primary->backup.transforms.route.regex (RegexRouter))',
-        'mm2.properties:6:1: Missing required configuration "replacement" which has no default value. at primary->backup.transforms.route.type (set primary->backup.transforms.route.replacement (RegexRouter))',
-        'mm2.properties:7:1: unknown option "replacment" for RegexRouter at primary->backup.transforms.route.replacment (did you mean "primary->backup.transforms.route.replacement"?)',
-        'mm2.properties:8:1: Missing required configuration "headers" which has no default value. at primary->backup.transforms.strip.type (set primary->backup.transforms.strip.headers (DropHeaders))',
+        'mm2.properties:6:1: primary->backup.transforms.route.type: Missing required configuration "regex" which has no default value.\n  hint: set primary->backup.transforms.route.regex (RegexRouter)',
+        'mm2.properties:6:1: primary->backup.transforms.route.type: Missing required configuration "replacement" which has no default value.\n  hint: set primary->backup.transforms.route.replacement (RegexRouter)',
+        'mm2.properties:7:1: primary->backup.transforms.route.replacment: unknown option "replacment" for RegexRouter\n  hint: did you mean "primary->backup.transforms.route.replacement"?',
+        'mm2.properties:8:1: primary->backup.transforms.strip.type: Missing required configuration "headers" which has no default value.\n  hint: set primary->backup.transforms.strip.headers (DropHeaders)',
       ],
     );
   });
@@ -250,19 +250,19 @@ describe('mm2.properties transforms and predicates', () => {
       'primary->backup.transforms.route.replacement = $2',
     ]);
     assert.equal(lines.length, 1);
-    assert.match(lines[0]!, /^mm2\.properties:7:42: Invalid regex: .* at primary->backup\.transforms\.route\.regex$/);
+    assert.match(lines[0]!, /^mm2\.properties:7:42: primary->backup\.transforms\.route\.regex: Invalid regex: .*$/);
   });
 
   it('reads a top-level transforms list but, as MM2, not top-level transforms.<alias>.* keys', () => {
     const lines = problems(['transforms = route', 'transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter']);
     assert.deepEqual(lines, [
-      'mm2.properties:5:14: Missing required configuration "transforms.route.type" which has no default value. at transforms (MM2 drops a top-level transforms.route.type (only keys its connectors define reach a flow): write it per flow, as <source>-><target>.transforms.route.type)',
+      'mm2.properties:5:14: transforms: Missing required configuration "transforms.route.type" which has no default value.\n  hint: MM2 drops a top-level transforms.route.type (only keys its connectors define reach a flow): write it per flow, as <source>-><target>.transforms.route.type',
     ]);
   });
 
   it('refuses what Connect refuses: duplicate aliases, negate without a predicate, an unlisted predicate; warns about keys it ignores', () => {
     assert.deepEqual(problems(['primary->backup.transforms = a, a']), [
-      'mm2.properties:5:30: Invalid value a, a for configuration primary->backup.transforms: Duplicate alias provided. at primary->backup.transforms (list each transformation once)',
+      'mm2.properties:5:30: primary->backup.transforms: Invalid value a, a for configuration primary->backup.transforms: Duplicate alias provided.\n  hint: list each transformation once',
     ]);
     assert.deepEqual(
       problems([
@@ -273,15 +273,18 @@ describe('mm2.properties transforms and predicates', () => {
         'primary->backup.transforms.g.predicate = p',
       ]),
       [
-        "mm2.properties:7:1: Config 'transforms.f.negate' was provided but there is no config 'transforms.f.predicate' defining a predicate to be negated. at primary->backup.transforms.f.negate",
-        'mm2.properties:9:42: names predicate "p", which is not in predicates at primary->backup.transforms.g.predicate (add it: predicates = p)',
+        "mm2.properties:7:1: primary->backup.transforms.f.negate: Config 'transforms.f.negate' was provided but there is no config 'transforms.f.predicate' defining a predicate to be negated.",
+        'mm2.properties:9:42: primary->backup.transforms.g.predicate: names predicate "p", which is not in predicates\n  hint: add it: predicates = p',
       ],
     );
     const parsed = parse(['primary->backup.transforms.old.type = RegexRouter', 'backup->primary.transforms = x']);
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      'mm2.properties:5:1: has no effect: "old" is not in transforms at primary->backup.transforms.old.type (list it in transforms, or remove the key)',
-      'mm2.properties:6:1: has no effect: this flow only emits heartbeats (it is not enabled), and mirrorflow transforms replicated records only at backup->primary.transforms',
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        'mm2.properties:5:1: primary->backup.transforms.old.type: has no effect: "old" is not in transforms\n  hint: list it in transforms, or remove the key',
+        'mm2.properties:6:1: backup->primary.transforms: has no effect: this flow only emits heartbeats (it is not enabled), and mirrorflow transforms replicated records only',
+      ],
+    );
   });
 
   it("maps a predicate (and negate) on any SMT onto the step's when, as on a Filter", () => {
@@ -360,7 +363,7 @@ describe('mm2.properties transforms and predicates', () => {
     assert.equal(refused.length, smts.length);
     assert.match(
       refused[1]!,
-      /^mm2\.properties:\d+:\d+: is not supported: mirrorflow's extract_field reads a null struct field that has a default as its default, as ExtractField\$Value does with replace\.null\.with\.default = true \(Connect's default\) at primary->backup\.transforms\.t1\.replace\.null\.with\.default \(remove the key; /,
+      /^mm2\.properties:\d+:\d+: primary->backup\.transforms\.t1\.replace\.null\.with\.default: is not supported: mirrorflow's extract_field reads a null struct field that has a default as its default, as ExtractField\$Value does with replace\.null\.with\.default = true \(Connect's default\)\n {2}hint: remove the key; /,
     );
     assert.deepEqual(
       problems([
@@ -371,7 +374,7 @@ describe('mm2.properties transforms and predicates', () => {
         'primary->backup.transforms.h.replace.null.with.default = true',
       ]),
       [
-        'mm2.properties:9:1: unknown option "replace.null.with.default" for HoistField$Value at primary->backup.transforms.h.replace.null.with.default (HoistField$Value reads: field)',
+        'mm2.properties:9:1: primary->backup.transforms.h.replace.null.with.default: unknown option "replace.null.with.default" for HoistField$Value\n  hint: HoistField$Value reads: field',
       ],
     );
     assert.match(problems([...lines('yes')])[0]!, /must be true or false/);

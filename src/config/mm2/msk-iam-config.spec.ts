@@ -24,7 +24,7 @@ function problemsOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   return assert.fail('expected problems');
@@ -74,7 +74,7 @@ describe('sasl aws_msk_iam in a pipeline file', () => {
   it('refuses a cluster whose region nothing names, saying where it was looked for', () => {
     const problems = withoutAwsRegion(() => problemsOf(() => parsePipeline(yaml('{ mechanism: aws_msk_iam }', 'kafka.internal:9098'), 'p.yaml')));
     assert.deepEqual(problems, [
-      "p.yaml:7:13: mechanism aws_msk_iam needs an AWS region: none is set, the bootstrap servers do not name one (b-1.<cluster>.kafka.<region>.amazonaws.com), and AWS_REGION is not set at clusters.msk.security.sasl.region (add region: eu-west-1 (the MSK cluster's region))",
+      "p.yaml:7:13: clusters.msk.security.sasl.region: mechanism aws_msk_iam needs an AWS region: none is set, the bootstrap servers do not name one (b-1.<cluster>.kafka.<region>.amazonaws.com), and AWS_REGION is not set\n  hint: add region: eu-west-1 (the MSK cluster's region)",
     ]);
   });
 
@@ -159,7 +159,7 @@ describe('AWS MSK IAM in an mm2.properties file', () => {
     );
     const text = problems.join('\n');
     assert.match(text, /login option "awsRoleSecretAccessKey" is not supported yet/);
-    assert.match(text, /custom Java classes cannot run in mirrorflow at msk\.sasl\.client\.callback\.handler\.class/);
+    assert.match(text, /msk\.sasl\.client\.callback\.handler\.class: custom Java classes cannot run in mirrorflow/);
     assert.doesNotMatch(text, /awsDebugCreds/, 'a warning, not a problem');
     assert.ok(!text.includes('never-shown'));
     const wrongModule = problemsOf(() =>

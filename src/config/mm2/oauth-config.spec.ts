@@ -22,7 +22,7 @@ function problemsOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   return assert.fail('expected problems');
@@ -63,9 +63,9 @@ describe('sasl oauthbearer in a pipeline file', () => {
     assert.deepEqual(
       problemsOf(() => parsePipeline(yaml('{ mechanism: oauthbearer, username: u, password: p }'), 'p.yaml')),
       [
-        'p.yaml:7:13: mechanism oauthbearer needs an "oauth" block at clusters.backup.security.sasl.oauth (add oauth: { token_endpoint_url, client_id, client_secret })',
-        'p.yaml:7:49: "username" is not used with mechanism oauthbearer at clusters.backup.security.sasl.username (the client id and secret go in oauth)',
-        'p.yaml:7:62: "password" is not used with mechanism oauthbearer at clusters.backup.security.sasl.password (the client id and secret go in oauth)',
+        'p.yaml:7:13: clusters.backup.security.sasl.oauth: mechanism oauthbearer needs an "oauth" block\n  hint: add oauth: { token_endpoint_url, client_id, client_secret }',
+        'p.yaml:7:49: clusters.backup.security.sasl.username: "username" is not used with mechanism oauthbearer\n  hint: the client id and secret go in oauth',
+        'p.yaml:7:62: clusters.backup.security.sasl.password: "password" is not used with mechanism oauthbearer\n  hint: the client id and secret go in oauth',
       ],
     );
     const scram = problemsOf(() =>

@@ -57,7 +57,7 @@ function problems(files: Record<string, string>): string[] {
   try {
     parse(files);
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   assert.fail('expected problems');
@@ -77,7 +77,10 @@ describe('parseConnectorConfigs', () => {
     // tasks.max is the slot count of an exactly-once flow (at least once, it has no effect).
     assert.equal(flow.tasks, 4);
     assert.equal(flow.delivery, 'at_least_once');
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), []);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [],
+    );
   });
 
   it('source, checkpoint (POST form) and heartbeat (PUT form) connectors of one pair make one flow with every part', () => {
@@ -122,7 +125,7 @@ describe('parseConnectorConfigs', () => {
         'checkpoint.json': CHECKPOINT_POST.replace('"127.0.0.1:9093"', '"127.0.0.1:9999"'),
       }),
       [
-        'checkpoint.json:8:41: differs from source.properties:8 (target.cluster.bootstrap.servers = 127.0.0.1:9093) at target.cluster.bootstrap.servers (the connectors of one flow, and of one cluster, share one value of each setting in mirrorflow)',
+        'checkpoint.json:8:41: target.cluster.bootstrap.servers: differs from source.properties:8 (target.cluster.bootstrap.servers = 127.0.0.1:9093)\n  hint: the connectors of one flow, and of one cluster, share one value of each setting in mirrorflow',
       ],
     );
     assert.deepEqual(
@@ -133,23 +136,65 @@ describe('parseConnectorConfigs', () => {
         ),
       }),
       [
-        "source.properties:10:19: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has at value.converter (mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter)",
+        "source.properties:10:19: value.converter: names Java code, which mirrorflow cannot run: com.amazonaws.services.schemaregistry.kafkaconnect.AWSKafkaAvroConverter is not a converter mirrorflow has\n  hint: mirrorflow has ByteArrayConverter (bytes, the default), StringConverter, JsonConverter (schemas.enable true or false) and Confluent's AvroConverter, JsonSchemaConverter and ProtobufConverter",
       ],
     );
     assert.deepEqual(problems({ 'bad.json': '{"name": "x", "config": {"connector.class": "MirrorSinkConnector"}}' }), [
-      "bad.json:1:45: MirrorSinkConnector is not one of MM2's connectors: mirrorflow runs MirrorSourceConnector, MirrorCheckpointConnector and MirrorHeartbeatConnector at connector.class",
+      "bad.json:1:45: connector.class: MirrorSinkConnector is not one of MM2's connectors: mirrorflow runs MirrorSourceConnector, MirrorCheckpointConnector and MirrorHeartbeatConnector",
     ]);
     assert.deepEqual(problems({ 'no-alias.properties': 'connector.class = MirrorSourceConnector\ntopics = .*' }), [
-      'no-alias.properties: missing required key source.cluster.alias (name the source cluster, e.g. source.cluster.alias = primary)',
+      'no-alias.properties: source.cluster.alias: missing required key\n  hint: name the source cluster, e.g. source.cluster.alias = primary',
     ]);
     assert.deepEqual(problems({ 'array.json': '{"connector.class": "MirrorSourceConnector", "topics": ["a"]}' }), [
-      'array.json:1:56: must be a string at topics (Connect configs hold text values, e.g. "tasks.max": "1")',
+      'array.json:1:56: topics: must be a string\n  hint: Connect configs hold text values, e.g. "tasks.max": "1"',
     ]);
     const checkpointAlone = problems({ 'checkpoint.json': CHECKPOINT_POST });
     assert.equal(checkpointAlone.length, 1);
     assert.match(
       checkpointAlone[0]!,
-      /^checkpoint\.json:4:24: a MirrorCheckpointConnector without the MirrorSourceConnector of upstream->downstream is not supported yet/,
+      /^checkpoint\.json:4:24: connector\.class: a MirrorCheckpointConnector without the MirrorSourceConnector of upstream->downstream is not supported yet/,
     );
+  });
+
+  it('refuses a source and a checkpoint connector that disagree on a key both read, one by leaving it at the default', () => {
+    const identity = CHECKPOINT_POST.replace(
+      '"groups"',
+      '"replication.policy.class": "org.apache.kafka.connect.mirror.IdentityReplicationPolicy",\n    "groups"',
+    );
+    assert.deepEqual(problems({ 'source.properties': SOURCE, 'checkpoint.json': identity }), [
+      "checkpoint.json:9:33: replication.policy.class: is org.apache.kafka.connect.mirror.IdentityReplicationPolicy here, but source.properties:2 (the MirrorSourceConnector of the same flow) leaves it at MM2's default, org.apache.kafka.connect.mirror.DefaultReplicationPolicy: the remote topics and the checkpoints would name topics differently\n  hint: the connectors of one flow agree on it: write replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy in source.properties too, or remove it here",
+    ]);
+    const policy = 'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy';
+    assert.equal(parse({ 'source.properties': `${SOURCE}\n${policy}`, 'checkpoint.json': identity }).config.flows[0]!.replication_policy.type, 'identity');
+    // MM2's default written out is the default.
+    const written = `${SOURCE}\nreplication.policy.class = org.apache.kafka.connect.mirror.DefaultReplicationPolicy`;
+    assert.doesNotThrow(() => parse({ 'source.properties': written, 'checkpoint.json': CHECKPOINT_POST }));
+    // The checkpoint connector's topics would narrow what the flow copies; the source connector's own topics (SOURCE) do not.
+    const narrower = CHECKPOINT_POST.replace('"groups"', '"topics": "orders.eu.*",\n    "groups"');
+    assert.match(
+      problems({ 'source.properties': SOURCE.replace('topics = orders.*\n', ''), 'checkpoint.json': narrower })[0]!,
+      /^checkpoint\.json:9:15: topics: is orders\.eu\.\* here, but source\.properties:2 .* leaves it at MM2's default, \.\*: the flow would copy the topics the checkpoint connector names/,
+    );
+  });
+
+  it('hints in the syntax of the file: JSON for a JSON config, at the line that names the cluster', () => {
+    const json = [
+      '{',
+      '  "connector.class": "MirrorSourceConnector",',
+      '  "source.cluster.alias": "primary",',
+      '  "target.cluster.alias": "backup",',
+      '  "source.cluster.bootstrap.servers": "${env:PRIMARY}",',
+      '  "topics": "${BROKERS}"',
+      '}',
+    ].join('\n');
+    assert.deepEqual(problems({ 'source.json': json }), [
+      'source.json:4:3: target.cluster.alias: cluster "backup" has no bootstrap servers\n  hint: add "target.cluster.bootstrap.servers": "host:9092"',
+      'source.json:5:39: source.cluster.bootstrap.servers: ${env:PRIMARY} uses config provider "env", which is not declared\n  hint: declare it: "config.providers": "env" and "config.providers.env.class": "org.apache.kafka.common.config.provider.EnvVarConfigProvider"',
+      'source.json:6:13: topics: ${BROKERS} is not a config provider reference\n  hint: a connector config reads environment variables through a provider: "config.providers": "env" and "config.providers.env.class": "org.apache.kafka.common.config.provider.EnvVarConfigProvider", then ${env:NAME}',
+    ]);
+    const properties = ['connector.class = MirrorSourceConnector', 'source.cluster.alias = primary', 'source.cluster.bootstrap.servers = h:1'].join('\n');
+    assert.deepEqual(problems({ 'source.properties': properties }), [
+      'source.properties:1:1: connector.class: cluster "target" has no bootstrap servers\n  hint: add target.cluster.bootstrap.servers = host:9092',
+    ]);
   });
 });

@@ -41,6 +41,6 @@ export function readConnectorConfigs(files: readonly ConnectorConfigText[], opti
 }
 
 export function parseConnectorConfigs(files: readonly ConnectorConfigText[], options: ParseMm2Options = {}): ParsedPipeline {
-  const { file, issues, warnings } = readConnectorConfigs(files, options, 'resolve');
+  const { file, issues, warnings } = readConnectorConfigs(files, options, options.resolve === false ? 'keep' : 'resolve');
   return mm2FileToPipeline(file, files[0]!.file, issues, warnings, options);
 }

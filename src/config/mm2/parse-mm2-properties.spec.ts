@@ -18,7 +18,7 @@ function problems(lines: readonly string[], options: { env?: Record<string, stri
   try {
     parse(lines, options);
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   assert.fail('expected problems');
@@ -31,6 +31,32 @@ function flow(parsed: ParsedPipeline, name: string): FlowConfig {
 }
 
 describe('parseMm2Properties: flows and defaults', () => {
+  it('warns about a flow MM2 leaves off (no enabled line), at the lines that have no effect, and says how to turn it on', () => {
+    // Kafka's own driver example, without its enabled line.
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.topics = .*',
+      'primary->backup.groups = billing.*',
+      'primary->backup.emit.heartbeats.interval.seconds = 5',
+    ]);
+    assert.deepEqual(
+      parsed.config.flows.map((f) => [f.name, f.enabled]),
+      [
+        ['primary->backup', false],
+        ['backup->primary', false],
+      ],
+    );
+    assert.deepEqual(
+      parsed.warnings.map((w) => formatConfigIssue(w, 'warning')),
+      [
+        "mm2.properties:4:1: warning: primary->backup.topics: primary->backup is not enabled (MM2's default); lines 4, 5 have no effect\n  hint: to replicate, add primary->backup.enabled = true",
+      ],
+    );
+    // Said false on purpose, or on: nothing to say.
+    assert.deepEqual(parse([...BASE, 'primary->backup.enabled = false', 'primary->backup.topics = .*']).warnings, []);
+    assert.deepEqual(parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.topics = .*']).warnings, []);
+  });
+
   it("reads the KIP-382 example with MM2's defaults, and a heartbeats-only flow for the other direction", () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary->backup.topics = .*']);
     assert.equal(parsed.config.name, 'mm2');
@@ -177,7 +203,7 @@ describe('parseMm2Properties: flows and defaults', () => {
 
   it('says "No source->target replication flows." as MM2 does when nothing would run', () => {
     assert.deepEqual(problems([...BASE, 'emit.heartbeats.enabled = false']), [
-      'mm2.properties:1:1: No source->target replication flows. at clusters (enable one, e.g. primary->backup.enabled = true (MM2 also runs heartbeats-only flows unless emit.heartbeats.enabled = false))',
+      'mm2.properties:1:1: clusters: No source->target replication flows.\n  hint: enable one, e.g. primary->backup.enabled = true (MM2 also runs heartbeats-only flows unless emit.heartbeats.enabled = false)',
     ]);
   });
 
@@ -268,11 +294,11 @@ describe('parseMm2Properties: security', () => {
       'backup.ssl.keystore.key = -----BEGIN PRIVATE KEY----- MIID -----END PRIVATE KEY-----',
     ]);
     assert.ok(
-      lines.some((l) => /is read only with backup\.ssl\.truststore\.type = PEM at backup\.ssl\.truststore\.certificates/.test(l)),
+      lines.some((l) => /backup\.ssl\.truststore\.certificates: is read only with backup\.ssl\.truststore\.type = PEM/.test(l)),
       lines.join('\n'),
     );
     assert.ok(
-      lines.some((l) => /needs backup\.ssl\.keystore\.certificate\.chain too at backup\.ssl\.keystore\.key/.test(l)),
+      lines.some((l) => /backup\.ssl\.keystore\.key: needs backup\.ssl\.keystore\.certificate\.chain too/.test(l)),
       lines.join('\n'),
     );
   });
@@ -316,11 +342,11 @@ describe('parseMm2Properties: security', () => {
       'backup.ssl.keystore.location = /x/k.jks',
     ]);
     assert.ok(
-      lines.some((l) => /^mm2\.properties:7:34: backup\.ssl\.truststore\.location is a truststore of type JCEKS, which cannot be read here/.test(l)),
+      lines.some((l) => /^mm2\.properties:7:34: backup\.ssl\.truststore\.location: is a truststore of type JCEKS, which cannot be read here/.test(l)),
       lines.join('\n'),
     );
     assert.ok(
-      lines.some((l) => /^mm2\.properties:9:32: needs backup\.ssl\.keystore\.password too at backup\.ssl\.keystore\.location/.test(l)),
+      lines.some((l) => /^mm2\.properties:9:32: backup\.ssl\.keystore\.location: needs backup\.ssl\.keystore\.password too/.test(l)),
       lines.join('\n'),
     );
   });
@@ -339,12 +365,12 @@ describe('parseMm2Properties: security', () => {
     assert.ok(lines.some((l) => /backup uses SASL but sets no sasl\.mechanism, and Kafka's default, GSSAPI \(Kerberos\), is not supported yet/.test(l)));
     assert.ok(
       lines.some((l) =>
-        /names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256 at primary\.sasl\.jaas\.config/.test(
+        /primary\.sasl\.jaas\.config: names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256/.test(
           l,
         ),
       ),
     );
-    assert.ok(lines.some((l) => /must be https, or empty to turn host name verification off at backup\.ssl\.endpoint\.identification\.algorithm/.test(l)));
+    assert.ok(lines.some((l) => /backup\.ssl\.endpoint\.identification\.algorithm: must be https, or empty to turn host name verification off/.test(l)));
     assert.ok(lines.every((l) => !l.includes('hunter2')));
   });
 
@@ -394,12 +420,12 @@ describe('parseMm2Properties: security', () => {
       { cwd: dir },
     );
     assert.deepEqual(lines, [
-      `mm2.properties:7:1: provider "vault" is not listed in config.providers at config.providers.vault.class (add it: config.providers = file, env, vault)`,
-      `mm2.properties:9:26: \${file:missing.properties:topics}: cannot read properties file ${join(dir, 'missing.properties')}: no such file at primary->backup.topics`,
-      `mm2.properties:10:10: \${file:secret.properties:nope}: key "nope" is not in properties file ${join(dir, 'secret.properties')} at groups`,
-      'mm2.properties:11:20: ${env:NOT_SET}: environment variable NOT_SET is not set at backup.client.id',
-      'mm2.properties:12:21: ${dir:/tmp:x} uses config provider "dir", which is not declared at primary.client.id (declared providers: file, env)',
-      'mm2.properties:13:13: ${BROKERS} is not a config provider reference at tasks.max (an mm2.properties file reads environment variables through a provider: config.providers = env, config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider, then ${env:NAME})',
+      `mm2.properties:7:1: config.providers.vault.class: provider "vault" is not listed in config.providers\n  hint: add it: config.providers = file, env, vault`,
+      `mm2.properties:9:26: primary->backup.topics: \${file:missing.properties:topics}: cannot read properties file ${join(dir, 'missing.properties')}: no such file`,
+      `mm2.properties:10:10: groups: \${file:secret.properties:nope}: key "nope" is not in properties file ${join(dir, 'secret.properties')}`,
+      'mm2.properties:11:20: backup.client.id: ${env:NOT_SET}: environment variable NOT_SET is not set',
+      'mm2.properties:12:21: primary.client.id: ${dir:/tmp:x} uses config provider "dir", which is not declared\n  hint: declare it: config.providers = file, env, dir and config.providers.dir.class = org.apache.kafka.common.config.provider.DirectoryConfigProvider',
+      'mm2.properties:13:13: tasks.max: ${BROKERS} is not a config provider reference\n  hint: an mm2.properties file reads environment variables through a provider: config.providers = env and config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider, then ${env:NAME}',
     ]);
   });
 });
@@ -432,10 +458,10 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
-      "mm2.properties:6:28: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in at replication.policy.class (use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept))",
-      'mm2.properties:7:22: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead at topic.filter.class (mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out)',
-      'mm2.properties:10:33: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost at primary->backup.producer.acks (mirrorflow does what all or -1 does; set that or leave the key out)',
-      `mm2.properties:11:14: Missing required configuration "transforms.route.type" which has no default value. at transforms (name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter)`,
+      "mm2.properties:6:28: replication.policy.class: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in\n  hint: use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept)",
+      'mm2.properties:7:22: topic.filter.class: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead\n  hint: mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out',
+      'mm2.properties:10:33: primary->backup.producer.acks: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost\n  hint: mirrorflow does what all or -1 does; set that or leave the key out',
+      `mm2.properties:11:14: transforms: Missing required configuration "transforms.route.type" which has no default value.\n  hint: name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter`,
     ]);
   });
 
@@ -451,20 +477,23 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'topics = a',
       'topics = b',
     ]);
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      'mm2.properties:6:1: consumer.isolation.level has no effect at the top level: MM2 drops client settings there at consumer.isolation.level (write it per cluster (<cluster>.consumer.isolation.level) or per flow (<source>-><target>.consumer.isolation.level))',
-      'mm2.properties:7:1: use.defaults.from has no effect at the top level: MM2 drops it there at use.defaults.from (write it per flow, as <source>-><target>.use.defaults.from)',
-      'mm2.properties:8:1: offset.flush.interval.ms has no effect at the top level: MM2 reads it only per target cluster at offset.flush.interval.ms (write it as <cluster>.offset.flush.interval.ms)',
-      "mm2.properties:9:1: has no effect in mirrorflow: a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings at primary.consumer.max.poll.records",
-      'mm2.properties:11:1: is set twice; the later value wins (line 11, not 10), as in MM2 at topics',
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        'mm2.properties:6:1: consumer.isolation.level: has no effect at the top level: MM2 drops client settings there\n  hint: write it per cluster (<cluster>.consumer.isolation.level) or per flow (<source>-><target>.consumer.isolation.level)',
+        'mm2.properties:7:1: use.defaults.from: has no effect at the top level: MM2 drops it there\n  hint: write it per flow, as <source>-><target>.use.defaults.from',
+        'mm2.properties:8:1: offset.flush.interval.ms: has no effect at the top level: MM2 reads it only per target cluster\n  hint: write it as <cluster>.offset.flush.interval.ms',
+        "mm2.properties:9:1: primary.consumer.max.poll.records: has no effect in mirrorflow: a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings",
+        'mm2.properties:11:1: topics: is set twice; the later value wins (line 11, not 10), as in MM2',
+      ],
+    );
     assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_committed');
     assert.deepEqual(flow(parsed, 'primary->backup').topics, ['b']);
   });
 
   it('reports unknown keys, wrong values and unknown clusters with line, column and a did-you-mean', () => {
     const lines = problems(['clusters = primary, backup, primary']);
-    assert.deepEqual(lines, ['mm2.properties:1:12: cluster "primary" is listed twice in clusters at clusters (list each alias once)']);
+    assert.deepEqual(lines, ['mm2.properties:1:12: clusters: cluster "primary" is listed twice in clusters\n  hint: list each alias once']);
     assert.deepEqual(
       problems([
         ...BASE,
@@ -479,15 +508,15 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
         'backup.producer.compression.type = brotli',
       ]),
       [
-        'mm2.properties:4:27: must be true or false at primary->backup.enabled',
-        'mm2.properties:5:1: unknown MM2 setting "topcs" at primary->backup.topcs (did you mean "primary->backup.topics"?)',
-        'mm2.properties:6:1: names cluster "bakup", which is not in clusters at primary->bakup.enabled (did you mean "backup"?)',
-        'mm2.properties:7:1: has no effect: settings under a cluster prefix configure its connections, not flows at primary.topics (write it per flow, as primary-><target>.topics or <source>->primary.topics, or at the top level for every flow)',
-        'mm2.properties:8:37: must be a whole number at emit.checkpoints.interval.seconds',
-        'mm2.properties:9:22: is out of range for a Java int (-2147483648 to 2147483647) at replication.factor',
-        'mm2.properties:10:26: invalid regular expression "[bad": unclosed character class (at index 0) at primary->backup.topics[0]',
-        'mm2.properties:11:1: unknown consumer setting "isolation.levl" at primary.consumer.isolation.levl (did you mean "primary.consumer.isolation.level"?)',
-        'mm2.properties:12:36: must be one of: none, gzip, snappy, lz4, zstd at backup.producer.compression.type',
+        'mm2.properties:4:27: primary->backup.enabled: must be true or false',
+        'mm2.properties:5:1: primary->backup.topcs: unknown MM2 setting\n  hint: did you mean "primary->backup.topics"?',
+        'mm2.properties:6:1: primary->bakup.enabled: names cluster "bakup", which is not in clusters\n  hint: did you mean "backup"?',
+        'mm2.properties:7:1: primary.topics: has no effect: settings under a cluster prefix configure its connections, not flows\n  hint: write it per flow, as primary-><target>.topics or <source>->primary.topics, or at the top level for every flow',
+        'mm2.properties:8:37: emit.checkpoints.interval.seconds: must be a whole number',
+        'mm2.properties:9:22: replication.factor: is out of range for a Java int (-2147483648 to 2147483647)',
+        'mm2.properties:10:26: primary->backup.topics[0]: invalid regular expression "[bad": unclosed character class (at index 0)',
+        'mm2.properties:11:1: primary.consumer.isolation.levl: unknown consumer setting\n  hint: did you mean "primary.consumer.isolation.level"?',
+        'mm2.properties:12:36: backup.producer.compression.type: must be one of: none, gzip, snappy, lz4, zstd',
       ],
     );
   });
@@ -502,10 +531,10 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
     ]);
     assert.deepEqual(flow(parsed, 'primary->backup').errors, { tolerance: 'all', deadletterqueue: { topic_name: 'primary-dlq', replication_factor: 3 } });
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'sync.topic.acls.enabled = false', 'primary->backup.errors.tolerance = all']), [
-      'mm2.properties:6:36: "all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace at primary->backup.errors.tolerance (set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record)',
+      'mm2.properties:6:36: primary->backup.errors.tolerance: "all" needs a dead-letter topic: records that fail would otherwise be skipped without a trace\n  hint: set errors.deadletterqueue.topic_name (MM2: errors.deadletterqueue.topic.name), or tolerance: none to stop at the first failing record',
     ]);
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'errors.tolerance = skip']), [
-      'mm2.properties:5:20: must be one of: none, all at errors.tolerance',
+      'mm2.properties:5:20: errors.tolerance: must be one of: none, all',
     ]);
   });
 
@@ -516,15 +545,15 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
         2,
       ),
       [
-        'mm2.properties:5:52: must be at least 1 at primary->backup.emit.heartbeats.interval.seconds',
-        'mm2.properties:6:29: must be host:port, e.g. 127.0.0.1:9092 at primary.bootstrap.servers[0]',
+        'mm2.properties:5:52: primary->backup.emit.heartbeats.interval.seconds: must be at least 1',
+        'mm2.properties:6:29: primary.bootstrap.servers[0]: must be host:port, e.g. 127.0.0.1:9092',
       ],
     );
   });
 
   it('refuses a cluster without bootstrap servers and a flow of the identity policy both ways', () => {
     assert.deepEqual(problems(['clusters = a, b', 'a.bootstrap.servers = h:1', 'a->b.enabled = true']), [
-      'mm2.properties:1:1: cluster "b" has no bootstrap servers at clusters (add b.bootstrap.servers = host:9092)',
+      'mm2.properties:1:1: clusters: cluster "b" has no bootstrap servers\n  hint: add b.bootstrap.servers = host:9092',
     ]);
     const loop = problems([
       ...BASE,
@@ -535,7 +564,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
     assert.equal(loop.length, 1);
     assert.match(
       loop[0]!,
-      /^mm2\.properties:4:1: flows primary->backup, backup->primary would copy topic "x" around without end at primary->backup \(the identity policy keeps topic names/,
+      /^mm2\.properties:4:1: primary->backup: flows primary->backup, backup->primary would copy topic "x" around without end\n {2}hint: the identity policy keeps topic names/,
     );
   });
 });
@@ -556,8 +585,8 @@ describe('parseMm2Properties: --set', () => {
     assert.deepEqual(
       problems([...BASE, 'primary->backup.enabled = true'], { set: ['primary->backup.emit.checkpoints.interval.seconds=x', 'flows.0.batchng.max_records=5'] }),
       [
-        'mm2.properties: must be a whole number at primary->backup.emit.checkpoints.interval.seconds (set by --set primary->backup.emit.checkpoints.interval.seconds)',
-        'mm2.properties: --set flows.0.batchng.max_records: there is no "batchng" here at flows[0].batchng (did you mean "batching"?)',
+        'mm2.properties: primary->backup.emit.checkpoints.interval.seconds: must be a whole number\n  hint: set by --set primary->backup.emit.checkpoints.interval.seconds',
+        'mm2.properties: flows[0].batchng: --set flows.0.batchng.max_records: there is no "batchng" here\n  hint: did you mean "batching"?',
       ],
     );
   });
@@ -575,7 +604,7 @@ describe('parseMm2Properties: secrets', () => {
       ],
       { env: { TOPICS: '[hidden-secret' } },
     );
-    assert.deepEqual(lines, ['mm2.properties:7:26: invalid regular expression: unclosed character class (at index 0) at primary->backup.topics[1]']);
+    assert.deepEqual(lines, ['mm2.properties:7:26: primary->backup.topics[1]: invalid regular expression: unclosed character class (at index 0)']);
   });
 });
 
@@ -610,9 +639,12 @@ describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker
     assert.equal(f.offset_syncs.enabled, false);
     assert.equal(f.topic_sync.sync_configs, false);
     assert.equal(f.topic_sync.acls.enabled, false);
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      "mm2.properties:6:1: org.apache.kafka.mirror.LegacyReplicationPolicy is KIP-382's name for what Kafka ships as org.apache.kafka.connect.mirror.IdentityReplicationPolicy: topics keep their names (identity policy) at replication.policy.class (write org.apache.kafka.connect.mirror.IdentityReplicationPolicy, which MM2 itself can load)",
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        "mm2.properties:6:1: replication.policy.class: org.apache.kafka.mirror.LegacyReplicationPolicy is KIP-382's name for what Kafka ships as org.apache.kafka.connect.mirror.IdentityReplicationPolicy: topics keep their names (identity policy)\n  hint: write org.apache.kafka.connect.mirror.IdentityReplicationPolicy, which MM2 itself can load",
+      ],
+    );
   });
 
   it('refreshes topics and groups by default, and keeps offset syncs when the file asks for them', () => {
@@ -626,9 +658,12 @@ describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker
   it('takes max.in.flight.requests.per.connection above 5 as 5, as an idempotent producer keeps at most 5, with a warning naming the key and line', () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.producer.max.in.flight.requests.per.connection = 10']);
     assert.equal(flow(parsed, 'primary->backup').producer.max_in_flight, 5);
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      "mm2.properties:5:1: primary->backup keeps 5 writes in flight, not 10: an idempotent producer keeps at most 5 (the broker deduplicates a producer's last 5 batches per partition) at backup.producer.max.in.flight.requests.per.connection (write 5 or less)",
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        "mm2.properties:5:1: backup.producer.max.in.flight.requests.per.connection: primary->backup keeps 5 writes in flight, not 10: an idempotent producer keeps at most 5 (the broker deduplicates a producer's last 5 batches per partition)\n  hint: write 5 or less",
+      ],
+    );
     // Not idempotent: one write in flight anyway, nothing to warn about.
     const plain = parse([
       ...BASE,
@@ -636,12 +671,15 @@ describe('parseMm2Properties: legacy mode (KIP-382, "emulate legacy mirror-maker
       'backup.producer.enable.idempotence = false',
       'backup.producer.max.in.flight.requests.per.connection = 10',
     ]);
-    assert.deepEqual(plain.warnings.map(formatConfigIssue), []);
+    assert.deepEqual(
+      plain.warnings.map((issue) => formatConfigIssue(issue)),
+      [],
+    );
   });
 
   it('names the key and line of a refresh flag that is not a boolean', () => {
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'refresh.topics.enabled = sometimes']), [
-      'mm2.properties:5:26: must be true or false at refresh.topics.enabled',
+      'mm2.properties:5:26: refresh.topics.enabled: must be true or false',
     ]);
   });
 });
@@ -659,9 +697,12 @@ describe('parseMm2Properties: exactly-once source support', () => {
   it('at the top level it has no effect, as in MM2 (whose workers take only storage and converter keys from there): said so', () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'exactly.once.source.support = enabled']);
     assert.equal(flowOf(parsed).delivery, 'at_least_once');
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      'mm2.properties:5:1: exactly.once.source.support has no effect at the top level: MM2 reads it only per target cluster at exactly.once.source.support (write it as <cluster>.exactly.once.source.support)',
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        'mm2.properties:5:1: exactly.once.source.support: has no effect at the top level: MM2 reads it only per target cluster\n  hint: write it as <cluster>.exactly.once.source.support',
+      ],
+    );
   });
 
   it("MM2's defaults: at least once, one task", () => {
@@ -674,8 +715,8 @@ describe('parseMm2Properties: exactly-once source support', () => {
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.exactly.once.source.support = preparing']);
     assert.equal(flowOf(parsed).delivery, 'at_least_once');
     assert.match(
-      parsed.warnings.map(formatConfigIssue).join('\n'),
-      /mm2\.properties:5:1: primary->backup replicates at least once: preparing .* at backup\.exactly\.once\.source\.support/,
+      parsed.warnings.map((issue) => formatConfigIssue(issue)).join('\n'),
+      /mm2\.properties:5:1: backup\.exactly\.once\.source\.support: primary->backup replicates at least once: preparing .*/,
     );
   });
 
@@ -683,9 +724,12 @@ describe('parseMm2Properties: exactly-once source support', () => {
     assert.equal(flow(parse([...BASE, 'primary->backup.enabled = true']), 'primary->backup').consumer.isolation_level, 'read_committed');
     const parsed = parse([...BASE, 'primary->backup.enabled = true', 'primary.consumer.isolation.level = read_uncommitted']);
     assert.equal(flow(parsed, 'primary->backup').consumer.isolation_level, 'read_uncommitted');
-    assert.deepEqual(parsed.warnings.map(formatConfigIssue), [
-      "mm2.properties:5:1: primary->backup copies the records of aborted source transactions: on backup they are committed records, which read_committed consumers read at primary.consumer.isolation.level (remove it to read read_committed (mirrorflow's default); read_uncommitted is MM2's default behaviour)",
-    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        "mm2.properties:5:1: primary.consumer.isolation.level: primary->backup copies the records of aborted source transactions: on backup they are committed records, which read_committed consumers read\n  hint: remove it to read read_committed (mirrorflow's default); read_uncommitted is MM2's default behaviour",
+      ],
+    );
   });
 
   it('a file that contradicts exactly-once is refused, naming the key and its line', () => {
@@ -698,8 +742,8 @@ describe('parseMm2Properties: exactly-once source support', () => {
         'primary->backup.producer.enable.idempotence = false',
       ]),
       [
-        'mm2.properties:6:44: delivery exactly_once reads the source read_committed: records of aborted source transactions must not be copied at primary->backup.consumer.isolation.level (remove consumer.isolation_level: read_uncommitted (MM2: consumer.isolation.level), or use delivery: at_least_once)',
-        'mm2.properties:7:47: delivery exactly_once writes with transactional producers, which are idempotent at primary->backup.producer.enable.idempotence (remove producer.idempotent: false, or use delivery: at_least_once (MM2: producer.enable.idempotence=false contradicts exactly.once.source.support=enabled))',
+        'mm2.properties:6:44: primary->backup.consumer.isolation.level: delivery exactly_once reads the source read_committed: records of aborted source transactions must not be copied\n  hint: remove consumer.isolation_level: read_uncommitted (MM2: consumer.isolation.level), or use delivery: at_least_once',
+        'mm2.properties:7:47: primary->backup.producer.enable.idempotence: delivery exactly_once writes with transactional producers, which are idempotent\n  hint: remove producer.idempotent: false, or use delivery: at_least_once (MM2: producer.enable.idempotence=false contradicts exactly.once.source.support=enabled)',
       ],
     );
     assert.match(

@@ -11,11 +11,14 @@ import { IssueList } from '../issue-list';
 import type { Mm2Document } from './mm2-document';
 import { mm2ToPipeline } from './mm2-to-pipeline';
 import type { PipelineConfig } from '../pipeline-config';
-import { addProblem, readMm2File, shownKey, type Mm2File, type Mm2FileOptions } from './read-mm2-file';
-import { validatePipelineData, type DocumentOrigin, type TransformStepValidator } from '../validate-pipeline-data';
+import { addProblem, isOpaqueValue, readMm2File, shownKey, type Mm2File, type Mm2FileOptions } from './read-mm2-file';
+import { ValuesNotResolved, validatePipelineData, type ConfigCheck, type DocumentOrigin, type TransformStepValidator } from '../validate-pipeline-data';
 
 export interface ParseMm2Options extends Mm2FileOptions {
   readonly validateTransforms?: TransformStepValidator;
+  readonly checkConfig?: ConfigCheck;
+  /** false: references checked against their providers, not read (see `ParsePipelineOptions.resolve`). */
+  readonly resolve?: boolean;
   /** The pipeline's name; by default the first file's name (a connector changed over the REST API keeps the running one). */
   readonly name?: string;
 }
@@ -28,24 +31,34 @@ export interface ParsedPipeline {
 
 export function parseMm2Properties(text: string, fileName: string, options: ParseMm2Options = {}): ParsedPipeline {
   const issues = new IssueList(fileName);
-  const file = readMm2File(text, issues, options, 'resolve');
+  const file = readMm2File(text, issues, options, options.resolve === false ? 'keep' : 'resolve');
   if (file.properties.length === 0) throw issues.error();
   return mm2FileToPipeline(file, fileName, issues, new IssueList(fileName), options);
 }
 
 /** The mapping and validation of properties already read; `issues` and `warnings` may hold some already. */
 export function mm2FileToPipeline(file: Mm2File, fileName: string, issues: IssueList, warnings: IssueList, options: ParseMm2Options): ParsedPipeline {
-  const mapping = mm2ToPipeline({ ...file, isOpaque: () => false });
+  // Not resolved: a value holding a reference is not known, so nothing is said about it (as of one whose reference failed).
+  const unresolved = options.resolve === false;
+  const failedKeys = unresolved ? new Set([...file.failedKeys, ...file.properties.filter((p) => isOpaqueValue(p.value)).map((p) => p.key)]) : file.failedKeys;
+  const mapping = mm2ToPipeline({ ...file, failedKeys, isOpaque: unresolved ? isOpaqueValue : () => false });
   for (const problem of mapping.problems) addProblem(issues, problem);
   for (const warning of mapping.warnings) addProblem(warnings, warning);
   // Without clusters or flows there is nothing more to check that would not repeat the problem.
   if (issues.size > 0 && mapping.document.data['flows'] === undefined) throw issues.error();
 
   const data = options.name === undefined ? mapping.document.data : { ...mapping.document.data, name: options.name };
-  const config = validatePipelineData(data, fileName, file.cwd, issues, mm2Origin(mapping.document, file.failedKeys), {
-    set: file.pipelineSets,
-    ...(options.validateTransforms === undefined ? {} : { validateTransforms: options.validateTransforms }),
-  });
+  let config: PipelineConfig;
+  try {
+    config = validatePipelineData(data, fileName, file.cwd, issues, mm2Origin(mapping.document, failedKeys), {
+      set: file.pipelineSets,
+      ...(options.validateTransforms === undefined ? {} : { validateTransforms: options.validateTransforms }),
+      ...(options.checkConfig === undefined ? {} : { checkConfig: options.checkConfig }),
+    });
+  } catch (error) {
+    if (error instanceof ValuesNotResolved) throw new ValuesNotResolved(warnings.sorted());
+    throw error;
+  }
   return { config, warnings: warnings.sorted() };
 }
 

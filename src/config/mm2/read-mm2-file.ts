@@ -8,9 +8,11 @@ import type { ConfigIssue } from '../../core/errors';
 import type { IssueList } from '../issue-list';
 import { readPropertyEntries, type PropertyEntry } from './java-properties';
 import type { Mm2Problem, Mm2Property } from './mm2-document';
+import { fileKind } from './written-as';
 import {
   checkReference,
   createMm2Resolver,
+  declareProviderHint,
   declareProviders,
   findBareVariables,
   findMm2References,
@@ -27,6 +29,8 @@ export interface Mm2FileOptions {
   readonly set?: readonly string[];
   /** Where relative paths start, as for MM2's JVM; default the working directory. */
   readonly cwd?: string;
+  /** convert: the folder the YAML goes to, which relative paths of kept references are written relative to. */
+  readonly pipelineDir?: string;
 }
 
 export interface Mm2File {
@@ -105,7 +109,7 @@ export function readMm2Properties(fileProperties: readonly Mm2Property[], issues
         ...at(bare.offset),
         path: shown,
         message: `${bare.text} is not a config provider reference`,
-        hint: 'an mm2.properties file reads environment variables through a provider: config.providers = env, config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider, then ${env:NAME}',
+        hint: `${fileKind(prop.entry)} reads environment variables through a provider: ${declareProviderHint('env', [], prop.entry).replace(/^declare it: /, '')}, then \${env:NAME}`,
       });
     }
     const references = findMm2References(prop.value);
@@ -116,7 +120,7 @@ export function readMm2Properties(fileProperties: readonly Mm2Property[], issues
     for (const reference of references) {
       value += prop.value.slice(last, reference.offset);
       last = reference.offset + reference.text.length;
-      const outcome = mode === 'resolve' ? resolve(reference) : (checkReference(reference, context) ?? { value: '' });
+      const outcome = mode === 'resolve' ? resolve(reference, prop.entry) : (checkReference(reference, context, prop.entry) ?? { value: '' });
       if ('message' in outcome) {
         failedKeys.add(prop.key);
         issues.add({ ...at(reference.offset), path: shown, message: outcome.message, ...(outcome.hint === undefined ? {} : { hint: outcome.hint }) });
@@ -126,7 +130,7 @@ export function readMm2Properties(fileProperties: readonly Mm2Property[], issues
         value += outcome.value;
       } else {
         const placeholder = `${PLACEHOLDER_START}${placeholders.size}${PLACEHOLDER_END}`;
-        placeholders.set(placeholder, toPipelineReference(reference, context));
+        placeholders.set(placeholder, toPipelineReference(reference, context, options.pipelineDir));
         value += placeholder;
       }
     }

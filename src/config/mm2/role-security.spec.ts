@@ -8,7 +8,7 @@ function problemsOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    if (error instanceof ConfigError) return error.issues.map((issue) => formatConfigIssue(issue));
     throw error;
   }
   return assert.fail('expected problems');
@@ -72,7 +72,7 @@ describe('security per client role', () => {
       ),
     );
     assert.ok(
-      problems.some((p) => p.includes('"sasl" is set but the protocol is not SASL at clusters.backup.security.roles.admin.sasl')),
+      problems.some((p) => p.includes('clusters.backup.security.roles.admin.sasl: "sasl" is set but the protocol is not SASL')),
       problems.join('\n'),
     );
     assert.ok(
@@ -115,7 +115,7 @@ describe('security per client role', () => {
     );
     const text = problems.join('\n');
     assert.match(text, /a different security\.protocol for one client role is not supported/);
-    assert.match(text, /connection settings per flow are not supported yet .*set it on the cluster, as backup\.producer\.sasl\.jaas\.config/);
+    assert.match(text, /connection settings per flow are not supported yet\n {2}hint: set it on the cluster, as backup\.producer\.sasl\.jaas\.config/);
     assert.ok(!text.includes('never-shown'));
   });
 });

@@ -19,6 +19,8 @@ export interface WriteYamlOptions {
   readonly sourceFile: string;
   /** Text of string values as they should appear (references restored). */
   readonly restore: (text: string) => string;
+  /** More lines for the header comment. */
+  readonly notes?: readonly string[];
 }
 
 interface Leaf {
@@ -74,6 +76,7 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
     ' Each value names the MM2 key it came from; "MM2 default" marks a default of MM2 that differs',
     " from mirrorflow's own, kept so that this pipeline behaves as the properties file did.",
     ' Defaults that MM2 and mirrorflow share are left out. Check it with: mirrorflow validate FILE',
+    ...(options.notes ?? []),
   ].join('\n');
   for (const [path, comment] of comments) {
     const node = doc.getIn(path, true) as Node | undefined;

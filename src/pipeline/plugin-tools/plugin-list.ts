@@ -1,5 +1,5 @@
 /**
- * `mirrorflow plugins list [FILE]` and `mirrorflow plugins test PATH`: the catalogue of
+ * `mirrorflow plugins list [FILE]` and `mirrorflow plugins check PATH`: the catalogue of
  * transforms a pipeline can use, and the plugin contract run on plugin folders.
  */
 import { existsSync } from 'node:fs';

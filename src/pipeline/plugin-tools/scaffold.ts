@@ -3,10 +3,12 @@
  * `index.js` (its options schema and transform; CommonJS, loaded as it is, no build step),
  * `README.md`, `index.test.js` (the plugin contract and its behaviour, for `node --test`) and
  * `NAME.test.yaml` (a pipeline test for `mirrorflow test`). The files reach mirrorflow's plugin
- * API and contract by paths relative to this installation, so they need nothing else installed.
+ * API and contract by the package's name (`mirrorflow/plugin-api`, `mirrorflow/plugin-contract`),
+ * which mirrorflow resolves to itself when it loads the plugin, so the folder can be moved, copied
+ * or mounted into the container image as it is.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { builtInTransforms, isSnakeCase } from '../../plugins';
 import { ToolUsageError } from '../tools/tool-errors';
 
@@ -21,10 +23,6 @@ export interface Scaffold {
   readonly files: readonly string[];
 }
 
-/** Compiled plugin API and contract, seen from dist/src/pipeline/plugin-tools. */
-const API = resolve(__dirname, '..', '..', 'plugins', 'api.js');
-const CONTRACT = resolve(__dirname, '..', '..', 'plugins', 'contract.js');
-
 export function scaffoldPlugin({ name, dir }: ScaffoldOptions): Scaffold {
   if (!isSnakeCase(name)) {
     throw new ToolUsageError(
@@ -38,23 +36,17 @@ export function scaffoldPlugin({ name, dir }: ScaffoldOptions): Scaffold {
   if (existsSync(folder)) throw new ToolUsageError(`${folder} already exists; choose another name or remove the folder (nothing was written).`);
 
   const files: Record<string, string> = {
-    'index.js': indexJs(name, requirePath(folder, API)),
-    'index.test.js': testJs(name, requirePath(folder, CONTRACT)),
+    'index.js': indexJs(name),
+    'index.test.js': testJs(name),
     [`${name}.test.yaml`]: pipelineTest(name),
-    'README.md': readme(name, resolve(dir)),
+    'README.md': readme(name),
   };
   mkdirSync(folder, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text, { flag: 'wx' });
   return { folder, files: Object.keys(files).map((file) => join(folder, file)) };
 }
 
-/** A `require` path from `folder` to `file`, with forward slashes. */
-function requirePath(folder: string, file: string): string {
-  const path = relative(folder, file).split(sep).join('/');
-  return path.startsWith('.') ? path : `./${path}`;
-}
-
-function indexJs(name: string, api: string): string {
+function indexJs(name: string): string {
   return `// @ts-check
 'use strict';
 /**
@@ -62,7 +54,7 @@ function indexJs(name: string, api: string): string {
  * change the options schema and apply() to what the plugin should do, and keep README.md and the
  * tests beside it true.
  */
-const { defineTransform, z } = require(${JSON.stringify(api)});
+const { defineTransform, z } = require('mirrorflow/plugin-api');
 
 const configSchema = z.strictObject({
   header: z.string().min(1).default(${JSON.stringify(name)}).describe('Key of the header added to every record.'),
@@ -87,7 +79,7 @@ exports.default = defineTransform({
   },
 });
 
-/** What \`mirrorflow plugins test\` and index.test.js run the plugin contract on. */
+/** What \`mirrorflow plugins check\` and index.test.js run the plugin contract on. */
 exports.contract = {
   options: { value: 'example' },
   invalid: [
@@ -98,12 +90,13 @@ exports.contract = {
 `;
 }
 
-function testJs(name: string, contract: string): string {
+function testJs(name: string): string {
   return `'use strict';
-// Run with: node --test (Node's own test runner; nothing to install).
+// Run with: NODE_PATH="$(npm root -g)" node --test ${name}/ (Node's own test runner; NODE_PATH finds the
+// mirrorflow that npm link or npm install -g put there).
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
-const { checkPluginContract } = require(${JSON.stringify(contract)});
+const { checkPluginContract } = require('mirrorflow/plugin-contract');
 const plugin = require('./index.js');
 
 describe(${JSON.stringify(name)}, () => {
@@ -164,7 +157,7 @@ tests:
 `;
 }
 
-function readme(name: string, dir: string): string {
+function readme(name: string): string {
   return `# ${name}
 
 Adds a header with a fixed value to every record.
@@ -185,17 +178,23 @@ Adds a header with a fixed value to every record.
           - type: ${name}
             value: eu
 
-and run the pipeline with this plugin's folder: \`mirrorflow run --plugin-dir ${dir} pipeline.yaml\`
-(\`validate\` and \`test\` take \`--plugin-dir\` too). \`mirrorflow plugins list --plugin-dir ${dir}\`
+and run the pipeline with the folder that holds \`${name}/\` (here \`PLUGINS\`):
+\`mirrorflow run --plugin-dir PLUGINS pipeline.yaml\` (\`validate\` and \`test\` take \`--plugin-dir\` too).
+\`mirrorflow plugins list --plugin-dir PLUGINS\`
 shows it with its options.
 
 ## Test it
 
-    node --test ${name}/                                   # the plugin contract and its behaviour
-    mirrorflow plugins test ${name}                        # the plugin contract, printed check by check
-    mirrorflow test --plugin-dir ${dir} ${name}/${name}.test.yaml   # records in, records out
+From the folder that holds \`${name}/\`:
 
-\`index.js\` reaches mirrorflow's plugin API by a path relative to this mirrorflow installation;
-if either moves, change the path in its \`require\`.
+    mirrorflow plugins check ${name}                        # the plugin contract, printed check by check
+    mirrorflow test --plugin-dir . ${name}/${name}.test.yaml       # records in, records out
+    NODE_PATH="$(npm root -g)" node --test ${name}/        # the plugin contract and its behaviour
+
+\`index.js\` reaches mirrorflow's plugin API as \`require('mirrorflow/plugin-api')\`: mirrorflow
+resolves that name to itself when it loads the plugin, so this folder works wherever it is
+copied or mounted (the container image too). Run outside mirrorflow, by \`node --test\`, the name
+is found as any package is: \`NODE_PATH="$(npm root -g)"\` reaches the mirrorflow that \`npm link\`
+(or \`npm install -g\`) installed.
 `;
 }
