@@ -41,6 +41,11 @@ describe('repository checks', () => {
     ]);
   });
 
+  it('resolve a link from its own folder only, as GitHub does; a path in backticks also from the root', () => {
+    using repo = fixture({ 'config/a.yaml': '', 'docs/page.md': '[up](../config/a.yaml), `config/a.yaml`, [from the root](config/a.yaml)' });
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('docs/page.md')]), [{ file: 'docs/page.md', line: 1, message: 'dead link: config/a.yaml' }]);
+  });
+
   it("report a link's anchor that is no heading of the file it leads to", () => {
     using repo = fixture({
       'docs/guide.md': ['# Guide', '', "## Copying a flow's subjects: `schemas copy`", '', '```', '## not a heading', '```', '## Notes', '## Notes'].join('\n'),

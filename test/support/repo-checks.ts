@@ -64,11 +64,15 @@ function walk(dir: string, accept: (file: string) => boolean, found: string[] = 
   return found;
 }
 
-/** Whether `target`, as written in `file`, names something that exists (from the file's folder, or from the root). */
-function resolves(root: string, file: string, target: string): boolean {
+/**
+ * Whether `target`, as written in `file`, names something that exists: from the file's folder, or,
+ * for a path in backticks (not a link), from the root. GitHub resolves a link from the file's
+ * folder only, so `[x](config/a.yaml)` in docs/ leads nowhere even though `config/a.yaml` exists.
+ */
+function resolves(root: string, file: string, target: string, isLink = false): boolean {
   const path = decodeURIComponent(target.split('#')[0]!);
   if (path === '') return true;
-  return existsSync(resolve(dirname(file), path)) || (!path.startsWith('.') && existsSync(resolve(root, path)));
+  return existsSync(resolve(dirname(file), path)) || (!isLink && !path.startsWith('.') && existsSync(resolve(root, path)));
 }
 
 function isRepoPath(span: string): boolean {
@@ -113,9 +117,8 @@ function anchorResolves(root: string, file: string, target: string, cache: Map<s
   if (hash < 0) return true;
   const path = decodeURIComponent(target.slice(0, hash));
   const anchor = decodeURIComponent(target.slice(hash + 1));
-  const candidates = path === '' ? [file] : [resolve(dirname(file), path), ...(path.startsWith('.') ? [] : [resolve(root, path)])];
-  const linked = candidates.find((c) => existsSync(c) && statSync(c).isFile());
-  if (linked === undefined || !linked.endsWith('.md')) return true;
+  const linked = path === '' ? file : resolve(dirname(file), path);
+  if (!linked.endsWith('.md') || !existsSync(linked)) return true;
   return anchorsOf(linked, cache).has(anchor);
 }
 
@@ -133,7 +136,8 @@ export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProb
         if (fenced) return;
         for (const [, target] of text.matchAll(MARKDOWN_LINK)) {
           if (/^[a-z]+:/i.test(target!)) continue;
-          if (!target!.startsWith('#') && !resolves(root, file, target!)) problems.push({ file: shown, line: index + 1, message: `dead link: ${target}` });
+          if (!target!.startsWith('#') && !resolves(root, file, target!, true))
+            problems.push({ file: shown, line: index + 1, message: `dead link: ${target}` });
           else if (!anchorResolves(root, file, target!, anchors)) problems.push({ file: shown, line: index + 1, message: `no such heading: ${target}` });
         }
         for (const [, span] of text.matchAll(BACKTICKS)) {
