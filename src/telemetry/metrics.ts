@@ -1,4 +1,4 @@
-// size: one definition per metric of the README's table, each reading the one snapshot a scrape takes; splitting it would only split the list.
+// size: one definition per metric of the table in docs/observability.md, each reading the one snapshot a scrape takes; splitting it would only split the list.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { readiness } from './readiness';
 import {

@@ -22,8 +22,9 @@
  *   --run-timeout-s N                       deadline per run (default 900)
  *   --keep                                  keep every run's folder (configs and logs)
  *   --out FILE | --no-out                   JSON report (default test/bench/results/latest.json; none with --smoke)
- *   --update-readme                         put the table into README.md between the bench markers
- *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-readme)
+ *   --update-docs                           put the table into docs/performance.md between the bench markers
+ *                                           (--update-readme, its old name, still works)
+ *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-docs)
  *
  * `npm run bench -- --soak [options]` runs the soak instead (see soak-run.ts):
  *
@@ -53,8 +54,8 @@ import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type
 /** The repository root, from `dist/test/bench`. */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const DEFAULT_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'latest.json');
-export const README_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-readme) -->';
-export const README_END = '<!-- bench:end -->';
+export const BENCH_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-docs) -->';
+export const BENCH_END = '<!-- bench:end -->';
 export const DEFAULT_SOAK_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'soak.json');
 export const SOAK_README_BEGIN = '<!-- soak:begin (written by npm run bench -- --soak --update-readme) -->';
 export const SOAK_README_END = '<!-- soak:end -->';
@@ -66,7 +67,7 @@ export class UsageError extends Error {
 export interface CliOptions {
   readonly bench: Omit<BenchOptions, 'log'>;
   readonly out?: string;
-  readonly updateReadme: boolean;
+  readonly updateDocs: boolean;
   /** A report to re-render instead of measuring. */
   readonly fromJson?: string;
 }
@@ -130,6 +131,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       keep: { type: 'boolean', default: false },
       out: { type: 'string' },
       'no-out': { type: 'boolean', default: false },
+      'update-docs': { type: 'boolean', default: false },
       'update-readme': { type: 'boolean', default: false },
       'from-json': { type: 'string' },
     },
@@ -187,18 +189,18 @@ export function parseCli(argv: readonly string[]): CliOptions {
       keepRunDirs: values.keep === true,
     },
     out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : smoke ? undefined : DEFAULT_OUT,
-    updateReadme: values['update-readme'] === true,
+    updateDocs: values['update-docs'] === true || values['update-readme'] === true,
     fromJson: values['from-json'] === undefined ? undefined : resolve(values['from-json']),
   };
 }
 
-/** The README with the section between the bench markers (or others) replaced by `markdown`. */
-export function replaceReadmeSection(readme: string, markdown: string, markers: readonly [string, string] = [README_BEGIN, README_END]): string {
+/** `page` with the section between the bench markers (or others) replaced by `markdown`. */
+export function replaceMarkedSection(page: string, markdown: string, markers: readonly [string, string] = [BENCH_BEGIN, BENCH_END]): string {
   const [beginMarker, endMarker] = markers;
-  const begin = readme.indexOf(beginMarker);
-  const end = readme.indexOf(endMarker);
-  if (begin < 0 || end < begin) throw new Error(`The README has no "${beginMarker}" … "${endMarker}" section.`);
-  return `${readme.slice(0, begin + beginMarker.length)}\n${markdown.trim()}\n${readme.slice(end)}`;
+  const begin = page.indexOf(beginMarker);
+  const end = page.indexOf(endMarker);
+  if (begin < 0 || end < begin) throw new Error(`The page has no "${beginMarker}" … "${endMarker}" section.`);
+  return `${page.slice(0, begin + beginMarker.length)}\n${markdown.trim()}\n${page.slice(end)}`;
 }
 
 export interface SoakCliOptions {
@@ -270,7 +272,7 @@ async function soakMain(argv: readonly string[]): Promise<number> {
   }
   if (cli.updateReadme) {
     const readme = join(REPO_ROOT, 'test', 'bench', 'README.md');
-    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown, [SOAK_README_BEGIN, SOAK_README_END]));
+    await writeFile(readme, replaceMarkedSection(await readFile(readme, 'utf8'), report.markdown, [SOAK_README_BEGIN, SOAK_README_END]));
     process.stderr.write(`[soak] Updated the soak section of ${readme}.\n`);
   }
   return report.ok ? 0 : 1;
@@ -300,10 +302,10 @@ async function main(argv: readonly string[]): Promise<number> {
     await writeReport(report, cli.out);
     process.stderr.write(`[bench] Wrote ${cli.out}.\n`);
   }
-  if (cli.updateReadme) {
-    const readme = join(REPO_ROOT, 'README.md');
-    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown));
-    process.stderr.write(`[bench] Updated the Performance section of ${readme}.\n`);
+  if (cli.updateDocs) {
+    const page = join(REPO_ROOT, 'docs', 'performance.md');
+    await writeFile(page, replaceMarkedSection(await readFile(page, 'utf8'), report.markdown));
+    process.stderr.write(`[bench] Updated the table of ${page}.\n`);
   }
   process.stderr.write(`[bench] Done in ${((Date.now() - started) / 60_000).toFixed(1)} min; ${report.ok ? 'every run was correct' : 'some runs FAILED'}.\n`);
   return report.ok ? 0 : 1;

@@ -4,7 +4,7 @@
  * connector configs, the Connect settings they include, the worker settings the driver passes
  * on), with MM2's type and default, and what mirrorflow does with it. Nothing outside this list
  * and the client settings of `mm2-client-keys.ts` is accepted, so no key is ever silently
- * ignored. The README's table of MM2 keys is generated from this list.
+ * ignored. The table of MM2 keys in docs/configuration.md is generated from this list.
  */
 import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../../policy';
 
