@@ -117,12 +117,12 @@ function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[
   }
 }
 
-const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam'];
+const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam', 'gssapi'];
 const AWS_KEYS = ['region', 'profile', 'role_arn', 'role_session_name'];
 
 /**
- * OAUTHBEARER takes an `oauth` block, AWS MSK IAM its AWS keys and a region it can find, the
- * other mechanisms a user and password; none takes another's keys.
+ * OAUTHBEARER takes an `oauth` block, AWS MSK IAM its AWS keys and a region it can find, GSSAPI a
+ * `kerberos` block, the other mechanisms a user and password; none takes another's keys.
  */
 function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, bootstrap: readonly string[], reporter: SemanticReporter): void {
   const written = sasl['mechanism'];
@@ -132,6 +132,15 @@ function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, bootstrap
   const notUsed = (keys: readonly string[], hint: string): void => {
     for (const key of keys) if (sasl[key] !== undefined) reporter.report([...path, key], `"${key}" is not used with mechanism ${mechanism}`, hint);
   };
+  if (sasl['kerberos'] !== undefined && mechanism !== 'gssapi')
+    reporter.report([...path, 'kerberos'], `"kerberos" is used with mechanism gssapi only`, 'remove it, or set mechanism: gssapi');
+  if (mechanism === 'gssapi') {
+    if (sasl['kerberos'] === undefined) {
+      reporter.report([...path, 'kerberos'], 'mechanism gssapi needs a "kerberos" block', 'add kerberos: { service_name: kafka, principal, keytab }');
+    }
+    notUsed(['username', 'password', 'oauth', ...AWS_KEYS], 'Kerberos logs in with a principal and a keytab (or the ticket cache), in kerberos');
+    return;
+  }
   if (mechanism === 'oauthbearer') {
     if (sasl['oauth'] === undefined) {
       reporter.report([...path, 'oauth'], 'mechanism oauthbearer needs an "oauth" block', 'add oauth: { token_endpoint_url, client_id, client_secret }');

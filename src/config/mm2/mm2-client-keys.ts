@@ -21,6 +21,7 @@ export const CONNECTION_KEYS: readonly string[] = [
   'security.protocol',
   'sasl.mechanism',
   'sasl.jaas.config',
+  'sasl.kerberos.service.name',
   'sasl.login.callback.handler.class',
   'sasl.client.callback.handler.class',
   'sasl.oauthbearer.token.endpoint.url',
@@ -47,6 +48,8 @@ export function isConnectionKey(key: string): boolean {
   return CONNECTION_KEYS.includes(key);
 }
 
+const KERBEROS_RENEWAL =
+  'MIT Kerberos gets a new ticket from the keytab itself when one expires; without a keytab, renewing the ticket cache is yours (kinit -R)';
 const TLS_NEGOTIATION = 'Node.js negotiates the TLS version and ciphers itself';
 const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings";
 
@@ -61,12 +64,15 @@ const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
   'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
-  'sasl.kerberos.service.name': { kind: 'unsupported', why: 'Kerberos (GSSAPI) is not supported yet', accepts: [] },
+  'sasl.kerberos.kinit.cmd': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.ticket.renew.window.factor': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.ticket.renew.jitter': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.min.time.before.relogin': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
 };
 
-/** Prefixes of SASL settings for mechanisms mirrorflow cannot use yet. */
+/** Prefixes of SASL settings mirrorflow cannot use. */
 const UNSUPPORTED_SASL_PREFIXES: readonly [string, string][] = [
-  ['sasl.kerberos.', 'Kerberos (GSSAPI) is not supported yet'],
+  ['sasl.kerberos.', 'a Kerberos setting of brokers, or one mirrorflow does not know'],
   ['sasl.oauthbearer.', 'of the OAUTHBEARER client settings mirrorflow reads the token endpoint, client id, client secret and scope'],
 ];
 

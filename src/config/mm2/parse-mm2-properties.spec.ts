@@ -362,7 +362,15 @@ describe('parseMm2Properties: security', () => {
       'primary.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";',
       'backup.ssl.endpoint.identification.algorithm = ldaps',
     ]);
-    assert.ok(lines.some((l) => /backup uses SASL but sets no sasl\.mechanism, and Kafka's default, GSSAPI \(Kerberos\), is not supported yet/.test(l)));
+    // No mechanism is Kafka's default, GSSAPI, which a PLAIN login module does not go with.
+    assert.ok(
+      lines.some((l) =>
+        /backup\.sasl\.jaas\.config: names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism GSSAPI/.test(
+          l,
+        ),
+      ),
+      lines.join('\n'),
+    );
     assert.ok(
       lines.some((l) =>
         /primary\.sasl\.jaas\.config: names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256/.test(
