@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { startBrowser, type BrowserPage, type HeadlessBrowser } from '../support/headless-browser';
@@ -21,16 +21,6 @@ useKits(
 
 let browser: HeadlessBrowser | undefined;
 after(async () => browser?.close());
-
-function records(count: number, partitions: number, from = 0): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % partitions,
-    key: Buffer.from(`k${from + i}`),
-    value: Buffer.from(`v${from + i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
 
 interface Shown {
   readonly ready: string;
@@ -70,7 +60,7 @@ describe('the status page', () => {
     const p = uniqueName('page');
     const orders = `${p}-orders`;
     await source.createTopic(orders, 3);
-    await source.produce(orders, records(300, 3));
+    await source.produce(orders, keyedRecords(300, 3));
 
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
     const child = spawnPipeline(file);
@@ -101,7 +91,7 @@ describe('the status page', () => {
     assert.deepEqual(first.chartLines, [orders], 'the lag chart has a line for the topic');
 
     // More records: the open page (no reload) follows the flow.
-    await source.produce(orders, records(150, 3, 300));
+    await source.produce(orders, keyedRecords(150, 3, 300));
     const later = await waitFor(
       async () => {
         const s = await shown(page);
