@@ -10,17 +10,14 @@ import { describe, test } from 'node:test';
 import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, runCli, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { mirrorflow } from '../config/cli';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 async function get(base: string, path: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${base}${path}`);

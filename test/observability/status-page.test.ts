@@ -10,14 +10,11 @@ import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { startBrowser, type BrowserPage, type HeadlessBrowser } from '../support/headless-browser';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 let browser: HeadlessBrowser | undefined;
 after(async () => browser?.close());
