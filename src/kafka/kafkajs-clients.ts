@@ -181,7 +181,7 @@ export class KafkajsClients implements KafkaClients {
       } catch (error) {
         throw describeConnectFailure(login.connection, error);
       } finally {
-        await admin.disconnect().catch(() => undefined);
+        await admin.disconnect().catch(() => undefined); // a probe's connection: the check's outcome is what counts
       }
     }
   }

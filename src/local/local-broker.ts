@@ -165,7 +165,7 @@ export async function launchBroker(launch: NodeLaunch, abort?: AbortSignal): Pro
   let transition: Promise<void> = Promise.resolve();
   const serially = (step: () => Promise<void>): Promise<void> => {
     const next = transition.then(step);
-    transition = next.catch(() => undefined);
+    transition = next.catch(() => undefined); // the chain only orders; the caller gets `next` and its failure
     return next;
   };
   const handle: BrokerHandle = {

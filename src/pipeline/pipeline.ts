@@ -174,7 +174,7 @@ export class Pipeline {
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     this.pending++;
     const done = this.reloading.then(work).finally(() => this.pending--);
-    this.reloading = done.catch(() => undefined);
+    this.reloading = done.catch(() => undefined); // the queue only orders; the caller gets `done` and its failure
     return done;
   }
 

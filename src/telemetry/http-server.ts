@@ -72,7 +72,7 @@ export class HttpServer {
     private readonly logger: Logger,
   ) {
     this.routes = routes.map((route) => ({ route, segments: splitPath(route.path) }));
-    this.server = createServer((req, res) => void this.serve(req, res));
+    this.server = createServer((req, res) => void this.serve(req, res).catch((error: unknown) => this.failed(res, error)));
     // An idle scraper's keep-alive connection must not hold the process open at shutdown.
     this.server.keepAliveTimeout = 5_000;
   }
@@ -150,6 +150,12 @@ export class HttpServer {
     }
     res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
     res.end(req.method === 'HEAD' ? undefined : response.body);
+  }
+
+  /** Writing the response failed (a header it cannot send, say): logged, and the connection closed. */
+  private failed(res: ServerResponse, error: unknown): void {
+    this.logger.error('HTTP response could not be written.', { error: error instanceof Error ? error.message : String(error) });
+    res.destroy();
   }
 
   private async route(req: IncomingMessage): Promise<HttpResponse> {

@@ -107,7 +107,7 @@ async function groupConnectorConfigs(files: readonly string[]): Promise<(string 
   const connectors: string[] = [];
   const groups: (string | string[])[] = [];
   for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readFile(file, 'utf8').catch(() => undefined); // unreadable: checked alone, which reports why
     if (text === undefined || !isConnectorConfig(file, text)) groups.push(file);
     else if (connectors.push(file) === 1) groups.push(connectors);
   }

@@ -137,7 +137,7 @@ export class ReplicatedPartitions implements PartitionLifecycle {
       .then(() => {
         if (this.assignment?.reloaded === reloaded) this.parts.status.partitionsAssigned = partitions.length;
       })
-      .catch(() => undefined);
+      .catch(() => undefined); // only the count waits here; the failure surfaces on the next line's path
     reloaded.catch(() => undefined); // surfaces where a partition's start awaits it
     this.assignment = { reloaded, stillMember };
   }

@@ -262,8 +262,8 @@ export class ReplicationFlow {
 
     // A flush that retries through an outage is dropped at a stop: the final flush stores all.
     const flushes$ = timer(settings.flushIntervalMs, settings.flushIntervalMs, scheduler).pipe(
+      exhaustMap(() => this.flush(true)),
       takeUntil(stopping$),
-      exhaustMap(() => this.flush(true).pipe(takeUntil(stopping$))),
     );
 
     const started$ = startup.start(stopping$).pipe(

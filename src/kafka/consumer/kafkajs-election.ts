@@ -83,7 +83,7 @@ export class KafkajsElection implements LeaderElection {
       return () => {
         stopped = true;
         this.leaving = started
-          .catch(() => undefined)
+          .catch(() => undefined) // reported to the subscriber above, unless it was stopping
           .then(() => consumer.disconnect())
           .catch((error: unknown) => this.logger.warn('Election member did not leave its group cleanly.', { error: String(error) }));
       };

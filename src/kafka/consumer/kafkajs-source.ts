@@ -204,7 +204,7 @@ export class KafkajsSource implements RecordSource {
       return () => {
         abort.abort();
         this.previousStop = start
-          .catch(() => undefined)
+          .catch(() => undefined) // reported to the subscriber above, unless it was stopping
           .then(() => consumer.disconnect())
           .catch((error: unknown) => this.logger.warn('Consumer did not leave its group cleanly.', { error: String(error) }));
       };

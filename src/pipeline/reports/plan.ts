@@ -85,7 +85,7 @@ export async function planPipeline(config: PipelineConfig, clients: KafkaClients
     if (listed === undefined) {
       listed = firstValueFrom(clients.admin(alias).listTopics());
       // Each flow reports a failure itself; no rejection may go unhandled meanwhile.
-      listed.catch(() => undefined);
+      listed.catch(() => undefined); // each flow awaits `listed` and reports its failure
       topicLists.set(alias, listed);
     }
     return listed;
