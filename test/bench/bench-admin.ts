@@ -11,6 +11,8 @@ const CALL_DEADLINE_MS = 120_000;
 export interface NewTopic {
   readonly name: string;
   readonly partitions: number;
+  /** Default 1. */
+  readonly replicationFactor?: number;
   readonly configs?: Readonly<Record<string, string>>;
 }
 
@@ -62,7 +64,7 @@ export class BenchAdmin {
         topics: topics.map((t) => ({
           topic: t.name,
           numPartitions: t.partitions,
-          replicationFactor: 1,
+          replicationFactor: t.replicationFactor ?? 1,
           // Keep old timestamps from retention; nothing here should ever be deleted by time.
           configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
         })),

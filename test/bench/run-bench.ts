@@ -38,6 +38,16 @@
  *   --out FILE | --no-out                   JSON report (default test/bench/results/soak.json)
  *   --update-readme                         put the table into test/bench/README.md between the soak markers
  *
+ * `npm run bench -- --rebalance [options]` measures scale events instead (see rebalance-run.ts):
+ *
+ *   --processes N --partitions N --rate N   processes sharing one topic, its partitions, records/s (default 3, 200, 2000)
+ *   --brokers N                             nodes per cluster (default 1)
+ *   --events add,remove,kill                the events, in order (default add,remove)
+ *   --steady-s N                            steady copying before the first event and after each (default 15)
+ *   --kafka-version V --broker-dir DIR --node-arg ARG --set PATH=VALUE   as for the benchmark
+ *   --out FILE | --no-out                   JSON report (default test/bench/results/rebalance.json)
+ *   --update-readme                         put the table into test/bench/README.md between the rebalance markers
+ *
  * Exit code 0 when every run was correct, 1 when any run FAILED, 2 on bad options.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,6 +57,7 @@ import { parseArgs } from 'node:util';
 import { defaultKafkaVersion } from '../../src/local';
 import { runBench, type BenchOptions } from './bench-harness';
 import { runSoak, type SoakOptions } from './soak-run';
+import { runRebalance, writeRebalanceReport, type RebalanceEventKind, type RebalanceOptions } from './rebalance-run';
 import { rerender, type BenchReport } from './bench-report';
 import { DEFAULT_REPLICATORS, REPLICATOR_NAMES, type ReplicatorName } from './replicators';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
@@ -59,6 +70,9 @@ export const BENCH_END = '<!-- bench:end -->';
 export const DEFAULT_SOAK_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'soak.json');
 export const SOAK_README_BEGIN = '<!-- soak:begin (written by npm run bench -- --soak --update-readme) -->';
 export const SOAK_README_END = '<!-- soak:end -->';
+export const DEFAULT_REBALANCE_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'rebalance.json');
+export const REBALANCE_README_BEGIN = '<!-- rebalance:begin (written by npm run bench -- --rebalance --update-readme) -->';
+export const REBALANCE_README_END = '<!-- rebalance:end -->';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -278,6 +292,72 @@ async function soakMain(argv: readonly string[]): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
+export interface RebalanceCliOptions {
+  readonly rebalance: Omit<RebalanceOptions, 'log'>;
+  readonly out?: string;
+  readonly updateReadme: boolean;
+}
+
+export function parseRebalanceCli(argv: readonly string[]): RebalanceCliOptions {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--rebalance'),
+    strict: true,
+    options: {
+      processes: { type: 'string' },
+      partitions: { type: 'string' },
+      rate: { type: 'string' },
+      brokers: { type: 'string' },
+      events: { type: 'string' },
+      'steady-s': { type: 'string' },
+      'kafka-version': { type: 'string' },
+      'broker-dir': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      'no-out': { type: 'boolean', default: false },
+      'update-readme': { type: 'boolean', default: false },
+    },
+  });
+  if (values.out !== undefined && values['no-out'] === true) throw new UsageError('--out and --no-out contradict each other.');
+  return {
+    rebalance: {
+      processes: positiveInt('processes', values.processes) ?? 3,
+      partitions: positiveInt('partitions', values.partitions) ?? 200,
+      rate: positiveInt('rate', values.rate) ?? 2000,
+      brokers: positiveInt('brokers', values.brokers) ?? 1,
+      events: list<RebalanceEventKind>('events', values.events, ['add', 'remove', 'kill']) ?? ['add', 'remove'],
+      steadySeconds: positiveNumber('steady-s', values['steady-s']) ?? 15,
+      kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
+      brokerDir: values['broker-dir'],
+      mirrorflow: { nodeArgs: [...(values['node-arg'] ?? [])], set: [...(values.set ?? [])] },
+    },
+    out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : DEFAULT_REBALANCE_OUT,
+    updateReadme: values['update-readme'] === true,
+  };
+}
+
+async function rebalanceMain(argv: readonly string[]): Promise<number> {
+  let cli: RebalanceCliOptions;
+  try {
+    cli = parseRebalanceCli(argv);
+  } catch (error) {
+    process.stderr.write(`run-bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const report = await runRebalance({ ...cli.rebalance, log: (line) => process.stderr.write(`[rebalance] ${line}\n`) });
+  process.stdout.write(`\n${report.markdown}\n`);
+  if (cli.out !== undefined) {
+    await writeRebalanceReport(report, cli.out);
+    process.stderr.write(`[rebalance] Wrote ${cli.out}.\n`);
+  }
+  if (cli.updateReadme) {
+    const readme = join(REPO_ROOT, 'test', 'bench', 'README.md');
+    await writeFile(readme, replaceMarkedSection(await readFile(readme, 'utf8'), report.markdown, [REBALANCE_README_BEGIN, REBALANCE_README_END]));
+    process.stderr.write(`[rebalance] Updated the rebalance section of ${readme}.\n`);
+  }
+  return report.ok ? 0 : 1;
+}
+
 export async function writeReport(report: BenchReport, out: string): Promise<void> {
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
@@ -285,6 +365,7 @@ export async function writeReport(report: BenchReport, out: string): Promise<voi
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--soak')) return soakMain(argv);
+  if (argv.includes('--rebalance')) return rebalanceMain(argv);
   let cli: CliOptions;
   try {
     cli = parseCli(argv);

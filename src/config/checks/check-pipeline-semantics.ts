@@ -8,6 +8,7 @@ import { didYouMean, isRegistryConverterName } from '../../plugins';
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from '../config-path';
 import { regexListProblems } from './check-topic-pattern';
 import { mskIamRegion } from '../msk-iam-region';
+import { DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS } from '../schema/consumer';
 
 export interface SemanticReporter {
   report(path: PathSegment[], message: string, hint?: string): void;
@@ -220,7 +221,28 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     checkRegistryConverters(path, flow, reporter);
     checkDelivery(path, flow, reporter);
     checkPreservedOffsets(path, flow, reporter);
+    checkGroupTimings(path, flow, reporter);
   });
+}
+
+/**
+ * A member that heartbeats no more often than its session lasts drops out of its group between
+ * two heartbeats (Kafka's Java consumer refuses to start so). Kafka recommends a third of the
+ * session at most; `convert` and the MM2 mapping warn about that, and the source logs it.
+ */
+function checkGroupTimings(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const consumer = flow['consumer'];
+  if (!isPlainObject(consumer)) return;
+  const session = consumer['session_timeout_ms'] ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const heartbeat = consumer['heartbeat_interval_ms'] ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  // Values out of range are the schema's to report.
+  if (typeof session !== 'number' || typeof heartbeat !== 'number' || session < 1 || heartbeat < 1 || heartbeat < session) return;
+  const at = consumer['heartbeat_interval_ms'] === undefined ? 'session_timeout_ms' : 'heartbeat_interval_ms';
+  reporter.report(
+    [...path, 'consumer', at],
+    `the heartbeat interval (${heartbeat} ms) must be below the session timeout (${session} ms): a process would leave its group between two heartbeats`,
+    `Kafka recommends at most a third of the session: heartbeat_interval_ms ${Math.floor(session / 3)} or less`,
+  );
 }
 
 /** Built-in transforms that return every record they are given (headers changed only). */

@@ -51,6 +51,8 @@ export function isConnectionKey(key: string): boolean {
 const KERBEROS_RENEWAL =
   'MIT Kerberos gets a new ticket from the keytab itself when one expires; without a keytab, renewing the ticket cache is yours (kinit -R)';
 const TLS_NEGOTIATION = 'Node.js negotiates the TLS version and ciphers itself';
+/** Only a consumer fetches from a replica of its rack; Java's producer and admin know no client.rack either. */
+const NOT_A_CONSUMER_RACK = 'only the consumer fetches from the nearest replica: write it as consumer.client.rack';
 const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings";
 
 /** Connection settings that are refused with a reason, or accepted without effect. */
@@ -91,7 +93,6 @@ const COMMON_TUNING = [
   'connections.max.idle.ms',
   'socket.connection.setup.timeout.max.ms',
   'client.dns.lookup',
-  'client.rack',
   'metrics.num.samples',
   'metrics.sample.window.ms',
   'metrics.recording.level',
@@ -106,6 +107,10 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
     'max.partition.fetch.bytes': 'flows[].consumer.max_bytes_per_partition',
     'fetch.max.wait.ms': 'flows[].consumer.max_wait_ms',
     'fetch.min.bytes': 'flows[].consumer.min_bytes',
+    'session.timeout.ms': 'flows[].consumer.session_timeout_ms',
+    'heartbeat.interval.ms': 'flows[].consumer.heartbeat_interval_ms',
+    'max.poll.interval.ms': 'flows[].consumer.rebalance_timeout_ms',
+    'client.rack': 'flows[].consumer.client_rack',
   },
   producer: {
     'compression.type': 'flows[].producer.compression',
@@ -116,7 +121,7 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
   admin: {},
 };
 
-/** Kafka's client defaults for the settings a flow reads. */
+/** Kafka's client defaults for the settings a flow reads (those a flow takes only when the file sets them have none here). */
 export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
   'isolation.level': 'read_uncommitted',
   'auto.offset.reset': 'latest',
@@ -133,9 +138,6 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     'group.id': { kind: 'no-effect', why: 'the replication consumer is assigned partitions; mirrorflow names its own group', warn: true },
     'fetch.max.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'max.poll.records': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
-    'max.poll.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'session.timeout.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'heartbeat.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
     'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
     'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: false },
     'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: false },
@@ -152,6 +154,7 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
     retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
     'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
     'partitioner.class': { kind: 'java', why: 'records keep their partition number', accepts: [] },
     'key.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
     'value.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
@@ -164,6 +167,7 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
   },
   admin: {
     retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: false },
+    'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
   },
 };
 
@@ -197,9 +201,13 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
   return { kind: 'unknown', candidates: knownClientKeys(role) };
 }
 
-/** The roles whose settings include `key`, e.g. `consumer` for `isolation.level`. */
+/**
+ * The roles whose settings include `key`, e.g. `consumer` for `isolation.level`: those where it
+ * has an effect, when it has one somewhere (`client.rack`: the consumer only).
+ */
 export function rolesOf(key: string): ClientRole[] {
-  return CLIENT_ROLES.filter((role) => ROLE_MAPPED[role][key] !== undefined || ROLE_EXTRAS[role][key] !== undefined);
+  const mapped = CLIENT_ROLES.filter((role) => ROLE_MAPPED[role][key] !== undefined);
+  return mapped.length > 0 ? mapped : CLIENT_ROLES.filter((role) => ROLE_EXTRAS[role][key] !== undefined);
 }
 
 /** Every client key this file knows for `role`, for did-you-mean hints. */

@@ -7,6 +7,7 @@
  */
 import type { PathSegment } from '../config-path';
 import { MAX_IN_FLIGHT } from '../schema/producer';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../schema/consumer';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
 import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
@@ -150,6 +151,10 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
+  mapGroupTimings(base, sourceConsumer, worker, context, field);
+  // A consumer without a rack (Java's default, also an empty value) fetches from leaders.
+  if (isSet(sourceConsumer, 'client.rack') && sourceConsumer.get('client.rack')!.value.trim() !== '')
+    field(['consumer', 'client_rack'], sourceConsumer, 'client.rack', (p) => p.value.trim());
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
   // Connect's producer default differs (1, kept by its Worker for ordering without idempotence): only a value the file sets is taken over.
@@ -210,6 +215,51 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['heartbeats', 'replication_factor'], c, 'heartbeats.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
 
   return { pair, enabled };
+}
+
+/** Broker defaults of `group.min.session.timeout.ms` and `group.max.session.timeout.ms`: a JoinGroup outside is refused. */
+const BROKER_SESSION_RANGE = [6000, 1800000] as const;
+
+/**
+ * The timings of the group that shares a flow's partitions between processes. MM2's consumers are
+ * assigned their partitions and join no group; MM2's processes share their work in the Connect
+ * worker group on the target. So the source consumer's settings are taken when the file sets
+ * them (`A.consumer.session.timeout.ms`), else the target worker's (`B.session.timeout.ms`),
+ * else none: mirrorflow's defaults, not the Java consumer's (45 s sessions, a 5 min rebalance
+ * timeout), which nothing in MM2 used. Each is checked as Kafka documents it.
+ */
+function mapGroupTimings(
+  base: PathSegment[],
+  consumer: ReadonlyMap<string, Mm2Property>,
+  worker: ReadonlyMap<string, Mm2Property>,
+  context: FlowMappingContext,
+  field: <T>(path: PathSegment[], config: ReadonlyMap<string, Mm2Property>, key: string, read: (prop: Mm2Property) => T | undefined) => T | undefined,
+): void {
+  const { values } = context;
+  const timing = (name: string, consumerKey: string, workerKey: string): { value: number | string | undefined; prop: Mm2Property } | undefined => {
+    const [config, key] = isSet(consumer, consumerKey) ? [consumer, consumerKey] : isSet(worker, workerKey) ? [worker, workerKey] : [];
+    if (config === undefined || key === undefined) return undefined;
+    return { value: field(['consumer', name], config, key, (p) => values.integerLeaf(p, 'int')), prop: config.get(key)! };
+  };
+  const session = timing('session_timeout_ms', 'session.timeout.ms', 'session.timeout.ms');
+  const heartbeat = timing('heartbeat_interval_ms', 'heartbeat.interval.ms', 'heartbeat.interval.ms');
+  timing('rebalance_timeout_ms', 'max.poll.interval.ms', 'rebalance.timeout.ms');
+  const [min, max] = BROKER_SESSION_RANGE;
+  if (session !== undefined && typeof session.value === 'number' && session.value > 0 && (session.value < min || session.value > max)) {
+    values.warn(
+      session.prop,
+      `a session of ${session.value} ms is outside what brokers accept by default (group.min.session.timeout.ms ${min}, group.max.session.timeout.ms ${max}): they refuse the group's join unless configured otherwise`,
+      `write ${min} to ${max}`,
+    );
+  }
+  const sessionMs = typeof session?.value === 'number' ? session.value : DEFAULT_SESSION_TIMEOUT_MS;
+  if (heartbeat !== undefined && typeof heartbeat.value === 'number' && heartbeat.value < sessionMs && heartbeat.value * 3 > sessionMs) {
+    values.warn(
+      heartbeat.prop,
+      `a heartbeat every ${heartbeat.value} ms is more than a third of the ${sessionMs} ms session: a process may leave its group after a heartbeat or two is late`,
+      `Kafka recommends at most ${Math.floor(sessionMs / 3)} ms`,
+    );
+  }
 }
 
 /** Whether the file (or `--set`) gives `key`, rather than MM2's default standing in for it. */

@@ -430,6 +430,33 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
       'flows[].delivery, per target cluster (<cluster>.exactly.once.source.support): enabled is exactly_once; preparing (a step of a rolling upgrade in Connect) is at_least_once',
     ),
   },
+  // The worker's group membership: MM2's processes share their work in the Connect worker group
+  // on the target; mirrorflow's processes, in each flow's group on the source.
+  {
+    key: 'session.timeout.ms',
+    group: 'worker',
+    type: 'int',
+    default: '10000',
+    support: mapped(
+      "flows[].consumer.session_timeout_ms of flows into that cluster, unless their consumer.session.timeout.ms is set; when neither is, mirrorflow's own 6000 ms",
+    ),
+  },
+  {
+    key: 'heartbeat.interval.ms',
+    group: 'worker',
+    type: 'int',
+    default: '3000',
+    support: mapped(
+      "flows[].consumer.heartbeat_interval_ms of flows into that cluster, unless their consumer.heartbeat.interval.ms is set; when neither is, mirrorflow's own 1000 ms",
+    ),
+  },
+  {
+    key: 'rebalance.timeout.ms',
+    group: 'worker',
+    type: 'int',
+    default: '60000',
+    support: mapped('flows[].consumer.rebalance_timeout_ms of flows into that cluster, unless their consumer.max.poll.interval.ms is set'),
+  },
   {
     key: 'scheduled.rebalance.max.delay.ms',
     group: 'worker',

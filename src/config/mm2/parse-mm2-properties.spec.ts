@@ -159,6 +159,71 @@ describe('parseMm2Properties: flows and defaults', () => {
     }
   });
 
+  it("takes the group's timings from the source consumer, else from the target's worker, else mirrorflow's; client.rack from the consumer", () => {
+    const f = (lines: readonly string[]): FlowConfig => flow(parse([...BASE, 'primary->backup.enabled = true', ...lines]), 'primary->backup');
+    const timings = (c: FlowConfig['consumer']) => [c.session_timeout_ms, c.heartbeat_interval_ms, c.rebalance_timeout_ms];
+    // Unset: mirrorflow's, not the Java consumer's 45 s / 3 s / 5 min (MM2's consumers join no group).
+    assert.deepEqual(timings(f([]).consumer), [6000, 1000, 60000]);
+    assert.deepEqual(
+      timings(
+        f([
+          'primary.consumer.session.timeout.ms = 30000',
+          'primary.consumer.heartbeat.interval.ms = 5000',
+          'primary->backup.consumer.max.poll.interval.ms = 120000',
+        ]).consumer,
+      ),
+      [30000, 5000, 120000],
+    );
+    // MM2's processes share their work in the Connect worker group of the target.
+    assert.deepEqual(
+      timings(f(['backup.session.timeout.ms = 10000', 'backup.heartbeat.interval.ms = 3000', 'backup.rebalance.timeout.ms = 90000']).consumer),
+      [10000, 3000, 90000],
+    );
+    assert.deepEqual(
+      timings(f(['backup.session.timeout.ms = 10000', 'primary.consumer.session.timeout.ms = 20000']).consumer),
+      [20000, 1000, 60000],
+      "the consumer's wins",
+    );
+    assert.equal(f(['primary.consumer.client.rack = use1-az1']).consumer.client_rack, 'use1-az1');
+    assert.equal(f(['primary.consumer.client.rack =']).consumer.client_rack, undefined, "empty, Java's default: no rack");
+    assert.equal(f([]).consumer.client_rack, undefined);
+  });
+
+  it("warns where the group's timings go against what Kafka documents, and refuses a heartbeat as long as the session", () => {
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'primary.consumer.session.timeout.ms = 3000',
+      'primary.consumer.heartbeat.interval.ms = 1500',
+    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        "mm2.properties:5:1: primary.consumer.session.timeout.ms: a session of 3000 ms is outside what brokers accept by default (group.min.session.timeout.ms 6000, group.max.session.timeout.ms 1800000): they refuse the group's join unless configured otherwise\n  hint: write 6000 to 1800000",
+        'mm2.properties:6:1: primary.consumer.heartbeat.interval.ms: a heartbeat every 1500 ms is more than a third of the 3000 ms session: a process may leave its group after a heartbeat or two is late\n  hint: Kafka recommends at most 1000 ms',
+      ],
+    );
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'backup.heartbeat.interval.ms = 6000']), [
+      'mm2.properties:5:32: backup.heartbeat.interval.ms: the heartbeat interval (6000 ms) must be below the session timeout (6000 ms): a process would leave its group between two heartbeats\n  hint: Kafka recommends at most a third of the session: heartbeat_interval_ms 2000 or less',
+    ]);
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary.consumer.session.timeout.ms = 0']), [
+      'mm2.properties:5:39: primary.consumer.session.timeout.ms: must be at least 1',
+    ]);
+  });
+
+  it('points client.rack at the consumer, the only client that fetches from a replica near it', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.producer.client.rack = az1']);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        'mm2.properties:5:1: backup.producer.client.rack: has no effect in mirrorflow: only the consumer fetches from the nearest replica: write it as consumer.client.rack',
+      ],
+    );
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary.client.rack = az1']), [
+      'mm2.properties:5:1: primary.client.rack: has no effect: MM2 hands only connection settings from a cluster prefix to its clients\n  hint: write it for the client: primary.consumer.client.rack',
+    ]);
+  });
+
   it('reads the internal-topic separator flag only when a separator is set, as the policy does', () => {
     const without = parse([...BASE, 'primary->backup.enabled = true', 'replication.policy.internal.topic.separator.enabled = false']);
     assert.equal(flow(without, 'primary->backup').replication_policy.type, 'default');

@@ -29,6 +29,7 @@ function harness(options: { start?: 'earliest' | 'latest'; flushFails?: boolean;
   const progress = {
     reload: (partitions: readonly TopicPartition[]) => defer(() => (calls.reloaded.push(partitions.map((p) => p.partition)), EMPTY)),
     disown: () => void calls.disowned++,
+    keep: () => undefined,
     nextOffset: (at: TopicPartition) => options.stored?.[at.partition],
   } as unknown as ProgressStore;
   const writePath = {

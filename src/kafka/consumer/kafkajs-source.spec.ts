@@ -41,6 +41,9 @@ class FakeConsumer {
   seek(position: { topic: string; partition: number; offset: string }): void {
     this.seeks.push(position);
   }
+  // New partitions wait, paused, until their start is known; kept ones read on.
+  pause(): void {}
+  resume(): void {}
   async disconnect(): Promise<void> {
     this.disconnects++;
   }
@@ -79,7 +82,10 @@ function harness(starts: Record<number, number>, restartTo?: number) {
   const calls = { assigned: [] as (readonly TopicPartition[])[], revoked: 0, restarts: [] as LogRestart[], acquired: [] as number[], released: [] as number[] };
   const lifecycle: PartitionLifecycle = {
     revoke: async () => void calls.revoked++,
-    assigned: (partitions) => void calls.assigned.push(partitions),
+    assigned: (partitions) => {
+      calls.assigned.push(partitions);
+      return [];
+    },
     startOffset: async ({ partition }) => starts[partition]!,
     logRestarted: async (_tp, restart) => {
       calls.restarts.push(restart);
