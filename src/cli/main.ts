@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: the compile cache must be on before the other modules load.
+import './compile-cache';
 import 'reflect-metadata';
 import { CommanderError } from 'commander';
 import { buildProgram } from './program';

@@ -15,9 +15,12 @@
  *   --many-topics N --many-partitions N     many: e.g. --many-topics 1000 for 20,000 partitions
  *   --source HOST:PORT --target HOST:PORT   use these clusters instead of starting two
  *   --kafka-version V --broker-dir DIR      Kafka release; parent dir of the brokers' data
+ *   --brokers N                             brokers per cluster the benchmark starts (default 1; e.g. 3: replication factor 3,
+ *                                           min.insync.replicas 2; no distance workloads)
  *   --node-arg ARG (repeatable)             extra node flag for mirrorflow, e.g. --max-semi-space-size=64
  *   --set PATH=VALUE (repeatable)           `mirrorflow run --set`, e.g. flows.0.batching.max_records=5000
  *   --cpu-prof DIR                          profile mirrorflow (node --cpu-prof) into DIR
+ *   --baseline DIR                          a built checkout (dist/) that the mirrorflow-baseline replicator runs: before/after in one run
  *   --tuned-tasks N                         tasks.max of MM2 tuned (default: the number of cores)
  *   --run-timeout-s N                       deadline per run (default 900)
  *   --keep                                  keep every run's folder (configs and logs)
@@ -137,9 +140,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
       target: { type: 'string' },
       'kafka-version': { type: 'string' },
       'broker-dir': { type: 'string' },
+      brokers: { type: 'string' },
       'node-arg': { type: 'string', multiple: true, default: [] },
       set: { type: 'string', multiple: true, default: [] },
       'cpu-prof': { type: 'string' },
+      baseline: { type: 'string' },
       'tuned-tasks': { type: 'string' },
       'run-timeout-s': { type: 'string' },
       keep: { type: 'boolean', default: false },
@@ -197,7 +202,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       clusters: values.source !== undefined && values.target !== undefined ? { source: values.source, target: values.target } : undefined,
       kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
       brokerDir: values['broker-dir'],
-      mirrorflow: { nodeArgs, set: [...(values.set ?? [])] },
+      brokers: positiveInt('brokers', values.brokers),
+      mirrorflow: { nodeArgs, set: [...(values.set ?? [])], ...(values.baseline === undefined ? {} : { baselineDir: resolve(values.baseline) }) },
       tunedTasks: positiveInt('tuned-tasks', values['tuned-tasks']) ?? availableParallelism(),
       runTimeoutMs: (positiveNumber('run-timeout-s', values['run-timeout-s']) ?? 900) * 1000,
       keepRunDirs: values.keep === true,
