@@ -57,6 +57,25 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
       { kind: 'transform-failed', cluster: 'primary', count: 3 },
       { kind: 'transport-retriable', cluster: 'backup', count: 5 },
     ],
+    mirror: {
+      partitions: [
+        {
+          topic: 'primary.orders',
+          partition: 1,
+          records: 30,
+          bytes: 3000,
+          recordRate: 0.5,
+          byteRate: 50,
+          recordAge: { last: 20, min: 10, max: 30, avg: 20 },
+          replicationLatency: { last: 12, min: 5, max: 40, avg: 12 },
+          inFlight: 10,
+        },
+      ],
+      checkpointLatency: [{ group: 'billing', topic: 'primary.orders', partition: 1, latency: { last: 8, min: 8, max: 8, avg: 8 } }],
+      offsetCommit: { last: 3, min: 2, max: 4, avg: 3 },
+      recordAgeHistogram: { bounds: [10, 100], counts: [5, 70], count: 70, sum: 1400 },
+      replicationLatencyHistogram: { bounds: [10, 100], counts: [30, 70], count: 70, sum: 840 },
+    },
     ...overrides,
   };
 }
@@ -104,7 +123,10 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.equal(sample(t, 'mirrorflow_offset_lag_records', p0), 0);
     assert.equal(sample(t, 'mirrorflow_offset_lag_records', p1), 10);
     assert.equal(sample(t, 'mirrorflow_flow_lag_records', f), 10);
-    assert.equal(sample(t, 'mirrorflow_replication_latency_ms', f), 12);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_bucket', { ...f, le: '10' }), 30);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_bucket', { ...f, le: '+Inf' }), 70);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_sum', f), 840);
+    assert.match(t, /^# TYPE mirrorflow_replication_latency_ms histogram$/m);
     assert.equal(sample(t, 'mirrorflow_records_dropped_total', f), 2);
     assert.equal(sample(t, 'mirrorflow_buffer_bytes', f), 512);
     assert.equal(sample(t, 'mirrorflow_flow_state', { ...f, state: 'running' }), 1);
@@ -116,7 +138,7 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
     assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
-    assert.equal(sample(t, 'mirrorflow_record_age_ms', f), 20);
+    assert.equal(sample(t, 'mirrorflow_record_age_ms_count', f), 70);
     assert.equal(sample(t, 'mirrorflow_records_reencoded_total', f), 5);
     assert.equal(sample(t, 'mirrorflow_topics_created_total', f), 1);
     assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
@@ -316,4 +338,38 @@ test("/connectors/{name}/offsets: the last replicated offset per source partitio
       assert.equal((await get('/connectors/nope/offsets')).status, 404);
     },
   );
+});
+
+test("/metrics: MM2's and Connect's series under Strimzi's names, with MM2's labels (the remote topic), and none when switched off", async () => {
+  await serve([flow()], async (get) => {
+    const t = (await get('/metrics')).text;
+    const p1 = { source: 'primary', target: 'backup', topic: 'primary.orders', partition: '1' };
+    const mm2 = 'kafka_connect_mirror_mirrorsourceconnector_';
+    assert.equal(sample(t, `${mm2}record_count`, p1), 30);
+    assert.equal(sample(t, `${mm2}record_rate`, p1), 0.5);
+    assert.equal(sample(t, `${mm2}byte_count`, p1), 3000);
+    assert.equal(sample(t, `${mm2}byte_rate`, p1), 50);
+    assert.equal(sample(t, `${mm2}record_age_ms`, p1), 20);
+    assert.equal(sample(t, `${mm2}record_age_ms_max`, p1), 30);
+    assert.equal(sample(t, `${mm2}replication_latency_ms_min`, p1), 5);
+    assert.equal(sample(t, `${mm2}replication_latency_ms_avg`, p1), 12);
+    const cp = { source: 'primary', target: 'backup', group: 'billing', topic: 'primary.orders', partition: '1' };
+    assert.equal(sample(t, 'kafka_connect_mirror_mirrorcheckpointconnector_checkpoint_latency_ms', cp), 8);
+    assert.equal(sample(t, 'kafka_connect_mirror_mirrorcheckpointconnector_checkpoint_latency_ms_avg', cp), 8);
+    assert.match(t, /^kafka_connect_worker_connector_count 3$/m);
+    assert.match(t, /^kafka_connect_worker_task_count 3$/m);
+    // Connect's names hold `>`: JMX quotes them, and Strimzi's dashboard matches the quotes.
+    assert.match(t, /^kafka_connect_source_task_source_record_active_count\{connector="\\"primary->backup\.MirrorSourceConnector\\"",task="0"\} 10$/m);
+    assert.match(t, /^kafka_connect_connector_task_offset_commit_avg_time_ms\{connector="\\"primary->backup\.MirrorSourceConnector\\"",task="0"\} 3$/m);
+    assert.match(t, /^kafka_connect_connector_status\{connector="\\"primary->backup\.MirrorCheckpointConnector\\"",task="0",status="running"\} 1$/m);
+    assert.match(
+      t,
+      /^kafka_consumer_fetch_manager_records_lag\{clientid="\\"primary->backup\|primary->backup\.MirrorSourceConnector\|replication-consumer\\"",topic="orders",partition="1"\} 10$/m,
+    );
+    assert.match(t, /^kafka_producer_outgoing_byte_total\{clientid="\\"connector-producer-primary->backup\.MirrorSourceConnector-0\\""\} 7000$/m);
+  });
+  const snapshots = (): readonly FlowSnapshot[] => [flow()];
+  const off = await new Metrics(snapshots, { mm2Names: false }).render();
+  assert.doesNotMatch(off, /^kafka_/m);
+  assert.match(off, /mirrorflow_records_replicated_total/);
 });

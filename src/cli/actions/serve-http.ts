@@ -42,7 +42,7 @@ export async function serveHttp(
     httpRoutes({
       pipeline: pipeline.config.name,
       snapshots,
-      metrics: new Metrics(snapshots),
+      metrics: new Metrics(snapshots, { mm2Names: pipeline.config.http.mm2_metrics }),
       workerId: () => workerId,
       logger,
       ...(control === undefined ? {} : { connectors: { view: () => control, writes: connectors?.mode === 'read_write' ? control : undefined } }),
