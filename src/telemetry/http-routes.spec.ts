@@ -373,3 +373,51 @@ test("/metrics: MM2's and Connect's series under Strimzi's names, with MM2's lab
   assert.doesNotMatch(off, /^kafka_/m);
   assert.match(off, /mirrorflow_records_replicated_total/);
 });
+
+test('Connect REST as its clients read it: GET / by Accept, expand=info, tasks, task status, topics, connector-plugins', async () => {
+  const snapshots = (): readonly FlowSnapshot[] => [flow()];
+  const server = new HttpServer(
+    httpRoutes({
+      pipeline: 'p1',
+      snapshots,
+      metrics: new Metrics(snapshots),
+      workerId: () => 'host:1',
+      workerInfo: () => ({ version: '0.1.0', commit: 'unknown', kafka_cluster_id: null }),
+    }),
+    silentLogger,
+  );
+  const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
+  const get = async (path: string, accept = 'application/json'): Promise<{ status: number; type: string; body: string }> => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept } });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+  };
+  try {
+    // kcctl asks GET / first, for Connect's ServerInfo; a browser gets the status page.
+    assert.deepEqual(JSON.parse((await get('/')).body), { version: '0.1.0', commit: 'unknown', kafka_cluster_id: null });
+    assert.match((await get('/', 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8')).type, /text\/html/);
+    const source = 'primary->backup.MirrorSourceConnector';
+    const expanded = JSON.parse((await get('/connectors?expand=info&expand=status')).body) as Record<
+      string,
+      { info: { name: string; type: string }; status: { connector: { state: string } } }
+    >;
+    assert.equal(expanded[source]!.info.type, 'source');
+    assert.equal(expanded[source]!.status.connector.state, 'RUNNING');
+    const tasks = JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/tasks`)).body) as { id: unknown; config: Record<string, string> }[];
+    assert.deepEqual(tasks[0]!.id, { connector: source, task: 0 });
+    assert.equal(tasks[0]!.config['task.class'], 'org.apache.kafka.connect.mirror.MirrorSourceTask');
+    assert.deepEqual(JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/tasks/0/status`)).body), {
+      id: 0,
+      state: 'RUNNING',
+      worker_id: 'host:1',
+    });
+    assert.equal((await get(`/connectors/${encodeURIComponent(source)}/tasks/1/status`)).status, 404);
+    assert.deepEqual(JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/topics`)).body), { [source]: { topics: ['primary.orders'] } });
+    const plugins = JSON.parse((await get('/connector-plugins')).body) as { class: string; type: string }[];
+    assert.deepEqual(
+      plugins.map((p) => p.class),
+      ['MirrorSourceConnector', 'MirrorCheckpointConnector', 'MirrorHeartbeatConnector'].map((c) => `org.apache.kafka.connect.mirror.${c}`),
+    );
+  } finally {
+    await server.close();
+  }
+});
