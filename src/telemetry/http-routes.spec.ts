@@ -61,6 +61,25 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
       { kind: 'transform-failed', cluster: 'primary', count: 3 },
       { kind: 'transport-retriable', cluster: 'backup', count: 5 },
     ],
+    mirror: {
+      partitions: [
+        {
+          topic: 'primary.orders',
+          partition: 1,
+          records: 30,
+          bytes: 3000,
+          recordRate: 0.5,
+          byteRate: 50,
+          recordAge: { last: 20, min: 10, max: 30, avg: 20 },
+          replicationLatency: { last: 12, min: 5, max: 40, avg: 12 },
+          inFlight: 10,
+        },
+      ],
+      checkpointLatency: [{ group: 'billing', topic: 'primary.orders', partition: 1, latency: { last: 8, min: 8, max: 8, avg: 8 } }],
+      offsetCommit: { last: 3, min: 2, max: 4, avg: 3 },
+      recordAgeHistogram: { bounds: [10, 100], counts: [5, 70], count: 70, sum: 1400 },
+      replicationLatencyHistogram: { bounds: [10, 100], counts: [30, 70], count: 70, sum: 840 },
+    },
     ...overrides,
   };
 }
@@ -108,7 +127,10 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.equal(sample(t, 'mirrorflow_offset_lag_records', p0), 0);
     assert.equal(sample(t, 'mirrorflow_offset_lag_records', p1), 10);
     assert.equal(sample(t, 'mirrorflow_flow_lag_records', f), 10);
-    assert.equal(sample(t, 'mirrorflow_replication_latency_ms', f), 12);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_bucket', { ...f, le: '10' }), 30);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_bucket', { ...f, le: '+Inf' }), 70);
+    assert.equal(sample(t, 'mirrorflow_replication_latency_ms_sum', f), 840);
+    assert.match(t, /^# TYPE mirrorflow_replication_latency_ms histogram$/m);
     assert.equal(sample(t, 'mirrorflow_records_dropped_total', f), 2);
     assert.equal(sample(t, 'mirrorflow_buffer_bytes', f), 512);
     assert.equal(sample(t, 'mirrorflow_flow_state', { ...f, state: 'running' }), 1);
@@ -120,7 +142,7 @@ test('/metrics: per-partition counts and lag, flow totals, state, checkpoints an
     assert.match(t, /^# TYPE mirrorflow_records_replicated_total counter$/m);
     assert.match(t, /^mirrorflow_process_resident_memory_bytes /m, "the process's default metrics are there too");
     assert.equal(sample(t, 'mirrorflow_source_resets_total', f), 0);
-    assert.equal(sample(t, 'mirrorflow_record_age_ms', f), 20);
+    assert.equal(sample(t, 'mirrorflow_record_age_ms_count', f), 70);
     assert.equal(sample(t, 'mirrorflow_records_reencoded_total', f), 5);
     assert.equal(sample(t, 'mirrorflow_topics_created_total', f), 1);
     assert.equal(sample(t, 'mirrorflow_transform_counter_total', { ...f, transform: 'mask_json_field', step: '0', counter: 'values_changed' }), 7);
@@ -320,4 +342,86 @@ test("/connectors/{name}/offsets: the last replicated offset per source partitio
       assert.equal((await get('/connectors/nope/offsets')).status, 404);
     },
   );
+});
+
+test("/metrics: MM2's and Connect's series under Strimzi's names, with MM2's labels (the remote topic), and none when switched off", async () => {
+  await serve([flow()], async (get) => {
+    const t = (await get('/metrics')).text;
+    const p1 = { source: 'primary', target: 'backup', topic: 'primary.orders', partition: '1' };
+    const mm2 = 'kafka_connect_mirror_mirrorsourceconnector_';
+    assert.equal(sample(t, `${mm2}record_count`, p1), 30);
+    assert.equal(sample(t, `${mm2}record_rate`, p1), 0.5);
+    assert.equal(sample(t, `${mm2}byte_count`, p1), 3000);
+    assert.equal(sample(t, `${mm2}byte_rate`, p1), 50);
+    assert.equal(sample(t, `${mm2}record_age_ms`, p1), 20);
+    assert.equal(sample(t, `${mm2}record_age_ms_max`, p1), 30);
+    assert.equal(sample(t, `${mm2}replication_latency_ms_min`, p1), 5);
+    assert.equal(sample(t, `${mm2}replication_latency_ms_avg`, p1), 12);
+    const cp = { source: 'primary', target: 'backup', group: 'billing', topic: 'primary.orders', partition: '1' };
+    assert.equal(sample(t, 'kafka_connect_mirror_mirrorcheckpointconnector_checkpoint_latency_ms', cp), 8);
+    assert.equal(sample(t, 'kafka_connect_mirror_mirrorcheckpointconnector_checkpoint_latency_ms_avg', cp), 8);
+    assert.match(t, /^kafka_connect_worker_connector_count 3$/m);
+    assert.match(t, /^kafka_connect_worker_task_count 3$/m);
+    // Connect's names hold `>`: JMX quotes them, and Strimzi's dashboard matches the quotes.
+    assert.match(t, /^kafka_connect_source_task_source_record_active_count\{connector="\\"primary->backup\.MirrorSourceConnector\\"",task="0"\} 10$/m);
+    assert.match(t, /^kafka_connect_connector_task_offset_commit_avg_time_ms\{connector="\\"primary->backup\.MirrorSourceConnector\\"",task="0"\} 3$/m);
+    assert.match(t, /^kafka_connect_connector_status\{connector="\\"primary->backup\.MirrorCheckpointConnector\\"",task="0",status="running"\} 1$/m);
+    assert.match(
+      t,
+      /^kafka_consumer_fetch_manager_records_lag\{clientid="\\"primary->backup\|primary->backup\.MirrorSourceConnector\|replication-consumer\\"",topic="orders",partition="1"\} 10$/m,
+    );
+    assert.match(t, /^kafka_producer_outgoing_byte_total\{clientid="\\"connector-producer-primary->backup\.MirrorSourceConnector-0\\""\} 7000$/m);
+  });
+  const snapshots = (): readonly FlowSnapshot[] => [flow()];
+  const off = await new Metrics(snapshots, { mm2Names: false }).render();
+  assert.doesNotMatch(off, /^kafka_/m);
+  assert.match(off, /mirrorflow_records_replicated_total/);
+});
+
+test('Connect REST as its clients read it: GET / by Accept, expand=info, tasks, task status, topics, connector-plugins', async () => {
+  const snapshots = (): readonly FlowSnapshot[] => [flow()];
+  const server = new HttpServer(
+    httpRoutes({
+      pipeline: 'p1',
+      snapshots,
+      metrics: new Metrics(snapshots),
+      workerId: () => 'host:1',
+      workerInfo: () => ({ version: '0.1.0', commit: 'unknown', kafka_cluster_id: null }),
+    }),
+    silentLogger,
+  );
+  const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
+  const get = async (path: string, accept = 'application/json'): Promise<{ status: number; type: string; body: string }> => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept } });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+  };
+  try {
+    // kcctl asks GET / first, for Connect's ServerInfo; a browser gets the status page.
+    assert.deepEqual(JSON.parse((await get('/')).body), { version: '0.1.0', commit: 'unknown', kafka_cluster_id: null });
+    assert.match((await get('/', 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8')).type, /text\/html/);
+    const source = 'primary->backup.MirrorSourceConnector';
+    const expanded = JSON.parse((await get('/connectors?expand=info&expand=status')).body) as Record<
+      string,
+      { info: { name: string; type: string }; status: { connector: { state: string } } }
+    >;
+    assert.equal(expanded[source]!.info.type, 'source');
+    assert.equal(expanded[source]!.status.connector.state, 'RUNNING');
+    const tasks = JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/tasks`)).body) as { id: unknown; config: Record<string, string> }[];
+    assert.deepEqual(tasks[0]!.id, { connector: source, task: 0 });
+    assert.equal(tasks[0]!.config['task.class'], 'org.apache.kafka.connect.mirror.MirrorSourceTask');
+    assert.deepEqual(JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/tasks/0/status`)).body), {
+      id: 0,
+      state: 'RUNNING',
+      worker_id: 'host:1',
+    });
+    assert.equal((await get(`/connectors/${encodeURIComponent(source)}/tasks/1/status`)).status, 404);
+    assert.deepEqual(JSON.parse((await get(`/connectors/${encodeURIComponent(source)}/topics`)).body), { [source]: { topics: ['primary.orders'] } });
+    const plugins = JSON.parse((await get('/connector-plugins')).body) as { class: string; type: string }[];
+    assert.deepEqual(
+      plugins.map((p) => p.class),
+      ['MirrorSourceConnector', 'MirrorCheckpointConnector', 'MirrorHeartbeatConnector'].map((c) => `org.apache.kafka.connect.mirror.${c}`),
+    );
+  } finally {
+    await server.close();
+  }
 });

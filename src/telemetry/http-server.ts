@@ -10,6 +10,8 @@ export interface HttpRequest {
   readonly query: URLSearchParams;
   /** The request's body as text (empty for GET). */
   readonly body: string;
+  /** The Accept header ('' when none): a JSON client and a browser get different answers at `/`. */
+  readonly accept?: string;
 }
 
 export interface HttpResponse {
@@ -169,7 +171,7 @@ export class HttpServer {
       if (req.method !== route.method && !(req.method === 'HEAD' && route.method === 'GET')) continue;
       const body = await readBody(req);
       if (body === undefined) return errorResponse(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-      return route.handle({ path: url.pathname, params, query: url.searchParams, body });
+      return route.handle({ path: url.pathname, params, query: url.searchParams, body, accept: req.headers.accept ?? '' });
     }
     return pathMatched
       ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`)

@@ -230,6 +230,8 @@ for (const clientVersion of [defaultKafkaVersion(), '3.9.1']) {
         `${alias}->backup.emit.checkpoints.enabled = false`,
         'emit.heartbeats.enabled = false',
         'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         '',
       ].join('\n'),
       'mm2.properties',

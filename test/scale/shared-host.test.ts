@@ -43,6 +43,8 @@ describe('processes sharing a host', () => {
         `${s}->${t}.topics = ${topic}`,
         `${t}->${s}.emit.heartbeats.enabled = false`,
         'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         '',
       ].join('\n'),
       'mm2.properties',

@@ -57,12 +57,12 @@ const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetch
 
 /** Connection settings that are refused with a reason, or accepted without effect. */
 const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
-  'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.enabled.protocols': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.cipher.suites': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
-  'ssl.keymanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
-  'ssl.trustmanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
-  'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.keymanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.trustmanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
@@ -117,6 +117,8 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
     'max.request.size': 'flows[].producer.max_request_bytes',
     'enable.idempotence': 'flows[].producer.idempotent',
     'max.in.flight.requests.per.connection': 'flows[].producer.max_in_flight',
+    // Read in mm2-flow-mapping.ts: all and -1 as they are, 0 and 1 with a warning.
+    acks: 'none: mirrorflow always writes with acks=all, so that no acknowledged record can be lost (acks=1 or 0 is accepted with a warning)',
   },
   admin: {},
 };
@@ -134,26 +136,25 @@ export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
 
 const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Support>>>> = {
   consumer: {
-    'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: false },
+    'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: true },
     'group.id': { kind: 'no-effect', why: 'the replication consumer is assigned partitions; mirrorflow names its own group', warn: true },
     'fetch.max.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'max.poll.records': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
-    'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: false },
-    'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: false },
+    'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: true },
+    'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: true },
     'partition.assignment.strategy': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
     'key.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
     'value.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
     'interceptor.classes': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [''] },
   },
   producer: {
-    acks: { kind: 'unsupported', why: 'mirrorflow always writes with acks=all, so that no acknowledged record can be lost', accepts: ['all', '-1'] },
     'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },
-    'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
-    retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
-    'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: true },
+    retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: true },
+    'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
     'partitioner.class': { kind: 'java', why: 'records keep their partition number', accepts: [] },
     'key.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
@@ -166,7 +167,7 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     },
   },
   admin: {
-    retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: false },
+    retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: true },
     'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
   },
 };
@@ -191,7 +192,7 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
       support: { kind: 'no-effect', why: 'mirrorflow renews an OAuth token at 80 % of its lifetime and retries on its own', warn: true },
     };
   }
-  if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false } };
+  if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: key !== 'client.rack' } };
   if (role !== undefined) {
     const field = ROLE_MAPPED[role][key];
     if (field !== undefined) return { kind: 'flow', field };

@@ -527,13 +527,13 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'topic.filter.class = com.acme.Filter',
       'exactly.once.source.support = enabled',
       'backup.exactly.once.source.support = enabled',
-      'primary->backup.producer.acks = 1',
+      'primary->backup.producer.acks = maybe',
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
       "mm2.properties:6:28: replication.policy.class: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in\n  hint: use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept)",
       'mm2.properties:7:22: topic.filter.class: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead\n  hint: mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out',
-      'mm2.properties:10:33: primary->backup.producer.acks: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost\n  hint: mirrorflow does what all or -1 does; set that or leave the key out',
+      'mm2.properties:10:33: primary->backup.producer.acks: must be one of: all, -1, 1, 0',
       `mm2.properties:11:14: transforms: Missing required configuration "transforms.route.type" which has no default value.\n  hint: name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter`,
     ]);
   });
@@ -553,6 +553,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
     assert.deepEqual(
       parsed.warnings.map((issue) => formatConfigIssue(issue)),
       [
+        "mm2.properties:5:1: tasks.max: has no effect outside exactly-once: mirrorflow does not split a flow into tasks; it scales by running more processes with the same file, which share each flow's partitions through a consumer group (no REST rebalance, no tasks to size)\n  hint: start as many mirrorflow processes as MM2 had tasks in all (each takes a share of the partitions), or remove the key",
         'mm2.properties:6:1: consumer.isolation.level: has no effect at the top level: MM2 drops client settings there\n  hint: write it per cluster (<cluster>.consumer.isolation.level) or per flow (<source>-><target>.consumer.isolation.level)',
         'mm2.properties:7:1: use.defaults.from: has no effect at the top level: MM2 drops it there\n  hint: write it per flow, as <source>-><target>.use.defaults.from',
         'mm2.properties:8:1: offset.flush.interval.ms: has no effect at the top level: MM2 reads it only per target cluster\n  hint: write it as <cluster>.offset.flush.interval.ms',

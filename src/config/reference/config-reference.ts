@@ -135,7 +135,9 @@ function support(spec: Mm2KeySpec): string {
     case 'mapped':
       return cell(`→ ${s.field}`);
     case 'no-effect':
-      return cell(`accepted, no effect: ${s.why}`);
+      return cell(`accepted, no effect${s.warn ? ' (a warning names its line)' : ''}: ${s.why}`);
+    case 'alias':
+      return cell(`→ as ${s.of}, its name before ${s.since} (MM2 3.x reads both; a note says so, and ${s.of} wins when both are set)`);
     case 'java':
       return cell(
         `Java code, refused${s.accepts.filter((a) => a !== '').length > 0 ? ` (except ${s.accepts.filter((a) => a !== '').join(', ')}, which is what mirrorflow does)` : ''}: ${s.why}`,
