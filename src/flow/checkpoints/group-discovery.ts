@@ -4,6 +4,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
 import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
+import type { GroupSyncStates } from './group-sync-states';
 
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 export const GROUP_CONCURRENCY = 8;
@@ -20,6 +21,8 @@ export interface GroupDiscoveryParts {
   readonly outages: OutageStatus;
   readonly logger: Logger;
   readonly status: CheckpointStatus;
+  /** Told which groups are filtered out or have no offsets on replicated topics. */
+  readonly states?: GroupSyncStates;
 }
 
 /**
@@ -39,13 +42,20 @@ export class GroupDiscovery {
   /** Lists the groups again. Keeps the previous set if the listing fails, which is reported and retried at the next refresh. */
   refresh(): Observable<void> {
     const { sourceAdmin, groupFilter, topicFilter, logger, status, outage } = this.parts;
+    let filteredOut: string[] = [];
+    const noReplicatedOffsets: string[] = [];
     return sourceAdmin.listGroups().pipe(
-      mergeMap((all) =>
-        from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+      mergeMap((all) => {
+        filteredOut = all.filter((g) => !groupFilter.shouldReplicateGroup(g));
+        return from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
           mergeMap(
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
-                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
+                map((offsets) => {
+                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return group;
+                  noReplicatedOffsets.push(group);
+                  return undefined;
+                }),
                 // A group deleted since the listing, say: leave it out this time.
                 catchError(() => of(undefined)),
               ),
@@ -53,8 +63,8 @@ export class GroupDiscovery {
           ),
           toArray(),
           map((found) => found.filter((g): g is string => g !== undefined)),
-        ),
-      ),
+        );
+      }),
       map((groups) => {
         const sorted = groups.sort();
         if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
@@ -62,6 +72,7 @@ export class GroupDiscovery {
         }
         this.found = sorted;
         status.groups = sorted.length;
+        this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets });
       }),
       tap(() => outage.succeeded()),
       catchError((error: unknown) => {
