@@ -7,6 +7,7 @@ import type { Metrics } from './metrics';
 import { readiness } from './readiness';
 import { statusDocument } from './status-document';
 import { statusPage } from './status-page';
+import { type OffsetTranslator, offsetsTranslateRoute } from './offsets-route';
 
 export interface HttpRoutesOptions {
   readonly pipeline: string;
@@ -21,6 +22,8 @@ export interface HttpRoutesOptions {
    */
   readonly connectors?: { readonly view: () => ConnectorView; readonly writes: ConnectorWrites | undefined };
   readonly logger?: Logger;
+  /** Answers `GET /offsets/translate` (offsets-route.ts); without it the route says it is not served. */
+  readonly offsets?: OffsetTranslator;
 }
 
 /** The endpoints of `mirrorflow run`: the status page, metrics, health, readiness, status and the Connect subset. */
@@ -58,6 +61,7 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     { method: 'GET', path: '/connectors/{name}/config', handle: (req) => getConnectorConfig(view(), req.params['name']!) },
     { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(view(), req.params['name']!, options.workerId()) },
     { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(view(), req.params['name']!) },
+    offsetsTranslateRoute(options.offsets),
     ...connectWriteRoutes({ view, workerId: options.workerId, writes: options.connectors?.writes, logger: options.logger ?? silentLogger }),
   ];
 }

@@ -56,6 +56,24 @@ export class PipelineTools {
     return new PipelineTools(config, options.file, clients, options.logger);
   }
 
+  /**
+   * Tools over a configuration already loaded (a running pipeline's), with clients of their own:
+   * `config` is read at each use, so a reload is followed.
+   */
+  static fromConfig(config: PipelineConfig, file: string, logger: Logger, clients?: KafkaClients): PipelineTools {
+    return new PipelineTools(
+      config,
+      file,
+      clients ?? createKafkaClients(Object.values(config.clusters).map(toClusterConnection), logger, `mirrorflow-${config.name}-tools`),
+      logger,
+    );
+  }
+
+  /** The same clients over another configuration of the same clusters (a reloaded pipeline). */
+  withConfig(config: PipelineConfig): PipelineTools {
+    return new PipelineTools(config, this.file, this.clients, this.logger);
+  }
+
   get clusterAliases(): string[] {
     return Object.keys(this.config.clusters).sort();
   }
