@@ -98,6 +98,13 @@ export interface ClusterAdmin {
    */
   commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void>;
   /**
+   * Deletes consumer groups and their committed offsets (DeleteGroups); a group the broker does
+   * not know counts as deleted. A group with members is refused: that errors with `GroupActiveError`.
+   */
+  deleteGroups(groupIds: readonly string[]): Observable<void>;
+  /** Deletes topics and their records (DeleteTopics); a topic that does not exist counts as deleted. Emits once they are gone from the metadata. */
+  deleteTopics(topics: readonly string[]): Observable<void>;
+  /**
    * Every ACL on topic resources, literal and prefixed. Errors with `SecurityDisabledError` when
    * the cluster has no authorizer.
    */

@@ -320,6 +320,37 @@ export class KafkajsAdmin implements ClusterAdmin {
     });
   }
 
+  deleteGroups(groupIds: readonly string[]): Observable<void> {
+    return this.call('Deleting consumer groups', async (admin) => {
+      if (groupIds.length === 0) return;
+      try {
+        await admin.deleteGroups([...groupIds]);
+      } catch (error) {
+        const groups = (error as { groups?: readonly { groupId: string; error?: { type?: string } }[] }).groups;
+        if (groups === undefined) throw error;
+        const failed = groups.filter((g) => g.error !== undefined && g.error.type !== 'GROUP_ID_NOT_FOUND');
+        const active = failed.find((g) => g.error?.type === 'NON_EMPTY_GROUP');
+        if (active !== undefined) throw new GroupActiveError(this.cluster, active.groupId, { cause: error });
+        if (failed.length > 0) throw error;
+      }
+    });
+  }
+
+  deleteTopics(topics: readonly string[]): Observable<void> {
+    return this.call('Deleting topics', async (admin) => {
+      const wanted = new Set(topics);
+      const existing = (await admin.listTopics()).filter((t) => wanted.has(t));
+      if (existing.length === 0) return;
+      await admin.deleteTopics({ topics: existing, timeout: 30_000 });
+      // The controller answers before every broker forgot the topics: wait until the metadata has none of them.
+      const deadline = Date.now() + 60_000;
+      while ((await admin.listTopics()).some((t) => wanted.has(t))) {
+        if (Date.now() > deadline) throw new Error(`Topics ${existing.join(', ')} are still listed 60 s after they were deleted.`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    });
+  }
+
   describeTopicAcls(): Observable<readonly TopicAcl[]> {
     return this.call('Describing topic ACLs', (admin) => describeTopicAcls(admin, this.cluster));
   }

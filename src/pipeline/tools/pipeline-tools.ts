@@ -8,6 +8,8 @@ import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
+import type { GroupReader } from '../../core/ports/group-reader';
+import { MirrorflowError } from '../../core/errors';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import { createReplicationPolicy, type ReplicationPolicy } from '../../policy';
 import { createKafkaClients } from '../wiring/clients';
@@ -133,6 +135,12 @@ export class PipelineTools {
   /** An idempotent writer on `cluster` for the tools' own records (a migration's state). */
   writer(cluster: string): RecordWriter {
     return this.clients.writer(cluster, { role: 'tools', compression: 'none' });
+  }
+
+  /** Reads topics as a consumer group member on `cluster` (the DR drill). */
+  groupReader(cluster: string): GroupReader {
+    if (this.clients.groupReader === undefined) throw new MirrorflowError('These Kafka clients cannot read as a consumer group.');
+    return this.clients.groupReader(cluster);
   }
 
   mirrorClient(cluster: string, policy: ReplicationPolicy = this.clusterPolicy(cluster)): MirrorClient {
