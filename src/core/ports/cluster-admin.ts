@@ -8,6 +8,8 @@ export interface TopicDescription {
   readonly partitions: number;
   /** Kafka's topic id, when the listing gave it (see `topicIds`). */
   readonly topicId?: string;
+  /** Replicas of its first partition, when the listing gave them. */
+  readonly replicationFactor?: number;
 }
 
 /** Where a topic config value comes from (Kafka's ConfigSource). */

@@ -1,3 +1,4 @@
+// size: the one adapter of the ClusterAdmin port, a method per call of it; each is a few lines over kafkajs or a raw request.
 import { defer, map, type Observable } from 'rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from '../kafkajs';
 import {
@@ -125,7 +126,11 @@ export class KafkajsAdmin implements ClusterAdmin {
       const withIds = await listTopicsWithIds(await this.connectedCluster());
       if (withIds !== undefined) return withIds;
       const metadata = await (await this.connect()).fetchTopicMetadata();
-      return metadata.topics.map((t): TopicDescription => ({ name: t.name, partitions: t.partitions.length }));
+      return metadata.topics.map((t): TopicDescription => ({
+        name: t.name,
+        partitions: t.partitions.length,
+        ...(t.partitions[0] === undefined ? {} : { replicationFactor: t.partitions[0].replicas.length }),
+      }));
     });
   }
 

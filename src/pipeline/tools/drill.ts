@@ -1,3 +1,4 @@
+// size: one command, read, act and report in the order the README describes; the report's shapes are half of it.
 /**
  * `mirrorflow drill FILE --group G`: rehearses the failover of consumer group G while
  * replication goes on, and measures it, for a DR test an auditor reads.
@@ -257,7 +258,7 @@ export async function drill(tools: PipelineTools, request: DrillRequest): Promis
       await lastValueFrom(
         tools
           .groupReader(target)
-          .readAsGroup(drillGroup, topics, endOffsets)
+          .readAsGroup(drillGroup, topics, { ends: endOffsets })
           .pipe(
             tap((batch) => {
               const key = `${batch.topic}-${batch.partition}`;
