@@ -5,7 +5,7 @@ import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { GroupReader } from '../../core/ports/group-reader';
 import type { DecodedSourceBatch, KafkaRecord, RecordHeader } from '../../core/record';
 import { toTransportError } from '../errors';
-import { watchCrashes } from './kafkajs-reader';
+import { leave, watchCrashes } from './kafkajs-reader';
 
 type DecodedMessage = Omit<KafkaMessage, 'headers'> & { headers: RecordHeader[] };
 
@@ -110,10 +110,7 @@ export class KafkajsGroupReader implements GroupReader {
       return () => {
         stopped = true;
         // Commits what was handed on, then leaves the group; a connect under way is left again once it settled.
-        const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined);
-        void disconnect()
-          .then(() => started)
-          .then(disconnect);
+        leave(consumer, started);
       };
     });
   }
@@ -132,10 +129,7 @@ export class KafkajsGroupReader implements GroupReader {
         if (stopped) return;
         stopped = true;
         outcome();
-        const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined);
-        void disconnect()
-          .then(() => started)
-          .then(disconnect);
+        leave(consumer, started);
       };
       const failed = (error: unknown): void => finish(() => reject(toTransportError(this.cluster, error, `Reading topic ${topic}`)));
       watchCrashes(consumer, () => stopped, failed);

@@ -1,4 +1,4 @@
-// size: one command, read, act and report in the order the README describes; the report's shapes are half of it.
+// size: one command, read, act and report in the order docs/drills-and-failback.md describes; the report's shapes are half of it.
 /**
  * `mirrorflow drill FILE --group G`: rehearses the failover of consumer group G while
  * replication goes on, and measures it, for a DR test an auditor reads.
@@ -228,13 +228,21 @@ export async function drill(tools: PipelineTools, request: DrillRequest): Promis
     const record = await tools
       .reader(source)
       .recordAt(sourceTopic, s.partition, p.sourceOffset - 1)
-      .catch(() => undefined);
+      .catch((error: unknown) => {
+        warnings.push(
+          `The last record group "${request.group}" consumed of ${sourceTopic}-${s.partition} could not be read on "${source}" (${describeError(error)}): the records it would read again there are not counted.`,
+        );
+        return undefined;
+      });
     if (record !== undefined && record.offset === p.sourceOffset - 1) lastConsumed.set(`${s.topic}-${s.partition}`, recordDigest(record));
   }
   const prepared = Date.now();
 
   // 3. The drill itself; the drill group is deleted whatever happens.
-  for (const g of leftovers) await deleteDrillGroup(tools, target, g).catch(() => undefined);
+  for (const g of leftovers)
+    await deleteDrillGroup(tools, target, g).catch((error: unknown) => {
+      warnings.push(`The drill group "${g}" an interrupted drill left could not be deleted (${describeError(error)}).`);
+    });
   const read = new Map<string, number>();
   const matchedAt = new Map<string, number>();
   let commitMs = 0;

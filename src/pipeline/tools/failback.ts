@@ -1,4 +1,4 @@
-// size: one command's plan and its execution, step by step, in the order of the README's failback section; the copies are in failback-copy.ts.
+// size: one command's plan and its execution, step by step, in the order of docs/drills-and-failback.md; the copies are in failback-copy.ts.
 /**
  * `mirrorflow failback FILE`: after `mirrorflow failover` moved consumers (and producers) from a
  * flow's source A to its target B, moves them back to A once it is back, so A can take over again.
