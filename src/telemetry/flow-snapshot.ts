@@ -30,7 +30,7 @@ export const HEARTBEAT_STATES: readonly HeartbeatState[] = ['disabled', 'startin
 
 /** A consumer group's sync state on a flow (src/flow/checkpoints/group-sync-states.ts says what each means). */
 export type GroupSyncStateName =
-  'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'cut-over' | 'failed';
+  'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'share-group' | 'cut-over' | 'failed';
 export const GROUP_SYNC_STATE_NAMES: readonly GroupSyncStateName[] = [
   'synced',
   'checkpointed',
@@ -38,6 +38,7 @@ export const GROUP_SYNC_STATE_NAMES: readonly GroupSyncStateName[] = [
   'not-translatable',
   'no-replicated-offsets',
   'filtered-out',
+  'share-group',
   'cut-over',
   'failed',
 ];

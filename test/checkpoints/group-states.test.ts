@@ -10,7 +10,9 @@
  * - `early` committed offset 0 of a partition nothing was written to: no offset sync at or
  *   below it, so not translatable; once records arrive it becomes synced, and the change is logged;
  * - `other` committed only on a topic the flow does not replicate: no-replicated-offsets;
- * - `!…-outsider` is not matched by the groups filter: filtered-out.
+ * - `!…-outsider` is not matched by the groups filter: filtered-out;
+ * - `workers` is a share group (KIP-932; Kafka's console share consumer joined it): share-group,
+ *   never checkpointed as a consumer group with no offsets.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +23,8 @@ import { sharedClusterKits } from '../support/use-kits';
 import { startBrowser, type HeadlessBrowser } from '../support/headless-browser';
 import { JavaGroupConsumers } from '../interop/group-consumer';
 import { GroupKit } from './checkpoint-kit';
+import { runKafkaTool } from '../support/kafka-admin-tools';
+import { Kafka, logLevel } from '../../src/kafka/kafkajs';
 import type { StatusDocument } from '../../src/telemetry';
 
 let clusters: TestClusters;
@@ -45,6 +49,27 @@ function records(topic: string, partition: number, count: number, from = 0): Tes
     headers: [],
     timestamp: Date.now(),
   }));
+}
+
+/**
+ * Kafka's console share consumer (a KafkaShareConsumer) joins `group` on `topic` and leaves: the
+ * share group then exists, empty. It reads nothing (a new share group starts at the end), and
+ * ends by its timeout; the group's listing is what counts.
+ */
+async function shareConsumerJoins(bootstrap: string, group: string, topic: string): Promise<void> {
+  const args = ['--bootstrap-server', bootstrap, '--topic', topic, '--group', group, '--max-messages', '1', '--timeout-ms', '5000'];
+  // Its timeout may end it with a non-zero code: the listing below decides, and names the tool's error if it fails.
+  const tool = await runKafkaTool('org.apache.kafka.tools.consumer.ConsoleShareConsumer', args, 90_000).catch((error: unknown) => String(error));
+  const admin = new Kafka({ brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    await waitFor(async () => (await admin.listGroups()).groups.some((g) => g.groupId === group && g.protocolType === 'share'), {
+      what: `share group ${group} on ${bootstrap} (the console share consumer said: ${tool.slice(-1000)})`,
+      timeoutMs: 30_000,
+    });
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 type GroupRow = NonNullable<StatusDocument['flows'][number]['checkpoints']['groupStates']>[number];
@@ -76,6 +101,8 @@ describe("every group's sync state", () => {
     } finally {
       await sourceGroups.close();
     }
+    // A share group reading the replicated topic, as Kafka's share consumer makes one.
+    await shareConsumerJoins(clusters.primary, group('workers'), orders);
     // `busy` runs on the target before the sync ever writes it.
     const busy = await java.join({ bootstrap: clusters.backup, group: group('busy'), topics: [remote] });
 
@@ -113,6 +140,7 @@ describe("every group's sync state", () => {
       [group('early')]: 'not-translatable',
       [group('other')]: 'no-replicated-offsets',
       [outsider]: 'filtered-out',
+      [group('workers')]: 'share-group',
     };
     const first = await until(
       async () => {
@@ -126,6 +154,7 @@ describe("every group's sync state", () => {
     assert.match(first.get(group('early'))!.reason, /none of its 1 partitions on replicated topics has an offset sync at or below its committed offset/);
     assert.match(first.get(group('other'))!.reason, /all on topics this flow does not replicate/);
     assert.match(first.get(outsider)!.reason, /groups filter/);
+    assert.match(first.get(group('workers'))!.reason, /a share group \(KIP-932\): its share-partition start offsets on primary are not copied/);
     assert.deepEqual([first.get(group('app'))!.partitions, first.get(group('app'))!.translated], [1, 1]);
 
     // The same in `mirrorflow status`, and as metrics.
@@ -145,13 +174,14 @@ describe("every group's sync state", () => {
       async () => {
         const shown = await page.evaluate<{ group: string; state: string; alert: boolean }[]>(`[...document.querySelectorAll('[data-row=group]')].map((r) => ({
           group: r.getAttribute('data-group'), state: r.querySelector('[data-field=sync-state]').textContent, alert: r.classList.contains('alert') }))`);
-        return shown.length >= 4 ? shown : undefined;
+        return shown.length >= 5 ? shown : undefined;
       },
       { what: 'the group rows on the status page', timeoutMs: 30_000 },
     );
     const byGroup = new Map(rows.map((r) => [r.group, r]));
     assert.equal(byGroup.get(group('app'))?.state, 'synced');
     assert.equal(byGroup.get(group('busy'))?.alert, true, 'active-on-target is marked');
+    assert.equal(byGroup.get(group('workers'))?.alert, true, 'a share group is marked: its progress is not copied');
     assert.equal(byGroup.get(outsider), undefined, 'filtered-out groups are a count, not rows');
     assert.match(await page.evaluate<string>(`document.querySelector('[data-field=groups-filtered-out]')?.textContent ?? ''`), /left out by the groups filter/);
 

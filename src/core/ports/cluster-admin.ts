@@ -87,8 +87,10 @@ export interface ClusterAdmin {
    * created again under the same name gets a new id. Empty when the cluster gives no ids.
    */
   topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>>;
-  /** Ids of the consumer groups on the cluster. */
+  /** Ids of the consumer groups on the cluster (share groups left out: they commit no offsets). */
   listGroups(): Observable<readonly string[]>;
+  /** Ids of the consumer groups and, apart, of the share groups (KIP-932, Kafka 4.2+), from one listing. */
+  listGroupKinds(): Observable<{ readonly consumer: readonly string[]; readonly share: readonly string[] }>;
   /** State per group; a group the broker does not know is `dead`. */
   describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>>;
   /** The group's committed offsets (partitions without a commit are left out). */

@@ -44,10 +44,13 @@ export class GroupDiscovery {
     const { sourceAdmin, groupFilter, topicFilter, logger, status, outage } = this.parts;
     let filteredOut: string[] = [];
     const noReplicatedOffsets: string[] = [];
-    return sourceAdmin.listGroups().pipe(
-      mergeMap((all) => {
-        filteredOut = all.filter((g) => !groupFilter.shouldReplicateGroup(g));
-        return from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+    let shareGroups: readonly string[] = [];
+    return sourceAdmin.listGroupKinds().pipe(
+      mergeMap(({ consumer: consumers, share }) => {
+        filteredOut = [...consumers, ...share].filter((g) => !groupFilter.shouldReplicateGroup(g));
+        // Share groups commit no offsets: listed for their state, never checkpointed.
+        shareGroups = share.filter((g) => groupFilter.shouldReplicateGroup(g));
+        return from(consumers.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
           mergeMap(
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
@@ -72,7 +75,7 @@ export class GroupDiscovery {
         }
         this.found = sorted;
         status.groups = sorted.length;
-        this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets });
+        this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets, shareGroups });
       }),
       tap(() => outage.succeeded()),
       catchError((error: unknown) => {

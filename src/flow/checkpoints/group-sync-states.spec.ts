@@ -39,13 +39,23 @@ function setup(options: { syncEnabled?: boolean } = {}) {
 describe('GroupSyncStates', () => {
   test('each state with its reason, from what discovery, the checkpoint pass and the sync learnt', () => {
     const { states, checkpointed } = setup();
-    states.listed({ checkpointed: ['app', 'busy', 'early', 'moved', 'broken'], filteredOut: ['console-consumer-1'], noReplicatedOffsets: ['other'] });
+    states.listed({
+      checkpointed: ['app', 'busy', 'early', 'moved', 'broken'],
+      filteredOut: ['console-consumer-1'],
+      noReplicatedOffsets: ['other'],
+      shareGroups: ['workers'],
+    });
     assert.equal(states.get('app')?.state, 'not-translatable');
     assert.match(states.get('app')!.reason, /no checkpoint pass has read its offsets yet/);
     assert.equal(states.get('console-consumer-1')?.state, 'filtered-out');
     assert.match(states.get('console-consumer-1')!.reason, /groups filter/);
     assert.equal(states.get('other')?.state, 'no-replicated-offsets');
     assert.match(states.get('other')!.reason, /all on topics this flow does not replicate/);
+    assert.equal(states.get('workers')?.state, 'share-group');
+    assert.match(
+      states.get('workers')!.reason,
+      /a share group \(KIP-932\): its share-partition start offsets on primary are not copied; .* on backup start where share\.auto\.offset\.reset says/,
+    );
 
     states.translated('early', 3, 0);
     assert.equal(states.get('early')?.state, 'not-translatable');
@@ -77,6 +87,7 @@ describe('GroupSyncStates', () => {
         ['early', 'not-translatable'],
         ['moved', 'cut-over'],
         ['other', 'no-replicated-offsets'],
+        ['workers', 'share-group'],
       ],
     );
     assert.match(states.get('app')!.reason, /its group on backup holds the translated offsets \(3 committed by the last sync\); 1 of its 4 partitions/);

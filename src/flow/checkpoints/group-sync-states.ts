@@ -6,7 +6,8 @@
  *
  * The state is derived from what the checkpoint flow's three timers learn of the group:
  *
- *   group refresh     filtered out by the groups filter; no committed offsets on replicated topics
+ *   group refresh     filtered out by the groups filter; no committed offsets on replicated topics;
+ *                     a share group (KIP-932), whose progress the flow does not copy
  *   checkpoint pass   how many of its partitions translate (an offset sync at or below the
  *                     committed offset, or a preserved partition)
  *   group offset sync committed or already there; skipped because active on the target; failed;
@@ -27,12 +28,15 @@ import type { Logger } from '../../core/ports/logger';
  *   committed offset);
  * - `no-replicated-offsets`: its committed offsets are all on topics the flow does not replicate;
  * - `filtered-out`: the flow's groups filter leaves it out;
+ * - `share-group`: a share group (KIP-932, Kafka 4.2+): it commits no consumer offsets, and its
+ *   share-partition start offsets are not copied, so its consumers on the target start where the
+ *   target's `share.auto.offset.reset` says;
  * - `cut-over`: `mirrorflow migrate cutover` moved it to the target; its offsets there are its
  *   consumers' own;
  * - `failed`: the last sync of its offsets to the target failed.
  */
 export type GroupSyncState =
-  'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'cut-over' | 'failed';
+  'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'share-group' | 'cut-over' | 'failed';
 
 export const GROUP_SYNC_STATES: readonly GroupSyncState[] = [
   'synced',
@@ -41,6 +45,7 @@ export const GROUP_SYNC_STATES: readonly GroupSyncState[] = [
   'not-translatable',
   'no-replicated-offsets',
   'filtered-out',
+  'share-group',
   'cut-over',
   'failed',
 ];
@@ -69,7 +74,7 @@ export type GroupSyncResult =
   | { readonly result: 'cut-over' };
 
 interface GroupFacts {
-  listed?: 'checkpointed' | 'filtered-out' | 'no-replicated-offsets';
+  listed?: 'checkpointed' | 'filtered-out' | 'no-replicated-offsets' | 'share-group';
   translation?: { readonly partitions: number; readonly translated: number };
   sync?: GroupSyncResult;
 }
@@ -119,17 +124,19 @@ export class GroupSyncStates {
 
   /**
    * A group refresh: the groups checkpointed, those the filter leaves out, those with no
-   * offsets on replicated topics. A group in none of them is gone from the source; it stays while
+   * offsets on replicated topics, the share groups the filter lets through. A group in none of them is gone from the source; it stays while
    * it has checkpoints (they are still synced), and is dropped otherwise.
    */
   listed(listing: {
     readonly checkpointed: readonly string[];
     readonly filteredOut: readonly string[];
     readonly noReplicatedOffsets: readonly string[];
+    readonly shareGroups?: readonly string[];
   }): void {
     const seen = new Map<string, GroupFacts['listed']>();
     for (const g of listing.checkpointed) seen.set(g, 'checkpointed');
     for (const g of listing.noReplicatedOffsets) seen.set(g, 'no-replicated-offsets');
+    for (const g of listing.shareGroups ?? []) seen.set(g, 'share-group');
     for (const g of listing.filteredOut) seen.set(g, 'filtered-out');
     this.filteredOutTotal = listing.filteredOut.length;
     for (const [group, facts] of this.facts) {
@@ -208,6 +215,12 @@ export class GroupSyncStates {
     const { source, target, syncEnabled } = this.options;
     if (facts.listed === 'filtered-out') {
       return { state: 'filtered-out', reason: `the flow's groups filter (groups, groups_exclude) leaves it out` };
+    }
+    if (facts.listed === 'share-group') {
+      return {
+        state: 'share-group',
+        reason: `a share group (KIP-932): its share-partition start offsets on ${source} are not copied; after a failover its consumers on ${target} start where share.auto.offset.reset says`,
+      };
     }
     if (facts.listed === 'no-replicated-offsets') {
       return { state: 'no-replicated-offsets', reason: `its committed offsets on ${source} are all on topics this flow does not replicate` };

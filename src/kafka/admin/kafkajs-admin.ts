@@ -47,6 +47,12 @@ const GROUP_STATES: Record<string, GroupState> = {
 };
 
 /**
+ * ListGroups (v2, kafkajs's) answers every kind of group; share groups (KIP-932) say `share` as
+ * their protocol type, and have no committed offsets to fetch.
+ */
+const SHARE_GROUP_PROTOCOL = 'share';
+
+/**
  * What the broker answers an admin offset commit for a group with members: classic groups say
  * UNKNOWN_MEMBER_ID (or are rebalancing), KIP-848 consumer groups may speak of member epochs.
  */
@@ -272,7 +278,16 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   listGroups(): Observable<readonly string[]> {
-    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
+    return this.listGroupKinds().pipe(map((kinds) => kinds.consumer));
+  }
+
+  listGroupKinds(): Observable<{ readonly consumer: readonly string[]; readonly share: readonly string[] }> {
+    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(
+      map((r) => ({
+        consumer: r.groups.filter((g) => g.protocolType !== SHARE_GROUP_PROTOCOL).map((g) => g.groupId),
+        share: r.groups.filter((g) => g.protocolType === SHARE_GROUP_PROTOCOL).map((g) => g.groupId),
+      })),
+    );
   }
 
   describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>> {
