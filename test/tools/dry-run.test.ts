@@ -17,7 +17,7 @@ import { DefaultReplicationPolicy } from '../../src/policy';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';
 import type { TestRecord } from '../support/kafka-kit';
-import { uniqueName } from '../support/clusters';
+import { uniqueName, waitFor } from '../support/clusters';
 import { ownClusters } from '../support/own-clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
 
@@ -72,13 +72,20 @@ describe('--dry-run', () => {
     const primary = clusters.kit('primary');
     await primary.createTopic(topic, 2);
     await primary.produce(topic, records(100));
-    await firstValueFrom(
-      kafka()
-        .admin('primary')
-        .commitGroupOffsets(group, [
-          { topic, partition: 0, offset: 30, metadata: '' },
-          { topic, partition: 1, offset: 20, metadata: '' },
-        ]),
+    // The clusters are this file's own and fresh: the group coordinator may still be loading.
+    await waitFor(
+      async () => {
+        await firstValueFrom(
+          kafka()
+            .admin('primary')
+            .commitGroupOffsets(group, [
+              { topic, partition: 0, offset: 30, metadata: '' },
+              { topic, partition: 1, offset: 20, metadata: '' },
+            ]),
+        );
+        return true;
+      },
+      { what: `the first commit of ${group}`, timeoutMs: 60_000, intervalMs: 500 },
     );
     const { file } = await writePipeline({
       sharedClusters: false,
