@@ -14,6 +14,8 @@ import {
   listConnectors,
 } from './connect-api';
 import { type ConnectorWrites, connectWriteRoutes } from './connect-writes';
+import { connectLoggerRoutes } from './connect-loggers';
+import type { LogLevels } from './log-levels';
 import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
 import { readiness } from './readiness';
@@ -33,6 +35,8 @@ export interface HttpRoutesOptions {
    */
   readonly connectors?: { readonly view: () => ConnectorView; readonly writes: ConnectorWrites | undefined };
   readonly logger?: Logger;
+  /** The named loggers' levels, for `/admin/loggers`; without it those routes are absent. */
+  readonly levels?: LogLevels;
   /** What `GET /` answers a JSON client, as a Connect worker does (kcctl asks it first). */
   readonly workerInfo?: () => { readonly version: string; readonly commit: string; readonly kafka_cluster_id: string | null };
 }
@@ -96,5 +100,8 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     { method: 'GET', path: '/connectors/{name}/topics', handle: (req) => getConnectorTopics(view(), req.params['name']!) },
     { method: 'GET', path: '/connector-plugins', handle: () => listConnectorPlugins(options.workerInfo?.().version ?? 'unknown') },
     ...connectWriteRoutes({ view, workerId: options.workerId, writes: options.connectors?.writes, logger: options.logger ?? silentLogger }),
+    ...(options.levels === undefined
+      ? []
+      : connectLoggerRoutes({ levels: options.levels, writable: options.connectors?.writes !== undefined, logger: options.logger ?? silentLogger })),
   ];
 }
