@@ -44,6 +44,7 @@ export interface KafkajsClientsOptions {
   readonly logger: Logger;
   /** Prefix of every client id, e.g. the pipeline name. */
   readonly clientIdPrefix: string;
+  /** kafkajs's own debug logs; `setDebug` changes it while running. */
   readonly debug?: boolean;
 }
 
@@ -77,6 +78,7 @@ interface Closable {
 /** KafkaClients backed by kafkajs: one kafkajs instance per cluster, clients made on demand. */
 export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
+  private debug: boolean;
   private readonly admins = new Map<string, ClusterAdmin>();
   private open: Closable[] = [];
   private readonly tokens = new Map<string, BearerTokenSource>();
@@ -91,6 +93,7 @@ export class KafkajsClients implements KafkaClients {
   };
 
   constructor(private readonly options: KafkajsClientsOptions) {
+    this.debug = options.debug ?? false;
     registerCodecs();
     // JKS and PKCS12 stores are read now, so that a wrong password ends the command before any
     // connection; each connection reads them again (tls-connect.ts), for certificates rotated on disk.
@@ -105,10 +108,25 @@ export class KafkajsClients implements KafkaClients {
     let kafka = this.kafkas.get(key);
     if (!kafka) {
       const { connection } = login;
-      kafka = new Kafka(kafkaConfig(login, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources, behaviour));
+      kafka = new Kafka(
+        kafkaConfig(
+          login,
+          `${connection.clientId ?? this.options.clientIdPrefix}|${role}`,
+          { ...this.options, debug: this.debug },
+          this.tokenSources,
+          behaviour,
+        ),
+      );
       this.kafkas.set(key, kafka);
     }
     return kafka;
+  }
+
+  /** Turns kafkajs's debug logs on or off for every client, made or to be made (its `kafkajs` logger's level). */
+  setDebug(on: boolean): void {
+    if (on === this.debug) return;
+    this.debug = on;
+    for (const kafka of this.kafkas.values()) kafka.logger().setLogLevel(on ? logLevel.DEBUG : logLevel.WARN);
   }
 
   admin(cluster: string): ClusterAdmin {

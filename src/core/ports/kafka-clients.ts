@@ -56,6 +56,8 @@ export interface KafkaClients {
   groupReader?(cluster: string): GroupReader;
   /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
   election?(cluster: string): LeaderElection;
+  /** Turns the client library's own debug logs on or off while running; absent in fakes. */
+  setDebug?(on: boolean): void;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
   checkReachable(cluster: string): Promise<void>;
   /** Closes the clients made for roles that start with `prefix` (a flow's: `source->target|`) and forgets them. */
