@@ -1,5 +1,5 @@
 import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from 'rxjs';
-import type { ClusterAdmin } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
@@ -28,12 +28,24 @@ export interface GroupDiscoveryParts {
  */
 export class GroupDiscovery {
   private found: readonly string[] = [];
+  private offsetsFound: ReadonlyMap<string, readonly GroupOffset[]> = new Map();
+  private succeeded = false;
 
   constructor(private readonly parts: GroupDiscoveryParts) {}
 
   /** The groups checkpointed, sorted; the last listing's, or none before one succeeded. */
   get groups(): readonly string[] {
     return this.found;
+  }
+
+  /** The committed offsets each group of `groups` had when it was listed. */
+  get offsets(): ReadonlyMap<string, readonly GroupOffset[]> {
+    return this.offsetsFound;
+  }
+
+  /** True once a listing succeeded (`groups` is then the source's, not a placeholder). */
+  get listed(): boolean {
+    return this.succeeded;
   }
 
   /** Lists the groups again. Keeps the previous set if the listing fails, which is reported and retried at the next refresh. */
@@ -45,22 +57,24 @@ export class GroupDiscovery {
           mergeMap(
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
-                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
+                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? { group, offsets } : undefined)),
                 // A group deleted since the listing, say: leave it out this time.
                 catchError(() => of(undefined)),
               ),
             GROUP_CONCURRENCY,
           ),
           toArray(),
-          map((found) => found.filter((g): g is string => g !== undefined)),
+          map((found) => found.filter((g) => g !== undefined)),
         ),
       ),
-      map((groups) => {
-        const sorted = groups.sort();
+      map((found) => {
+        const sorted = found.map((g) => g.group).sort();
+        this.offsetsFound = new Map(found.map((g) => [g.group, g.offsets]));
         if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
           logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
         }
         this.found = sorted;
+        this.succeeded = true;
         status.groups = sorted.length;
       }),
       tap(() => outage.succeeded()),
