@@ -76,6 +76,7 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
       lastPassAt: status.acls.lastPassAt,
     },
     sourceResets: status.sourceResets,
+    recordsExpired: status.recordsExpired,
     ...(status.preservation === undefined ? {} : { preservation: { fallbacks: status.preservation.fallbacks, partitions: status.preservation.values() } }),
     recordsDeadLettered: status.recordsDeadLettered,
     outages: status.outages.current,

@@ -112,6 +112,8 @@ export interface FlowSnapshot {
   readonly acls: AclSyncSnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
+  /** Source records removed (retention, DeleteRecords) before they were copied. */
+  readonly recordsExpired: number;
   /** `offsets: preserve`: each partition's state, fallbacks first; absent for `offsets: translate`. */
   readonly preservation?: PreservationSnapshot;
   /** Records set aside to the dead-letter topic. */

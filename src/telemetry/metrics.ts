@@ -217,6 +217,12 @@ export class Metrics {
       perFlow(flows, (f) => f.sourceResets),
     );
     this.counter(
+      'mirrorflow_records_expired_total',
+      "Source records removed (retention, DeleteRecords) before the flow copied them: the source log's start moved past the flow's position, and replication went on from it (the log names the partition and offsets).",
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.recordsExpired),
+    );
+    this.counter(
       'mirrorflow_records_dead_lettered_total',
       'Records set aside to a dead-letter topic.',
       FLOW_LABELS,

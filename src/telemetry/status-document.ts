@@ -82,6 +82,8 @@ export interface FlowStatusDocument {
     readonly lastPassAt: string | null;
   };
   readonly sourceResets: number;
+  /** Source records removed (retention, DeleteRecords) before they were copied. */
+  readonly recordsExpired: number;
   /** `offsets: preserve`: partitions kept at their source offsets, and those that fell back (which, why, from which source offset); null for `offsets: translate`. */
   readonly offsets: {
     readonly preserved: number;
@@ -181,6 +183,7 @@ export function statusDocument(
               },
         acls: { state: f.acls.state, created: f.acls.created, skipped: { ...f.acls.skipped }, errors: f.acls.errors, lastPassAt: iso(f.acls.lastPassAt) },
         sourceResets: f.sourceResets,
+        recordsExpired: f.recordsExpired,
         offsets:
           f.preservation === undefined
             ? null

@@ -100,11 +100,12 @@ function renderFlow(flow, now) {
   const cp = flow.checkpoints, hb = flow.heartbeats;
   const fmt = (v, digits) => (v === null ? '-' : v.toFixed(digits));
   section.append(
-    table('summary', ['records', 'records/s', 'MB/s', 'lag', 'latency ms', 'record age ms', 'dead-lettered', 'dropped', 'source resets', 'buffered bytes'], [
+    table('summary', ['records', 'records/s', 'MB/s', 'lag', 'latency ms', 'record age ms', 'dead-lettered', 'dropped', 'source resets', 'expired', 'buffered bytes'], [
       el('tr', { 'data-row': 'summary' },
         el('td', { class: 'text', 'data-field': 'records' }, flow.records), cell('rate', fmt(r.records, 0)), cell('mbps', fmt(r.mb, 2)),
         cell('lag', flow.lag), cell('latency', flow.latencyMs === null ? '-' : flow.latencyMs), cell('record-age', flow.recordAgeMs === null ? '-' : flow.recordAgeMs),
         cell('dead-lettered', flow.recordsDeadLettered), cell('dropped', flow.recordsDropped), cell('resets', flow.sourceResets),
+        cell('expired', flow.recordsExpired),
         cell('buffered', flow.buffer === null ? '-' : flow.buffer.bytes)),
     ]),
   );

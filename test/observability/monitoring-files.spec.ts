@@ -48,6 +48,7 @@ const FLOW: FlowSnapshot = {
   configSync: { enabled: true, passes: 1, changesApplied: 1, changesRefused: 1, refused: [], errors: 0, lastPassAt: 1 },
   acls: { state: 'running', created: 1, skipped: { 'allow-write': 1 }, errors: 0, lastPassAt: 1 },
   sourceResets: 0,
+  recordsExpired: 0,
   recordsDeadLettered: 0,
   outages: [{ cluster: 'backup', operation: 'writing records', since: 1, failures: 1, lastError: 'x' }],
   retries: [{ cluster: 'backup', operation: 'writing records', failures: 3 }],
@@ -133,6 +134,7 @@ test('the Prometheus alert rules: each has a name, an expression on exported met
     'mirrorflow_flow_lag_records',
     'mirrorflow_outage_seconds',
     'mirrorflow_records_dead_lettered_total',
+    'mirrorflow_records_expired_total',
     'mirrorflow_checkpoint_age_ms',
     'mirrorflow_heartbeat_age_ms',
   ])

@@ -56,6 +56,11 @@ export class FlowStatus {
    * and recreated, or truncated) and replication resumed from the new log.
    */
   sourceResets = 0;
+  /**
+   * Source records removed (retention, DeleteRecords) before they were copied: the log's start
+   * moved past the position the flow held, and it went on from there.
+   */
+  recordsExpired = 0;
   readonly partitions = new Map<string, PartitionStatus>();
   /** Source partitions the group assigned to this process (its share when several run the pipeline). */
   partitionsAssigned = 0;
@@ -171,6 +176,11 @@ export class FlowStatus {
     this.sourceResets++;
     // The old log's end must not keep counting as lag of the new one.
     this.partitions.set(topicPartitionKey(tp), { topic: tp.topic, partition: tp.partition, nextOffset, highWatermark: logEnd, lagSince: now });
+  }
+
+  /** `records` source records expired before they were copied (see `recordsExpired`). */
+  recordExpired(records: number): void {
+    this.recordsExpired += records;
   }
 
   /** The source timestamp of a fetched batch's first record (a forwarded batch's first batch's newest), if it has one. */
