@@ -4,6 +4,7 @@ import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
 import type { LeaderElection } from './leader-election';
 import type { SlotTransactions } from './slot-transactions';
+import type { RangeReader } from './range-reader';
 
 export interface WriterOptions {
   /** Names the client in broker logs and quotas. */
@@ -44,6 +45,11 @@ export interface KafkaClients {
   reader(cluster: string): TopicReader;
   /** The exactly-once writer of a flow (`delivery: exactly_once`); absent in fakes that have none. */
   transactions?(cluster: string, options: TransactionsOptions): SlotTransactions;
+  /**
+   * Reads stretches of single partitions (`mirrorflow verify`, continuous verification), a client
+   * of its own per call; `role` as a writer's (a flow's job names its flow). Absent in fakes that have none.
+   */
+  rangeReader?(cluster: string, role?: string): RangeReader;
   /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
   election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
