@@ -79,7 +79,16 @@ describe('parsePipeline: the happy path', () => {
       progress: { flush_interval_ms: 5000 },
       batching: { max_records: 10000, max_bytes: 4194304, forward_batches: true, forward_compressed_min_bytes: 65536 },
       buffer: { max_bytes: 16777216 },
-      consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500, auto_offset_reset: 'earliest', min_bytes: 1 },
+      consumer: {
+        isolation_level: 'read_committed',
+        max_bytes_per_partition: 1048576,
+        max_wait_ms: 500,
+        auto_offset_reset: 'earliest',
+        min_bytes: 1,
+        session_timeout_ms: 6000,
+        heartbeat_interval_ms: 1000,
+        rebalance_timeout_ms: 60000,
+      },
       producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true, max_in_flight: 5 },
       errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
       checkpoints: {

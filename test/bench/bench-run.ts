@@ -32,6 +32,7 @@ import {
   RunFailure,
   setup,
   startReplicator,
+  targetBytesRatio,
   targetIsolation,
   topicNames,
   verify,
@@ -89,6 +90,7 @@ export function applies(workload: Workload, replicator: ReplicatorName): boolean
 function newRunId(workload: Workload, round: number, replicator: ReplicatorName): string {
   const who = {
     mirrorflow: 'mf',
+    'mirrorflow-baseline': 'mfb',
     'mirrorflow-metrics': 'mfm',
     'mirrorflow-eos': 'mfe',
     'mirrorflow-transform': 'mft',
@@ -176,7 +178,13 @@ async function runThroughput(
     clock.mark('stop');
     const verification = await verify(env, run, false, targetIsolation(replicator), replicator === 'mirrorflow-transform' ? INSERTED_FIELD : undefined);
     clock.mark('verify');
-    return { ...checkedStatus(verification.mismatches, 'failed', 'content differs: '), ...figures, preload, verification };
+    return {
+      ...checkedStatus(verification.mismatches, 'failed', 'content differs: '),
+      ...figures,
+      preload,
+      verification,
+      targetBytesRatio: targetBytesRatio(verification),
+    };
   } finally {
     meter.stop();
     await child.stop();

@@ -16,7 +16,7 @@ import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, writePipeline } from '../support/pipeline-harness';
 import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 const ORDER = {
   type: 'record',
@@ -35,10 +35,7 @@ const T0 = Date.now();
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 interface Order {
   readonly id: number;

@@ -175,6 +175,7 @@ describe('the json_schema converter: field transforms on JSON Schema records, re
         'emit.checkpoints.enabled = false',
         'sync.topic.acls.enabled = false',
         'replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         'offset-syncs.topic.replication.factor = 1',
         '',
         'value.converter = io.confluent.connect.json.JsonSchemaConverter',

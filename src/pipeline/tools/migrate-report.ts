@@ -19,7 +19,7 @@ import { MIRROR_SOURCE_CONNECTOR, RecordFormatError, decodeConnectOffsetKey, dec
 import { DefaultGroupFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { readPreservationMarkers, type PreservationMarker } from '../../flow/replication/offset-preservation';
 import { readMigrationState, type MigrationState } from '../../flow/migration-state';
-import { flowGroupId, migrationTopicName, preservedOffsetsGroup, progressTopicName } from '../flow-names';
+import { flowGroupId, flowProgressTopic, migrationTopicName, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, FlowDirection, PipelineTools } from './pipeline-tools';
 
 export interface PartitionReport {
@@ -201,13 +201,12 @@ async function missingBelow(
 const firstRecords = new Map<string, Promise<number | undefined>>();
 
 /** The flow's stored progress: the next source offset per source topic-partition (MM2's Connect offsets). */
-async function storedProgress(tools: PipelineTools, { source, target }: FlowDirection, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
-  return readStoredProgress(tools.reader(target), source, onTarget);
+async function storedProgress(tools: PipelineTools, { source, target, flow }: FlowDirection, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
+  return readStoredProgress(tools.reader(target), source, flowProgressTopic(flow), onTarget);
 }
 
-/** A flow's stored progress read from its target's `reader`, by the flow's `source` alias; empty when the progress topic is not `onTarget`. */
-export async function readStoredProgress(reader: TopicReader, source: string, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
-  const topic = progressTopicName(source);
+/** A flow's stored progress read from its target's `reader`, by the flow's `source` alias, from its progress `topic`; empty when that topic is not `onTarget`. */
+export async function readStoredProgress(reader: TopicReader, source: string, topic: string, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
   const next = new Map<string, number>();
   if (!onTarget.has(topic)) return next;
   const batches = await lastValueFrom(reader.readToEnd(topic).pipe(toArray()), { defaultValue: [] });

@@ -23,7 +23,7 @@ import { buildTransformChain, builtInTransforms, topicAfterTransforms, type Plug
 import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { expectedDigest, type ComparedBy } from '../../flow/verify/expected-copy';
-import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
+import { flowGroupId, flowProgressTopic, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
 import { flowReplicationPolicy } from '../wiring/flow-policy';
 import { readStoredProgress } from './migrate-report';
 import { ToolUsageError } from './tool-errors';
@@ -123,7 +123,7 @@ async function planFlow(
 
   // Progress first, then the target's ends, then the source's (see the file's comment).
   const targetTopics = new Map((await firstValueFrom(targetAdmin.listTopics())).map((t) => [t.name, t.partitions]));
-  const progress = await readStoredProgress(clients.reader(flow.target), flow.source, new Set(targetTopics.keys()));
+  const progress = await readStoredProgress(clients.reader(flow.target), flow.source, flowProgressTopic(flow), new Set(targetTopics.keys()));
   const markers = flow.offsets === 'preserve' ? await readPreservationMarkers(targetAdmin, preservedOffsetsGroup(flowGroupId(config.name, flow))) : new Map();
   const remotes = sourceTopics.map((t) => {
     const remote = policy.formatRemoteTopic(flow.source, t.name);
