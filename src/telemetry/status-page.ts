@@ -115,8 +115,20 @@ function renderFlow(flow, now) {
         cell('count', cp.written + ' written, ' + cp.groups + ' groups'), cell('last', age(cp.lastPassAt, now)), cell('errors', cp.errors)),
       el('tr', { 'data-row': 'heartbeats' }, cell('name', 'heartbeats', true), cell('state', hb.state, true),
         cell('count', hb.written + ' written'), cell('last', age(hb.lastAt, now)), cell('errors', hb.errors)),
+      ...(flow.verify ? [el('tr', { 'data-row': 'verify', class: flow.verify.missing + flow.verify.duplicates + flow.verify.unexpected > 0 ? 'alert' : '' },
+        cell('name', 'verify', true), cell('state', flow.verify.state, true),
+        cell('count', flow.verify.records + ' compared, ' + flow.verify.missing + ' missing, ' + flow.verify.duplicates + ' duplicates, ' +
+          flow.verify.unexpected + ' unexpected, ' + flow.verify.skipped + ' skipped'),
+        cell('last', age(flow.verify.lastPassAt, now)), cell('errors', flow.verify.errors))] : []),
     ]),
   );
+  if (flow.verify && flow.verify.lastError) section.append(el('div', { class: 'alert', 'data-field': 'verify-error' }, 'verify failing: ' + flow.verify.lastError));
+  if (flow.verify && flow.verify.findings.length) {
+    section.append(table('verify', ['topic', 'partition', 'remote topic', 'missing', 'duplicates', 'unexpected', 'last found in source offsets', 'at'], flow.verify.findings.map((p) =>
+      el('tr', { 'data-row': 'verify-finding', 'data-partition': p.topic + '-' + p.partition, class: 'alert' }, cell('topic', p.topic, true), cell('partition', p.partition),
+        cell('remote-topic', p.remoteTopic, true), cell('missing', p.missing), cell('duplicates', p.duplicates), cell('unexpected', p.unexpected),
+        cell('window', p.fromOffset + '-' + (p.toOffset - 1), true), cell('at', age(p.at, now))))));
+  }
   if (cp.groupSync.activeGroups.length) section.append(el('div', { class: 'muted' }, 'groups not synced because active: ' + cp.groupSync.activeGroups.join(', ')));
   if (flow.outages.length) {
     section.append(table('outages', ['cluster', 'operation', 'since', 'failures', 'last error'], flow.outages.map((o) =>

@@ -1,3 +1,4 @@
+import { token } from './token';
 import type { KafkaRecord } from '../record';
 
 export interface RangeReadOptions {
@@ -59,3 +60,7 @@ export interface RangeReader {
   offsetsForTime(topic: string, timestamp: number): Promise<ReadonlyMap<number, number>>;
   close(): Promise<void>;
 }
+
+/** DI tokens of a flow's range readers, for its continuous verification. */
+export const SourceRangeReader = token<RangeReader>('SourceRangeReader');
+export const TargetRangeReader = token<RangeReader>('TargetRangeReader');

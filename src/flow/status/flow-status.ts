@@ -10,6 +10,7 @@ import { MirrorMetrics } from './mirror-metrics';
 import { OutageStatus } from './outage-status';
 import type { PreservationStatus } from '../replication/preservation-status';
 import { TransformCounters } from './transform-counters';
+import { VerifyStatus } from '../verify/verify-status';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -78,6 +79,8 @@ export class FlowStatus {
   readonly configSync = new ConfigSyncStatus();
   /** The flow's topic ACL sync (state `disabled` when off). */
   readonly acls = new AclSyncStatus();
+  /** The flow's continuous verification (state `disabled` when off). */
+  readonly verify = new VerifyStatus();
   /** Errors since start by kind and cluster (outages, dead letters, checkpoint failures, the flow's failure). */
   readonly errors = new ErrorCounts();
   /**

@@ -40,6 +40,8 @@ export interface PartitionCounts {
   firstMissing?: number;
   firstDuplicate?: number;
   firstUnexpected?: number;
+  /** The target offset of the first copy of a source record past the range: what the range's copy is judged up to. */
+  firstBeyondCopy?: number;
 }
 
 export function emptyCounts(): PartitionCounts {
@@ -187,6 +189,7 @@ export class PartitionComparison {
         if (k > this.highest) this.highest = k;
         if ((this.state[first]! & BEYOND) !== 0) {
           this.matchedBeyond = true;
+          this.counts.firstBeyondCopy ??= offset;
           this.counts.after++;
           return 'after';
         }
