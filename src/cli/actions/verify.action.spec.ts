@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatVerifyReport } from './verify.action';
+import { formatVerifyReport, progressLine } from './verify.action';
 import type { PartitionVerdict, VerifyReport } from '../../pipeline/tools/verify';
 
 const partition = (overrides: Partial<PartitionVerdict>): PartitionVerdict => ({
@@ -65,4 +65,27 @@ test('a damaged report says where to look, what expired and what was compared by
   assert.match(text, /primary->backup orders-2: 9 offsets below the log's start were removed before the flow copied them \(progress 3\)\./);
   assert.match(text, /\nNot verified: 5 missing, 2 duplicates, 1 unexpected \(30 matched, 0 behind\)\.\n$/);
   assert.equal(formatVerifyReport(report([])), 'No replicated partitions to verify.\n');
+});
+
+test('the progress line: partitions and offsets so far, the partition being read, redrawn in place at most every 200 ms and cut to the terminal', () => {
+  const written: string[] = [];
+  let now = 1_000;
+  const draw = progressLine({ columns: 120, write: (text) => written.push(text) }, () => now);
+  const current = { flow: 'primary->backup', topic: 'orders', partition: 1, fraction: 0.25 };
+  draw({ done: 1, partitions: 3, offsets: 250, totalOffsets: 1_000, current });
+  now += 100;
+  draw({ done: 1, partitions: 3, offsets: 300, totalOffsets: 1_000, current: { ...current, fraction: 0.3 } });
+  now += 150;
+  draw({ done: 1, partitions: 3, offsets: 400, totalOffsets: 1_000, current: { ...current, fraction: 0.4 } });
+  // A partition done is drawn at once, however soon.
+  now += 1;
+  draw({ done: 2, partitions: 3, offsets: 500, totalOffsets: 1_000 });
+  assert.deepEqual(written, [
+    '\r\x1b[Kverifying: 1/3 partitions, 250/1000 offsets (25%)  primary->backup orders-1 25%',
+    '\r\x1b[Kverifying: 1/3 partitions, 400/1000 offsets (40%)  primary->backup orders-1 40%',
+    '\r\x1b[Kverifying: 2/3 partitions, 500/1000 offsets (50%)',
+  ]);
+  const narrow: string[] = [];
+  progressLine({ columns: 30, write: (text) => narrow.push(text) }, () => 0)({ done: 0, partitions: 3, offsets: 0, totalOffsets: 0 });
+  assert.deepEqual(narrow, ['\r\x1b[Kverifying: 0/3 partitions, 0/'], 'cut to the width of the terminal');
 });

@@ -76,13 +76,13 @@ export async function verifyAction(options: VerifyOptions, output: VerifyOutput 
   }
 }
 
-/** Draws the progress on one line of the terminal, at most every 200 ms. */
-function progressLine(terminal: NonNullable<VerifyOutput['terminal']>): (p: VerifyProgress) => void {
-  let last = 0;
+/** Draws the progress on one line of the terminal, at most every 200 ms (`now` for specs). */
+export function progressLine(terminal: NonNullable<VerifyOutput['terminal']>, now: () => number = Date.now): (p: VerifyProgress) => void {
+  let last = Number.NEGATIVE_INFINITY;
   return (p) => {
-    const now = Date.now();
-    if (now - last < 200 && p.current !== undefined) return;
-    last = now;
+    const at = now();
+    if (at - last < 200 && p.current !== undefined) return;
+    last = at;
     const percent = p.totalOffsets === 0 ? 100 : Math.floor((100 * p.offsets) / p.totalOffsets);
     const current = p.current === undefined ? '' : `  ${p.current.flow} ${p.current.topic}-${p.current.partition} ${Math.floor(100 * p.current.fraction)}%`;
     const line = `verifying: ${p.done}/${p.partitions} partitions, ${p.offsets}/${p.totalOffsets} offsets (${percent}%)${current}`;
