@@ -2,11 +2,12 @@
  * Continuous verification in `mirrorflow run` (`verify.enabled`, issue 38) on real brokers, the
  * source written by Kafka's Java producer: a running pipeline's target is damaged on purpose while
  * it runs — copies deleted, copies written twice, records of another writer — and the next pass
- * finds each kind, partition by partition, on `/status`, `/metrics` and `mirrorflow status`; later
- * records are verified clean as replication goes on.
+ * finds each kind, partition by partition, on `/status`, `/metrics`, `mirrorflow status` and the
+ * status page (read in headless Chromium); later records are verified clean as replication goes on.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { startBrowser, type HeadlessBrowser } from '../support/headless-browser';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
 import { httpAddress, runCli, spawnPipeline, writePipeline } from '../support/pipeline-harness';
@@ -21,6 +22,9 @@ let target: KafkaKit;
 let java: JavaTools;
 
 sharedClusterKits('mirrorflow-continuous-verify-', (kits) => ({ clusters, primary: source, backup: target } = kits));
+
+let browser: HeadlessBrowser | undefined;
+after(async () => browser?.close());
 
 before(async () => {
   java = await JavaTools.prepare(await ensureKafkaDistribution(defaultKafkaVersion()), mirrorflowCacheDir());
@@ -143,6 +147,25 @@ describe('continuous verification', () => {
     assert.match(printed.stdout, new RegExp(`verify found in ${topic}-0: 100 missing \\(first at source offset 0\\); last in source offsets 0-999`));
     assert.match(printed.stdout, new RegExp(`verify found in ${topic}-2: 7 unexpected \\(first at ${remote} offset 1000\\)`));
     assert.match(run.stderr() + run.stdout(), /Verification found records missing, duplicated or unexpected on the target/);
+
+    browser = await startBrowser();
+    const page = await browser.open(`${base}/?interval=250`);
+    const shown = await waitFor(
+      () =>
+        page.evaluate<{ verify: string; findings: string[] } | null>(`(() => {
+          const s = document.querySelector('section[data-flow="primary->backup"]');
+          const row = s && s.querySelector('[data-row=verify] [data-field=count]');
+          if (!row) return null;
+          return {
+            verify: row.textContent,
+            findings: [...s.querySelectorAll('[data-row=verify-finding]')].map((r) =>
+              [r.getAttribute('data-partition'), ...['missing', 'duplicates', 'unexpected', 'window'].map((f) => r.querySelector('[data-field=' + f + ']').textContent)].join(' ')),
+          };
+        })()`),
+      { what: 'the status page to show the verify row', timeoutMs: 30_000 },
+    );
+    assert.equal(shown.verify, '3000 compared, 100 missing, 100 duplicates, 7 unexpected, 0 skipped');
+    assert.deepEqual(shown.findings, [`${topic}-0 100 0 0 0-999`, `${topic}-1 0 100 0 0-999`, `${topic}-2 0 0 7 0-999`]);
 
     // Replication goes on; the next windows start where the last ones ended, and what is copied now is clean.
     await produce(topic, 3, 300);
