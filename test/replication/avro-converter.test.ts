@@ -153,6 +153,6 @@ describe('the avro converter: field transforms on Avro records, read back throug
     });
     const result = await runCli(['validate', file], 60_000);
     assert.equal(result.code, 78, `exit code; stderr:\n${result.stderr}`);
-    assert.match(result.stderr, /:\d+:\d+: the avro converter needs the flow's schema_registry.* at flows\[0\]\.converter\.value/);
+    assert.match(result.stderr, /:\d+:\d+: flows\[0\]\.converter\.value: the avro converter needs the flow's schema_registry/);
   });
 });
