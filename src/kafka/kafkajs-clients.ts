@@ -18,6 +18,8 @@ import { KafkajsAdmin } from './admin/kafkajs-admin';
 import { KafkajsWriter } from './producer/kafkajs-writer';
 import { KafkajsSource } from './consumer/kafkajs-source';
 import { KafkajsTopicReader } from './consumer/kafkajs-reader';
+import { KafkajsRangeReader } from './consumer/kafkajs-range-reader';
+import type { RangeReader } from '../core/ports/range-reader';
 import { KafkajsElection } from './consumer/kafkajs-election';
 import { describeConnectFailure, describeTlsFailure } from './auth/login-failure';
 import { OAuthTokenSource } from './auth/oauth-token-source';
@@ -187,6 +189,18 @@ export class KafkajsClients implements KafkaClients {
 
   reader(cluster: string): TopicReader {
     return this.naming(cluster, 'consumer', new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader', 'consumer'), this.admin(cluster)));
+  }
+
+  rangeReader(cluster: string, role = 'range-reader'): RangeReader {
+    const reader = new KafkajsRangeReader(
+      cluster,
+      this.kafka(cluster, role, 'consumer'),
+      // Every record batch handed over whole, however small or compressed: the reader digests them from their bytes.
+      this.kafka(cluster, role, 'consumer', { forward: { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER } }),
+      this.admin(cluster),
+    );
+    this.open.push({ role, close: () => reader.close() });
+    return this.naming(cluster, 'consumer', reader);
   }
 
   /** Connects with the cluster's credentials and with each role's own, so a refused login of any of them ends the start. */

@@ -45,6 +45,7 @@ function flow(source: string, target: string, overrides: Partial<FlowSnapshot> =
     heartbeats: { state: 'running', written: 0, lastAt: undefined, errors: 0 },
     acls: { state: 'disabled', created: 0, skipped: {}, errors: 0, lastPassAt: undefined },
     sourceResets: 0,
+    recordsExpired: 0,
     recordsDeadLettered: 0,
     outages: [],
     retries: [],

@@ -165,6 +165,7 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
                 batchesForwarded: s.recordBatchesForwarded,
                 lag: flowLag(s),
                 sourceResets: s.sourceResets,
+                recordsExpired: s.recordsExpired,
                 bufferedBytes: s.buffer?.inFlightBytes ?? 0,
                 latencyMs: s.lastReplicationLatencyMs,
                 checkpoints: cp.state,
