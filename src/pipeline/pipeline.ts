@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Container } from 'inversify';
+import type { Container } from '#inversify';
 import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
 import type { FlowConfig } from '../config';
 import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
