@@ -82,6 +82,7 @@ describe('parsePipeline: the happy path', () => {
       consumer: { isolation_level: 'read_committed', max_bytes_per_partition: 1048576, max_wait_ms: 500, auto_offset_reset: 'earliest', min_bytes: 1 },
       producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true, max_in_flight: 5 },
       errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
+      provenance: { enabled: false, diamond_window: 100000 },
       checkpoints: {
         enabled: true,
         interval_ms: 60000,

@@ -12,6 +12,7 @@ import { heartbeatsSchema } from './heartbeats';
 import { offsetSyncsSchema } from './offset-syncs';
 import { producerSchema } from './producer';
 import { progressSchema } from './progress';
+import { provenanceSchema } from './provenance';
 import { replicationPolicySchema } from './replication-policy';
 import { schemaRegistrySchema } from './schema-registry';
 import { topicSyncSchema } from './topic-sync';
@@ -65,6 +66,7 @@ const flowSettings = {
   buffer: bufferSchema.prefault({}),
   consumer: consumerSchema.prefault({}),
   producer: producerSchema.prefault({}),
+  provenance: provenanceSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
   heartbeats: heartbeatsSchema.prefault({}),
   errors: errorsSchema.prefault({}),
