@@ -66,6 +66,8 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
       const preserve = values.boolean(p);
       return preserve === undefined ? undefined : preserve ? 'preserve' : 'translate';
     });
+  // Written only when the file sets it, as the key above.
+  if (isSet(c, 'provenance.header.enable')) field(['provenance', 'enabled'], c, 'provenance.header.enable', (p) => values.boolean(p));
   field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
 
   field(['topic_sync', 'refresh_enabled'], c, 'refresh.topics.enabled', (p) => values.booleanLeaf(p));
