@@ -120,10 +120,14 @@ export interface CheckpointFlowParts {
   readonly preservationMarkers?: string;
   /** The flow's migration state: groups that `mirrorflow migrate cutover` took over are not synced any more. */
   readonly migration?: Pick<MigrationWatch, 'refreshed' | 'syncStopped'>;
+  /** Active-active with names kept: the reverse flow's offset syncs, which hold checkpoints back (checkpoint-translation.ts). */
+  readonly reverseSyncs?: { readonly reader: TopicReader; readonly topic: string };
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
 export const CheckpointFlowParts = token<CheckpointFlowParts>('CheckpointFlowParts');
 
+/** How following an offset-syncs topic starts over after it failed. */
+const FOLLOW_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 30_000, factor: 2, jitter: 0.2 };
 /** How the whole checkpoint flow starts over after it failed. */
 const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: 0.2 };
 
@@ -131,6 +135,7 @@ const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initia
 export class CheckpointFlow {
   private checkpoints = new CheckpointStore();
   private syncs: OffsetSyncStore | undefined;
+  private reverse: OffsetSyncStore | undefined;
   private readonly groupSync: GroupOffsetSync;
   private readonly discovery: GroupDiscovery;
   private readonly emission: CheckpointEmission;
@@ -190,7 +195,7 @@ export class CheckpointFlow {
         takeUntil(stopped$),
       );
       const running$ = (loaded: boolean): Observable<never> => {
-        const follow$ = this.followOffsetSyncs(!loaded);
+        const follow$ = merge(this.followOffsetSyncs(!loaded), this.followReverseSyncs());
         const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
           exhaustMap(() => this.discovery.refresh()),
           // Groups fixed at start: listings go on only until one succeeded.
@@ -296,31 +301,43 @@ export class CheckpointFlow {
    * a backoff (translations pause until it has read to the end again).
    */
   private followOffsetSyncs(initializationMustReadToEnd: boolean): Observable<never> {
-    const { settings, offsetSyncsReader, logger, status, scheduler } = this.parts;
-    return defer(() => {
-      const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
+    const { settings, offsetSyncsReader, logger, status } = this.parts;
+    return this.follow(offsetSyncsReader, settings.offsetSyncsTopic, initializationMustReadToEnd, (store) => {
       this.syncs = store;
       status.state = 'loading';
-      return store.follow(offsetSyncsReader, settings.offsetSyncsTopic);
     }).pipe(
       tap(() => {
         status.state = 'running';
         logger.info('Checkpoints started.', { source: settings.source, target: settings.target, topic: settings.checkpointsTopic });
       }),
+      ignoreElements(),
+    );
+  }
+
+  /** The reverse flow's offset syncs, with their whole history (they only hold checkpoints back); none without a reverse flow. */
+  private followReverseSyncs(): Observable<never> {
+    const { reverseSyncs } = this.parts;
+    if (reverseSyncs === undefined) return EMPTY;
+    return this.follow(reverseSyncs.reader, reverseSyncs.topic, false, (store) => (this.reverse = store)).pipe(ignoreElements());
+  }
+
+  /** Follows an offset-syncs topic into a new store (handed to `started`), again after a backoff when it fails; emits once it is read to its end. */
+  private follow(reader: TopicReader, topic: string, initializationMustReadToEnd: boolean, started: (store: OffsetSyncStore) => void): Observable<void> {
+    const { logger, status, scheduler } = this.parts;
+    return defer(() => {
+      const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
+      started(store);
+      return store.follow(reader, topic);
+    }).pipe(
       retryWithBackoff({
-        retries: Number.POSITIVE_INFINITY,
-        initialDelayMs: 1000,
-        maxDelayMs: 30_000,
-        factor: 2,
-        jitter: 0.2,
+        ...FOLLOW_BACKOFF,
         scheduler,
         onRetry: (error, attempt, delayMs) => {
           status.errors++;
-          countCheckpointError(this.parts.outages, error, this.parts.offsetSyncsAdmin.cluster);
-          logger.warn('Reading offset syncs failed; retrying.', { topic: settings.offsetSyncsTopic, error: describeError(error), attempt, delayMs });
+          countCheckpointError(this.parts.outages, error, reader.cluster);
+          logger.warn('Reading offset syncs failed; retrying.', { topic, error: describeError(error), attempt, delayMs });
         },
       }),
-      ignoreElements(),
     );
   }
 
@@ -334,11 +351,13 @@ export class CheckpointFlow {
     return defer(() => {
       const syncs = this.syncs;
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
+      const { reverse } = this;
+      if (this.parts.reverseSyncs !== undefined && (reverse === undefined || !reverse.isReadToEnd)) return EMPTY;
       status.offsetSyncPartitions = syncs.partitionCount;
       const startedAt = scheduler.now();
       return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
         mergeMap((preserved) =>
-          this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved), store: this.checkpoints }, syncs),
+          this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints }, syncs),
         ),
         mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
         catchError((error: unknown) => this.emission.failed(error)),
