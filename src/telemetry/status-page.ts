@@ -116,6 +116,13 @@ function renderFlow(flow, now) {
         cell('count', hb.written + ' written'), cell('last', age(hb.lastAt, now)), cell('errors', hb.errors)),
     ]),
   );
+  if (flow.provenance) {
+    const pv = flow.provenance;
+    section.append(table('provenance', ['provenance', 'loops skipped', 'duplicates skipped', 'unchecked', 'window ranges'], [
+      el('tr', { 'data-row': 'provenance' }, cell('name', 'headers on', true), cell('loops', pv.loops), cell('duplicates', pv.duplicates),
+        cell('unchecked', pv.unchecked), cell('window-ranges', pv.windowRanges)),
+    ]));
+  }
   if (cp.groupSync.activeGroups.length) section.append(el('div', { class: 'muted' }, 'groups not synced because active: ' + cp.groupSync.activeGroups.join(', ')));
   if (flow.outages.length) {
     section.append(table('outages', ['cluster', 'operation', 'since', 'failures', 'last error'], flow.outages.map((o) =>
