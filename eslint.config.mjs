@@ -1,8 +1,13 @@
 // Lint for the whole repository (`npm run lint` = eslint + dependency-cruiser layer rules).
-// typescript-eslint's recommended rules, without type information so lint stays fast and does
-// not depend on a successful build.
+// typescript-eslint's recommended rules; on TypeScript, with type information (the project
+// service reads tsconfig.json): the promise rules and rxjs-x's recommended set, since a promise
+// nobody awaits and a misused Observable are how records get lost without an error.
 import { defineConfig, globalIgnores } from 'eslint/config';
+import rxjsX from 'eslint-plugin-rxjs-x';
 import tseslint from 'typescript-eslint';
+
+// node:test's describe/it/test return promises the runner itself awaits and reports.
+const testRunnerCalls = [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }];
 
 export default defineConfig([
   globalIgnores(['dist/', 'node_modules/', 'coverage/', '.mirrorflow/']),
@@ -19,8 +24,29 @@ export default defineConfig([
     },
   },
   {
+    files: ['**/*.{ts,mts,cts}'],
+    extends: [rxjsX.configs.recommended],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise is awaited, returned, or handed to something that reports its failure: in the
+      // product, `void` is not enough (nobody would hear of the rejection).
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, allowForKnownSafeCalls: testRunnerCalls }],
+      '@typescript-eslint/no-misused-promises': 'error',
+      // From rxjs-x's strict set: an Observable made and never subscribed is work that silently
+      // never happens. (Its no-ignored-error is not on: what it finds are subscriptions to stop
+      // signals and timers, which cannot fail.)
+      'rxjs-x/no-floating-observables': 'error',
+    },
+  },
+  {
     // Tests and the runner talk to the terminal directly.
     files: ['test/**', '**/*.spec.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // In a test process an unhandled rejection fails the test (node:test reports it, and Node
+    // ends a script on one), so `void` is enough to start something a test checks later.
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: testRunnerCalls }] },
   },
 ]);

@@ -1,7 +1,7 @@
 /**
  * Exit codes, following sysexits(3) where one fits, and what each means: the same for every
- * command. `exit-codes.ts` maps error classes to them; the README's table and the end of
- * `mirrorflow --help` are `EXIT_CODE_MEANINGS` (exit-codes.spec.ts compares the README with it).
+ * command. `exit-codes.ts` maps error classes to them; the table of docs/cli.md and the end of
+ * `mirrorflow --help` are `EXIT_CODE_MEANINGS` (exit-codes.spec.ts compares docs/cli.md with it).
  * Kept apart from the mapping so that `--help` loads no error classes of other layers.
  */
 export const ExitCode = {

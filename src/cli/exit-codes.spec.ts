@@ -6,8 +6,8 @@ import { ClusterUnavailableError, ConfigError, EndpointUnavailableError, Mirrorf
 import { ToolUsageError } from '../pipeline/tools/tool-errors';
 import { EXIT_CODE_MEANINGS, ExitCode, exitCodeFor } from './exit-codes';
 
-/** README.md, seen from dist/src/cli. */
-const README = resolve(__dirname, '..', '..', '..', 'README.md');
+/** docs/cli.md, seen from dist/src/cli. */
+const CLI_DOC = resolve(__dirname, '..', '..', '..', 'docs', 'cli.md');
 
 describe('exit codes', () => {
   it('means one thing in every command: an unreachable cluster and an unreachable mirrorflow are both 69, a bad flag 64', () => {
@@ -20,12 +20,12 @@ describe('exit codes', () => {
     assert.equal(exitCodeFor(new TypeError('a bug')), ExitCode.software);
   });
 
-  it("are all explained, once, and the README's table says the same", () => {
+  it("are all explained, once, and docs/cli.md's table says the same", () => {
     assert.deepEqual(
       EXIT_CODE_MEANINGS.map(([code]) => code).sort((a, b) => a - b),
       Object.values(ExitCode).sort((a, b) => a - b),
     );
-    const rows = readFileSync(README, 'utf8')
+    const rows = readFileSync(CLI_DOC, 'utf8')
       .split('\n')
       .flatMap((line) => {
         const row = /^\| (\d+) \| ([^|]+) \| ([^|]+) \|$/.exec(line);

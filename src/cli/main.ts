@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: the compile cache must be on before the other modules load.
+import './compile-cache';
 import 'reflect-metadata';
 import { CommanderError } from 'commander';
 import { buildProgram } from './program';
@@ -26,8 +28,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-void main(process.argv).then((code) => {
+const exit = (code: number): void => {
   // Exit explicitly: a client library may still hold sockets or timers after a failed run, and
   // a replicator that hangs instead of exiting hides its failure from supervisors.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+};
+// main reports every failure itself; this is for a failure while reporting one (no text: it may quote a secret).
+void main(process.argv).then(exit, () => {
+  process.stderr.write('mirrorflow failed while reporting a failure.\n');
+  exit(ExitCode.software);
 });

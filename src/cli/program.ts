@@ -94,10 +94,7 @@ export function buildProgram(): Command {
   }
   forEachCommand(program, (command) => command.showHelpAfterError(usageAfterError(command)));
   const codes = EXIT_CODE_MEANINGS.map(([code, label]) => `${code} ${label}`);
-  program.addHelpText(
-    'after',
-    `\nExit codes, the same for every command (README: exit codes):\n  ${codes.slice(0, 4).join(', ')},\n  ${codes.slice(4).join(', ')}`,
-  );
+  program.addHelpText('after', `\nExit codes, the same for every command (docs/cli.md):\n  ${codes.slice(0, 4).join(', ')},\n  ${codes.slice(4).join(', ')}`);
   return program;
 }
 

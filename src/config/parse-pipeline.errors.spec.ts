@@ -477,6 +477,25 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     assert.doesNotThrow(() => parsePipeline(headersOnly, 'pipelines/test.yaml', { env: {} }), 'a transform that keeps every record is accepted');
   });
 
+  it("23. a group's heartbeat as long as its session, or longer; a session the default heartbeat does not fit", () => {
+    expectIssue(withFlowLines('    consumer: { session_timeout_ms: 6000, heartbeat_interval_ms: 6000 }'), {
+      path: 'flows[0].consumer.heartbeat_interval_ms',
+      message: /the heartbeat interval \(6000 ms\) must be below the session timeout \(6000 ms\)/,
+      line: 9,
+      hint: /heartbeat_interval_ms 2000 or less/,
+    });
+    expectIssue(withFlowLines('    consumer: { session_timeout_ms: 800 }'), {
+      path: 'flows[0].consumer.session_timeout_ms',
+      message: /the heartbeat interval \(1000 ms\) must be below the session timeout \(800 ms\)/,
+    });
+    expectIssue(withFlowLines('    consumer: { rebalance_timeout_ms: 0 }'), {
+      path: 'flows[0].consumer.rebalance_timeout_ms',
+      message: /at least 1|>=1|too small/i,
+    });
+    const fine = withFlowLines('    consumer: { session_timeout_ms: 30000, heartbeat_interval_ms: 3000, rebalance_timeout_ms: 300000, client_rack: use1-az1 }');
+    assert.doesNotThrow(() => parsePipeline(fine, 'pipelines/test.yaml', { env: {} }));
+  });
+
   it('reports every problem of a file at once, in file order', () => {
     const text = [
       'clusters:',

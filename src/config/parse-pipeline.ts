@@ -35,6 +35,8 @@ export interface ParsePipelineOptions {
    * and where the schema needed one, `ValuesNotResolved` is thrown instead of a config.
    */
   readonly resolve?: boolean;
+  /** An mm2.properties file's unknown keys: problems (default) or, with `--unknown-keys warn`, warnings, as MM2 drops them. */
+  readonly unknownKeys?: 'error' | 'warn';
 }
 
 /** `fileName` names the file in messages; relative `${file:…}`/`${dir:…}` and TLS paths start at its folder. */

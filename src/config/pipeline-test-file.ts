@@ -3,7 +3,7 @@
  * test — a flow of a pipeline file (`pipeline:`, YAML or mm2.properties, and `flow:` when it has
  * several), or transforms written inline (`flow: { transforms: … }`) — and lists tests, each
  * input records and the records expected out (or the error expected). The format is described
- * in the README ("Testing pipelines").
+ * in docs/transforms.md ("Testing pipelines").
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';

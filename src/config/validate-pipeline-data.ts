@@ -202,6 +202,8 @@ export function validatePipelineData(
   const config = toPipelineConfig(result.data, baseDir, flowPath);
   // Loops can only be judged on a valid pipeline: they need the flows' compiled filters.
   for (const loop of checkFlowLoops(config)) report(loop.path, loop.message, loop.hint);
+  const kerberos = oneKerberosEnvironment(config);
+  if (kerberos !== undefined) report(kerberos.path, kerberos.message, kerberos.hint);
   for (const issue of options.checkConfig?.(config) ?? []) {
     const path = issue.path === undefined ? undefined : parsePath(issue.path);
     if (path === undefined) issues.add(issue);
@@ -228,9 +230,15 @@ function toPipelineConfig(parsed: ParsedFile, baseDir: string, flowPath: (index:
 }
 
 function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): SecurityConfig {
+  const absolute = (path: string | undefined): string | undefined => (path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path));
+  const kerberos = security.sasl?.kerberos;
+  if (kerberos !== undefined) {
+    const files = { keytab: absolute(kerberos.keytab), krb5_config: absolute(kerberos.krb5_config) };
+    const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
+    security = { ...security, sasl: { ...security.sasl!, kerberos: { ...kerberos, ...defined } } };
+  }
   const ssl = security.ssl;
   if (ssl === undefined) return security;
-  const absolute = (path: string | undefined): string | undefined => (path === undefined || isAbsolute(path) ? path : resolvePath(baseDir, path));
   const files = {
     ca_file: absolute(ssl.ca_file),
     cert_file: absolute(ssl.cert_file),
@@ -240,6 +248,34 @@ function withAbsoluteTlsPaths(security: SecurityConfig, baseDir: string): Securi
   };
   const defined = Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined));
   return { ...security, ssl: { ...ssl, ...defined } };
+}
+
+/**
+ * The GSS library reads its keytab and krb5.conf from the process's environment, so every
+ * cluster of a pipeline that logs in with Kerberos must name the same ones (principals may differ).
+ */
+function oneKerberosEnvironment(config: PipelineConfig): { path: PathSegment[]; message: string; hint: string } | undefined {
+  let first: { alias: string; keytab?: string; krb5Config?: string } | undefined;
+  for (const [alias, cluster] of Object.entries(config.clusters)) {
+    const kerberos = cluster.security.sasl?.kerberos;
+    if (kerberos === undefined) continue;
+    if (first === undefined) {
+      first = { alias, keytab: kerberos.keytab, krb5Config: kerberos.krb5_config };
+      continue;
+    }
+    for (const [key, mine, theirs] of [
+      ['keytab', kerberos.keytab, first.keytab],
+      ['krb5_config', kerberos.krb5_config, first.krb5Config],
+    ] as const) {
+      if (mine === theirs) continue;
+      return {
+        path: ['clusters', alias, 'security', 'sasl', 'kerberos', key],
+        message: `differs from cluster "${first.alias}"'s ${key} (${theirs ?? 'not set'}); one process has one Kerberos keytab and krb5.conf`,
+        hint: 'put every principal in one keytab (ktutil can merge them), or run the flows in separate processes',
+      };
+    }
+  }
+  return undefined;
 }
 
 /** Steps of every flow that at least have a `type`; the rest is the schema's to report. */

@@ -9,7 +9,7 @@ export interface ClusterConnection {
 }
 
 export type SecurityProtocol = 'plaintext' | 'ssl' | 'sasl_plaintext' | 'sasl_ssl';
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws_msk_iam';
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws_msk_iam' | 'gssapi';
 
 /** OAuth client credentials: tokens come from `tokenEndpointUrl` by the client-credentials grant. */
 export interface OAuthClientCredentials {
@@ -30,8 +30,21 @@ export interface AwsMskIamSettings {
   readonly roleSessionName?: string;
 }
 
+/** Who logs in with Kerberos (SASL GSSAPI), and to which service. */
+export interface KerberosSettings {
+  /** The brokers' Kerberos service name: their principals are `<serviceName>/<host>@<REALM>`. */
+  readonly serviceName: string;
+  /** The client's principal; default the keytab's (or the ticket cache's) own. */
+  readonly principal?: string;
+  /** Keytab to log in from; without one, the ticket cache (`kinit`). */
+  readonly keytab?: string;
+  /** krb5.conf; default `KRB5_CONFIG`, else /etc/krb5.conf. */
+  readonly krb5Config?: string;
+}
+
 export type SaslSettings =
-  | { readonly mechanism: Exclude<SaslMechanism, 'oauthbearer' | 'aws_msk_iam'>; readonly username: string; readonly password: string }
+  | { readonly mechanism: Exclude<SaslMechanism, 'oauthbearer' | 'aws_msk_iam' | 'gssapi'>; readonly username: string; readonly password: string }
+  | { readonly mechanism: 'gssapi'; readonly kerberos: KerberosSettings }
   | { readonly mechanism: 'oauthbearer'; readonly oauth: OAuthClientCredentials }
   | { readonly mechanism: 'aws_msk_iam'; readonly aws: AwsMskIamSettings };
 

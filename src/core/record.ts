@@ -72,6 +72,13 @@ export interface RawRecordBatch {
    * when it rewrites the producer fields.
    */
   readonly bytes: Buffer;
+  /**
+   * A small compressed batch arrives here inflated (`bytes` uncompressed, so that it can be joined
+   * with others): its codec (attributes bits 0-2) and bytes as fetched. The writer compresses a
+   * joined batch with that codec again, and writes a batch that goes alone as it was fetched, so
+   * the target keeps the source's compression.
+   */
+  readonly fetched?: { readonly codec: number; readonly bytes: Buffer };
 }
 
 /*

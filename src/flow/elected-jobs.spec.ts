@@ -22,16 +22,16 @@ function fakeElection(): { election: LeaderElection; seat: Subject<boolean>; opt
   };
 }
 
-/** A job whose write under way takes a few ms to finish after its stop signal. */
+/** A job whose write under way finishes after its stop signal: a turn of the event loop later. */
 function slowToStop(log: string[]): (end$: Observable<void>) => Observable<never> {
   return (end$) =>
     new Observable<never>((subscriber) => {
       log.push('started');
       const subscription = end$.subscribe(() =>
-        setTimeout(() => {
+        setImmediate(() => {
           log.push('stopped');
           subscriber.complete();
-        }, 5),
+        }),
       );
       return () => subscription.unsubscribe();
     });

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, Subject, asyncScheduler, lastValueFrom, of, toArray } from 'rxjs';
+import { EMPTY, Subject, lastValueFrom, of, toArray } from 'rxjs';
 import { MigrationWatch, foldMigration, migrationRecord, type MigrationEntry } from './migration-state';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { TopicReader } from '../core/ports/record-source';
 import type { KafkaRecord } from '../core/record';
 import { silentLogger } from '../core/ports/logger';
+import { VirtualClock } from './virtual-clock';
 
 const TOPIC = 'mm2-migration.primary.internal';
 const FLOW = 'mirrorflow.p.primary-backup';
@@ -66,13 +67,14 @@ test('a running flow reads the topic again only when it grew; it finds its finis
   const log: KafkaRecord[] = [];
   let exists = false;
   const target = fakeTarget(log, () => exists);
+  const clock = new VirtualClock();
   const watch = new MigrationWatch({
     targetAdmin: target.admin,
     reader: target.reader,
     topic: TOPIC,
     flowGroup: FLOW,
     pollMs: 1,
-    scheduler: asyncScheduler,
+    scheduler: clock.scheduler,
     logger: silentLogger,
   });
   assert.equal((await watch.refresh()).groups.size, 0, 'no topic: not migrating');
@@ -88,9 +90,12 @@ test('a running flow reads the topic again only when it grew; it finds its finis
 
   const stop$ = new Subject<void>();
   const unfinished = lastValueFrom(watch.finished(stop$).pipe(toArray()));
-  setTimeout(() => stop$.next(), 20);
+  await clock.advance(20);
+  stop$.next();
   assert.deepEqual(await unfinished, [], 'no finish: completes at the stop signal');
 
   log.push(...stored([{ flow: FLOW, entry: { step: 'finish', state: 'stopping', at: 2 } }]));
-  assert.deepEqual(await lastValueFrom(watch.finished(new Subject<void>()).pipe(toArray())), [{ step: 'finish', state: 'stopping', at: 2 }]);
+  const finished = lastValueFrom(watch.finished(new Subject<void>()).pipe(toArray()));
+  await clock.advance(0);
+  assert.deepEqual(await finished, [{ step: 'finish', state: 'stopping', at: 2 }]);
 });

@@ -1,5 +1,6 @@
 import { ClusterUnavailableError, KafkaAuthorizationError, KafkaTransportError, MirrorflowError, describeError } from '../core/errors';
 import { OAuthTokenError } from './auth/oauth-token-source';
+import { KerberosLoginError } from './auth/kerberos-environment';
 
 interface KafkajsErrorShape {
   name?: string;
@@ -120,6 +121,8 @@ export function toUnavailableError(cluster: string, error: unknown): ClusterUnav
   // The OAuth token endpoint failing says so itself, naming the endpoint (kafkajs wraps it when its retries end).
   const root = rootCause(error);
   if (root instanceof OAuthTokenError) return new ClusterUnavailableError(cluster, root.reason, { cause: error });
+  // A KDC that cannot be reached may come back; a Kerberos login refused or misconfigured will not.
+  if (root instanceof KerberosLoginError) return new ClusterUnavailableError(cluster, root.reason, { cause: error, retriable: root.retriable });
   const authFailed = shape.name === 'KafkaJSSASLAuthenticationError' || shape.type === 'SASL_AUTHENTICATION_FAILED';
   const reason = !authFailed
     ? `cannot be reached (${describeError(error)})`

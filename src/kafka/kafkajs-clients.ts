@@ -20,6 +20,8 @@ import { KafkajsElection } from './consumer/kafkajs-election';
 import { describeConnectFailure, describeTlsFailure } from './auth/login-failure';
 import { OAuthTokenSource } from './auth/oauth-token-source';
 import { oauthBearerAuthenticator } from './auth/oauth-bearer-authenticator';
+import { gssapiAuthenticator } from './auth/gssapi-authenticator';
+import { useKerberosEnvironment } from './auth/kerberos-environment';
 import { MskIamTokenSource } from './auth/msk-iam-token-source';
 import type { BearerTokenSource } from './auth/refreshing-token';
 import { readTlsStores } from './tls/tls-stores';
@@ -179,7 +181,7 @@ export class KafkajsClients implements KafkaClients {
       } catch (error) {
         throw describeConnectFailure(login.connection, error);
       } finally {
-        await admin.disconnect().catch(() => undefined);
+        await admin.disconnect().catch(() => undefined); // a probe's connection: the check's outcome is what counts
       }
     }
   }
@@ -274,6 +276,10 @@ function saslOptions(key: string, cluster: string, sasl: SaslSettings, tokenSour
   if (sasl.mechanism === 'oauthbearer' || sasl.mechanism === 'aws_msk_iam') {
     const kind = sasl.mechanism === 'oauthbearer' ? 'OAuth token' : 'AWS MSK IAM token';
     return { mechanism: 'oauthbearer', authenticationProvider: oauthBearerAuthenticator(tokenSources(key, cluster, sasl), kind) };
+  }
+  if (sasl.mechanism === 'gssapi') {
+    useKerberosEnvironment(cluster, sasl.kerberos);
+    return { mechanism: 'GSSAPI', authenticationProvider: gssapiAuthenticator(cluster, sasl.kerberos) };
   }
   return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
 }

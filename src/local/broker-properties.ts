@@ -21,6 +21,8 @@ export interface BrokerPropertiesInput {
    * order; their count is the cluster's size. Default this node alone: a single-node cluster.
    */
   readonly voters?: readonly QuorumVoter[];
+  /** Free ports reserved for this node's listeners that `overrides` add (StartClusterOptions.extraPorts). */
+  readonly extraPorts?: readonly number[];
   /** Extra or replacing settings; a value of `undefined` removes a default. */
   readonly overrides?: BrokerPropertyOverrides;
 }
@@ -39,6 +41,8 @@ export interface BrokerAddress {
   readonly controllerPort: number;
   /** The node's id within its cluster (1 in a single-node cluster). */
   readonly nodeId: number;
+  /** Free ports the launcher reserved for this node, for listeners the overrides add. */
+  readonly extraPorts: readonly number[];
 }
 
 /**
@@ -121,7 +125,7 @@ export function brokerProperties(input: BrokerPropertiesInput): Record<string, s
     ...LOCAL_BROKER_DEFAULTS,
     ...replicationDefaults(voters.length),
   };
-  const address: BrokerAddress = { host, brokerPort: input.brokerPort, controllerPort: input.controllerPort, nodeId };
+  const address: BrokerAddress = { host, brokerPort: input.brokerPort, controllerPort: input.controllerPort, nodeId, extraPorts: input.extraPorts ?? [] };
   for (const [key, value] of Object.entries(input.overrides ?? {})) {
     if (value === undefined) delete base[key];
     else base[key] = typeof value === 'function' ? value(address) : value;

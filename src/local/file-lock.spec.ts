@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, test } from 'node:test';
 import { LocalKafkaError } from '../core/errors';
 import { withFileLock } from './file-lock';
@@ -14,15 +13,18 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('withFileLock runs holders one after the other and removes the lock file', async () => {
   const lock = join(dir, 'serial.lock');
   const events: string[] = [];
+  // The first holder keeps the lock until the other one says it waits for it.
+  let waiting!: () => void;
+  const otherWaits = new Promise<void>((resolve) => (waiting = resolve));
   const holder = (name: string) =>
     withFileLock(
       lock,
       async () => {
         events.push(`${name} in`);
-        await sleep(50);
+        await otherWaits;
         events.push(`${name} out`);
       },
-      { pollMs: 10 },
+      { pollMs: 10, onWait: () => waiting() },
     );
   await Promise.all([holder('a'), holder('b')]);
   const first = events[0]!.split(' ')[0]!;

@@ -83,6 +83,8 @@ export interface NodeLaunch {
   /** See StartLocalClustersOptions.jvmProfile. Default 'server'. */
   readonly jvmProfile?: JvmProfile;
   readonly extraClasspath?: readonly string[];
+  /** JVM options of the node before its main class, e.g. `-Djava.security.krb5.conf=…`. */
+  readonly jvmOptions?: readonly string[];
   readonly startTimeoutMs?: number;
   readonly logger: Logger;
   /** Undefined for a node that must outlive this process (`mirrorflow local up`). */
@@ -163,7 +165,7 @@ export async function launchBroker(launch: NodeLaunch, abort?: AbortSignal): Pro
   let transition: Promise<void> = Promise.resolve();
   const serially = (step: () => Promise<void>): Promise<void> => {
     const next = transition.then(step);
-    transition = next.catch(() => undefined);
+    transition = next.catch(() => undefined); // the chain only orders; the caller gets `next` and its failure
     return next;
   };
   const handle: BrokerHandle = {
@@ -241,6 +243,7 @@ async function spawnNode(launch: NodeLaunch, files: NodeFiles, abort?: AbortSign
     profile: launch.jvmProfile === 'lean' ? 'tool' : 'server',
     logDir: files.logDir,
     ...(launch.extraClasspath !== undefined && { classpath: launch.extraClasspath }),
+    ...(launch.jvmOptions !== undefined && { jvmOptions: launch.jvmOptions }),
   });
   // Where this launch's output starts, so a failure quotes this run's log and not an earlier one's.
   const logStart = await fileSize(files.logFile);

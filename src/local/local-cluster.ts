@@ -37,6 +37,8 @@ export interface LocalCluster {
   readonly security?: LocalClusterSecurity;
   /** Every node, in id order (1 …). */
   readonly nodes: readonly LocalNode[];
+  /** Each node's reserved ports (StartClusterOptions.extraPorts), in id order. */
+  readonly extraPorts: readonly (readonly number[])[];
 }
 
 export interface StartClusterOptions {
@@ -50,6 +52,13 @@ export interface StartClusterOptions {
   readonly jvmProfile?: JvmProfile;
   /** Folders or jars on the broker's classpath before Kafka's: classes that broker properties name (callback handlers). */
   readonly extraClasspath?: readonly string[];
+  /**
+   * Free ports to reserve for each node, for listeners that `brokerProperties` add: a property
+   * given as a function sees its node's in `extraPorts`. Default 0.
+   */
+  readonly extraPorts?: number;
+  /** JVM options of every node (see startLocalClusters). */
+  readonly jvmOptions?: readonly string[];
   readonly brokerProperties?: BrokerPropertyOverrides;
   /** Secured listeners, users, certificates and the authorizer (see local-security.ts); single-node clusters only. */
   readonly security?: LocalSecurityOptions;
@@ -124,7 +133,9 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
     await mkdir(files.dataDir, { recursive: true });
     await mkdir(files.logDir, { recursive: true });
   }
-  const ports = await findFreePorts(2 * brokers + (options.security ? 2 : 0), HOST);
+  const extra = options.extraPorts ?? 0;
+  const ports = await findFreePorts(2 * brokers + (options.security ? 2 : 0) + extra * brokers, HOST);
+  const extraOf = (id: number): number[] => ports.slice(ports.length - extra * brokers).slice(extra * (id - 1), extra * id);
   const portsOf = (id: number): { port: number; controllerPort: number } => ({ port: ports[2 * (id - 1)]!, controllerPort: ports[2 * (id - 1) + 1]! });
   const voters: QuorumVoter[] = ids.map((id) => ({ id, host: HOST, controllerPort: portsOf(id).controllerPort }));
   const clusterId = randomKafkaUuid();
@@ -143,7 +154,16 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
     ids.map(async (id) => {
       const files = nodeFiles(nodeDir(dir, brokers, id));
       const { port, controllerPort } = portsOf(id);
-      const properties = brokerProperties({ brokerPort: port, controllerPort, dataDir: files.dataDir, host: HOST, nodeId: id, voters, overrides });
+      const properties = brokerProperties({
+        brokerPort: port,
+        controllerPort,
+        dataDir: files.dataDir,
+        host: HOST,
+        nodeId: id,
+        voters,
+        overrides,
+        extraPorts: extraOf(id),
+      });
       const header =
         brokers === 1 ? `Local Kafka cluster "${alias}", written by mirrorflow.` : `Node ${id} of local Kafka cluster "${alias}", written by mirrorflow.`;
       // The file holds the broker's key and the PLAIN passwords when secured: owner-readable only.
@@ -168,6 +188,7 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
           heapMb: options.heapMb,
           jvmProfile: options.jvmProfile,
           extraClasspath: options.extraClasspath,
+          jvmOptions: options.jvmOptions,
           startTimeoutMs: options.startTimeoutMs ?? (brokers === 1 ? 90_000 : 180_000),
           logger: brokers === 1 ? logger : logger.child({ node: id }),
           watchdog: options.watchdog,
@@ -203,6 +224,7 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
     logFile: head.node.logFile,
     ...(secured && { security: secured.descriptor }),
     nodes: nodes.map((node) => node.node),
+    extraPorts: ids.map(extraOf),
   };
   let stopping: Promise<void> | undefined;
   return {

@@ -36,6 +36,10 @@ export interface StartLocalClustersOptions {
   readonly jvmProfile?: JvmProfile;
   /** Folders or jars on every broker's classpath before Kafka's: classes that `brokerProperties` name. */
   readonly extraClasspath?: readonly string[];
+  /** Free ports reserved per node for listeners that `brokerProperties` add (see StartClusterOptions.extraPorts). */
+  readonly extraPorts?: number;
+  /** JVM options of every node, before its main class: system properties such as `-Djava.security.krb5.conf=…` that broker properties cannot set. */
+  readonly jvmOptions?: readonly string[];
   /** Added to (or, with `undefined`, removed from) every broker's server.properties. */
   readonly brokerProperties?: BrokerPropertyOverrides;
   /**
@@ -128,6 +132,8 @@ export async function startLocalClusters(options: StartLocalClustersOptions = {}
           heapMb: options.heapMb,
           jvmProfile: options.jvmProfile,
           extraClasspath: options.extraClasspath,
+          jvmOptions: options.jvmOptions,
+          extraPorts: options.extraPorts,
           brokerProperties: options.brokerProperties,
           security: options.security,
           startTimeoutMs: options.startTimeoutMs,

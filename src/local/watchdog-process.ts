@@ -55,11 +55,13 @@ function main(): void {
     if (message.op === 'watch' && message.dir !== undefined) watched.set(message.pid, message.dir);
     if (message.op === 'release') watched.delete(message.pid);
   });
-  lines.on('close', () => void cleanUp());
+  // A watchdog that cannot clean up has nobody to tell: its exit code is all it can say.
+  const cleanUpOrFail = (): void => void cleanUp().catch(() => process.exit(1));
+  lines.on('close', cleanUpOrFail);
 
   if (Number.isInteger(ownerPid) && ownerPid > 0) {
     setInterval(() => {
-      if (!isProcessAlive(ownerPid)) void cleanUp();
+      if (!isProcessAlive(ownerPid)) cleanUpOrFail();
     }, OWNER_POLL_MS);
   }
 }

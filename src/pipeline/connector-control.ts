@@ -16,6 +16,7 @@ export interface ConnectorControlOptions {
   readonly connectorTexts: readonly ConnectorConfigText[] | undefined;
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
+  readonly unknownKeys?: 'error' | 'warn';
   readonly logger: Logger;
 }
 
@@ -95,7 +96,12 @@ export class ConnectorControl implements ConnectorWrites {
     let loaded;
     try {
       // The running name: the pipeline's groups and internal names derive from it.
-      loaded = loadPipelineTexts(texts, { set: this.options.set, pluginDirs: this.options.pluginDirs, name: this.options.pipeline.config.name });
+      loaded = loadPipelineTexts(texts, {
+        set: this.options.set,
+        pluginDirs: this.options.pluginDirs,
+        name: this.options.pipeline.config.name,
+        ...(this.options.unknownKeys === undefined ? {} : { unknownKeys: this.options.unknownKeys }),
+      });
     } catch (error) {
       if (error instanceof ConfigError) {
         const problems = error.issues.map((issue) => formatConfigIssue(issue));

@@ -3,6 +3,13 @@ import type { FlowConfig } from '../config';
 /** Connect's name for the offsets topic of a herder whose source is `alias` (mm2-offsets.<alias>.internal). */
 export const progressTopicName = (sourceAlias: string): string => `mm2-offsets.${sourceAlias}.internal`;
 
+/** The topic on a flow's target holding its progress: `progress.topic`, else Connect's `mm2-offsets.<source>.internal`. */
+export const flowProgressTopic = (flow: FlowConfig): string => flow.progress.topic ?? progressTopicName(flow.source);
+/** The progress topic's replication factor: its own, else the flow's. */
+export const progressReplicationFactor = (flow: FlowConfig): number => flow.progress.replication_factor ?? flow.topic_sync.replication_factor;
+/** The offset-syncs topic's replication factor: its own, else the flow's. */
+export const offsetSyncsReplicationFactor = (flow: FlowConfig): number => flow.offset_syncs.replication_factor ?? flow.topic_sync.replication_factor;
+
 /** Each flow's consumer group on its source: shares partitions between processes of one pipeline. */
 export const flowGroupId = (pipeline: string, flow: FlowConfig): string => `mirrorflow.${pipeline}.${flow.source}-${flow.target}`;
 /** The group on the target whose committed offsets record which partitions of a flow keep their source offsets (`offsets: preserve`). */

@@ -1,12 +1,18 @@
 import { topicPartitionKey } from '../core/record';
 import type { FlowStatus } from '../flow/status/flow-status';
-import type { FlowSnapshot, HeartbeatState } from '../telemetry/flow-snapshot';
+import type { FlowSnapshot, HeartbeatState, HistogramSnapshot, MirrorMetricsSnapshot, WindowedSnapshot } from '../telemetry/flow-snapshot';
+import type { SampledStat, BucketCounts } from '../flow/status/sampled-stat';
 
 /**
  * Copies a flow's live status into the shape the HTTP endpoints and metrics read. Runs per
  * request or scrape, never on the replication path.
  */
-export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSnapshot {
+export function toFlowSnapshot(
+  status: FlowStatus,
+  replicating: boolean,
+  remoteTopic: (topic: string) => string = (topic) => topic,
+  now: number = Date.now(),
+): FlowSnapshot {
   const cp = status.checkpoints;
   const hb = status.heartbeats;
   return {
@@ -93,6 +99,36 @@ export function toFlowSnapshot(status: FlowStatus, replicating: boolean): FlowSn
     errors: status.errors.values(),
     transformCounters: status.transformCounters.values(),
     failure: status.state === 'failed' && status.failure !== undefined ? describeFailure(status.failure) : undefined,
+    mirror: mirrorSnapshot(status, remoteTopic, now),
+  };
+}
+
+/** MM2's metrics of the flow, each partition under its remote topic, as MirrorSourceMetrics names them. */
+function mirrorSnapshot(status: FlowStatus, remoteTopic: (topic: string) => string, now: number): MirrorMetricsSnapshot {
+  const windowed = (stat: SampledStat): WindowedSnapshot => ({ last: stat.last, min: stat.min(now), max: stat.max(now), avg: stat.avg(now) });
+  const histogram = (h: BucketCounts): HistogramSnapshot => ({ bounds: h.bounds, counts: [...h.counts], count: h.count, sum: h.sum });
+  const { mirror } = status;
+  return {
+    partitions: [...mirror.partitions.values()].map((p) => ({
+      topic: remoteTopic(p.source.topic),
+      partition: p.source.partition,
+      records: p.records,
+      bytes: p.bytes,
+      recordRate: p.recordWindow.ratePerSecond(now),
+      byteRate: p.byteWindow.ratePerSecond(now),
+      recordAge: windowed(p.recordAge),
+      replicationLatency: windowed(p.replicationLatency),
+      inFlight: Math.max(0, p.fetchedThrough - (status.partitions.get(topicPartitionKey(p.source))?.nextOffset ?? p.fetchedThrough)),
+    })),
+    offsetCommit: windowed(mirror.offsetCommit),
+    checkpointLatency: [...status.checkpoints.latencies.values()].map((c) => ({
+      group: c.group,
+      topic: c.topic,
+      partition: c.partition,
+      latency: windowed(c.stat),
+    })),
+    recordAgeHistogram: histogram(mirror.recordAgeHistogram),
+    replicationLatencyHistogram: histogram(mirror.replicationLatencyHistogram),
   };
 }
 

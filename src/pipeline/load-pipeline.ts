@@ -13,6 +13,8 @@ export interface LoadPipelineOptions {
    * the files the pipeline names (`validate --no-resolve`, for a build machine without the secrets).
    */
   readonly resolve?: boolean;
+  /** An mm2.properties file's unknown keys: problems (default) or warnings (`--unknown-keys warn`, as MM2 drops them). */
+  readonly unknownKeys?: 'error' | 'warn';
 }
 
 export interface LoadedPipeline {
@@ -32,6 +34,7 @@ export async function loadPipeline(file: string | readonly string[], options: Lo
   const { config, warnings } = await readPipelineFile(file, {
     env: options.env,
     set: options.set,
+    ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }),
     validateTransforms: plugins.validate,
     ...(options.resolve === false ? { resolve: false } : { checkConfig: checkTlsFiles }),
   });
@@ -80,6 +83,7 @@ export function loadPipelineTexts(texts: readonly ConnectorConfigText[], options
     env: options.env,
     set: options.set,
     ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }),
     validateTransforms: plugins.validate,
     checkConfig: checkTlsFiles,
   });

@@ -97,10 +97,11 @@ describe('Pipeline', () => {
 
   it('keeps a flow that is not enabled disabled through its run, while its heartbeats go out', async () => {
     const clients = fakeClients();
-    const pipeline = newPipeline(yaml.replace(/\n  - \{ source: backup.*\n/, '\n'), clients);
+    const clock = new VirtualClock();
+    const pipeline = newPipeline(yaml.replace(/\n  - \{ source: backup.*\n/, '\n'), clients, { clock });
     await pipeline.prepare();
     const running = pipeline.run();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await clock.advance(50);
     pipeline.stop();
     await running;
     assert.deepEqual(

@@ -15,6 +15,7 @@ import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
 import { checkTransforms, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
+import { flowReplicationPolicy } from './wiring/flow-policy';
 import { PipelineConfig } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
 import { buildRunningFlow, runFlow, runningFlows, type RunningFlow } from './run-flow';
@@ -95,7 +96,11 @@ export class Pipeline {
 
   /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
   snapshots(): FlowSnapshot[] {
-    return [...this.flows.values()].map((f) => toFlowSnapshot(f.status, f.replication !== undefined));
+    const now = Date.now();
+    return [...this.flows.values()].map((f) => {
+      const policy = flowReplicationPolicy(f.config);
+      return toFlowSnapshot(f.status, f.replication !== undefined, (topic) => policy.formatRemoteTopic(f.config.source, topic), now);
+    });
   }
 
   /**
@@ -174,7 +179,7 @@ export class Pipeline {
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     this.pending++;
     const done = this.reloading.then(work).finally(() => this.pending--);
-    this.reloading = done.catch(() => undefined);
+    this.reloading = done.catch(() => undefined); // the queue only orders; the caller gets `done` and its failure
     return done;
   }
 

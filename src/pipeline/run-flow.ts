@@ -8,6 +8,7 @@ import { flowContainer } from './wiring/flow-container';
 import { FlowJobs } from './wiring/flow-jobs';
 import { resolve } from './wiring/bind-parts';
 import { electionTopicReplicationFactor, flowGroupId } from './flow-names';
+import { groupTimings } from './wiring/settings/client-settings';
 
 /** A flow the pipeline runs: its container, what it runs (FlowJobs) and how it is stopped. */
 export interface RunningFlow extends FlowJobs {
@@ -69,6 +70,7 @@ export function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: Kaf
             groupId: `${flowGroupId(flow.pipeline, config)}.elected`,
             topic: flow.election.topic,
             replicationFactor: electionTopicReplicationFactor(config),
+            group: groupTimings(config),
           },
           onElected: (elected) => (status.elected = elected),
           scheduler: flow.election.scheduler,

@@ -1,7 +1,7 @@
 /**
  * A transform's options as a person reads them — name, type, default, whether it is required
  * and its description — taken from its config schema (zod 4, exported as JSON Schema), for
- * `mirrorflow plugins list` and the transform reference in the README. Nested objects are
+ * `mirrorflow plugins list` and the transform reference in docs/transforms.md. Nested objects are
  * listed by dotted path (`when.topic_matches`).
  */
 import { z } from 'zod';

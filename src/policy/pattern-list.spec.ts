@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidPatternError, compilePatternList, patternListProblems } from './pattern-list';
+import { InvalidPatternError, compilePatternList, patternCompilations, patternListProblems, patternListShape } from './pattern-list';
 
 /** Asserts `patterns` (as MM2 joins and full-matches them) accept and reject names as Java does. */
 function expectMatches(patterns: readonly string[], expected: Readonly<Record<string, boolean>>): void {
@@ -148,5 +148,78 @@ describe('compilePatternList', () => {
       ],
     );
     assert.deepEqual(patternListProblems(['.*', 'a|b']), []);
+  });
+});
+
+// Issue 42 item 3: MM2 files list topics one by one, and this runs at every start and topic refresh.
+describe('compilePatternList on long lists', () => {
+  const names = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i));
+
+  it('looks literal names up in a set and compiles no regex for them', () => {
+    const before = patternCompilations();
+    const list = compilePatternList(names(25_000, (i) => `orders-topic-${i}`));
+    assert.equal(patternCompilations() - before, 0);
+    assert.deepEqual(patternListShape(list), { literals: 25_000, wildcards: 0, regexEntries: 0, regexes: 0 });
+    assert.equal(list.matches('orders-topic-24999'), true);
+    assert.equal(list.matches('orders-topic-25000'), false);
+  });
+
+  it('keeps names with `.` (any character) in a trie, not a regex', () => {
+    const before = patternCompilations();
+    const list = compilePatternList(names(25_000, (i) => `orders.topic-${i}`));
+    assert.equal(patternCompilations() - before, 0);
+    assert.deepEqual(patternListShape(list), { literals: 0, wildcards: 25_000, regexEntries: 0, regexes: 0 });
+    assert.equal(list.matches('orders.topic-7'), true);
+    assert.equal(list.matches('orders_topic-7'), true);
+    assert.equal(list.matches('orders\ntopic-7'), false);
+    assert.equal(list.matches('orders.topic-'), false);
+  });
+
+  it('compiles each regex entry once alone and once joined: linear in the number of entries', () => {
+    for (const n of [100, 1_000, 4_000]) {
+      const before = patternCompilations();
+      const list = compilePatternList(names(n, (i) => (i % 2 === 0 ? `logs-${i}-.*` : `metrics-${i}`)));
+      assert.equal(patternCompilations() - before, n / 2 + 1, `${n} entries`);
+      assert.deepEqual(patternListShape(list), { literals: n / 2, wildcards: 0, regexEntries: n / 2, regexes: 1 });
+      assert.equal(list.matches(`logs-0-x`), true);
+      assert.equal(list.matches(`metrics-${n - 1}`), true);
+    }
+  });
+
+  it('keeps case-insensitive entries in their own regex, and literals after a (?i) with it', () => {
+    const list = compilePatternList(['a.b', 'plain', '(?i)x', 'later', '(?-i)after', 'y\\.z']);
+    assert.deepEqual(patternListShape(list), { literals: 2, wildcards: 1, regexEntries: 3, regexes: 2 });
+    const expected: Record<string, boolean> = {
+      axb: true,
+      plain: true,
+      PLAIN: false,
+      X: true,
+      LATER: true,
+      after: true,
+      AFTER: false,
+      'y.z': true,
+      yxz: false,
+    };
+    for (const [name, want] of Object.entries(expected)) assert.equal(list.matches(name), want, name);
+  });
+
+  it('matches as the regex of the same entries does', () => {
+    const entries = ['a.c', 'a\\.c', 'a\\-c', 'ab', '', 'x..y', '\u{1F600}', 'é.', 'a\\#', '.', 'a.c'];
+    const names = ['abc', 'a.c', 'a-c', 'ab', '', 'xaby', 'x\u{1F600}\u{1F600}y', 'éa', 'é\n', 'a#', 'q', '\u2028', 'a\u{1F600}c'];
+    for (const entry of entries) {
+      const fast = compilePatternList([entry]);
+      // A group around the entry keeps it off the fast path without changing what it matches.
+      const slow = compilePatternList([`(?:${entry})`]);
+      assert.equal(patternListShape(slow)?.regexEntries, 1);
+      for (const name of names) assert.equal(fast.matches(name), slow.matches(name), `${JSON.stringify(entry)} on ${JSON.stringify(name)}`);
+    }
+  });
+
+  it('reports a clash between joined entries only when the joined regex fails', () => {
+    const problems = patternListProblems(['(?<n>a)', 'lit', '(?<n>b)', '(?<n>c)']);
+    assert.deepEqual(
+      problems.map((p) => p.index),
+      [2, 3],
+    );
   });
 });

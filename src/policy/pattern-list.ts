@@ -31,15 +31,46 @@ export interface PatternList {
   matches(name: string): boolean;
 }
 
+/**
+ * How a list was compiled, for tests that prove the work is linear: entries that are literal
+ * names go into a set (or, with `.` wildcards, a trie); the rest into at most one regex per case
+ * flag, each compiled once (plus once per entry alone, to name a bad one).
+ */
+export interface PatternListShape {
+  /** Entries looked up in a set: plain names, `\.` escapes allowed. */
+  readonly literals: number;
+  /** Entries whose only regex syntax is `.`, walked in a trie. */
+  readonly wildcards: number;
+  /** Entries left to a regex. */
+  readonly regexEntries: number;
+  /** Joined regexes that `matches` tests (0, 1 or 2). */
+  readonly regexes: number;
+}
+
+let compilations = 0;
+/** How many `RegExp`s this module has compiled so far (tests compare it before and after). */
+export function patternCompilations(): number {
+  return compilations;
+}
+
+const shapes = new WeakMap<PatternList, PatternListShape>();
+/** The shape of a list returned by `compilePatternList`. */
+export function patternListShape(list: PatternList): PatternListShape | undefined {
+  return shapes.get(list);
+}
+
 /** Compiles a regex list; throws `InvalidPatternError` for the first invalid entry. */
 export function compilePatternList(patterns: readonly string[]): PatternList {
-  const { regexes, problems } = analyze(patterns);
-  if (problems.length > 0) throw problems[0]!;
+  const compiled = analyze(patterns);
+  if (compiled.problems.length > 0) throw compiled.problems[0]!;
+  const { literals, trie, regexes } = compiled;
   const frozen = Object.freeze([...patterns]);
-  return {
+  const list: PatternList = {
     patterns: frozen,
-    matches: (name) => regexes.some((r) => r.test(name)),
+    matches: (name) => literals.has(name) || (trie !== undefined && trie.matches(name)) || regexes.some((r) => r.test(name)),
   };
+  shapes.set(list, compiled.shape);
+  return list;
 }
 
 /** Every invalid entry, without throwing: for config validation that reports all problems at once. */
@@ -47,32 +78,171 @@ export function patternListProblems(patterns: readonly string[]): InvalidPattern
   return analyze(patterns).problems;
 }
 
-function analyze(patterns: readonly string[]): { regexes: RegExp[]; problems: InvalidPatternError[] } {
-  const regexes: RegExp[] = [];
+interface Analyzed {
+  readonly literals: Set<string>;
+  readonly trie: WildcardTrie | undefined;
+  readonly regexes: RegExp[];
+  readonly problems: InvalidPatternError[];
+  readonly shape: PatternListShape;
+}
+
+/**
+ * One pass over the entries. A name matches the joined Java pattern when it fully matches any
+ * entry, so the order of the entries only matters for the inline flags a leading `(?i)`/`(?s)`
+ * hands on to later entries: each entry is read with the flags in effect at it, and then literal
+ * names, `.`-wildcard names and regexes (by case flag) are kept apart.
+ */
+function analyze(patterns: readonly string[]): Analyzed {
+  const literals = new Set<string>();
+  let trie: WildcardTrie | undefined;
+  const sources: Record<'cs' | 'ci', { source: string; index: number }[]> = { cs: [], ci: [] };
   const problems: InvalidPatternError[] = [];
-  let sources: string[] = [];
-  let segmentFlag = false;
+  let wildcards = 0;
+  let literalEntries = 0;
   let flags: JavaRegexFlags = NO_JAVA_FLAGS;
-  const join = (list: readonly string[], caseInsensitive: boolean) =>
-    new RegExp(`^(?:${list.map((src) => `(?:${src})`).join('|')})$`, caseInsensitive ? 'iu' : 'u');
   patterns.forEach((pattern, index) => {
+    const plain = !flags.caseInsensitive ? literalPattern(pattern) : undefined;
+    if (plain !== undefined && (!plain.wildcard || !flags.dotAll)) {
+      if (plain.wildcard) {
+        (trie ??= new WildcardTrie()).add(plain.parts);
+        wildcards += 1;
+      } else {
+        literals.add(plain.parts.join(''));
+        literalEntries += 1;
+      }
+      return;
+    }
     try {
       const translated = translateJavaRegex(pattern, flags);
       flags = translated.flags;
-      if (sources.length > 0 && flags.caseInsensitive !== segmentFlag) {
-        regexes.push(join(sources, segmentFlag));
-        sources = [];
-      }
-      // Compiling the joined segment so far also catches clashes between entries (duplicate group names).
-      join([...sources, translated.source], flags.caseInsensitive);
-      sources.push(translated.source);
-      segmentFlag = flags.caseInsensitive;
+      // Alone first, so that an error names this entry.
+      compile([translated.source], flags.caseInsensitive);
+      sources[flags.caseInsensitive ? 'ci' : 'cs'].push({ source: translated.source, index });
     } catch (error) {
       problems.push(new InvalidPatternError(index, pattern, reasonOf(error)));
     }
   });
-  if (sources.length > 0) regexes.push(join(sources, segmentFlag));
-  return { regexes, problems };
+  const regexes: RegExp[] = [];
+  for (const key of ['cs', 'ci'] as const) {
+    const joined = joinOnce(sources[key], key === 'ci', patterns, problems);
+    if (joined) regexes.push(joined);
+  }
+  problems.sort((a, b) => a.index - b.index);
+  const regexEntries = sources.cs.length + sources.ci.length;
+  return { literals, trie, regexes, problems, shape: { literals: literalEntries, wildcards, regexEntries, regexes: regexes.length } };
+}
+
+/**
+ * The entries of one case flag as one regex, compiled once. Entries valid alone can still clash
+ * joined (a group name used twice): only then are they joined one by one, to report the entry
+ * that clashes and leave it out.
+ */
+function joinOnce(
+  entries: { source: string; index: number }[],
+  caseInsensitive: boolean,
+  patterns: readonly string[],
+  problems: InvalidPatternError[],
+): RegExp | undefined {
+  if (entries.length === 0) return undefined;
+  try {
+    return compile(
+      entries.map((e) => e.source),
+      caseInsensitive,
+    );
+  } catch {
+    const kept: string[] = [];
+    for (const entry of entries) {
+      try {
+        compile([...kept, entry.source], caseInsensitive);
+        kept.push(entry.source);
+      } catch (error) {
+        problems.push(new InvalidPatternError(entry.index, patterns[entry.index]!, reasonOf(error)));
+      }
+    }
+    return kept.length > 0 ? compile(kept, caseInsensitive) : undefined;
+  }
+}
+
+function compile(list: readonly string[], caseInsensitive: boolean): RegExp {
+  compilations += 1;
+  return new RegExp(`^(?:${list.map((src) => `(?:${src})`).join('|')})$`, caseInsensitive ? 'iu' : 'u');
+}
+
+/** Java's regex syntax characters outside a class; `]` and `}` alone are literal in Java but left to the translator. */
+const JAVA_SYNTAX = new Set('\\^$.|?*+()[]{}');
+/** After a backslash, ASCII punctuation stands for itself in Java; letters and digits are constructs. */
+const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
+/** What `.` does not match in Java without `(?s)`. */
+const LINE_TERMINATORS = new Set(['\n', '\r', '\u0085', '\u2028', '\u2029']);
+
+interface LiteralPattern {
+  /** Characters (code points), `undefined` for a `.`. */
+  readonly parts: (string | undefined)[];
+  readonly wildcard: boolean;
+}
+
+/**
+ * An entry that is a name: ordinary characters, `\` + punctuation, and `.` (any character but a
+ * line terminator). Anything else returns undefined and goes to the regex.
+ */
+function literalPattern(pattern: string): LiteralPattern | undefined {
+  const parts: (string | undefined)[] = [];
+  let wildcard = false;
+  let escaped = false;
+  for (const c of pattern) {
+    if (escaped) {
+      if (!ESCAPABLE.test(c)) return undefined;
+      parts.push(c);
+      escaped = false;
+    } else if (c === '\\') escaped = true;
+    else if (c === '.') {
+      parts.push(undefined);
+      wildcard = true;
+    } else if (JAVA_SYNTAX.has(c)) return undefined;
+    else parts.push(c);
+  }
+  return escaped ? undefined : { parts, wildcard };
+}
+
+interface TrieNode {
+  readonly next: Map<string, TrieNode>;
+  any?: TrieNode;
+  end: boolean;
+}
+
+/** Names with `.` wildcards; a lookup follows both the character and the wildcard at each step. */
+class WildcardTrie {
+  private readonly root: TrieNode = { next: new Map(), end: false };
+
+  add(parts: readonly (string | undefined)[]): void {
+    let node = this.root;
+    for (const part of parts) {
+      if (part === undefined) node = node.any ??= { next: new Map(), end: false };
+      else {
+        let child = node.next.get(part);
+        if (!child) node.next.set(part, (child = { next: new Map(), end: false }));
+        node = child;
+      }
+    }
+    node.end = true;
+  }
+
+  matches(name: string): boolean {
+    const chars = [...name];
+    const stack: [TrieNode, number][] = [[this.root, 0]];
+    while (stack.length > 0) {
+      const [node, at] = stack.pop()!;
+      if (at === chars.length) {
+        if (node.end) return true;
+        continue;
+      }
+      const c = chars[at]!;
+      const exact = node.next.get(c);
+      if (exact) stack.push([exact, at + 1]);
+      if (node.any && !LINE_TERMINATORS.has(c)) stack.push([node.any, at + 1]);
+    }
+    return false;
+  }
 }
 
 function reasonOf(error: unknown): string {

@@ -74,15 +74,67 @@ export function notFound(name: string): HttpResponse {
   return errorResponse(404, `Connector ${name} not found`);
 }
 
-/** `GET /connectors` (and `?expand=status`, as Connect answers it). */
+/** `GET /connectors` (and `?expand=status`, `?expand=info`, both, as Connect answers them). */
 export function listConnectors(view: ConnectorView, workerId: string, expand: readonly string[]): HttpResponse {
   const all = connectors(view);
-  if (!expand.includes('status'))
+  const status = expand.includes('status');
+  const info = expand.includes('info');
+  if (!status && !info)
     return jsonResponse(
       200,
       all.map((c) => c.name),
     );
-  return jsonResponse(200, Object.fromEntries(all.map((c) => [c.name, { status: connectorStatus(c, workerId) }])));
+  return jsonResponse(
+    200,
+    Object.fromEntries(
+      all.map((c) => [c.name, { ...(info ? { info: connectorInfo(view, c) } : {}), ...(status ? { status: connectorStatus(c, workerId) } : {}) }]),
+    ),
+  );
+}
+
+/** `GET /connectors/{name}/tasks`: Connect's TaskInfo list, the one task MM2's connector has here. */
+export function getConnectorTasks(view: ConnectorView, name: string): HttpResponse {
+  const c = findConnector(view, name);
+  if (c === undefined) return notFound(name);
+  const { tasks } = connectState(c);
+  return jsonResponse(
+    200,
+    tasks === undefined
+      ? []
+      : [
+          {
+            id: { connector: c.name, task: 0 },
+            config: { ...connectorConfig(view, c), 'task.class': `org.apache.kafka.connect.mirror.${c.type.replace('Connector', 'Task')}` },
+          },
+        ],
+  );
+}
+
+/** `GET /connectors/{name}/tasks/{task}/status`: Connect's TaskState. */
+export function getTaskStatus(view: ConnectorView, name: string, task: string, workerId: string): HttpResponse {
+  const c = findConnector(view, name);
+  if (c === undefined) return notFound(name);
+  const { tasks } = connectState(c);
+  if (tasks === undefined || task !== '0') return errorResponse(404, `No status found for task ${c.name}-${task}`);
+  const trace = tasks === 'FAILED' && c.flow?.failure !== undefined ? { trace: c.flow.failure.trace } : {};
+  return jsonResponse(200, { id: 0, state: tasks, worker_id: workerId, ...trace });
+}
+
+/** `GET /connectors/{name}/topics` (KIP-558): the topics the connector has written to, as Connect tracks them. */
+export function getConnectorTopics(view: ConnectorView, name: string): HttpResponse {
+  const c = findConnector(view, name);
+  if (c === undefined) return notFound(name);
+  const topics =
+    c.type === 'MirrorSourceConnector' ? [...new Set((c.flow?.mirror?.partitions ?? []).filter((p) => p.records > 0).map((p) => p.topic))].sort() : [];
+  return jsonResponse(200, { [c.name]: { topics } });
+}
+
+/** `GET /connector-plugins`: the three MM2 connectors, the only plugins this worker runs. */
+export function listConnectorPlugins(version: string): HttpResponse {
+  return jsonResponse(
+    200,
+    CONNECTOR_CLASSES.map((type) => ({ class: `org.apache.kafka.connect.mirror.${type}`, type: 'source', version })),
+  );
 }
 
 /**

@@ -140,6 +140,47 @@ export interface FlowSnapshot {
   readonly transformCounters: readonly TransformCounterSnapshot[];
   /** Why the flow failed (state `failed`): the error, and its chain of causes as a trace. */
   readonly failure: { readonly message: string; readonly trace: string } | undefined;
+  /** MM2's own metrics (MirrorSourceMetrics, MirrorCheckpointMetrics) as of the snapshot; absent where none was taken (fakes). */
+  readonly mirror?: MirrorMetricsSnapshot;
+}
+
+/** Kafka's windowed stats of one series: the last value, and min, max and avg over the last 30–60 s (NaN when nothing was recorded there). */
+export interface WindowedSnapshot {
+  readonly last: number | undefined;
+  readonly min: number;
+  readonly max: number;
+  readonly avg: number;
+}
+
+export interface HistogramSnapshot {
+  /** Upper bounds, ascending; counts are cumulative per bound (`le`). */
+  readonly bounds: readonly number[];
+  readonly counts: readonly number[];
+  readonly count: number;
+  readonly sum: number;
+}
+
+export interface MirrorMetricsSnapshot {
+  /** Per replicated partition, under its REMOTE topic name (MM2's formatRemoteTopic). */
+  readonly partitions: readonly {
+    readonly topic: string;
+    readonly partition: number;
+    readonly records: number;
+    readonly bytes: number;
+    /** Per second, Kafka's Rate over the window. */
+    readonly recordRate: number;
+    readonly byteRate: number;
+    readonly recordAge: WindowedSnapshot;
+    readonly replicationLatency: WindowedSnapshot;
+    /** Records fetched and not yet acknowledged by the target (by offset: the fetched position minus the acknowledged one). */
+    readonly inFlight: number;
+  }[];
+  /** How long storing the flow's progress took, ms (Connect's offset-commit-*-time-ms). */
+  readonly offsetCommit: WindowedSnapshot;
+  /** Per group and remote topic-partition. */
+  readonly checkpointLatency: readonly { readonly group: string; readonly topic: string; readonly partition: number; readonly latency: WindowedSnapshot }[];
+  readonly recordAgeHistogram: HistogramSnapshot;
+  readonly replicationLatencyHistogram: HistogramSnapshot;
 }
 
 export interface TransformCounterSnapshot {

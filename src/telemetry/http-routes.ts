@@ -1,6 +1,18 @@
 import { type Logger, silentLogger } from '../core/ports/logger';
 import type { FlowSnapshot } from './flow-snapshot';
-import { type ConnectorView, flowsOnly, getConnectorConfig, getConnectorInfo, getConnectorOffsets, getConnectorStatus, listConnectors } from './connect-api';
+import {
+  type ConnectorView,
+  flowsOnly,
+  getConnectorConfig,
+  getConnectorInfo,
+  getConnectorOffsets,
+  getConnectorStatus,
+  getConnectorTasks,
+  getConnectorTopics,
+  getTaskStatus,
+  listConnectorPlugins,
+  listConnectors,
+} from './connect-api';
 import { type ConnectorWrites, connectWriteRoutes } from './connect-writes';
 import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
@@ -21,6 +33,15 @@ export interface HttpRoutesOptions {
    */
   readonly connectors?: { readonly view: () => ConnectorView; readonly writes: ConnectorWrites | undefined };
   readonly logger?: Logger;
+  /** What `GET /` answers a JSON client, as a Connect worker does (kcctl asks it first). */
+  readonly workerInfo?: () => { readonly version: string; readonly commit: string; readonly kafka_cluster_id: string | null };
+}
+
+/** Whether an Accept header asks for JSON before HTML: a REST client (kcctl) does; a browser, curl's `*\/*` and no header get the page. */
+function wantsJson(accept: string): boolean {
+  const json = accept.indexOf('application/json');
+  const html = accept.indexOf('text/html');
+  return json >= 0 && (html < 0 || json < html);
 }
 
 /** The endpoints of `mirrorflow run`: the status page, metrics, health, readiness, status and the Connect subset. */
@@ -29,7 +50,15 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
   const view = options.connectors?.view ?? ((): ConnectorView => flowsOnly(snapshots()));
   const page = statusPage(options.pipeline);
   return [
-    { method: 'GET', path: '/', handle: () => ({ status: 200, contentType: 'text/html; charset=utf-8', body: page }) },
+    {
+      method: 'GET',
+      path: '/',
+      // A browser asks for text/html first; a REST client (kcctl, curl -H 'Accept: application/json') gets Connect's ServerInfo.
+      handle: (req) =>
+        wantsJson(req.accept ?? '')
+          ? jsonResponse(200, options.workerInfo?.() ?? { version: 'unknown', commit: 'unknown', kafka_cluster_id: null })
+          : { status: 200, contentType: 'text/html; charset=utf-8', body: page },
+    },
     {
       method: 'GET',
       path: '/metrics',
@@ -58,6 +87,14 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     { method: 'GET', path: '/connectors/{name}/config', handle: (req) => getConnectorConfig(view(), req.params['name']!) },
     { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(view(), req.params['name']!, options.workerId()) },
     { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(view(), req.params['name']!) },
+    { method: 'GET', path: '/connectors/{name}/tasks', handle: (req) => getConnectorTasks(view(), req.params['name']!) },
+    {
+      method: 'GET',
+      path: '/connectors/{name}/tasks/{task}/status',
+      handle: (req) => getTaskStatus(view(), req.params['name']!, req.params['task']!, options.workerId()),
+    },
+    { method: 'GET', path: '/connectors/{name}/topics', handle: (req) => getConnectorTopics(view(), req.params['name']!) },
+    { method: 'GET', path: '/connector-plugins', handle: () => listConnectorPlugins(options.workerInfo?.().version ?? 'unknown') },
     ...connectWriteRoutes({ view, workerId: options.workerId, writes: options.connectors?.writes, logger: options.logger ?? silentLogger }),
   ];
 }

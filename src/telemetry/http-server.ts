@@ -10,6 +10,8 @@ export interface HttpRequest {
   readonly query: URLSearchParams;
   /** The request's body as text (empty for GET). */
   readonly body: string;
+  /** The Accept header ('' when none): a JSON client and a browser get different answers at `/`. */
+  readonly accept?: string;
 }
 
 export interface HttpResponse {
@@ -72,7 +74,7 @@ export class HttpServer {
     private readonly logger: Logger,
   ) {
     this.routes = routes.map((route) => ({ route, segments: splitPath(route.path) }));
-    this.server = createServer((req, res) => void this.serve(req, res));
+    this.server = createServer((req, res) => void this.serve(req, res).catch((error: unknown) => this.failed(res, error)));
     // An idle scraper's keep-alive connection must not hold the process open at shutdown.
     this.server.keepAliveTimeout = 5_000;
   }
@@ -152,6 +154,12 @@ export class HttpServer {
     res.end(req.method === 'HEAD' ? undefined : response.body);
   }
 
+  /** Writing the response failed (a header it cannot send, say): logged, and the connection closed. */
+  private failed(res: ServerResponse, error: unknown): void {
+    this.logger.error('HTTP response could not be written.', { error: error instanceof Error ? error.message : String(error) });
+    res.destroy();
+  }
+
   private async route(req: IncomingMessage): Promise<HttpResponse> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const segments = splitPath(url.pathname);
@@ -163,7 +171,7 @@ export class HttpServer {
       if (req.method !== route.method && !(req.method === 'HEAD' && route.method === 'GET')) continue;
       const body = await readBody(req);
       if (body === undefined) return errorResponse(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-      return route.handle({ path: url.pathname, params, query: url.searchParams, body });
+      return route.handle({ path: url.pathname, params, query: url.searchParams, body, accept: req.headers.accept ?? '' });
     }
     return pathMatched
       ? errorResponse(405, `Method ${req.method ?? ''} not allowed on ${url.pathname}.`)

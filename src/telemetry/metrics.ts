@@ -1,11 +1,13 @@
-// size: one definition per metric of the README's table, each reading the one snapshot a scrape takes; splitting it would only split the list.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+// size: one definition per metric of the table in docs/observability.md, each reading the one snapshot a scrape takes; splitting it would only split the list.
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { registerMm2Metrics } from './mm2-metrics';
 import { readiness } from './readiness';
 import {
   CHECKPOINT_STATES,
   FLOW_STATES,
   HEARTBEAT_STATES,
   type FlowSnapshot,
+  type HistogramSnapshot,
   type PartitionSnapshot,
   flowLag,
   flowLagMs,
@@ -36,9 +38,13 @@ export class Metrics {
   /** When `current` was taken: every age and lag in time of one scrape counts from it, so they agree. */
   private currentAt = 0;
 
-  constructor(private readonly snapshots: () => readonly FlowSnapshot[]) {
+  constructor(
+    private readonly snapshots: () => readonly FlowSnapshot[],
+    options: MetricsOptions = {},
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'mirrorflow_' });
     this.define();
+    if (options.mm2Names !== false) registerMm2Metrics(this.registry, () => ({ flows: this.current, now: this.currentAt }));
   }
 
   get contentType(): string {
@@ -119,17 +125,21 @@ export class Metrics {
       FLOW_LABELS,
       perFlow(replicating, (f) => f.topics),
     );
-    this.gauge(
+    this.histogram(
       'mirrorflow_replication_latency_ms',
-      "From the source timestamp of the last batch's newest record to the target's acknowledgement (MM2: replication-latency-ms, last value).",
+      "Per record, from its source timestamp to the target's acknowledgement, ms (MM2: replication-latency-ms; per partition as kafka_connect_mirror_mirrorsourceconnector_replication_latency_ms*).",
       FLOW_LABELS,
-      perFlow(replicating, (f) => f.lastReplicationLatencyMs),
+      (emit) => {
+        for (const f of replicating()) if (f.mirror !== undefined) emit(flowLabels(f), f.mirror.replicationLatencyHistogram);
+      },
     );
-    this.gauge(
+    this.histogram(
       'mirrorflow_record_age_ms',
-      "Age of the last fetched batch's last record when it was fetched: now minus its source timestamp (MM2: record-age-ms, last value).",
+      'Per record, its age when fetched: now minus its source timestamp, ms (MM2: record-age-ms; per partition as kafka_connect_mirror_mirrorsourceconnector_record_age_ms*).',
       FLOW_LABELS,
-      perFlow(replicating, (f) => f.lastRecordAgeMs),
+      (emit) => {
+        for (const f of replicating()) if (f.mirror !== undefined) emit(flowLabels(f), f.mirror.recordAgeHistogram);
+      },
     );
     this.counter(
       'mirrorflow_transform_counter_total',
@@ -411,6 +421,29 @@ export class Metrics {
     );
   }
 
+  /** A histogram whose buckets the flow keeps (observed per batch, weighted by its records), read at every scrape. */
+  private histogram(name: string, help: string, labelNames: readonly string[], read: (emit: (labels: Labels, h: HistogramSnapshot) => void) => void): void {
+    const metric = {
+      name,
+      help,
+      type: 'histogram',
+      labelNames,
+      aggregator: 'sum',
+      get: () => {
+        const values: { metricName: string; labels: Labels; value: number }[] = [];
+        read((labels, h) => {
+          h.bounds.forEach((bound, i) => values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: bound }, value: h.counts[i]! }));
+          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: h.count });
+          values.push({ metricName: `${name}_sum`, labels, value: h.sum });
+          values.push({ metricName: `${name}_count`, labels, value: h.count });
+        });
+        return { name, help, type: 'histogram', values, aggregator: 'sum' };
+      },
+      reset: () => undefined,
+    };
+    this.registry.registerMetric(metric as unknown as Metric);
+  }
+
   /** A gauge recomputed from the snapshot at every scrape. */
   private gauge(name: string, help: string, labelNames: readonly string[], read: (emit: Emit) => void): void {
     const gauge: Gauge = new Gauge({
@@ -438,6 +471,11 @@ export class Metrics {
       },
     });
   }
+}
+
+export interface MetricsOptions {
+  /** Serve MM2's and Connect's metric names too (`http.mm2_metrics`, default true). */
+  readonly mm2Names?: boolean;
 }
 
 function flowLabels(f: FlowSnapshot): Labels {

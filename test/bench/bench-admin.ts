@@ -11,6 +11,8 @@ const CALL_DEADLINE_MS = 120_000;
 export interface NewTopic {
   readonly name: string;
   readonly partitions: number;
+  /** Default 1. */
+  readonly replicationFactor?: number;
   readonly configs?: Readonly<Record<string, string>>;
 }
 
@@ -21,9 +23,11 @@ export class BenchAdmin {
   constructor(
     readonly bootstrap: string,
     clientId: string,
+    /** Of the topics it creates: 1, or 3 on clusters of three brokers (`--brokers`). */
+    private readonly replicationFactor = 1,
   ) {
     this.admin = new Kafka({
-      brokers: [bootstrap],
+      brokers: bootstrap.split(','),
       clientId,
       logLevel: logLevel.NOTHING,
       // The poller asks every 100 ms; a slow answer must not pile up retries behind it.
@@ -62,7 +66,7 @@ export class BenchAdmin {
         topics: topics.map((t) => ({
           topic: t.name,
           numPartitions: t.partitions,
-          replicationFactor: 1,
+          replicationFactor: t.replicationFactor ?? this.replicationFactor,
           // Keep old timestamps from retention; nothing here should ever be deleted by time.
           configEntries: Object.entries({ 'retention.ms': '-1', ...(t.configs ?? {}) }).map(([name, value]) => ({ name, value })),
         })),

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
+import { ensureKafkaDistribution, mirrorflowCacheDir, startLocalClusters, type LocalClusters } from '../../src/local';
 import { startProxiedCluster, type StartedProxiedCluster } from '../support/proxied-cluster';
 import { BenchAdmin } from './bench-admin';
 import { headline, renderMarkdown, renderText, summarize, type BenchReport, type MachineInfo } from './bench-report';
@@ -29,6 +29,12 @@ export interface BenchOptions {
    */
   readonly clusters?: { readonly source: string; readonly target: string; readonly proxies?: BenchEnv['proxies'] };
   readonly kafkaVersion: string;
+  /**
+   * Brokers per cluster the benchmark starts (default 1). From 2 on, plain clusters of that many
+   * nodes (src/local), every topic replicated to min(N, 3) brokers with min.insync.replicas 2 from
+   * three nodes on, as production clusters run; no proxied listener, so no distance workloads.
+   */
+  readonly brokers?: number;
   /** Parent folder of the brokers' data; default: /dev/shm when it has room, else the OS temp dir. */
   readonly brokerDir?: string;
   readonly mirrorflow: MirrorflowLaunch;
@@ -107,6 +113,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   await mkdir(runsDir, { recursive: true });
 
   let local: { readonly source: StartedProxiedCluster; readonly target: StartedProxiedCluster } | undefined;
+  let multi: LocalClusters | undefined;
+  const brokers = options.clusters === undefined ? (options.brokers ?? 1) : 1;
+  const replicationFactor = Math.min(brokers, 3);
   const brokerDir = options.brokerDir ?? defaultBrokerDir();
   let source: BenchEnv['source'];
   let target: BenchEnv['target'];
@@ -114,6 +123,24 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     source = { bootstrap: options.clusters.source };
     target = { bootstrap: options.clusters.target };
     log(`Using the clusters at ${source.bootstrap} (source) and ${target.bootstrap} (target).`);
+  } else if (brokers > 1) {
+    log(
+      `Starting two local Kafka ${distribution.version} clusters of ${brokers} brokers each (data in ${brokerDir}; replication factor ${replicationFactor}).`,
+    );
+    multi = await startLocalClusters({
+      aliases: ['bench-source', 'bench-target'],
+      brokers,
+      version: distribution.version,
+      workDir: brokerDir,
+      heapMb: BENCH_BROKER_HEAP_MB,
+      brokerProperties: BENCH_BROKER_PROPERTIES,
+    });
+    const cluster = (alias: string): BenchEnv['source'] => ({
+      bootstrap: multi!.clusters[alias]!.bootstrapServers,
+      pids: multi!.nodes(alias).map((n) => n.node.pid),
+    });
+    source = cluster('bench-source');
+    target = cluster('bench-target');
   } else {
     log(`Starting two local Kafka ${distribution.version} clusters (data in ${brokerDir}).`);
     // Each with a second listener behind a TCP proxy of this process, for the distance
@@ -132,11 +159,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
     local = { source: s.value, target: t.value };
     const pid = (c: StartedProxiedCluster): number => Object.values(c.local.clusters)[0]!.pid;
-    source = { bootstrap: s.value.direct, pid: pid(s.value) };
-    target = { bootstrap: t.value.direct, pid: pid(t.value) };
+    source = { bootstrap: s.value.direct, pids: [pid(s.value)] };
+    target = { bootstrap: t.value.direct, pids: [pid(t.value)] };
   }
-  const sourceAdmin = new BenchAdmin(source.bootstrap, 'mirrorflow-bench-source-admin');
-  const targetAdmin = new BenchAdmin(target.bootstrap, 'mirrorflow-bench-target-admin');
+  const sourceAdmin = new BenchAdmin(source.bootstrap, 'mirrorflow-bench-source-admin', replicationFactor);
+  const targetAdmin = new BenchAdmin(target.bootstrap, 'mirrorflow-bench-target-admin', replicationFactor);
   const env: BenchEnv = {
     source,
     target,
@@ -149,13 +176,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     tunedTasks: options.tunedTasks,
     runTimeoutMs: options.runTimeoutMs,
     sharedClusters: options.clusters !== undefined,
+    replicationFactor,
     proxies: local !== undefined ? { source: local.source.proxy, target: local.target.proxy } : options.clusters?.proxies,
     log,
   };
 
   const runs: RunResult[] = [];
   try {
-    if (local !== undefined) {
+    if (local !== undefined || multi !== undefined) {
       // The first run of round 1 would otherwise meet brokers whose JIT has not compiled the
       // produce and fetch paths yet; that run is always mirrorflow's.
       log('Warming up the brokers (group coordinators, then produce and read 300,000 records on each).');
@@ -171,7 +199,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     for (const workload of options.workloads) {
       log(`Workload ${workload.name}: ${describeWorkload(workload)}.`);
       const first = options.replicators.find((r) => applies(workload, r));
-      if (local !== undefined && workload.kind === 'latency' && first !== undefined) {
+      if ((local !== undefined || multi !== undefined) && workload.kind === 'latency' && first !== undefined) {
         await latencyWarmUpRun(env, workload, first);
       }
       for (let round = 1; round <= options.rounds; round++) {
@@ -187,6 +215,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     await sourceAdmin.close();
     await targetAdmin.close();
     if (local !== undefined) await Promise.all([local.source.stop(), local.target.stop()]);
+    await multi?.stop();
   }
 
   const summaries = options.workloads.map((w) => summarize(w, runs, options.rounds));
@@ -203,7 +232,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       revision: underTest,
       workloads: options.workloads,
       replicators: options.replicators,
-      brokers: options.clusters !== undefined ? 'given' : { heapMb: BENCH_BROKER_HEAP_MB, dataDir: brokerDir, properties: BENCH_BROKER_PROPERTIES },
+      brokers:
+        options.clusters !== undefined
+          ? 'given'
+          : { perCluster: brokers, replicationFactor, heapMb: BENCH_BROKER_HEAP_MB, dataDir: brokerDir, properties: BENCH_BROKER_PROPERTIES },
       mirrorflow: { nodeArgs: options.mirrorflow.nodeArgs, set: options.mirrorflow.set, settings: "pipeline defaults; topics = the run's topics" },
       mm2: { heapMb: MM2_HEAP_MB, default: 'MM2 defaults (see test/bench/mm2-properties.ts)', tuned: tunedSettings(options.tunedTasks) },
       limit: { producerProps: LIMIT_PRODUCER_PROPS, latencyProducerProps: LIMIT_LATENCY_PRODUCER_PROPS },

@@ -35,6 +35,8 @@ export interface ReplicatorSummary {
   readonly allPartitionsMs?: number;
   readonly elapsedMs?: number;
   readonly idleCores?: number;
+  /** Target log bytes ÷ source log bytes (≈ 1: the target kept the source's compression). */
+  readonly targetBytesRatio?: number;
 }
 
 /** mirrorflow against one other, round by round. */
@@ -109,6 +111,7 @@ function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
     elapsedMs: pick((r) => r.elapsedMs),
     idleCores: pick((r) => r.idleCores),
     otherCpuSeconds: pick((r) => r.otherCpuSeconds),
+    targetBytesRatio: pick((r) => r.targetBytesRatio),
     latencyMs: ok.some((r) => r.latencyMs)
       ? { p50: pick((r) => r.latencyMs?.p50), p99: pick((r) => r.latencyMs?.p99), max: pick((r) => r.latencyMs?.max) }
       : undefined,
@@ -160,6 +163,7 @@ export function summarize(workload: Workload, runs: readonly RunResult[], rounds
 
 const LABEL: Record<ReplicatorName, string> = {
   mirrorflow: 'mirrorflow',
+  'mirrorflow-baseline': 'mirrorflow baseline (--baseline)',
   'mirrorflow-metrics': 'mirrorflow, /metrics scraped every 1 s',
   'mirrorflow-eos': 'mirrorflow, delivery exactly_once',
   'mirrorflow-transform': 'mirrorflow, JSON converter + insert_field',
@@ -189,7 +193,7 @@ function workloadTable(summary: WorkloadSummary): Table {
     ? ['', 'p50 ms', 'p99 ms', 'max ms', 'records/s', 'CPU s / M records', 'peak RSS MiB', 'ok runs']
     : many
       ? ['', 'every partition s', 'first record s', 'caught up s', 'idle CPU cores', 'peak RSS MiB', 'ok runs']
-      : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'ok runs'];
+      : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'target ÷ source bytes', 'ok runs'];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const name of Object.keys(LABEL) as ReplicatorName[]) {
@@ -220,6 +224,7 @@ function workloadTable(summary: WorkloadSummary): Table {
         secs(s.firstRecordMs),
         dec(s.cpuSecondsPerMillion),
         int(s.peakRssMiB),
+        dec(s.targetBytesRatio, 2),
         ok,
       ]);
     }

@@ -33,6 +33,7 @@ import {
   setup,
   startReplicator,
   onTarget,
+  targetBytesRatio,
   topicNames,
   verify,
   writeFirstRecords,
@@ -89,6 +90,7 @@ export function applies(workload: Workload, replicator: ReplicatorName): boolean
 function newRunId(workload: Workload, round: number, replicator: ReplicatorName): string {
   const who = {
     mirrorflow: 'mf',
+    'mirrorflow-baseline': 'mfb',
     'mirrorflow-metrics': 'mfm',
     'mirrorflow-eos': 'mfe',
     'mirrorflow-transform': 'mft',
@@ -177,7 +179,13 @@ async function runThroughput(
     clock.mark('stop');
     const verification = await verify(env, run, { ...onTarget(replicator), ...(replicator === 'mirrorflow-transform' ? { insertField: INSERTED_FIELD } : {}) });
     clock.mark('verify');
-    return { ...checkedStatus(verification.mismatches, 'failed', 'content differs: '), ...figures, preload, verification };
+    return {
+      ...checkedStatus(verification.mismatches, 'failed', 'content differs: '),
+      ...figures,
+      preload,
+      verification,
+      targetBytesRatio: targetBytesRatio(verification),
+    };
   } finally {
     meter.stop();
     await child.stop();

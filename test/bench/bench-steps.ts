@@ -3,6 +3,7 @@
  * bench-ceiling.ts): the run's environment and result, set-up errors against replicator failures,
  * CPU accounting, polling, preload arguments, verification, and starting the replicator.
  */
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaDistribution } from '../../src/local';
@@ -26,8 +27,8 @@ import {
 
 export interface BenchCluster {
   readonly bootstrap: string;
-  /** Broker pid when the benchmark started the cluster (its CPU is then reported). */
-  readonly pid?: number;
+  /** Broker pids when the benchmark started the cluster (their CPU is then reported). */
+  readonly pids?: readonly number[];
 }
 
 export interface BenchEnv {
@@ -50,6 +51,8 @@ export interface BenchEnv {
    * the distance workloads; undefined on clusters without one (given with --source/--target).
    */
   readonly proxies?: { readonly source: TcpProxy; readonly target: TcpProxy };
+  /** Of every topic of a run, on both clusters: 1, or 3 on clusters of three brokers (`--brokers`). */
+  readonly replicationFactor: number;
   readonly log: (line: string) => void;
 }
 
@@ -68,6 +71,12 @@ export interface Verification {
   readonly records: number;
   /** Empty when source and target agree everywhere. */
   readonly mismatches: readonly string[];
+  /**
+   * Bytes of the run's topics in the brokers' logs (one replica per partition): the source's, and
+   * the remote topics' on the target. Their ratio says whether the target kept the source's
+   * compression.
+   */
+  readonly logBytes?: { readonly source: number; readonly target: number };
 }
 
 export interface RunResult {
@@ -115,6 +124,8 @@ export interface RunResult {
   readonly preload?: { readonly records: number; readonly ms: number };
   readonly producerPerformance?: ProducerPerformanceSummary;
   readonly verification?: Verification;
+  /** Target log bytes ÷ source log bytes of the run's topics (`verification.logBytes`). */
+  readonly targetBytesRatio?: number;
   /** Wall time per step of the run, ms: where a benchmark's own time goes. */
   readonly phasesMs?: Readonly<Record<string, number>>;
   readonly dir: string;
@@ -169,13 +180,17 @@ export interface CpuMark {
   readonly harness: number;
 }
 
+function brokersCpuSeconds(cluster: BenchCluster): number | undefined {
+  return cluster.pids === undefined ? undefined : cluster.pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+}
+
 export function cpuMark(env: BenchEnv, meter: Pick<ProcessMeter, 'cpuSeconds'>, at = performance.now()): CpuMark {
   const self = process.cpuUsage();
   return {
     at,
     replicator: meter.cpuSeconds(),
-    source: env.source.pid === undefined ? undefined : processCpuSeconds(env.source.pid),
-    target: env.target.pid === undefined ? undefined : processCpuSeconds(env.target.pid),
+    source: brokersCpuSeconds(env.source),
+    target: brokersCpuSeconds(env.target),
     machine: machineBusySeconds(),
     harness: (self.user + self.system) / 1e6,
   };
@@ -400,7 +415,10 @@ export async function verify(env: BenchEnv, run: ReplicationRun, options: Verify
   const added = options.addedHeader === undefined ? [] : ['--strip-last-header', options.addedHeader];
   const [source, target] = await Promise.all([
     env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.sourceBootstrap, '--topics', run.topics.join(','), ...flag, ...transform], 20 * 60_000),
-    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation, ...added], 20 * 60_000),
+    env.java.benchToolJson<DigestResult>(
+      ['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation, ...added],
+      20 * 60_000,
+    ),
   ]);
   const mismatches: string[] = [];
   let partitions = 0;
@@ -422,7 +440,28 @@ export async function verify(env: BenchEnv, run: ReplicationRun, options: Verify
         mismatches.push(`${topic}-${partition}: ${got.count - (got.stripped ?? 0)} records without the ${options.addedHeader} header`);
     }
   }
-  return { partitions, records, mismatches };
+  return { partitions, records, mismatches, logBytes: await logBytes(env, run, remote) };
+}
+
+/** The run's log bytes on both clusters; undefined when the brokers cannot say (the figure is only reported). */
+async function logBytes(env: BenchEnv, run: ReplicationRun, remote: readonly string[]): Promise<Verification['logBytes']> {
+  try {
+    const [source, target] = await Promise.all([
+      env.java.benchToolJson<Record<string, number>>(['log-bytes', '--bootstrap', run.sourceBootstrap, '--topics', run.topics.join(',')], 2 * 60_000),
+      env.java.benchToolJson<Record<string, number>>(['log-bytes', '--bootstrap', run.targetBootstrap, '--topics', remote.join(',')], 2 * 60_000),
+    ]);
+    const sum = (sizes: Record<string, number>): number => Object.values(sizes).reduce((a, b) => a + b, 0);
+    return { source: sum(source), target: sum(target) };
+  } catch (error) {
+    env.log(`  (log sizes not read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return undefined;
+  }
+}
+
+/** Target bytes ÷ source bytes of a verified run. */
+export function targetBytesRatio(verification: Verification): number | undefined {
+  const bytes = verification.logBytes;
+  return bytes === undefined || bytes.source === 0 ? undefined : bytes.target / bytes.source;
 }
 
 export type Measured = Omit<RunResult, 'workload' | 'round' | 'replicator' | 'id' | 'dir' | 'records' | 'bytes'>;
@@ -470,6 +509,9 @@ export function startReplicator(env: BenchEnv, direct: ReplicationRun, replicato
   switch (replicator) {
     case 'mirrorflow':
       return startMirrorflow(run, env.mirrorflow);
+    case 'mirrorflow-baseline':
+      if (env.mirrorflow.baselineDir === undefined) throw new HarnessError('mirrorflow-baseline needs --baseline DIR (a built checkout)');
+      return startMirrorflow(run, { ...env.mirrorflow, main: join(env.mirrorflow.baselineDir, 'dist', 'src', 'cli', 'main.js') });
     case 'mirrorflow-transform':
       return startMirrorflow(run, { ...env.mirrorflow, insertField: INSERTED_FIELD });
     case 'mirrorflow-metrics':
@@ -479,8 +521,8 @@ export function startReplicator(env: BenchEnv, direct: ReplicationRun, replicato
     case 'mirrorflow-provenance':
       return startMirrorflow(run, { ...env.mirrorflow, set: [...env.mirrorflow.set, 'flows.0.provenance.enabled=true'] });
     case 'mm2-default':
-      return startMm2(run, env.distribution, 'default', env.tunedTasks);
+      return startMm2(run, env.distribution, 'default', env.tunedTasks, env.replicationFactor);
     case 'mm2-tuned':
-      return startMm2(run, env.distribution, 'tuned', env.tunedTasks);
+      return startMm2(run, env.distribution, 'tuned', env.tunedTasks, env.replicationFactor);
   }
 }

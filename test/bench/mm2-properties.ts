@@ -36,6 +36,8 @@ export interface Mm2PropertiesInput {
    * other consumer groups, so the run touches only its own topics.
    */
   readonly isolateFrom?: string;
+  /** Of the topics MM2 creates (remote and internal ones); default 1, 3 on clusters of three brokers. */
+  readonly replicationFactor?: number;
 }
 
 /** Tuned settings, also shown in the report. `<target>.`/`<source>.` prefixes are added per run. */
@@ -56,6 +58,7 @@ export function tunedSettings(tunedTasks: number): Record<string, string> {
 
 export function mm2Properties(input: Mm2PropertiesInput): Record<string, string> {
   const { sourceAlias: s, targetAlias: t } = input;
+  const rf = String(input.replicationFactor ?? 1);
   const properties: Record<string, string> = {
     clusters: `${s}, ${t}`,
     [`${s}.bootstrap.servers`]: input.sourceBootstrap,
@@ -64,13 +67,13 @@ export function mm2Properties(input: Mm2PropertiesInput): Record<string, string>
     [`${s}->${t}.topics`]: input.topics.join(', '),
     [`${t}->${s}.enabled`]: 'false',
     [`${t}->${s}.emit.heartbeats.enabled`]: 'false',
-    'replication.factor': '1',
-    'checkpoints.topic.replication.factor': '1',
-    'heartbeats.topic.replication.factor': '1',
-    'offset-syncs.topic.replication.factor': '1',
-    'offset.storage.replication.factor': '1',
-    'status.storage.replication.factor': '1',
-    'config.storage.replication.factor': '1',
+    'replication.factor': rf,
+    'checkpoints.topic.replication.factor': rf,
+    'heartbeats.topic.replication.factor': rf,
+    'offset-syncs.topic.replication.factor': rf,
+    'offset.storage.replication.factor': rf,
+    'status.storage.replication.factor': rf,
+    'config.storage.replication.factor': rf,
     'sync.topic.acls.enabled': 'false',
   };
   if (input.isolateFrom !== undefined) {

@@ -17,6 +17,7 @@ import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-pro
 
 export type ReplicatorName =
   | 'mirrorflow'
+  | 'mirrorflow-baseline'
   | 'mirrorflow-metrics'
   | 'mirrorflow-eos'
   | 'mirrorflow-transform'
@@ -27,6 +28,7 @@ export type ReplicatorName =
   | 'ceiling';
 export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
   'mirrorflow',
+  'mirrorflow-baseline',
   'mirrorflow-metrics',
   'mirrorflow-eos',
   'mirrorflow-transform',
@@ -45,6 +47,8 @@ export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
  * with the JSON converter and an `insert_field` transform (JSON workloads only), for what a field
  * transform costs. `mirrorflow-provenance` is mirrorflow with `provenance.enabled`, for what the
  * provenance header costs (docs/active-active.md). `ceiling` is the target broker's best ingest rate (several producers at once).
+ * `mirrorflow-baseline` is mirrorflow as built in another checkout (`--baseline DIR`), run the
+ * same way: before and after a change, interleaved in one run.
  */
 export const DEFAULT_REPLICATORS: readonly ReplicatorName[] = ['mirrorflow', 'mm2-default', 'mm2-tuned', 'limit'];
 
@@ -154,6 +158,10 @@ export interface MirrorflowLaunch {
   readonly http?: boolean;
   /** `name=value`: read values as JSON and insert this static field into each (`insert_field`). */
   readonly insertField?: string;
+  /** The CLI to run; default this checkout's MIRRORFLOW_MAIN. */
+  readonly main?: string;
+  /** `--baseline DIR`: another checkout, built, whose `dist/src/cli/main.js` the `mirrorflow-baseline` runs start. */
+  readonly baselineDir?: string;
 }
 
 /**
@@ -167,8 +175,8 @@ export function mirrorflowPipeline(run: ReplicationRun, insertField?: string): R
   return {
     name: run.name,
     clusters: {
-      [run.sourceAlias]: { bootstrap_servers: [run.sourceBootstrap] },
-      [run.targetAlias]: { bootstrap_servers: [run.targetBootstrap] },
+      [run.sourceAlias]: { bootstrap_servers: run.sourceBootstrap.split(',') },
+      [run.targetAlias]: { bootstrap_servers: run.targetBootstrap.split(',') },
     },
     flows: [
       {
@@ -188,7 +196,7 @@ export async function startMirrorflow(run: ReplicationRun, launch: MirrorflowLau
   await writeFile(file, `# mirrorflow for a benchmark run, written by test/bench.\n${stringify(mirrorflowPipeline(run, launch.insertField))}`);
   const args = [
     ...launch.nodeArgs,
-    MIRRORFLOW_MAIN,
+    launch.main ?? MIRRORFLOW_MAIN,
     'run',
     file,
     '--status-interval',
@@ -256,7 +264,13 @@ function scraped(child: ChildRun, everyMs: number): ChildRun {
   };
 }
 
-export async function startMm2(run: ReplicationRun, distribution: KafkaDistribution, variant: Mm2Variant, tunedTasks: number): Promise<ChildRun> {
+export async function startMm2(
+  run: ReplicationRun,
+  distribution: KafkaDistribution,
+  variant: Mm2Variant,
+  tunedTasks: number,
+  replicationFactor = 1,
+): Promise<ChildRun> {
   const file = join(run.dir, 'mm2.properties');
   await writeFile(
     file,
@@ -269,6 +283,7 @@ export async function startMm2(run: ReplicationRun, distribution: KafkaDistribut
       variant,
       tunedTasks,
       isolateFrom: run.isolateFrom,
+      replicationFactor,
     }),
   );
   const java = javaCommand(distribution, {

@@ -16,15 +16,19 @@
  *   --many-topics N --many-partitions N     many: e.g. --many-topics 1000 for 20,000 partitions
  *   --source HOST:PORT --target HOST:PORT   use these clusters instead of starting two
  *   --kafka-version V --broker-dir DIR      Kafka release; parent dir of the brokers' data
+ *   --brokers N                             brokers per cluster the benchmark starts (default 1; e.g. 3: replication factor 3,
+ *                                           min.insync.replicas 2; no distance workloads)
  *   --node-arg ARG (repeatable)             extra node flag for mirrorflow, e.g. --max-semi-space-size=64
  *   --set PATH=VALUE (repeatable)           `mirrorflow run --set`, e.g. flows.0.batching.max_records=5000
  *   --cpu-prof DIR                          profile mirrorflow (node --cpu-prof) into DIR
+ *   --baseline DIR                          a built checkout (dist/) that the mirrorflow-baseline replicator runs: before/after in one run
  *   --tuned-tasks N                         tasks.max of MM2 tuned (default: the number of cores)
  *   --run-timeout-s N                       deadline per run (default 900)
  *   --keep                                  keep every run's folder (configs and logs)
  *   --out FILE | --no-out                   JSON report (default test/bench/results/latest.json; none with --smoke)
- *   --update-readme                         put the table into README.md between the bench markers
- *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-readme)
+ *   --update-docs                           put the table into docs/performance.md between the bench markers
+ *                                           (--update-readme, its old name, still works)
+ *   --from-json FILE                        measure nothing: re-render FILE's runs (with --out, --update-docs)
  *
  * `npm run bench -- --soak [options]` runs the soak instead (see soak-run.ts):
  *
@@ -38,6 +42,16 @@
  *   --out FILE | --no-out                   JSON report (default test/bench/results/soak.json)
  *   --update-readme                         put the table into test/bench/README.md between the soak markers
  *
+ * `npm run bench -- --rebalance [options]` measures scale events instead (see rebalance-run.ts):
+ *
+ *   --processes N --partitions N --rate N   processes sharing one topic, its partitions, records/s (default 3, 200, 2000)
+ *   --brokers N                             nodes per cluster (default 1)
+ *   --events add,remove,kill                the events, in order (default add,remove)
+ *   --steady-s N                            steady copying before the first event and after each (default 15)
+ *   --kafka-version V --broker-dir DIR --node-arg ARG --set PATH=VALUE   as for the benchmark
+ *   --out FILE | --no-out                   JSON report (default test/bench/results/rebalance.json)
+ *   --update-readme                         put the table into test/bench/README.md between the rebalance markers
+ *
  * Exit code 0 when every run was correct, 1 when any run FAILED, 2 on bad options.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,6 +61,7 @@ import { parseArgs } from 'node:util';
 import { defaultKafkaVersion } from '../../src/local';
 import { runBench, type BenchOptions } from './bench-harness';
 import { runSoak, type SoakOptions } from './soak-run';
+import { runRebalance, writeRebalanceReport, type RebalanceEventKind, type RebalanceOptions } from './rebalance-run';
 import { rerender, type BenchReport } from './bench-report';
 import { DEFAULT_REPLICATORS, REPLICATOR_NAMES, type ReplicatorName } from './replicators';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type Workload, type WorkloadName } from './workloads';
@@ -54,11 +69,14 @@ import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, scaleWorkload, type
 /** The repository root, from `dist/test/bench`. */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const DEFAULT_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'latest.json');
-export const README_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-readme) -->';
-export const README_END = '<!-- bench:end -->';
+export const BENCH_BEGIN = '<!-- bench:begin (written by npm run bench -- --update-docs) -->';
+export const BENCH_END = '<!-- bench:end -->';
 export const DEFAULT_SOAK_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'soak.json');
 export const SOAK_README_BEGIN = '<!-- soak:begin (written by npm run bench -- --soak --update-readme) -->';
 export const SOAK_README_END = '<!-- soak:end -->';
+export const DEFAULT_REBALANCE_OUT = join(REPO_ROOT, 'test', 'bench', 'results', 'rebalance.json');
+export const REBALANCE_README_BEGIN = '<!-- rebalance:begin (written by npm run bench -- --rebalance --update-readme) -->';
+export const REBALANCE_README_END = '<!-- rebalance:end -->';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -67,7 +85,7 @@ export class UsageError extends Error {
 export interface CliOptions {
   readonly bench: Omit<BenchOptions, 'log'>;
   readonly out?: string;
-  readonly updateReadme: boolean;
+  readonly updateDocs: boolean;
   /** A report to re-render instead of measuring. */
   readonly fromJson?: string;
 }
@@ -123,14 +141,17 @@ export function parseCli(argv: readonly string[]): CliOptions {
       target: { type: 'string' },
       'kafka-version': { type: 'string' },
       'broker-dir': { type: 'string' },
+      brokers: { type: 'string' },
       'node-arg': { type: 'string', multiple: true, default: [] },
       set: { type: 'string', multiple: true, default: [] },
       'cpu-prof': { type: 'string' },
+      baseline: { type: 'string' },
       'tuned-tasks': { type: 'string' },
       'run-timeout-s': { type: 'string' },
       keep: { type: 'boolean', default: false },
       out: { type: 'string' },
       'no-out': { type: 'boolean', default: false },
+      'update-docs': { type: 'boolean', default: false },
       'update-readme': { type: 'boolean', default: false },
       'from-json': { type: 'string' },
     },
@@ -182,24 +203,25 @@ export function parseCli(argv: readonly string[]): CliOptions {
       clusters: values.source !== undefined && values.target !== undefined ? { source: values.source, target: values.target } : undefined,
       kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
       brokerDir: values['broker-dir'],
-      mirrorflow: { nodeArgs, set: [...(values.set ?? [])] },
+      brokers: positiveInt('brokers', values.brokers),
+      mirrorflow: { nodeArgs, set: [...(values.set ?? [])], ...(values.baseline === undefined ? {} : { baselineDir: resolve(values.baseline) }) },
       tunedTasks: positiveInt('tuned-tasks', values['tuned-tasks']) ?? availableParallelism(),
       runTimeoutMs: (positiveNumber('run-timeout-s', values['run-timeout-s']) ?? 900) * 1000,
       keepRunDirs: values.keep === true,
     },
     out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : smoke ? undefined : DEFAULT_OUT,
-    updateReadme: values['update-readme'] === true,
+    updateDocs: values['update-docs'] === true || values['update-readme'] === true,
     fromJson: values['from-json'] === undefined ? undefined : resolve(values['from-json']),
   };
 }
 
-/** The README with the section between the bench markers (or others) replaced by `markdown`. */
-export function replaceReadmeSection(readme: string, markdown: string, markers: readonly [string, string] = [README_BEGIN, README_END]): string {
+/** `page` with the section between the bench markers (or others) replaced by `markdown`. */
+export function replaceMarkedSection(page: string, markdown: string, markers: readonly [string, string] = [BENCH_BEGIN, BENCH_END]): string {
   const [beginMarker, endMarker] = markers;
-  const begin = readme.indexOf(beginMarker);
-  const end = readme.indexOf(endMarker);
-  if (begin < 0 || end < begin) throw new Error(`The README has no "${beginMarker}" … "${endMarker}" section.`);
-  return `${readme.slice(0, begin + beginMarker.length)}\n${markdown.trim()}\n${readme.slice(end)}`;
+  const begin = page.indexOf(beginMarker);
+  const end = page.indexOf(endMarker);
+  if (begin < 0 || end < begin) throw new Error(`The page has no "${beginMarker}" … "${endMarker}" section.`);
+  return `${page.slice(0, begin + beginMarker.length)}\n${markdown.trim()}\n${page.slice(end)}`;
 }
 
 export interface SoakCliOptions {
@@ -271,8 +293,74 @@ async function soakMain(argv: readonly string[]): Promise<number> {
   }
   if (cli.updateReadme) {
     const readme = join(REPO_ROOT, 'test', 'bench', 'README.md');
-    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown, [SOAK_README_BEGIN, SOAK_README_END]));
+    await writeFile(readme, replaceMarkedSection(await readFile(readme, 'utf8'), report.markdown, [SOAK_README_BEGIN, SOAK_README_END]));
     process.stderr.write(`[soak] Updated the soak section of ${readme}.\n`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+export interface RebalanceCliOptions {
+  readonly rebalance: Omit<RebalanceOptions, 'log'>;
+  readonly out?: string;
+  readonly updateReadme: boolean;
+}
+
+export function parseRebalanceCli(argv: readonly string[]): RebalanceCliOptions {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--rebalance'),
+    strict: true,
+    options: {
+      processes: { type: 'string' },
+      partitions: { type: 'string' },
+      rate: { type: 'string' },
+      brokers: { type: 'string' },
+      events: { type: 'string' },
+      'steady-s': { type: 'string' },
+      'kafka-version': { type: 'string' },
+      'broker-dir': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      'no-out': { type: 'boolean', default: false },
+      'update-readme': { type: 'boolean', default: false },
+    },
+  });
+  if (values.out !== undefined && values['no-out'] === true) throw new UsageError('--out and --no-out contradict each other.');
+  return {
+    rebalance: {
+      processes: positiveInt('processes', values.processes) ?? 3,
+      partitions: positiveInt('partitions', values.partitions) ?? 200,
+      rate: positiveInt('rate', values.rate) ?? 2000,
+      brokers: positiveInt('brokers', values.brokers) ?? 1,
+      events: list<RebalanceEventKind>('events', values.events, ['add', 'remove', 'kill']) ?? ['add', 'remove'],
+      steadySeconds: positiveNumber('steady-s', values['steady-s']) ?? 15,
+      kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
+      brokerDir: values['broker-dir'],
+      mirrorflow: { nodeArgs: [...(values['node-arg'] ?? [])], set: [...(values.set ?? [])] },
+    },
+    out: values['no-out'] === true ? undefined : values.out !== undefined ? resolve(values.out) : DEFAULT_REBALANCE_OUT,
+    updateReadme: values['update-readme'] === true,
+  };
+}
+
+async function rebalanceMain(argv: readonly string[]): Promise<number> {
+  let cli: RebalanceCliOptions;
+  try {
+    cli = parseRebalanceCli(argv);
+  } catch (error) {
+    process.stderr.write(`run-bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const report = await runRebalance({ ...cli.rebalance, log: (line) => process.stderr.write(`[rebalance] ${line}\n`) });
+  process.stdout.write(`\n${report.markdown}\n`);
+  if (cli.out !== undefined) {
+    await writeRebalanceReport(report, cli.out);
+    process.stderr.write(`[rebalance] Wrote ${cli.out}.\n`);
+  }
+  if (cli.updateReadme) {
+    const readme = join(REPO_ROOT, 'test', 'bench', 'README.md');
+    await writeFile(readme, replaceMarkedSection(await readFile(readme, 'utf8'), report.markdown, [REBALANCE_README_BEGIN, REBALANCE_README_END]));
+    process.stderr.write(`[rebalance] Updated the rebalance section of ${readme}.\n`);
   }
   return report.ok ? 0 : 1;
 }
@@ -284,6 +372,7 @@ export async function writeReport(report: BenchReport, out: string): Promise<voi
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--soak')) return soakMain(argv);
+  if (argv.includes('--rebalance')) return rebalanceMain(argv);
   let cli: CliOptions;
   try {
     cli = parseCli(argv);
@@ -301,10 +390,10 @@ async function main(argv: readonly string[]): Promise<number> {
     await writeReport(report, cli.out);
     process.stderr.write(`[bench] Wrote ${cli.out}.\n`);
   }
-  if (cli.updateReadme) {
-    const readme = join(REPO_ROOT, 'README.md');
-    await writeFile(readme, replaceReadmeSection(await readFile(readme, 'utf8'), report.markdown));
-    process.stderr.write(`[bench] Updated the Performance section of ${readme}.\n`);
+  if (cli.updateDocs) {
+    const page = join(REPO_ROOT, 'docs', 'performance.md');
+    await writeFile(page, replaceMarkedSection(await readFile(page, 'utf8'), report.markdown));
+    process.stderr.write(`[bench] Updated the table of ${page}.\n`);
   }
   process.stderr.write(`[bench] Done in ${((Date.now() - started) / 60_000).toFixed(1)} min; ${report.ok ? 'every run was correct' : 'some runs FAILED'}.\n`);
   return report.ok ? 0 : 1;

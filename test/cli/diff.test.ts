@@ -9,14 +9,11 @@ import { describe, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 interface DiffJson {
   readonly drift: number;

@@ -11,15 +11,12 @@ import { stringify } from 'yaml';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { spawnPipeline, writePipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { installPluginPackages, MASK_PACKAGE } from './npm-plugin-package';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const T0 = 1_700_000_000_000;
 

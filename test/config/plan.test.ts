@@ -53,6 +53,8 @@ describe('mirrorflow plan', () => {
         // Other tests' heartbeats topics would show up too.
         'heartbeats.replication.enabled = false',
         'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         'sync.topic.acls.enabled = false',
       ].join('\n'),
     );

@@ -9,14 +9,11 @@ import { test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, writePipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 test('a record larger than the target topic takes ends the run with exit 65, naming the record, the topic and the limit', async () => {
   const topic = uniqueName('too-large');

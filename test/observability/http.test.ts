@@ -7,30 +7,17 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, runCli, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { mirrorflow } from '../config/cli';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
-
-function records(count: number, partitions: number): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % partitions,
-    key: Buffer.from(`k${i}`),
-    value: Buffer.from(`v${i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 async function get(base: string, path: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${base}${path}`);
@@ -73,8 +60,8 @@ describe('observability over HTTP', () => {
     const audit = `${p}-audit`;
     await source.createTopic(orders, 3);
     await source.createTopic(audit, 1);
-    await source.produce(orders, records(300, 3));
-    await source.produce(audit, records(50, 1));
+    await source.produce(orders, keyedRecords(300, 3));
+    await source.produce(audit, keyedRecords(50, 1));
 
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
     const child: ChildPipeline = spawnPipeline(file, { statusIntervalMs: 500 });
@@ -165,7 +152,7 @@ describe('observability over HTTP', () => {
     const p = uniqueName('obs-port');
     const topic = `${p}-t`;
     await source.createTopic(topic, 1);
-    await source.produce(topic, records(5, 1));
+    await source.produce(topic, keyedRecords(5, 1));
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
@@ -20,16 +20,6 @@ useKits(
   (clusters) => ({ source: new KafkaKit(clusters.primary), sourceGroups: new GroupKit(clusters.primary), targetGroups: new GroupKit(clusters.backup) }),
   (kits) => ({ source, sourceGroups, targetGroups } = kits),
 );
-
-function records(count: number): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % 2,
-    key: Buffer.from(`k${i}`),
-    value: Buffer.from(`v${i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
 
 /** The one sample of `name` with these labels among them; undefined when there is none. */
 function sample(exposition: string, name: string, labels: Record<string, string>): number | undefined {
@@ -49,7 +39,7 @@ describe('translation lag and lag as time against real brokers', () => {
     const group = `${p}-app`;
     const checkpointsTopic = 'primary.checkpoints.internal';
     await source.createTopic(topic, 2);
-    await source.produce(topic, records(100));
+    await source.produce(topic, keyedRecords(100, 2));
     const commit = async (offset: number): Promise<boolean> =>
       waitFor(
         async () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { MIRRORFLOW_MAIN, writePipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
@@ -20,16 +20,6 @@ useKits(
   (clusters) => ({ source: new KafkaKit(clusters.primary) }),
   (kits) => ({ source } = kits),
 );
-
-function records(count: number, from: number): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % 2,
-    key: Buffer.from(`k${from + i}`),
-    value: Buffer.from(`v${from + i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
 
 /** `mirrorflow run FILE` under a pseudo-terminal: what the terminal received, and its keyboard. */
 function runOnTerminal(file: string): { screen: () => string; type: (keys: string) => void; exited: Promise<number | null> } {
@@ -58,7 +48,7 @@ describe('mirrorflow run on a terminal', () => {
     const p = uniqueName('live');
     const topic = `${p}-orders`;
     await source.createTopic(topic, 2);
-    await source.produce(topic, records(200, 0));
+    await source.produce(topic, keyedRecords(200, 2, 0));
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
     const run = runOnTerminal(file);
     const shown = (pattern: RegExp): string | undefined => pieces(run.screen()).find((piece) => pattern.test(piece));
@@ -75,7 +65,7 @@ describe('mirrorflow run on a terminal', () => {
       assert.match(first, /^FLOW\s+STATE\s+RECORDS\s+RECORDS\/S\s+MB\/S\s+LAG\s+LAG-TIME\s+CATCH-UP\s+CHECKPOINT\s+HEARTBEAT$/m);
       assert.ok(pieces(run.screen()).length > 2, 'the frame is replaced in place, not printed once');
 
-      await source.produce(topic, records(100, 200));
+      await source.produce(topic, keyedRecords(100, 2, 200));
       await waitFor(showing(row(300)), { what: 'a frame with 300 records', timeoutMs: 60_000 });
 
       const started = shown(/INFO\s+Replication started\./);

@@ -131,8 +131,9 @@ describe('/metrics against real brokers', () => {
     assert.ok((value(t, 'mirrorflow_writes_total', f) ?? 0) > 0);
     assert.ok((value(t, 'mirrorflow_buffer_max_bytes', f) ?? 0) > 0);
     for (const name of [
-      'mirrorflow_record_age_ms',
-      'mirrorflow_replication_latency_ms',
+      // Histograms: every replicated record observed once.
+      'mirrorflow_record_age_ms_count',
+      'mirrorflow_replication_latency_ms_count',
       'mirrorflow_checkpoint_latency_ms',
       'mirrorflow_checkpoint_age_ms',
       'mirrorflow_heartbeat_age_ms',
@@ -141,6 +142,7 @@ describe('/metrics against real brokers', () => {
       const v = value(t, name, f);
       assert.ok(v !== undefined && v >= 0, `${name} is reported (${v})`);
     }
+    assert.equal(value(t, 'mirrorflow_replication_latency_ms_count', f), 80, 'each replicated record is one observation');
     assert.ok((value(t, 'mirrorflow_process_cpu_seconds_total') ?? 0) > 0, "the process's own metrics");
     assert.equal(value(t, 'mirrorflow_outage_seconds'), undefined, 'no outage, no series');
 

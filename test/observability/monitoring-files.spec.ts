@@ -53,6 +53,13 @@ const FLOW: FlowSnapshot = {
   retries: [{ cluster: 'backup', operation: 'writing records', failures: 3 }],
   transformCounters: [{ transform: 't', step: '0', name: 'c', help: 'h', value: 1 }],
   failure: undefined,
+  mirror: {
+    partitions: [],
+    checkpointLatency: [],
+    offsetCommit: { last: undefined, min: Number.NaN, max: Number.NaN, avg: Number.NaN },
+    recordAgeHistogram: { bounds: [10], counts: [1], count: 1, sum: 1 },
+    replicationLatencyHistogram: { bounds: [10], counts: [1], count: 1, sum: 1 },
+  },
 };
 
 /** Metric name → its label names, from a real exposition. */
@@ -74,8 +81,11 @@ function problems(expr: string, metrics: Map<string, Set<string>>): string[] {
   const used = [...expr.matchAll(/\b(mirrorflow_[a-z0-9_]+)(\{[^}]*\})?/g)];
   if (used.length === 0) found.push('names no mirrorflow metric');
   const labelsOfExpr = new Set<string>();
-  for (const [, name, selector] of used) {
-    const labels = metrics.get(name!);
+  for (const [, written, selector] of used) {
+    // A histogram's series: its _bucket, _sum and _count.
+    const base = written!.replace(/_(bucket|sum|count)$/, '');
+    const name = metrics.has(written!) ? written! : base;
+    const labels = metrics.get(name);
     if (labels === undefined) {
       found.push(`${name} is not exported`);
       continue;

@@ -6,31 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { startBrowser, type BrowserPage, type HeadlessBrowser } from '../support/headless-browser';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 let browser: HeadlessBrowser | undefined;
 after(async () => browser?.close());
-
-function records(count: number, partitions: number, from = 0): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % partitions,
-    key: Buffer.from(`k${from + i}`),
-    value: Buffer.from(`v${from + i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
 
 interface Shown {
   readonly ready: string;
@@ -70,7 +57,7 @@ describe('the status page', () => {
     const p = uniqueName('page');
     const orders = `${p}-orders`;
     await source.createTopic(orders, 3);
-    await source.produce(orders, records(300, 3));
+    await source.produce(orders, keyedRecords(300, 3));
 
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
     const child = spawnPipeline(file);
@@ -101,7 +88,7 @@ describe('the status page', () => {
     assert.deepEqual(first.chartLines, [orders], 'the lag chart has a line for the topic');
 
     // More records: the open page (no reload) follows the flow.
-    await source.produce(orders, records(150, 3, 300));
+    await source.produce(orders, keyedRecords(150, 3, 300));
     const later = await waitFor(
       async () => {
         const s = await shown(page);

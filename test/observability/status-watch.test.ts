@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KafkaKit, type TestRecord } from '../support/kafka-kit';
+import { KafkaKit, keyedRecords } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnCli, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
@@ -17,16 +17,6 @@ useKits(
   (clusters) => ({ source: new KafkaKit(clusters.primary) }),
   (kits) => ({ source } = kits),
 );
-
-function records(count: number, partitions: number, from = 0): TestRecord[] {
-  return Array.from({ length: count }, (_, i) => ({
-    partition: i % partitions,
-    key: Buffer.from(`k${from + i}`),
-    value: Buffer.from(`v${from + i}`),
-    headers: [],
-    timestamp: Date.now(),
-  }));
-}
 
 /** The frames drawn so far: the text between screen clears. */
 function frames(stdout: string): string[] {
@@ -47,7 +37,7 @@ describe('mirrorflow status --watch', () => {
     const p = uniqueName('watch');
     const orders = `${p}-orders`;
     await source.createTopic(orders, 2);
-    await source.produce(orders, records(200, 2));
+    await source.produce(orders, keyedRecords(200, 2));
     const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
     const run = spawnPipeline(file);
     const base = await httpAddress(run);
@@ -58,7 +48,7 @@ describe('mirrorflow status --watch', () => {
     await waitFor(() => hasFrame(flowRow(200)), { what: `a frame with 200 records, lag 0:\n${watch.stdout().slice(-2000)}`, timeoutMs: 60_000 });
     const drawn = frames(watch.stdout()).length;
 
-    await source.produce(orders, records(100, 2, 200));
+    await source.produce(orders, keyedRecords(100, 2, 200));
     const last = await waitFor(() => hasFrame(flowRow(300)), { what: `a frame with 300 records:\n${watch.stdout().slice(-2000)}`, timeoutMs: 60_000 });
     assert.match(last, new RegExp(`^\\s+${orders}\\s+1\\s+150\\s+150\\s+0\\s+150$`, 'm'), `partition row of ${orders}-1:\n${last}`);
     const during = frames(watch.stdout()).slice(drawn);

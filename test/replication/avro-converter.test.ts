@@ -16,7 +16,7 @@ import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, writePipeline } from '../support/pipeline-harness';
 import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 const ORDER = {
   type: 'record',
@@ -35,10 +35,7 @@ const T0 = Date.now();
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 interface Order {
   readonly id: number;
@@ -156,6 +153,6 @@ describe('the avro converter: field transforms on Avro records, read back throug
     });
     const result = await runCli(['validate', file], 60_000);
     assert.equal(result.code, 78, `exit code; stderr:\n${result.stderr}`);
-    assert.match(result.stderr, /:\d+:\d+: the avro converter needs the flow's schema_registry.* at flows\[0\]\.converter\.value/);
+    assert.match(result.stderr, /:\d+:\d+: flows\[0\]\.converter\.value: the avro converter needs the flow's schema_registry/);
   });
 });

@@ -11,14 +11,11 @@ import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import { alterTopicConfig } from '../support/kafka-configs';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 /** MM2's test settings: sync every second, `delete.retention.*` never synced. */
 const topicSync = (more: Record<string, unknown> = {}) => ({ configs_interval_ms: 1000, configs_exclude: ['delete\\.retention\\..*'], ...more });

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { KafkaKit, distinct, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { RecordFailedError } from '../../src/core/errors';
 import type { KafkaRecord } from '../../src/core/record';
 
@@ -24,10 +24,7 @@ const T0 = Date.now() - 60 * 60 * 1000;
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 

@@ -9,17 +9,14 @@ import { KafkaKit, distinct, snapshot, type TestRecord } from '../support/kafka-
 import { uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import type { Compression } from '../../src/core/ports/record-writer';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 /** A fixed, recent-ish CreateTime, so timestamps compare exactly. */
 const T0 = 1_700_000_000_000;
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 

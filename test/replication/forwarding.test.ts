@@ -11,7 +11,7 @@ import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
 import { connectOffsetsPartition, encodeConnectOffsetValue, encodeSourceOffsetKey, DEFAULT_OFFSETS_TOPIC_PARTITIONS } from '../../src/formats';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 const T0 = 1_700_000_000_000;
@@ -22,10 +22,7 @@ const TARGET_OWN_LIMIT = { topic_sync: { sync_configs: false } };
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 function numbered(label: string, from: number, count: number, partition = 0): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({

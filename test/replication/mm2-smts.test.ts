@@ -158,7 +158,7 @@ describe('Connect SMTs from mm2.properties', () => {
     assert.equal(exit.code, 78, exit.stderr);
     assert.match(
       exit.stderr,
-      /\.properties:16:\d+: Transform "insert_field" \(Connect's InsertField\) reads fields of the record's value, which the flow copies as bytes: it needs a converter/,
+      /\.properties:16:\d+: \S+\.transforms\.addField\.type: Transform "insert_field" \(Connect's InsertField\) reads fields of the record's value, which the flow copies as bytes: it needs a converter/,
     );
     assert.match(
       exit.stderr,

@@ -11,14 +11,11 @@ import { describe, test } from 'node:test';
 import { KafkaKit, distinct, snapshot, type TestRecord } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline, type TestFlow } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const T0 = 1_700_000_000_000;
 

@@ -13,16 +13,13 @@ import { describe, test } from 'node:test';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type RunningPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 const T0 = 1_700_000_000_000;
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 function numbered(label: string, from: number, count: number): TestRecord[] {
   return Array.from({ length: count }, (_, i) => ({

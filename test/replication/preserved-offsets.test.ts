@@ -14,7 +14,7 @@ import { setTimeout as pace } from 'node:timers/promises';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';
 import { runCli, spawnPipeline, startPipeline, writePipeline, type ChildPipeline, type RunningPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
 import type { KafkaRecord } from '../../src/core/record';
@@ -32,10 +32,7 @@ let target: KafkaKit;
 let java: JavaTools;
 let bootstrap: { primary: string; backup: string };
 let clients: KafkaClients;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 before(async () => {
   java = await JavaTools.prepare(await ensureKafkaDistribution(defaultKafkaVersion()), mirrorflowCacheDir());

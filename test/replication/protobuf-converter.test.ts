@@ -24,7 +24,7 @@ import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { runCli, writePipeline } from '../support/pipeline-harness';
 import { replicateToDeadLetters, useSchemaRegistries } from '../support/use-schema-registries';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 /**
  * shop/order.proto as protoc describes it (what generated code embeds):
@@ -77,10 +77,7 @@ const T0 = Date.now();
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 interface Order {
   readonly id: bigint;
@@ -200,6 +197,6 @@ describe('the protobuf converter: field transforms on Protobuf records, read bac
     });
     const result = await runCli(['validate', file], 60_000);
     assert.equal(result.code, 78, `exit code; stderr:\n${result.stderr}`);
-    assert.match(result.stderr, /:\d+:\d+: the protobuf converter needs the flow's schema_registry.* at flows\[0\]\.converter\.value/);
+    assert.match(result.stderr, /:\d+:\d+: flows\[0\]\.converter\.value: the protobuf converter needs the flow's schema_registry/);
   });
 });

@@ -11,14 +11,11 @@ import { describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { startPipeline, writePipeline, type LogLine, type RunningPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const RESET_WARNING = 'Source partition restarted below the stored position; resuming from the new log.';
 

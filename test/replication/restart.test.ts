@@ -13,16 +13,13 @@ import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { spawnPipeline, startPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import type { KafkaRecord } from '../../src/core/record';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 const PROGRESS_TOPIC = 'mm2-offsets.primary.internal';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 /** Records whose values are unique ids `<label>-<n>`, spread round-robin over `partitions`. */
 function numbered(label: string, from: number, count: number, partitions: readonly number[]): TestRecord[] {

@@ -15,7 +15,7 @@ import { uniqueName } from '../support/clusters';
 import { runCli, startPipeline, writePipeline } from '../support/pipeline-harness';
 import { useSchemaRegistries } from '../support/use-schema-registries';
 import { TcpProxy } from '../support/tcp-proxy';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import type { KafkaRecord } from '../../src/core/record';
 
 const ADDRESS = { type: 'record', name: 'Address', namespace: 'shop', fields: [{ name: 'city', type: 'string' }] };
@@ -35,10 +35,7 @@ const REGISTRY_PASSWORD = 'registry-pass-7f3a9c';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const registryClient = (url: string): SchemaRegistryClient => new SchemaRegistryClient({ baseURLs: [url] });
 

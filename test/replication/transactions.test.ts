@@ -12,7 +12,7 @@ import { before, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName } from '../support/clusters';
 import { caughtUp, startPipeline, writePipeline, writePipelineText, type RunningPipeline } from '../support/pipeline-harness';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
 
@@ -26,10 +26,7 @@ let target: KafkaKit;
 let java: JavaTools;
 let bootstrap: { primary: string; backup: string };
 
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 before(async () => {
   java = await JavaTools.prepare(await ensureKafkaDistribution(defaultKafkaVersion()), mirrorflowCacheDir());
@@ -233,6 +230,8 @@ for (const clientVersion of [defaultKafkaVersion(), '3.9.1']) {
         `${alias}->backup.emit.checkpoints.enabled = false`,
         'emit.heartbeats.enabled = false',
         'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         '',
       ].join('\n'),
       'mm2.properties',

@@ -16,15 +16,12 @@ import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import { compareReplica, exited, keepProducing, numbered } from '../support/fault-load';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 import { decodeHeartbeat } from '../../src/formats';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 const PARTITIONS = [0, 1, 2, 3, 4, 5];
 

@@ -12,14 +12,11 @@ import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, runCli, scratchDir, spawnCli, writePipelineText, type ChildPipeline } from '../support/pipeline-harness';
 import { exited, numbered } from '../support/fault-load';
-import { useKits } from '../support/use-kits';
+import { sourceAndTargetKits } from '../support/use-kits';
 
 let source: KafkaKit;
 let target: KafkaKit;
-useKits(
-  (clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }),
-  (kits) => ({ source, target } = kits),
-);
+sourceAndTargetKits((kits) => ({ source, target } = kits));
 
 /** Holds 127.0.0.1:9464 as another program would; if something already holds it, so much the better. */
 async function holdDefaultPort(): Promise<Server | undefined> {
@@ -46,6 +43,8 @@ describe('processes sharing a host', () => {
         `${s}->${t}.topics = ${topic}`,
         `${t}->${s}.emit.heartbeats.enabled = false`,
         'replication.factor = 1',
+        'offset-syncs.topic.replication.factor = 1',
+        'offset.storage.replication.factor = 1',
         '',
       ].join('\n'),
       'mm2.properties',

@@ -4,7 +4,7 @@
  * producer also needs the TransactionalId resource. Without an ACL on it the run ends with the
  * authorization exit code (77), naming the cluster, the principal and the missing TransactionalId
  * permission, and nothing is committed on the target; with WRITE and DESCRIBE on the prefix
- * `mirrorflow.<pipeline>.` (as the README documents it) the same pipeline copies every record.
+ * `mirrorflow.<pipeline>.` (as docs/replication.md documents it) the same pipeline copies every record.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -213,7 +213,10 @@ test('a wrong truststore password ends the run with exit 78, naming the cluster 
   const result = await runCli(['run', await mm2File(uniqueName('never'), { sourceTruststorePassword: wrong }), '--status-interval', '0'], 90_000);
   const output = result.stdout + result.stderr;
   assert.equal(result.code, 78, `exit code; output:\n${output.slice(-3000)}`);
-  assert.match(output, /cluster "source": the truststore \S*source-truststore\.jks cannot be read: .*password is wrong/);
+  assert.match(
+    output,
+    /mm2\.properties:\d+:\d+: source\.ssl\.truststore\.password: the truststore \S*source-truststore\.jks cannot be read: .*password is wrong/,
+  );
   assert.match(output, /ssl\.truststore\.password/);
   for (const secret of [wrong, TRUST_PASSWORD, KEY_PASSWORD]) assert.ok(!output.includes(secret), `a password was printed:\n${output.slice(-3000)}`);
 });

@@ -172,6 +172,8 @@ test('an mm2.properties file with ${file:} and ${env:} secrets: validate, plan, 
       'emit.heartbeats.enabled = false',
       'sync.topic.acls.enabled = false',
       'replication.factor = 1',
+      'offset-syncs.topic.replication.factor = 1',
+      'offset.storage.replication.factor = 1',
     ].join('\n') + '\n',
   );
   const validate = await cli(['validate', file]);

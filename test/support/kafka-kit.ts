@@ -197,6 +197,20 @@ export class KafkaKit {
   }
 }
 
+/**
+ * `count` records to produce: keys `k<n>` and values `v<n>` for n from `from`, spread over
+ * partitions 0 … `partitions` − 1 in turn, stamped now.
+ */
+export function keyedRecords(count: number, partitions: number, from = 0): TestRecord[] {
+  return Array.from({ length: count }, (_, i) => ({
+    partition: i % partitions,
+    key: Buffer.from(`k${from + i}`),
+    value: Buffer.from(`v${from + i}`),
+    headers: [],
+    timestamp: Date.now(),
+  }));
+}
+
 /** What must survive replication, as comparable plain data. */
 export function snapshot(records: readonly (KafkaRecord | TestRecord)[]): object[] {
   return records.map((r) => ({

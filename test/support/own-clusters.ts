@@ -1,5 +1,12 @@
 import { after, before } from 'node:test';
-import { startLocalClusters, type BrokerPropertyOverrides, type JvmProfile, type LocalClusters, type RestartableBroker } from '../../src/local';
+import {
+  startLocalClusters,
+  type BrokerPropertyOverrides,
+  type JvmProfile,
+  type LocalCluster,
+  type LocalClusters,
+  type RestartableBroker,
+} from '../../src/local';
 import { KafkaKit } from './kafka-kit';
 import { cleanupHarness } from './pipeline-harness';
 
@@ -15,6 +22,10 @@ export interface OwnClusters<A extends string> {
   nodes(alias: A): readonly RestartableBroker[];
   /** Node `id` (1 …) of `alias`. */
   node(alias: A, id: number): RestartableBroker;
+  /** What the launcher knows of `alias`: its nodes, ports (`extraPorts` among them), files. */
+  cluster(alias: A): LocalCluster;
+  /** The Kafka distribution the clusters run, for Java tools of the same version. */
+  distribution(): LocalClusters['distribution'];
   /** A KafkaKit on `alias` (creating topics with the cluster's replication factor), made on first use and closed after the file's tests. */
   kit(alias: A): KafkaKit;
 }
@@ -42,6 +53,10 @@ export function ownClusters<A extends string>(
     version?: string;
     /** Folders on the brokers' classpath (classes compiled by the test, named in `brokerProperties`). */
     extraClasspath?: readonly string[];
+    /** Free ports reserved per node for listeners `brokerProperties` add; see startLocalClusters. */
+    extraPorts?: number;
+    /** JVM options of every node (system properties broker properties cannot set). */
+    jvmOptions?: readonly string[];
     /** Awaited before the brokers start, in the same hook: what `brokerProperties` and `extraClasspath` need ready. */
     prepare?: () => Promise<void>;
   } = {},
@@ -63,6 +78,8 @@ export function ownClusters<A extends string>(
       ...(options.jvmProfile === undefined ? {} : { jvmProfile: options.jvmProfile }),
       brokerProperties: options.brokerProperties,
       ...(options.extraClasspath === undefined ? {} : { extraClasspath: options.extraClasspath }),
+      ...(options.jvmOptions === undefined ? {} : { jvmOptions: options.jvmOptions }),
+      ...(options.extraPorts === undefined ? {} : { extraPorts: options.extraPorts }),
       ...(options.version === undefined ? {} : { version: options.version }),
     });
   });
@@ -77,6 +94,8 @@ export function ownClusters<A extends string>(
     broker: (alias) => started().broker(alias),
     nodes: (alias) => started().nodes(alias),
     node: (alias, id) => started().node(alias, id),
+    cluster: (alias) => started().clusters[alias]!,
+    distribution: () => started().distribution,
     kit: (alias) => {
       let kit = kits.get(alias);
       if (kit === undefined) {

@@ -3,7 +3,7 @@
  * learns in one message what to install, rather than from a failure deep in the run: Java and
  * Maven for the Kafka brokers (every integration test), keytool for the keystore tests, Chromium
  * for the status page, openssl for the keystores' PEM side, util-linux's `script` for the live
- * view. Only those the chosen test files need are asked for. `.ci/run` installs the same.
+ * view, MIT Kerberos's KDC for the Kerberos tests. Only those the chosen test files need are asked for. `.ci/run` installs the same.
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -43,6 +43,18 @@ export function prerequisites(env: NodeJS.ProcessEnv = process.env): Prerequisit
       debianPackage: 'chromium',
       why: 'reads the status page in the observability tests',
       neededBy: (file) => /status-page\.test\.js$/.test(file),
+    },
+    {
+      command: '/usr/sbin/krb5kdc',
+      debianPackage: 'krb5-kdc',
+      why: 'the MIT Kerberos KDC the Kerberos tests log in with',
+      neededBy: (file) => /kerberos\.test\.js$/.test(file),
+    },
+    {
+      command: '/usr/sbin/kadmin.local',
+      debianPackage: 'krb5-admin-server',
+      why: "makes the Kerberos tests' principals and keytabs",
+      neededBy: (file) => /kerberos\.test\.js$/.test(file),
     },
     {
       command: 'script',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { checkRepository, deadLinksInDocs, deadSeeReferences, longFiles } from './repo-checks';
+import { checkRepository, deadLinksInDocs, deadSeeReferences, headingAnchor, longFiles, longReadme } from './repo-checks';
 
 /** The repository root, seen from `dist/test/support/`. */
 const root = resolve(__dirname, '..', '..', '..');
@@ -26,7 +26,7 @@ describe('repository checks', () => {
   it('report a dead Markdown link and a missing path in backticks, and nothing that resolves', () => {
     using repo = fixture({
       'src/a.ts': '',
-      'docs/guide.md': 'x',
+      'docs/guide.md': '# Guide\n\n## Setup\n',
       'README.md': [
         'See [the guide](docs/guide.md#setup), [the code](src/a.ts) and [the site](https://kafka.apache.org).',
         'Gone: [old notes](docs/old.md) and `src/b.ts`; an example name like `my-pipeline.yaml` is not a repository file.',
@@ -39,6 +39,45 @@ describe('repository checks', () => {
       { file: 'README.md', line: 2, message: 'dead link: docs/old.md' },
       { file: 'README.md', line: 2, message: 'no such file: src/b.ts' },
     ]);
+  });
+
+  it('resolve a link from its own folder only, as GitHub does; a path in backticks also from the root', () => {
+    using repo = fixture({ 'config/a.yaml': '', 'docs/page.md': '[up](../config/a.yaml), `config/a.yaml`, [from the root](config/a.yaml)' });
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('docs/page.md')]), [{ file: 'docs/page.md', line: 1, message: 'dead link: config/a.yaml' }]);
+  });
+
+  it("report a link's anchor that is no heading of the file it leads to", () => {
+    using repo = fixture({
+      'docs/guide.md': ['# Guide', '', "## Copying a flow's subjects: `schemas copy`", '', '```', '## not a heading', '```', '## Notes', '## Notes'].join('\n'),
+      'docs/other.md': [
+        '[ok](guide.md#copying-a-flows-subjects-schemas-copy), [ok](guide.md#notes-1), [ok](#other), [ok](../src/a.ts#L3)',
+        '[gone](guide.md#setup), [code](guide.md#not-a-heading), [here](#nowhere)',
+        '# Other',
+      ].join('\n'),
+      'src/a.ts': '',
+    });
+    assert.deepEqual(deadLinksInDocs(repo.dir, [repo.path('docs/other.md')]), [
+      { file: 'docs/other.md', line: 2, message: 'no such heading: guide.md#setup' },
+      { file: 'docs/other.md', line: 2, message: 'no such heading: guide.md#not-a-heading' },
+      { file: 'docs/other.md', line: 2, message: 'no such heading: #nowhere' },
+    ]);
+  });
+
+  it('name anchors as GitHub does', () => {
+    assert.equal(headingAnchor('`mirrorflow status`'), 'mirrorflow-status');
+    assert.equal(headingAnchor('mm2.properties keys'), 'mm2properties-keys');
+    assert.equal(headingAnchor('Exactly-once (`delivery: exactly_once`)'), 'exactly-once-delivery-exactly_once');
+    assert.equal(headingAnchor('Certificates rotated, or failing, while it runs'), 'certificates-rotated-or-failing-while-it-runs');
+    assert.equal(headingAnchor('Install — [the image](deploy.md)'), 'install--the-image');
+  });
+
+  it('report a README longer than a first screen', () => {
+    using repo = fixture({ 'README.md': 'line\n'.repeat(251) });
+    assert.deepEqual(longReadme(repo.dir), [
+      { file: 'README.md', line: 1, message: '251 lines, over 250: the README is the first screen; move the detail into docs/ and link it' },
+    ]);
+    using short = fixture({ 'README.md': 'line\n'.repeat(250) });
+    assert.deepEqual(longReadme(short.dir), []);
   });
 
   it('resolve a bare file name in a README under src/ from its own folder', () => {

@@ -5,7 +5,9 @@
  *
  * - dead links: every relative Markdown link and every repository path in backticks in the
  *   documentation, and every source file a code comment names (after `see`, or in
- *   backticks), must name a file or folder that exists (a doc that sends the reader nowhere is worse than none);
+ *   backticks), must name a file or folder that exists (a doc that sends the reader nowhere is worse than none),
+ *   and a link's `#anchor` into a Markdown file must be one of its headings, as GitHub names them;
+ * - the README stays a first screen: at most README_MAX_LINES lines (the rest belongs in docs/);
  * - long files: no file of src/ grows past MAX_LINES unless its first lines say why, in a
  *   comment starting with `size:` (a long file is a hint it holds two things).
  *
@@ -17,8 +19,20 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 /** Lines a file of src/ may have without a `size:` comment saying why it needs more. */
 export const MAX_LINES = 400;
 
+/** Lines the top-level README may have: what a newcomer reads on the first screens; the rest is in docs/. */
+export const README_MAX_LINES = 250;
+
 /** The documentation whose links and paths are checked, relative to the repository root. */
-export const DOC_FILES = ['README.md', 'CONTRIBUTING.md', 'docs', 'test/bench/README.md', 'src/kafka/wire/README.md', 'plugins/README.md'];
+export const DOC_FILES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  'docs',
+  'test/bench/README.md',
+  'test/bench/results/README.md',
+  'src/kafka/wire/README.md',
+  'plugins/README.md',
+];
 
 /** Folders whose code comments are checked for files named after `see`. */
 const CODE_DIRS = ['src', 'test', 'plugins', 'config'];
@@ -50,11 +64,15 @@ function walk(dir: string, accept: (file: string) => boolean, found: string[] = 
   return found;
 }
 
-/** Whether `target`, as written in `file`, names something that exists (from the file's folder, or from the root). */
-function resolves(root: string, file: string, target: string): boolean {
+/**
+ * Whether `target`, as written in `file`, names something that exists: from the file's folder, or,
+ * for a path in backticks (not a link), from the root. GitHub resolves a link from the file's
+ * folder only, so `[x](config/a.yaml)` in docs/ leads nowhere even though `config/a.yaml` exists.
+ */
+function resolves(root: string, file: string, target: string, isLink = false): boolean {
   const path = decodeURIComponent(target.split('#')[0]!);
   if (path === '') return true;
-  return existsSync(resolve(dirname(file), path)) || (!path.startsWith('.') && existsSync(resolve(root, path)));
+  return existsSync(resolve(dirname(file), path)) || (!isLink && !path.startsWith('.') && existsSync(resolve(root, path)));
 }
 
 function isRepoPath(span: string): boolean {
@@ -63,9 +81,51 @@ function isRepoPath(span: string): boolean {
   return ROOTS.some((r) => span.startsWith(r)) || !span.includes('/');
 }
 
+/** A heading's anchor as GitHub makes it: the text without markup, lower case, punctuation dropped, spaces as hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks), repeats numbered as GitHub does (`-1`, `-2`). */
+function anchorsOf(file: string, cache: Map<string, Set<string>>): Set<string> {
+  let anchors = cache.get(file);
+  if (anchors !== undefined) return anchors;
+  anchors = new Set();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const text of readFileSync(file, 'utf8').split('\n')) {
+    if (text.trimStart().startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
+    if (heading === null) continue;
+    const base = headingAnchor(heading[1]!);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  cache.set(file, anchors);
+  return anchors;
+}
+
+/** Whether the `#anchor` of `target`, a link written in `file`, names a heading of the Markdown file it leads to. */
+function anchorResolves(root: string, file: string, target: string, cache: Map<string, Set<string>>): boolean {
+  const hash = target.indexOf('#');
+  if (hash < 0) return true;
+  const path = decodeURIComponent(target.slice(0, hash));
+  const anchor = decodeURIComponent(target.slice(hash + 1));
+  const linked = path === '' ? file : resolve(dirname(file), path);
+  if (!linked.endsWith('.md') || !existsSync(linked)) return true;
+  return anchorsOf(linked, cache).has(anchor);
+}
+
 /** Dead links and paths in the given Markdown files (absolute paths). */
 export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProblem[] {
   const problems: RepoProblem[] = [];
+  const anchors = new Map<string, Set<string>>();
   for (const file of docs) {
     const shown = relative(root, file).split(sep).join('/');
     let fenced = false;
@@ -75,8 +135,10 @@ export function deadLinksInDocs(root: string, docs: readonly string[]): RepoProb
         if (text.trimStart().startsWith('```')) fenced = !fenced;
         if (fenced) return;
         for (const [, target] of text.matchAll(MARKDOWN_LINK)) {
-          if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;
-          if (!resolves(root, file, target!)) problems.push({ file: shown, line: index + 1, message: `dead link: ${target}` });
+          if (/^[a-z]+:/i.test(target!)) continue;
+          if (!target!.startsWith('#') && !resolves(root, file, target!, true))
+            problems.push({ file: shown, line: index + 1, message: `dead link: ${target}` });
+          else if (!anchorResolves(root, file, target!, anchors)) problems.push({ file: shown, line: index + 1, message: `no such heading: ${target}` });
         }
         for (const [, span] of text.matchAll(BACKTICKS)) {
           // A bare file name outside src/ is an example (`my-pipeline.yaml`), not a repository file.
@@ -136,6 +198,17 @@ export function longFiles(root: string, files: readonly string[], maxLines = MAX
   return problems;
 }
 
+/** The README, when it has more than `maxLines` lines. */
+export function longReadme(root: string, maxLines = README_MAX_LINES): RepoProblem[] {
+  const path = join(root, 'README.md');
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  return count <= maxLines
+    ? []
+    : [{ file: 'README.md', line: 1, message: `${count} lines, over ${maxLines}: the README is the first screen; move the detail into docs/ and link it` }];
+}
+
 /** Every check over the repository at `root`. */
 export function checkRepository(root: string): RepoProblem[] {
   const docs = DOC_FILES.flatMap((entry) => {
@@ -145,7 +218,7 @@ export function checkRepository(root: string): RepoProblem[] {
   });
   const code = CODE_DIRS.flatMap((dir) => walk(join(root, dir), (f) => /\.(ts|cjs|mjs|java)$/.test(f)));
   const sources = walk(join(root, 'src'), (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
-  return [...deadLinksInDocs(root, docs), ...deadSeeReferences(root, code), ...longFiles(root, sources)];
+  return [...deadLinksInDocs(root, docs), ...deadSeeReferences(root, code), ...longFiles(root, sources), ...longReadme(root)];
 }
 
 if (require.main === module) {
@@ -153,5 +226,5 @@ if (require.main === module) {
   const problems = checkRepository(root);
   for (const p of problems) process.stderr.write(`${p.file}:${p.line}: ${p.message}\n`);
   if (problems.length > 0) process.exitCode = 1;
-  else process.stdout.write('repository checks: no dead links, no overlong files\n');
+  else process.stdout.write('repository checks: no dead links or anchors, no overlong files\n');
 }

@@ -5,18 +5,21 @@
  *                                       [--production-lane parallel|after] [filter...]
  *
  * Collects `dist/src/**\/*.spec.js`, `dist/plugins/**\/*.spec.js`, `dist/test/**\/*.spec.js` and (unless --unit)
- * `dist/test/**\/*.test.js`, skipping compiled files whose source is gone. For integration tests
- * it starts the local clusters `primary` and `backup` once (or uses MIRRORFLOW_TEST_CLUSTERS when
- * set), hands their addresses to every test process in MIRRORFLOW_TEST_CLUSTERS, streams the
- * TAP report to stdout, stops the clusters and exits non-zero if a test failed. The production
+ * `dist/test/**\/*.test.js`, skipping compiled files whose source is gone. The specs run first, in
+ * the unit lane, as many at a time as there are cores, and its line coverage is printed at its end
+ * (unit-coverage.ts). For integration tests it then builds the Schema Registry if a file uses it
+ * and it is not built yet, starts the local clusters `primary` and `backup` once (or uses
+ * MIRRORFLOW_TEST_CLUSTERS when set), hands their addresses to every test process in
+ * MIRRORFLOW_TEST_CLUSTERS, streams the TAP report to stdout, stops the clusters and exits
+ * non-zero if a test failed. The production
  * suite (`test/production/`, three-broker clusters of its own) runs in a lane of its own, one
  * file at a time, beside the main lane (`--production-lane after`, or
  * MIRRORFLOW_PRODUCTION_LANE=after: once the main lane is done); its report follows the main
- * lane's, and the output ends with both lanes' totals (`# pass N` / `# fail N`), see
+ * lane's, and the output ends with every lane's totals (`# pass N` / `# fail N`), see
  * test-lanes.ts. Its own messages go to stderr so stdout stays TAP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, constants } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +27,8 @@ import { defaultKafkaVersion, isBrokerReady, startLocalClusters, type LocalClust
 import { parseTestClusters, TEST_CLUSTERS_ENV } from './clusters';
 import { lanesSummary, splitLanes, tapTotals, type LaneResult } from './test-lanes';
 import { missingPrerequisites } from './prerequisites';
+import { ensureSchemaRegistryApp } from './schema-registry';
+import { coverageEnabled, prepareCoverage, reportCoverage } from './unit-coverage';
 
 const root = resolve(__dirname, '..', '..', '..');
 const dist = join(root, 'dist');
@@ -40,6 +45,8 @@ const DEFAULT_TEST_TIMEOUT_MS = 600_000;
 interface RunnerOptions {
   readonly unit: boolean;
   readonly kafkaVersion: string;
+  /** Files at once in the unit lane, and in the main lane. */
+  readonly unitConcurrency: number;
   readonly concurrency: number;
   /** The production lane runs beside the main lane, or after it. */
   readonly productionLane: 'parallel' | 'after';
@@ -60,12 +67,13 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
   });
   const lane = values['production-lane'] ?? process.env['MIRRORFLOW_PRODUCTION_LANE'] ?? 'parallel';
   if (lane !== 'parallel' && lane !== 'after') throw new Error(`--production-lane takes parallel or after, not ${lane}`);
-  const unit = values.unit === true;
-  const concurrency = Number(values.concurrency ?? process.env['MIRRORFLOW_TEST_CONCURRENCY'] ?? (unit ? availableParallelism() : INTEGRATION_CONCURRENCY));
+  const given = values.concurrency ?? process.env['MIRRORFLOW_TEST_CONCURRENCY'];
+  const count = (n: number): number => (Number.isInteger(n) && n > 0 ? n : 1);
   return {
-    unit,
+    unit: values.unit === true,
     kafkaVersion: values['kafka-version'] ?? defaultKafkaVersion(),
-    concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1,
+    unitConcurrency: count(Number(given ?? availableParallelism())),
+    concurrency: count(Number(given ?? INTEGRATION_CONCURRENCY)),
     productionLane: lane,
     testTimeoutMs: Number(process.env['MIRRORFLOW_TEST_TIMEOUT_MS'] ?? DEFAULT_TEST_TIMEOUT_MS),
     filters: positionals,
@@ -96,6 +104,11 @@ export function collectTestFiles(distDir: string, rootDir: string, options: { un
       return options.filters.length === 0 || options.filters.some((filter) => shown.includes(filter));
     })
     .sort();
+}
+
+/** Whether a compiled test file starts Schema Registries (test/support/schema-registry.ts). */
+function usesSchemaRegistry(file: string): boolean {
+  return /require\("[./]*\/support\/(use-)?schema-regist/.test(readFileSync(file, 'utf8'));
 }
 
 function say(message: string): void {
@@ -146,8 +159,78 @@ async function main(): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   let clusters: LocalClusters | undefined;
   const lanes = splitLanes(files, dist);
+  const running = new Set<ChildProcess>();
+  const forward = (signal: NodeJS.Signals): void => {
+    say(`Received ${signal}; stopping the tests.`);
+    for (const child of running) child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const runLane = async (
+    name: string,
+    laneFiles: readonly string[],
+    concurrency: number,
+    report: 'stream' | 'keep',
+    laneEnv: NodeJS.ProcessEnv = env,
+  ): Promise<LaneResult & { report: string }> => {
+    const started = Date.now();
+    say(`${name} lane: ${laneFiles.length} test files, ${concurrency} at a time.`);
+    const child = spawn(
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=tap',
+        `--test-concurrency=${concurrency}`,
+        // Per test, and per file: a hung test fails the run.
+        `--test-timeout=${options.testTimeoutMs}`,
+        // A file that leaves something open after its tests is ended 30 s later, naming what it
+        // left (exit-guard.ts), rather than cut by the timeout (--test-force-exit would end it at
+        // once, say nothing, and cut off the end of the report).
+        `--import=${join(dist, 'test', 'support', 'exit-guard.js')}`,
+        ...laneFiles,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: laneEnv, cwd: root },
+    );
+    running.add(child);
+    // The streamed lane is passed on as it comes; both keep their report for the totals.
+    let kept = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (report === 'stream') process.stdout.write(chunk);
+      kept += chunk;
+    });
+    const code = await new Promise<number>((resolveExit) =>
+      child.on('close', (exitCode, signal) => resolveExit(exitCode ?? 128 + (signal === null ? 0 : constants.signals[signal]))),
+    );
+    running.delete(child);
+    const ms = Date.now() - started;
+    say(`${name} lane done in ${(ms / 1000).toFixed(0)} s (exit code ${code}).`);
+    return { name, files: laneFiles.length, code, ms, totals: tapTotals(kept), report: kept };
+  };
+
+  const results: (LaneResult & { report: string })[] = [];
+  const integration = lanes.main.length + lanes.production.length > 0;
+  if (lanes.unit.length > 0) {
+    // Of the whole lane only: a few files' specs say nothing of the coverage of src.
+    const coverage = coverageEnabled() && options.filters.length === 0;
+    const unitEnv = coverage ? { ...env, NODE_V8_COVERAGE: prepareCoverage(root) } : env;
+    const unit = await runLane('unit', lanes.unit, options.unitConcurrency, 'stream', unitEnv);
+    results.push(unit);
+    if (coverage) {
+      for (const line of await reportCoverage(root).catch((error: unknown) => [`no coverage report: ${String(error)}`])) say(line);
+    }
+    if (unit.code !== 0 && integration) say('The unit lane failed (see above); the integration tests run all the same.');
+  }
+  // Built here (the first time on a machine), its deadline is its own (ensureSchemaRegistryApp's), not a test's.
+  if (lanes.main.some(usesSchemaRegistry)) {
+    try {
+      await ensureSchemaRegistryApp();
+    } catch (error) {
+      reportSetupFailure('build the Schema Registry the tests run', error);
+      return 1;
+    }
+  }
   // The production lane's files start clusters of their own; only the main lane needs the shared ones.
-  const needsKafka = lanes.main.some((file) => file.endsWith('.test.js'));
+  const needsKafka = lanes.main.length > 0;
   if (needsKafka && env[TEST_CLUSTERS_ENV]) {
     try {
       await checkClustersAnswer(parseTestClusters(env[TEST_CLUSTERS_ENV]));
@@ -169,54 +252,6 @@ async function main(): Promise<number> {
     say(`Clusters ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env[TEST_CLUSTERS_ENV]}`);
   }
 
-  const running = new Set<ChildProcess>();
-  const forward = (signal: NodeJS.Signals): void => {
-    say(`Received ${signal}; stopping the tests.`);
-    for (const child of running) child.kill(signal);
-  };
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  const runLane = async (
-    name: string,
-    laneFiles: readonly string[],
-    concurrency: number,
-    report: 'stream' | 'keep',
-  ): Promise<LaneResult & { report: string }> => {
-    const started = Date.now();
-    say(`${name} lane: ${laneFiles.length} test files, ${concurrency} at a time.`);
-    const child = spawn(
-      process.execPath,
-      [
-        '--test',
-        '--test-reporter=tap',
-        `--test-concurrency=${concurrency}`,
-        // Per test, and per file: a hung test fails the run.
-        `--test-timeout=${options.testTimeoutMs}`,
-        // A file that leaves something open after its tests is ended 30 s later, naming what it
-        // left (exit-guard.ts), rather than cut by the timeout (--test-force-exit would end it at
-        // once, say nothing, and cut off the end of the report).
-        `--import=${join(dist, 'test', 'support', 'exit-guard.js')}`,
-        ...laneFiles,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env, cwd: root },
-    );
-    running.add(child);
-    // The streamed lane is passed on as it comes; both keep their report for the totals.
-    let kept = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      if (report === 'stream') process.stdout.write(chunk);
-      kept += chunk;
-    });
-    const code = await new Promise<number>((resolveExit) =>
-      child.on('close', (exitCode, signal) => resolveExit(exitCode ?? 128 + (signal === null ? 0 : constants.signals[signal]))),
-    );
-    running.delete(child);
-    const ms = Date.now() - started;
-    say(`${name} lane done in ${(ms / 1000).toFixed(0)} s (exit code ${code}).`);
-    return { name, files: laneFiles.length, code, ms, totals: tapTotals(kept), report: kept };
-  };
-
-  const results: (LaneResult & { report: string })[] = [];
   const production = lanes.production.length === 0 ? undefined : () => runLane('production', lanes.production, 1, lanes.main.length === 0 ? 'stream' : 'keep');
   const besideMain = options.productionLane === 'parallel' ? production?.() : undefined;
   if (lanes.main.length > 0) results.push(await runLane('main', lanes.main, options.concurrency, 'stream'));

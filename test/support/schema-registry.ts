@@ -16,7 +16,8 @@
  * - its parent POM names other repositories: a mirror sends every request to Maven Central.
  * Its Confluent API has no `/mode`, so it takes no schema with a given id (no IMPORT mode).
  *
- * `node dist/test/support/schema-registry.js --fetch` builds it ahead of the tests (.ci/run).
+ * `node dist/test/support/schema-registry.js --fetch` builds it ahead of the tests; the test runner
+ * (run-tests.ts) does the same before the integration tests when a file of the run needs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,10 +1,12 @@
 /**
- * The test runner's lanes. The main lane runs every file but the production suite, several at a
- * time, against the shared clusters; the production lane runs `test/production/` (fault tests on
- * three-broker clusters of their own: six broker JVMs, a Java producer and mirrorflow per file)
- * one file at a time beside it, since two of those at once on a 2-core machine would starve each
- * other. Each lane is its own `node --test` process and TAP report; the runner prints the main
- * lane's report as it comes, the production lane's after it, and the totals of both last.
+ * The test runner's lanes. The unit lane runs the specs (`*.spec.js`, no Kafka) first, as many at
+ * a time as there are cores, so that a unit failure shows within minutes. The main lane runs
+ * every other file but the production suite, several at a time, against the shared clusters; the
+ * production lane runs `test/production/` (fault tests on three-broker clusters of their own: six
+ * broker JVMs, a Java producer and mirrorflow per file) one file at a time beside it, since two of
+ * those at once on a 2-core machine would starve each other. Each lane is its own `node --test`
+ * process and TAP report; the runner prints the unit lane's report and then the main lane's as
+ * they come, the production lane's after them, and the totals of all last.
  */
 import { relative, sep } from 'node:path';
 
@@ -12,14 +14,20 @@ import { relative, sep } from 'node:path';
 export const PRODUCTION_DIR = ['test', 'production'].join('/');
 
 export interface Lanes {
+  readonly unit: readonly string[];
   readonly main: readonly string[];
   readonly production: readonly string[];
 }
 
-/** Splits compiled test files (absolute paths under `distDir`) into the two lanes. */
+/** Splits compiled test files (absolute paths under `distDir`) into the three lanes. */
 export function splitLanes(files: readonly string[], distDir: string): Lanes {
   const inProduction = (file: string): boolean => relative(distDir, file).split(sep).join('/').startsWith(`${PRODUCTION_DIR}/`);
-  return { main: files.filter((file) => !inProduction(file)), production: files.filter(inProduction) };
+  const unit = (file: string): boolean => file.endsWith('.spec.js');
+  return {
+    unit: files.filter(unit),
+    main: files.filter((file) => !unit(file) && !inProduction(file)),
+    production: files.filter((file) => !unit(file) && inProduction(file)),
+  };
 }
 
 export interface TapTotals {

@@ -23,6 +23,14 @@ export function useKits<K extends Closables<K>>(open: (clusters: TestClusters) =
   });
 }
 
+/**
+ * `useKits` for the preamble most files repeat: a KafkaKit on the shared `primary` cluster (the
+ * source) and one on `backup` (the target), handed to the file's variables by `take`.
+ */
+export function sourceAndTargetKits(take: (kits: { readonly source: KafkaKit; readonly target: KafkaKit }) => void): void {
+  useKits((clusters) => ({ source: new KafkaKit(clusters.primary), target: new KafkaKit(clusters.backup) }), take);
+}
+
 /** The shared clusters as most integration files use them. */
 export interface SharedClusterKits {
   /** Bootstrap addresses, for the files a test writes (mm2.properties, YAML). */

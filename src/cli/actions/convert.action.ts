@@ -14,6 +14,7 @@ export interface ConvertActionOptions {
   readonly check: boolean;
   /** Replace `output` when it exists (never an input file). */
   readonly force?: boolean;
+  readonly unknownKeys?: 'error' | 'warn';
 }
 
 /**
@@ -43,7 +44,11 @@ export async function convertAction(
     ]);
   }
   // Relative paths are written relative to where the YAML goes: the output's folder, or here for stdout.
-  const convertOptions = { check: options.check, outputDir: output === undefined ? process.cwd() : dirname(output) };
+  const convertOptions = {
+    check: options.check,
+    outputDir: output === undefined ? process.cwd() : dirname(output),
+    ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }),
+  };
   const { yaml, warnings, secrets } = connectors
     ? convertConnectorConfigs(texts, convertOptions)
     : convertMm2Properties(first!.text, first!.file, convertOptions);

@@ -24,7 +24,7 @@ const DEMO_TOPICS = [
 
 /**
  * `mirrorflow demo` (npm run demo): two local clusters from the official jars, sample data on
- * `primary`, the README's pipeline (pipelines/primary-to-backup.yaml) replicating it to `backup`
+ * `primary`, the example pipeline (pipelines/primary-to-backup.yaml) replicating it to `backup`
  * with live progress while more data arrives, and a record-by-record check that the copy matches.
  */
 export async function demoAction(options: DemoOptions): Promise<void> {

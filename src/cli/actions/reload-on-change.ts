@@ -15,6 +15,7 @@ export interface ReloadOptions {
   readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
+  readonly unknownKeys?: 'error' | 'warn';
   /** Watch the file; without it only SIGHUP reloads. */
   readonly watch: boolean;
   /** Applies the file's pipeline; by default `pipeline.reload` (the REST API's control keeps its paused connectors paused). */
@@ -43,7 +44,7 @@ export function reloadOnChange(pipeline: Pipeline, options: ReloadOptions, logge
     if (reason === 'file changed' && hash !== undefined && hash === applied) return;
     let loaded;
     try {
-      loaded = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs });
+      loaded = await loadPipeline(file, { set: options.set, pluginDirs: options.pluginDirs, unknownKeys: options.unknownKeys });
     } catch (error) {
       applied = hash;
       if (error instanceof ConfigError) {

@@ -16,6 +16,8 @@ export interface RunOptions {
   readonly file: string | readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
+  /** `--unknown-keys`: what an unknown key of an mm2.properties file is. */
+  readonly unknownKeys?: 'error' | 'warn';
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
   readonly logFormat?: 'text' | 'json';
   /** How long a stop may take to drain before giving up, ms. */
@@ -44,7 +46,11 @@ const LIVE_INTERVAL_MS = 1000;
  * flow by flow (reload-on-change.ts).
  */
 export async function runAction(options: RunOptions): Promise<void> {
-  const { config, registry, warnings } = await loadPipeline(options.file, { set: options.set, pluginDirs: options.pluginDirs });
+  const { config, registry, warnings } = await loadPipeline(options.file, {
+    set: options.set,
+    pluginDirs: options.pluginDirs,
+    unknownKeys: options.unknownKeys,
+  });
   const format = options.logFormat ?? config.logging.format;
   // On a terminal, a live view at the bottom of stderr; log lines scroll above it.
   const terminal = options.live !== false && process.stderr.isTTY && format === 'text' ? new LiveTerminal(process.stderr) : undefined;
@@ -65,6 +71,7 @@ export async function runAction(options: RunOptions): Promise<void> {
     connectorTexts: texts.length > 1 || isConnectorConfig(texts[0]!.file, texts[0]!.text) ? texts : undefined,
     set: options.set,
     pluginDirs: options.pluginDirs,
+    ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }),
     logger,
   });
   // Bound before any cluster is contacted: a port in use ends the run before replication starts.
@@ -88,7 +95,14 @@ export async function runAction(options: RunOptions): Promise<void> {
     if (stoppedEarly) return;
     const stopWatching = reloadOnChange(
       pipeline,
-      { file: options.file, set: options.set, pluginDirs: options.pluginDirs, watch: options.watch, apply: (c, r) => control.applyFile(c, r) },
+      {
+        file: options.file,
+        set: options.set,
+        pluginDirs: options.pluginDirs,
+        unknownKeys: options.unknownKeys,
+        watch: options.watch,
+        apply: (c, r) => control.applyFile(c, r),
+      },
       logger,
     );
     try {

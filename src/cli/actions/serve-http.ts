@@ -4,6 +4,7 @@ import type { HttpServer, FlowSnapshot, ListenAddress } from '../../telemetry';
 import { parseListenAddress } from '../../telemetry/http-server';
 import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
 import { DEFAULT_HTTP_LISTEN } from '../../config/schema/http';
+import { versionText } from '../version';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */
@@ -42,8 +43,10 @@ export async function serveHttp(
     httpRoutes({
       pipeline: pipeline.config.name,
       snapshots,
-      metrics: new Metrics(snapshots),
+      metrics: new Metrics(snapshots, { mm2Names: pipeline.config.http.mm2_metrics }),
       workerId: () => workerId,
+      // Connect's ServerInfo: kafka_cluster_id is its worker's cluster; a pipeline has several, and none is named here.
+      workerInfo: () => ({ version: versionText().replace(/^\S+ /, ''), commit: 'unknown', kafka_cluster_id: null }),
       logger,
       ...(control === undefined ? {} : { connectors: { view: () => control, writes: connectors?.mode === 'read_write' ? control : undefined } }),
     }),

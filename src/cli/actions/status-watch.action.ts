@@ -43,7 +43,7 @@ export async function watchStatus(options: WatchOptions, out: NodeJS.WritableStr
         body = `${error instanceof Error ? error.message : String(error)}\nAsking again every ${options.intervalMs / 1000} s.\n`;
       }
       out.write(`${CLEAR_SCREEN}mirrorflow status ${url}  ${new Date(at).toISOString()}  (every ${options.intervalMs / 1000} s, Ctrl-C to stop)\n\n${body}`);
-      await sleep(Math.max(0, at + options.intervalMs - Date.now()), undefined, { signal: stop.signal }).catch(() => undefined);
+      await sleep(Math.max(0, at + options.intervalMs - Date.now()), undefined, { signal: stop.signal }).catch(() => undefined); // rejects only when aborted: Ctrl-C ends the loop
     }
   } finally {
     process.off('SIGINT', onSigint);

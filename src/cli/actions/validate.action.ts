@@ -7,6 +7,7 @@ export interface ValidateOptions {
   readonly files: readonly string[];
   readonly set: readonly string[];
   readonly pluginDirs: readonly string[];
+  readonly unknownKeys?: 'error' | 'warn';
   /** false (`--no-resolve`): check `${…}` references and their providers, not their values, nor the files the pipeline names. */
   readonly resolve?: boolean;
   /** `--json`: one document on stdout, nothing else printed. */
@@ -53,7 +54,7 @@ export async function validateAction(
     let complete = resolve;
     try {
       // The same loader as run: plugins, --set, transform options and the files a pipeline names alike.
-      ({ warnings, complete } = await checkPipeline(group, { set: options.set, pluginDirs: options.pluginDirs, resolve }));
+      ({ warnings, complete } = await checkPipeline(group, { set: options.set, pluginDirs: options.pluginDirs, unknownKeys: options.unknownKeys, resolve }));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems = error.issues;
@@ -107,7 +108,7 @@ async function groupConnectorConfigs(files: readonly string[]): Promise<(string 
   const connectors: string[] = [];
   const groups: (string | string[])[] = [];
   for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readFile(file, 'utf8').catch(() => undefined); // unreadable: checked alone, which reports why
     if (text === undefined || !isConnectorConfig(file, text)) groups.push(file);
     else if (connectors.push(file) === 1) groups.push(connectors);
   }

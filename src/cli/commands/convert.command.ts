@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import { unknownKeysOption } from './unknown-keys-option';
 
 interface ConvertFlags {
   readonly output?: string;
   readonly check: boolean;
   readonly force?: boolean;
+  readonly unknownKeys: 'error' | 'warn';
 }
 
 /** `mirrorflow convert mm2.properties`: the YAML pipeline that does what an MM2 driver file does. */
@@ -19,12 +21,14 @@ export function registerConvertCommand(program: Command): void {
       'write the YAML to this file instead of stdout (never over an input file; relative paths are written relative to its folder)',
     )
     .option('--force', 'replace the --output file when it exists')
+    .addOption(unknownKeysOption())
     .option('--no-check', 'do not load the file as run would and compare (use when its ${…} references cannot be read here)')
     .action(async (files: string[], flags: ConvertFlags) =>
       (await import('../actions/convert.action.js')).convertAction({
         file: files.length === 1 ? files[0]! : files,
         check: flags.check,
         force: flags.force === true,
+        unknownKeys: flags.unknownKeys,
         ...(flags.output === undefined ? {} : { output: flags.output }),
       }),
     );

@@ -2,10 +2,12 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parseListenAddress } from '../../telemetry/http-server';
 import { collectValues } from './collect-values';
 import { PIPELINE_FILES } from './file-arguments';
+import { unknownKeysOption } from './unknown-keys-option';
 
 interface RunFlags {
   readonly set: string[];
   readonly pluginDir: string[];
+  readonly unknownKeys: 'error' | 'warn';
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
   readonly logFormat?: 'text' | 'json';
   readonly shutdownTimeout: string;
@@ -46,6 +48,7 @@ export function registerRunCommand(program: Command): void {
       [],
     )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
+    .addOption(unknownKeysOption())
     .addOption(
       new Option('--log-level <level>', 'least severe level logged')
         .choices(['error', 'warn', 'info', 'debug'])
@@ -88,6 +91,7 @@ export function registerRunCommand(program: Command): void {
         file: files.length === 1 ? files[0]! : files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
+        unknownKeys: flags.unknownKeys,
         logLevel: flags.logLevel,
         logFormat: flags.logFormat,
         shutdownTimeoutMs: Number(flags.shutdownTimeout),

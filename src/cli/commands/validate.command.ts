@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { collectValues } from './collect-values';
+import { unknownKeysOption } from './unknown-keys-option';
 
 interface ValidateFlags {
   readonly set: string[];
   readonly pluginDir: string[];
+  readonly unknownKeys: 'error' | 'warn';
   readonly resolve: boolean;
   readonly json?: boolean;
   readonly strict?: boolean;
@@ -27,6 +29,7 @@ export function registerValidateCommand(program: Command): void {
       [],
     )
     .option('--plugin-dir <dir>', 'another folder of compiled transform plugins (repeatable)', collectValues, [])
+    .addOption(unknownKeysOption())
     .option('--no-resolve', 'check ${…} references and their config providers, not their values, nor the files the pipeline names (for CI without the secrets)')
     .option('--json', 'print one JSON document: each file, then every problem and warning with file, line, column, key, message and hint')
     .option('--strict', 'fail on warnings too')
@@ -35,6 +38,7 @@ export function registerValidateCommand(program: Command): void {
         files,
         set: flags.set,
         pluginDirs: flags.pluginDir,
+        unknownKeys: flags.unknownKeys,
         resolve: flags.resolve,
         json: flags.json === true,
         strict: flags.strict === true,

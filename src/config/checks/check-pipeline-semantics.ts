@@ -8,6 +8,7 @@ import { didYouMean, isRegistryConverterName } from '../../plugins';
 import { formatPath, isPlainObject, type ConfigPath, type PathSegment } from '../config-path';
 import { regexListProblems } from './check-topic-pattern';
 import { mskIamRegion } from '../msk-iam-region';
+import { DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS } from '../schema/consumer';
 
 export interface SemanticReporter {
   report(path: PathSegment[], message: string, hint?: string): void;
@@ -117,12 +118,12 @@ function checkClientCertificate(ssl: Record<string, unknown>, path: PathSegment[
   }
 }
 
-const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam'];
+const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam', 'gssapi'];
 const AWS_KEYS = ['region', 'profile', 'role_arn', 'role_session_name'];
 
 /**
- * OAUTHBEARER takes an `oauth` block, AWS MSK IAM its AWS keys and a region it can find, the
- * other mechanisms a user and password; none takes another's keys.
+ * OAUTHBEARER takes an `oauth` block, AWS MSK IAM its AWS keys and a region it can find, GSSAPI a
+ * `kerberos` block, the other mechanisms a user and password; none takes another's keys.
  */
 function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, bootstrap: readonly string[], reporter: SemanticReporter): void {
   const written = sasl['mechanism'];
@@ -132,6 +133,15 @@ function checkSasl(path: PathSegment[], sasl: Record<string, unknown>, bootstrap
   const notUsed = (keys: readonly string[], hint: string): void => {
     for (const key of keys) if (sasl[key] !== undefined) reporter.report([...path, key], `"${key}" is not used with mechanism ${mechanism}`, hint);
   };
+  if (sasl['kerberos'] !== undefined && mechanism !== 'gssapi')
+    reporter.report([...path, 'kerberos'], `"kerberos" is used with mechanism gssapi only`, 'remove it, or set mechanism: gssapi');
+  if (mechanism === 'gssapi') {
+    if (sasl['kerberos'] === undefined) {
+      reporter.report([...path, 'kerberos'], 'mechanism gssapi needs a "kerberos" block', 'add kerberos: { service_name: kafka, principal, keytab }');
+    }
+    notUsed(['username', 'password', 'oauth', ...AWS_KEYS], 'Kerberos logs in with a principal and a keytab (or the ticket cache), in kerberos');
+    return;
+  }
   if (mechanism === 'oauthbearer') {
     if (sasl['oauth'] === undefined) {
       reporter.report([...path, 'oauth'], 'mechanism oauthbearer needs an "oauth" block', 'add oauth: { token_endpoint_url, client_id, client_secret }');
@@ -211,7 +221,28 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     checkRegistryConverters(path, flow, reporter);
     checkDelivery(path, flow, reporter);
     checkPreservedOffsets(path, flow, reporter);
+    checkGroupTimings(path, flow, reporter);
   });
+}
+
+/**
+ * A member that heartbeats no more often than its session lasts drops out of its group between
+ * two heartbeats (Kafka's Java consumer refuses to start so). Kafka recommends a third of the
+ * session at most; `convert` and the MM2 mapping warn about that, and the source logs it.
+ */
+function checkGroupTimings(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const consumer = flow['consumer'];
+  if (!isPlainObject(consumer)) return;
+  const session = consumer['session_timeout_ms'] ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const heartbeat = consumer['heartbeat_interval_ms'] ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  // Values out of range are the schema's to report.
+  if (typeof session !== 'number' || typeof heartbeat !== 'number' || session < 1 || heartbeat < 1 || heartbeat < session) return;
+  const at = consumer['heartbeat_interval_ms'] === undefined ? 'session_timeout_ms' : 'heartbeat_interval_ms';
+  reporter.report(
+    [...path, 'consumer', at],
+    `the heartbeat interval (${heartbeat} ms) must be below the session timeout (${session} ms): a process would leave its group between two heartbeats`,
+    `Kafka recommends at most a third of the session: heartbeat_interval_ms ${Math.floor(session / 3)} or less`,
+  );
 }
 
 /** Built-in transforms that return every record they are given (headers changed only). */

@@ -29,6 +29,8 @@ export interface ConvertOptions extends Omit<Mm2FileOptions, 'set' | 'pipelineDi
   readonly check?: boolean;
   /** The folder the YAML goes to (default: the working directory): relative paths are written relative to it. */
   readonly outputDir?: string;
+  /** `--unknown-keys warn`: unknown keys are left out of the YAML with a warning, as MM2 drops them. */
+  readonly unknownKeys?: 'error' | 'warn';
 }
 
 export interface Converted {
@@ -70,7 +72,7 @@ function toYaml(
   loaded: ParsedPipeline | undefined,
   options: ConvertOptions,
 ): Converted {
-  const mapping = mm2ToPipeline({ ...file, isOpaque: isOpaqueValue });
+  const mapping = mm2ToPipeline({ ...file, isOpaque: isOpaqueValue, ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }) });
   for (const problem of mapping.problems) addProblem(issues, problem);
   if (issues.size > 0) throw issues.error();
 

@@ -13,10 +13,14 @@ describe('example mm2.properties files in pipelines/', () => {
   it('exist', () => assert.ok(files.includes('mm2.properties')));
 
   for (const name of files) {
-    it(`${name} runs as MM2 would, without warnings, and converts to the same pipeline`, async () => {
+    it(`${name} runs as MM2 would, warned only of the Connect topics mirrorflow has no use for, and converts to the same pipeline`, async () => {
       const path = join(pipelinesDir, name);
       const { config, warnings } = await readPipelineFile(path, { env: {} });
-      assert.deepEqual(warnings, []);
+      // Kafka's example sizes Connect's status and config topics, which mirrorflow does not keep: said at their lines.
+      assert.deepEqual(
+        warnings.map((w) => w.path),
+        ['status.storage.replication.factor', 'config.storage.replication.factor'],
+      );
       assert.ok(config.flows.some((f) => f.enabled));
       convertMm2Properties(readFileSync(path, 'utf8'), path, { env: {}, check: true });
     });

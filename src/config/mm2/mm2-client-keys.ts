@@ -21,6 +21,7 @@ export const CONNECTION_KEYS: readonly string[] = [
   'security.protocol',
   'sasl.mechanism',
   'sasl.jaas.config',
+  'sasl.kerberos.service.name',
   'sasl.login.callback.handler.class',
   'sasl.client.callback.handler.class',
   'sasl.oauthbearer.token.endpoint.url',
@@ -47,26 +48,33 @@ export function isConnectionKey(key: string): boolean {
   return CONNECTION_KEYS.includes(key);
 }
 
+const KERBEROS_RENEWAL =
+  'MIT Kerberos gets a new ticket from the keytab itself when one expires; without a keytab, renewing the ticket cache is yours (kinit -R)';
 const TLS_NEGOTIATION = 'Node.js negotiates the TLS version and ciphers itself';
+/** Only a consumer fetches from a replica of its rack; Java's producer and admin know no client.rack either. */
+const NOT_A_CONSUMER_RACK = 'only the consumer fetches from the nearest replica: write it as consumer.client.rack';
 const JAVA_CLIENT_TUNING = "a Java client tuning setting; mirrorflow sizes fetches and batches with the flow's consumer, batching and buffer settings";
 
 /** Connection settings that are refused with a reason, or accepted without effect. */
 const CONNECTION_EXTRAS: Readonly<Record<string, Mm2Support>> = {
-  'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.protocol': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.enabled.protocols': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.cipher.suites': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
-  'ssl.keymanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
-  'ssl.trustmanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
-  'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: false },
+  'ssl.keymanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.trustmanager.algorithm': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
+  'ssl.secure.random.implementation': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.provider': { kind: 'no-effect', why: TLS_NEGOTIATION, warn: true },
   'ssl.engine.factory.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
   'sasl.login.class': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
-  'sasl.kerberos.service.name': { kind: 'unsupported', why: 'Kerberos (GSSAPI) is not supported yet', accepts: [] },
+  'sasl.kerberos.kinit.cmd': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.ticket.renew.window.factor': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.ticket.renew.jitter': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
+  'sasl.kerberos.min.time.before.relogin': { kind: 'no-effect', why: KERBEROS_RENEWAL, warn: true },
 };
 
-/** Prefixes of SASL settings for mechanisms mirrorflow cannot use yet. */
+/** Prefixes of SASL settings mirrorflow cannot use. */
 const UNSUPPORTED_SASL_PREFIXES: readonly [string, string][] = [
-  ['sasl.kerberos.', 'Kerberos (GSSAPI) is not supported yet'],
+  ['sasl.kerberos.', 'a Kerberos setting of brokers, or one mirrorflow does not know'],
   ['sasl.oauthbearer.', 'of the OAUTHBEARER client settings mirrorflow reads the token endpoint, client id, client secret and scope'],
 ];
 
@@ -85,7 +93,6 @@ const COMMON_TUNING = [
   'connections.max.idle.ms',
   'socket.connection.setup.timeout.max.ms',
   'client.dns.lookup',
-  'client.rack',
   'metrics.num.samples',
   'metrics.sample.window.ms',
   'metrics.recording.level',
@@ -100,17 +107,23 @@ const ROLE_MAPPED: Readonly<Record<ClientRole, Readonly<Record<string, string>>>
     'max.partition.fetch.bytes': 'flows[].consumer.max_bytes_per_partition',
     'fetch.max.wait.ms': 'flows[].consumer.max_wait_ms',
     'fetch.min.bytes': 'flows[].consumer.min_bytes',
+    'session.timeout.ms': 'flows[].consumer.session_timeout_ms',
+    'heartbeat.interval.ms': 'flows[].consumer.heartbeat_interval_ms',
+    'max.poll.interval.ms': 'flows[].consumer.rebalance_timeout_ms',
+    'client.rack': 'flows[].consumer.client_rack',
   },
   producer: {
     'compression.type': 'flows[].producer.compression',
     'max.request.size': 'flows[].producer.max_request_bytes',
     'enable.idempotence': 'flows[].producer.idempotent',
     'max.in.flight.requests.per.connection': 'flows[].producer.max_in_flight',
+    // Read in mm2-flow-mapping.ts: all and -1 as they are, 0 and 1 with a warning.
+    acks: 'none: mirrorflow always writes with acks=all, so that no acknowledged record can be lost (acks=1 or 0 is accepted with a warning)',
   },
   admin: {},
 };
 
-/** Kafka's client defaults for the settings a flow reads. */
+/** Kafka's client defaults for the settings a flow reads (those a flow takes only when the file sets them have none here). */
 export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
   'isolation.level': 'read_uncommitted',
   'auto.offset.reset': 'latest',
@@ -123,29 +136,26 @@ export const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
 
 const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Support>>>> = {
   consumer: {
-    'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: false },
+    'enable.auto.commit': { kind: 'no-effect', why: 'MM2 forces it to false, and mirrorflow never commits on the source either', warn: true },
     'group.id': { kind: 'no-effect', why: 'the replication consumer is assigned partitions; mirrorflow names its own group', warn: true },
     'fetch.max.bytes': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
     'max.poll.records': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
-    'max.poll.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'session.timeout.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'heartbeat.interval.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
-    'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: false },
-    'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: false },
+    'check.crcs': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'exclude.internal.topics': { kind: 'no-effect', why: 'internal topics are never replicated', warn: true },
+    'allow.auto.create.topics': { kind: 'no-effect', why: 'mirrorflow never creates topics by reading them', warn: true },
     'partition.assignment.strategy': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [] },
     'key.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
     'value.deserializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArrayDeserializer'] },
     'interceptor.classes': { kind: 'java', why: 'custom Java classes cannot run in mirrorflow', accepts: [''] },
   },
   producer: {
-    acks: { kind: 'unsupported', why: 'mirrorflow always writes with acks=all, so that no acknowledged record can be lost', accepts: ['all', '-1'] },
     'batch.size': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'linger.ms': { kind: 'no-effect', why: 'mirrorflow batches per target partition with flows[].batching', warn: true },
     'buffer.memory': { kind: 'no-effect', why: 'mirrorflow bounds memory per flow with flows[].buffer.max_bytes', warn: true },
-    'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
-    retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: false },
-    'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false },
+    'delivery.timeout.ms': { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: true },
+    retries: { kind: 'no-effect', why: 'mirrorflow retries a failed write until the flow is stopped', warn: true },
+    'max.block.ms': { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: true },
+    'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
     'partitioner.class': { kind: 'java', why: 'records keep their partition number', accepts: [] },
     'key.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
     'value.serializer': { kind: 'java', why: 'mirrorflow copies bytes', accepts: ['org.apache.kafka.common.serialization.ByteArraySerializer'] },
@@ -157,7 +167,8 @@ const ROLE_EXTRAS: Readonly<Record<ClientRole, Readonly<Record<string, Mm2Suppor
     },
   },
   admin: {
-    retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: false },
+    retries: { kind: 'no-effect', why: 'mirrorflow retries transient admin errors itself', warn: true },
+    'client.rack': { kind: 'no-effect', why: NOT_A_CONSUMER_RACK, warn: true },
   },
 };
 
@@ -181,7 +192,7 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
       support: { kind: 'no-effect', why: 'mirrorflow renews an OAuth token at 80 % of its lifetime and retries on its own', warn: true },
     };
   }
-  if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: false } };
+  if (COMMON_TUNING.includes(key)) return { kind: 'support', support: { kind: 'no-effect', why: JAVA_CLIENT_TUNING, warn: key !== 'client.rack' } };
   if (role !== undefined) {
     const field = ROLE_MAPPED[role][key];
     if (field !== undefined) return { kind: 'flow', field };
@@ -191,9 +202,13 @@ export function clientKeyUse(key: string, role: ClientRole | undefined): ClientK
   return { kind: 'unknown', candidates: knownClientKeys(role) };
 }
 
-/** The roles whose settings include `key`, e.g. `consumer` for `isolation.level`. */
+/**
+ * The roles whose settings include `key`, e.g. `consumer` for `isolation.level`: those where it
+ * has an effect, when it has one somewhere (`client.rack`: the consumer only).
+ */
 export function rolesOf(key: string): ClientRole[] {
-  return CLIENT_ROLES.filter((role) => ROLE_MAPPED[role][key] !== undefined || ROLE_EXTRAS[role][key] !== undefined);
+  const mapped = CLIENT_ROLES.filter((role) => ROLE_MAPPED[role][key] !== undefined);
+  return mapped.length > 0 ? mapped : CLIENT_ROLES.filter((role) => ROLE_EXTRAS[role][key] !== undefined);
 }
 
 /** Every client key this file knows for `role`, for did-you-mean hints. */

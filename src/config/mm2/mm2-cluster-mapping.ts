@@ -1,6 +1,6 @@
 /**
  * A cluster of an mm2.properties file as a pipeline cluster: bootstrap servers, security (the
- * SASL user and password out of `sasl.jaas.config`, TLS files and stores), client id and
+ * SASL user and password out of `sasl.jaas.config`, Kerberos, TLS files and stores), client id and
  * timeouts. TLS stores go over as files: PEM ones as `ca_file`, `cert_file`, `key_file`, JKS and
  * PKCS12 ones as `truststore_file` and `keystore_file` with their passwords.
  */
@@ -12,6 +12,7 @@ import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import type { Mm2Values } from './mm2-values';
 import { writtenAs } from './written-as';
 import { MSK_IAM_LOGIN_HANDLER, checkClientCallbackHandler, mapMskIam } from './mm2-msk-iam-mapping';
+import { mapKerberos } from './mm2-kerberos-mapping';
 
 const LOGIN_MODULES: Readonly<Record<string, string>> = {
   plain: 'org.apache.kafka.common.security.plain.PlainLoginModule',
@@ -19,6 +20,7 @@ const LOGIN_MODULES: Readonly<Record<string, string>> = {
   'scram-sha-512': 'org.apache.kafka.common.security.scram.ScramLoginModule',
   oauthbearer: 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule',
   aws_msk_iam: 'software.amazon.msk.auth.iam.IAMLoginModule',
+  gssapi: 'com.sun.security.auth.module.Krb5LoginModule',
 };
 
 /** Kafka's client-credentials login handler, under its current name and the one before Kafka 3.4 moved it. */
@@ -139,38 +141,40 @@ function mapSecurity(
     if (!usesSasl && key.startsWith('sasl.')) values.warn(prop, `has no effect: ${alias} does not use SASL (security.protocol is ${protocol.toUpperCase()})`);
     if (!usesTls && key.startsWith('ssl.')) values.warn(prop, `has no effect: ${alias} does not use TLS (security.protocol is ${protocol.toUpperCase()})`);
   }
-  if (usesSasl && only.sasl) mapSasl(alias, props, protocolProp!, values, set);
+  if (usesSasl && only.sasl) mapSasl(alias, props, protocolProp!, values, set, context.cwd);
   if (usesTls && only.ssl) mapTls(alias, props, context);
 }
 
-function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter): void {
+function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protocolProp: Mm2Property, values: Mm2Values, set: Setter, cwd: string): void {
   const mechanismProp = props.get('sasl.mechanism');
+  let lower: string;
   if (mechanismProp === undefined) {
-    values.report(
+    // Kafka's clients take GSSAPI when no mechanism is set; so does mirrorflow, and says so.
+    values.warn(
       protocolProp,
-      `${alias} uses SASL but sets no sasl.mechanism, and Kafka's default, GSSAPI (Kerberos), is not supported yet`,
-      `set ${alias}.sasl.mechanism = SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256)`,
-      false,
+      `${alias} uses SASL and sets no sasl.mechanism: Kafka's default, GSSAPI (Kerberos), is used`,
+      `set ${alias}.sasl.mechanism to say which`,
     );
-    return;
+    lower = 'gssapi';
+  } else {
+    const mechanism = values.choice(mechanismProp, ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER', 'AWS_MSK_IAM', 'GSSAPI'] as const);
+    if (mechanism === undefined) return;
+    lower = mechanism.toLowerCase();
   }
-  const mechanism = values.choice(
-    mechanismProp,
-    ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER', 'AWS_MSK_IAM'] as const,
-    'GSSAPI (Kerberos) is not supported yet (see docs/security.md)',
-  );
-  if (mechanism === undefined) return;
-  const lower = mechanism.toLowerCase();
+  const mechanismAt = mechanismProp ?? protocolProp;
+  const mechanism = lower.toUpperCase();
   checkClientCallbackHandler(props, lower, values);
-  set(['security', 'sasl', 'mechanism'], lower, mechanismProp);
+  set(['security', 'sasl', 'mechanism'], lower, mechanismAt);
   const jaasProp = props.get('sasl.jaas.config');
   if (jaasProp === undefined) {
     values.report(
-      mechanismProp,
+      mechanismAt,
       `${alias} uses SASL but sets no sasl.jaas.config`,
       lower === 'aws_msk_iam'
         ? `set ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required;`
-        : `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
+        : lower === 'gssapi'
+          ? `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required useKeyTab=true keyTab="/path/to/mirrorflow.keytab" principal="mirrorflow@EXAMPLE.COM";`
+          : `MM2 could read a JAAS file instead; mirrorflow needs ${alias}.sasl.jaas.config = ${LOGIN_MODULES[lower]} required username="…" password="…";`,
       false,
     );
     return;
@@ -193,8 +197,12 @@ function mapSasl(alias: string, props: ReadonlyMap<string, Mm2Property>, protoco
     values.report(jaasProp, `names login module ${module.loginModule}, which does not go with sasl.mechanism ${mechanism}`, `use ${LOGIN_MODULES[lower]}`);
     return;
   }
+  if (lower === 'gssapi') {
+    mapKerberos(alias, props, jaasProp, module.options, values, set, cwd);
+    return;
+  }
   if (lower === 'oauthbearer') {
-    mapOAuth(alias, props, mechanismProp, jaasProp, module.options, values, set);
+    mapOAuth(alias, props, mechanismAt, jaasProp, module.options, values, set);
     return;
   }
   if (lower === 'aws_msk_iam') {

@@ -110,6 +110,8 @@ export class Mm2DriverConfig {
     for (const [key, prop] of stripped(connector, `${side}.cluster.`)) if (isSharedClientKey(key)) config.set(key, prop);
     for (const [key, prop] of stripped(connector, `${role}.`)) config.set(key, prop);
     for (const [key, prop] of stripped(connector, `${side}.${role}.`)) config.set(key, prop);
+    // Connect's per-connector override of its worker's producer, the one that writes the flow's records.
+    if (side === 'target' && role === 'producer') for (const [key, prop] of stripped(connector, 'producer.override.')) config.set(key, prop);
     if (side === 'source' && role === 'consumer') {
       config.set('enable.auto.commit', { key: 'enable.auto.commit', value: 'false' });
       putIfAbsent(config, 'auto.offset.reset', { key: 'auto.offset.reset', value: 'earliest' });

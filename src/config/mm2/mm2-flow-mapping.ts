@@ -7,8 +7,9 @@
  */
 import type { PathSegment } from '../config-path';
 import { MAX_IN_FLIGHT } from '../schema/producer';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../schema/consumer';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
-import { mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
+import { MM2_KEYS, mm2Key, DEFAULT_POLICY_CLASS, IDENTITY_POLICY_CLASS, LEGACY_POLICY_CLASSES } from './mm2-keys';
 import type { HerderPair, Mm2DriverConfig } from './mm2-driver-config';
 import type { Mm2Document, Mm2Property, Provenance } from './mm2-document';
 import { mapConverters } from './mm2-converter-mapping';
@@ -51,7 +52,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     else document.fail([...base, ...path]);
     return value;
   };
-  const c = connector;
+  const c = withAliasesRead(connector, values);
 
   document.set([...base, 'source'], pair.source);
   document.set([...base, 'target'], pair.target);
@@ -72,7 +73,7 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
 
   field(['topic_sync', 'refresh_enabled'], c, 'refresh.topics.enabled', (p) => values.booleanLeaf(p));
   field(['topic_sync', 'refresh_interval_ms'], c, 'refresh.topics.interval.seconds', (p) => values.secondsAsMs(p));
-  const replicationFactor = field(['topic_sync', 'replication_factor'], c, 'replication.factor', (p) => values.integerLeaf(p, 'int'));
+  field(['topic_sync', 'replication_factor'], c, 'replication.factor', (p) => values.integerLeaf(p, 'int'));
   field(['topic_sync', 'sync_configs'], c, 'sync.topic.configs.enabled', (p) => values.booleanLeaf(p));
   field(['topic_sync', 'configs_exclude'], c, 'config.properties.exclude', (p) => values.list(p));
   field(['topic_sync', 'configs_interval_ms'], c, 'sync.topic.configs.interval.seconds', (p) => values.secondsAsMs(p));
@@ -81,22 +82,16 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['topic_sync', 'acls', 'interval_ms'], c, 'sync.topic.acls.interval.seconds', (p) => values.secondsAsMs(p));
   // MM2 copies literal topic ACLs only.
   document.set([...base, 'topic_sync', 'acls', 'prefixed'], false);
-  // mirrorflow creates all its internal topics with one replication factor.
-  for (const [config, key] of [
-    [c, 'offset-syncs.topic.replication.factor'],
-    [worker, 'offset.storage.replication.factor'],
-  ] as const) {
-    const prop = config.get(key);
-    if (prop === undefined || typeof replicationFactor !== 'number') continue;
-    const value = values.integer(prop, 'short', 'to compare it with replication.factor');
-    if (value !== undefined && value !== replicationFactor) {
-      values.report(
-        prop,
-        `${key} differs from replication.factor (${replicationFactor}), which mirrorflow uses for all the topics it creates: not supported yet`,
-        `set both to the same value`,
-      );
-    }
-  }
+  // Each internal topic with its own factor, MM2's default where the file sets none (3, which a
+  // cluster of fewer brokers refuses: such a file sets them, as MM2 needed it to).
+  field(['offset_syncs', 'replication_factor'], c, 'offset-syncs.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
+  // Connector configs carry no worker settings: their Connect worker's factor is not known, and the flow's own applies.
+  const fromConnectorConfigs = driver.get('clusters')?.aliases !== undefined;
+  if (!fromConnectorConfigs || isSet(worker, 'offset.storage.replication.factor'))
+    field(['progress', 'replication_factor'], worker, 'offset.storage.replication.factor', (p) => values.integerLeaf(p, 'short'));
+  if (isSet(worker, 'offset.storage.topic'))
+    field(['progress', 'topic'], worker, 'offset.storage.topic', (p) => values.literal(p, 'to name the progress topic'));
+  useIncrementalAlterConfigs(c, values);
 
   const offsetSyncs = field(['offset_syncs', 'enabled'], c, 'emit.offset-syncs.enabled', (p) => values.boolean(p));
   field(['offset_syncs', 'location'], c, 'offset-syncs.topic.location', (p) => values.choice(p, ['source', 'target'] as const));
@@ -133,7 +128,27 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
     }
     return support === undefined ? undefined : support === 'enabled' ? 'exactly_once' : 'at_least_once';
   });
-  field(['tasks'], c, 'tasks.max', (p) => values.integerLeaf(p, 'int'));
+  field(['tasks'], c, 'tasks.max', (p) => {
+    const tasks = values.integerLeaf(p, 'int');
+    // tasks.max = 1 (Connect's default, in nearly every connector config) asks for nothing a single process does not do.
+    if (enabled === true && delivery !== 'exactly_once' && isSet(c, 'tasks.max') && tasks !== 1)
+      values.warnOnce(
+        p,
+        `has no effect outside exactly-once: mirrorflow does not split a flow into tasks; it scales by running more processes with the same file, which share each flow's partitions through a consumer group (no REST rebalance, no tasks to size)`,
+        'start as many mirrorflow processes as MM2 had tasks in all (each takes a share of the partitions), or remove the key',
+      );
+    return tasks;
+  });
+  if (isSet(targetProducer, 'acks'))
+    for (const p of [effective(targetProducer, 'acks').prop]) {
+      const acks = values.choice(p, ['all', '-1', '1', '0'] as const);
+      if (acks === '1' || acks === '0')
+        values.warnOnce(
+          p,
+          `is read as acks=all: mirrorflow writes every record with acks=all, so that a record the target acknowledged survives the loss of its leader (acks=${acks} may lose it, and MM2's offset syncs would then point past it)`,
+          'remove it, or write acks=all',
+        );
+    }
   // MM2's consumer default, read_uncommitted, copies what the source's aborted transactions
   // wrote as committed records on the target, where read_committed consumers then read it: that
   // default is not kept (mirrorflow's, read_committed, applies). A value the file sets is; with
@@ -152,6 +167,10 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['consumer', 'max_bytes_per_partition'], sourceConsumer, 'max.partition.fetch.bytes', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'max_wait_ms'], sourceConsumer, 'fetch.max.wait.ms', (p) => values.integerLeaf(p, 'int'));
   field(['consumer', 'min_bytes'], sourceConsumer, 'fetch.min.bytes', (p) => values.integerLeaf(p, 'int'));
+  mapGroupTimings(base, sourceConsumer, worker, context, field);
+  // A consumer without a rack (Java's default, also an empty value) fetches from leaders.
+  if (isSet(sourceConsumer, 'client.rack') && sourceConsumer.get('client.rack')!.value.trim() !== '')
+    field(['consumer', 'client_rack'], sourceConsumer, 'client.rack', (p) => p.value.trim());
   field(['producer', 'compression'], targetProducer, 'compression.type', (p) => values.choice(p, ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const));
   field(['producer', 'max_request_bytes'], targetProducer, 'max.request.size', (p) => values.integerLeaf(p, 'int'));
   // Connect's producer default differs (1, kept by its Worker for ordering without idempotence): only a value the file sets is taken over.
@@ -212,6 +231,93 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   field(['heartbeats', 'replication_factor'], c, 'heartbeats.topic.replication.factor', (p) => values.integerLeaf(p, 'short'));
 
   return { pair, enabled };
+}
+
+/** Broker defaults of `group.min.session.timeout.ms` and `group.max.session.timeout.ms`: a JoinGroup outside is refused. */
+const BROKER_SESSION_RANGE = [6000, 1800000] as const;
+
+/**
+ * The timings of the group that shares a flow's partitions between processes. MM2's consumers are
+ * assigned their partitions and join no group; MM2's processes share their work in the Connect
+ * worker group on the target. So the source consumer's settings are taken when the file sets
+ * them (`A.consumer.session.timeout.ms`), else the target worker's (`B.session.timeout.ms`),
+ * else none: mirrorflow's defaults, not the Java consumer's (45 s sessions, a 5 min rebalance
+ * timeout), which nothing in MM2 used. Each is checked as Kafka documents it.
+ */
+function mapGroupTimings(
+  base: PathSegment[],
+  consumer: ReadonlyMap<string, Mm2Property>,
+  worker: ReadonlyMap<string, Mm2Property>,
+  context: FlowMappingContext,
+  field: <T>(path: PathSegment[], config: ReadonlyMap<string, Mm2Property>, key: string, read: (prop: Mm2Property) => T | undefined) => T | undefined,
+): void {
+  const { values } = context;
+  const timing = (name: string, consumerKey: string, workerKey: string): { value: number | string | undefined; prop: Mm2Property } | undefined => {
+    const [config, key] = isSet(consumer, consumerKey) ? [consumer, consumerKey] : isSet(worker, workerKey) ? [worker, workerKey] : [];
+    if (config === undefined || key === undefined) return undefined;
+    return { value: field(['consumer', name], config, key, (p) => values.integerLeaf(p, 'int')), prop: config.get(key)! };
+  };
+  const session = timing('session_timeout_ms', 'session.timeout.ms', 'session.timeout.ms');
+  const heartbeat = timing('heartbeat_interval_ms', 'heartbeat.interval.ms', 'heartbeat.interval.ms');
+  timing('rebalance_timeout_ms', 'max.poll.interval.ms', 'rebalance.timeout.ms');
+  const [min, max] = BROKER_SESSION_RANGE;
+  if (session !== undefined && typeof session.value === 'number' && session.value > 0 && (session.value < min || session.value > max)) {
+    values.warn(
+      session.prop,
+      `a session of ${session.value} ms is outside what brokers accept by default (group.min.session.timeout.ms ${min}, group.max.session.timeout.ms ${max}): they refuse the group's join unless configured otherwise`,
+      `write ${min} to ${max}`,
+    );
+  }
+  const sessionMs = typeof session?.value === 'number' ? session.value : DEFAULT_SESSION_TIMEOUT_MS;
+  if (heartbeat !== undefined && typeof heartbeat.value === 'number' && heartbeat.value < sessionMs && heartbeat.value * 3 > sessionMs) {
+    values.warn(
+      heartbeat.prop,
+      `a heartbeat every ${heartbeat.value} ms is more than a third of the ${sessionMs} ms session: a process may leave its group after a heartbeat or two is late`,
+      `Kafka recommends at most ${Math.floor(sessionMs / 3)} ms`,
+    );
+  }
+}
+
+/**
+ * The connector config with MM2's older names read as MM2 3.x reads them
+ * (ConfigUtils.translateDeprecatedConfigs): `topics.blacklist` stands for `topics.exclude` unless
+ * that is set too, which wins. The note on the old name is the key check's; here only the case
+ * where it is ignored.
+ */
+function withAliasesRead(connector: ReadonlyMap<string, Mm2Property>, values: Mm2Values): ReadonlyMap<string, Mm2Property> {
+  let out: Map<string, Mm2Property> | undefined;
+  for (const spec of MM2_KEYS) {
+    if (spec.support.kind !== 'alias') continue;
+    const old = connector.get(spec.key);
+    if (old === undefined) continue;
+    const current = connector.get(spec.support.of);
+    if (current !== undefined) {
+      values.warnOnce(old, `is ignored: ${spec.support.of} is set for the same flow and wins, as in MM2 3.x`, `remove ${old.key}`);
+      continue;
+    }
+    out ??= new Map(connector);
+    out.set(spec.support.of, old);
+  }
+  return out ?? connector;
+}
+
+/**
+ * MM2 3.5–3.9's `use.incremental.alter.configs`: mirrorflow syncs topic configs with
+ * IncrementalAlterConfigs whatever it says; `never` asked for AlterConfigs, which replaces a
+ * remote topic's whole config and so also drops overrides made on the target.
+ */
+function useIncrementalAlterConfigs(c: ReadonlyMap<string, Mm2Property>, values: Mm2Values): void {
+  if (!isSet(c, 'use.incremental.alter.configs')) return;
+  const prop = c.get('use.incremental.alter.configs')!;
+  const mode = values.choice(prop, ['requested', 'required', 'never'] as const);
+  if (mode === undefined) return;
+  values.warnOnce(
+    prop,
+    mode === 'never'
+      ? "is read as required: mirrorflow syncs topic configs with IncrementalAlterConfigs (brokers 2.3 and later), which changes only the configs it syncs; AlterConfigs would also have reset the remote topics' other overrides"
+      : `is deprecated in MM2 3.9 and gone in Kafka 4.0: mirrorflow always syncs topic configs with IncrementalAlterConfigs (brokers 2.3 and later), as required asks`,
+    'remove it',
+  );
 }
 
 /** Whether the file (or `--set`) gives `key`, rather than MM2's default standing in for it. */

@@ -7,7 +7,8 @@
  * warning saying so: the file behaves as under MM2, and the user learns why.
  */
 import { didYouMean } from '../../plugins';
-import { CLIENT_ROLES, clientKeyUse, isConnectionKey, isSharedClientKey, knownClientKeys, rolesOf, type ClientRole } from './mm2-client-keys';
+import { suggestKey } from './suggest-key';
+import { CLIENT_ROLES, CONNECTION_KEYS, clientKeyUse, isConnectionKey, isSharedClientKey, knownClientKeys, rolesOf, type ClientRole } from './mm2-client-keys';
 import type { Mm2Property } from './mm2-document';
 import { MM2_KEYS, WORKER_TOP_LEVEL_PREFIXES, isConnectorKey, mm2Key, type Mm2Support } from './mm2-keys';
 import type { Mm2Values } from './mm2-values';
@@ -72,11 +73,10 @@ function checkBadFlowKey(prop: Mm2Property, flow: { source: string; target: stri
   for (const alias of [flow.source, flow.target]) {
     if (alias !== '' && !clusters.includes(alias)) {
       const suggestion = alias.length >= 3 ? didYouMean(alias, clusters) : undefined;
-      values.report(
+      values.unknown(
         prop,
         `names cluster "${alias}", which is not in clusters`,
         suggestion === undefined ? `clusters: ${clusters.join(', ') || 'none'}; MM2 would silently ignore this key` : `did you mean "${suggestion}"?`,
-        false,
       );
       return;
     }
@@ -85,7 +85,7 @@ function checkBadFlowKey(prop: Mm2Property, flow: { source: string; target: stri
     values.report(prop, `is a flow from a cluster to itself`, 'a flow copies between two different clusters', false);
     return;
   }
-  values.report(prop, `is not a flow setting`, 'flow settings are written <source>-><target>.<key>, e.g. primary->backup.topics', false);
+  values.unknown(prop, `is not a flow setting`, 'flow settings are written <source>-><target>.<key>, e.g. primary->backup.topics');
 }
 
 function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext): void {
@@ -113,11 +113,10 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
     return;
   }
   if (key.startsWith('replication.policy.')) {
-    values.report(
+    values.unknown(
       prop,
       'unknown replication policy setting',
       'the built-in policies read replication.policy.class, .separator and .internal.topic.separator.enabled',
-      false,
     );
     return;
   }
@@ -144,10 +143,15 @@ function checkTopLevel(prop: Mm2Property, key: string, context: KeyCheckContext)
   }
   const firstSegment = key.split('.')[0] ?? key;
   if (key.includes('.') && /^(bootstrap|security|ssl|sasl|consumer|producer|admin)\b/.test(key.slice(firstSegment.length + 1))) {
-    values.report(prop, `is set for cluster "${firstSegment}", which is not in clusters`, `clusters: ${clusters.join(', ') || 'none'}`, false);
+    const suggestion = suggestKey(key, everyKey(clusters));
+    values.unknown(
+      prop,
+      `is set for cluster "${firstSegment}", which is not in clusters`,
+      suggestion === undefined ? `clusters: ${clusters.join(', ') || 'none'}` : `did you mean "${suggestion}"?`,
+    );
     return;
   }
-  unknownKey(prop, key, [...MM2_KEYS.map((s) => s.key), ...knownClientKeys(undefined)], values);
+  unknownKey(prop, key, everyKey(clusters), values);
 }
 
 function checkClusterKey(prop: Mm2Property, alias: string, key: string, values: Mm2Values): void {
@@ -193,6 +197,19 @@ function checkFlowKey(prop: Mm2Property, flow: { source: string; target: string 
   const spec = mm2Key(key);
   if (spec !== undefined && (isConnectorKey(key) || key === 'use.defaults.from')) {
     checkSupport(prop, spec.support, values);
+    return;
+  }
+  // Connect's per-connector client overrides: the producer's reach the producer that writes the
+  // flow's records; MM2's connectors are source connectors, whose consumer Connect does not make.
+  const override = /^(consumer|producer|admin)\.override\.(.+)$/.exec(key);
+  if (override !== null) {
+    if (override[1] === 'producer') checkClientSupport(prop, override[2]!, 'producer', values);
+    else
+      values.warn(
+        prop,
+        `has no effect, as in MM2: Connect applies ${override[1]}.override.* to sink connectors and exactly-once admin clients, and MM2's replication ${override[1]} reads ${override[1]}.*`,
+        `write it as ${flow.source}->${flow.target}.${override[1]}.${override[2]!}`,
+      );
     return;
   }
   // consumer.x, producer.x, admin.x and source.consumer.x … target.admin.x
@@ -251,6 +268,14 @@ export function checkSupport(prop: Mm2Property, support: Mm2Support, values: Mm2
   switch (support.kind) {
     case 'mapped':
       return;
+    case 'alias':
+      // Read in place of its key where a flow's value is chosen (mm2-flow-mapping.ts), as MM2 3.x does.
+      values.warn(
+        prop,
+        `is MM2's name for ${support.of} before ${support.since}: read as ${support.of}, as MM2 3.x reads it (${support.of} wins where both are set)`,
+        `rename it ${renamed(prop.key, support.of)}: Kafka 4.0 no longer reads the old name`,
+      );
+      return;
     case 'no-effect':
       if (support.warn) values.warn(prop, `has no effect in mirrorflow: ${support.why}`);
       return;
@@ -269,12 +294,31 @@ export function checkSupport(prop: Mm2Property, support: Mm2Support, values: Mm2
   }
 }
 
+/** `primary->backup.topics.blacklist` renamed for `topics.exclude`: `primary->backup.topics.exclude`. */
+function renamed(written: string, of: string): string {
+  for (const old of MM2_KEYS.filter((s) => s.support.kind === 'alias').map((s) => s.key)) {
+    if (written === old || written.endsWith(`.${old}`)) return `${written.slice(0, written.length - old.length)}${of}`;
+  }
+  return of;
+}
+
 function unknownKey(prop: Mm2Property, key: string, candidates: readonly string[], values: Mm2Values, what = 'MM2 setting'): void {
-  const suggestion = didYouMean(key, candidates);
-  values.report(
+  const suggestion = suggestKey(key, candidates);
+  values.unknown(
     prop,
     `unknown ${what}`,
     suggestion === undefined ? undefined : `did you mean "${prop.key.slice(0, prop.key.length - key.length)}${suggestion}"?`,
-    false,
   );
+}
+
+/** Every key a file with these clusters may hold at the top level, for suggestions: MM2's, and each cluster's and flow's. */
+function everyKey(clusters: readonly string[]): string[] {
+  const clusterKeys = [...CONNECTION_KEYS, ...MM2_KEYS.filter((s) => s.group === 'worker').map((s) => s.key)];
+  const flowKeys = MM2_KEYS.filter((s) => isConnectorKey(s.key)).map((s) => s.key);
+  return [
+    ...MM2_KEYS.map((s) => s.key),
+    ...knownClientKeys(undefined),
+    ...clusters.flatMap((alias) => clusterKeys.map((k) => `${alias}.${k}`)),
+    ...clusters.flatMap((source) => clusters.filter((t) => t !== source).flatMap((target) => flowKeys.map((k) => `${source}->${target}.${k}`))),
+  ];
 }

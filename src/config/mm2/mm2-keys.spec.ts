@@ -75,7 +75,7 @@ describe('MM2_KEYS', () => {
 
   it("says for every key what mirrorflow does with it, and gives MM2's defaults as MM2 has them", () => {
     for (const spec of MM2_KEYS) {
-      const text = spec.support.kind === 'mapped' ? spec.support.field : spec.support.why;
+      const text = spec.support.kind === 'mapped' ? spec.support.field : spec.support.kind === 'alias' ? spec.support.of : spec.support.why;
       assert.ok(text.length > 10, spec.key);
     }
     const defaults = Object.fromEntries(MM2_KEYS.map((spec) => [spec.key, spec.default]));

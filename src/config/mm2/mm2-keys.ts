@@ -4,7 +4,7 @@
  * connector configs, the Connect settings they include, the worker settings the driver passes
  * on), with MM2's type and default, and what mirrorflow does with it. Nothing outside this list
  * and the client settings of `mm2-client-keys.ts` is accepted, so no key is ever silently
- * ignored. The README's table of MM2 keys is generated from this list.
+ * ignored. The table of MM2 keys in docs/configuration.md is generated from this list.
  */
 import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE, DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from '../../policy';
 
@@ -19,7 +19,12 @@ export type Mm2Support =
   /** Names Java code; only the values in `accepts` pass, as the behaviour mirrorflow has anyway. */
   | { readonly kind: 'java'; readonly why: string; readonly accepts: readonly string[] }
   /** Not supported yet; only the values in `accepts` (MM2's default behaviour) pass. */
-  | { readonly kind: 'unsupported'; readonly why: string; readonly accepts: readonly string[] };
+  | { readonly kind: 'unsupported'; readonly why: string; readonly accepts: readonly string[] }
+  /**
+   * An older name MM2 3.x still reads (ConfigUtils.translateDeprecatedConfigs): it stands for
+   * `of` unless `of` is set too, which then wins. A file using it gets a note.
+   */
+  | { readonly kind: 'alias'; readonly of: string; readonly since: string };
 
 /**
  * Where MM2 reads a key. `driver` and `rest`: top level only. `connector`: top level (every flow)
@@ -38,7 +43,9 @@ export interface Mm2KeySpec {
 }
 
 const mapped = (field: string): Mm2Support => ({ kind: 'mapped', field });
-const noEffect = (why: string, warn = false): Mm2Support => ({ kind: 'no-effect', why, warn });
+/** Accepted without effect: a file that sets it is told so, at its line (`warn` false only for a key Connect requires in every file). */
+const noEffect = (why: string, warn = true): Mm2Support => ({ kind: 'no-effect', why, warn });
+const alias = (of: string, since: string): Mm2Support => ({ kind: 'alias', of, since });
 const java = (why: string, ...accepts: string[]): Mm2Support => ({ kind: 'java', why, accepts });
 const unsupported = (why: string, ...accepts: string[]): Mm2Support => ({ kind: 'unsupported', why, accepts });
 
@@ -163,6 +170,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     ),
   },
   { key: 'topics.exclude', group: 'source', type: 'list', default: list(DEFAULT_TOPICS_EXCLUDE), support: mapped('flows[].topics_exclude') },
+  { key: 'topics.blacklist', group: 'source', type: 'list', support: alias('topics.exclude', 'Kafka 2.7') },
   {
     key: 'config.properties.exclude',
     group: 'source',
@@ -170,6 +178,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     default: list(DEFAULT_CONFIG_PROPERTIES_EXCLUDE),
     support: mapped('flows[].topic_sync.configs_exclude'),
   },
+  { key: 'config.properties.blacklist', group: 'source', type: 'list', support: alias('config.properties.exclude', 'Kafka 2.7') },
   {
     key: 'topic.filter.class',
     group: 'source',
@@ -190,6 +199,22 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     type: 'string',
     default: 'target',
     support: mapped('flows[].topic_sync.use_defaults_from'),
+  },
+  {
+    key: 'use.incremental.alter.configs',
+    group: 'source',
+    type: 'string',
+    default: 'requested',
+    support: mapped(
+      "requested, required or never (MM2 3.5 to 3.9, deprecated there and gone in Kafka 4.0): mirrorflow always syncs topic configs with IncrementalAlterConfigs (brokers 2.3 and later), which is required's behaviour and Kafka 4.0's; requested and required are read with a note, never with a warning (AlterConfigs would also have dropped the remote topic's other overrides)",
+    ),
+  },
+  {
+    key: 'add.source.alias.to.metrics',
+    group: 'source',
+    type: 'boolean',
+    default: 'false',
+    support: noEffect("mirrorflow's MM2-named metrics always carry the source label, as Kafka 4.0's do; dashboards written for either read them"),
   },
   {
     key: 'consumer.poll.timeout.ms',
@@ -227,14 +252,14 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     group: 'source',
     type: 'int',
     default: '2',
-    support: mapped('flows[].topic_sync.replication_factor (also used for the offset-syncs and progress topics)'),
+    support: mapped('flows[].topic_sync.replication_factor'),
   },
   {
     key: 'offset-syncs.topic.replication.factor',
     group: 'source',
     type: 'short',
     default: '3',
-    support: mapped('must equal replication.factor: mirrorflow creates the offset-syncs topic with flows[].topic_sync.replication_factor'),
+    support: mapped("flows[].offset_syncs.replication_factor (MM2's default 3 when the file does not set it)"),
   },
   { key: 'offset.lag.max', group: 'source', type: 'long', default: '100', support: mapped('flows[].offset_syncs.lag_max') },
   { key: 'offset-syncs.topic.location', group: 'source', type: 'string', default: 'source', support: mapped('flows[].offset_syncs.location') },
@@ -252,6 +277,7 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
   // MirrorCheckpointConfig
   { key: 'groups', group: 'checkpoint', type: 'list', default: list(DEFAULT_GROUPS_INCLUDE), support: mapped('flows[].checkpoints.groups') },
   { key: 'groups.exclude', group: 'checkpoint', type: 'list', default: list(DEFAULT_GROUPS_EXCLUDE), support: mapped('flows[].checkpoints.groups_exclude') },
+  { key: 'groups.blacklist', group: 'checkpoint', type: 'list', support: alias('groups.exclude', 'Kafka 2.7') },
   {
     key: 'group.filter.class',
     group: 'checkpoint',
@@ -296,14 +322,17 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
   { key: 'heartbeats.topic.replication.factor', group: 'heartbeat', type: 'short', default: '3', support: mapped('flows[].heartbeats.replication_factor') },
 
   // Connect's ConnectorConfig, part of every MM2 connector's config
-  { key: 'name', group: 'connect', type: 'string', support: noEffect('the driver names the connectors itself') },
+  // Connect requires a name in every connector config: saying so in each file would be noise.
+  { key: 'name', group: 'connect', type: 'string', support: noEffect('the driver names the connectors itself', false) },
   { key: 'connector.class', group: 'connect', type: 'class', support: java('the driver chooses the connector classes itself') },
   {
     key: 'tasks.max',
     group: 'connect',
     type: 'int',
     default: '1',
-    support: mapped('flows[].tasks: the slots of an exactly-once flow (no effect otherwise: processes of one pipeline share the partitions)'),
+    support: mapped(
+      "flows[].tasks: the slots of an exactly-once flow; outside exactly-once it has no effect (said with a warning): mirrorflow scales by running more processes with the same file, which share the flow's partitions through a consumer group",
+    ),
   },
   { key: 'tasks.max.enforce', group: 'connect', type: 'boolean', default: 'true', support: noEffect('see tasks.max') },
   {
@@ -410,14 +439,24 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     key: 'offset.storage.topic',
     group: 'worker',
     type: 'string',
-    support: unsupported("mirrorflow stores progress in MM2's default topic, mm2-offsets.<source>.internal"),
+    default: 'mm2-offsets.<source>.internal',
+    support: mapped('flows[].progress.topic of flows into that cluster (MM2 names it mm2-offsets.<source>.internal unless the file says otherwise)'),
+  },
+  {
+    key: 'group.id',
+    group: 'worker',
+    type: 'string',
+    default: '<source>-mm2',
+    support: noEffect(
+      "the Connect worker group that MM2 nodes share; mirrorflow's processes share a pipeline's flows through one consumer group per flow on its source, named after the pipeline (mirrorflow.<pipeline name>.<source>-<target>): processes run with the same file (same name) share the work, and a deployment kept apart gets its own name (--set name=…)",
+    ),
   },
   {
     key: 'offset.storage.replication.factor',
     group: 'worker',
     type: 'short',
     default: '3',
-    support: mapped('must equal replication.factor: mirrorflow creates its progress topic with flows[].topic_sync.replication_factor'),
+    support: mapped("flows[].progress.replication_factor of flows into that cluster (Connect's default 3 when the file does not set it)"),
   },
   {
     key: 'offset.storage.partitions',
@@ -439,6 +478,33 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     support: mapped(
       'flows[].delivery, per target cluster (<cluster>.exactly.once.source.support): enabled is exactly_once; preparing (a step of a rolling upgrade in Connect) is at_least_once',
     ),
+  },
+  // The worker's group membership: MM2's processes share their work in the Connect worker group
+  // on the target; mirrorflow's processes, in each flow's group on the source.
+  {
+    key: 'session.timeout.ms',
+    group: 'worker',
+    type: 'int',
+    default: '10000',
+    support: mapped(
+      "flows[].consumer.session_timeout_ms of flows into that cluster, unless their consumer.session.timeout.ms is set; when neither is, mirrorflow's own 6000 ms",
+    ),
+  },
+  {
+    key: 'heartbeat.interval.ms',
+    group: 'worker',
+    type: 'int',
+    default: '3000',
+    support: mapped(
+      "flows[].consumer.heartbeat_interval_ms of flows into that cluster, unless their consumer.heartbeat.interval.ms is set; when neither is, mirrorflow's own 1000 ms",
+    ),
+  },
+  {
+    key: 'rebalance.timeout.ms',
+    group: 'worker',
+    type: 'int',
+    default: '60000',
+    support: mapped('flows[].consumer.rebalance_timeout_ms of flows into that cluster, unless their consumer.max.poll.interval.ms is set'),
   },
   {
     key: 'scheduled.rebalance.max.delay.ms',

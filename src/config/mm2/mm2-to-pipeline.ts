@@ -11,7 +11,7 @@ import { Mm2DriverConfig } from './mm2-driver-config';
 import { mapFlow } from './mm2-flow-mapping';
 import { checkKey } from './mm2-key-check';
 import { splitList } from './mm2-providers';
-import { Mm2Values } from './mm2-values';
+import { Mm2Values, type UnknownKeys } from './mm2-values';
 import { clusterAliasPattern } from '../schema/clusters';
 
 export interface Mm2Input {
@@ -24,6 +24,8 @@ export interface Mm2Input {
   readonly isOpaque: (value: string) => boolean;
   /** Where relative TLS paths start. */
   readonly cwd: string;
+  /** `--unknown-keys`: an unknown key is a problem (default) or a warning. */
+  readonly unknownKeys?: UnknownKeys;
 }
 
 export interface Mm2Mapping {
@@ -34,7 +36,11 @@ export interface Mm2Mapping {
 
 export function mm2ToPipeline(input: Mm2Input): Mm2Mapping {
   const document = new Mm2Document();
-  const values = new Mm2Values({ failedKeys: input.failedKeys, isOpaque: input.isOpaque });
+  const values = new Mm2Values({
+    failedKeys: input.failedKeys,
+    isOpaque: input.isOpaque,
+    ...(input.unknownKeys === undefined ? {} : { unknownKeys: input.unknownKeys }),
+  });
   const result = { document, problems: values.problems, warnings: values.warnings };
 
   const props = new Map<string, Mm2Property>();

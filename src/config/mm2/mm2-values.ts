@@ -24,7 +24,14 @@ export interface Mm2ValuesOptions {
   readonly failedKeys: ReadonlySet<string>;
   /** Whether a value holds an unresolved reference (convert); never true when values are resolved. */
   readonly isOpaque: (value: string) => boolean;
+  /**
+   * What an unknown key is: `error` (the default; MM2 would drop it without a word, and a typo
+   * would go unnoticed) or `warn` (`--unknown-keys warn`, for files whose typos MM2 tolerated).
+   */
+  readonly unknownKeys?: UnknownKeys;
 }
+
+export type UnknownKeys = 'error' | 'warn';
 
 export class Mm2Values {
   readonly problems: Mm2Problem[] = [];
@@ -55,6 +62,21 @@ export class Mm2Values {
       ...(hint === undefined ? {} : { hint }),
       ...(prop.viaSet === true ? { viaSet: true } : {}),
     });
+  }
+
+  /** A key mirrorflow does not know (MM2 drops such keys): a problem, or with `--unknown-keys warn` a warning. */
+  unknown(prop: Mm2Property, message: string, hint?: string): void {
+    if (this.options.unknownKeys === 'warn') {
+      this.warn(prop, `${message}; ignored, as MM2 ignores it (--unknown-keys warn)`, hint);
+      return;
+    }
+    this.report(prop, message, hint === undefined ? '--unknown-keys warn ignores unknown keys, as MM2 does' : hint, false);
+  }
+
+  /** `warn`, once per property and message: a top-level key reaches every flow, and is read for each. */
+  warnOnce(prop: Mm2Property, message: string, hint?: string): void {
+    if (this.warnings.some((w) => w.key === prop.key && w.message === message && w.entry === prop.entry)) return;
+    this.warn(prop, message, hint);
   }
 
   isOpaque(prop: Mm2Property): boolean {

@@ -74,13 +74,16 @@ describe('parseConnectorConfigs', () => {
     assert.deepEqual(flow.topics, ['orders.*']);
     assert.deepEqual(parsed.config.clusters['upstream']?.bootstrap_servers, ['127.0.0.1:9092']);
     assert.deepEqual(parsed.config.clusters['downstream']?.bootstrap_servers, ['127.0.0.1:9093']);
-    // tasks.max is the slot count of an exactly-once flow (at least once, it has no effect).
+    // tasks.max is the slot count of an exactly-once flow; at least once it has no effect, and says how mirrorflow scales.
     assert.equal(flow.tasks, 4);
     assert.equal(flow.delivery, 'at_least_once');
     assert.deepEqual(
-      parsed.warnings.map((issue) => formatConfigIssue(issue)),
-      [],
+      parsed.warnings.map((issue) => issue.path),
+      ['tasks.max'],
     );
+    assert.match(parsed.warnings[0]!.message, /outside exactly-once.*more processes with the same file/);
+    // tasks.max = 1, in nearly every connector config, asks for nothing one process does not do.
+    assert.deepEqual(parse({ 'source.properties': SOURCE.replace('tasks.max = 4', 'tasks.max = 1') }).warnings, []);
   });
 
   it('source, checkpoint (POST form) and heartbeat (PUT form) connectors of one pair make one flow with every part', () => {

@@ -159,6 +159,71 @@ describe('parseMm2Properties: flows and defaults', () => {
     }
   });
 
+  it("takes the group's timings from the source consumer, else from the target's worker, else mirrorflow's; client.rack from the consumer", () => {
+    const f = (lines: readonly string[]): FlowConfig => flow(parse([...BASE, 'primary->backup.enabled = true', ...lines]), 'primary->backup');
+    const timings = (c: FlowConfig['consumer']) => [c.session_timeout_ms, c.heartbeat_interval_ms, c.rebalance_timeout_ms];
+    // Unset: mirrorflow's, not the Java consumer's 45 s / 3 s / 5 min (MM2's consumers join no group).
+    assert.deepEqual(timings(f([]).consumer), [6000, 1000, 60000]);
+    assert.deepEqual(
+      timings(
+        f([
+          'primary.consumer.session.timeout.ms = 30000',
+          'primary.consumer.heartbeat.interval.ms = 5000',
+          'primary->backup.consumer.max.poll.interval.ms = 120000',
+        ]).consumer,
+      ),
+      [30000, 5000, 120000],
+    );
+    // MM2's processes share their work in the Connect worker group of the target.
+    assert.deepEqual(
+      timings(f(['backup.session.timeout.ms = 10000', 'backup.heartbeat.interval.ms = 3000', 'backup.rebalance.timeout.ms = 90000']).consumer),
+      [10000, 3000, 90000],
+    );
+    assert.deepEqual(
+      timings(f(['backup.session.timeout.ms = 10000', 'primary.consumer.session.timeout.ms = 20000']).consumer),
+      [20000, 1000, 60000],
+      "the consumer's wins",
+    );
+    assert.equal(f(['primary.consumer.client.rack = use1-az1']).consumer.client_rack, 'use1-az1');
+    assert.equal(f(['primary.consumer.client.rack =']).consumer.client_rack, undefined, "empty, Java's default: no rack");
+    assert.equal(f([]).consumer.client_rack, undefined);
+  });
+
+  it("warns where the group's timings go against what Kafka documents, and refuses a heartbeat as long as the session", () => {
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'primary.consumer.session.timeout.ms = 3000',
+      'primary.consumer.heartbeat.interval.ms = 1500',
+    ]);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        "mm2.properties:5:1: primary.consumer.session.timeout.ms: a session of 3000 ms is outside what brokers accept by default (group.min.session.timeout.ms 6000, group.max.session.timeout.ms 1800000): they refuse the group's join unless configured otherwise\n  hint: write 6000 to 1800000",
+        'mm2.properties:6:1: primary.consumer.heartbeat.interval.ms: a heartbeat every 1500 ms is more than a third of the 3000 ms session: a process may leave its group after a heartbeat or two is late\n  hint: Kafka recommends at most 1000 ms',
+      ],
+    );
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'backup.heartbeat.interval.ms = 6000']), [
+      'mm2.properties:5:32: backup.heartbeat.interval.ms: the heartbeat interval (6000 ms) must be below the session timeout (6000 ms): a process would leave its group between two heartbeats\n  hint: Kafka recommends at most a third of the session: heartbeat_interval_ms 2000 or less',
+    ]);
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary.consumer.session.timeout.ms = 0']), [
+      'mm2.properties:5:39: primary.consumer.session.timeout.ms: must be at least 1',
+    ]);
+  });
+
+  it('points client.rack at the consumer, the only client that fetches from a replica near it', () => {
+    const parsed = parse([...BASE, 'primary->backup.enabled = true', 'backup.producer.client.rack = az1']);
+    assert.deepEqual(
+      parsed.warnings.map((issue) => formatConfigIssue(issue)),
+      [
+        'mm2.properties:5:1: backup.producer.client.rack: has no effect in mirrorflow: only the consumer fetches from the nearest replica: write it as consumer.client.rack',
+      ],
+    );
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary.client.rack = az1']), [
+      'mm2.properties:5:1: primary.client.rack: has no effect: MM2 hands only connection settings from a cluster prefix to its clients\n  hint: write it for the client: primary.consumer.client.rack',
+    ]);
+  });
+
   it('reads the internal-topic separator flag only when a separator is set, as the policy does', () => {
     const without = parse([...BASE, 'primary->backup.enabled = true', 'replication.policy.internal.topic.separator.enabled = false']);
     assert.equal(flow(without, 'primary->backup').replication_policy.type, 'default');
@@ -362,7 +427,15 @@ describe('parseMm2Properties: security', () => {
       'primary.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";',
       'backup.ssl.endpoint.identification.algorithm = ldaps',
     ]);
-    assert.ok(lines.some((l) => /backup uses SASL but sets no sasl\.mechanism, and Kafka's default, GSSAPI \(Kerberos\), is not supported yet/.test(l)));
+    // No mechanism is Kafka's default, GSSAPI, which a PLAIN login module does not go with.
+    assert.ok(
+      lines.some((l) =>
+        /backup\.sasl\.jaas\.config: names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism GSSAPI/.test(
+          l,
+        ),
+      ),
+      lines.join('\n'),
+    );
     assert.ok(
       lines.some((l) =>
         /primary\.sasl\.jaas\.config: names login module org\.apache\.kafka\.common\.security\.plain\.PlainLoginModule, which does not go with sasl\.mechanism SCRAM-SHA-256/.test(
@@ -454,13 +527,13 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
       'topic.filter.class = com.acme.Filter',
       'exactly.once.source.support = enabled',
       'backup.exactly.once.source.support = enabled',
-      'primary->backup.producer.acks = 1',
+      'primary->backup.producer.acks = maybe',
       'transforms = route',
     ]);
     assert.deepEqual(lines, [
       "mm2.properties:6:28: replication.policy.class: names Java code, which mirrorflow cannot run: only MM2's DefaultReplicationPolicy and IdentityReplicationPolicy are built in\n  hint: use org.apache.kafka.connect.mirror.DefaultReplicationPolicy (remote topics named <source>.<topic>) or org.apache.kafka.connect.mirror.IdentityReplicationPolicy (names kept)",
       'mm2.properties:7:22: topic.filter.class: names Java code, which mirrorflow cannot run: custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead\n  hint: mirrorflow does what org.apache.kafka.connect.mirror.DefaultTopicFilter does; set that or leave the key out',
-      'mm2.properties:10:33: primary->backup.producer.acks: is not supported yet: mirrorflow always writes with acks=all, so that no acknowledged record can be lost\n  hint: mirrorflow does what all or -1 does; set that or leave the key out',
+      'mm2.properties:10:33: primary->backup.producer.acks: must be one of: all, -1, 1, 0',
       `mm2.properties:11:14: transforms: Missing required configuration "transforms.route.type" which has no default value.\n  hint: name the transform's class, e.g. <source>-><target>.transforms.route.type = org.apache.kafka.connect.transforms.RegexRouter`,
     ]);
   });
@@ -480,6 +553,7 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
     assert.deepEqual(
       parsed.warnings.map((issue) => formatConfigIssue(issue)),
       [
+        "mm2.properties:5:1: tasks.max: has no effect outside exactly-once: mirrorflow does not split a flow into tasks; it scales by running more processes with the same file, which share each flow's partitions through a consumer group (no REST rebalance, no tasks to size)\n  hint: start as many mirrorflow processes as MM2 had tasks in all (each takes a share of the partitions), or remove the key",
         'mm2.properties:6:1: consumer.isolation.level: has no effect at the top level: MM2 drops client settings there\n  hint: write it per cluster (<cluster>.consumer.isolation.level) or per flow (<source>-><target>.consumer.isolation.level)',
         'mm2.properties:7:1: use.defaults.from: has no effect at the top level: MM2 drops it there\n  hint: write it per flow, as <source>-><target>.use.defaults.from',
         'mm2.properties:8:1: offset.flush.interval.ms: has no effect at the top level: MM2 reads it only per target cluster\n  hint: write it as <cluster>.offset.flush.interval.ms',

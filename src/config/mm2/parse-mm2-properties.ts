@@ -21,6 +21,7 @@ export interface ParseMm2Options extends Mm2FileOptions {
   readonly resolve?: boolean;
   /** The pipeline's name; by default the first file's name (a connector changed over the REST API keeps the running one). */
   readonly name?: string;
+  readonly unknownKeys?: 'error' | 'warn';
 }
 
 /** A pipeline and the notes about its file that do not stop it (keys without effect, …). */
@@ -41,7 +42,12 @@ export function mm2FileToPipeline(file: Mm2File, fileName: string, issues: Issue
   // Not resolved: a value holding a reference is not known, so nothing is said about it (as of one whose reference failed).
   const unresolved = options.resolve === false;
   const failedKeys = unresolved ? new Set([...file.failedKeys, ...file.properties.filter((p) => isOpaqueValue(p.value)).map((p) => p.key)]) : file.failedKeys;
-  const mapping = mm2ToPipeline({ ...file, failedKeys, isOpaque: unresolved ? isOpaqueValue : () => false });
+  const mapping = mm2ToPipeline({
+    ...file,
+    failedKeys,
+    isOpaque: unresolved ? isOpaqueValue : () => false,
+    ...(options.unknownKeys === undefined ? {} : { unknownKeys: options.unknownKeys }),
+  });
   for (const problem of mapping.problems) addProblem(issues, problem);
   for (const warning of mapping.warnings) addProblem(warnings, warning);
   // Without clusters or flows there is nothing more to check that would not repeat the problem.

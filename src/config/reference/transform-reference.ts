@@ -1,9 +1,10 @@
 /**
- * The built-in transforms in the README ("Transform reference"), generated from their
+ * The built-in transforms in docs/transforms.md ("Built-in transforms"), generated from their
  * definitions — summary and options schema — as the configuration reference is from the
- * pipeline schema: `npm run docs` writes it between the README's markers, and a unit test fails
+ * pipeline schema: `npm run docs` writes it between the page's markers, and a unit test fails
  * when they disagree. A new built-in appears by being in `builtInTransforms`.
  */
+import { resolve } from 'node:path';
 import {
   builtInTransforms,
   connectTransformEquivalents,
@@ -37,6 +38,9 @@ const NOTES: Readonly<Record<string, string>> = {
   set_schema_metadata: 'Converter: `json_envelope` (a struct schema).',
 };
 
+/** docs/transforms.md, seen from `dist/src/config/reference/`. */
+export const transformsDocPath = resolve(__dirname, '../../../../docs/transforms.md');
+
 export const TRANSFORMS_START = '<!-- transform-reference -->';
 export const TRANSFORMS_END = '<!-- /transform-reference -->';
 
@@ -68,7 +72,7 @@ function section(definition: TransformDefinition): string[] {
       ]
     : [];
   return [
-    `#### \`${definition.name}\``,
+    `### \`${definition.name}\``,
     '',
     `${cell(definition.summary)}${connect.length === 0 ? '' : ` Kafka Connect: ${connect.join(', ')}.`}`,
     '',
@@ -82,7 +86,7 @@ function section(definition: TransformDefinition): string[] {
 function conditionSection(): string[] {
   const options = transformOptions({ name: 'when', summary: '', configSchema: stepConditionSchema, create: () => ({ apply: (r) => r }) });
   return [
-    '#### `when` and `negate`: on every step',
+    '### `when` and `negate`: on every step',
     '',
     "Any step, built-in or plugin, applies only to the records for which every condition under `when` holds (with `negate: true`, to those for which one does not); the others pass it unchanged. These are Connect's predicates, `transforms.<alias>.predicate` and `.negate`: `topic_matches` TopicNameMatches, `has_header` HasHeaderKey, `is_tombstone` RecordIsTombstone. The record tested is the record as the earlier steps left it, under its remote topic; on a field-level step, `is_tombstone` asks whether the value as the flow's converter reads it is null (a JSON `null` is). A plugin never sees `when` or `negate`: the chain takes them off the step before the plugin's schema reads its options.",
     '',
@@ -104,12 +108,12 @@ function optionTable(options: readonly OptionDoc[]): string[] {
       ];
 }
 
-/** `readme` with the transform reference between its markers replaced by the generated one. */
-export function withTransformReference(readme: string): string {
-  const start = readme.indexOf(TRANSFORMS_START);
-  const end = readme.indexOf(TRANSFORMS_END);
-  if (start < 0 || end < start) throw new Error(`README has no ${TRANSFORMS_START} … ${TRANSFORMS_END} section`);
-  return readme.slice(0, start) + transformReference() + readme.slice(end + TRANSFORMS_END.length);
+/** `page` with the transform reference between its markers replaced by the generated one. */
+export function withTransformReference(page: string): string {
+  const start = page.indexOf(TRANSFORMS_START);
+  const end = page.indexOf(TRANSFORMS_END);
+  if (start < 0 || end < start) throw new Error(`docs/transforms.md has no ${TRANSFORMS_START} … ${TRANSFORMS_END} section`);
+  return page.slice(0, start) + transformReference() + page.slice(end + TRANSFORMS_END.length);
 }
 
 /** Table cells may not hold a `|` or a line break; `<x>` outside code would read as HTML. */

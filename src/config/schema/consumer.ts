@@ -2,6 +2,11 @@
 import { z } from 'zod';
 import { nonNegativeInt, positiveInt } from './fields';
 
+/** The group's timings when a file does not set them: the shortest session a broker accepts by default, a heartbeat a sixth of it, kafkajs's rebalance timeout. */
+export const DEFAULT_SESSION_TIMEOUT_MS = 6000;
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1000;
+export const DEFAULT_REBALANCE_TIMEOUT_MS = 60000;
+
 export const consumerSchema = z
   .strictObject({
     isolation_level: z
@@ -24,6 +29,28 @@ export const consumerSchema = z
       .default(1)
       .describe(
         'A fetch returns once this many bytes are there, or after `max_wait_ms`. 1 returns at once, for the lowest latency. In the benchmark at 5,000 records/s, 16384 with a `max_wait_ms` of 20 halved the CPU mirrorflow used and doubled its median latency (6 to 12 ms). MM2: `consumer.fetch.min.bytes` (1).',
+      ),
+    session_timeout_ms: positiveInt()
+      .default(DEFAULT_SESSION_TIMEOUT_MS)
+      .describe(
+        "How long the flow's group waits for a process that stopped heartbeating (killed, cut off) before its partitions go to the others, ms. Brokers accept 6000 to 1800000 by default (`group.min.session.timeout.ms`, `group.max.session.timeout.ms`). MM2: `consumer.session.timeout.ms`, or the target's Connect worker setting `<target>.session.timeout.ms` when the consumer's is not set; MM2's consumer default (45000) does not apply, as MM2's consumers join no group.",
+      ),
+    heartbeat_interval_ms: positiveInt()
+      .default(DEFAULT_HEARTBEAT_INTERVAL_MS)
+      .describe(
+        "How often a process tells its group it is alive, ms; also how soon it learns of a rebalance. Below `session_timeout_ms`, and at most a third of it as Kafka recommends. MM2: `consumer.heartbeat.interval.ms`, or `<target>.heartbeat.interval.ms` (the worker's).",
+      ),
+    rebalance_timeout_ms: positiveInt()
+      .default(DEFAULT_REBALANCE_TIMEOUT_MS)
+      .describe(
+        "How long a rebalance waits for every process to rejoin the flow's group, ms; a process first waits up to half of it for what it fetched to be acknowledged, and one that takes longer is left out of the generation. MM2: `consumer.max.poll.interval.ms` (the Java consumer's rebalance timeout), or `<target>.rebalance.timeout.ms` (the worker's); MM2's consumer default (300000) does not apply.",
+      ),
+    client_rack: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The rack (availability zone) this process runs in, as the source's brokers name theirs in `broker.rack`: with a broker-side `replica.selector.class` of `org.apache.kafka.common.replica.RackAwareReplicaSelector`, partitions are fetched from a replica in the same rack, not across zones from the leader. Per host, so usually `${env:…}`. MM2: `consumer.client.rack`.",
       ),
   })
   .describe('The source consumer. MM2: `<source>.consumer.*`.');

@@ -23,3 +23,12 @@ function lowerCase<T extends string>(value: string): T {
 }
 
 export const regexList = (description: string) => z.array(z.string()).describe(description);
+
+/** The replication factor of one internal topic; unset, the flow's `topic_sync.replication_factor` applies. */
+export const internalReplicationFactor = (description: string) =>
+  z
+    .int()
+    .max(32767)
+    .refine((value) => value === -1 || value >= 1, "must be -1 (the broker's default) or at least 1")
+    .optional()
+    .describe(description);

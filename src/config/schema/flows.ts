@@ -57,7 +57,7 @@ const flowSettings = {
     .enum(['translate', 'preserve'])
     .default('translate')
     .describe(
-      "`preserve`: each target partition holds its source partition's records at the same offsets, so consumers move over with their offsets unchanged (README: Offset-preserving replication). Holds while the target partition started empty and the source has no offsets without a record; every acknowledgement is checked, and a partition where it stops holding is replicated on with offset translation, reported on `/status`. Needs `start: earliest`, `producer.idempotent: true`, `delivery: at_least_once` and no transforms. `translate`: offsets differ and are translated through offset syncs, as MM2 does. A mirrorflow extension; in mm2.properties: `mirrorflow.offsets.preserve = true`.",
+      "`preserve`: each target partition holds its source partition's records at the same offsets, so consumers move over with their offsets unchanged (docs/failover-and-migration.md: Offset-preserving replication). Holds while the target partition started empty and the source has no offsets without a record; every acknowledgement is checked, and a partition where it stops holding is replicated on with offset translation, reported on `/status`. Needs `start: earliest`, `producer.idempotent: true`, `delivery: at_least_once` and no transforms. `translate`: offsets differ and are translated through offset syncs, as MM2 does. A mirrorflow extension; in mm2.properties: `mirrorflow.offsets.preserve = true`.",
     ),
   topic_sync: topicSyncSchema.prefault({}),
   offset_syncs: offsetSyncsSchema.prefault({}),

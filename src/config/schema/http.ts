@@ -20,5 +20,11 @@ export const httpSchema = z
       .describe(
         "What the Connect-style `/connectors` routes allow. `read_only` answers the write routes (PUT config, pause, resume, DELETE, restart) with 405. `read_write` lets anyone who reaches the listener change, pause, stop and restart replication, with no authentication: keep `listen` on loopback (or behind a proxy that authenticates). `mirrorflow run --connect-api` overrides it. MM2: none (a Connect worker's REST API always takes writes).",
       ),
+    mm2_metrics: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Serve, beside mirrorflow's own metrics, MM2's and Kafka Connect's under the names Strimzi's JMX exporter rules give them (`kafka_connect_mirror_mirrorsourceconnector_*` per remote topic-partition, `kafka_connect_mirror_mirrorcheckpointconnector_checkpoint_latency_ms*`, `kafka_connect_worker_*`, `kafka_connect_connector_*`, the replication consumer's `records_lag`, the producer's outgoing bytes), so Strimzi's MM2 dashboard and alerts keep working. false leaves them out (fewer series). Read at start. MM2: its JMX metrics.",
+      ),
   })
   .describe('HTTP endpoints of the running process: metrics, health, readiness and status.');

@@ -25,11 +25,43 @@ const oauthSchema = z
   })
   .describe('OAuth client credentials; required with mechanism `oauthbearer`, and only then.');
 
+const kerberosSchema = z
+  .strictObject({
+    service_name: z
+      .string()
+      .regex(/^[^\s/@]+$/, 'must be a service name such as kafka, without "/" or "@"')
+      .describe(
+        "The brokers' Kerberos service name: their principals are `<service_name>/<host>@<REALM>`. MM2: `sasl.kerberos.service.name`, or `serviceName` in `sasl.jaas.config`.",
+      ),
+    principal: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The principal to log in as, e.g. `mirrorflow@EXAMPLE.COM`; default the keytab's (or the ticket cache's). MM2: `principal` in `sasl.jaas.config`.",
+      ),
+    keytab: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Keytab to log in from, relative to the pipeline file; tickets are renewed from it as they expire. Without it, the ticket cache of `kinit` (`KRB5CCNAME`), which you keep fresh. Every cluster of a process uses the same keytab. MM2: `keyTab` in `sasl.jaas.config` with `useKeyTab=true`.',
+      ),
+    krb5_config: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'krb5.conf to use, relative to the pipeline file; default `KRB5_CONFIG`, else /etc/krb5.conf. MM2: the JVM option `-Djava.security.krb5.conf`.',
+      ),
+  })
+  .describe('Kerberos login; required with mechanism `gssapi`, and only then.');
+
 const saslSchema = z
   .strictObject({
     mechanism: caseInsensitiveEnum(
-      ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam'],
-      'SASL mechanism. `aws_msk_iam`: AWS MSK IAM, tokens signed with AWS credentials and sent over OAUTHBEARER. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM; upper case accepted).',
+      ['plain', 'scram-sha-256', 'scram-sha-512', 'oauthbearer', 'aws_msk_iam', 'gssapi'],
+      'SASL mechanism. `aws_msk_iam`: AWS MSK IAM, tokens signed with AWS credentials and sent over OAUTHBEARER. `gssapi`: Kerberos, with a `kerberos` block. MM2: `sasl.mechanism` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM, GSSAPI; upper case accepted).',
     ).required(),
     username: z.string().min(1).optional().describe('SASL user name; required with `plain` and `scram-*`. MM2: the `username` in `sasl.jaas.config`.'),
     password: z
@@ -40,6 +72,7 @@ const saslSchema = z
         'SASL password; required with `plain` and `scram-*`. Use `${VAR}`, `${env:VAR}` or `${file:PATH:KEY}` to keep it out of the file. MM2: the `password` in `sasl.jaas.config`.',
       ),
     oauth: oauthSchema.optional(),
+    kerberos: kerberosSchema.optional(),
     region: z
       .string()
       .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region, e.g. eu-west-1')

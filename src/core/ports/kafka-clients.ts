@@ -4,6 +4,9 @@ import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
 import type { LeaderElection } from './leader-election';
 import type { SlotTransactions } from './slot-transactions';
+import type { GroupTimings } from './group-timings';
+
+export type { GroupTimings } from './group-timings';
 
 export interface WriterOptions {
   /** Names the client in broker logs and quotas. */
@@ -24,6 +27,10 @@ export interface SourceOptions {
   readonly maxWaitMs: number;
   /** A fetch returns once this many bytes are there (or after maxWaitMs). */
   readonly minBytes?: number;
+  /** The flow's group; a 6 s session, 1 s heartbeats and a 60 s rebalance timeout when not given. */
+  readonly group?: GroupTimings;
+  /** The rack this process runs in (`client.rack`): partitions are fetched from a replica there when the brokers allow it. */
+  readonly rackId?: string;
 }
 
 export interface TransactionsOptions {

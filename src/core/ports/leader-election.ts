@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { GroupTimings } from './group-timings';
 
 export interface CampaignOptions {
   /** The group whose members elect one of them; every process of the flow joins it. */
@@ -9,6 +10,8 @@ export interface CampaignOptions {
    */
   readonly topic: string;
   readonly replicationFactor: number;
+  /** As the flow's source group (a process that dies loses its seat when it loses its partitions); defaults as there. */
+  readonly group?: GroupTimings;
   /**
    * Awaited before this member rejoins the group while elected: resolves once the elected jobs
    * have stopped, so no other member is elected before.

@@ -38,14 +38,20 @@ export interface LogRestart {
   readonly logEnd: number;
 }
 
+/** A partition a member keeps through a rebalance, and the next offset it reads there: its own position. */
+export interface KeptPartition extends TopicPartition {
+  readonly nextOffset: number;
+}
+
 /**
  * How a flow takes part in its group's rebalances. The group protocol is eager: before the member
- * rejoins, it gives up every partition it holds.
+ * rejoins, it gives up every partition it holds; the assignment is sticky, so it mostly gets the
+ * same ones back, and reads those on from where it was.
  */
 export interface GroupMembership {
   /**
    * Awaited before the member (re)joins its group: resolves once what the flow fetched is
-   * acknowledged (or abandoned), its progress stored, and its partitions forgotten. No other
+   * acknowledged (or abandoned), its progress stored, and its partitions given up. No other
    * member gets them before.
    */
   revoke(): Promise<void>;
@@ -53,8 +59,11 @@ export interface GroupMembership {
    * A new generation's assignment, before `startOffset` is asked for any of its partitions.
    * `stillMember` asks the group whether this member still belongs to that generation (false:
    * a newer generation formed without it, so what it held may be another member's now).
+   * Returns the partitions it keeps from the generation just before (given up by a clean
+   * revoke) with their positions: the source fetches them from there, and their `startOffset`
+   * gives the same without waiting for the others' progress to be read.
    */
-  assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void;
+  assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): readonly KeptPartition[];
 }
 
 /**

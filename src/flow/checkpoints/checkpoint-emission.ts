@@ -74,6 +74,13 @@ export class CheckpointEmission {
           oldest = Math.min(oldest, r.timestamp);
         }
         const now = scheduler.now();
+        for (const r of results)
+          status.recordLatencies(
+            r.group,
+            r.checkpoints.map((c) => c.topicPartition),
+            r.timestamp,
+            now,
+          );
         status.recordPass(written, startedAt, now, written > 0 ? Math.max(0, now - oldest) : undefined);
         status.recordTranslationLag(read, groups);
         if (written > 0) logger.debug('Checkpoints written.', { checkpoints: written, groups: results.length });

@@ -1,6 +1,8 @@
 import type { Logger } from '../../core/ports/logger';
 import { describeError, errorKind, isRetriable } from '../../core/errors';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
+import type { TopicPartition } from '../../core/record';
+import { SampledStat } from '../status/sampled-stat';
 /**
  * Live counters of one flow's checkpoints and consumer-group offset sync, read through
  * `FlowStatus.checkpoints` (tests, tools). Updated once per
@@ -51,6 +53,26 @@ export class CheckpointStatus {
       if (lag !== undefined) next.set(group, lag);
     }
     this.translationLag = next;
+  }
+
+  /**
+   * MM2's checkpoint-latency-ms (MirrorCheckpointMetrics) per group and remote topic-partition:
+   * from reading the group's offsets (the checkpoint's timestamp) to its acknowledgement.
+   */
+  readonly latencies = new Map<string, { readonly group: string; readonly topic: string; readonly partition: number; readonly stat: SampledStat }>();
+
+  /** The checkpoints of `group` for `partitions` (remote), read at `readAt`, acknowledged at `now`. */
+  recordLatencies(group: string, partitions: readonly TopicPartition[], readAt: number, now: number): void {
+    const latency = Math.max(0, now - readAt);
+    for (const tp of partitions) {
+      const key = `${group}\u0000${tp.topic}\u0000${tp.partition}`;
+      let entry = this.latencies.get(key);
+      if (entry === undefined) {
+        entry = { group, topic: tp.topic, partition: tp.partition, stat: new SampledStat() };
+        this.latencies.set(key, entry);
+      }
+      entry.stat.record(now, 1, latency, latency, latency, latency);
+    }
   }
 
   /** Called after a pass whose checkpoints were acknowledged. */

@@ -62,6 +62,7 @@ export class HeartbeatFlow {
     return withStopSignal(stop$, (stopped$) => {
       status.state = 'starting';
       const beats$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(
+        // eslint-disable-next-line rxjs-x/no-unsafe-takeuntil -- a stop ends the ticks; a beat under way (one write, no retry) finishes
         takeUntil(stopped$),
         exhaustMap(() => this.beat()),
       );

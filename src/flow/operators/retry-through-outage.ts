@@ -17,6 +17,8 @@ export interface OutageRetryOptions {
    * operation also reports failures it retries on its own (a writer's `onRetry`).
    */
   readonly holder?: object;
+  /** The jitter's source, in [0, 1); default Math.random. A spec gives a constant for exact waits. */
+  readonly random?: () => number;
 }
 
 /**
@@ -40,6 +42,7 @@ export function retryThroughOutage<T>(options: OutageRetryOptions): MonoTypeOper
           factor: 2,
           jitter: 0.2,
           scheduler,
+          random: options.random,
           onRetry: (error) => tracker.failed(error, holder),
         }),
         finalize(() => tracker.abandoned(holder)),

@@ -119,6 +119,15 @@ export class ProgressStore {
   }
 
   /**
+   * A new assignment keeps these partitions from the one before, whose progress this member
+   * stored last (a clean revoke, and no generation in between): they are its own again without
+   * reading the topic, and the others are not (yet: `reload` reads theirs).
+   */
+  keep(partitions: readonly TopicPartition[]): void {
+    this.owned = new Set(partitions.map(topicPartitionKey));
+  }
+
+  /**
    * Gives up every partition (a rebalance, or fenced): nothing of theirs is written any more.
    * Their acknowledged offsets, and those acknowledged after this, are remembered for a later `reload`.
    */

@@ -128,7 +128,6 @@ export class FlowStartup {
     const { settings, scheduler, logger, status } = this.parts;
     return timer(settings.refreshIntervalMs, settings.refreshIntervalMs, scheduler).pipe(
       startWith(-1),
-      takeUntil(stopping$),
       exhaustMap((_, index) => (index === 0 ? this.firstRefresh(seen) : this.refresh(seen))),
       settings.refreshTopics ? identity : takeWhile((r: Refreshed) => !r.created, true),
       map((r) => r.topics),
@@ -137,6 +136,7 @@ export class FlowStartup {
         status.topics = topics.length;
         logger.info('Replicating topics.', { count: topics.length, topics: topics.slice(0, 20).map((t) => `${t.source}→${t.target}`) });
       }),
+      takeUntil(stopping$),
     );
   }
 

@@ -1,72 +1,75 @@
-import { describe, it } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecordFailedError } from '../../core/errors';
-import type { DecodedFlowBatch, KafkaRecord, MirrorRecord, RecordFailure, RecordHeader } from '../../core/record';
-import { PROVENANCE_HEADER } from '../../formats';
+import { type Observable, firstValueFrom, isObservable, of } from 'rxjs';
+import type { FlowBatch, ForwardedSourceBatch, MirrorRecord } from '../../core/record';
 import { FlowStatus } from '../status/flow-status';
-import { ProvenanceCounts } from '../status/provenance-counts';
 import { LogLifetimes } from './log-lifetimes';
-import { Mirror, type MirrorParts } from './mirror';
-import { RecordProvenance } from './record-provenance';
+import { Mirror } from './mirror';
+import type { SchemaIdTranslation } from './schema-id-translation';
 
-const came = (path: string, offset: number): RecordHeader => ({ key: PROVENANCE_HEADER, value: Buffer.from(`1|${path}|orders|0|${offset}`) });
-
-function record(offset: number, headers: readonly RecordHeader[] = []): KafkaRecord {
-  return { topic: 'orders', partition: 0, offset, timestamp: 1000 + offset, key: Buffer.from(`k${offset}`), value: Buffer.from(`v${offset}`), headers };
-}
-
-function mirror(transform: MirrorParts['transform'], errorTolerance: 'none' | 'all' = 'none'): { mirror: Mirror; status: FlowStatus } {
-  const status = new FlowStatus('b', 'a');
-  status.provenance = new ProvenanceCounts();
-  const m = new Mirror({
-    names: { remote: (topic) => topic },
+function mirror(schemaIds?: SchemaIdTranslation) {
+  const fetched: string[] = [];
+  const lifetimes = new LogLifetimes();
+  const parts = {
+    names: { remote: (topic: string) => `primary.${topic}` },
     partitions: { fetched: () => 0 },
-    lifetimes: new LogLifetimes(),
-    writePath: { fetched: () => undefined },
-    transform,
-    errorTolerance,
-    provenance: new RecordProvenance({ source: 'b', target: 'a' }),
-    status,
-  });
-  return { mirror: m, status };
+    lifetimes,
+    writePath: { fetched: (_batch: unknown, remote: string) => void fetched.push(remote) },
+    transform: (records: readonly MirrorRecord[]) => records,
+    errorTolerance: 'none' as const,
+    status: new FlowStatus('primary', 'backup'),
+    ...(schemaIds === undefined ? {} : { schemaIds }),
+  };
+  return { mirror: new Mirror(parts), fetched, lifetimes };
 }
 
-const batch = (records: readonly KafkaRecord[]) =>
-  ({ kind: 'records', topic: 'orders', partition: 0, records, nextOffset: records.at(-1)!.offset + 1, highWatermark: 100, bytes: 10 }) as const;
+test('whole record batches are forwarded under the remote topic, as fetched', () => {
+  const { mirror: m, fetched } = mirror();
+  const batch: ForwardedSourceBatch = {
+    kind: 'batches',
+    topic: 'orders',
+    partition: 1,
+    recordBatches: [
+      { baseOffset: 10, recordCount: 3, compressed: true, maxTimestamp: 5, bytes: Buffer.alloc(40) },
+      { baseOffset: 13, recordCount: 2, compressed: true, maxTimestamp: 6, bytes: Buffer.alloc(30) },
+    ],
+    nextOffset: 15,
+    highWatermark: 20,
+    bytes: 70,
+  };
+  const out = m.mirror(batch);
+  assert.equal(out.kind, 'batches');
+  assert.deepEqual(out.source, { topic: 'orders', partition: 1 });
+  assert.deepEqual(out.kind === 'batches' ? out.recordBatches.map((b) => [b.topic, b.partition, b.batch.baseOffset]) : [], [
+    ['primary.orders', 1, 10],
+    ['primary.orders', 1, 13],
+  ]);
+  assert.deepEqual([out.nextOffset, out.highWatermark, out.bytes, out.sourceRecords], [15, 20, 70, 5]);
+  assert.deepEqual(fetched, ['primary.orders']);
+  assert.equal(m.withWriterSchemas, undefined);
+  assert.equal(m.translateSchemaIds, undefined);
+});
 
-describe('Mirror with provenance headers', () => {
-  it('leaves loops out before the transforms and counts them apart from what the transforms drop', () => {
-    const seen: number[] = [];
-    const { mirror: m, status } = mirror((records) => {
-      seen.push(...records.map((r) => r.source.offset));
-      return records.filter((r) => r.source.offset !== 3);
-    });
-    const out = m.mirror(batch([record(0, [came('a>b', 7)]), record(1), record(2, [came('c>b', 9)]), record(3)])) as DecodedFlowBatch;
-    assert.deepEqual(seen, [1, 2, 3], 'the record that came from the target is not transformed');
-    assert.deepEqual(
-      out.records.map((r) => r.headers.at(-1)!.value!.toString()),
-      ['1|b>a|orders|0|1', '1|c>b>a|orders|0|9'],
-    );
-    assert.deepEqual(out.provenance, { loops: 1, duplicates: 0, unchecked: 0 });
-    status.recordWrite([out], 0);
-    assert.equal(status.recordsDropped, 1, "the transform's drop");
-    assert.deepEqual([status.provenance!.loops, status.provenance!.duplicates], [1, 0]);
-  });
-
-  it('counts only the skips before a record that stops the flow', () => {
-    const fail = (records: readonly MirrorRecord[], failures?: RecordFailure[]): readonly MirrorRecord[] => {
-      const failing = records.find((r) => r.source.offset === 3)!;
-      failures!.push({ record: failing, error: new RecordFailedError(failing.source, { kind: 'transform', plugin: 'x', step: 'flows[0].transforms[0]' }, 'no') });
-      return records.filter((r) => r !== failing);
-    };
-    const { mirror: m } = mirror(fail);
-    const out = m.mirror(batch([record(0, [came('a>b', 7)]), record(1), record(2), record(3), record(4, [came('a>b', 8)])])) as DecodedFlowBatch;
-    assert.equal(out.nextOffset, 3);
-    assert.equal(out.sourceRecords, 3);
-    assert.deepEqual(
-      out.records.map((r) => r.source.offset),
-      [1, 2],
-    );
-    assert.deepEqual(out.provenance, { loops: 1, duplicates: 0, unchecked: 0 });
-  });
+test("schema ids are translated on decoded batches only, the answer keeping the batch's lifetime; forwarded ones pass", async () => {
+  const decoded = {
+    kind: 'records',
+    source: { topic: 'orders', partition: 0 },
+    records: [],
+    nextOffset: 1,
+    highWatermark: 1,
+    bytes: 0,
+    sourceRecords: 0,
+  } as FlowBatch;
+  const translated = { ...decoded, bytes: 1 } as FlowBatch;
+  const later = { ...decoded, bytes: 2 } as FlowBatch;
+  let answer: FlowBatch | Observable<FlowBatch> = translated;
+  const schemaIds = { translate: () => answer } as unknown as SchemaIdTranslation;
+  const { mirror: m } = mirror(schemaIds);
+  assert.equal(m.translateSchemaIds!(decoded), translated, 'answered at once: the ids were known');
+  answer = of(later);
+  const asked = m.translateSchemaIds!(decoded);
+  assert.ok(isObservable(asked));
+  assert.equal(await firstValueFrom(asked), later, 'answered once the registries were asked');
+  const forwarded = { ...decoded, kind: 'batches', recordBatches: [] } as unknown as FlowBatch;
+  assert.equal(m.translateSchemaIds!(forwarded), forwarded);
 });

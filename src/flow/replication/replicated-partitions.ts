@@ -1,7 +1,7 @@
-import { type Observable, type SchedulerLike, Subscription, concat, defer, firstValueFrom, ignoreElements, lastValueFrom } from 'rxjs';
+import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, firstValueFrom, ignoreElements, lastValueFrom } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
-import type { LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
+import type { KeptPartition, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
 import type { WritePath } from '../../core/ports/write-path';
 import { topicPartitionKey, type SourceBatch, type TopicPartition } from '../../core/record';
 import { describeError } from '../../core/errors';
@@ -19,8 +19,8 @@ import { SourceResets, type AutoOffsetReset } from './source-resets';
 const OFFSETS_REUSE_MS = 2_000;
 /**
  * How long a rebalance waits for what was fetched to be acknowledged before its partitions are
- * given up anyway (abandoned: the next owner copies them again). Below kafkajs's 60 s rebalance
- * timeout, after which the group would go on without this member.
+ * given up anyway (abandoned: the next owner copies them again), unless the settings say: half
+ * the group's rebalance timeout, after which the group would go on without this member.
  */
 const DRAIN_TIMEOUT_MS = 30_000;
 
@@ -29,6 +29,8 @@ export interface ReplicatedPartitionsParts {
     readonly start: 'earliest' | 'latest';
     /** Where a source log that restarted below the held position is read from (MM2's `auto.offset.reset`). */
     readonly autoOffsetReset: AutoOffsetReset;
+    /** How long a rebalance waits for what was fetched to be acknowledged; 30 s when not given. */
+    readonly drainTimeoutMs?: number;
   };
   readonly sourceAdmin: ClusterAdmin;
   readonly progress: ProgressStore;
@@ -61,8 +63,22 @@ export class ReplicatedPartitions implements PartitionLifecycle {
   /** Timers that outlive a single operation (forgetting topic offsets); cancelled by `close`. */
   private readonly timers = new Subscription();
   private readonly resets: SourceResets;
-  /** The current assignment's progress, read after the previous owners stored theirs. */
-  private assignment: { reloaded: Promise<void>; stillMember: () => Promise<boolean> } | undefined;
+  /**
+   * The current assignment: `claimed` once the write path is ready for it (exactly-once: its
+   * slots claimed), `reloaded` once its progress is read after the previous owners stored theirs;
+   * partitions `kept` from the previous generation wait for the first only.
+   */
+  private assignment:
+    | { readonly claimed: Promise<void>; readonly reloaded: Promise<void>; readonly kept: ReadonlySet<string>; readonly stillMember: () => Promise<boolean> }
+    | undefined;
+  /** The partitions of the current assignment and its generation, until a revoke. */
+  private held: { readonly generation: number | undefined; readonly partitions: ReadonlySet<string> } | undefined;
+  /**
+   * Set by a revoke that drained cleanly (every fetched record acknowledged, progress stored): the
+   * generation and partitions given up, whose positions are still true in the next generation
+   * when it follows right on (no other member can have held them in between).
+   */
+  private continuing: { readonly generation: number; readonly partitions: ReadonlySet<string> } | undefined;
   /** The topics the source consumer subscribes to (for the slots no member holds, exactly-once). */
   private topics: readonly ReplicatedTopic[] = [];
   /** Partitions whose `start: latest` position is stored together, before they are read. */
@@ -92,60 +108,98 @@ export class ReplicatedPartitions implements PartitionLifecycle {
 
   /**
    * Before this member rejoins its group (it gives up every partition): waits until what was
-   * fetched is acknowledged and committed, stores progress, then forgets the partitions.
+   * fetched is acknowledged and committed, stores progress, then gives the partitions up. When
+   * that went cleanly, their positions are kept for the next assignment (see `assigned`).
    */
   async revoke(): Promise<void> {
     const { logger, budget } = this.parts;
     let timeout: Subscription | undefined;
     const drained = await Promise.race([
       budget.drained().then(() => true),
-      new Promise<boolean>((resolve) => (timeout = this.parts.scheduler.schedule(() => resolve(false), DRAIN_TIMEOUT_MS))),
+      new Promise<boolean>(
+        (resolve) => (timeout = this.parts.scheduler.schedule(() => resolve(false), this.parts.settings.drainTimeoutMs ?? DRAIN_TIMEOUT_MS)),
+      ),
     ]);
     timeout?.unsubscribe();
     if (!drained) logger.warn('Rebalance: records still in flight are abandoned; the next owner copies them again.', { inFlightBytes: budget.inFlightBytes });
+    let stored = true;
     try {
       await lastValueFrom(this.parts.commits.flush(false, this.stillMember), { defaultValue: undefined });
     } catch (error) {
+      stored = false;
       logger.warn('Rebalance: storing progress failed; the next owner copies those records again.', { error: describeError(error) });
     }
     this.parts.progress.disown();
     this.parts.writePath.revoked();
     this.parts.status.partitionsAssigned = 0;
-    this.positions.clear();
+    const held = this.held;
+    this.held = undefined;
     this.assignment = undefined;
+    // A second revoke without an assignment between (a join that failed) keeps what the first found.
+    if (held === undefined) return;
+    if (drained && stored && held.generation !== undefined) this.continuing = { generation: held.generation, partitions: held.partitions };
+    else {
+      this.continuing = undefined;
+      this.positions.clear();
+    }
   }
 
-  /** A new assignment: its progress is read again, from the topic as it is now. */
-  assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): void {
+  /**
+   * A new assignment. Partitions this member held in the generation just before, given up by a
+   * clean revoke, are kept: read on from their positions (returned, for the source to fetch from
+   * there), without reading progress again; nobody else can have held them in between. For any
+   * other partition, progress is read again, from the topic as it is now. Generations that do not
+   * follow on (this member was left out of one) keep nothing.
+   */
+  assigned(partitions: readonly TopicPartition[], generation: number | undefined, stillMember: () => Promise<boolean>): readonly KeptPartition[] {
     const { logger, writePath, progress, scheduler } = this.parts;
-    logger.info('Partitions assigned.', { generation, partitions: partitions.length });
+    const continuing = this.continuing;
+    this.continuing = undefined;
+    const follows = continuing !== undefined && generation === continuing.generation + 1;
+    const kept = new Set(follows ? partitions.map(topicPartitionKey).filter((key) => continuing.partitions.has(key)) : []);
+    // After a revoke, the positions of partitions that moved are stale; a consumer restarted
+    // without one (a new subscription) keeps its positions, as its writes went on meanwhile.
+    if (continuing !== undefined) for (const key of this.positions.keys()) if (!kept.has(key)) this.positions.delete(key);
+    const added = partitions.filter((tp) => !kept.has(topicPartitionKey(tp)));
+    logger.info('Partitions assigned.', { generation, partitions: partitions.length, kept: kept.size });
+    this.held = { generation, partitions: new Set(partitions.map(topicPartitionKey)) };
+    // Their acknowledgements are stored from now on; the others' once their progress is read.
+    progress.keep(partitions.filter((tp) => kept.has(topicPartitionKey(tp))));
     // The write path's part first (exactly-once claims its slots); only then is progress read.
     const assigning$ = writePath.assigning({ partitions, stillMember, subscribed: () => this.subscribedPartitions() });
     // Only once the flow is ready: the group is joined while progress still loads.
     const ready$ = defer(() => this.parts.ready).pipe(ignoreElements());
-    const reloaded = lastValueFrom(
-      concat(
-        ready$,
-        assigning$,
-        progress.reload(partitions).pipe(retryThroughOutage({ tracker: this.parts.loading, scheduler })),
-        writePath.assigned(partitions),
+    const claimed = lastValueFrom(concat(ready$, assigning$), { defaultValue: undefined });
+    const reloaded = claimed.then(() =>
+      lastValueFrom(
+        concat(
+          added.length === 0 ? EMPTY : progress.reload(partitions).pipe(retryThroughOutage({ tracker: this.parts.loading, scheduler })),
+          writePath.assigned(partitions),
+        ),
+        { defaultValue: undefined },
       ),
-      { defaultValue: undefined },
     );
+    const assignment = { claimed, reloaded, kept, stillMember };
     // Counted once their progress is read: from then on they are fetched.
     void reloaded
       .then(() => {
-        if (this.assignment?.reloaded === reloaded) this.parts.status.partitionsAssigned = partitions.length;
+        if (this.assignment === assignment) this.parts.status.partitionsAssigned = partitions.length;
       })
-      .catch(() => undefined);
+      .catch(() => undefined); // only the count waits here; the failure surfaces where a partition's start awaits it
+    claimed.catch(() => undefined); // surfaces where a partition's start awaits it
     reloaded.catch(() => undefined); // surfaces where a partition's start awaits it
-    this.assignment = { reloaded, stillMember };
+    this.assignment = assignment;
+    return partitions.flatMap((tp) => {
+      const nextOffset = this.positions.get(topicPartitionKey(tp));
+      return kept.has(topicPartitionKey(tp)) && nextOffset !== undefined ? [{ ...tp, nextOffset }] : [];
+    });
   }
 
   /** Where a newly assigned partition starts: our own position, or what the write path decides (stored progress, or `start`). */
   async startOffset(tp: TopicPartition): Promise<number> {
     await this.parts.ready;
-    await this.assignment?.reloaded;
+    const assignment = this.assignment;
+    await (assignment?.kept.has(topicPartitionKey(tp)) === true ? assignment.claimed : assignment?.reloaded);
     // The flow's own position stays (a consumer restarted in this run).
     const own = this.positions.get(topicPartitionKey(tp));
     if (own !== undefined) return own;
@@ -167,6 +221,9 @@ export class ReplicatedPartitions implements PartitionLifecycle {
   following(topics: readonly ReplicatedTopic[]): void {
     this.parts.lifetimes.unfence();
     this.topics = topics;
+    // A new member of the group: nothing of the last one's generations continues.
+    this.held = undefined;
+    this.continuing = undefined;
   }
 
   /** Checks the topics of a refresh for recreated ones; a recreated topic's partitions are fenced until the consumer restarts. */

@@ -1,4 +1,16 @@
-import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, EMPTY, catchError, concat, identity, ignoreElements, throwError } from 'rxjs';
+import {
+  type MonoTypeOperatorFunction,
+  type Observable,
+  type SchedulerLike,
+  EMPTY,
+  catchError,
+  concat,
+  defer,
+  identity,
+  ignoreElements,
+  tap,
+  throwError,
+} from 'rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { WritePath, WrittenBatches } from '../../core/ports/write-path';
 import { flowBatchFailure, flowBatchItemCount, forEachOffsetPair, type FlowBatch, type TopicPartition } from '../../core/record';
@@ -87,9 +99,16 @@ export class ReplicationCommits {
    * from stores nothing).
    */
   flush(retrying: boolean, stillMember: (() => Promise<boolean>) | undefined): Observable<void> {
-    const { writePath, outages, scheduler } = this.parts;
+    const { writePath, outages, scheduler, status } = this.parts;
     const emitter = this.parts.offsetSyncEmitter;
     const through = (tracker: OutageTracker): MonoTypeOperatorFunction<void> => (retrying ? retryThroughOutage({ tracker, scheduler }) : identity);
-    return concat(writePath.flush(stillMember, through(outages.progress)), emitter ? emitter.flush().pipe(through(outages.offsetSyncs!)) : EMPTY);
+    return defer(() => {
+      // Connect's offset-commit time: how long storing the progress took (offset-commit-avg-time-ms).
+      const startedAt = scheduler.now();
+      return concat(
+        writePath.flush(stillMember, through(outages.progress)).pipe(tap({ complete: () => status.mirror.offsetCommitted(startedAt, scheduler.now()) })),
+        emitter ? emitter.flush().pipe(through(outages.offsetSyncs!)) : EMPTY,
+      );
+    });
   }
 }

@@ -79,6 +79,8 @@ export interface ReplicationFlowSettings {
   readonly errorTolerance: 'none' | 'all';
   /** `delivery: exactly_once`: the flow's slot count (`tasks`); records and progress go in one transaction per slot. */
   readonly exactlyOnce?: { readonly slots: number };
+  /** How long a rebalance waits for what was fetched to be acknowledged (half the group's rebalance timeout); 30 s when not given. */
+  readonly drainTimeoutMs?: number;
 }
 
 export interface ReplicationFlowParts {
@@ -266,8 +268,8 @@ export class ReplicationFlow {
 
     // A flush that retries through an outage is dropped at a stop: the final flush stores all.
     const flushes$ = timer(settings.flushIntervalMs, settings.flushIntervalMs, scheduler).pipe(
+      exhaustMap(() => this.flush(true)),
       takeUntil(stopping$),
-      exhaustMap(() => this.flush(true).pipe(takeUntil(stopping$))),
     );
 
     const started$ = startup.start(stopping$).pipe(

@@ -6,6 +6,7 @@ import { CheckpointStatus } from '../checkpoints/checkpoint-status';
 import { ConfigSyncStatus } from '../topics/config-sync-status';
 import { ErrorCounts } from './error-counts';
 import { HeartbeatStatus } from '../heartbeats/heartbeat-status';
+import { MirrorMetrics } from './mirror-metrics';
 import { OutageStatus } from './outage-status';
 import type { PreservationStatus } from '../replication/preservation-status';
 import type { ProvenanceCounts } from './provenance-counts';
@@ -92,6 +93,9 @@ export class FlowStatus {
   /** Records and bytes replicated per source partition (by `topicPartitionKey`), for per-partition metrics. */
   readonly partitionTotals = new Map<string, { records: number; bytes: number }>();
 
+  /** MM2's per-partition metrics and the age and latency histograms, read at scrape time. */
+  readonly mirror = new MirrorMetrics();
+
   /** What bounds records fetched but not yet acknowledged (set by the running flow). */
   buffer: { readonly inFlightBytes: number; readonly maxBytes: number } | undefined;
 
@@ -126,6 +130,7 @@ export class FlowStatus {
     const timestamp = batch.kind === 'records' ? batch.records.at(-1)?.timestamp : batch.recordBatches.at(-1)?.maxTimestamp;
     // Timestamps below 0 mean "none" (old message formats).
     if (timestamp !== undefined && timestamp >= 0) this.lastRecordAgeMs = Math.max(0, now - timestamp);
+    this.mirror.fetched(batch, now);
   }
 
   recordWrite(batches: readonly FlowBatch[], now: number): void {
@@ -141,6 +146,7 @@ export class FlowStatus {
       this.bytesReplicated += batch.bytes;
       this.recordBatchesForwarded += flowBatchForwardedCount(batch);
       if (batch.kind === 'records') this.recordsReencoded += records;
+      this.mirror.written(batch, records, now);
       const timestamp = flowBatchNewestTimestamp(batch);
       if (timestamp > newest) newest = timestamp;
       const key = topicPartitionKey(batch.source);

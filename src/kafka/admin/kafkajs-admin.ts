@@ -113,7 +113,7 @@ export class KafkajsAdmin implements ClusterAdmin {
       if (this.connected === connecting) {
         this.connected = undefined;
         this.admin = this.kafka.admin();
-        await admin.disconnect().catch(() => undefined);
+        await admin.disconnect().catch(() => undefined); // the connect's error is the one thrown next
       }
       throw error;
     }

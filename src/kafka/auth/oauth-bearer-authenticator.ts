@@ -57,7 +57,7 @@ export function oauthBearerAuthenticator(source: BearerTokenSource, tokenKind = 
         return;
       }
       // The broker fails the exchange once it gets %x01; that answer is the failure we report anyway.
-      await saslAuthenticate({ request: { encode: () => asKafkaBytes(SOH) } }).catch(() => undefined);
+      await saslAuthenticate({ request: { encode: () => asKafkaBytes(SOH) } }).catch(() => undefined); // expected: see above
       throw new SaslAuthenticationError(`SASL OAUTHBEARER authentication failed: the broker refused the ${tokenKind} (${refusalStatus(challenge)})`);
     },
   });

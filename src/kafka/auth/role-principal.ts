@@ -14,6 +14,8 @@ export function principalOf(security: Omit<ClusterSecurity, 'roles'>): string {
   const { sasl, ssl } = security;
   if (sasl?.mechanism === 'oauthbearer') return `the principal of the OAuth client ${sasl.oauth.clientId}'s token (its subject), SASL OAUTHBEARER`;
   if (sasl?.mechanism === 'aws_msk_iam') return 'the IAM identity of the AWS credentials, SASL AWS_MSK_IAM';
+  if (sasl?.mechanism === 'gssapi')
+    return `the Kerberos principal ${sasl.kerberos.principal ?? (sasl.kerberos.keytab === undefined ? 'of the ticket cache' : `of the keytab ${sasl.kerberos.keytab}`)} (as the brokers' sasl.kerberos.principal.to.local.rules map it), SASL GSSAPI`;
   if (sasl !== undefined) return `User:${sasl.username}, SASL ${sasl.mechanism.toUpperCase()}`;
   if (ssl?.certFile !== undefined) return `the principal of the client certificate ${ssl.certFile}`;
   if (ssl?.keystoreFile !== undefined) return `the principal of the client certificate of the keystore ${ssl.keystoreFile}`;

@@ -10,23 +10,22 @@ function pending<T>(): { promise: Promise<T>; resolve: (value: T) => void; rejec
   return { promise, resolve, reject };
 }
 
-test('heartbeats while the value is pending, then gives the value', async () => {
+test('heartbeats while the value is pending, then gives the value', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   const start = pending<number>();
   let beats = 0;
-  const twice = pending<void>();
-  const waited = aliveUntil(start.promise, {
-    heartbeat: async () => {
-      if (++beats === 2) twice.resolve();
-    },
-    intervalMs: 2,
-    signal: new AbortController().signal,
-  });
-  await twice.promise;
+  const waited = aliveUntil(start.promise, { heartbeat: async () => void beats++, intervalMs: 2, signal: new AbortController().signal });
+  for (const expected of [1, 2]) {
+    t.mock.timers.tick(2);
+    await settle();
+    assert.equal(beats, expected, 'one heartbeat per interval');
+  }
   start.resolve(42);
   assert.equal(await waited, 42);
-  const after = beats;
-  await new Promise((r) => setTimeout(r, 10));
-  assert.equal(beats, after, 'no heartbeat once the value is there');
+  t.mock.timers.tick(1_000);
+  await settle();
+  assert.equal(beats, 2, 'no heartbeat once the value is there');
 });
 
 test('a value already there is given without a heartbeat', async () => {

@@ -32,7 +32,7 @@ async function joined(answer: (generation: number) => Promise<unknown> = () => P
     },
     assigners: [partitionAssigners[0]!({ cluster: {} } as never)],
   };
-  await ConsumerGroup.prototype.joinAndSync.call(group).catch(() => undefined);
+  await ConsumerGroup.prototype.joinAndSync.call(group).catch(() => undefined); // the real join fails on the fake, as it should
   return { member, group };
 }
 

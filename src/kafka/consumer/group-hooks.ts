@@ -46,25 +46,25 @@ export interface GroupMember {
 const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 
 /**
- * Hooks for a consumer's group membership: pass `partitionAssigners` in the consumer's config
- * (kafkajs's round-robin assignment, as by default, or `assigner`).
+ * Hooks for a consumer's group membership: pass `partitionAssigners` in the consumer's config.
+ * `assigners` are the protocols the member offers, preferred first (kafkajs's round-robin
+ * assignment by default); the coordinator picks the first that every member offers.
  */
 export function groupHooks(
   hooks: GroupHooks,
-  assigner: PartitionAssigner = PartitionAssigners.roundRobin,
+  assigners: readonly PartitionAssigner[] = [PartitionAssigners.roundRobin],
 ): { readonly partitionAssigners: PartitionAssigner[]; readonly member: GroupMember } {
   /** The member's kafkajs group, once it joined (../wire/group-join.ts). */
   const entry: { group?: ConsumerGroupState } = {};
-  const partitionAssigners: PartitionAssigner[] = [
-    (config) => {
-      const made = assigner(config);
-      beforeGroupJoin(made, async (group) => {
-        entry.group = group;
-        await hooks.beforeJoin();
-      });
-      return made;
-    },
-  ];
+  const hook = async (group: ConsumerGroupState): Promise<void> => {
+    entry.group = group;
+    await hooks.beforeJoin();
+  };
+  const partitionAssigners: PartitionAssigner[] = assigners.map((assigner) => (config) => {
+    const made = assigner(config);
+    beforeGroupJoin(made, hook);
+    return made;
+  });
   const member: GroupMember = {
     generation: () => entry.group?.generationId ?? undefined,
     holds: (generation) => {

@@ -6,10 +6,8 @@ import type { Logger } from '../../core/ports/logger';
 import { groupHooks } from './group-hooks';
 import { toTransportError } from '../errors';
 import { watchCrashes } from './kafkajs-reader';
+import { DEFAULT_GROUP_TIMINGS } from './kafkajs-source';
 
-/** As the replication consumer's: the shortest session a broker accepts by default. */
-const SESSION_TIMEOUT_MS = 6_000;
-const HEARTBEAT_INTERVAL_MS = 1_000;
 /** kafkajs heartbeats from its fetch loop; with the seat paused, a loop turn waits this long. */
 const IDLE_WAIT_MS = 500;
 
@@ -30,7 +28,7 @@ export class KafkajsElection implements LeaderElection {
     private readonly logger: Logger,
   ) {}
 
-  campaign({ groupId, topic, replicationFactor, stepDown }: CampaignOptions): Observable<boolean> {
+  campaign({ groupId, topic, replicationFactor, stepDown, group = DEFAULT_GROUP_TIMINGS }: CampaignOptions): Observable<boolean> {
     return new Observable<boolean>((subscriber) => {
       let stopped = false;
       let elected = false;
@@ -49,8 +47,10 @@ export class KafkajsElection implements LeaderElection {
       const consumer = this.kafka.consumer({
         groupId,
         partitionAssigners,
-        sessionTimeout: SESSION_TIMEOUT_MS,
-        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+        // As the flow's source group: a process that dies loses its seat when it loses its partitions.
+        sessionTimeout: group.sessionTimeoutMs,
+        heartbeatInterval: group.heartbeatIntervalMs,
+        rebalanceTimeout: group.rebalanceTimeoutMs,
         maxWaitTimeInMs: IDLE_WAIT_MS,
         allowAutoTopicCreation: false,
       });
@@ -83,7 +83,7 @@ export class KafkajsElection implements LeaderElection {
       return () => {
         stopped = true;
         this.leaving = started
-          .catch(() => undefined)
+          .catch(() => undefined) // reported to the subscriber above, unless it was stopping
           .then(() => consumer.disconnect())
           .catch((error: unknown) => this.logger.warn('Election member did not leave its group cleanly.', { error: String(error) }));
       };

@@ -232,7 +232,7 @@ export class KafkajsTopicReader implements TopicReader {
 export function watchCrashes(consumer: Consumer, stopped: () => boolean, fatal: (error: unknown) => void): void {
   consumer.on(consumer.events.CRASH, (event) => {
     if (stopped()) {
-      if (event.payload.restart) setImmediate(() => void consumer.disconnect().catch(() => undefined));
+      if (event.payload.restart) setImmediate(() => void consumer.disconnect().catch(() => undefined)); // stopped: nothing to report to
       return;
     }
     if (!event.payload.restart) fatal(event.payload.error);
@@ -244,8 +244,8 @@ export function watchCrashes(consumer: Consumer, stopped: () => boolean, fatal: 
  * connect under way after a disconnect, and that consumer would stay connected.
  */
 function leave(consumer: { disconnect(): Promise<void> }, started: Promise<void>): void {
-  const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined);
+  const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined); // leaving: nothing to report to
   void disconnect()
     .then(() => started)
-    .then(disconnect);
+    .then(disconnect, disconnect);
 }

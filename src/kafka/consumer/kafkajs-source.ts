@@ -1,9 +1,9 @@
 import { Observable } from 'rxjs';
-import type { Consumer, EachBatchPayload, Kafka } from '../kafkajs';
+import { PartitionAssigners, type Consumer, type EachBatchPayload, type Kafka } from '../kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../../core/ports/record-source';
-import type { SourceOptions } from '../../core/ports/kafka-clients';
+import type { GroupTimings, SourceOptions } from '../../core/ports/kafka-clients';
 import type { Logger } from '../../core/ports/logger';
-import type { SourceBatch } from '../../core/record';
+import type { SourceBatch, TopicPartition } from '../../core/record';
 import type { ForwardPolicy } from '../wire/fetch-decoder';
 import { toTransportError } from '../errors';
 import { watchCrashes } from './kafkajs-reader';
@@ -12,16 +12,17 @@ import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './f
 import { splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
 import { slotAssigner } from './slot-assigner';
+import { stickyAssigner, type HeldPartitions } from './sticky-assigner';
 import { aliveUntil } from './alive-until';
 
 const PARTITIONS_CONSUMED_CONCURRENTLY = 8;
 /**
- * A member that crashed holds its partitions until its session expires. 6 s is the shortest
- * session a broker accepts by default (`group.min.session.timeout.ms`); kafkajs has no static
- * membership to skip the wait. A member that stops cleanly leaves at once.
+ * The flow's group when the settings give none. A member that crashed holds its partitions until
+ * its session expires: 6 s is the shortest session a broker accepts by default
+ * (`group.min.session.timeout.ms`), and kafkajs has no static membership to skip the wait; a
+ * member that stops cleanly leaves at once. The rebalance timeout is kafkajs's default.
  */
-const SESSION_TIMEOUT_MS = 6_000;
-const HEARTBEAT_INTERVAL_MS = 1_000;
+export const DEFAULT_GROUP_TIMINGS: GroupTimings = { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 1_000, rebalanceTimeoutMs: 60_000 };
 
 function forwardPolicy({ minCompressedBytes, maxBytes, compression }: ForwardRecordBatches): ForwardPolicy {
   return { minCompressedBytes, maxBytes, ...(compression === undefined ? {} : { codec: COMPRESSION_CODES[compression] }) };
@@ -36,6 +37,7 @@ function forwardPolicy({ minCompressedBytes, maxBytes, compression }: ForwardRec
 export class KafkajsSource implements RecordSource {
   /** A new consumer waits for the previous one to leave the group, so subscriptions never overlap. */
   private previousStop: Promise<void> = Promise.resolve();
+  private readonly group: GroupTimings;
 
   constructor(
     readonly cluster: string,
@@ -43,7 +45,10 @@ export class KafkajsSource implements RecordSource {
     private readonly kafka: (forward: ForwardPolicy | undefined) => Kafka,
     private readonly options: SourceOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.group = options.group ?? DEFAULT_GROUP_TIMINGS;
+    warnAboutTimings(this.group, logger);
+  }
 
   consume(options: ConsumeOptions): Observable<SourceBatch> {
     return new Observable<SourceBatch>((subscriber) => {
@@ -52,7 +57,12 @@ export class KafkajsSource implements RecordSource {
       const starts = new Map<string, Promise<number>>();
       /** The generation whose assignment the fetched batches belong to. */
       let assignedGeneration: number | undefined;
-      const { lifecycle } = options;
+      /** What this member was assigned last: its claims in the sticky assignment. */
+      let held: HeldPartitions | undefined;
+      const { lifecycle, slots } = options;
+      // The sticky assignment first; the assignment of earlier versions while one of them is in
+      // the group (the coordinator picks a protocol every member offers).
+      const sticky = stickyAssigner({ held: () => held, ...(slots === undefined ? {} : { slots }), logger: this.logger });
       const { partitionAssigners, member } = groupHooks(
         {
           // Eager protocol: every partition is given up before the rejoin; the flow drains and
@@ -63,7 +73,7 @@ export class KafkajsSource implements RecordSource {
             starts.clear();
           },
         },
-        options.slots === undefined ? undefined : slotAssigner(options.slots, this.logger),
+        [sticky, slots === undefined ? PartitionAssigners.roundRobin : slotAssigner(slots, this.logger)],
       );
       // A forwarding consumer's connections hand fetched record batches over whole (../wire/connection-behaviour.ts).
       const forwarding = options.forwardRecordBatches;
@@ -77,8 +87,11 @@ export class KafkajsSource implements RecordSource {
         allowAutoTopicCreation: false,
         // A member that crashed holds its partitions until its session expires; a short session
         // lets a restarted process get them back within seconds instead of kafkajs's 30.
-        sessionTimeout: SESSION_TIMEOUT_MS,
-        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+        sessionTimeout: this.group.sessionTimeoutMs,
+        heartbeatInterval: this.group.heartbeatIntervalMs,
+        rebalanceTimeout: this.group.rebalanceTimeoutMs,
+        // Fetched from a replica in this rack, when the brokers' replica selector says so (KIP-392).
+        ...(this.options.rackId === undefined ? {} : { rackId: this.options.rackId }),
       });
       // Start positions are decided when partitions are assigned, not when their first batch
       // arrives: for `start: latest`, a partition that is empty now must start at its current
@@ -103,14 +116,36 @@ export class KafkajsSource implements RecordSource {
             : member.stillMember(generation).catch((error: unknown) => {
                 throw toTransportError(this.cluster, error, 'Checking the group membership');
               });
-        lifecycle.assigned(assigned, generation, stillMember);
-        for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
-          for (const partition of partitions) {
-            const start = lifecycle.startOffset({ topic, partition });
-            start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
-            starts.set(`${topic}-${partition}`, start);
-          }
+        if (generation !== undefined) held = { generation, partitions: assigned };
+        // A partition paused in an earlier generation (below) and assigned again starts unpaused.
+        consumer.resume(Object.entries(event.payload.memberAssignment).map(([topic, partitions]) => ({ topic, partitions })));
+        // Partitions kept from the generation before are fetched from where this member was, not
+        // from kafkajs's position of a new assignment (the log's start: it commits nothing), which
+        // would cost a fetch of records already copied before the flow's seek.
+        const kept = lifecycle.assigned(assigned, generation, stillMember);
+        const keptKeys = new Set(kept.map((tp) => `${tp.topic}-${tp.partition}`));
+        for (const tp of kept) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: String(tp.nextOffset) });
+        const waiting: TopicPartition[] = [];
+        for (const tp of assigned) {
+          const key = `${tp.topic}-${tp.partition}`;
+          const start = lifecycle.startOffset(tp);
+          start.catch(() => undefined); // a failure surfaces when the partition's batch awaits it
+          starts.set(key, start);
+          // While partitions are kept, the new ones must not hold them up: kafkajs sends a broker's
+          // next Fetch only once every partition of the last one went through eachBatch, where a
+          // new partition waits for its progress to be read. A new one is paused until its start
+          // is known, then fetched from there (not first from the log's start).
+          if (keptKeys.size === 0 || keptKeys.has(key)) continue;
+          waiting.push(tp);
+          const resume = (offset?: number): void => {
+            if (abort.signal.aborted || assignedGeneration !== generation) return;
+            if (offset !== undefined) consumer.seek({ topic: tp.topic, partition: tp.partition, offset: String(offset) });
+            consumer.resume([{ topic: tp.topic, partitions: [tp.partition] }]);
+          };
+          // A failed start is resumed too: its batch then awaits the start and reports the failure.
+          start.then(resume, () => resume());
         }
+        if (waiting.length > 0) consumer.pause(waiting.map((tp) => ({ topic: tp.topic, partitions: [tp.partition] })));
       });
       // kafkajs does not call eachBatch for a fetch whose records were all filtered out: the
       // flow's position moves past them here (see positionAfterFilteredFetch).
@@ -148,7 +183,7 @@ export class KafkajsSource implements RecordSource {
           // member stays in its group meanwhile, and a stop ends the wait.
           const start = await aliveUntil(starts.get(key) ?? lifecycle.startOffset({ topic: batch.topic, partition: batch.partition }), {
             heartbeat,
-            intervalMs: HEARTBEAT_INTERVAL_MS,
+            intervalMs: this.group.heartbeatIntervalMs,
             signal: abort.signal,
           });
           if (start === undefined || !isRunning() || isStale()) return;
@@ -204,7 +239,7 @@ export class KafkajsSource implements RecordSource {
       return () => {
         abort.abort();
         this.previousStop = start
-          .catch(() => undefined)
+          .catch(() => undefined) // reported to the subscriber above, unless it was stopping
           .then(() => consumer.disconnect())
           .catch((error: unknown) => this.logger.warn('Consumer did not leave its group cleanly.', { error: String(error) }));
       };
@@ -214,6 +249,31 @@ export class KafkajsSource implements RecordSource {
   /** Resolves once the last consumer has left its group. */
   stopped(): Promise<void> {
     return this.previousStop;
+  }
+}
+
+/** Broker defaults of `group.min.session.timeout.ms` and `group.max.session.timeout.ms`. */
+const BROKER_SESSION_RANGE = [6_000, 1_800_000] as const;
+
+/** What Kafka documents about a group's timings and the settings do not keep to, logged once per flow. */
+export function warnAboutTimings(group: GroupTimings, logger: Logger): void {
+  const { sessionTimeoutMs, heartbeatIntervalMs } = group;
+  const [min, max] = BROKER_SESSION_RANGE;
+  if (sessionTimeoutMs < min || sessionTimeoutMs > max) {
+    logger.warn('The session timeout is outside what brokers accept by default; a broker that keeps its defaults refuses the join.', {
+      sessionTimeoutMs,
+      brokerDefaultMinMs: min,
+      brokerDefaultMaxMs: max,
+    });
+  }
+  if (heartbeatIntervalMs * 3 > sessionTimeoutMs) {
+    logger.warn(
+      'The heartbeat interval is more than a third of the session timeout (Kafka recommends at most a third): a process may leave its group after a heartbeat or two is late.',
+      {
+        heartbeatIntervalMs,
+        sessionTimeoutMs,
+      },
+    );
   }
 }
 

@@ -222,7 +222,7 @@ export function initProducerIdFrom(kafka: Kafka, cluster: string): InitProducerI
         },
       );
     } finally {
-      await raw.disconnect().catch(() => undefined);
+      await raw.disconnect().catch(() => undefined); // a probe's connection: the check's outcome is what counts
     }
   };
 }

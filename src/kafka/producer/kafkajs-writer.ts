@@ -183,13 +183,13 @@ export class KafkajsWriter implements RecordWriter {
     this.connected = undefined;
     if (!wasConnected) return;
     if (this.holds.has(old)) this.retired.add(old);
-    else await old.disconnect().catch(() => undefined);
+    else await old.disconnect().catch(() => undefined); // a dropped producer: nothing to mend (see above)
   }
 
   async close(): Promise<void> {
     const retired = [...this.retired];
     this.retired.clear();
-    await Promise.all(retired.map((producer) => producer.disconnect().catch(() => undefined)));
+    await Promise.all(retired.map((producer) => producer.disconnect().catch(() => undefined))); // unused producers, as above
     if (this.connected === undefined) return;
     this.connected = undefined;
     await this.producer.disconnect();

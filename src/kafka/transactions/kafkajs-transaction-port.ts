@@ -95,7 +95,7 @@ export class KafkajsTransactionPort implements TransactionPort {
       return answers.flat();
     } catch (error) {
       // A leader moved, or a partition is new: the next try asks where they are now.
-      await cluster.refreshMetadata().catch(() => undefined);
+      await cluster.refreshMetadata().catch(() => undefined); // best effort: the send's error is thrown, and the retry refreshes again
       throw error;
     }
   }
@@ -104,6 +104,7 @@ export class KafkajsTransactionPort implements TransactionPort {
     const connected = this.connected;
     this.connected = undefined;
     this.coordinators.clear();
+    // A connect that failed was reported to its caller; a disconnect that fails leaves nothing to close.
     if (connected) await (await connected.catch(() => undefined))?.disconnect().catch(() => undefined);
   }
 
@@ -153,7 +154,7 @@ async function findCoordinator(cluster: RawCluster, transactionalId: string): Pr
     return await cluster.coordinator(transactionalId, 'transaction');
   } catch (error) {
     if ((error as { name?: unknown }).name !== 'KafkaJSGroupCoordinatorNotFound') throw error;
-    const broker = await cluster.anyBroker().catch(() => undefined);
+    const broker = await cluster.anyBroker().catch(() => undefined); // none reachable: the retry's error tells
     await broker?.askCoordinator(transactionalId, 'transaction').catch((refusal: unknown) => {
       if (/_AUTHORIZATION_FAILED$/.test(String((refusal as { type?: unknown }).type))) throw refusal;
     });

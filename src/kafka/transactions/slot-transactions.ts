@@ -135,7 +135,7 @@ export class KafkaSlotTransactions implements SlotTransactions {
     const slot = this.slots.get(n);
     if (slot === undefined) return Promise.reject(new SlotLostError(this.cluster, n, 'not assigned to this process'));
     const run = slot.queue.then(() => this.transaction(n, slot, rounds, progress, deadLetters));
-    slot.queue = run.catch(() => undefined);
+    slot.queue = run.catch(() => undefined); // the queue only orders; the caller gets `run` and its failure
     return run;
   }
 

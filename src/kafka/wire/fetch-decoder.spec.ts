@@ -8,6 +8,8 @@ import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type Batc
 import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
+import { produceRequestV3 } from './produce-request';
+import type { RawRecordBatch } from '../../core/record';
 
 registerCodecs();
 
@@ -267,4 +269,61 @@ test('uncompressed batches joined into one are what this producer would have enc
     async () => joinForwardedBatches([await storedBatch(0, first, { compression: CompressionTypes.GZIP }), fetched[1]!], options),
     /uncompressed/,
   );
+});
+
+/** The one record set of a produce request of one topic and one partition. */
+async function producedBatch(batches: RawRecordBatch[], compression = 0): Promise<Buffer> {
+  const request = produceRequestV3({
+    acks: -1,
+    timeout: 30_000,
+    compression,
+    topicData: [{ topic: 't', partitions: [{ partition: 0, messages: batches.map((recordBatch) => ({ value: null, recordBatch })) }] }],
+  });
+  const { buffer, headroom } = await request.encode();
+  let at = (headroom ?? 0) + 2 + 2 + 4 + 4; // transactional id (null), acks, timeout, topic count
+  at += 2 + buffer.readInt16BE(at) + 4 + 4; // topic name, partition count, partition
+  const size = buffer.readInt32BE(at);
+  return buffer.subarray(at + 4, at + 4 + size);
+}
+
+// Issue 42 item 2: small compressed source batches are joined uncompressed; the target keeps the codec.
+test('inflated batches keep their codec and bytes as fetched, and are written compressed again', async () => {
+  const zstd = (base: number, records: OutgoingMessage[]): Promise<Buffer> => storedBatch(base, records, { compression: CompressionTypes.ZSTD });
+  const first = messages(40, 'a');
+  const second = messages(25, 'b');
+  const sources = [await zstd(0, first), await zstd(40, second)];
+  const policy = { ...ANY, minCompressedBytes: Math.max(...sources.map((b) => b.length)) + 1 };
+  const fetched = ((await decodeWith(policy, ...sources)) as FetchedRecordBatch[]).map((m) => m.recordBatch);
+  assert.deepEqual(
+    fetched.map((b) => [b.compressed, b.fetched?.codec]),
+    [
+      [false, CompressionTypes.ZSTD],
+      [false, CompressionTypes.ZSTD],
+    ],
+  );
+  assert.deepEqual(fetched[0]!.fetched!.bytes, sources[0]);
+
+  // Alone: as fetched, its producer fields rewritten.
+  const alone = await producedBatch([fetched[0]!]);
+  assert.equal(alone.readInt16BE(21) & 0x07, CompressionTypes.ZSTD);
+  assert.deepEqual(alone.subarray(61), sources[0]!.subarray(61), 'the compressed records as fetched');
+  assert.equal(alone.readUInt32BE(17), crc32c(alone.subarray(21)) >>> 0);
+
+  // Joined: one zstd batch of every record, byte for byte what this producer would encode with zstd.
+  const joined = await producedBatch(fetched);
+  assert.equal(joined.readInt16BE(21) & 0x07, CompressionTypes.ZSTD);
+  assert.equal(joined.readInt32BE(8), joined.length - 12);
+  assert.equal(joined.readUInt32BE(17), crc32c(joined.subarray(21)) >>> 0, 'CRC');
+  const options: BatchOptions = { compression: 0, crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 };
+  const expected = await encodeRecordBatch([...first, ...second], options);
+  assert.deepEqual(await decodeRecordBatch(joined), await decodeRecordBatch(expected));
+  assert.deepEqual(joined.subarray(23, 61), expected.subarray(23, 61), 'offsets, timestamps, producer fields and count');
+});
+
+test('joined batches stay uncompressed when none was compressed at the source', async () => {
+  const plain = [await storedBatch(0, messages(3)), await storedBatch(3, messages(4))];
+  const fetched = ((await decodeWith(ANY, ...plain)) as FetchedRecordBatch[]).map((m) => m.recordBatch);
+  const joined = await producedBatch(fetched);
+  assert.equal(joined.readInt16BE(21) & 0x07, 0);
+  assert.equal(await decodeRecordBatch(joined).then((r) => r.length), 7);
 });

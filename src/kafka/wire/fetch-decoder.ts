@@ -34,7 +34,10 @@
  * such a batch is inflated instead: its records are decompressed into an uncompressed batch with
  * the same header (all but the CRC, which the writer computes anyway), records byte for byte,
  * which is then forwarded and joined like any other uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
- * record. When the target compresses with a codec of its own, they are decoded and re-encoded.
+ * record. It keeps its codec and its bytes as fetched (`RawRecordBatch.fetched`): the writer
+ * compresses the joined batch with that codec again, or writes a batch that goes alone as it was
+ * fetched, so the target keeps the source's compression (produce-request.ts). When the target
+ * compresses with a codec of its own, they are decoded and re-encoded.
  */
 import type { RawRecordBatch } from '../../core/record';
 import type { DecodedRecord } from './record-decoder';
@@ -137,7 +140,8 @@ async function inflated(bytes: Buffer, policy: ForwardPolicy): Promise<FetchedRe
   batch.writeInt32BE(batch.length - 12, 8);
   batch.writeInt16BE(attributes & ~CODEC_MASK, ATTRIBUTES_OFFSET);
   // No CRC: the writer computes it anew once it has rewritten the producer fields.
-  return forwardable(batch, policy);
+  const whole = forwardable(batch, policy);
+  return whole === undefined ? undefined : { ...whole, recordBatch: { ...whole.recordBatch, fetched: { codec, bytes } } };
 }
 
 /** Decodes the records of one whole v2 batch (as fetched) the way kafkajs's consumer would. */

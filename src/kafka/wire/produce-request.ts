@@ -30,7 +30,15 @@
 import { crc32c } from '@node-rs/crc32';
 import type { OutboundItem, RawRecordBatch } from '../../core/record';
 import { isRecordBatch } from '../../core/ports/record-writer';
-import { encodeRecordBatch, planJoinedBatch, writeForwardedBatch, type BatchOptions, type JoinedBatch, type OutgoingMessage } from './record-batch-encoder';
+import {
+  compressJoinedBatch,
+  encodeRecordBatch,
+  planJoinedBatch,
+  writeForwardedBatch,
+  type BatchOptions,
+  type JoinedBatch,
+  type OutgoingMessage,
+} from './record-batch-encoder';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer/producer-sequences';
 import type { EncodedRequest } from './request-frame';
@@ -80,13 +88,31 @@ interface PartitionData {
 type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions } | { readonly joined: JoinedBatch };
 
 /** The fetched batches a partition's messages stand for, or undefined when they are records. */
-function forwardedBatches(messages: PartitionData['messages']): Buffer[] | undefined {
+function forwardedBatches(messages: PartitionData['messages']): RawRecordBatch[] | undefined {
   if ((messages[0] as Partial<ForwardedBatchMessage> | undefined)?.recordBatch === undefined) return undefined;
   return messages.map((message) => {
     const batch = (message as Partial<ForwardedBatchMessage>).recordBatch;
     if (batch === undefined) throw new Error('A partition of a produce request takes either records or forwarded record batches, not both.');
-    return batch.bytes;
+    return batch;
   });
+}
+
+/**
+ * A partition's forwarded batches as one record set. One batch goes as fetched (a small
+ * compressed one that arrived inflated, too: as it was compressed at the source). Several are
+ * joined; when some of them were compressed at the source and the writer itself compresses
+ * nothing (`producer.compression` none), the joined batch is compressed with their codec (the
+ * first one's, should a partition mix codecs), so that the target keeps the source's compression.
+ */
+async function forwardedRecordSet(batches: readonly RawRecordBatch[], options: BatchOptions): Promise<RecordSet> {
+  if (batches.length === 1) return { forwarded: batches[0]!.fetched?.bytes ?? batches[0]!.bytes, options };
+  const plan = planJoinedBatch(
+    batches.map((b) => b.bytes),
+    options,
+  );
+  const codecBits = options.compression === 0 ? batches.find((b) => b.fetched !== undefined)?.fetched?.codec : undefined;
+  if (codecBits === undefined) return { joined: plan };
+  return { encoded: await compressJoinedBatch(plan, codecBits, kafkajsLookupCodec()(codecBits), options.crc32c) };
 }
 
 const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : 'joined' in set ? set.joined.size : set.forwarded.length);
@@ -161,9 +187,7 @@ export function produceRequestV3(args: ProduceRequestArgs) {
           const set: RecordSet =
             forwarded === undefined
               ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) }
-              : forwarded.length === 1
-                ? { forwarded: forwarded[0]!, options }
-                : { joined: planJoinedBatch(forwarded, options) };
+              : await forwardedRecordSet(forwarded, options);
           encoded.push({ partition: data.partition, set });
           size += 4 + 4 + recordSetSize(set);
         }

@@ -344,6 +344,24 @@ export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOption
   return { size, writeTo };
 }
 
+/**
+ * `planJoinedBatch`'s batch with its records compressed as one block by `codec` (attributes bits
+ * `codecBits`): what a producer compressing with that codec would have sent. The records stay
+ * byte for byte; the header's length, codec bits and CRC change.
+ */
+export async function compressJoinedBatch(plan: JoinedBatch, codecBits: number, codec: KafkajsCodec, crc32c: (buffer: Buffer) => number): Promise<Buffer> {
+  const joined = Buffer.allocUnsafe(plan.size);
+  plan.writeTo(joined, 0);
+  const body = await codec.compress({ buffer: joined.subarray(HEADER_BYTES) });
+  const batch = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  joined.copy(batch, 0, 0, HEADER_BYTES);
+  body.copy(batch, HEADER_BYTES);
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt16BE(batch.readInt16BE(ATTRIBUTES_OFFSET) | (codecBits & CODEC_MASK), ATTRIBUTES_OFFSET);
+  batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)) >>> 0, 17);
+  return batch;
+}
+
 /** `planJoinedBatch`'s batch in a buffer of its own. */
 export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
   const plan = planJoinedBatch(fetched, options);

@@ -13,7 +13,7 @@ import { describeError } from '../../core/errors';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { TopicDescription } from '../../core/ports/cluster-admin';
 import { DefaultGroupFilter, DefaultTopicFilter, createReplicationPolicy, shouldReplicateTopic, type ReplicationPolicy } from '../../policy';
-import { progressTopicName } from '../flow-names';
+import { flowProgressTopic } from '../flow-names';
 
 export interface ClusterPlan {
   readonly alias: string;
@@ -87,7 +87,7 @@ export async function planPipeline(config: PipelineConfig, clients: KafkaClients
     if (listed === undefined) {
       listed = firstValueFrom(clients.admin(alias).listTopics());
       // Each flow reports a failure itself; no rejection may go unhandled meanwhile.
-      listed.catch(() => undefined);
+      listed.catch(() => undefined); // each flow awaits `listed` and reports its failure
       topicLists.set(alias, listed);
     }
     return listed;
@@ -205,7 +205,7 @@ function internalTopicsOf(
   };
   if (flow.heartbeats.enabled) on(flow.target, policy.heartbeatsTopic(), 'heartbeats');
   if (!flow.enabled) return plans;
-  on(flow.target, progressTopicName(flow.source), 'replication progress');
+  on(flow.target, flowProgressTopic(flow), 'replication progress');
   if (flow.offset_syncs.enabled) {
     const onSource = flow.offset_syncs.location === 'source';
     on(onSource ? flow.source : flow.target, policy.offsetSyncsTopic(onSource ? flow.target : flow.source), 'offset syncs');

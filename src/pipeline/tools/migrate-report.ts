@@ -18,7 +18,7 @@ import { MIRROR_SOURCE_CONNECTOR, RecordFormatError, decodeConnectOffsetKey, dec
 import { DefaultGroupFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { readPreservationMarkers, type PreservationMarker } from '../../flow/replication/offset-preservation';
 import { readMigrationState, type MigrationState } from '../../flow/migration-state';
-import { flowGroupId, migrationTopicName, preservedOffsetsGroup, progressTopicName } from '../flow-names';
+import { flowGroupId, flowProgressTopic, migrationTopicName, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, FlowDirection, PipelineTools } from './pipeline-tools';
 
 export interface PartitionReport {
@@ -200,8 +200,8 @@ async function missingBelow(
 const firstRecords = new Map<string, Promise<number | undefined>>();
 
 /** The flow's stored progress: the next source offset per source topic-partition (MM2's Connect offsets). */
-async function storedProgress(tools: PipelineTools, { source, target }: FlowDirection, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
-  const topic = progressTopicName(source);
+async function storedProgress(tools: PipelineTools, { source, target, flow }: FlowDirection, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
+  const topic = flowProgressTopic(flow);
   const next = new Map<string, number>();
   if (!onTarget.has(topic)) return next;
   const batches = await lastValueFrom(tools.reader(target).readToEnd(topic).pipe(toArray()), { defaultValue: [] });

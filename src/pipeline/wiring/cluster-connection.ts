@@ -65,6 +65,13 @@ function toSaslSettings(sasl: SaslConfig, bootstrapServers: readonly string[]): 
     if (region === undefined) throw new Error('An aws_msk_iam cluster without a region passed validation.');
     return { mechanism: 'aws_msk_iam', aws: { region, profile: sasl.profile, roleArn: sasl.role_arn, roleSessionName: sasl.role_session_name } };
   }
+  if (sasl.mechanism === 'gssapi') {
+    const kerberos = sasl.kerberos!;
+    return {
+      mechanism: 'gssapi',
+      kerberos: { serviceName: kerberos.service_name, principal: kerberos.principal, keytab: kerberos.keytab, krb5Config: kerberos.krb5_config },
+    };
+  }
   if (sasl.mechanism === 'oauthbearer') {
     const oauth = sasl.oauth!;
     return {

@@ -127,9 +127,17 @@ test("a flow's container, built from the real modules with its ports rebound to 
   container.unbindAll();
   pipeline.unbindAll();
 
+  // Stopped once the flow counted every record written (status.recordWrite, after the target acknowledged).
+  const recordWrite = status.recordWrite.bind(status);
+  const allWritten = new Promise<void>((resolve) => {
+    status.recordWrite = (batches, now) => {
+      recordWrite(batches, now);
+      if (status.recordsReplicated >= records.length) resolve();
+    };
+  });
   const stop$ = new Subject<void>();
   const ended = lastValueFrom(flow.run(stop$).pipe(toArray()));
-  for (let i = 0; i < 500 && status.recordsReplicated < records.length; i++) await new Promise((r) => setTimeout(r, 2));
+  await allWritten;
   stop$.next();
   await ended;
 

@@ -38,6 +38,10 @@
  *       JsonConverter would write it: the expected target of a transforming replicator.
  *       --strip-last-header hashes each record without its last header when that header has
  *       this key (the provenance header a replicator added), and adds "stripped": how many had it.
+ *   log-bytes --bootstrap B --topics t1,t2
+ *       Prints {"t1":bytes,…}: the size of each topic's log on the brokers (DescribeLogDirs), one
+ *       replica per partition (the largest), so that what a replicator wrote can be compared with
+ *       what the source holds, compression included.
  *   visible ...  see LiveLatency.java.
  *   keep-producing, replica-verify ...  see NumberedLoad.java (the fault tests' writer and verifier).
  *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
@@ -55,16 +59,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -72,6 +82,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -90,6 +101,7 @@ public final class BenchTool {
             case "produce" -> produce(args);
             case "produce-transactional" -> produceTransactional(args);
             case "digest" -> digest(args);
+            case "log-bytes" -> logBytes(args);
             case "latency" -> latency(args);
             case "soak-verify" -> soakVerify(args);
             case "visible" -> LiveLatency.run(args);
@@ -333,6 +345,31 @@ public final class BenchTool {
     }
 
     // ---------------------------------------------------------------------------------------
+
+    private static void logBytes(Args args) throws Exception {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.one("bootstrap"));
+        Set<String> topics = new HashSet<>(args.list("topics"));
+        Map<TopicPartition, Long> largest = new HashMap<>();
+        try (Admin admin = Admin.create(props)) {
+            List<Integer> brokers = new ArrayList<>();
+            for (Node node : admin.describeCluster().nodes().get()) brokers.add(node.id());
+            Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(brokers).allDescriptions().get();
+            for (Map<String, LogDirDescription> byDir : dirs.values()) {
+                for (LogDirDescription dir : byDir.values()) {
+                    for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+                        if (topics.contains(replica.getKey().topic())) largest.merge(replica.getKey(), replica.getValue().size(), Math::max);
+                    }
+                }
+            }
+        }
+        Map<String, Long> byTopic = new TreeMap<>();
+        for (String topic : topics) byTopic.put(topic, 0L);
+        largest.forEach((tp, size) -> byTopic.merge(tp.topic(), size, Long::sum));
+        StringBuilder out = new StringBuilder("{");
+        byTopic.forEach((topic, size) -> out.append(out.length() > 1 ? "," : "").append(jsonString(topic)).append(':').append(size));
+        System.out.println(out.append('}'));
+    }
 
     private static void digest(Args args) throws Exception {
         boolean skipTimestamps = args.has("skip-timestamps");

@@ -2,7 +2,7 @@ import type { FlowConfig, PipelineConfig } from '../../../config';
 import { flowReplicationPolicy } from '../flow-policy';
 import { DefaultGroupFilter, type ReplicationPolicy } from '../../../policy';
 import type { CheckpointFlowParts, CheckpointFlowSettings } from '../../../flow/checkpoints/checkpoint-flow';
-import { offsetSyncsPlace } from '../../flow-names';
+import { offsetSyncsPlace, offsetSyncsReplicationFactor } from '../../flow-names';
 import { preservationMarkerGroup } from './internal-topic-settings';
 import { flowTopicFilter } from './topic-settings';
 
@@ -18,7 +18,7 @@ export function checkpointFlowSettings(flow: FlowConfig, policy: ReplicationPoli
     checkpointsTopic: policy.checkpointsTopic(flow.source),
     checkpointsReplicationFactor: checkpoints.replication_factor,
     offsetSyncsTopic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias),
-    offsetSyncsReplicationFactor: flow.topic_sync.replication_factor,
+    offsetSyncsReplicationFactor: offsetSyncsReplicationFactor(flow),
     syncGroupOffsets: { enabled: checkpoints.sync_group_offsets.enabled, intervalMs: checkpoints.sync_group_offsets.interval_ms },
   };
 }

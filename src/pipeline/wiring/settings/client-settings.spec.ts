@@ -13,8 +13,18 @@ describe('client settings', () => {
         maxBytesPerPartition: 2048,
         maxWaitMs: 250,
         minBytes: 16,
+        group: { sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000, rebalanceTimeoutMs: 60000 },
       },
     );
+  });
+
+  it("the flow's group timings and rack reach the consumer", () => {
+    const options = sourceConsumerOptions(
+      flowWith('consumer: { session_timeout_ms: 30000, heartbeat_interval_ms: 3000, rebalance_timeout_ms: 120000, client_rack: use1-az2 }'),
+    );
+    assert.deepEqual(options.group, { sessionTimeoutMs: 30000, heartbeatIntervalMs: 3000, rebalanceTimeoutMs: 120000 });
+    assert.equal(options.rackId, 'use1-az2');
+    assert.equal(sourceConsumerOptions(flowWith('consumer: {}')).rackId, undefined, 'no rack: fetched from the leaders');
   });
 
   it('the replication producer compresses as configured; the internal writers never do', () => {

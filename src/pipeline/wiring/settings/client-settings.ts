@@ -1,5 +1,5 @@
 import type { FlowConfig } from '../../../config';
-import type { SourceOptions, TransactionsOptions, WriterOptions } from '../../../core/ports/kafka-clients';
+import type { GroupTimings, SourceOptions, TransactionsOptions, WriterOptions } from '../../../core/ports/kafka-clients';
 import { flowGroupId } from '../../flow-names';
 import { writesInFlight } from './writes-in-flight';
 
@@ -17,6 +17,17 @@ export function sourceConsumerOptions(flow: FlowConfig): SourceOptions {
     maxBytesPerPartition: flow.consumer.max_bytes_per_partition,
     maxWaitMs: flow.consumer.max_wait_ms,
     minBytes: flow.consumer.min_bytes,
+    group: groupTimings(flow),
+    ...(flow.consumer.client_rack === undefined ? {} : { rackId: flow.consumer.client_rack }),
+  };
+}
+
+/** The timings of the flow's groups: the source group that shares its partitions, and its election. */
+export function groupTimings(flow: FlowConfig): GroupTimings {
+  return {
+    sessionTimeoutMs: flow.consumer.session_timeout_ms,
+    heartbeatIntervalMs: flow.consumer.heartbeat_interval_ms,
+    rebalanceTimeoutMs: flow.consumer.rebalance_timeout_ms,
   };
 }
 

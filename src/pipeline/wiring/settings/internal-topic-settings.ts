@@ -4,19 +4,27 @@ import type { ProgressStoreOptions } from '../../../flow/progress/progress-store
 import type { OffsetSyncEmitterOptions } from '../../../flow/progress/offset-sync-emitter';
 import type { DeadLetterSinkOptions } from '../../../flow/replication/dead-letter-sink';
 import type { MigrationWatchParts } from '../../../flow/migration-state';
-import { flowGroupId, migrationTopicName, offsetSyncsPlace, preservedOffsetsGroup, progressTopicName } from '../../flow-names';
+import {
+  flowGroupId,
+  flowProgressTopic,
+  migrationTopicName,
+  offsetSyncsPlace,
+  offsetSyncsReplicationFactor,
+  preservedOffsetsGroup,
+  progressReplicationFactor,
+} from '../../flow-names';
 
 /** How often a running flow looks for a `mirrorflow migrate finish` of its own. */
 export const MIGRATION_POLL_MS = 5_000;
 
-/** The progress store's topic: Connect's `mm2-offsets.<source>.internal`, keyed by the source alias. */
+/** The progress store's topic: `progress.topic`, by default Connect's `mm2-offsets.<source>.internal`, keyed by the source alias. */
 export function progressStoreSettings(flow: FlowConfig): Pick<ProgressStoreOptions, 'sourceAlias' | 'topic' | 'replicationFactor'> {
-  return { sourceAlias: flow.source, topic: progressTopicName(flow.source), replicationFactor: flow.topic_sync.replication_factor };
+  return { sourceAlias: flow.source, topic: flowProgressTopic(flow), replicationFactor: progressReplicationFactor(flow) };
 }
 
 /** The offset syncs' topic, wherever `offset_syncs.location` puts it, named after the other cluster. */
 export function offsetSyncEmitterSettings(flow: FlowConfig, policy: ReplicationPolicy): Pick<OffsetSyncEmitterOptions, 'topic' | 'replicationFactor'> {
-  return { topic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias), replicationFactor: flow.topic_sync.replication_factor };
+  return { topic: policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias), replicationFactor: offsetSyncsReplicationFactor(flow) };
 }
 
 /** The dead-letter topic of `errors.tolerance: all`; undefined when the flow has none. */

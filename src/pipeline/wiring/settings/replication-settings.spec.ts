@@ -23,6 +23,8 @@ describe('replicationFlowSettings', () => {
     assert.equal(settings.maxInFlightBytes, 1048576);
     assert.equal(settings.errorTolerance, 'none');
     assert.equal(settings.exactlyOnce, undefined);
+    assert.equal(settings.drainTimeoutMs, 30_000, 'half the default rebalance timeout');
+    assert.equal(replicationFlowSettings('house', flowWith('consumer: { rebalance_timeout_ms: 300000 }')).drainTimeoutMs, 150_000);
   });
 
   it('gives an exactly-once flow its slot count, and a flow that tolerates failures its tolerance', () => {

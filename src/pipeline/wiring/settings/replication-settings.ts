@@ -20,6 +20,8 @@ export function replicationFlowSettings(pipelineName: string, flow: FlowConfig):
     batching: batchPolicy(flow),
     maxInFlightBytes: flow.buffer.max_bytes,
     errorTolerance: flow.errors.tolerance,
+    // Half the rebalance timeout: the rest is the join itself, after which the group would go on without this process.
+    drainTimeoutMs: Math.floor(flow.consumer.rebalance_timeout_ms / 2),
     ...(flow.delivery === 'exactly_once' ? { exactlyOnce: { slots: flow.tasks } } : {}),
     ...(forwarded === undefined ? {} : { forwardRecordBatches: forwarded }),
   };
