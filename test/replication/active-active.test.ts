@@ -2,7 +2,8 @@
  * Active-active with kept topic names (docs/active-active.md), on three single-broker clusters of
  * this file's own: provenance headers let the identity policy run both ways (a link) and round a
  * ring of three without a record coming back, a diamond writes each record once, and a consumer
- * group fails over between the two sides of a link without missing a record.
+ * group fails over between the two sides of a link without missing a record; an mm2.properties
+ * file with both directions runs the same with Confluent Replicator's `provenance.header.enable`.
  *
  * Kafka's Java producer writes numbered records on every cluster while the pipeline runs, and
  * mirrorflow's own writer adds records that test the edges (repeated header keys, null header
@@ -14,6 +15,8 @@
  * heartbeats and checkpoints topics of one test are not another's.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { firstValueFrom } from 'rxjs';
 import type { KafkaRecord } from '../../src/core/record';
@@ -27,7 +30,7 @@ import { Metrics } from '../../src/telemetry/metrics';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { ownClusters } from '../support/own-clusters';
-import { runCli, startPipeline, writePipeline, type RunningPipeline, type TestFlow, type TestLink } from '../support/pipeline-harness';
+import { runCli, scratchDir, startPipeline, writePipeline, type RunningPipeline, type TestFlow, type TestLink } from '../support/pipeline-harness';
 import { startNumberedProducer, type NumberedProducer } from '../support/production-load';
 import { RemoteClusterUtilsProbe } from '../interop/remote-cluster-utils-probe';
 
@@ -492,6 +495,53 @@ describe('active-active with kept topic names', () => {
     } finally {
       await run.stop();
     }
+  });
+
+  test("an mm2.properties file with both directions and identity naming: refused without Replicator's key, naming it; with it, both ways once; convert writes a link", async () => {
+    const [west, east] = sides('a', 'b') as [Side, Side];
+    const topic = uniqueName('aa-mm2');
+    await createEverywhere([west, east], topic);
+    const dir = scratchDir();
+    const lines = [
+      `clusters = ${west.alias}, ${east.alias}`,
+      `${west.alias}.bootstrap.servers = ${clusters.bootstrap('a')}`,
+      `${east.alias}.bootstrap.servers = ${clusters.bootstrap('b')}`,
+      `${west.alias}->${east.alias}.enabled = true`,
+      `${east.alias}->${west.alias}.enabled = true`,
+      `topics = ${topic}`,
+      'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy',
+      'sync.topic.acls.enabled = false',
+      'replication.factor = 1',
+      'offset-syncs.topic.replication.factor = 1',
+      'offset.storage.replication.factor = 1',
+      'checkpoints.topic.replication.factor = 1',
+      'heartbeats.topic.replication.factor = 1',
+    ];
+    const without = join(dir, 'aa.properties');
+    writeFileSync(without, lines.join('\n'));
+    const refused = await runCli(['validate', without]);
+    assert.equal(refused.code, 78, refused.stdout + refused.stderr);
+    assert.match(refused.stdout + refused.stderr, new RegExp(`would copy topic "${topic}" around without end`));
+    assert.match(refused.stdout + refused.stderr, /in mm2\.properties provenance\.header\.enable = true/);
+
+    const file = join(dir, 'aa-on.properties');
+    writeFileSync(file, [...lines, 'provenance.header.enable = true'].join('\n'));
+    const run = await startPipeline(file);
+    try {
+      await produceEverywhere([west, east], topic);
+      const natives = await Promise.all(
+        [west, east].map(async (s) => (await s.kit.readAllFlat(topic)).filter((r) => lastProvenanceHeader(r.headers) === undefined).length),
+      );
+      await settledAt(run, [west, east], topic, natives[0]! + natives[1]!);
+      await assertEverywhereOnce([west, east], topic, (path) => path.length === 2);
+    } finally {
+      await run.stop();
+    }
+
+    const converted = await runCli(['convert', file]);
+    assert.equal(converted.code, 0, converted.stderr);
+    assert.match(converted.stdout, new RegExp(`^links:\\n(?:  #.*\\n)?  - clusters: \\[${west.alias}, ${east.alias}\\]\\n`, 'm'));
+    assert.doesNotMatch(converted.stdout, /^flows:/m);
   });
 
   test('identity both ways without provenance headers is refused, naming the key that ends the loop', async () => {
