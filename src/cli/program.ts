@@ -9,6 +9,8 @@ import { registerDiffCommand } from './commands/diff.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
+import { registerDrillCommand } from './commands/drill.command';
+import { registerFailbackCommand } from './commands/failback.command';
 import { registerStatusCommand } from './commands/status.command';
 import { registerPluginsCommand } from './commands/plugins.command';
 import { registerTestCommand } from './commands/test.command';
@@ -46,6 +48,8 @@ const OVERVIEW: readonly (readonly [group: string, commands: readonly (readonly 
       ['status', 'what a running `mirrorflow run` is doing'],
       ['offsets', "translate a consumer group's offsets"],
       ['failover', "move a stopped group to a flow's target"],
+      ['failback', 'after a failover, back to the old primary'],
+      ['drill', 'rehearse a failover: RPO, RTO, records read again'],
       ['migrate', "move clients to a flow's target, by steps"],
       ['clusters', 'upstream clusters, from the heartbeats'],
       ['schemas', "copy subjects to the target's registry"],
@@ -80,6 +84,8 @@ export function buildProgram(): Command {
   registerStatusCommand(program);
   registerOffsetsCommand(program);
   registerFailoverCommand(program);
+  registerFailbackCommand(program);
+  registerDrillCommand(program);
   registerMigrateCommand(program);
   registerClustersCommand(program);
   registerSchemasCommand(program);

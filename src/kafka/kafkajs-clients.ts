@@ -1,5 +1,7 @@
 import { Kafka, logLevel, type KafkaConfig, type Mechanism, type SASLOptions } from './kafkajs';
 import type { ClientKind, ClusterConnection, ClusterSecurity, SaslSettings } from '../core/cluster';
+import type { GroupReader } from '../core/ports/group-reader';
+import { KafkajsGroupReader } from './consumer/kafkajs-group-reader';
 import type { KafkaClients, SourceOptions, TransactionsOptions, WriterOptions } from '../core/ports/kafka-clients';
 import type { SlotTransactions } from '../core/ports/slot-transactions';
 import { KafkaSlotTransactions } from './transactions/slot-transactions';
@@ -159,6 +161,10 @@ export class KafkajsClients implements KafkaClients {
     const election = new KafkajsElection(cluster, this.kafka(cluster, 'election', 'consumer'), this.admin(cluster), this.options.logger.child({ cluster }));
     this.open.push({ close: () => election.stopped() });
     return this.naming(cluster, 'consumer', election);
+  }
+
+  groupReader(cluster: string): GroupReader {
+    return this.naming(cluster, 'consumer', new KafkajsGroupReader(cluster, this.kafka(cluster, 'group-reader', 'consumer'), this.admin(cluster)));
   }
 
   reader(cluster: string): TopicReader {

@@ -63,6 +63,8 @@ export function toFlowSnapshot(
         activeGroups: [...cp.groupSync.activeGroups],
         errors: cp.groupSync.errors,
       },
+      groupStates: cp.groupStates?.entries() ?? [],
+      groupsFilteredOut: cp.groupStates?.filteredOut ?? 0,
     },
     heartbeats: { state: hb.state, written: hb.written, lastAt: hb.lastAt, errors: hb.errors },
     configSync: {

@@ -28,6 +28,34 @@ export const CHECKPOINT_STATES: readonly CheckpointState[] = ['disabled', 'start
 export type HeartbeatState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
 export const HEARTBEAT_STATES: readonly HeartbeatState[] = ['disabled', 'starting', 'running', 'stopped', 'failed'];
 
+/** A consumer group's sync state on a flow (src/flow/checkpoints/group-sync-states.ts says what each means). */
+export type GroupSyncStateName =
+  'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'share-group' | 'cut-over' | 'failed';
+export const GROUP_SYNC_STATE_NAMES: readonly GroupSyncStateName[] = [
+  'synced',
+  'checkpointed',
+  'active-on-target',
+  'not-translatable',
+  'no-replicated-offsets',
+  'filtered-out',
+  'share-group',
+  'cut-over',
+  'failed',
+];
+
+export interface GroupSyncStateSnapshot {
+  readonly group: string;
+  readonly state: GroupSyncStateName;
+  /** Why, as a sentence. */
+  readonly reason: string;
+  /** Epoch ms the group entered the state. */
+  readonly since: number;
+  /** Partitions on replicated topics with a committed offset, and how many of them translate, at the last pass that read it. */
+  readonly partitions?: number;
+  readonly translated?: number;
+  readonly targetState?: string;
+}
+
 export interface CheckpointSnapshot {
   readonly state: CheckpointState;
   readonly groups: number;
@@ -47,6 +75,10 @@ export interface CheckpointSnapshot {
     readonly activeGroups: readonly string[];
     readonly errors: number;
   };
+  /** Every group's sync state with its reason (filtered-out ones up to a bound); absent where none was taken (fakes). */
+  readonly groupStates?: readonly GroupSyncStateSnapshot[];
+  /** Groups of the source the groups filter leaves out, all of them. */
+  readonly groupsFilteredOut?: number;
 }
 
 export interface HeartbeatSnapshot {

@@ -344,6 +344,50 @@ test("/connectors/{name}/offsets: the last replicated offset per source partitio
   );
 });
 
+test("every group's sync state: /status with the reasons, /metrics a gauge per group and state and counts per state", async () => {
+  const base = flow().checkpoints;
+  const withStates = flow({
+    checkpoints: {
+      ...base,
+      groupStates: [
+        { group: 'billing', state: 'synced', reason: 'its group on backup holds the translated offsets', since: 1_000_000, partitions: 2, translated: 2 },
+        { group: 'busy', state: 'active-on-target', reason: 'it has active members on backup (state stable)', since: 1_000_000, targetState: 'stable' },
+        { group: 'console-consumer-7', state: 'filtered-out', reason: "the flow's groups filter leaves it out", since: 1_000_000 },
+      ],
+      groupsFilteredOut: 12,
+    },
+  });
+  await serve([withStates], async (get) => {
+    const status = (await get('/status')).json() as {
+      flows: {
+        checkpoints: { groupStates: { group: string; state: string; reason: string; since: string; partitions: number | null }[]; groupsFilteredOut: number };
+      }[];
+    };
+    const cp = status.flows[0]!.checkpoints;
+    assert.deepEqual(
+      cp.groupStates.map((g) => [g.group, g.state, g.partitions]),
+      [
+        ['billing', 'synced', 2],
+        ['busy', 'active-on-target', null],
+        ['console-consumer-7', 'filtered-out', null],
+      ],
+    );
+    assert.equal(cp.groupStates[1]!.reason, 'it has active members on backup (state stable)');
+    assert.equal(cp.groupStates[0]!.since, '1970-01-01T00:16:40.000Z');
+    assert.equal(cp.groupsFilteredOut, 12);
+
+    const t = (await get('/metrics')).text;
+    const f = { flow: 'primary->backup' };
+    assert.equal(sample(t, 'mirrorflow_group_sync_state', { ...f, group: 'billing', state: 'synced' }), 1);
+    assert.equal(sample(t, 'mirrorflow_group_sync_state', { ...f, group: 'busy', state: 'active-on-target' }), 1);
+    assert.equal(sample(t, 'mirrorflow_group_sync_state', { ...f, group: 'busy', state: 'synced' }), undefined, 'only the current state has a series');
+    assert.equal(sample(t, 'mirrorflow_group_sync_groups', { ...f, state: 'synced' }), 1);
+    assert.equal(sample(t, 'mirrorflow_group_sync_groups', { ...f, state: 'active-on-target' }), 1);
+    assert.equal(sample(t, 'mirrorflow_group_sync_groups', { ...f, state: 'not-translatable' }), 0);
+    assert.equal(sample(t, 'mirrorflow_group_sync_groups', { ...f, state: 'filtered-out' }), 12, 'every filtered-out group counts, listed or not');
+  });
+});
+
 test("/metrics: MM2's and Connect's series under Strimzi's names, with MM2's labels (the remote topic), and none when switched off", async () => {
   await serve([flow()], async (get) => {
     const t = (await get('/metrics')).text;

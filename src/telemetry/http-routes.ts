@@ -19,6 +19,7 @@ import type { Metrics } from './metrics';
 import { readiness } from './readiness';
 import { statusDocument } from './status-document';
 import { statusPage } from './status-page';
+import { type OffsetTranslator, offsetsTranslateRoute } from './offsets-route';
 
 export interface HttpRoutesOptions {
   readonly pipeline: string;
@@ -33,6 +34,8 @@ export interface HttpRoutesOptions {
    */
   readonly connectors?: { readonly view: () => ConnectorView; readonly writes: ConnectorWrites | undefined };
   readonly logger?: Logger;
+  /** Answers `GET /offsets/translate` (offsets-route.ts); without it the route says it is not served. */
+  readonly offsets?: OffsetTranslator;
   /** What `GET /` answers a JSON client, as a Connect worker does (kcctl asks it first). */
   readonly workerInfo?: () => { readonly version: string; readonly commit: string; readonly kafka_cluster_id: string | null };
 }
@@ -87,6 +90,7 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     { method: 'GET', path: '/connectors/{name}/config', handle: (req) => getConnectorConfig(view(), req.params['name']!) },
     { method: 'GET', path: '/connectors/{name}/status', handle: (req) => getConnectorStatus(view(), req.params['name']!, options.workerId()) },
     { method: 'GET', path: '/connectors/{name}/offsets', handle: (req) => getConnectorOffsets(view(), req.params['name']!) },
+    offsetsTranslateRoute(options.offsets),
     { method: 'GET', path: '/connectors/{name}/tasks', handle: (req) => getConnectorTasks(view(), req.params['name']!) },
     {
       method: 'GET',

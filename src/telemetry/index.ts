@@ -7,3 +7,4 @@ export { type ConnectorRef, type ConnectorView, type ConnectorClass } from './co
 export { ConnectRestError, type ConnectorWrites } from './connect-writes';
 export { describeOutages, flowLag, flowLagMs, flowName, partitionLagMs, type FlowSnapshot, type OutageSnapshot, type PartitionSnapshot } from './flow-snapshot';
 export type { StatusDocument, FlowStatusDocument } from './status-document';
+export { offsetsTranslateRoute, parseOffsetTranslateQuery, type OffsetTranslateQuery, type OffsetTranslator } from './offsets-route';

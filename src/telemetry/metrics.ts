@@ -5,6 +5,7 @@ import { readiness } from './readiness';
 import {
   CHECKPOINT_STATES,
   FLOW_STATES,
+  GROUP_SYNC_STATE_NAMES,
   HEARTBEAT_STATES,
   type FlowSnapshot,
   type HistogramSnapshot,
@@ -326,6 +327,27 @@ export class Metrics {
       'Checkpoint passes and group refreshes that failed (each is retried).',
       FLOW_LABELS,
       perFlow(replicating, (f) => f.checkpoints.errors),
+    );
+    this.gauge(
+      'mirrorflow_group_sync_state',
+      'Per consumer group, its sync state on the flow: 1 for the current one (synced, checkpointed, active-on-target, not-translatable, no-replicated-offsets, cut-over, failed; filtered-out groups up to 200), absent for the others. /status says why.',
+      [...GROUP_LABELS, 'state'],
+      (emit) => {
+        for (const f of replicating()) for (const g of f.checkpoints.groupStates ?? []) emit({ ...flowLabels(f), group: g.group, state: g.state }, 1);
+      },
+    );
+    this.gauge(
+      'mirrorflow_group_sync_groups',
+      'Consumer groups of the source per sync state (filtered-out: every group the groups filter leaves out).',
+      STATE_LABELS,
+      (emit) => {
+        for (const f of replicating()) {
+          const counts = new Map<string, number>(GROUP_SYNC_STATE_NAMES.map((state) => [state, 0]));
+          for (const g of f.checkpoints.groupStates ?? []) if (g.state !== 'filtered-out') counts.set(g.state, (counts.get(g.state) ?? 0) + 1);
+          counts.set('filtered-out', f.checkpoints.groupsFilteredOut ?? 0);
+          for (const [state, count] of counts) emit({ ...flowLabels(f), state }, count);
+        }
+      },
     );
     this.counter(
       'mirrorflow_group_sync_groups_synced_total',

@@ -65,6 +65,22 @@ export interface FlowStatusDocument {
       readonly activeGroups: readonly string[];
       readonly errors: number;
     };
+    /**
+     * Every consumer group's sync state and why: synced, checkpointed, active-on-target,
+     * not-translatable, no-replicated-offsets, filtered-out, cut-over, failed (filtered-out
+     * groups up to 200 by name; `groupsFilteredOut` counts them all). Absent in older versions.
+     */
+    readonly groupStates?: readonly {
+      readonly group: string;
+      readonly state: string;
+      readonly reason: string;
+      /** ISO-8601 time the group entered the state. */
+      readonly since: string | null;
+      readonly partitions: number | null;
+      readonly translated: number | null;
+      readonly targetState: string | null;
+    }[];
+    readonly groupsFilteredOut?: number;
   };
   readonly heartbeats: { readonly state: string; readonly written: number; readonly lastAt: string | null; readonly errors: number };
   /** The periodic topic config sync; null when the flow does not run it. */
@@ -170,6 +186,16 @@ export function statusDocument(
             activeGroups: cp.groupSync.activeGroups,
             errors: cp.groupSync.errors,
           },
+          groupStates: (cp.groupStates ?? []).map((g) => ({
+            group: g.group,
+            state: g.state,
+            reason: g.reason,
+            since: iso(g.since),
+            partitions: g.partitions ?? null,
+            translated: g.translated ?? null,
+            targetState: g.targetState ?? null,
+          })),
+          groupsFilteredOut: cp.groupsFilteredOut ?? 0,
         },
         heartbeats: { state: f.heartbeats.state, written: f.heartbeats.written, lastAt: iso(f.heartbeats.lastAt), errors: f.heartbeats.errors },
         configSync:

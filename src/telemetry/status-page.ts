@@ -124,6 +124,14 @@ function renderFlow(flow, now) {
     ]));
   }
   if (cp.groupSync.activeGroups.length) section.append(el('div', { class: 'muted' }, 'groups not synced because active: ' + cp.groupSync.activeGroups.join(', ')));
+  const groupStates = (cp.groupStates || []).filter((g) => g.state !== 'filtered-out');
+  if (groupStates.length) {
+    const warn = new Set(['active-on-target', 'not-translatable', 'share-group', 'failed']);
+    section.append(table('groups', ['consumer group', 'sync state', 'partitions', 'since', 'why'], groupStates.map((g) =>
+      el('tr', { 'data-row': 'group', 'data-group': g.group, class: warn.has(g.state) ? 'alert' : '' }, cell('group', g.group, true), cell('sync-state', g.state, true),
+        cell('partitions', g.partitions === null ? '-' : g.translated + '/' + g.partitions), cell('since', age(g.since, now)), cell('reason', g.reason, true)))));
+  }
+  if (cp.groupsFilteredOut) section.append(el('div', { class: 'muted', 'data-field': 'groups-filtered-out' }, cp.groupsFilteredOut + ' consumer groups left out by the groups filter'));
   if (flow.outages.length) {
     section.append(table('outages', ['cluster', 'operation', 'since', 'failures', 'last error'], flow.outages.map((o) =>
       el('tr', { 'data-row': 'outage', class: 'alert' }, cell('cluster', o.cluster, true), cell('operation', o.operation, true),

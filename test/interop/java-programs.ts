@@ -3,7 +3,7 @@
  * per test process into a temp folder (class files never land in the repository), and run with
  * those jars: Kafka's own clients, converters and transformations as a user's systems run them.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -34,22 +34,24 @@ export class JavaPrograms {
 
   /** Runs `mainClass` with `args`, `stdin` as its input, to its end; resolves with its stdout. */
   async run(mainClass: string, args: readonly string[], stdin = '', timeoutMs = 180_000): Promise<string> {
-    const { stdout } = await runProcess(
-      javaExecutable(),
-      [
-        '-Xmx256m',
-        '-XX:+UseSerialGC',
-        '-XX:TieredStopAtLevel=1',
-        ...loggingJvmOptions(this.distribution, undefined),
-        '-cp',
-        `${this.classesDir}${delimiter}${this.distribution.classpath}`,
-        mainClass,
-        ...args,
-      ],
-      stdin,
-      timeoutMs,
-    );
+    const { stdout } = await runProcess(javaExecutable(), [...this.jvmArgs(), mainClass, ...args], stdin, timeoutMs);
     return stdout;
+  }
+
+  /** Starts `mainClass` with `args` without waiting; closing its stdin is how programs that watch it are told to stop. */
+  start(mainClass: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+    return spawn(javaExecutable(), [...this.jvmArgs(), mainClass, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  }
+
+  private jvmArgs(): string[] {
+    return [
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      ...loggingJvmOptions(this.distribution, undefined),
+      '-cp',
+      `${this.classesDir}${delimiter}${this.distribution.classpath}`,
+    ];
   }
 
   dispose(): void {

@@ -21,7 +21,7 @@ import type { KafkaClients } from '../../src/core/ports/kafka-clients';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor, type TestClusters } from '../support/clusters';
 import { sharedClusterKits } from '../support/use-kits';
-import { runCli, startPipeline, writePipeline, type TestPipelineFile } from '../support/pipeline-harness';
+import { httpAddress, runCli, spawnPipeline, startPipeline, writePipeline, type TestPipelineFile } from '../support/pipeline-harness';
 import { RemoteClusterUtilsProbe, type JavaOffset } from '../interop/remote-cluster-utils-probe';
 
 const PARTITIONS = 3;
@@ -171,6 +171,89 @@ describe('mirrorflow offsets translate', () => {
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, new RegExp(`^Offsets on backup of group "${s.group}", translated from primary`, 'm'));
     for (const o of ours) assert.match(table.stdout, new RegExp(`^${o.topic.replace(/\./g, '\\.')} +${o.partition} +${o.offset} `, 'm'));
+  });
+});
+
+describe('GET /offsets/translate', () => {
+  let probe: RemoteClusterUtilsProbe;
+  before(async () => {
+    probe = await RemoteClusterUtilsProbe.compile();
+  });
+  after(() => probe?.dispose());
+
+  test('a running mirrorflow answers what `offsets translate --json` and RemoteClusterUtils answer; one offset through the offset syncs; 400 for bad queries', async () => {
+    const s = await scenario('http');
+    const child = spawnPipeline(s.pipeline.file);
+    const base = await httpAddress(child);
+    const get = async (query: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const res = await fetch(`${base}/offsets/translate?${query}`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+
+    // The group's offsets on one topic, named as on the source: the same document as the CLI's.
+    const http = await get(`group=${encodeURIComponent(s.group)}&topic=${s.topic}`);
+    assert.equal(http.status, 200, JSON.stringify(http.body));
+    const cli = await runCli(['offsets', 'translate', s.pipeline.file, '--group', s.group, '--topic', s.topic, '--json']);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(http.body, JSON.parse(cli.stdout));
+    const java = await probe.ask({ bootstrap: clusters.backup, remote: 'primary', groups: [s.group] });
+    const offsets = (http.body['groups'] as { offsets: JavaOffset[] }[])[0]!.offsets;
+    assert.deepEqual(
+      offsets.map(({ topic, partition, offset, metadata }) => ({ topic, partition, offset, metadata })),
+      java.translateOffsets[s.group],
+    );
+    // Named as on the target, one partition.
+    const one = await get(`group=${encodeURIComponent(s.group)}&topic=${s.remote}&partition=1`);
+    assert.deepEqual(
+      (one.body['groups'] as { offsets: { partition: number }[] }[])[0]!.offsets.map((o) => o.partition),
+      [1],
+    );
+
+    // One source offset, as an application that keeps its own offsets asks: the checkpoint's answer for the same offset.
+    const byOffset = await get(`topic=${s.topic}&partition=1&offset=${CONSUMED[1]}`);
+    assert.equal(byOffset.status, 200, JSON.stringify(byOffset.body));
+    const translation = byOffset.body['translation'] as { offset: number; translatedBy: string; remoteTopic: string; offsetSync: { upstreamOffset: number } };
+    assert.equal(translation.translatedBy, 'offset-sync');
+    assert.equal(translation.remoteTopic, s.remote);
+    assert.equal(translation.offset, offsets.find((o) => o.partition === 1)!.offset, 'the same position the checkpoint gives');
+    assert.ok(translation.offsetSync.upstreamOffset <= CONSUMED[1]!);
+    const cliOffset = await runCli([
+      'offsets',
+      'translate',
+      s.pipeline.file,
+      '--topic',
+      s.topic,
+      '--partition',
+      '1',
+      '--offset',
+      String(CONSUMED[1]),
+      '--json',
+    ]);
+    assert.deepEqual((JSON.parse(cliOffset.stdout) as { translation: unknown }).translation, translation);
+    const text = await runCli(['offsets', 'translate', s.pipeline.file, '--topic', s.topic, '--partition', '1', '--offset', String(CONSUMED[1])]);
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `^${s.topic}-1 offset ${CONSUMED[1]} on primary -> ${s.remote.replace(/\./g, '\\.')}-1 offset ${translation.offset} on backup \\(offset sync`,
+        'm',
+      ),
+    );
+
+    // A group without checkpoints: no offsets, as the CLI says.
+    const none = await get(`group=${uniqueName('never-seen')}`);
+    assert.equal(none.status, 200);
+    assert.deepEqual((none.body['groups'] as { offsets: unknown[] }[])[0]!.offsets, []);
+
+    // Bad queries: 400, saying what is wrong; asking for a cluster the pipeline does not have too.
+    const bad = await get(`group=${s.group}&offset=5`);
+    assert.equal(bad.status, 400);
+    assert.match(bad.body['message'] as string, /"offset" needs "topic" and "partition"/);
+    const unknown = await get(`group=${s.group}&to=nowhere`);
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body['message'] as string, /no cluster "nowhere"/);
+
+    child.kill('SIGTERM');
+    assert.equal((await child.exited).code, 0);
   });
 });
 

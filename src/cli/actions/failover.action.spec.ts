@@ -27,6 +27,10 @@ const plan: FailoverPlan = {
     { topic: 'primary.orders', partition: 1, checkpointOffset: 40, translatedOffset: 39, targetOffset: 50, metadata: '', action: 'keep-target' },
   ],
   warnings: ['Something to know.'],
+  steps: [
+    { kind: 'check', cluster: 'backup', action: 'group "orders-app" still has no active members (it is empty now)' },
+    { kind: 'change', cluster: 'backup', action: 'commit 1 offset(s) of group "orders-app": primary.orders-0 → 99' },
+  ],
 };
 
 describe('renderFailover', () => {
@@ -39,12 +43,17 @@ describe('renderFailover', () => {
     assert.match(text, /^primary\.orders +1 +- +40 +39 +50 +kept: target is ahead \(--force rewinds\)$/m);
     assert.match(text, /^ {2}- Something to know\.$/m);
     assert.match(text, /Dry run: nothing was written\. Without --dry-run, 1 offset\(s\) would be committed on backup\./);
+    assert.match(
+      text,
+      /^Would, in order:\n {2}1\. check: on backup: group "orders-app" still has no active members \(it is empty now\)\n {2}2\. on backup: commit 1 offset\(s\) of group "orders-app": primary\.orders-0 → 99$/m,
+    );
   });
 
   it('says what was committed after a real run', () => {
     const text = renderFailover(plan, false, { committed: [{ topic: 'primary.orders', partition: 0, offset: 99, metadata: '' }] }, NOW);
     assert.match(text, /^primary\.orders +0 +120 +100 +99 +- +committed 99$/m);
     assert.match(text, /Committed 1 offset\(s\) for group "orders-app" on backup\. Start its consumers on backup\./);
+    assert.match(text, /^Done, in order:$/m);
   });
 
   it('says a refused failover wrote nothing, and why', () => {

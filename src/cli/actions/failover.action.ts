@@ -2,6 +2,7 @@ import { FailoverRefusedError, executeFailover, planFailover, type FailoverActio
 import type { GroupState } from '../../core/ports/cluster-admin';
 import { textTable, timeWithAge } from './text-table';
 import { withPipelineTools, type ToolCommonOptions } from './tool-session';
+import { renderSteps } from '../../pipeline/tools/change-steps';
 
 export interface FailoverOptions extends ToolCommonOptions {
   readonly group: string;
@@ -63,6 +64,8 @@ export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: Fail
   let text = `${lines.join('\n')}\n${textTable(rows)}`;
   if (plan.warnings.length > 0) text += `\nWarnings:\n${plan.warnings.map((w) => `  - ${w}`).join('\n')}\n`;
   const writes = plan.partitions.filter((p) => p.action === 'commit' || p.action === 'rewind').length;
+  if (plan.refusal === undefined && (dryRun || result !== undefined))
+    text += `\n${renderSteps(plan.steps, dryRun).replace(/Dry run: nothing was changed\.\n$/, '')}`;
   if (plan.refusal !== undefined) text += `\nRefused: nothing was written. ${plan.refusal}\n`;
   else if (dryRun) text += `\nDry run: nothing was written. Without --dry-run, ${writes} offset(s) would be committed on ${plan.target}.\n`;
   else if (result !== undefined) {

@@ -8,6 +8,10 @@ import {
   type LocalSecurityOptions,
 } from '../../local';
 import { textTable } from './text-table';
+import { join } from 'node:path';
+import { LocalKafkaError } from '../../core/errors';
+import { defaultKafkaVersion, defaultLocalStateDir } from '../../local';
+import { change, check, renderSteps, type ChangeStep } from '../../pipeline/tools/change-steps';
 
 /** Options of `mirrorflow local up`, as parsed by the command. */
 export interface LocalUpOptions {
@@ -19,6 +23,8 @@ export interface LocalUpOptions {
   readonly version?: string;
   readonly stateDir?: string;
   readonly json: boolean;
+  /** Say what would be started, start nothing. */
+  readonly dryRun?: boolean;
 }
 
 export interface LocalStatusOptions {
@@ -29,6 +35,8 @@ export interface LocalStatusOptions {
 export interface LocalDownOptions {
   readonly aliases: readonly string[];
   readonly stateDir?: string;
+  /** Say what would be stopped and deleted, touch nothing. */
+  readonly dryRun?: boolean;
 }
 
 /** Where the actions write; tests pass their own. */
@@ -41,6 +49,27 @@ const processOutput: ActionOutput = { out: process.stdout, err: process.stderr }
 
 /** Starts clusters that keep running after the command ends and prints their addresses. */
 export async function localUpAction(options: LocalUpOptions, output: ActionOutput = processOutput): Promise<void> {
+  if (options.dryRun === true) {
+    const recorded = await detachedClusterStatus({ stateDir: options.stateDir });
+    const steps: ChangeStep[] = [];
+    for (const alias of options.aliases) {
+      const found = recorded.find((c) => c.alias === alias && c.nodes.some((n) => n.running));
+      if (found !== undefined) {
+        steps.push(check(alias, `already running at ${found.bootstrapServers} (pid ${found.nodes.map((n) => n.pid).join(' ')}): left as it is`));
+        continue;
+      }
+      const brokers = options.brokers ?? 1;
+      steps.push(
+        change(
+          alias,
+          `start ${brokers === 1 ? 'a Kafka node (broker and controller)' : `${brokers} Kafka nodes (each a broker and a controller)`} of Kafka ${options.version ?? defaultKafkaVersion()} on free loopback ports, ` +
+            `files in ${join(options.stateDir ?? defaultLocalStateDir(), alias)} (emptied first)${options.security === undefined ? '' : ', with SASL_SSL and mutual-TLS listeners, a CA, users and ACLs'}`,
+        ),
+      );
+    }
+    output.out.write(renderSteps(steps, true));
+    return;
+  }
   const result = await upDetachedClusters({
     aliases: options.aliases,
     brokers: options.brokers,
@@ -107,6 +136,18 @@ export function securityLines(clusters: readonly DetachedCluster[]): string {
 
 /** Stops recorded clusters (all, or the aliases given) and removes their files. */
 export async function localDownAction(options: LocalDownOptions, output: ActionOutput = processOutput): Promise<void> {
+  if (options.dryRun === true) {
+    const recorded = await detachedClusterStatus({ stateDir: options.stateDir });
+    const unknown = options.aliases.filter((alias) => !recorded.some((c) => c.alias === alias));
+    if (unknown.length > 0) throw new LocalKafkaError(`No local cluster is recorded under ${unknown.map((a) => `"${a}"`).join(', ')}.`);
+    const chosen = options.aliases.length === 0 ? recorded : recorded.filter((c) => options.aliases.includes(c.alias));
+    const steps = chosen.flatMap((c) => [
+      ...c.nodes.filter((n) => n.running).map((n) => change(c.alias, `stop node ${n.id} (pid ${n.pid}, ${n.host}:${n.port})`)),
+      change(c.alias, `delete ${c.dir}: its topics, records and consumer groups are gone for good`),
+    ]);
+    output.out.write(renderSteps(steps, true));
+    return;
+  }
   const stopped = await downDetachedClusters({ aliases: options.aliases, stateDir: options.stateDir });
   if (stopped.length === 0) {
     output.out.write('No local clusters were running.\n');

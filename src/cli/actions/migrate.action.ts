@@ -1,6 +1,7 @@
 import { cutover, finish, migrationReport, type CutoverResult, type FinishResult, type MigrationReport } from '../../pipeline/tools';
 import { textTable, timeWithAge } from './text-table';
 import { withPipelineTools, type ToolCommonOptions } from './tool-session';
+import { renderSteps } from '../../pipeline/tools/change-steps';
 
 export interface MigrateOptions extends ToolCommonOptions {
   readonly from?: string;
@@ -136,9 +137,7 @@ export function renderCutover(result: CutoverResult, dryRun: boolean): string {
       );
     }
   }
-  let text = `${lines.join('\n')}\n${repoint(result)}`;
-  if (dryRun) text += '\nDry run: nothing was changed.\n';
-  return text;
+  return `${lines.join('\n')}\n${repoint(result)}\n${renderSteps(result.steps, dryRun)}`;
 }
 
 export function renderFinish(result: FinishResult): string {
@@ -151,7 +150,7 @@ export function renderFinish(result: FinishResult): string {
         ? `  the source still gets records on ${written.join(', ')}: finish would refuse (or --force)\n`
         : '  the source topics got no records while watched\n') +
       `  would wait until nothing is left to replicate (lag now: ${report.partitions.reduce((s, p) => s + p.lag, 0)} record(s)), stop the flow in every process for good, and wait for them to stop.\n` +
-      'Dry run: nothing was changed.\n'
+      renderSteps(result.steps, true)
     );
   }
   const topics = new Map<string, { remote: string; partitions: number; preserved: number; records: number }>();
@@ -167,6 +166,7 @@ export function renderFinish(result: FinishResult): string {
   for (const [topic, t] of topics) rows.push([topic, t.remote, String(t.partitions), `${t.preserved}/${t.partitions}`, String(t.records)]);
   return (
     `${result.outcome === 'already' ? 'Already finished' : 'Finished'}: the flow ${report.source} -> ${report.target} is stopped for good; no process of the pipeline runs it, or starts it again.\n` +
-    `The target topics are ordinary topics, written by your producers only from now on. Remove the flow from the pipeline file.\n\n${textTable(rows)}`
+    `The target topics are ordinary topics, written by your producers only from now on. Remove the flow from the pipeline file.\n\n${textTable(rows)}` +
+    (result.steps.length > 0 ? `\n${renderSteps(result.steps, false)}` : '')
   );
 }

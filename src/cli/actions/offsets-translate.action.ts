@@ -8,6 +8,9 @@ export interface OffsetsTranslateOptions extends ToolCommonOptions {
   readonly groupPattern?: string;
   readonly from?: string;
   readonly to?: string;
+  readonly topic?: string;
+  readonly partition?: number;
+  readonly offset?: number;
 }
 
 /**
@@ -16,9 +19,36 @@ export interface OffsetsTranslateOptions extends ToolCommonOptions {
  */
 export async function offsetsTranslateAction(options: OffsetsTranslateOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const result = await withPipelineTools(options, (tools) =>
-    translateOffsets(tools, { from: options.from, to: options.to, group: options.group, groupPattern: options.groupPattern, timeoutMs: options.timeoutMs }),
+    translateOffsets(tools, {
+      from: options.from,
+      to: options.to,
+      group: options.group,
+      groupPattern: options.groupPattern,
+      timeoutMs: options.timeoutMs,
+      topic: options.topic,
+      partition: options.partition,
+      offset: options.offset,
+    }),
   );
-  out.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderTranslation(result, options.groupPattern !== undefined));
+  if (options.json) out.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    const parts = [];
+    if (options.group !== undefined || options.groupPattern !== undefined) parts.push(renderTranslation(result, options.groupPattern !== undefined));
+    if (result.translation !== undefined) parts.push(renderOffsetTranslation(result));
+    out.write(parts.join('\n'));
+  }
+}
+
+/** One source offset translated: where a consumer resumes on the target, and how that was found. */
+export function renderOffsetTranslation(result: TranslateOffsetsResult): string {
+  const t = result.translation!;
+  const what = `${t.topic}-${t.partition} offset ${t.sourceOffset} on ${result.source}`;
+  if (t.offset === null) return `${what}: not translatable: ${t.reason ?? 'unknown'}.\n`;
+  const how =
+    t.translatedBy === 'preserved'
+      ? 'the partition keeps its source offsets (offsets: preserve)'
+      : `offset sync ${t.offsetSync!.upstreamOffset} -> ${t.offsetSync!.downstreamOffset}; consumers may re-read up to ${Math.max(0, t.sourceOffset - t.offsetSync!.upstreamOffset - 1)} record(s), never skip one`;
+  return `${what} -> ${t.remoteTopic}-${t.partition} offset ${t.offset} on ${result.target} (${how})\n`;
 }
 
 export function renderTranslation(result: TranslateOffsetsResult, manyGroups: boolean, now: number = Date.now()): string {

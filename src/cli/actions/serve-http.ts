@@ -36,6 +36,9 @@ export async function serveHttp(
   const address = chosen ?? parseListenAddress(DEFAULT_HTTP_LISTEN)!;
   // Loaded only when HTTP is on: the metrics registry (prom-client) and the routes are not needed with `http.listen: off`.
   const { HttpServer, Metrics, httpRoutes } = await import('../../telemetry/index.js');
+  const { HttpOffsetTranslator } = await import('../../pipeline/tools/http-offset-translator.js');
+  // Its Kafka clients are made at the first request, and closed with the server.
+  const offsets = new HttpOffsetTranslator({ config: () => pipeline.config, file: pipeline.config.name, logger });
   const snapshots = (): FlowSnapshot[] => pipeline.snapshots();
   let workerId = `${address.host}:${address.port}`;
   const control = connectors?.control;
@@ -48,6 +51,7 @@ export async function serveHttp(
       // Connect's ServerInfo: kafka_cluster_id is its worker's cluster; a pipeline has several, and none is named here.
       workerInfo: () => ({ version: versionText().replace(/^\S+ /, ''), commit: 'unknown', kafka_cluster_id: null }),
       logger,
+      offsets,
       ...(control === undefined ? {} : { connectors: { view: () => control, writes: connectors?.mode === 'read_write' ? control : undefined } }),
     }),
     logger,
@@ -60,9 +64,12 @@ export async function serveHttp(
       address: workerId,
     });
   server.onClose(announceLocalEndpoint({ pipeline: pipeline.config.name, address: workerId }));
+  server.onClose(() => {
+    offsets.close().catch((error: unknown) => logger.debug('Closing the clients of offset translation failed.', { error: String(error) }));
+  });
   logger.info('Serving metrics, health and status over HTTP.', {
     address: workerId,
-    endpoints: '/ /metrics /healthz /ready /status /connectors',
+    endpoints: '/ /metrics /healthz /ready /status /connectors /offsets/translate',
     connectApi: connectors?.mode ?? 'read_only',
   });
   if (connectors?.mode === 'read_write')

@@ -127,3 +127,31 @@ test('without a URL, every process of this host that announced itself is shown, 
     await Promise.all(servers.map((s) => s.close()));
   }
 });
+
+test("each consumer group's sync state, with how many partitions translate, since when and why; filtered-out groups as a count", () => {
+  const withStates: FlowSnapshot = {
+    ...flow,
+    checkpoints: {
+      ...flow.checkpoints,
+      groupStates: [
+        { group: 'app', state: 'synced', reason: 'its group on backup holds the translated offsets', since: 1_000_000, partitions: 4, translated: 3 },
+        {
+          group: 'late',
+          state: 'not-translatable',
+          reason: 'none of its 2 partitions on replicated topics has an offset sync',
+          since: 1_003_000,
+          partitions: 2,
+          translated: 0,
+        },
+        { group: 'console-consumer-1', state: 'filtered-out', reason: "the flow's groups filter leaves it out", since: 1_000_000 },
+      ],
+      groupsFilteredOut: 1,
+    },
+  };
+  const text = renderStatus(statusDocument('p1', [withStates], 1_005_000), 1_005_000);
+  assert.match(text, /^ {2}GROUP\s+SYNC STATE\s+PARTITIONS\s+SINCE\s+WHY$/m);
+  assert.match(text, /^ {2}app\s+synced\s+3\/4\s+5s ago\s+its group on backup holds the translated offsets$/m);
+  assert.match(text, /^ {2}late\s+not-translatable\s+0\/2\s+2s ago\s+none of its 2 partitions/m);
+  assert.match(text, /^ {2}1 consumer group\(s\) left out by the groups filter$/m);
+  assert.doesNotMatch(text, /console-consumer-1/);
+});

@@ -2,7 +2,7 @@ import { EndpointUnavailableError } from '../../core/errors';
 import { ToolUsageError } from '../../pipeline/tools/tool-errors';
 import type { FlowStatusDocument, StatusDocument } from '../../telemetry';
 import { findLocalEndpoints, type LocalEndpoint } from '../../telemetry/local-endpoints';
-import { textTable, timeWithAge } from './text-table';
+import { ago, textTable, timeWithAge } from './text-table';
 
 /** Where `mirrorflow status` asks when no URL is given and no process of this host said where it serves. */
 export const DEFAULT_STATUS_URL = 'http://127.0.0.1:9464';
@@ -151,9 +151,24 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
         ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`]
         : []),
     ];
-    if (f.partitions.length === 0 && notes.length === 0) continue;
+    const groupStates = (f.checkpoints.groupStates ?? []).filter((g) => g.state !== 'filtered-out');
+    const filteredOut = f.checkpoints.groupsFilteredOut ?? 0;
+    if (filteredOut > 0) notes.push(`${filteredOut} consumer group(s) left out by the groups filter`);
+    if (f.partitions.length === 0 && notes.length === 0 && groupStates.length === 0) continue;
     text += `\n${f.name}\n`;
     for (const note of notes) text += `  ${note}\n`;
+    if (groupStates.length > 0) {
+      const rows = [['GROUP', 'SYNC STATE', 'PARTITIONS', 'SINCE', 'WHY']];
+      for (const g of groupStates)
+        rows.push([
+          g.group,
+          g.state,
+          g.partitions === null ? '-' : `${g.translated ?? 0}/${g.partitions}`,
+          g.since === null ? '-' : ago(Date.parse(g.since), now),
+          g.reason,
+        ]);
+      text += textTable(rows).replace(/^/gm, '  ');
+    }
     if (f.partitions.length > 0) {
       const rows = [['TOPIC', 'PARTITION', 'NEXT OFFSET', 'HIGH WATERMARK', 'LAG', 'RECORDS']];
       for (const p of f.partitions) rows.push([p.topic, String(p.partition), String(p.nextOffset), String(p.highWatermark), String(p.lag), String(p.records)]);

@@ -19,6 +19,11 @@ export function timeWithAge(epochMs: number, now: number = Date.now()): string {
   return `${new Date(epochMs).toISOString()} (${age(now - epochMs)})`;
 }
 
+/** How long ago an epoch-ms time was, e.g. `4s ago`. */
+export function ago(epochMs: number, now: number = Date.now()): string {
+  return age(now - epochMs);
+}
+
 function age(ms: number): string {
   if (ms < 0) return 'in the future';
   const s = Math.round(ms / 1000);

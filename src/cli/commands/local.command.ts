@@ -9,11 +9,13 @@ interface UpFlags {
   readonly kafkaVersion?: string;
   readonly stateDir?: string;
   readonly json?: boolean;
+  readonly dryRun?: boolean;
 }
 
 interface StateFlags {
   readonly stateDir?: string;
   readonly json?: boolean;
+  readonly dryRun?: boolean;
 }
 
 /** `mirrorflow local up|status|down`: Kafka clusters on this machine for demos and tests. */
@@ -42,6 +44,7 @@ export function registerLocalCommand(program: Command): void {
     .addOption(new Option('--kafka-version <version>', 'Kafka release from Maven Central').default(undefined, DEFAULT_KAFKA_VERSION))
     .addOption(stateDir())
     .option('--json', 'print {"alias": "host:port"} only')
+    .option('--dry-run', 'say what would be started, in order, and start nothing')
     .action(async (aliases: string[], flags: UpFlags) =>
       (await import('../actions/local.action.js')).localUpAction({
         aliases: aliases.length > 0 ? aliases : DEFAULT_ALIASES,
@@ -50,6 +53,7 @@ export function registerLocalCommand(program: Command): void {
         version: flags.kafkaVersion,
         stateDir: flags.stateDir,
         json: flags.json === true,
+        dryRun: flags.dryRun === true,
       }),
     );
 
@@ -67,8 +71,9 @@ export function registerLocalCommand(program: Command): void {
     .description('Stop clusters started with "local up" (all, or the aliases given) and delete their files.')
     .addArgument(new Argument('[aliases...]', 'cluster aliases').default(undefined, 'all'))
     .addOption(stateDir())
+    .option('--dry-run', 'say what would be stopped and deleted, in order, and touch nothing')
     .action(async (aliases: string[], flags: StateFlags) =>
-      (await import('../actions/local.action.js')).localDownAction({ aliases, stateDir: flags.stateDir }),
+      (await import('../actions/local.action.js')).localDownAction({ aliases, stateDir: flags.stateDir, dryRun: flags.dryRun === true }),
     );
 }
 

@@ -17,6 +17,7 @@ interface RunFlags {
   readonly watch: boolean;
   readonly live: boolean;
   readonly startupTimeout?: number;
+  readonly dryRun?: boolean;
 }
 
 /** Checks `--http` as it is parsed, so a typo is a usage error before anything starts. */
@@ -84,7 +85,16 @@ export function registerRunCommand(program: Command): void {
         .argParser(startupTimeout)
         .default(undefined, 'wait until it can, showing the outage'),
     )
+    .option('--dry-run', 'say what the run would create and replicate (as `mirrorflow plan` does), and change nothing')
     .action(async (files: string[], flags: RunFlags) => {
+      if (flags.dryRun === true) {
+        // The run's dry run is the plan: read-only, every flow's topics, groups and internal topics, what would be created.
+        const { planAction } = await import('../actions/plan.action.js');
+        process.stdout.write('Dry run of mirrorflow run: what it would create and replicate. Nothing is changed.\n\n');
+        await planAction({ file: files.length === 1 ? files[0]! : files, set: flags.set, pluginDirs: flags.pluginDir, json: false });
+        process.stdout.write('Dry run: nothing was changed.\n');
+        return;
+      }
       // Loaded on use, as every command's action: `--help` or another command need not load a pipeline's code.
       const { runAction } = await import('../actions/run.action.js');
       return runAction({

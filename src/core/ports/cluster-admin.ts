@@ -8,6 +8,8 @@ export interface TopicDescription {
   readonly partitions: number;
   /** Kafka's topic id, when the listing gave it (see `topicIds`). */
   readonly topicId?: string;
+  /** Replicas of its first partition, when the listing gave them. */
+  readonly replicationFactor?: number;
 }
 
 /** Where a topic config value comes from (Kafka's ConfigSource). */
@@ -85,8 +87,10 @@ export interface ClusterAdmin {
    * created again under the same name gets a new id. Empty when the cluster gives no ids.
    */
   topicIds(topics: readonly string[]): Observable<ReadonlyMap<string, string>>;
-  /** Ids of the consumer groups on the cluster. */
+  /** Ids of the consumer groups on the cluster (share groups left out: they commit no offsets). */
   listGroups(): Observable<readonly string[]>;
+  /** Ids of the consumer groups and, apart, of the share groups (KIP-932, Kafka 4.2+), from one listing. */
+  listGroupKinds(): Observable<{ readonly consumer: readonly string[]; readonly share: readonly string[] }>;
   /** State per group; a group the broker does not know is `dead`. */
   describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>>;
   /** The group's committed offsets (partitions without a commit are left out). */
@@ -97,6 +101,13 @@ export interface ClusterAdmin {
    * broker refuses it for a group with members: that errors with `GroupActiveError`.
    */
   commitGroupOffsets(groupId: string, offsets: readonly GroupOffset[]): Observable<void>;
+  /**
+   * Deletes consumer groups and their committed offsets (DeleteGroups); a group the broker does
+   * not know counts as deleted. A group with members is refused: that errors with `GroupActiveError`.
+   */
+  deleteGroups(groupIds: readonly string[]): Observable<void>;
+  /** Deletes topics and their records (DeleteTopics); a topic that does not exist counts as deleted. Emits once they are gone from the metadata. */
+  deleteTopics(topics: readonly string[]): Observable<void>;
   /**
    * Every ACL on topic resources, literal and prefixed. Errors with `SecurityDisabledError` when
    * the cluster has no authorizer.

@@ -1,4 +1,5 @@
 import { token } from './token';
+import type { GroupReader } from './group-reader';
 import type { ClusterAdmin } from './cluster-admin';
 import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
@@ -51,6 +52,8 @@ export interface KafkaClients {
   reader(cluster: string): TopicReader;
   /** The exactly-once writer of a flow (`delivery: exactly_once`); absent in fakes that have none. */
   transactions?(cluster: string, options: TransactionsOptions): SlotTransactions;
+  /** Reads topics as a consumer group member (the DR drill); absent in fakes that have none. */
+  groupReader?(cluster: string): GroupReader;
   /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
   election?(cluster: string): LeaderElection;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */

@@ -154,6 +154,8 @@ interface Harness {
 interface HarnessOptions {
   readonly settings?: Partial<CheckpointFlowSettings>;
   readonly groups?: readonly string[];
+  /** Share groups the source lists. */
+  readonly shareGroups?: readonly string[];
   /** The group's committed source offsets at the `n`th read (refreshes included). */
   readonly groupOffsets?: (group: string, n: number) => readonly GroupOffset[];
   /** Frames a pass's group-offset read takes (refreshes at frame 0 are instant). */
@@ -194,10 +196,10 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
 
   const sourceAdmin = {
     cluster: 'source1',
-    listGroups: () =>
+    listGroupKinds: () =>
       defer(() => {
         log('list');
-        return of(options.groups ?? ['g1']);
+        return of({ consumer: options.groups ?? ['g1'], share: options.shareGroups ?? [] });
       }),
     fetchGroupOffsets: (group: string) =>
       defer(() => {
@@ -454,6 +456,7 @@ describe('CheckpointFlow in virtual time', () => {
     scheduler.run(({ cold, expectObservable, flush }) => {
       const h = harness(scheduler, {
         groups: ['g1', 'console-consumer-42', 'g2', 'g3'],
+        shareGroups: ['workers', 'connect-share'],
         groupOffsets: (group) =>
           group === 'g2'
             ? [{ topic: '__consumer_offsets', partition: 0, offset: 1, metadata: '' }]
@@ -465,6 +468,18 @@ describe('CheckpointFlow in virtual time', () => {
       flush();
       assert.deepEqual(h.calls.filter((c) => c.startsWith('fetch:')).sort(), ['fetch:g1@0', 'fetch:g2@0', 'fetch:g3@0']);
       assert.equal(h.status.groups, 1);
+      // Share groups commit no offsets: never fetched nor checkpointed, listed as what they are.
+      assert.deepEqual(
+        h.status.groupStates?.entries().map((e) => [e.group, e.state]),
+        [
+          ['connect-share', 'filtered-out'],
+          ['console-consumer-42', 'filtered-out'],
+          ['g1', 'not-translatable'],
+          ['g2', 'no-replicated-offsets'],
+          ['g3', 'no-replicated-offsets'],
+          ['workers', 'share-group'],
+        ],
+      );
     });
   });
 

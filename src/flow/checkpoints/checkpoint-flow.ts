@@ -70,6 +70,7 @@ import { CheckpointEmission, checkpointsForGroup, type CheckpointContext, type G
 import { checkpointTranslation, type CheckpointTranslationOf } from './checkpoint-translation';
 import { GROUP_CONCURRENCY, GroupDiscovery } from './group-discovery';
 import { preservedPartitions } from './preserved-partitions';
+import { GroupSyncStates, translationCoverage } from './group-sync-states';
 
 export interface CheckpointFlowSettings {
   readonly source: string;
@@ -141,10 +142,20 @@ export class CheckpointFlow {
   private readonly emission: CheckpointEmission;
   private readonly starting: OutageTracker;
   private readonly translationOf: CheckpointTranslationOf;
+  private readonly groupStates: GroupSyncStates;
 
   constructor(@inject(CheckpointFlowParts) private readonly parts: CheckpointFlowParts) {
     const { settings, logger, outages, status } = parts;
-    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger, status: status.groupSync });
+    this.groupStates = new GroupSyncStates({
+      source: settings.source,
+      target: settings.target,
+      syncEnabled: settings.syncGroupOffsets.enabled,
+      hasCheckpoints: (group) => this.checkpoints.get(group) !== undefined,
+      logger,
+      now: () => parts.scheduler.now(),
+    });
+    status.groupStates = this.groupStates;
+    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger, status: status.groupSync, states: this.groupStates });
     const track = (cluster: string, operation: string): OutageTracker => outages.tracker(cluster, operation, logger, () => parts.scheduler.now());
     this.starting = track(settings.target, 'loading checkpoints');
     this.translationOf = { source: settings.source, target: settings.target, policy: parts.policy, topicFilter: parts.topicFilter };
@@ -157,6 +168,7 @@ export class CheckpointFlow {
       outages,
       logger,
       status,
+      states: this.groupStates,
     });
     this.emission = new CheckpointEmission({
       writer: parts.writer,
@@ -247,8 +259,10 @@ export class CheckpointFlow {
     if (migration === undefined) return this.groupSync.sync(this.checkpoints.convertedOffsets());
     return migration.refreshed().pipe(
       mergeMap(() => {
-        const converted = new Map([...this.checkpoints.convertedOffsets()].filter(([group]) => !migration.syncStopped(group)));
-        return this.groupSync.sync(converted);
+        const all = [...this.checkpoints.convertedOffsets()];
+        const cutOver = all.filter(([group]) => migration.syncStopped(group)).map(([group]) => [group, { result: 'cut-over' }] as const);
+        if (cutOver.length > 0) this.groupStates.synced(new Map(cutOver));
+        return this.groupSync.sync(new Map(all.filter(([group]) => !migration.syncStopped(group))));
       }),
       catchError((error: unknown) => {
         logger.warn('Reading the migration state failed; group offsets are synced at the next interval.', { error: describeError(error) });
@@ -360,6 +374,7 @@ export class CheckpointFlow {
           this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints }, syncs),
         ),
         mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
+        tap(() => this.groupStates.refresh()),
         catchError((error: unknown) => this.emission.failed(error)),
       );
     });
@@ -375,6 +390,10 @@ export class CheckpointFlow {
       mergeMap((group) => {
         const timestamp = scheduler.now();
         return sourceAdmin.fetchGroupOffsets(group).pipe(
+          tap((offsets) => {
+            const coverage = translationCoverage(offsets, ctx.shouldCheckpointTopic, ctx.translate);
+            this.groupStates.translated(group, coverage.partitions, coverage.translated);
+          }),
           map((offsets): GroupCheckpoints => ({
             group,
             timestamp,

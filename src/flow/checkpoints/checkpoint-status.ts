@@ -1,6 +1,7 @@
 import type { Logger } from '../../core/ports/logger';
 import { describeError, errorKind, isRetriable } from '../../core/errors';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
+import type { GroupSyncStates } from './group-sync-states';
 import type { TopicPartition } from '../../core/record';
 import { SampledStat } from '../status/sampled-stat';
 /**
@@ -35,6 +36,8 @@ export class CheckpointStatus {
   /** Offset syncs loaded and followed: partitions known, malformed records skipped. */
   offsetSyncPartitions = 0;
   readonly groupSync = new GroupSyncStatus();
+  /** Every consumer group's sync state with its reason, once the checkpoint flow is made (group-sync-states.ts). */
+  groupStates: GroupSyncStates | undefined;
   /**
    * Per group, its translation lag at the last pass whose checkpoints were acknowledged
    * (`groupTranslationLag`, records); groups no partition of which translates are absent.

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
 import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
+import type { GroupSyncStates } from './group-sync-states';
 
 /** Groups whose offsets are read at once, in discovery and in a pass. */
 export const GROUP_CONCURRENCY = 8;
@@ -20,6 +21,8 @@ export interface GroupDiscoveryParts {
   readonly outages: OutageStatus;
   readonly logger: Logger;
   readonly status: CheckpointStatus;
+  /** Told which groups are filtered out or have no offsets on replicated topics. */
+  readonly states?: GroupSyncStates;
 }
 
 /**
@@ -39,13 +42,23 @@ export class GroupDiscovery {
   /** Lists the groups again. Keeps the previous set if the listing fails, which is reported and retried at the next refresh. */
   refresh(): Observable<void> {
     const { sourceAdmin, groupFilter, topicFilter, logger, status, outage } = this.parts;
-    return sourceAdmin.listGroups().pipe(
-      mergeMap((all) =>
-        from(all.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+    let filteredOut: string[] = [];
+    const noReplicatedOffsets: string[] = [];
+    let shareGroups: readonly string[] = [];
+    return sourceAdmin.listGroupKinds().pipe(
+      mergeMap(({ consumer: consumers, share }) => {
+        filteredOut = [...consumers, ...share].filter((g) => !groupFilter.shouldReplicateGroup(g));
+        // Share groups commit no offsets: listed for their state, never checkpointed.
+        shareGroups = share.filter((g) => groupFilter.shouldReplicateGroup(g));
+        return from(consumers.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
           mergeMap(
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
-                map((offsets) => (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic)) ? group : undefined)),
+                map((offsets) => {
+                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return group;
+                  noReplicatedOffsets.push(group);
+                  return undefined;
+                }),
                 // A group deleted since the listing, say: leave it out this time.
                 catchError(() => of(undefined)),
               ),
@@ -53,8 +66,8 @@ export class GroupDiscovery {
           ),
           toArray(),
           map((found) => found.filter((g): g is string => g !== undefined)),
-        ),
-      ),
+        );
+      }),
       map((groups) => {
         const sorted = groups.sort();
         if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
@@ -62,6 +75,7 @@ export class GroupDiscovery {
         }
         this.found = sorted;
         status.groups = sorted.length;
+        this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets, shareGroups });
       }),
       tap(() => outage.succeeded()),
       catchError((error: unknown) => {

@@ -21,6 +21,7 @@ import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey } from '../../core/record';
 import { describeError } from '../../core/errors';
 import type { GroupSyncStatus } from './checkpoint-status';
+import type { GroupSyncResult, GroupSyncStates } from './group-sync-states';
 
 /** What to do with one group. */
 export type GroupSyncPlan =
@@ -52,6 +53,8 @@ export interface GroupOffsetSyncOptions {
   readonly targetAdmin: ClusterAdmin;
   readonly logger: Logger;
   readonly status: GroupSyncStatus;
+  /** Told what each pass did with each group. */
+  readonly states?: GroupSyncStates;
   /** Groups handled at once. */
   readonly concurrency?: number;
 }
@@ -60,6 +63,10 @@ interface GroupOutcome {
   readonly group: string;
   readonly result: 'committed' | 'up-to-date' | 'active' | 'failed';
   readonly offsets: number;
+  /** For `active`: the group's state on the target. */
+  readonly targetState?: GroupState;
+  /** For `failed`: why. */
+  readonly error?: string;
 }
 
 export class GroupOffsetSync {
@@ -96,8 +103,8 @@ export class GroupOffsetSync {
     return targetOffsets$.pipe(
       mergeMap((target) => {
         const plan = planGroupOffsetSync(converted, state, target);
-        if (plan.kind === 'skip-active') return of<GroupOutcome>({ group, result: 'active', offsets: 0 });
-        if (plan.kind === 'up-to-date') return of<GroupOutcome>({ group, result: 'up-to-date', offsets: 0 });
+        if (plan.kind === 'skip-active') return of<GroupOutcome>({ group, result: 'active', offsets: 0, targetState: plan.state });
+        if (plan.kind === 'up-to-date') return of<GroupOutcome>({ group, result: 'up-to-date', offsets: converted.length });
         return concat(
           targetAdmin.commitGroupOffsets(group, plan.offsets).pipe(ignoreElements()),
           defer(() => {
@@ -108,9 +115,9 @@ export class GroupOffsetSync {
       }),
       catchError((error: unknown) => {
         // A consumer joined between the state check and the commit: the broker refused it.
-        if (error instanceof GroupActiveError) return of<GroupOutcome>({ group, result: 'active', offsets: 0 });
+        if (error instanceof GroupActiveError) return of<GroupOutcome>({ group, result: 'active', offsets: 0, targetState: 'stable' });
         logger.warn("Could not sync a consumer group's offsets to the target.", { group, error: describeError(error) });
-        return of<GroupOutcome>({ group, result: 'failed', offsets: 0 });
+        return of<GroupOutcome>({ group, result: 'failed', offsets: 0, error: describeError(error) });
       }),
     );
   }
@@ -128,9 +135,21 @@ export class GroupOffsetSync {
       }
     }
     status.skippedActive += active.length;
+    this.options.states?.synced(new Map(outcomes.map((o) => [o.group, syncResult(o)])));
     status.activeGroups = active;
     if (active.length > 0) {
       logger.warn('Consumer groups with active members on the target were not synced.', { count: active.length, groups: active.slice(0, 50) });
     }
+  }
+}
+
+function syncResult(o: GroupOutcome): GroupSyncResult {
+  switch (o.result) {
+    case 'active':
+      return { result: 'active', targetState: o.targetState ?? 'unknown' };
+    case 'failed':
+      return { result: 'failed', error: o.error ?? 'unknown error' };
+    default:
+      return { result: o.result, partitions: o.offsets };
   }
 }

@@ -1,3 +1,4 @@
+// size: the one adapter of the ClusterAdmin port, a method per call of it; each is a few lines over kafkajs or a raw request.
 import { defer, map, type Observable } from 'rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from '../kafkajs';
 import {
@@ -44,6 +45,12 @@ const GROUP_STATES: Record<string, GroupState> = {
   completingrebalance: 'completing-rebalance',
   dead: 'dead',
 };
+
+/**
+ * ListGroups (v2, kafkajs's) answers every kind of group; share groups (KIP-932) say `share` as
+ * their protocol type, and have no committed offsets to fetch.
+ */
+const SHARE_GROUP_PROTOCOL = 'share';
 
 /**
  * What the broker answers an admin offset commit for a group with members: classic groups say
@@ -125,7 +132,11 @@ export class KafkajsAdmin implements ClusterAdmin {
       const withIds = await listTopicsWithIds(await this.connectedCluster());
       if (withIds !== undefined) return withIds;
       const metadata = await (await this.connect()).fetchTopicMetadata();
-      return metadata.topics.map((t): TopicDescription => ({ name: t.name, partitions: t.partitions.length }));
+      return metadata.topics.map((t): TopicDescription => ({
+        name: t.name,
+        partitions: t.partitions.length,
+        ...(t.partitions[0] === undefined ? {} : { replicationFactor: t.partitions[0].replicas.length }),
+      }));
     });
   }
 
@@ -267,7 +278,16 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   listGroups(): Observable<readonly string[]> {
-    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(map((r) => r.groups.map((g) => g.groupId)));
+    return this.listGroupKinds().pipe(map((kinds) => kinds.consumer));
+  }
+
+  listGroupKinds(): Observable<{ readonly consumer: readonly string[]; readonly share: readonly string[] }> {
+    return this.call('Listing consumer groups', (admin) => admin.listGroups()).pipe(
+      map((r) => ({
+        consumer: r.groups.filter((g) => g.protocolType !== SHARE_GROUP_PROTOCOL).map((g) => g.groupId),
+        share: r.groups.filter((g) => g.protocolType === SHARE_GROUP_PROTOCOL).map((g) => g.groupId),
+      })),
+    );
   }
 
   describeGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, GroupState>> {
@@ -316,6 +336,37 @@ export class KafkajsAdmin implements ClusterAdmin {
         const type = (error as { type?: string } | undefined)?.type;
         if (type !== undefined && GROUP_ACTIVE_ERRORS.has(type)) throw new GroupActiveError(this.cluster, groupId, { cause: error });
         throw error;
+      }
+    });
+  }
+
+  deleteGroups(groupIds: readonly string[]): Observable<void> {
+    return this.call('Deleting consumer groups', async (admin) => {
+      if (groupIds.length === 0) return;
+      try {
+        await admin.deleteGroups([...groupIds]);
+      } catch (error) {
+        const groups = (error as { groups?: readonly { groupId: string; error?: { type?: string } }[] }).groups;
+        if (groups === undefined) throw error;
+        const failed = groups.filter((g) => g.error !== undefined && g.error.type !== 'GROUP_ID_NOT_FOUND');
+        const active = failed.find((g) => g.error?.type === 'NON_EMPTY_GROUP');
+        if (active !== undefined) throw new GroupActiveError(this.cluster, active.groupId, { cause: error });
+        if (failed.length > 0) throw error;
+      }
+    });
+  }
+
+  deleteTopics(topics: readonly string[]): Observable<void> {
+    return this.call('Deleting topics', async (admin) => {
+      const wanted = new Set(topics);
+      const existing = (await admin.listTopics()).filter((t) => wanted.has(t));
+      if (existing.length === 0) return;
+      await admin.deleteTopics({ topics: existing, timeout: 30_000 });
+      // The controller answers before every broker forgot the topics: wait until the metadata has none of them.
+      const deadline = Date.now() + 60_000;
+      while ((await admin.listTopics()).some((t) => wanted.has(t))) {
+        if (Date.now() > deadline) throw new Error(`Topics ${existing.join(', ')} are still listed 60 s after they were deleted.`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
     });
   }

@@ -12,9 +12,15 @@ const METADATA_ANSWER: MetadataV12Response = {
   clusterId: 'c',
   controllerId: 1,
   topics: [
-    { errorCode: 0, name: 'orders', topicId: 'id-orders', isInternal: false, partitions: [0, 1, 2].map((p) => ({ errorCode: 0, partition: p, leader: 1 })) },
+    {
+      errorCode: 0,
+      name: 'orders',
+      topicId: 'id-orders',
+      isInternal: false,
+      partitions: [0, 1, 2].map((p) => ({ errorCode: 0, partition: p, leader: 1, replicas: 3 })),
+    },
     { errorCode: 5, name: 'being-created', topicId: 'id-new', isInternal: false, partitions: [] }, // LEADER_NOT_AVAILABLE
-    { errorCode: 0, name: 'no-id', topicId: ZERO_TOPIC_ID, isInternal: false, partitions: [{ errorCode: 0, partition: 0, leader: 1 }] },
+    { errorCode: 0, name: 'no-id', topicId: ZERO_TOPIC_ID, isInternal: false, partitions: [{ errorCode: 0, partition: 0, leader: 1, replicas: 1 }] },
   ],
 };
 
@@ -39,8 +45,8 @@ function clusterWith(maxVersion: number, link: 'connected' | 'reconnects' | 'gon
 test('lists every topic with its id in one Metadata v12 request to the seed broker', async () => {
   const { cluster, seen } = clusterWith(12);
   assert.deepEqual(await listTopicsWithIds(cluster), [
-    { name: 'orders', partitions: 3, topicId: 'id-orders' },
-    { name: 'no-id', partitions: 1 },
+    { name: 'orders', partitions: 3, topicId: 'id-orders', replicationFactor: 3 },
+    { name: 'no-id', partitions: 1, replicationFactor: 1 },
   ]);
   assert.deepEqual(seen, ['Metadata v12 00000000'], 'a null topic array: every topic');
 });

@@ -35,7 +35,14 @@ export async function listTopicsWithIds(cluster: RawCluster): Promise<TopicDescr
   return response.topics.flatMap((t): TopicDescription[] =>
     t.errorCode !== 0 || t.name === null
       ? []
-      : [{ name: t.name, partitions: t.partitions.length, ...(t.topicId === ZERO_TOPIC_ID ? {} : { topicId: t.topicId }) }],
+      : [
+          {
+            name: t.name,
+            partitions: t.partitions.length,
+            ...(t.topicId === ZERO_TOPIC_ID ? {} : { topicId: t.topicId }),
+            ...(t.partitions[0] === undefined ? {} : { replicationFactor: t.partitions[0].replicas }),
+          },
+        ],
   );
 }
 

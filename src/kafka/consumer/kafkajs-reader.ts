@@ -243,7 +243,7 @@ export function watchCrashes(consumer: Consumer, stopped: () => boolean, fatal: 
  * Disconnects a reader's consumer now, and again once its start settled: kafkajs finishes a
  * connect under way after a disconnect, and that consumer would stay connected.
  */
-function leave(consumer: { disconnect(): Promise<void> }, started: Promise<void>): void {
+export function leave(consumer: { disconnect(): Promise<void> }, started: Promise<void>): void {
   const disconnect = (): Promise<void> => consumer.disconnect().catch(() => undefined); // leaving: nothing to report to
   void disconnect()
     .then(() => started)

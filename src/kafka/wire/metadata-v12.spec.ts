@@ -33,6 +33,11 @@ test('decodes a Metadata v12 response captured from a real broker: topic ids as 
       { name: 'fixture-missing', errorCode: 3, topicId: ZERO_TOPIC_ID, partitions: [] },
     ],
   );
+  assert.deepEqual(
+    response.topics.flatMap((t) => t.partitions.map((p) => p.replicas)),
+    [1, 1, 1],
+    'one replica each on the one-broker cluster',
+  );
 });
 
 test('a response cut short is refused with where it ended, not read past its end', () => {

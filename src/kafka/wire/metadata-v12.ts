@@ -35,6 +35,8 @@ export interface MetadataV12Partition {
   readonly errorCode: number;
   readonly partition: number;
   readonly leader: number;
+  /** How many replicas the partition has (its replication factor). */
+  readonly replicas: number;
 }
 
 export interface MetadataV12Topic {
@@ -164,9 +166,10 @@ export function decodeMetadataV12Response(payload: Buffer): MetadataV12Response 
     const partitions = r.compactArray((): MetadataV12Partition => {
       const partition = { errorCode: r.int16(), partition: r.int32(), leader: r.int32() };
       r.int32(); // leader_epoch
-      for (let list = 0; list < 3; list++) r.compactArray(() => r.int32()); // replicas, isr, offline
+      const replicas = r.compactArray(() => r.int32()).length;
+      for (let list = 0; list < 2; list++) r.compactArray(() => r.int32()); // isr, offline
       r.skipTaggedFields();
-      return partition;
+      return { ...partition, replicas };
     });
     r.int32(); // topic_authorized_operations
     r.skipTaggedFields();

@@ -20,6 +20,7 @@ import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';
 import type { TranslatedOffset } from './mirror-client';
 import { FailoverRefusedError } from './tool-errors';
+import { check, change, describeOffsets, type ChangeStep } from './change-steps';
 
 export interface FailoverRequest extends DirectionRequest {
   readonly group: string;
@@ -75,6 +76,8 @@ export interface FailoverPlan {
   readonly warnings: readonly string[];
   /** Why the failover cannot proceed, if it cannot. */
   readonly refusal?: string;
+  /** What `executeFailover` does, in order (nothing when refused). */
+  readonly steps: readonly ChangeStep[];
 }
 
 export interface FailoverResult {
@@ -191,6 +194,20 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
   }
 
   const refusal = activeRefusal(group, target, targetState);
+  const writes = partitions.filter((p) => isWritten(p.action)).map((p) => ({ topic: p.topic, partition: p.partition, offset: p.translatedOffset! }));
+  const steps: ChangeStep[] =
+    refusal !== undefined
+      ? []
+      : writes.length === 0
+        ? [check(target, `group "${group}" has no active members (it is ${targetState}); its offsets are already at or past the translated ones`)]
+        : [
+            check(target, `group "${group}" still has no active members (it is ${targetState} now)`),
+            change(
+              target,
+              `commit ${writes.length} offset(s) of group "${group}"${targetState === 'dead' ? ' (the group is created)' : ''}: ${describeOffsets(writes)}`,
+            ),
+            check(target, `read the offsets of group "${group}" back: each must be the one committed`),
+          ];
   return {
     group,
     source,
@@ -202,6 +219,7 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
     partitions,
     warnings,
     ...(refusal !== undefined ? { refusal } : {}),
+    steps,
   };
 }
 

@@ -22,6 +22,7 @@ import { executeFailover, planFailover, type FailoverPlan } from './failover';
 import { migrationReport, partitionReports, type MigrationReport, type PartitionReport } from './migrate-report';
 import type { DirectionRequest, PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError, MigrationRefusedError } from './tool-errors';
+import { change, check, describeOffsets, wait, type ChangeStep } from './change-steps';
 
 /** How often a waiting step looks again. */
 const POLL_MS = 1_000;
@@ -56,6 +57,8 @@ export interface CutoverResult {
   readonly groups: readonly GroupCutoverResult[];
   /** Source topic → the topic its consumers read on the target. */
   readonly topics: readonly { readonly source: string; readonly target: string }[];
+  /** What the step does (a dry run) or did, in order. */
+  readonly steps: readonly ChangeStep[];
 }
 
 export async function cutover(tools: PipelineTools, request: CutoverRequest): Promise<CutoverResult> {
@@ -77,6 +80,19 @@ export async function cutover(tools: PipelineTools, request: CutoverRequest): Pr
     );
   }
   const topics = topicMapping(first);
+  const steps: ChangeStep[] = [];
+  const stateTopicMissing = !(await firstValueFrom(tools.admin(first.target).listTopics())).some((t) => t.name === first.stateTopic);
+  for (const g of pending) steps.push(check(first.target, `group "${g.group}" has no active members (it is ${g.targetState})`));
+  const stopping = pending.filter((g) => g.cutover === undefined);
+  if (stopping.length > 0 && stateTopicMissing) steps.push(createStateTopicStep(first));
+  for (const g of stopping)
+    steps.push(change(first.target, `record in ${first.stateTopic} that the flow's group offset sync stops for group "${g.group}" (sync-stopped)`));
+  if (pending.length > 0)
+    steps.push(
+      wait(
+        `until ${first.target} holds every record below the source offsets of ${pending.map((g) => `"${g.group}"`).join(', ')} and their checkpoints caught up (at most ${request.waitMs} ms)`,
+      ),
+    );
   if (request.dryRun) {
     const groups = [];
     for (const g of first.groups) {
@@ -84,9 +100,10 @@ export async function cutover(tools: PipelineTools, request: CutoverRequest): Pr
       else {
         const planned = await plan(tools, request, g.group);
         groups.push({ group: g.group, outcome: 'would' as const, committed: [], ...planned });
+        steps.push(...commitSteps(first, g.group, planned.plan, true));
       }
     }
-    return { report: first, groups, topics };
+    return { report: first, groups, topics, steps };
   }
   for (const g of pending) if (g.cutover === undefined) await record(tools, first, { step: 'cutover', group: g.group, state: 'sync-stopped', at: Date.now() });
 
@@ -133,9 +150,38 @@ export async function cutover(tools: PipelineTools, request: CutoverRequest): Pr
       throw new MigrationRefusedError(`${describeError(error)} The cutover of group "${g.group}" stays begun: run it again.`, { cause: error });
     }
     await record(tools, first, { step: 'cutover', group: g.group, state: 'cut-over', at: Date.now(), committed });
+    steps.push(...commitSteps(first, g.group, { ...failover, partitions: failover.partitions }, false, committed));
     results.push({ group: g.group, outcome: 'done', committed, plan: failover });
   }
-  return { report: caughtUp, groups: results, topics };
+  return { report: caughtUp, groups: results, topics, steps };
+}
+
+function createStateTopicStep(report: MigrationReport): ChangeStep {
+  return change(report.target, `create topic ${report.stateTopic} (compacted, 1 partition): the migration's state, which every process running the flow reads`);
+}
+
+/** A group's commit and its record, as a dry run plans them (offsets as of now) or as a real run did them. */
+function commitSteps(
+  report: MigrationReport,
+  group: string,
+  failover: FailoverPlan | undefined,
+  dryRun: boolean,
+  committed?: readonly CommittedOffset[],
+): ChangeStep[] {
+  const offsets =
+    committed ??
+    (failover?.partitions ?? [])
+      .filter((p) => p.action === 'commit' || p.action === 'rewind')
+      .map((p) => ({ topic: p.topic, partition: p.partition, offset: p.translatedOffset! }));
+  return [
+    change(
+      report.target,
+      offsets.length === 0
+        ? `commit nothing for group "${group}"${dryRun ? ' (as of now: its offsets there are at or past the translated ones, or there is no checkpoint yet)' : ''}`
+        : `commit ${offsets.length} offset(s) of group "${group}"${dryRun ? ' (as of now; those of the moment it is ready)' : ''}: ${describeOffsets(offsets)}`,
+    ),
+    change(report.target, `record in ${report.stateTopic} that group "${group}" is cut over, with the offsets committed`),
+  ];
 }
 
 function already(report: MigrationReport, group: string): GroupCutoverResult {
@@ -172,12 +218,26 @@ export interface FinishResult {
   readonly outcome: 'done' | 'already' | 'would';
   /** Source partitions that got records while they were watched (forced past, or a dry run). */
   readonly written: readonly PartitionReport[];
+  /** What the step does (a dry run) or did, in order. */
+  readonly steps: readonly ChangeStep[];
 }
 
 export async function finish(tools: PipelineTools, request: FinishRequest): Promise<FinishResult> {
   const report = await migrationReport(tools, { ...request, groups: [] });
-  if (report.state.finish?.state === 'finished') return { report, outcome: 'already', written: [] };
+  if (report.state.finish?.state === 'finished') return { report, outcome: 'already', written: [], steps: [] };
   const direction = tools.direction(request);
+  const steps: ChangeStep[] = [];
+  const lag = report.partitions.reduce((sum, p) => sum + p.lag, 0);
+  if (report.state.finish === undefined) {
+    if (!request.force) steps.push(check(report.source, `no record arrives on the replicated topics for ${request.quietMs} ms (--quiet; --force skips this)`));
+    steps.push(wait(`until nothing is left to replicate to ${report.target} (now ${lag} record(s); at most ${request.waitMs} ms)`));
+    if (!(await firstValueFrom(tools.admin(report.target).listTopics())).some((t) => t.name === report.stateTopic)) steps.push(createStateTopicStep(report));
+    steps.push(
+      change(report.target, `record in ${report.stateTopic} that the flow stops for good (stopping): every process running it drains it and stops it`),
+    );
+  }
+  steps.push(wait(`until no process runs the flow (its group "${report.flowGroup}" on ${report.source} has no members)`, report.source));
+  steps.push(change(report.target, `record in ${report.stateTopic} that the flow is finished`));
   let written: PartitionReport[] = [];
   if (report.state.finish === undefined && !request.force) {
     await delay(request.quietMs);
@@ -193,7 +253,7 @@ export async function finish(tools: PipelineTools, request: FinishRequest): Prom
       );
     }
   }
-  if (request.dryRun) return { report, outcome: 'would', written };
+  if (request.dryRun) return { report, outcome: 'would', written, steps };
   if (report.state.finish === undefined) {
     await waitUntil(request, async () => {
       const partitions = await partitionReports(tools, direction, report.flowGroup);
@@ -219,7 +279,7 @@ export async function finish(tools: PipelineTools, request: FinishRequest): Prom
     partitions: final.partitions.length,
     sourceEndOffsets: final.partitions.reduce((sum, p) => sum + p.sourceEnd, 0),
   });
-  return { report: { ...final, state: await readState(tools, report) }, outcome: 'done', written };
+  return { report: { ...final, state: await readState(tools, report) }, outcome: 'done', written, steps };
 }
 
 function topicMapping(report: MigrationReport): { source: string; target: string }[] {

@@ -8,6 +8,8 @@ import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
+import type { GroupReader } from '../../core/ports/group-reader';
+import { MirrorflowError } from '../../core/errors';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import { createReplicationPolicy, type ReplicationPolicy } from '../../policy';
 import { createKafkaClients } from '../wiring/clients';
@@ -54,6 +56,24 @@ export class PipelineTools {
     const clients =
       options.clients ?? createKafkaClients(Object.values(config.clusters).map(toClusterConnection), options.logger, `mirrorflow-${config.name}-tools`);
     return new PipelineTools(config, options.file, clients, options.logger);
+  }
+
+  /**
+   * Tools over a configuration already loaded (a running pipeline's), with clients of their own:
+   * `config` is read at each use, so a reload is followed.
+   */
+  static fromConfig(config: PipelineConfig, file: string, logger: Logger, clients?: KafkaClients): PipelineTools {
+    return new PipelineTools(
+      config,
+      file,
+      clients ?? createKafkaClients(Object.values(config.clusters).map(toClusterConnection), logger, `mirrorflow-${config.name}-tools`),
+      logger,
+    );
+  }
+
+  /** The same clients over another configuration of the same clusters (a reloaded pipeline). */
+  withConfig(config: PipelineConfig): PipelineTools {
+    return new PipelineTools(config, this.file, this.clients, this.logger);
   }
 
   get clusterAliases(): string[] {
@@ -115,6 +135,12 @@ export class PipelineTools {
   /** An idempotent writer on `cluster` for the tools' own records (a migration's state). */
   writer(cluster: string): RecordWriter {
     return this.clients.writer(cluster, { role: 'tools', compression: 'none' });
+  }
+
+  /** Reads topics as a consumer group member on `cluster` (the DR drill). */
+  groupReader(cluster: string): GroupReader {
+    if (this.clients.groupReader === undefined) throw new MirrorflowError('These Kafka clients cannot read as a consumer group.');
+    return this.clients.groupReader(cluster);
   }
 
   mirrorClient(cluster: string, policy: ReplicationPolicy = this.clusterPolicy(cluster)): MirrorClient {
