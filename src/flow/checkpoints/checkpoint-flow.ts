@@ -56,12 +56,13 @@ import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import { describeError, isRetriable } from '../../core/errors';
-import { backoffDelay, retryWithBackoff, type RetryConfig } from '../../core/retry';
+import { backoffDelay, type RetryConfig } from '../../core/retry';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../../policy';
 import { CheckpointStore } from './checkpoint-store';
 import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
-import { OffsetSyncStore } from './offset-sync-store';
+import type { OffsetSyncStore } from './offset-sync-store';
+import { followOffsetSyncs } from './follow-offset-syncs';
 import { withStopSignal } from '../operators/with-stop-signal';
 import { groupTranslationLag } from './translation-lag';
 import type { MigrationWatch } from '../migration-state';
@@ -127,8 +128,6 @@ export interface CheckpointFlowParts {
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
 export const CheckpointFlowParts = token<CheckpointFlowParts>('CheckpointFlowParts');
 
-/** How following an offset-syncs topic starts over after it failed. */
-const FOLLOW_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 30_000, factor: 2, jitter: 0.2 };
 /** How the whole checkpoint flow starts over after it failed. */
 const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: 0.2 };
 
@@ -316,7 +315,7 @@ export class CheckpointFlow {
    */
   private followOffsetSyncs(initializationMustReadToEnd: boolean): Observable<never> {
     const { settings, offsetSyncsReader, logger, status } = this.parts;
-    return this.follow(offsetSyncsReader, settings.offsetSyncsTopic, initializationMustReadToEnd, (store) => {
+    return followOffsetSyncs(this.parts, offsetSyncsReader, settings.offsetSyncsTopic, initializationMustReadToEnd, (store) => {
       this.syncs = store;
       status.state = 'loading';
     }).pipe(
@@ -332,27 +331,7 @@ export class CheckpointFlow {
   private followReverseSyncs(): Observable<never> {
     const { reverseSyncs } = this.parts;
     if (reverseSyncs === undefined) return EMPTY;
-    return this.follow(reverseSyncs.reader, reverseSyncs.topic, false, (store) => (this.reverse = store)).pipe(ignoreElements());
-  }
-
-  /** Follows an offset-syncs topic into a new store (handed to `started`), again after a backoff when it fails; emits once it is read to its end. */
-  private follow(reader: TopicReader, topic: string, initializationMustReadToEnd: boolean, started: (store: OffsetSyncStore) => void): Observable<void> {
-    const { logger, status, scheduler } = this.parts;
-    return defer(() => {
-      const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
-      started(store);
-      return store.follow(reader, topic);
-    }).pipe(
-      retryWithBackoff({
-        ...FOLLOW_BACKOFF,
-        scheduler,
-        onRetry: (error, attempt, delayMs) => {
-          status.errors++;
-          countCheckpointError(this.parts.outages, error, reader.cluster);
-          logger.warn('Reading offset syncs failed; retrying.', { topic, error: describeError(error), attempt, delayMs });
-        },
-      }),
-    );
+    return followOffsetSyncs(this.parts, reverseSyncs.reader, reverseSyncs.topic, false, (store) => (this.reverse = store)).pipe(ignoreElements());
   }
 
   /**
