@@ -23,7 +23,7 @@ export const EXIT_CODE_MEANINGS: readonly (readonly [code: number, label: string
   [
     ExitCode.failure,
     'found a problem',
-    'the command ran and found something wrong: drift (`diff`), problems (`plan`), failed tests (`test`, `plugins check`), a refused failover or migration step',
+    'the command ran and found something wrong: drift (`diff`), problems (`plan`), records missing, duplicated or unexpected on a target (`verify`), failed tests (`test`, `plugins check`), a refused failover or migration step',
   ],
   [
     ExitCode.usage,

@@ -6,6 +6,7 @@ import { registerValidateCommand } from './commands/validate.command';
 import { registerConvertCommand } from './commands/convert.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerDiffCommand } from './commands/diff.command';
+import { registerVerifyCommand } from './commands/verify.command';
 import { registerOffsetsCommand } from './commands/offsets.command';
 import { registerClustersCommand } from './commands/clusters.command';
 import { registerFailoverCommand } from './commands/failover.command';
@@ -39,6 +40,7 @@ const OVERVIEW: readonly (readonly [group: string, commands: readonly (readonly 
       ['convert', 'write MM2 files as a YAML pipeline'],
       ['plan', 'what each flow would replicate (read-only)'],
       ['diff', 'how each target differs from its source'],
+      ['verify', 'prove the target holds what the source holds'],
       ['test', "run pipeline tests of a flow's transforms"],
     ],
   ],
@@ -80,6 +82,7 @@ export function buildProgram(): Command {
   registerConvertCommand(program);
   registerPlanCommand(program);
   registerDiffCommand(program);
+  registerVerifyCommand(program);
   registerTestCommand(program);
   registerStatusCommand(program);
   registerOffsetsCommand(program);

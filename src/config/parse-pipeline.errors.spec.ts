@@ -496,6 +496,29 @@ describe('parsePipeline rejects broken input with file, line, path and a useful 
     assert.doesNotThrow(() => parsePipeline(fine, 'pipelines/test.yaml', { env: {} }));
   });
 
+  it('24. continuous verification without offset syncs to find the copies by, or with a budget that is not a positive whole number', () => {
+    expectIssue(withFlowLines('    offset_syncs: { enabled: false }', '    checkpoints: { enabled: false }', '    verify: { enabled: true }'), {
+      path: 'flows[0].verify.enabled',
+      message: /finds a window's copy on the target through the offset syncs, which this flow does not write/,
+      line: 11,
+      hint: /set offset_syncs\.enabled: true .* or remove verify\.enabled/,
+    });
+    expectIssue(withFlowLines('    verify: { enabled: true, records_per_interval: 0 }'), { path: 'flows[0].verify.records_per_interval', message: /./ });
+    expectIssue(withFlowLines('    verify: { enabled: true, interval_ms: 1.5 }'), { path: 'flows[0].verify.interval_ms', message: /./ });
+    expectIssue(withFlowLines('    verify: { enabled: true, budget: 5 }'), {
+      path: 'flows[0].verify.budget',
+      message: /unknown key/,
+      hint: /enabled, interval_ms, records_per_interval/,
+    });
+    const preserved = withFlowLines(
+      '    offsets: preserve',
+      '    offset_syncs: { enabled: false }',
+      '    checkpoints: { enabled: false }',
+      '    verify: { enabled: true }',
+    );
+    assert.doesNotThrow(() => parsePipeline(preserved, 'pipelines/test.yaml', { env: {} }), 'offsets: preserve places windows offset for offset');
+  });
+
   it('reports every problem of a file at once, in file order', () => {
     const text = [
       'clusters:',

@@ -103,6 +103,7 @@ describe('parsePipeline: the happy path', () => {
         sync_group_offsets: { enabled: false, interval_ms: 60000 },
       },
       heartbeats: { enabled: true, interval_ms: 1000, replication_factor: -1 },
+      verify: { enabled: false, interval_ms: 60_000, records_per_interval: 10_000 },
       converter: { key: 'bytes', value: 'bytes' },
       transforms: [],
     };

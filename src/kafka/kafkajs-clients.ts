@@ -18,6 +18,8 @@ import { KafkajsAdmin } from './admin/kafkajs-admin';
 import { KafkajsWriter } from './producer/kafkajs-writer';
 import { KafkajsSource } from './consumer/kafkajs-source';
 import { KafkajsTopicReader } from './consumer/kafkajs-reader';
+import { KafkajsRangeReader } from './consumer/kafkajs-range-reader';
+import type { RangeReader } from '../core/ports/range-reader';
 import { KafkajsElection } from './consumer/kafkajs-election';
 import { describeConnectFailure, describeTlsFailure } from './auth/login-failure';
 import { OAuthTokenSource } from './auth/oauth-token-source';
@@ -44,6 +46,7 @@ export interface KafkajsClientsOptions {
   readonly logger: Logger;
   /** Prefix of every client id, e.g. the pipeline name. */
   readonly clientIdPrefix: string;
+  /** kafkajs's own debug logs; `setDebug` changes it while running. */
   readonly debug?: boolean;
 }
 
@@ -77,6 +80,7 @@ interface Closable {
 /** KafkaClients backed by kafkajs: one kafkajs instance per cluster, clients made on demand. */
 export class KafkajsClients implements KafkaClients {
   private readonly kafkas = new Map<string, Kafka>();
+  private debug: boolean;
   private readonly admins = new Map<string, ClusterAdmin>();
   private open: Closable[] = [];
   private readonly tokens = new Map<string, BearerTokenSource>();
@@ -91,6 +95,7 @@ export class KafkajsClients implements KafkaClients {
   };
 
   constructor(private readonly options: KafkajsClientsOptions) {
+    this.debug = options.debug ?? false;
     registerCodecs();
     // JKS and PKCS12 stores are read now, so that a wrong password ends the command before any
     // connection; each connection reads them again (tls-connect.ts), for certificates rotated on disk.
@@ -105,10 +110,25 @@ export class KafkajsClients implements KafkaClients {
     let kafka = this.kafkas.get(key);
     if (!kafka) {
       const { connection } = login;
-      kafka = new Kafka(kafkaConfig(login, `${connection.clientId ?? this.options.clientIdPrefix}|${role}`, this.options, this.tokenSources, behaviour));
+      kafka = new Kafka(
+        kafkaConfig(
+          login,
+          `${connection.clientId ?? this.options.clientIdPrefix}|${role}`,
+          { ...this.options, debug: this.debug },
+          this.tokenSources,
+          behaviour,
+        ),
+      );
       this.kafkas.set(key, kafka);
     }
     return kafka;
+  }
+
+  /** Turns kafkajs's debug logs on or off for every client, made or to be made (its `kafkajs` logger's level). */
+  setDebug(on: boolean): void {
+    if (on === this.debug) return;
+    this.debug = on;
+    for (const kafka of this.kafkas.values()) kafka.logger().setLogLevel(on ? logLevel.DEBUG : logLevel.WARN);
   }
 
   admin(cluster: string): ClusterAdmin {
@@ -169,6 +189,18 @@ export class KafkajsClients implements KafkaClients {
 
   reader(cluster: string): TopicReader {
     return this.naming(cluster, 'consumer', new KafkajsTopicReader(cluster, this.kafka(cluster, 'reader', 'consumer'), this.admin(cluster)));
+  }
+
+  rangeReader(cluster: string, role = 'range-reader'): RangeReader {
+    const reader = new KafkajsRangeReader(
+      cluster,
+      this.kafka(cluster, role, 'consumer'),
+      // Every record batch handed over whole, however small or compressed: the reader digests them from their bytes.
+      this.kafka(cluster, role, 'consumer', { forward: { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER } }),
+      this.admin(cluster),
+    );
+    this.open.push({ role, close: () => reader.close() });
+    return this.naming(cluster, 'consumer', reader);
   }
 
   /** Connects with the cluster's credentials and with each role's own, so a refused login of any of them ends the start. */

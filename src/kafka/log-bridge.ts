@@ -13,6 +13,8 @@ import type { Logger } from '../core/ports/logger';
 const QUIET_NAMESPACES = new Set(['Connection', 'BrokerPool']);
 
 export function kafkajsLogCreator(logger: Logger): logCreator {
+  // The Kafka client's own logger (`kafkajs` in /admin/loggers), apart from mirrorflow's.
+  const kafkajs = logger.child({ component: 'kafkajs' });
   return () =>
     ({ namespace, level, log }) => {
       const {
@@ -21,15 +23,15 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
         logger: _name,
         ...meta
       } = log as { message: string; timestamp?: string; logger?: string } & Record<string, unknown>;
-      const fields = { component: 'kafkajs', namespace, ...meta };
+      const fields = { namespace, ...meta };
       switch (level) {
         case logLevel.ERROR:
         case logLevel.WARN:
-          if (QUIET_NAMESPACES.has(namespace)) logger.debug(message, fields);
-          else logger.warn(message, fields);
+          if (QUIET_NAMESPACES.has(namespace)) kafkajs.debug(message, fields);
+          else kafkajs.warn(message, fields);
           break;
         default:
-          logger.debug(message, fields);
+          kafkajs.debug(message, fields);
       }
     };
 }

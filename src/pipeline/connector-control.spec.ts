@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConnectorConfigText, PipelineConfig } from '../config';
+import type { ConnectorConfigText, FlowConfig, PipelineConfig } from '../config';
+import { MirrorflowError } from '../core/errors';
 import { silentLogger } from '../core/ports/logger';
+import type { ProgressStore } from '../flow/progress/progress-store';
 import type { ConnectorRef } from '../telemetry/connect-api';
 import { ConnectRestError } from '../telemetry/connect-writes';
 import { ConnectorControl } from './connector-control';
@@ -53,6 +55,24 @@ class FakePipeline {
   restart(name: string): Promise<void> {
     this.restarted.push(name);
     return Promise.resolve();
+  }
+  /** The progress store an edit gets: what it alters, and what is stored. */
+  stored: { tp: { topic: string; partition: number }; offset: number }[] = [];
+  readonly altered: { flow: string; entries: unknown }[] = [];
+  busy: string | undefined;
+  editProgress<T>(flow: FlowConfig, edit: (progress: ProgressStore) => Promise<T>): Promise<T> {
+    if (this.busy !== undefined) return Promise.reject(new MirrorflowError(this.busy));
+    const progress = {
+      stored: () => this.stored,
+      alter: (entries: unknown) => {
+        this.altered.push({ flow: flow.name, entries });
+        return Promise.resolve();
+      },
+    };
+    return edit(progress as unknown as ProgressStore);
+  }
+  readProgress(): Promise<typeof this.stored> {
+    return Promise.resolve(this.stored);
   }
 }
 
@@ -144,4 +164,67 @@ test('pause turns the part off and remembers it across a file change; resume tur
 
   await c.restart(ref('MirrorSourceConnector'));
   assert.deepEqual(pipeline.restarted, ['primary->backup']);
+});
+
+test('stop turns the part off as pause does, shown STOPPED; pause and resume move it out of STOPPED; a file change keeps it stopped', async () => {
+  const { control: c, pipeline } = control();
+  await c.stop(ref('MirrorSourceConnector'));
+  assert.equal(flowOf(pipeline.applied.at(-1))?.enabled, false);
+  assert.deepEqual([c.stopped, c.paused], [[ref('MirrorSourceConnector')], []]);
+  await c.applyFile(loadPipelineTexts(files).config, undefined as never);
+  assert.equal(flowOf(pipeline.applied.at(-1))?.enabled, false, 'still stopped after the file change');
+  await c.pause(ref('MirrorSourceConnector'));
+  assert.deepEqual([c.stopped, c.paused], [[], [ref('MirrorSourceConnector')]]);
+  await c.stop(ref('MirrorSourceConnector'));
+  await c.resume(ref('MirrorSourceConnector'));
+  assert.deepEqual([c.stopped, c.paused], [[], []]);
+  assert.equal(flowOf(pipeline.applied.at(-1))?.enabled, true);
+});
+
+test('create: a new connector, paused or stopped before it ever runs when its initial state says so; one that runs is 409', async () => {
+  const { control: c, pipeline } = control([files[1]!]);
+  const name = 'primary->backup.MirrorSourceConnector';
+  const created = await c.create(name, { ...source('orders'), name }, 'STOPPED');
+  assert.deepEqual(created, ref('MirrorSourceConnector'));
+  assert.deepEqual(c.stopped, [ref('MirrorSourceConnector')]);
+  assert.equal(pipeline.applied.length, 1);
+  assert.equal(flowOf(pipeline.applied[0])?.enabled, false, 'the first configuration applied has it off already');
+  assert.equal(c.config(ref('MirrorSourceConnector'))?.['topics'], 'orders');
+  const again = await c.create(name, { ...source('orders'), name }, 'RUNNING').catch((e: unknown) => e);
+  assert.ok(again instanceof ConnectRestError);
+  assert.deepEqual([again.status, again.message], [409, `Connector ${name} already exists`]);
+});
+
+test("offsets: only a stopped connector's, of its own source cluster, written through its flow's progress; reset removes every stored one; a flow still replicating elsewhere is 409", async () => {
+  const { control: c, pipeline } = control();
+  const source0 = { cluster: 'primary', topic: 'orders', partition: 0, offset: 5 };
+  const notStopped = await c.alterOffsets(ref('MirrorSourceConnector'), [source0]).catch((e: unknown) => e);
+  assert.ok(notStopped instanceof ConnectRestError);
+  assert.equal(notStopped.status, 400);
+  assert.match(notStopped.message, /must be in the STOPPED state/);
+
+  await c.stop(ref('MirrorSourceConnector'));
+  const otherCluster = await c.alterOffsets(ref('MirrorSourceConnector'), [{ ...source0, cluster: 'backup' }]).catch((e: unknown) => e);
+  assert.ok(otherCluster instanceof ConnectRestError);
+  assert.match(otherCluster.message, /names cluster backup, but primary->backup\.MirrorSourceConnector replicates from primary/);
+
+  await c.alterOffsets(ref('MirrorSourceConnector'), [source0, { ...source0, partition: 1, offset: null }]);
+  pipeline.stored = [{ tp: { topic: 'orders', partition: 3 }, offset: 9 }];
+  await c.resetOffsets(ref('MirrorSourceConnector'));
+  assert.deepEqual(pipeline.altered, [
+    {
+      flow: 'primary->backup',
+      entries: [
+        { tp: { topic: 'orders', partition: 0 }, offset: 5 },
+        { tp: { topic: 'orders', partition: 1 }, offset: null },
+      ],
+    },
+    { flow: 'primary->backup', entries: [{ tp: { topic: 'orders', partition: 3 }, offset: null }] },
+  ]);
+  assert.deepEqual(await c.storedOffsets(ref('MirrorSourceConnector')), [{ topic: 'orders', partition: 3, offset: 9 }]);
+
+  pipeline.busy = 'The flow primary->backup still replicates in another process.';
+  const busy = await c.resetOffsets(ref('MirrorSourceConnector')).catch((e: unknown) => e);
+  assert.ok(busy instanceof ConnectRestError);
+  assert.deepEqual([busy.status, busy.message], [409, 'The offsets were not changed: The flow primary->backup still replicates in another process.']);
 });

@@ -2,8 +2,10 @@ import { connectorSettings, readTexts, type ConnectorConfigText, type FlowConfig
 import { ConfigError, MirrorflowError, formatConfigIssue } from '../core/errors';
 import type { Logger } from '../core/ports/logger';
 import type { PluginRegistry } from '../plugins';
-import { CONNECTOR_CLASSES, type ConnectorClass, type ConnectorRef, type ConnectorView } from '../telemetry/connect-api';
-import { ConnectRestError, type ConnectorWrites } from '../telemetry/connect-writes';
+import type { ProgressStore } from '../flow/progress/progress-store';
+import { CONNECTOR_CLASSES, type ConnectorClass, type ConnectorRef, type ConnectorView, type StoredOffset } from '../telemetry/connect-api';
+import type { SourceOffsetChange } from '../telemetry/connect-offsets-body';
+import { ConnectRestError, type ConnectorWrites, type InitialState, notStoppedMessage } from '../telemetry/connect-writes';
 import { loadPipelineTexts } from './load-pipeline';
 import type { Pipeline } from './pipeline';
 import type { ReloadPlan } from './reload-plan';
@@ -29,17 +31,24 @@ export interface ConnectorControlOptions {
  *   connector's file among the others, and reads them all as `mirrorflow run` reads the files;
  * - `DELETE` turns the connector's part of its flow off (MirrorSourceConnector: replication and
  *   checkpoints; MirrorCheckpointConnector: checkpoints; MirrorHeartbeatConnector: heartbeats);
- * - `pause` does the same but remembers it, so status shows PAUSED and `resume` turns it on again;
- * - `restart` stops the connector's flow (drained, progress stored) and starts it again.
+ * - `pause` and `stop` do the same but remember it, so status shows PAUSED or STOPPED and
+ *   `resume` turns it on again; a stopped MirrorSourceConnector's offsets — its flow's progress —
+ *   may be changed (`alterOffsets`, `resetOffsets`), and the flow resumes from them;
+ * - `restart` stops the connector's flow (drained, progress stored) and starts it again;
+ * - `create` (`POST /connectors`) is a `PUT …/config` of a connector that does not run yet,
+ *   paused or stopped before anything starts when its initial state says so.
  *
  * Nothing is persisted: Connect keeps REST configs in its config topic, here the files stay what
  * a restart reads. A REST change holds until the files change (or SIGHUP): then the files are
- * applied, with the connectors still paused kept paused.
+ * applied, with the connectors still paused or stopped kept so.
  */
 export class ConnectorControl implements ConnectorWrites {
   private base: PipelineConfig;
   private texts: ConnectorConfigText[] | undefined;
   private readonly pausedRefs = new Map<string, ConnectorRef>();
+  private readonly stoppedRefs = new Map<string, ConnectorRef>();
+  /** Records per topic when each connector's active topics were last reset. */
+  private readonly topicBaselines = new Map<string, ReadonlyMap<string, number>>();
 
   constructor(private readonly options: ConnectorControlOptions) {
     this.base = options.pipeline.config;
@@ -58,10 +67,30 @@ export class ConnectorControl implements ConnectorWrites {
     return [...this.pausedRefs.values()];
   }
 
+  get stopped(): readonly ConnectorRef[] {
+    return [...this.stoppedRefs.values()];
+  }
+
+  /** Connectors whose flow is being restarted now. */
+  readonly restarting = new Set<string>();
+
+  /** A pipeline of connector configs has the connectors it was given (or PUT, or POST); any other has all of its flows'. */
+  readonly exists = (c: ConnectorRef): boolean => this.texts === undefined || this.textOf(c.name) !== undefined;
+
+  readonly topicsReset = (c: ConnectorRef): ReadonlyMap<string, number> | undefined => this.topicBaselines.get(c.name);
+
+  /** A stopped MirrorSourceConnector's offsets: its flow's progress as stored. */
+  readonly storedOffsets = async (c: ConnectorRef): Promise<readonly StoredOffset[]> => {
+    const flow = this.flowOf(c);
+    if (flow === undefined) return [];
+    const stored = await this.options.pipeline.readProgress(flow);
+    return stored.map((e) => ({ topic: e.tp.topic, partition: e.tp.partition, offset: e.offset }));
+  };
+
   /** The connector's config as given (its file, or the last PUT); undefined for a pipeline not made from connector configs. */
   readonly config = (c: ConnectorRef): Readonly<Record<string, string>> | undefined => this.textOf(c.name)?.settings;
 
-  /** The changed pipeline file applied (reload-on-change): the files win over REST changes; paused connectors stay paused. */
+  /** The changed pipeline file applied (reload-on-change): the files win over REST changes; paused and stopped connectors stay so. */
   async applyFile(next: PipelineConfig, registry: PluginRegistry): Promise<ReloadPlan> {
     const plan = await this.options.pipeline.reload(this.masked(next), registry);
     this.base = next;
@@ -78,7 +107,24 @@ export class ConnectorControl implements ConnectorWrites {
     return plan;
   }
 
-  async putConfig(name: string, config: Readonly<Record<string, string>>): Promise<{ created: boolean; connector: ConnectorRef }> {
+  putConfig(name: string, config: Readonly<Record<string, string>>): Promise<{ created: boolean; connector: ConnectorRef }> {
+    return this.applyConfig(name, config);
+  }
+
+  async create(name: string, config: Readonly<Record<string, string>>, initial: InitialState): Promise<ConnectorRef> {
+    const { connector } = await this.applyConfig(name, config, { initial });
+    return connector;
+  }
+
+  /**
+   * The config in place of its connector's (or added); `create` refuses a connector that runs
+   * already (409), and puts a new one's initial state in place before anything of it starts.
+   */
+  private async applyConfig(
+    name: string,
+    config: Readonly<Record<string, string>>,
+    create?: { initial: InitialState },
+  ): Promise<{ created: boolean; connector: ConnectorRef }> {
     if (this.texts === undefined)
       throw new ConnectRestError(
         400,
@@ -92,6 +138,7 @@ export class ConnectorControl implements ConnectorWrites {
     // In place of the connector's own text, so the others keep their order.
     const at = ref === undefined ? -1 : this.texts.findIndex((t) => this.keyOf(t) === ref.name);
     const created = at < 0;
+    if (create !== undefined && !created) throw new ConnectRestError(409, `Connector ${name} already exists`);
     const texts = created ? [...this.texts, text] : this.texts.map((t, i) => (i === at ? text : t));
     let loaded;
     try {
@@ -112,7 +159,15 @@ export class ConnectorControl implements ConnectorWrites {
     // A config that reads is a connector of a known class and flow.
     const connector = ref!;
     for (const warning of loaded.warnings) this.options.logger.warn('Configuration note.', { note: formatConfigIssue(warning, 'warning') });
-    await this.apply(loaded.config, loaded.registry);
+    // KIP-980: created paused or stopped, it never runs first.
+    const held = create?.initial === 'PAUSED' ? this.pausedRefs : create?.initial === 'STOPPED' ? this.stoppedRefs : undefined;
+    held?.set(connector.name, connector);
+    try {
+      await this.apply(loaded.config, loaded.registry);
+    } catch (error) {
+      held?.delete(connector.name);
+      throw error;
+    }
     this.texts = texts;
     this.options.logger.info(created ? 'A connector was created over the REST API.' : "A connector's config was changed over the REST API.", {
       connector: connector.name,
@@ -122,47 +177,123 @@ export class ConnectorControl implements ConnectorWrites {
 
   async pause(c: ConnectorRef): Promise<void> {
     if (this.pausedRefs.has(c.name)) return;
-    this.pausedRefs.set(c.name, ref(c));
-    try {
-      await this.apply(this.base);
-    } catch (error) {
-      this.pausedRefs.delete(c.name);
-      throw error;
-    }
+    await this.hold(c, 'paused');
     this.options.logger.info('A connector was paused over the REST API.', { connector: c.name });
   }
 
+  /** Connect's STOPPED; here as paused (its part of the flow off, drained, progress stored), and its offsets may change. */
+  async stop(c: ConnectorRef): Promise<void> {
+    if (this.stoppedRefs.has(c.name)) return;
+    await this.hold(c, 'stopped');
+    this.options.logger.info('A connector was stopped over the REST API.', { connector: c.name });
+  }
+
   async resume(c: ConnectorRef): Promise<void> {
-    const was = this.pausedRefs.get(c.name);
-    if (was === undefined) return;
-    this.pausedRefs.delete(c.name);
-    try {
-      await this.apply(this.base);
-    } catch (error) {
-      this.pausedRefs.set(c.name, was);
-      throw error;
-    }
+    if (!this.pausedRefs.has(c.name) && !this.stoppedRefs.has(c.name)) return;
+    await this.hold(c, undefined);
     this.options.logger.info('A connector was resumed over the REST API.', { connector: c.name });
   }
 
   async delete(c: ConnectorRef): Promise<void> {
     const next = withoutPart(this.base, ref(c));
-    const wasPaused = this.pausedRefs.get(c.name);
+    const before = this.held(c);
     this.pausedRefs.delete(c.name);
+    this.stoppedRefs.delete(c.name);
     try {
       await this.apply(next);
     } catch (error) {
-      if (wasPaused !== undefined) this.pausedRefs.set(c.name, wasPaused);
+      this.restore(c, before);
       throw error;
     }
     this.base = next;
+    // Connect forgets a deleted connector's active topics.
+    this.topicBaselines.delete(c.name);
     if (this.texts !== undefined) this.texts = this.texts.filter((t) => this.keyOf(t) !== c.name);
     this.options.logger.info('A connector was deleted over the REST API.', { connector: c.name });
   }
 
+  resetTopics(c: ConnectorRef, baseline: ReadonlyMap<string, number>): void {
+    this.topicBaselines.set(c.name, new Map(baseline));
+    this.options.logger.info("A connector's active topics were reset over the REST API.", { connector: c.name });
+  }
+
+  async alterOffsets(c: ConnectorRef, changes: readonly SourceOffsetChange[]): Promise<void> {
+    const flow = this.stoppedFlow(c);
+    const other = changes.find((change) => change.cluster !== c.source);
+    if (other !== undefined)
+      throw new ConnectRestError(
+        400,
+        `The offset of ${other.topic}-${other.partition} names cluster ${other.cluster}, but ${c.name} replicates from ${c.source}: its flow reads only offsets whose "cluster" is "${c.source}".`,
+      );
+    await this.editProgress(flow, (progress) =>
+      progress.alter(changes.map((change) => ({ tp: { topic: change.topic, partition: change.partition }, offset: change.offset }))),
+    );
+    this.options.logger.info("A stopped connector's offsets were altered over the REST API.", { connector: c.name, partitions: changes.length });
+  }
+
+  async resetOffsets(c: ConnectorRef): Promise<void> {
+    const flow = this.stoppedFlow(c);
+    const partitions = await this.editProgress(flow, async (progress) => {
+      const stored = progress.stored();
+      await progress.alter(stored.map((e) => ({ tp: e.tp, offset: null })));
+      return stored.length;
+    });
+    this.options.logger.info("A stopped connector's offsets were reset over the REST API: its flow starts over.", { connector: c.name, partitions });
+  }
+
+  /** The flow of a stopped connector; 400 as Connect answers when it is not stopped. */
+  private stoppedFlow(c: ConnectorRef): FlowConfig {
+    if (!this.stoppedRefs.has(c.name)) throw new ConnectRestError(400, notStoppedMessage(c.name));
+    const flow = this.flowOf(c);
+    if (flow === undefined) throw new ConnectRestError(404, `Connector ${c.name} not found`);
+    return flow;
+  }
+
+  /** Changes the flow's progress; what keeps it from being changed now (another process replicates it) is a 409. */
+  private async editProgress<T>(flow: FlowConfig, edit: (progress: ProgressStore) => Promise<T>): Promise<T> {
+    try {
+      return await this.options.pipeline.editProgress(flow, edit);
+    } catch (error) {
+      if (error instanceof MirrorflowError) throw new ConnectRestError(409, `The offsets were not changed: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private flowOf(c: ConnectorRef): FlowConfig | undefined {
+    return this.base.flows.find((f) => f.source === c.source && f.target === c.target);
+  }
+
+  /** Puts the connector in `state` (undefined: running) and applies it; as it was before when that fails. */
+  private async hold(c: ConnectorRef, state: 'paused' | 'stopped' | undefined): Promise<void> {
+    const before = this.held(c);
+    this.restore(c, state);
+    try {
+      await this.apply(this.base);
+    } catch (error) {
+      this.restore(c, before);
+      throw error;
+    }
+  }
+
+  private held(c: ConnectorRef): 'paused' | 'stopped' | undefined {
+    return this.pausedRefs.has(c.name) ? 'paused' : this.stoppedRefs.has(c.name) ? 'stopped' : undefined;
+  }
+
+  private restore(c: ConnectorRef, state: 'paused' | 'stopped' | undefined): void {
+    this.pausedRefs.delete(c.name);
+    this.stoppedRefs.delete(c.name);
+    if (state === 'paused') this.pausedRefs.set(c.name, ref(c));
+    if (state === 'stopped') this.stoppedRefs.set(c.name, ref(c));
+  }
+
   async restart(c: ConnectorRef): Promise<void> {
     this.options.logger.info('A connector is restarted over the REST API: its flow stops and starts again.', { connector: c.name });
-    await this.options.pipeline.restart(`${c.source}->${c.target}`);
+    this.restarting.add(c.name);
+    try {
+      await this.options.pipeline.restart(`${c.source}->${c.target}`);
+    } finally {
+      this.restarting.delete(c.name);
+    }
   }
 
   /** Applies `next` with the paused connectors' parts off; a change that cannot be applied is a 400 naming why. */
@@ -177,7 +308,7 @@ export class ConnectorControl implements ConnectorWrites {
   }
 
   private masked(config: PipelineConfig): PipelineConfig {
-    return this.paused.reduce(withoutPart, config);
+    return [...this.paused, ...this.stopped].reduce(withoutPart, config);
   }
 
   private keyOf(text: ConnectorConfigText): string | undefined {

@@ -1,6 +1,7 @@
 import { topicPartitionKey } from '../core/record';
 import type { FlowStatus } from '../flow/status/flow-status';
-import type { FlowSnapshot, HeartbeatState, HistogramSnapshot, MirrorMetricsSnapshot, WindowedSnapshot } from '../telemetry/flow-snapshot';
+import type { FlowSnapshot, HeartbeatState, HistogramSnapshot, MirrorMetricsSnapshot, VerifySnapshot, WindowedSnapshot } from '../telemetry/flow-snapshot';
+import type { VerifyStatus } from '../flow/verify/verify-status';
 import type { SampledStat, BucketCounts } from '../flow/status/sampled-stat';
 
 /**
@@ -83,7 +84,9 @@ export function toFlowSnapshot(
       errors: status.acls.errors,
       lastPassAt: status.acls.lastPassAt,
     },
+    verify: verifySnapshot(status.verify),
     sourceResets: status.sourceResets,
+    recordsExpired: status.recordsExpired,
     ...(status.preservation === undefined ? {} : { preservation: { fallbacks: status.preservation.fallbacks, partitions: status.preservation.values() } }),
     recordsDeadLettered: status.recordsDeadLettered,
     ...(status.provenance === undefined
@@ -102,6 +105,40 @@ export function toFlowSnapshot(
     transformCounters: status.transformCounters.values(),
     failure: status.state === 'failed' && status.failure !== undefined ? describeFailure(status.failure) : undefined,
     mirror: mirrorSnapshot(status, remoteTopic, now),
+  };
+}
+
+/** What continuous verification found; partitions with findings only. */
+function verifySnapshot(v: VerifyStatus): VerifySnapshot {
+  return {
+    state: v.state,
+    intervalMs: v.intervalMs,
+    recordsPerInterval: v.recordsPerInterval,
+    passes: v.passes,
+    lastPassAt: v.lastPassAt,
+    records: v.records,
+    matched: v.matched,
+    missing: v.missing,
+    duplicates: v.duplicates,
+    unexpected: v.unexpected,
+    skipped: v.skipped,
+    partitionsVerified: v.partitions.size,
+    errors: v.errors,
+    lastError: v.lastError,
+    findings: v.withFindings().map((p) => ({
+      topic: p.topic,
+      partition: p.partition,
+      remoteTopic: p.remoteTopic,
+      missing: p.missing,
+      duplicates: p.duplicates,
+      unexpected: p.unexpected,
+      fromOffset: p.findingFrom ?? p.lastFrom,
+      toOffset: p.findingTo ?? p.lastTo,
+      firstMissingOffset: p.firstMissing,
+      firstDuplicateTargetOffset: p.firstDuplicate,
+      firstUnexpectedTargetOffset: p.firstUnexpected,
+      at: p.findingAt ?? p.lastAt,
+    })),
   };
 }
 

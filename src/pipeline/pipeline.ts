@@ -1,12 +1,27 @@
 import 'reflect-metadata';
 import type { Container } from 'inversify';
-import { type Subscription, ReplaySubject, Subject, asyncScheduler, finalize, from, lastValueFrom, merge, mergeMap, defaultIfEmpty, take } from 'rxjs';
+import {
+  type Subscription,
+  ReplaySubject,
+  Subject,
+  asyncScheduler,
+  finalize,
+  firstValueFrom,
+  from,
+  lastValueFrom,
+  merge,
+  mergeMap,
+  defaultIfEmpty,
+  take,
+} from 'rxjs';
 import type { FlowConfig } from '../config';
 import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';
+import type { TopicPartition } from '../core/record';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import type { Scheduler } from '../core/ports/scheduler';
 import { PluginRegistry } from '../plugins';
+import { ProgressStore } from '../flow/progress/progress-store';
 import { KafkajsClients } from '../kafka';
 import type { FlowStatus } from '../flow/status/flow-status';
 import { unlessFinished } from './flow-migration';
@@ -15,6 +30,9 @@ import { toClusterConnection } from './wiring/cluster-connection';
 import { withClusterPrincipal } from './cluster-principal';
 import { checkTransforms, pipelineContainer } from './wiring/flow-container';
 import { toFlowSnapshot } from './flow-snapshot';
+import { flowGroupId } from './flow-names';
+import { progressStoreSettings } from './wiring/settings/internal-topic-settings';
+import { internalWriterOptions } from './wiring/settings/client-settings';
 import { flowReplicationPolicy } from './wiring/flow-policy';
 import { PipelineConfig } from './wiring/tokens';
 import { planReload, type ReloadPlan } from './reload-plan';
@@ -92,6 +110,11 @@ export class Pipeline {
 
   get statuses(): readonly FlowStatus[] {
     return [...this.flows.values()].map((f) => f.status);
+  }
+
+  /** The Kafka client library's debug logs, on or off while running (the `kafkajs` logger's level). */
+  setClientDebug(on: boolean): void {
+    this.clients.setDebug?.(on);
   }
 
   /** A copy of every flow's live status, for the HTTP endpoints and metrics. */
@@ -174,6 +197,51 @@ export class Pipeline {
       this.flows.set(name, built);
       this.started$.next(built);
     });
+  }
+
+  /**
+   * Reads a flow's stored progress and lets `edit` change it, while the flow does not replicate
+   * (in this process: its replication is off; in the others: its group on the source has no
+   * member) — Connect's offsets routes on a stopped connector. Serialized with reloads, so the
+   * flow cannot start meanwhile; the progress topic is read and written with clients of its own,
+   * closed after.
+   */
+  editProgress<T>(flow: FlowConfig, edit: (progress: ProgressStore) => Promise<T>): Promise<T> {
+    return this.serialized(async () => {
+      if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); the progress was not changed.');
+      if (this.flows.get(flow.name)?.replication !== undefined)
+        throw new MirrorflowError(`The flow ${flow.name} replicates in this process; its progress can be changed only while it is stopped.`);
+      const group = flowGroupId(this.current.name, flow);
+      const state = (await firstValueFrom(this.clients.admin(flow.source).describeGroups([group]))).get(group) ?? 'dead';
+      if (state !== 'empty' && state !== 'dead')
+        throw new MirrorflowError(
+          `The flow ${flow.name} still replicates in another process (its group ${group} on ${flow.source} is ${state}); stop it there too before changing its progress.`,
+        );
+      return this.withProgress(flow, 'progress-edit', edit);
+    });
+  }
+
+  /** A flow's stored progress, as its progress topic holds it now: the last replicated offset per source partition. */
+  readProgress(flow: FlowConfig): Promise<{ tp: TopicPartition; offset: number }[]> {
+    return this.withProgress(flow, 'progress-read', (progress) => Promise.resolve(progress.stored()));
+  }
+
+  /** A progress store of the flow's own, loaded, for `use`; its writer is closed after. */
+  private async withProgress<T>(flow: FlowConfig, name: string, use: (progress: ProgressStore) => Promise<T>): Promise<T> {
+    const role = `${flow.name}|${name}`;
+    const progress = new ProgressStore({
+      ...progressStoreSettings(flow),
+      targetAdmin: this.clients.admin(flow.target),
+      reader: this.clients.reader(flow.target),
+      writer: this.clients.writer(flow.target, internalWriterOptions(flow, name)),
+      logger: this.logger.child({ flow: flow.name }),
+    });
+    try {
+      await lastValueFrom(progress.load(), { defaultValue: undefined });
+      return await use(progress);
+    } finally {
+      await this.clients.closeRoles(role);
+    }
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {

@@ -53,7 +53,7 @@ export function buildRunningFlow(pipeline: Container, pipelineName: string, flow
 /**
  * One flow as docs/architecture.md draws it: replication (with its topic sync), checkpoints,
  * heartbeats, topic config sync and ACL sync, merged. Every process of the pipeline replicates its
- * share of the partitions; the once-per-flow jobs run on the one elected by the flow's election
+ * share of the partitions, and verifies them when `verify.enabled`; the once-per-flow jobs run on the one elected by the flow's election
  * group on the target.
  */
 export function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: KafkaClients): Observable<never> {
@@ -83,7 +83,7 @@ export function runFlow(flow: RunningFlow, stop$: Observable<void>, clients: Kaf
     status.campaigning = true;
     return elected$;
   }).pipe(finalize(() => (status.campaigning = false)));
-  return merge(flow.replication?.run(stop$) ?? EMPTY, campaign$);
+  return merge(flow.replication?.run(stop$) ?? EMPTY, flow.verify?.run(stop$) ?? EMPTY, campaign$);
 }
 
 /** As MM2's driver: a pair whose flow is off still gets its heartbeats, unless those are off too. */

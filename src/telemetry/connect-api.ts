@@ -23,24 +23,44 @@ export interface ConnectorRef {
   readonly target: string;
 }
 
+/** A source partition's stored offset: the last replicated source offset, as MM2 stores it. */
+export interface StoredOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+}
+
 /** What the connector routes read besides the flows' snapshots. */
 export interface ConnectorView {
   readonly flows: readonly FlowSnapshot[];
   /** Connectors paused through the API (PUT …/pause): listed as PAUSED even when their part of the flow no longer runs. */
   readonly paused: readonly ConnectorRef[];
+  /** Connectors stopped through the API (PUT …/stop): listed as STOPPED, without tasks. */
+  readonly stopped: readonly ConnectorRef[];
   /** A connector's running config when the pipeline was made from connector configs; undefined otherwise. */
   readonly config: (c: ConnectorRef) => Readonly<Record<string, string>> | undefined;
+  /** The records per topic when the connector's active topics were last reset (PUT …/topics/reset); undefined: never. */
+  readonly topicsReset?: (c: ConnectorRef) => ReadonlyMap<string, number> | undefined;
+  /** A stopped MirrorSourceConnector's offsets as stored in its flow's progress topic. */
+  readonly storedOffsets?: (c: ConnectorRef) => Promise<readonly StoredOffset[]>;
+  /** Whether a connector of a running flow is configured (a pipeline of connector configs has only those it was given); all when absent. */
+  readonly exists?: (c: ConnectorRef) => boolean;
+  /** Connectors being restarted now: RESTARTING until their flow runs again. */
+  readonly restarting?: ReadonlySet<string>;
 }
 
 export interface Connector extends ConnectorRef {
-  /** Undefined for a paused connector whose flow no longer runs at all. */
+  /** Undefined for a paused or stopped connector whose flow no longer runs at all. */
   readonly flow: FlowSnapshot | undefined;
   readonly paused: boolean;
+  readonly stopped: boolean;
+  /** Being restarted (POST …/restart): RESTARTING until its flow runs again. */
+  readonly restarting?: boolean;
 }
 
 /** A view of the flows alone: nothing paused, configs as MM2's driver gives its connectors. */
 export function flowsOnly(flows: readonly FlowSnapshot[]): ConnectorView {
-  return { flows, paused: [], config: () => undefined };
+  return { flows, paused: [], stopped: [], config: () => undefined };
 }
 
 /** Connect's connector and task states. */
@@ -49,16 +69,20 @@ export type ConnectState = 'RUNNING' | 'UNASSIGNED' | 'STOPPED' | 'FAILED' | 'PA
 export function connectors(view: ConnectorView): Connector[] {
   const out: Connector[] = [];
   const paused = new Set(view.paused.map((c) => c.name));
+  const stopped = new Set(view.stopped.map((c) => c.name));
+  const off = (name: string): boolean => paused.has(name) || stopped.has(name);
   for (const flow of view.flows) {
     const name = flowName(flow);
-    const sourcePaused = paused.has(`${name}.MirrorSourceConnector`);
-    const types: ConnectorClass[] = flow.replicating || sourcePaused ? [...CONNECTOR_CLASSES] : ['MirrorHeartbeatConnector'];
+    const types: ConnectorClass[] = flow.replicating || off(`${name}.MirrorSourceConnector`) ? [...CONNECTOR_CLASSES] : ['MirrorHeartbeatConnector'];
     for (const type of types) {
       const ref = { name: `${name}.${type}`, type, source: flow.source, target: flow.target };
-      out.push({ ...ref, flow, paused: paused.has(ref.name) });
+      if (view.exists !== undefined && !view.exists(ref) && !off(ref.name)) continue;
+      out.push({ ...ref, flow, paused: paused.has(ref.name), stopped: stopped.has(ref.name), restarting: view.restarting?.has(ref.name) === true });
     }
   }
-  for (const ref of view.paused) if (!out.some((c) => c.name === ref.name)) out.push({ ...ref, flow: undefined, paused: true });
+  for (const ref of [...view.paused, ...view.stopped])
+    if (!out.some((c) => c.name === ref.name))
+      out.push({ ...ref, flow: undefined, paused: paused.has(ref.name), stopped: stopped.has(ref.name), restarting: false });
   return out;
 }
 
@@ -120,13 +144,28 @@ export function getTaskStatus(view: ConnectorView, name: string, task: string, w
   return jsonResponse(200, { id: 0, state: tasks, worker_id: workerId, ...trace });
 }
 
-/** `GET /connectors/{name}/topics` (KIP-558): the topics the connector has written to, as Connect tracks them. */
+/**
+ * `GET /connectors/{name}/topics` (KIP-558): the topics the connector has written to since it
+ * was created or its topics were last reset (PUT …/topics/reset), as Connect tracks them.
+ */
 export function getConnectorTopics(view: ConnectorView, name: string): HttpResponse {
   const c = findConnector(view, name);
   if (c === undefined) return notFound(name);
-  const topics =
-    c.type === 'MirrorSourceConnector' ? [...new Set((c.flow?.mirror?.partitions ?? []).filter((p) => p.records > 0).map((p) => p.topic))].sort() : [];
-  return jsonResponse(200, { [c.name]: { topics } });
+  const reset = view.topicsReset?.(c);
+  const written = [...topicRecords(c)].filter(([topic, records]) => {
+    const before = reset?.get(topic) ?? 0;
+    // A flow that started again counts from 0: fewer records than at the reset are new ones.
+    return records > before || (records > 0 && records < before);
+  });
+  return jsonResponse(200, { [c.name]: { topics: written.map(([topic]) => topic).sort() } });
+}
+
+/** Records the connector has written per (remote) topic, as the flow counts them now. */
+export function topicRecords(c: Connector): Map<string, number> {
+  const out = new Map<string, number>();
+  if (c.type !== 'MirrorSourceConnector') return out;
+  for (const p of c.flow?.mirror?.partitions ?? []) out.set(p.topic, (out.get(p.topic) ?? 0) + p.records);
+  return out;
 }
 
 /** `GET /connector-plugins`: the three MM2 connectors, the only plugins this worker runs. */
@@ -196,6 +235,9 @@ export function connectorStatus(c: Connector, workerId: string, restarting?: { c
 
 /** The connector's state, and its one task's (undefined: no task, as MM2 has none when the feature is off). */
 export function connectState(c: Connector): { state: ConnectState; tasks: ConnectState | undefined } {
+  // A stopped connector has no tasks (Connect writes an empty set of task configs when it stops one).
+  if (c.stopped) return { state: 'STOPPED', tasks: undefined };
+  if (c.restarting === true) return { state: 'RESTARTING', tasks: 'RESTARTING' };
   if (c.paused || c.flow === undefined) return { state: 'PAUSED', tasks: 'PAUSED' };
   switch (c.type) {
     case 'MirrorSourceConnector': {
@@ -228,22 +270,28 @@ function fromState(state: string): ConnectState {
 }
 
 /**
- * `GET /connectors/{name}/offsets` in Connect's shape, from the flow's live positions: for
- * MirrorSourceConnector, per source partition, the last replicated offset under MM2's partition
- * keys — what the progress topic `mm2-offsets.<source>.internal` holds after the next flush.
+ * `GET /connectors/{name}/offsets` in Connect's shape: for MirrorSourceConnector, per source
+ * partition, the last replicated offset under MM2's partition keys — from the flow's live
+ * positions while it runs (what the progress topic `mm2-offsets.<source>.internal` holds after
+ * the next flush), from that topic once it is stopped.
  */
-export function getConnectorOffsets(view: ConnectorView, name: string): HttpResponse {
+export async function getConnectorOffsets(view: ConnectorView, name: string): Promise<HttpResponse> {
   const c = findConnector(view, name);
   if (c === undefined) return notFound(name);
   switch (c.type) {
-    case 'MirrorSourceConnector':
+    case 'MirrorSourceConnector': {
+      // Stopped, nothing replicates and the stored offsets are the whole truth (what PATCH changed too).
+      const offsets =
+        c.stopped && view.storedOffsets !== undefined
+          ? await view.storedOffsets(c)
+          : (c.flow?.partitions ?? []).filter((p) => p.nextOffset > 0).map((p) => ({ topic: p.topic, partition: p.partition, offset: p.nextOffset - 1 }));
       return jsonResponse(200, {
-        offsets: [...(c.flow?.partitions ?? [])]
-          .filter((p) => p.nextOffset > 0)
+        offsets: [...offsets]
           .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
           // Key order as MM2 writes it (Java HashMap order): cluster, partition, topic.
-          .map((p) => ({ partition: { cluster: c.source, partition: p.partition, topic: p.topic }, offset: { offset: p.nextOffset - 1 } })),
+          .map((p) => ({ partition: { cluster: c.source, partition: p.partition, topic: p.topic }, offset: { offset: p.offset } })),
       });
+    }
     case 'MirrorHeartbeatConnector':
       // MM2's heartbeat task stores one constant offset; there is nothing else to report.
       return jsonResponse(200, { offsets: [{ partition: { sourceClusterAlias: c.source, targetClusterAlias: c.target }, offset: { offset: 0 } }] });

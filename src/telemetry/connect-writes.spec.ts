@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../core/ports/logger';
-import type { ConnectorRef } from './connect-api';
-import { ConnectRestError, type ConnectorWrites } from './connect-writes';
+import type { ConnectorRef, StoredOffset } from './connect-api';
+import type { SourceOffsetChange } from './connect-offsets-body';
+import { ConnectRestError, type ConnectorWrites, type InitialState } from './connect-writes';
 import type { FlowSnapshot } from './flow-snapshot';
 import { HttpServer } from './http-server';
 import { httpRoutes } from './http-routes';
@@ -44,6 +45,7 @@ function flow(source: string, target: string, overrides: Partial<FlowSnapshot> =
     heartbeats: { state: 'running', written: 0, lastAt: undefined, errors: 0 },
     acls: { state: 'disabled', created: 0, skipped: {}, errors: 0, lastPassAt: undefined },
     sourceResets: 0,
+    recordsExpired: 0,
     recordsDeadLettered: 0,
     outages: [],
     retries: [],
@@ -57,7 +59,12 @@ class FakeWrites implements ConnectorWrites {
   applying = false;
   flows: FlowSnapshot[] = [flow('primary', 'backup')];
   paused: ConnectorRef[] = [];
+  stopped: ConnectorRef[] = [];
   readonly calls: string[] = [];
+  readonly baselines = new Map<string, ReadonlyMap<string, number>>();
+  stored: StoredOffset[] = [];
+  readonly topicsReset = (c: ConnectorRef): ReadonlyMap<string, number> | undefined => this.baselines.get(c.name);
+  readonly storedOffsets = (): Promise<readonly StoredOffset[]> => Promise.resolve(this.stored);
   readonly configs = new Map<string, Record<string, string>>();
   refusal: ConnectRestError | undefined;
   readonly config = (c: ConnectorRef): Record<string, string> | undefined => this.configs.get(c.name);
@@ -81,6 +88,7 @@ class FakeWrites implements ConnectorWrites {
   resume(c: ConnectorRef): Promise<void> {
     this.calls.push(`resume ${c.name}`);
     this.paused = this.paused.filter((p) => p.name !== c.name);
+    this.stopped = this.stopped.filter((p) => p.name !== c.name);
     return Promise.resolve();
   }
   delete(c: ConnectorRef): Promise<void> {
@@ -89,6 +97,31 @@ class FakeWrites implements ConnectorWrites {
   }
   restart(c: ConnectorRef): Promise<void> {
     this.calls.push(`restart ${c.name}`);
+    return Promise.resolve();
+  }
+  async create(name: string, config: Readonly<Record<string, string>>, initial: InitialState): Promise<ConnectorRef> {
+    const { connector } = await this.putConfig(name, config);
+    this.calls.push(`create ${initial}`);
+    if (initial === 'STOPPED') this.stopped.push(connector);
+    if (initial === 'PAUSED') this.paused.push(connector);
+    return connector;
+  }
+  stop(c: ConnectorRef): Promise<void> {
+    this.calls.push(`stop ${c.name}`);
+    this.paused = this.paused.filter((p) => p.name !== c.name);
+    this.stopped.push(c);
+    return Promise.resolve();
+  }
+  resetTopics(c: ConnectorRef, baseline: ReadonlyMap<string, number>): void {
+    this.calls.push(`reset topics ${c.name}`);
+    this.baselines.set(c.name, baseline);
+  }
+  alterOffsets(c: ConnectorRef, changes: readonly SourceOffsetChange[]): Promise<void> {
+    this.calls.push(`alter ${c.name} ${JSON.stringify(changes)}`);
+    return Promise.resolve();
+  }
+  resetOffsets(c: ConnectorRef): Promise<void> {
+    this.calls.push(`reset offsets ${c.name}`);
     return Promise.resolve();
   }
 }
@@ -144,8 +177,15 @@ test('read_only (the default): every write route answers 405 naming the option, 
       ['PUT', `/connectors/${SOURCE}/resume`],
       ['DELETE', `/connectors/${SOURCE}`],
       ['POST', `/connectors/${SOURCE}/restart`],
+      ['POST', '/connectors'],
+      ['PATCH', `/connectors/${SOURCE}/config`],
+      ['PUT', `/connectors/${SOURCE}/stop`],
+      ['POST', `/connectors/${SOURCE}/tasks/0/restart`],
+      ['PUT', `/connectors/${SOURCE}/topics/reset`],
+      ['PATCH', `/connectors/${SOURCE}/offsets`],
+      ['DELETE', `/connectors/${SOURCE}/offsets`],
     ] as const) {
-      const res = await call(method, path, method === 'PUT' ? sourceConfig : undefined);
+      const res = await call(method, path, method === 'PUT' || method === 'PATCH' ? sourceConfig : undefined);
       assert.equal(res.status, 405, `${method} ${path}`);
       const body = res.json() as { error_code: number; message: string };
       assert.equal(body.error_code, 405);
@@ -289,5 +329,173 @@ test('409 while a change is being applied, as Connect answers during a rebalance
       assert.match((res.json() as { message: string }).message, /^Cannot complete request momentarily due to stale configuration/);
     }
     assert.deepEqual(writes.calls, []);
+  });
+});
+
+const status = async (call: (method: string, path: string, body?: unknown) => Promise<Answer>, name = SOURCE) =>
+  (await call('GET', `/connectors/${name}/status`)).json() as { connector: { state: string }; tasks: { state: string }[] };
+
+test('PUT …/stop answers 204: status STOPPED without tasks, no task to restart; resume runs it again; an unknown connector is 404', async () => {
+  const writes = new FakeWrites();
+  await serve(writes, 'read_write', async (call) => {
+    const stopped = await call('PUT', `/connectors/${SOURCE}/stop`);
+    assert.deepEqual([stopped.status, stopped.text], [204, '']);
+    assert.deepEqual(await status(call), {
+      name: 'primary->backup.MirrorSourceConnector',
+      connector: { state: 'STOPPED', worker_id: 'host:1' },
+      tasks: [],
+      type: 'source',
+    });
+    assert.deepEqual((await call('GET', `/connectors/${SOURCE}/tasks`)).json(), []);
+    assert.deepEqual(((await call('GET', `/connectors/${SOURCE}`)).json() as { tasks: unknown[] }).tasks, []);
+    const task = await call('POST', `/connectors/${SOURCE}/tasks/0/restart`);
+    assert.deepEqual([task.status, task.json()], [404, { error_code: 404, message: 'Task primary->backup.MirrorSourceConnector-0 not found' }]);
+    assert.equal((await call('PUT', `/connectors/${SOURCE}/resume`)).status, 202);
+    assert.equal((await status(call)).connector.state, 'RUNNING');
+    assert.equal((await call('PUT', '/connectors/nope/stop')).status, 404);
+    assert.deepEqual(writes.calls, ['stop primary->backup.MirrorSourceConnector', 'resume primary->backup.MirrorSourceConnector']);
+  });
+});
+
+test('POST …/tasks/{task}/restart restarts the flow of task 0 (204); another task is 404 as Connect words it', async () => {
+  const writes = new FakeWrites();
+  await serve(writes, 'read_write', async (call) => {
+    const restarted = await call('POST', `/connectors/${SOURCE}/tasks/0/restart`);
+    assert.deepEqual([restarted.status, restarted.text], [204, '']);
+    const other = await call('POST', `/connectors/${SOURCE}/tasks/1/restart`);
+    assert.deepEqual([other.status, other.json()], [404, { error_code: 404, message: 'Task primary->backup.MirrorSourceConnector-1 not found' }]);
+    assert.deepEqual(writes.calls, ['restart primary->backup.MirrorSourceConnector']);
+  });
+});
+
+test("POST /connectors: 201 with Connect's ConnectorInfo, in its initial_state; 409 for one that exists; 400 for a body Connect refuses", async () => {
+  const writes = new FakeWrites();
+  writes.flows = [];
+  await serve(writes, 'read_write', async (call) => {
+    const created = await call('POST', '/connectors', { name: ' primary->backup.MirrorSourceConnector ', config: sourceConfig, initial_state: 'stopped' });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json(), {
+      name: 'primary->backup.MirrorSourceConnector',
+      config: { ...sourceConfig, name: 'primary->backup.MirrorSourceConnector' },
+      tasks: [],
+      type: 'source',
+    });
+    assert.equal((await status(call)).connector.state, 'STOPPED', 'created stopped, as KIP-980 asks');
+    const again = await call('POST', '/connectors', { name: 'primary->backup.MirrorSourceConnector', config: sourceConfig });
+    assert.deepEqual([again.status, again.json()], [409, { error_code: 409, message: 'Connector primary->backup.MirrorSourceConnector already exists' }]);
+    for (const [body, message] of [
+      [{ config: sourceConfig }, /Invalid value {2}for configuration name: String may not be empty/],
+      [{ name: 'x' }, /has no "config"/],
+      [{ name: 'x', config: sourceConfig, initial_state: 'FOO' }, /initial_state "FOO" is none of RUNNING, PAUSED, STOPPED/],
+      [{ name: 'x', config: { ...sourceConfig, name: 'y' } }, /Connector name configuration \(y\) doesn't match connector name in the URL \(x\)/],
+      ['{"name":', /not JSON/],
+    ] as const) {
+      const res = await call('POST', '/connectors', body);
+      assert.equal(res.status, 400, res.text);
+      assert.match((res.json() as { message: string }).message, message);
+    }
+    assert.deepEqual(writes.calls, ['put primary->backup.MirrorSourceConnector', 'create STOPPED']);
+  });
+});
+
+test('PATCH …/config changes the running config key by key (null removes one) and answers 200 with ConnectorInfo', async () => {
+  const writes = new FakeWrites();
+  writes.configs.set('primary->backup.MirrorSourceConnector', { ...sourceConfig, 'sync.topic.acls.enabled': 'false' });
+  await serve(writes, 'read_write', async (call) => {
+    const patched = await call('PATCH', `/connectors/${SOURCE}/config`, { topics: 'orders.*, returns', 'sync.topic.acls.enabled': null });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual((patched.json() as { config: Record<string, string> }).config, {
+      ...sourceConfig,
+      topics: 'orders.*, returns',
+      name: 'primary->backup.MirrorSourceConnector',
+    });
+    assert.equal((await call('PATCH', '/connectors/nope/config', { topics: 'a' })).status, 404);
+  });
+});
+
+test('PUT …/topics/reset answers 202 and empties …/topics; a topic written to after it is listed again', async () => {
+  const writes = new FakeWrites();
+  const mirror = (records: number) => ({ partitions: [{ topic: 'primary.orders', partition: 0, records }] }) as unknown as FlowSnapshot['mirror'];
+  writes.flows = [flow('primary', 'backup', { mirror: mirror(5) })];
+  await serve(writes, 'read_write', async (call) => {
+    const topics = async () =>
+      ((await call('GET', `/connectors/${SOURCE}/topics`)).json() as Record<string, { topics: string[] }>)['primary->backup.MirrorSourceConnector']!.topics;
+    assert.deepEqual(await topics(), ['primary.orders']);
+    const reset = await call('PUT', `/connectors/${SOURCE}/topics/reset`);
+    assert.deepEqual([reset.status, reset.text], [202, '']);
+    assert.deepEqual(await topics(), []);
+    writes.flows = [flow('primary', 'backup', { mirror: mirror(6) })];
+    assert.deepEqual(await topics(), ['primary.orders']);
+  });
+});
+
+test("PATCH and DELETE …/offsets (KIP-875): 400 unless stopped, MM2's checks of every offset, then Connect's messages", async () => {
+  const writes = new FakeWrites();
+  const offset = (partition: Record<string, unknown>, o: Record<string, unknown> | null) => ({ offsets: [{ partition, offset: o }] });
+  const good = { cluster: 'primary', topic: 'orders', partition: 0 };
+  await serve(writes, 'read_write', async (call) => {
+    const running = await call('PATCH', `/connectors/${SOURCE}/offsets`, offset(good, { offset: 5 }));
+    assert.deepEqual(
+      [running.status, (running.json() as { message: string }).message],
+      [
+        400,
+        "Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/primary->backup.MirrorSourceConnector/stop' endpoint",
+      ],
+    );
+    assert.equal((await call('DELETE', `/connectors/${SOURCE}/offsets`)).status, 400);
+    await call('PUT', `/connectors/${SOURCE}/stop`);
+    for (const [body, message] of [
+      [{ offsets: [] }, 'Partitions / offsets need to be provided for an alter offsets request'],
+      [{}, 'Partitions / offsets need to be provided for an alter offsets request'],
+      [
+        offset({ cluster: 'primary', partition: 0 }, { offset: 5 }),
+        "Source partition {cluster=primary, partition=0} is missing the 'topic' key, which is required",
+      ],
+      [
+        offset({ ...good, partition: '0' }, { offset: 5 }),
+        "Source partition {cluster=primary, partition=0, topic=orders} has an invalid value 0 for the 'partition' key, which must be an integer",
+      ],
+      [
+        offset(good, { offset: -5 }),
+        "Source offset {offset=-5} for source partition {cluster=primary, partition=0, topic=orders} has an invalid value -5 for the 'offset' key, which cannot be negative",
+      ],
+      [
+        offset(good, { x: 5 }),
+        "Source offset {x=5} for source partition {cluster=primary, partition=0, topic=orders} is missing the 'offset' key, which is required",
+      ],
+    ] as const) {
+      const res = await call('PATCH', `/connectors/${SOURCE}/offsets`, body);
+      assert.deepEqual([res.status, (res.json() as { message: string }).message], [400, message], JSON.stringify(body));
+    }
+    const altered = await call('PATCH', `/connectors/${SOURCE}/offsets`, {
+      offsets: [
+        { partition: good, offset: { offset: 5 } },
+        { partition: { ...good, partition: 1 }, offset: null },
+      ],
+    });
+    assert.deepEqual([altered.status, altered.json()], [200, { message: 'The offsets for this connector have been altered successfully' }]);
+    const reset = await call('DELETE', `/connectors/${SOURCE}/offsets`);
+    assert.deepEqual([reset.status, reset.json()], [200, { message: 'The offsets for this connector have been reset successfully' }]);
+    assert.deepEqual(writes.calls.slice(1), [
+      'alter primary->backup.MirrorSourceConnector [{"cluster":"primary","topic":"orders","partition":0,"offset":5},{"cluster":"primary","topic":"orders","partition":1,"offset":null}]',
+      'reset offsets primary->backup.MirrorSourceConnector',
+    ]);
+
+    // Stopped, GET …/offsets reads what is stored.
+    writes.stored = [{ topic: 'orders', partition: 2, offset: 41 }];
+    assert.deepEqual((await call('GET', `/connectors/${SOURCE}/offsets`)).json(), {
+      offsets: [{ partition: { cluster: 'primary', partition: 2, topic: 'orders' }, offset: { offset: 41 } }],
+    });
+
+    // The heartbeat connector's offsets: checked as MM2 checks them (only 0), and nothing is stored here.
+    const heartbeat = encodeURIComponent('primary->backup.MirrorHeartbeatConnector');
+    await call('PUT', `/connectors/${heartbeat}/stop`);
+    const partition = { sourceClusterAlias: 'primary', targetClusterAlias: 'backup' };
+    const nonZero = await call('PATCH', `/connectors/${heartbeat}/offsets`, offset(partition, { offset: 3 }));
+    assert.match((nonZero.json() as { message: string }).message, /the only accepted value is 0$/);
+    const zero = await call('PATCH', `/connectors/${heartbeat}/offsets`, offset(partition, { offset: 0 }));
+    assert.equal(zero.status, 200);
+    assert.match((zero.json() as { message: string }).message, /^MirrorHeartbeatConnector keeps no offsets in mirrorflow .*nothing to change/);
+    assert.equal(writes.calls.filter((c) => c.startsWith('alter') || c.startsWith('reset')).length, 2, 'nothing asked of the pipeline for the heartbeats');
   });
 });

@@ -56,6 +56,49 @@ export interface GroupSyncStateSnapshot {
   readonly targetState?: string;
 }
 
+export type VerifyState = 'disabled' | 'starting' | 'running' | 'failing' | 'stopped';
+export const VERIFY_STATES: readonly VerifyState[] = ['disabled', 'starting', 'running', 'failing', 'stopped'];
+
+/** Continuous verification (`verify.enabled`): what the windows compared so far found. */
+export interface VerifySnapshot {
+  readonly state: VerifyState;
+  readonly intervalMs: number;
+  readonly recordsPerInterval: number;
+  readonly passes: number;
+  /** Epoch ms of the last completed pass. */
+  readonly lastPassAt: number | undefined;
+  /** Source records compared, and of them those whose copy was found. */
+  readonly records: number;
+  readonly matched: number;
+  readonly missing: number;
+  readonly duplicates: number;
+  readonly unexpected: number;
+  /** Copied records the read budget left unverified. */
+  readonly skipped: number;
+  /** Partitions verified at least once. */
+  readonly partitionsVerified: number;
+  readonly errors: number;
+  readonly lastError: string | undefined;
+  /** Partitions where something was found, by topic and partition. */
+  readonly findings: readonly VerifyFinding[];
+}
+
+export interface VerifyFinding {
+  readonly topic: string;
+  readonly partition: number;
+  readonly remoteTopic: string;
+  readonly missing: number;
+  readonly duplicates: number;
+  readonly unexpected: number;
+  /** The last window that found something, [from, to) in source offsets, and its first offsets (source offset; target offsets). */
+  readonly fromOffset: number;
+  readonly toOffset: number;
+  readonly firstMissingOffset: number | undefined;
+  readonly firstDuplicateTargetOffset: number | undefined;
+  readonly firstUnexpectedTargetOffset: number | undefined;
+  readonly at: number;
+}
+
 export interface CheckpointSnapshot {
   readonly state: CheckpointState;
   readonly groups: number;
@@ -154,8 +197,12 @@ export interface FlowSnapshot {
   /** Absent where no snapshot of it was taken (older callers, fakes). */
   readonly configSync?: ConfigSyncSnapshot;
   readonly acls: AclSyncSnapshot;
+  /** Continuous verification; absent where no snapshot of it was taken (fakes). */
+  readonly verify?: VerifySnapshot;
   /** Source logs found restarted below the stored position (topic recreated or truncated). */
   readonly sourceResets: number;
+  /** Source records removed (retention, DeleteRecords) before they were copied. */
+  readonly recordsExpired: number;
   /** `offsets: preserve`: each partition's state, fallbacks first; absent for `offsets: translate`. */
   readonly preservation?: PreservationSnapshot;
   /** Records set aside to the dead-letter topic. */

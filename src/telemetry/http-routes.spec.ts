@@ -54,6 +54,7 @@ function flow(overrides: Overrides = {}): FlowSnapshot {
     heartbeats: { state: 'running', written: 9, lastAt: Date.now() - 500, errors: 0 },
     acls: { state: 'running', created: 4, skipped: { 'allow-write': 2, wildcard: 0 }, errors: 0, lastPassAt: Date.now() - 700 },
     sourceResets: 0,
+    recordsExpired: 0,
     recordsDeadLettered: 0,
     outages: [],
     retries: [],
@@ -171,17 +172,18 @@ test('/metrics: offsets: preserve counts preserved partitions and fallbacks; oth
   });
 });
 
-test('/metrics: source resets, dead letters, and an outage by cluster and operation only while it lasts', async () => {
+test('/metrics: source resets, records expired unread, dead letters, and an outage by cluster and operation only while it lasts', async () => {
   const since = Date.now() - 30_000;
   const outage = { cluster: 'dr', operation: 'writing records', since, failures: 9, lastError: 'Connection error' };
   await serve(
     [
-      flow({ sourceResets: 2, recordsDeadLettered: 3 }),
+      flow({ sourceResets: 2, recordsExpired: 15, recordsDeadLettered: 3 }),
       flow({ target: 'dr', outages: [outage], retries: [{ cluster: 'dr', operation: 'writing records', failures: 9 }] }),
     ],
     async (get) => {
       const t = (await get('/metrics')).text;
       assert.equal(sample(t, 'mirrorflow_source_resets_total', { flow: 'primary->backup' }), 2);
+      assert.equal(sample(t, 'mirrorflow_records_expired_total', { flow: 'primary->backup' }), 15);
       assert.equal(sample(t, 'mirrorflow_records_dead_lettered_total', { flow: 'primary->backup' }), 3);
       assert.doesNotMatch(t, /^mirrorflow_outage_seconds\{flow="primary->backup"/m, 'no outage, no series');
       const seconds = sample(t, 'mirrorflow_outage_seconds', { flow: 'primary->dr', cluster: 'dr', operation: 'writing records' });
@@ -232,8 +234,8 @@ test('/healthz is 200; /ready is 200 only when every flow runs, else 503 with a 
   );
 });
 
-test('/status: flows with sorted partitions and their lag, checkpoints, heartbeats and groups skipped as active', async () => {
-  await serve([flow()], async (get) => {
+test('/status: flows with sorted partitions and their lag, checkpoints, heartbeats, groups skipped as active and records expired unread', async () => {
+  await serve([flow({ recordsExpired: 15 })], async (get) => {
     const doc = (await get('/status')).json() as {
       pipeline: string;
       ready: boolean;
@@ -245,9 +247,11 @@ test('/status: flows with sorted partitions and their lag, checkpoints, heartbea
         checkpoints: { translationLag: { group: string; records: number }[]; groupSync: { activeGroups: string[] } };
         errors: { kind: string; cluster: string; count: number }[];
         heartbeats: { written: number };
+        recordsExpired: number;
       }[];
     };
     assert.equal(doc.pipeline, 'p1');
+    assert.equal(doc.flows[0]!.recordsExpired, 15);
     assert.equal(doc.ready, true);
     assert.equal(doc.flows[0]!.name, 'primary->backup');
     assert.equal(doc.flows[0]!.lag, 10);

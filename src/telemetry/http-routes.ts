@@ -14,6 +14,8 @@ import {
   listConnectors,
 } from './connect-api';
 import { type ConnectorWrites, connectWriteRoutes } from './connect-writes';
+import { connectLoggerRoutes } from './connect-loggers';
+import type { LogLevels } from './log-levels';
 import { type HttpResponse, type Route, jsonResponse } from './http-server';
 import type { Metrics } from './metrics';
 import { readiness } from './readiness';
@@ -36,6 +38,8 @@ export interface HttpRoutesOptions {
   readonly logger?: Logger;
   /** Answers `GET /offsets/translate` (offsets-route.ts); without it the route says it is not served. */
   readonly offsets?: OffsetTranslator;
+  /** The named loggers' levels, for `/admin/loggers`; without it those routes are absent. */
+  readonly levels?: LogLevels;
   /** What `GET /` answers a JSON client, as a Connect worker does (kcctl asks it first). */
   readonly workerInfo?: () => { readonly version: string; readonly commit: string; readonly kafka_cluster_id: string | null };
 }
@@ -100,5 +104,8 @@ export function httpRoutes(options: HttpRoutesOptions): Route[] {
     { method: 'GET', path: '/connectors/{name}/topics', handle: (req) => getConnectorTopics(view(), req.params['name']!) },
     { method: 'GET', path: '/connector-plugins', handle: () => listConnectorPlugins(options.workerInfo?.().version ?? 'unknown') },
     ...connectWriteRoutes({ view, workerId: options.workerId, writes: options.connectors?.writes, logger: options.logger ?? silentLogger }),
+    ...(options.levels === undefined
+      ? []
+      : connectLoggerRoutes({ levels: options.levels, writable: options.connectors?.writes !== undefined, logger: options.logger ?? silentLogger })),
   ];
 }

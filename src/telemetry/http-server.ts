@@ -24,7 +24,7 @@ export interface HttpResponse {
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Route {
-  readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
   /** Literal segments and `{name}` placeholders, e.g. `/connectors/{name}/status`. */
   readonly path: string;
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;

@@ -7,6 +7,8 @@ import {
   FLOW_STATES,
   GROUP_SYNC_STATE_NAMES,
   HEARTBEAT_STATES,
+  VERIFY_STATES,
+  type VerifySnapshot,
   type FlowSnapshot,
   type HistogramSnapshot,
   type PartitionSnapshot,
@@ -252,6 +254,12 @@ export class Metrics {
       perFlow(flows, (f) => f.sourceResets),
     );
     this.counter(
+      'mirrorflow_records_expired_total',
+      "Source records removed (retention, DeleteRecords) before the flow copied them: the source log's start moved past the flow's position, and replication went on from it (the log names the partition and offsets).",
+      FLOW_LABELS,
+      perFlow(flows, (f) => f.recordsExpired),
+    );
+    this.counter(
       'mirrorflow_records_dead_lettered_total',
       'Records set aside to a dead-letter topic.',
       FLOW_LABELS,
@@ -418,6 +426,64 @@ export class Metrics {
       'Heartbeat writes that failed.',
       FLOW_LABELS,
       perFlow(flows, (f) => f.heartbeats.errors),
+    );
+
+    // Continuous verification (verify.enabled): flows that run it only.
+    const verifying = (): readonly FlowSnapshot[] => this.current.filter((f) => f.replicating && f.verify !== undefined && f.verify.state !== 'disabled');
+    const perVerify = (read: (v: VerifySnapshot) => number | undefined) => perFlow(verifying, (f) => read(f.verify!));
+    this.gauge(
+      'mirrorflow_verify_state',
+      "Continuous verification's state: 1 for the current one, 0 for the others (failing: its last pass could not read a cluster).",
+      STATE_LABELS,
+      perState(VERIFY_STATES, verifying, (f) => f.verify!.state),
+    );
+    this.counter(
+      'mirrorflow_verify_records_total',
+      'Source records continuous verification compared with their copies on the target.',
+      FLOW_LABELS,
+      perVerify((v) => v.records),
+    );
+    this.counter(
+      'mirrorflow_verify_missing_records_total',
+      "Source records below the flow's progress that continuous verification did not find on the target.",
+      FLOW_LABELS,
+      perVerify((v) => v.missing),
+    );
+    this.counter(
+      'mirrorflow_verify_duplicate_records_total',
+      'Extra copies of source records continuous verification found on the target.',
+      FLOW_LABELS,
+      perVerify((v) => v.duplicates),
+    );
+    this.counter(
+      'mirrorflow_verify_unexpected_records_total',
+      "Target records among the copies that copy no source record (another writer's), found by continuous verification.",
+      FLOW_LABELS,
+      perVerify((v) => v.unexpected),
+    );
+    this.counter(
+      'mirrorflow_verify_skipped_records_total',
+      'Copied records the read budget (verify.records_per_interval) left unverified.',
+      FLOW_LABELS,
+      perVerify((v) => v.skipped),
+    );
+    this.counter(
+      'mirrorflow_verify_passes_total',
+      'Continuous verification passes completed.',
+      FLOW_LABELS,
+      perVerify((v) => v.passes),
+    );
+    this.gauge(
+      'mirrorflow_verify_age_ms',
+      'Time since the last completed continuous verification pass.',
+      FLOW_LABELS,
+      perVerify((v) => ageMs(v.lastPassAt, now())),
+    );
+    this.counter(
+      'mirrorflow_verify_errors_total',
+      'Continuous verification passes (or reads of the offset syncs) that failed; each is tried again.',
+      FLOW_LABELS,
+      perVerify((v) => v.errors),
     );
 
     // Topic ACL sync: part of MM2's MirrorSourceConnector.

@@ -99,7 +99,44 @@ export interface FlowStatusDocument {
     readonly errors: number;
     readonly lastPassAt: string | null;
   };
+  /** Continuous verification (`verify.enabled`); null when it is off. */
+  readonly verify: {
+    readonly state: string;
+    readonly intervalMs: number;
+    readonly recordsPerInterval: number;
+    readonly passes: number;
+    /** ISO-8601 time of the last completed pass. */
+    readonly lastPassAt: string | null;
+    /** Source records compared, and how many of them were found copied. */
+    readonly records: number;
+    readonly matched: number;
+    readonly missing: number;
+    readonly duplicates: number;
+    readonly unexpected: number;
+    /** Copied records the read budget left unverified. */
+    readonly skipped: number;
+    readonly partitionsVerified: number;
+    readonly errors: number;
+    readonly lastError: string | null;
+    /** Partitions where something was found: totals over the run, and the last window that found it (source offsets [fromOffset, toOffset)). */
+    readonly findings: readonly {
+      readonly topic: string;
+      readonly partition: number;
+      readonly remoteTopic: string;
+      readonly missing: number;
+      readonly duplicates: number;
+      readonly unexpected: number;
+      readonly fromOffset: number;
+      readonly toOffset: number;
+      readonly firstMissingOffset: number | null;
+      readonly firstDuplicateTargetOffset: number | null;
+      readonly firstUnexpectedTargetOffset: number | null;
+      readonly at: string | null;
+    }[];
+  } | null;
   readonly sourceResets: number;
+  /** Source records removed (retention, DeleteRecords) before they were copied. */
+  readonly recordsExpired: number;
   /** `offsets: preserve`: partitions kept at their source offsets, and those that fell back (which, why, from which source offset); null for `offsets: translate`. */
   readonly offsets: {
     readonly preserved: number;
@@ -209,7 +246,34 @@ export function statusDocument(
                 errors: f.configSync.errors,
               },
         acls: { state: f.acls.state, created: f.acls.created, skipped: { ...f.acls.skipped }, errors: f.acls.errors, lastPassAt: iso(f.acls.lastPassAt) },
+        verify:
+          f.verify === undefined || f.verify.state === 'disabled'
+            ? null
+            : {
+                state: f.verify.state,
+                intervalMs: f.verify.intervalMs,
+                recordsPerInterval: f.verify.recordsPerInterval,
+                passes: f.verify.passes,
+                lastPassAt: iso(f.verify.lastPassAt),
+                records: f.verify.records,
+                matched: f.verify.matched,
+                missing: f.verify.missing,
+                duplicates: f.verify.duplicates,
+                unexpected: f.verify.unexpected,
+                skipped: f.verify.skipped,
+                partitionsVerified: f.verify.partitionsVerified,
+                errors: f.verify.errors,
+                lastError: f.verify.lastError ?? null,
+                findings: f.verify.findings.map((p) => ({
+                  ...p,
+                  firstMissingOffset: p.firstMissingOffset ?? null,
+                  firstDuplicateTargetOffset: p.firstDuplicateTargetOffset ?? null,
+                  firstUnexpectedTargetOffset: p.firstUnexpectedTargetOffset ?? null,
+                  at: iso(p.at),
+                })),
+              },
         sourceResets: f.sourceResets,
+        recordsExpired: f.recordsExpired,
         offsets:
           f.preservation === undefined
             ? null

@@ -100,11 +100,12 @@ function renderFlow(flow, now) {
   const cp = flow.checkpoints, hb = flow.heartbeats;
   const fmt = (v, digits) => (v === null ? '-' : v.toFixed(digits));
   section.append(
-    table('summary', ['records', 'records/s', 'MB/s', 'lag', 'latency ms', 'record age ms', 'dead-lettered', 'dropped', 'source resets', 'buffered bytes'], [
+    table('summary', ['records', 'records/s', 'MB/s', 'lag', 'latency ms', 'record age ms', 'dead-lettered', 'dropped', 'source resets', 'expired', 'buffered bytes'], [
       el('tr', { 'data-row': 'summary' },
         el('td', { class: 'text', 'data-field': 'records' }, flow.records), cell('rate', fmt(r.records, 0)), cell('mbps', fmt(r.mb, 2)),
         cell('lag', flow.lag), cell('latency', flow.latencyMs === null ? '-' : flow.latencyMs), cell('record-age', flow.recordAgeMs === null ? '-' : flow.recordAgeMs),
         cell('dead-lettered', flow.recordsDeadLettered), cell('dropped', flow.recordsDropped), cell('resets', flow.sourceResets),
+        cell('expired', flow.recordsExpired),
         cell('buffered', flow.buffer === null ? '-' : flow.buffer.bytes)),
     ]),
   );
@@ -114,6 +115,11 @@ function renderFlow(flow, now) {
         cell('count', cp.written + ' written, ' + cp.groups + ' groups'), cell('last', age(cp.lastPassAt, now)), cell('errors', cp.errors)),
       el('tr', { 'data-row': 'heartbeats' }, cell('name', 'heartbeats', true), cell('state', hb.state, true),
         cell('count', hb.written + ' written'), cell('last', age(hb.lastAt, now)), cell('errors', hb.errors)),
+      ...(flow.verify ? [el('tr', { 'data-row': 'verify', class: flow.verify.missing + flow.verify.duplicates + flow.verify.unexpected > 0 ? 'alert' : '' },
+        cell('name', 'verify', true), cell('state', flow.verify.state, true),
+        cell('count', flow.verify.records + ' compared, ' + flow.verify.missing + ' missing, ' + flow.verify.duplicates + ' duplicates, ' +
+          flow.verify.unexpected + ' unexpected, ' + flow.verify.skipped + ' skipped'),
+        cell('last', age(flow.verify.lastPassAt, now)), cell('errors', flow.verify.errors))] : []),
     ]),
   );
   if (flow.provenance) {
@@ -122,6 +128,13 @@ function renderFlow(flow, now) {
       el('tr', { 'data-row': 'provenance' }, cell('name', 'headers on', true), cell('loops', pv.loops), cell('duplicates', pv.duplicates),
         cell('unchecked', pv.unchecked), cell('window-ranges', pv.windowRanges)),
     ]));
+  }
+  if (flow.verify && flow.verify.lastError) section.append(el('div', { class: 'alert', 'data-field': 'verify-error' }, 'verify failing: ' + flow.verify.lastError));
+  if (flow.verify && flow.verify.findings.length) {
+    section.append(table('verify', ['topic', 'partition', 'remote topic', 'missing', 'duplicates', 'unexpected', 'last found in source offsets', 'at'], flow.verify.findings.map((p) =>
+      el('tr', { 'data-row': 'verify-finding', 'data-partition': p.topic + '-' + p.partition, class: 'alert' }, cell('topic', p.topic, true), cell('partition', p.partition),
+        cell('remote-topic', p.remoteTopic, true), cell('missing', p.missing), cell('duplicates', p.duplicates), cell('unexpected', p.unexpected),
+        cell('window', p.fromOffset + '-' + (p.toOffset - 1), true), cell('at', age(p.at, now))))));
   }
   if (cp.groupSync.activeGroups.length) section.append(el('div', { class: 'muted' }, 'groups not synced because active: ' + cp.groupSync.activeGroups.join(', ')));
   const groupStates = (cp.groupStates || []).filter((g) => g.state !== 'filtered-out');

@@ -38,6 +38,7 @@ function flow(overrides: Partial<FlowSnapshot> = {}): FlowSnapshot {
     heartbeats: { state: 'running', written: 1, lastAt: NOW - 800, errors: 0 },
     acls: { state: 'disabled', created: 0, skipped: {}, errors: 0, lastPassAt: undefined },
     sourceResets: 0,
+    recordsExpired: 0,
     recordsDeadLettered: 0,
     outages: [],
     retries: [],

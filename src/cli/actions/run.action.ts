@@ -3,7 +3,8 @@ import { loadPipeline } from '../../pipeline/load-pipeline';
 import { ConnectorControl } from '../../pipeline/connector-control';
 import { readTexts } from '../../config/load-pipeline-file';
 import { isConnectorConfig } from '../../config/mm2/connector-file';
-import { createLogger } from '../../telemetry/create-logger';
+import { KAFKA_CLIENT_LOGGER, createLogger } from '../../telemetry/create-logger';
+import { LogLevels, log4jLevel } from '../../telemetry/log-levels';
 import { describeOutages, flowLag, flowName } from '../../telemetry/flow-snapshot';
 import { serveHttp } from './serve-http';
 import { reloadOnChange } from './reload-on-change';
@@ -54,14 +55,21 @@ export async function runAction(options: RunOptions): Promise<void> {
   const format = options.logFormat ?? config.logging.format;
   // On a terminal, a live view at the bottom of stderr; log lines scroll above it.
   const terminal = options.live !== false && process.stderr.isTTY && format === 'text' ? new LiveTerminal(process.stderr) : undefined;
+  // The named loggers' levels: root's from the file or --log-level, changed while running by PUT /admin/loggers.
+  const levels = new LogLevels(log4jLevel(options.logLevel ?? config.logging.level));
   const logger = createLogger({
     level: options.logLevel ?? config.logging.level,
+    levels,
     format,
     stream: terminal?.stream(),
   }).child({ pipeline: config.name });
   for (const warning of warnings) logger.warn('Configuration note.', { note: formatConfigIssue(warning, 'warning') });
 
   const pipeline = new Pipeline(config, { logger, registry, startupTimeoutMs: options.startupTimeoutMs });
+  // The Kafka client's own debug logs follow its logger's level.
+  const clientDebug = (): void => pipeline.setClientDebug(levels.enabled(KAFKA_CLIENT_LOGGER, 'debug'));
+  clientDebug();
+  levels.onChange(clientDebug);
   const files = typeof options.file === 'string' ? [options.file] : options.file;
   const texts = await readTexts(files);
   const control = new ConnectorControl({
@@ -75,7 +83,7 @@ export async function runAction(options: RunOptions): Promise<void> {
     logger,
   });
   // Bound before any cluster is contacted: a port in use ends the run before replication starts.
-  const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger, { control, mode: options.connectApi ?? config.http.connect_api });
+  const http = await serveHttp(pipeline, options.http ?? config.http.listen, logger, { control, mode: options.connectApi ?? config.http.connect_api, levels });
   try {
     // A stop while a cluster is waited for ends the wait, and the run with nothing to drain.
     let stoppedEarly = false;
@@ -157,6 +165,7 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
                 batchesForwarded: s.recordBatchesForwarded,
                 lag: flowLag(s),
                 sourceResets: s.sourceResets,
+                recordsExpired: s.recordsExpired,
                 bufferedBytes: s.buffer?.inFlightBytes ?? 0,
                 latencyMs: s.lastReplicationLatencyMs,
                 checkpoints: cp.state,

@@ -1,16 +1,20 @@
 import type { ConnectorControl, Pipeline } from '../../pipeline';
 import type { Logger } from '../../core/ports/logger';
 import type { HttpServer, FlowSnapshot, ListenAddress } from '../../telemetry';
+import type { LogLevels } from '../../telemetry/log-levels';
 import { parseListenAddress } from '../../telemetry/http-server';
 import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
 import { DEFAULT_HTTP_LISTEN } from '../../config/schema/http';
 import { versionText } from '../version';
+import { DEFAULT_KAFKA_VERSION } from '../../local/kafka-distribution';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */
   readonly control: ConnectorControl;
   /** `read_write` lets the write routes change the pipeline; `read_only` answers them 405. */
   readonly mode: 'read_only' | 'read_write';
+  /** The process's named loggers, for `/admin/loggers`. */
+  readonly levels?: LogLevels;
 }
 
 /**
@@ -48,10 +52,14 @@ export async function serveHttp(
       snapshots,
       metrics: new Metrics(snapshots, { mm2Names: pipeline.config.http.mm2_metrics }),
       workerId: () => workerId,
-      // Connect's ServerInfo: kafka_cluster_id is its worker's cluster; a pipeline has several, and none is named here.
-      workerInfo: () => ({ version: versionText().replace(/^\S+ /, ''), commit: 'unknown', kafka_cluster_id: null }),
+      // Connect's ServerInfo. `version` is the Kafka release whose Connect REST API this answers as
+      // (the one mirrorflow's interop is tested against): clients gate features on it, as kcctl
+      // asks 3.6 for PATCH …/offsets. `commit` names mirrorflow's own version. kafka_cluster_id is
+      // its worker's cluster; a pipeline has several, and none is named here.
+      workerInfo: () => ({ version: DEFAULT_KAFKA_VERSION, commit: versionText().replace(' ', '-'), kafka_cluster_id: null }),
       logger,
       offsets,
+      ...(connectors?.levels === undefined ? {} : { levels: connectors.levels }),
       ...(control === undefined ? {} : { connectors: { view: () => control, writes: connectors?.mode === 'read_write' ? control : undefined } }),
     }),
     logger,
@@ -69,7 +77,7 @@ export async function serveHttp(
   });
   logger.info('Serving metrics, health and status over HTTP.', {
     address: workerId,
-    endpoints: '/ /metrics /healthz /ready /status /connectors /offsets/translate',
+    endpoints: '/ /metrics /healthz /ready /status /connectors /admin/loggers /offsets/translate',
     connectApi: connectors?.mode ?? 'read_only',
   });
   if (connectors?.mode === 'read_write')

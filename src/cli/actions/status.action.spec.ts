@@ -32,6 +32,7 @@ const flow: FlowSnapshot = {
   partitions: [{ topic: 'orders', partition: 0, nextOffset: 70, highWatermark: 75, records: 70, bytes: 700, lagSince: 0 }],
   buffer: undefined,
   sourceResets: 0,
+  recordsExpired: 0,
   recordsDeadLettered: 0,
   outages: [],
   retries: [],

@@ -147,6 +147,7 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
         : [
             `provenance headers: ${f.provenance.loops} loops and ${f.provenance.duplicates} duplicates skipped${f.provenance.unchecked > 0 ? `, ${f.provenance.unchecked} written unchecked (older than the diamond window)` : ''}`,
           ]),
+      ...verifyNotes(f, now),
       ...(f.checkpoints.groupSync.activeGroups.length > 0
         ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`]
         : []),
@@ -176,6 +177,30 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
     }
   }
   return text;
+}
+
+/** Continuous verification: what it compared, and each partition where it found something. */
+function verifyNotes(f: FlowStatusDocument, now: number): string[] {
+  const v = f.verify ?? null;
+  if (v === null) return [];
+  const last = v.lastPassAt === null ? 'no pass yet' : `last pass ${timeWithAge(Date.parse(v.lastPassAt), now)}`;
+  const lines = [
+    `verify ${v.state}: ${v.records} records compared in ${v.partitionsVerified} partitions, ${v.missing} missing, ${v.duplicates} duplicates, ${v.unexpected} unexpected, ${v.skipped} skipped by the budget; ${last}${v.errors > 0 ? `, ${v.errors} errors` : ''}`,
+  ];
+  if (v.lastError !== null) lines.push(`verify failing: ${v.lastError}`);
+  for (const p of v.findings) {
+    const found = [
+      p.missing > 0 ? `${p.missing} missing${p.firstMissingOffset === null ? '' : ` (first at source offset ${p.firstMissingOffset})`}` : '',
+      p.duplicates > 0
+        ? `${p.duplicates} duplicates${p.firstDuplicateTargetOffset === null ? '' : ` (first at ${p.remoteTopic} offset ${p.firstDuplicateTargetOffset})`}`
+        : '',
+      p.unexpected > 0
+        ? `${p.unexpected} unexpected${p.firstUnexpectedTargetOffset === null ? '' : ` (first at ${p.remoteTopic} offset ${p.firstUnexpectedTargetOffset})`}`
+        : '',
+    ].filter((s) => s !== '');
+    lines.push(`verify found in ${p.topic}-${p.partition}: ${found.join(', ')}; last in source offsets ${p.fromOffset}-${p.toOffset - 1}`);
+  }
+  return lines;
 }
 
 function checkpoints(f: FlowStatusDocument, now: number): string {

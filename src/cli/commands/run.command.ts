@@ -71,7 +71,7 @@ export function registerRunCommand(program: Command): void {
     .addOption(
       new Option(
         '--connect-api <mode>',
-        'read_write lets the Connect-style REST API change, pause, delete and restart connectors (no authentication: keep the listener on loopback)',
+        "read_write lets the Connect-style REST API create, change, pause, stop, delete and restart connectors, change a stopped one's offsets and set log levels (no authentication: keep the listener on loopback)",
       )
         .choices(['read_only', 'read_write'])
         .default(undefined, "the file's http.connect_api (read_only)"),

@@ -222,7 +222,25 @@ function checkFlows(flows: unknown[], clusters: Record<string, unknown> | undefi
     checkDelivery(path, flow, reporter);
     checkPreservedOffsets(path, flow, reporter);
     checkGroupTimings(path, flow, reporter);
+    checkVerify(path, flow, reporter);
   });
+}
+
+/**
+ * Continuous verification finds where a window's copy begins on the target through the flow's
+ * offset syncs, or at the same offset where offsets are preserved: without either it could not
+ * place a single window.
+ */
+function checkVerify(path: PathSegment[], flow: Record<string, unknown>, reporter: SemanticReporter): void {
+  const verify = flow['verify'];
+  if (!isPlainObject(verify) || verify['enabled'] !== true || flow['enabled'] === false) return;
+  const offsetSyncs = isPlainObject(flow['offset_syncs']) ? flow['offset_syncs'] : {};
+  if (offsetSyncs['enabled'] !== false || flow['offsets'] === 'preserve') return;
+  reporter.report(
+    [...path, 'verify', 'enabled'],
+    "continuous verification finds a window's copy on the target through the offset syncs, which this flow does not write (offset_syncs.enabled: false)",
+    'set offset_syncs.enabled: true (MM2: emit.offset-syncs.enabled), use offsets: preserve, or remove verify.enabled; `mirrorflow verify` still works without them',
+  );
 }
 
 /**

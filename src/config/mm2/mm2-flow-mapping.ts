@@ -70,6 +70,12 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
   // Written only when the file sets it, as the key above.
   if (isSet(c, 'provenance.header.enable')) field(['provenance', 'enabled'], c, 'provenance.header.enable', (p) => values.boolean(p));
   field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
+  // Continuous verification, a mirrorflow extension: written only when the file sets it.
+  if (isSet(c, 'mirrorflow.verify.enabled')) field(['verify', 'enabled'], c, 'mirrorflow.verify.enabled', (p) => values.booleanLeaf(p));
+  if (isSet(c, 'mirrorflow.verify.interval.ms')) field(['verify', 'interval_ms'], c, 'mirrorflow.verify.interval.ms', (p) => values.integerLeaf(p, 'long'));
+  if (isSet(c, 'mirrorflow.verify.records.per.interval')) {
+    field(['verify', 'records_per_interval'], c, 'mirrorflow.verify.records.per.interval', (p) => values.integerLeaf(p, 'int'));
+  }
 
   field(['topic_sync', 'refresh_enabled'], c, 'refresh.topics.enabled', (p) => values.booleanLeaf(p));
   field(['topic_sync', 'refresh_interval_ms'], c, 'refresh.topics.interval.seconds', (p) => values.secondsAsMs(p));

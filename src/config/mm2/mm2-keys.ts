@@ -169,6 +169,27 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
       "flows[].provenance.enabled (Confluent Replicator's key, not MM2's: true adds mirrorflow's provenance header, which lets identity naming run both ways)",
     ),
   },
+  {
+    key: 'mirrorflow.verify.enabled',
+    group: 'source',
+    type: 'boolean',
+    default: 'false',
+    support: mapped('flows[].verify.enabled (a mirrorflow extension, not an MM2 key)'),
+  },
+  {
+    key: 'mirrorflow.verify.interval.ms',
+    group: 'source',
+    type: 'long',
+    default: '60000',
+    support: mapped('flows[].verify.interval_ms (a mirrorflow extension, not an MM2 key)'),
+  },
+  {
+    key: 'mirrorflow.verify.records.per.interval',
+    group: 'source',
+    type: 'int',
+    default: '10000',
+    support: mapped('flows[].verify.records_per_interval (a mirrorflow extension, not an MM2 key)'),
+  },
   { key: 'topics.exclude', group: 'source', type: 'list', default: list(DEFAULT_TOPICS_EXCLUDE), support: mapped('flows[].topics_exclude') },
   { key: 'topics.blacklist', group: 'source', type: 'list', support: alias('topics.exclude', 'Kafka 2.7') },
   {

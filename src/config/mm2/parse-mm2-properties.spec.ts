@@ -96,6 +96,19 @@ describe('parseMm2Properties: flows and defaults', () => {
     assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary->backup.mirrorflow.offsets.preserve = yes']).length, 1);
   });
 
+  it('reads mirrorflow.verify.*, a mirrorflow extension, per flow; off without them', () => {
+    const parsed = parse([
+      ...BASE,
+      'primary->backup.enabled = true',
+      'primary->backup.mirrorflow.verify.enabled = true',
+      'primary->backup.mirrorflow.verify.interval.ms = 5000',
+      'primary->backup.mirrorflow.verify.records.per.interval = 500',
+    ]);
+    assert.deepEqual(flow(parsed, 'primary->backup').verify, { enabled: true, interval_ms: 5000, records_per_interval: 500 });
+    assert.deepEqual(flow(parsed, 'backup->primary').verify, { enabled: false, interval_ms: 60_000, records_per_interval: 10_000 });
+    assert.deepEqual(problems([...BASE, 'primary->backup.enabled = true', 'primary->backup.mirrorflow.verify.records.per.interval = lots']).length, 1);
+  });
+
   it('maps every MM2 key it supports onto the pipeline, seconds as milliseconds', () => {
     const cases: [string, string, (f: FlowConfig) => unknown, unknown][] = [
       ['topics', 'a, b.*', (f) => f.topics, ['a', 'b.*']],

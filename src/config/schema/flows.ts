@@ -9,6 +9,7 @@ import { converterSchema } from './converter';
 import { errorsSchema } from './errors';
 import { positiveInt, regexList } from './fields';
 import { heartbeatsSchema } from './heartbeats';
+import { verifySchema } from './verify';
 import { offsetSyncsSchema } from './offset-syncs';
 import { producerSchema } from './producer';
 import { progressSchema } from './progress';
@@ -69,6 +70,7 @@ const flowSettings = {
   provenance: provenanceSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
   heartbeats: heartbeatsSchema.prefault({}),
+  verify: verifySchema.prefault({}),
   errors: errorsSchema.prefault({}),
   converter: converterSchema.prefault({}),
   transforms: z

@@ -18,7 +18,7 @@ export const httpSchema = z
       .enum(['read_only', 'read_write'])
       .default('read_only')
       .describe(
-        "What the Connect-style `/connectors` routes allow. `read_only` answers the write routes (PUT config, pause, resume, DELETE, restart) with 405. `read_write` lets anyone who reaches the listener change, pause, stop and restart replication, with no authentication: keep `listen` on loopback (or behind a proxy that authenticates). `mirrorflow run --connect-api` overrides it. MM2: none (a Connect worker's REST API always takes writes).",
+        "What the Connect-style REST API (`/connectors`, `/admin/loggers`) allows. `read_only` answers every write (POST /connectors, PUT and PATCH config, pause, resume, stop, DELETE, restart, task restart, topics reset, PATCH and DELETE offsets, PUT /admin/loggers) with 405 naming this key. `read_write` lets anyone who reaches the listener create, change, pause, stop and restart replication, move a stopped flow's stored progress and change log levels, with no authentication: keep `listen` on loopback (or behind a proxy that authenticates). `mirrorflow run --connect-api` overrides it. MM2: none (a Connect worker's REST API always takes writes); see docs/connect-rest-api.md.",
       ),
     mm2_metrics: z
       .boolean()

@@ -5,6 +5,7 @@ import type { Compression, RecordWriter } from './record-writer';
 import type { RecordSource, TopicReader } from './record-source';
 import type { LeaderElection } from './leader-election';
 import type { SlotTransactions } from './slot-transactions';
+import type { RangeReader } from './range-reader';
 import type { GroupTimings } from './group-timings';
 
 export type { GroupTimings } from './group-timings';
@@ -54,8 +55,15 @@ export interface KafkaClients {
   transactions?(cluster: string, options: TransactionsOptions): SlotTransactions;
   /** Reads topics as a consumer group member (the DR drill); absent in fakes that have none. */
   groupReader?(cluster: string): GroupReader;
+  /**
+   * Reads stretches of single partitions (`mirrorflow verify`, continuous verification), a client
+   * of its own per call; `role` as a writer's (a flow's job names its flow). Absent in fakes that have none.
+   */
+  rangeReader?(cluster: string, role?: string): RangeReader;
   /** Elects one of the processes running a flow; absent (fakes), every process counts as elected. */
   election?(cluster: string): LeaderElection;
+  /** Turns the client library's own debug logs on or off while running; absent in fakes. */
+  setDebug?(on: boolean): void;
   /** Fails with ClusterUnavailableError when the cluster cannot be reached or refuses our credentials. */
   checkReachable(cluster: string): Promise<void>;
   /** Closes the clients made for roles that start with `prefix` (a flow's: `source->target|`) and forgets them. */

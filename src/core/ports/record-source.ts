@@ -44,6 +44,19 @@ export interface KeptPartition extends TopicPartition {
 }
 
 /**
+ * A fetch of a partition began past the offset the flow expected to read next: no record of the
+ * log sits between them for the flow. Compaction and transactions leave such gaps (removed
+ * records, aborted records, transaction markers); so does a log whose start moved past the
+ * expected offset (retention, DeleteRecords), whose records were then never copied.
+ */
+export interface FetchGap {
+  /** The offset the flow expected to read next. */
+  readonly expected: number;
+  /** The first offset the fetch held. */
+  readonly firstOffset: number;
+}
+
+/**
  * How a flow takes part in its group's rebalances. The group protocol is eager: before the member
  * rejoins, it gives up every partition it holds; the assignment is sticky, so it mostly gets the
  * same ones back, and reads those on from where it was.
@@ -79,6 +92,11 @@ export interface PartitionLifecycle extends GroupMembership {
    * next (the flow's reset rule). The source never seeks past the log's end on its own.
    */
   logRestarted(tp: TopicPartition, restart: LogRestart): Promise<number>;
+  /**
+   * Told when a fetch began past the expected offset (see FetchGap); the source goes on with the
+   * fetch. The flow finds out whether records expired unread, and says so.
+   */
+  fetchedPast(tp: TopicPartition, gap: FetchGap): void;
 }
 
 /** Exactly-once flows: the slot count and each partition's slot. */

@@ -166,6 +166,8 @@ interface HarnessOptions {
   /** Records of the offset-syncs topic, then `caught-up` after `caughtUpFrames`. */
   readonly syncs?: readonly [string, number, number, number][];
   readonly caughtUpFrames?: number;
+  /** More records of the offset-syncs topic, arriving at `frame` (after the load). */
+  readonly laterSyncs?: { readonly frame: number; readonly syncs: readonly [string, number, number, number][] };
   readonly existingCheckpoints?: readonly Checkpoint[];
   readonly loadFrames?: number;
   readonly targetStates?: ReadonlyMap<string, GroupState>;
@@ -241,15 +243,18 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     value: encodeCheckpointValue(cp),
     headers: [],
   }));
-  const syncRecords: KafkaRecord[] = (options.syncs ?? [['topic1', 0, 3, 4]]).map(([topic, partition, u, d], i) => ({
-    topic: SETTINGS.offsetSyncsTopic,
-    partition: 0,
-    offset: i,
-    timestamp: 0,
-    key: encodeOffsetSyncKey({ topic, partition }),
-    value: encodeOffsetSyncValue({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d }),
-    headers: [],
-  }));
+  const syncRecordsOf = (syncs: readonly [string, number, number, number][], first: number): KafkaRecord[] =>
+    syncs.map(([topic, partition, u, d], i) => ({
+      topic: SETTINGS.offsetSyncsTopic,
+      partition: 0,
+      offset: first + i,
+      timestamp: 0,
+      key: encodeOffsetSyncKey({ topic, partition }),
+      value: encodeOffsetSyncValue({ topicPartition: { topic, partition }, upstreamOffset: u, downstreamOffset: d }),
+      headers: [],
+    }));
+  const syncRecords = syncRecordsOf(options.syncs ?? [['topic1', 0, 3, 4]], 0);
+  const laterSyncRecords = syncRecordsOf(options.laterSyncs?.syncs ?? [], syncRecords.length);
   const batch = (topic: string, records: KafkaRecord[]): DecodedSourceBatch => ({
     kind: 'records',
     topic,
@@ -277,6 +282,11 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
           options.caughtUpFrames
             ? timer(options.caughtUpFrames, scheduler).pipe(map((): TopicFollowEvent => ({ type: 'caught-up' })))
             : of<TopicFollowEvent>({ type: 'caught-up' }),
+          options.laterSyncs === undefined
+            ? NEVER
+            : timer(options.laterSyncs.frame - scheduler.now(), scheduler).pipe(
+                map((): TopicFollowEvent => ({ type: 'records', batch: batch(SETTINGS.offsetSyncsTopic, laterSyncRecords) })),
+              ),
           NEVER,
         ).pipe(finalize(() => log('unfollow')));
       }),
@@ -340,22 +350,27 @@ describe('CheckpointFlow in virtual time', () => {
         'create:source1.checkpoints.internal@0',
         'create:mm2-offset-syncs.target2.internal@0',
         'load-checkpoints@0',
-        'follow@0',
+        // The groups are listed before the offset syncs are read: their offsets are held while the syncs stream by.
         'list@0',
         'fetch:g1@0',
+        'follow@0',
         'fetch:g1@10',
         'fetch:g1@20',
         'fetch:g1@30',
         'unfollow@35',
       ]);
-      // Reads: 10 at the refresh; then 10 → 4+1 = 5, written; 11 → 5 again, not more recent; 2 is behind the only sync (3): -1, nothing.
+      // Reads: 10 at the refresh; then 10 → 4+1 = 5, written; 11 → 5 again, written as the group moved on;
+      // 2 is behind the only sync (3): -1, nothing.
       assert.deepEqual(
         h.writes.map((w) => [w.at, decoded(w)]),
-        [[10, [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 5, metadata: 'm' }]]],
+        [
+          [10, [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 10, downstreamOffset: 5, metadata: 'm' }]],
+          [20, [{ consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 11, downstreamOffset: 5, metadata: 'm' }]],
+        ],
       );
       const record = h.writes[0]!.records[0]!;
       assert.deepEqual([record.topic, record.partition, record.timestamp, record.headers], ['source1.checkpoints.internal', 0, 10, []]);
-      assert.equal(h.status.checkpointsWritten, 1);
+      assert.equal(h.status.checkpointsWritten, 2);
       assert.equal(h.status.passes, 3);
       assert.equal(h.status.lastCheckpointLatencyMs, 1);
       assert.equal(h.status.state, 'stopped');
@@ -389,7 +404,7 @@ describe('CheckpointFlow in virtual time', () => {
       const h = harness(scheduler, { settings: { syncGroupOffsets: { enabled: true, intervalMs: 20 } } });
       expectObservable(h.flow.run(cold('15ms s'))).toBe('15ms |');
       flush();
-      assert.deepEqual(h.calls.slice(-3), ['fetch:g1@0', 'fetch:g1@10', 'unfollow@15']);
+      assert.deepEqual(h.calls.slice(-3), ['follow@0', 'fetch:g1@10', 'unfollow@15']);
       assert.ok(!h.calls.includes('describe@20'), 'the group sync timer stopped too');
     });
   });
@@ -541,6 +556,77 @@ describe('CheckpointFlow in virtual time', () => {
         ],
       );
       assert.equal(h.status.groupSync.passes, 2);
+    });
+  });
+
+  /** Offset syncs as a flow catching up on 5,000 records of topic1-0 writes them: every 101 offsets from `from`, then the last record's. */
+  const catchingUp = (from: number): [string, number, number, number][] => {
+    const out: [string, number, number, number][] = [];
+    for (let u = from; u < 5000; u += 101) out.push(['topic1', 0, u, u]);
+    out.push(['topic1', 0, 4999, 4999]);
+    return out;
+  };
+  const stoppedAt2000 = () => [{ topic: 'topic1', partition: 0, offset: 2000, metadata: '' }];
+
+  test('a group that committed and stopped gets a newer checkpoint as the offset syncs of replication catching up arrive, and never one further back (issue 38)', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      // The first pass sees only the sync of offset 0; the others all arrive in one read at frame 15.
+      const h = harness(scheduler, {
+        groupOffsets: stoppedAt2000,
+        syncs: [['topic1', 0, 0, 0]],
+        laterSyncs: { frame: 15, syncs: catchingUp(101) },
+        settings: { syncGroupOffsets: { enabled: true, intervalMs: 25 } },
+      });
+      expectObservable(h.flow.run(cold('45ms s'))).toBe('45ms |');
+      flush();
+      // By frame 20 the syncs near 2,000 were dropped from the sparse history (2,000 → 1 for MM2's store
+      // alone); the group's offset was held, and keeps 1,919 → 1,919.
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, decoded(w).map((cp) => `${cp.upstreamOffset}→${cp.downstreamOffset}`)]),
+        [
+          [10, ['2000→1']],
+          [20, ['2000→1920']],
+        ],
+      );
+      assert.deepEqual(
+        h.commits.map((c) => [c.at, c.offsets.map((o) => o.offset)]),
+        [[25, [1920]]],
+      );
+    });
+  });
+
+  test('a group that stopped before the flow started: replication catching up before the first pass still checkpoints it near where it stopped', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      // An empty offset-syncs topic at start; every sync of the catch-up arrives at frame 5, before the first pass.
+      const h = harness(scheduler, { groupOffsets: stoppedAt2000, syncs: [], laterSyncs: { frame: 5, syncs: catchingUp(0) } });
+      expectObservable(h.flow.run(cold('25ms s'))).toBe('25ms |');
+      flush();
+      // MM2's sparse history alone translates 2,000 to 1 by then; the offset listed at start was held.
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, decoded(w).map((cp) => `${cp.upstreamOffset}→${cp.downstreamOffset}`)]),
+        [[10, ['2000→1920']]],
+      );
+    });
+  });
+
+  test('a restarted flow holds the offsets of its loaded checkpoints while it reads the offset syncs again', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      const h = harness(scheduler, {
+        groupOffsets: stoppedAt2000,
+        existingCheckpoints: [
+          { consumerGroupId: 'g1', topicPartition: { topic: 'source1.topic1', partition: 0 }, upstreamOffset: 2000, downstreamOffset: 1, metadata: '' },
+        ],
+        syncs: catchingUp(0),
+      });
+      expectObservable(h.flow.run(cold('25ms s'))).toBe('25ms |');
+      flush();
+      assert.deepEqual(
+        h.writes.map((w) => [w.at, decoded(w).map((cp) => `${cp.upstreamOffset}→${cp.downstreamOffset}`)]),
+        [[10, ['2000→1920']]],
+      );
     });
   });
 });

@@ -2,12 +2,12 @@
  * One flow's checkpoints, MM2's MirrorCheckpointConnector + MirrorCheckpointTask:
  *
  *   start            create `<source>.checkpoints.internal` on the target; load its checkpoints;
- *                    load the offset syncs, then keep following them
+ *                    list the groups; load the offset syncs, then keep following them
  *   timer(refresh)   list the source's consumer groups through the group filter; keep those
  *                    with committed offsets on topics the topic filter accepts
- *   timer(interval)  per group: committed offsets on the source → translate (offset-sync store)
- *                    → rename to target topic-partitions → monotonic filter → checkpoint
- *                    records, byte-identical to MM2's, on partition 0 of the checkpoints topic
+ *   timer(interval)  per group: committed offsets on the source → held in the offset-sync store
+ *                    (group-holds.ts) → translate → rename to target topic-partitions → emission
+ *                    rule → checkpoint records, byte-identical to MM2's, on the checkpoints topic
  *   timer(sync)      optional: translated offsets into the target's idle consumer groups
  *
  * Every timer takes the injected scheduler; a pass that takes longer than the interval is not
@@ -22,7 +22,8 @@
  * Retriable failures (a cluster down) are reported as outages on the flow's status.
  *
  * This class runs the timers and the start; its parts: which groups (group-discovery.ts), which
- * partitions keep their offsets (preserved-partitions.ts), how offsets translate
+ * partitions keep their offsets (preserved-partitions.ts), how a pass reads the groups
+ * (read-group-checkpoints.ts), how offsets translate
  * (checkpoint-translation.ts), and which checkpoints are emitted and how they are written
  * (checkpoint-emission.ts).
  */
@@ -38,8 +39,6 @@ import {
   defer,
   exhaustMap,
   finalize,
-  from,
-  identity,
   ignoreElements,
   map,
   merge,
@@ -49,7 +48,6 @@ import {
   takeUntil,
   tap,
   timer,
-  toArray,
 } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
@@ -61,17 +59,18 @@ import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../../policy';
 import { CheckpointStore } from './checkpoint-store';
 import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
-import type { OffsetSyncStore } from './offset-sync-store';
+import { OffsetSyncStore } from './offset-sync-store';
 import { followOffsetSyncs } from './follow-offset-syncs';
 import { withStopSignal } from '../operators/with-stop-signal';
-import { groupTranslationLag } from './translation-lag';
 import type { MigrationWatch } from '../migration-state';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
-import { CheckpointEmission, checkpointsForGroup, type CheckpointContext, type GroupCheckpoints } from './checkpoint-emission';
-import { checkpointTranslation, type CheckpointTranslationOf } from './checkpoint-translation';
-import { GROUP_CONCURRENCY, GroupDiscovery } from './group-discovery';
+import { CheckpointEmission } from './checkpoint-emission';
+import { readGroupCheckpoints } from './read-group-checkpoints';
+import { checkpointTranslation, renameTopicPartition, type CheckpointTranslationOf } from './checkpoint-translation';
+import { GroupDiscovery } from './group-discovery';
+import { GroupHolds } from './group-holds';
 import { preservedPartitions } from './preserved-partitions';
-import { GroupSyncStates, translationCoverage } from './group-sync-states';
+import { GroupSyncStates } from './group-sync-states';
 
 export interface CheckpointFlowSettings {
   readonly source: string;
@@ -136,6 +135,8 @@ export class CheckpointFlow {
   private checkpoints = new CheckpointStore();
   private syncs: OffsetSyncStore | undefined;
   private reverse: OffsetSyncStore | undefined;
+  /** What the groups hold in `syncs` (group-holds.ts). */
+  private holds: GroupHolds | undefined;
   private readonly groupSync: GroupOffsetSync;
   private readonly discovery: GroupDiscovery;
   private readonly emission: CheckpointEmission;
@@ -197,7 +198,6 @@ export class CheckpointFlow {
     return withStopSignal(stop$, (stopped$) => {
       status.state = 'starting';
       status.groupSync.enabled = settings.syncGroupOffsets.enabled;
-
       const start$ = concat(this.ensureTopics(), this.loadCheckpoints()).pipe(
         tap(() => {
           this.starting.succeeded();
@@ -206,17 +206,19 @@ export class CheckpointFlow {
         takeUntil(stopped$),
       );
       const running$ = (loaded: boolean): Observable<never> => {
-        const follow$ = merge(this.followOffsetSyncs(!loaded), this.followReverseSyncs());
-        const groups$ = timer(0, settings.refreshGroupsIntervalMs, scheduler).pipe(
-          exhaustMap(() => this.discovery.refresh()),
-          // Groups fixed at start: listings go on only until one succeeded.
-          settings.refreshGroups ? identity : take(1),
-        );
+        const interval = settings.refreshGroupsIntervalMs;
+        const relist = () => this.discovery.refresh();
+        // Groups fixed at start: listings go on only until one succeeded.
+        const later$ = settings.refreshGroups
+          ? timer(interval, interval, scheduler).pipe(exhaustMap(relist))
+          : defer(() => (this.discovery.listed ? EMPTY : timer(interval, interval, scheduler).pipe(exhaustMap(relist), take(1))));
         const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
           ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(exhaustMap(() => this.syncGroups()))
           : EMPTY;
-        return merge(follow$, groups$, checkpoints$, sync$).pipe(ignoreElements(), takeUntil(stopped$));
+        // Syncs are read once the groups were first listed (or that failed), whose offsets are held meanwhile.
+        const follow$ = merge(this.followOffsetSyncs(!loaded), this.followReverseSyncs());
+        return concat(relist(), merge(follow$, later$, checkpoints$, sync$)).pipe(ignoreElements(), takeUntil(stopped$));
       };
 
       return start$.pipe(
@@ -314,10 +316,24 @@ export class CheckpointFlow {
    * a backoff (translations pause until it has read to the end again).
    */
   private followOffsetSyncs(initializationMustReadToEnd: boolean): Observable<never> {
-    const { settings, offsetSyncsReader, logger, status } = this.parts;
-    return followOffsetSyncs(this.parts, offsetSyncsReader, settings.offsetSyncsTopic, initializationMustReadToEnd, (store) => {
+    const { settings, offsetSyncsReader, logger, status, policy, topicFilter } = this.parts;
+    return followOffsetSyncs(this.parts, offsetSyncsReader, settings.offsetSyncsTopic, () => {
+      // Held before any sync is read: the offsets the groups were listed at, those of loaded checkpoints.
+      const store: OffsetSyncStore = new OffsetSyncStore({
+        initializationMustReadToEnd,
+        logger,
+        onNewPartition: (tp) => holds.checkpointed(tp, renameTopicPartition(tp, policy, settings.source, settings.target), this.checkpoints),
+      });
+      const holds = new GroupHolds(store);
+      for (const [group, offsets] of this.discovery.offsets)
+        holds.read(
+          group,
+          offsets.filter((o) => topicFilter.shouldReplicateTopic(o.topic)),
+        );
       this.syncs = store;
+      this.holds = holds;
       status.state = 'loading';
+      return store;
     }).pipe(
       tap(() => {
         status.state = 'running';
@@ -331,7 +347,13 @@ export class CheckpointFlow {
   private followReverseSyncs(): Observable<never> {
     const { reverseSyncs } = this.parts;
     if (reverseSyncs === undefined) return EMPTY;
-    return followOffsetSyncs(this.parts, reverseSyncs.reader, reverseSyncs.topic, false, (store) => (this.reverse = store)).pipe(ignoreElements());
+    const { logger } = this.parts;
+    return followOffsetSyncs(
+      this.parts,
+      reverseSyncs.reader,
+      reverseSyncs.topic,
+      () => (this.reverse = new OffsetSyncStore({ initializationMustReadToEnd: false, logger })),
+    ).pipe(ignoreElements());
   }
 
   /**
@@ -350,44 +372,23 @@ export class CheckpointFlow {
       const startedAt = scheduler.now();
       return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
         mergeMap((preserved) =>
-          this.readGroups(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints }, syncs),
+          readGroupCheckpoints(
+            this.discovery.groups,
+            { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints },
+            syncs,
+            {
+              ...this.parts,
+              holds: this.holds,
+              groupStates: this.groupStates,
+            },
+          ),
         ),
+        // Groups no longer checkpointed (once groups were listed) give up what they held.
+        tap(() => this.discovery.listed && this.holds?.keepOnly(this.discovery.groups)),
         mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
         tap(() => this.groupStates.refresh()),
         catchError((error: unknown) => this.emission.failed(error)),
       );
     });
-  }
-
-  /**
-   * Each group's committed source offsets, read side by side, as the checkpoints it emits and
-   * its translation lag; a group whose offsets cannot be read is skipped this pass.
-   */
-  private readGroups(groups: readonly string[], ctx: CheckpointContext, syncs: OffsetSyncStore): Observable<GroupCheckpoints[]> {
-    const { sourceAdmin, scheduler, logger, status, settings } = this.parts;
-    return from(groups).pipe(
-      mergeMap((group) => {
-        const timestamp = scheduler.now();
-        return sourceAdmin.fetchGroupOffsets(group).pipe(
-          tap((offsets) => {
-            const coverage = translationCoverage(offsets, ctx.shouldCheckpointTopic, ctx.translate);
-            this.groupStates.translated(group, coverage.partitions, coverage.translated);
-          }),
-          map((offsets): GroupCheckpoints => ({
-            group,
-            timestamp,
-            checkpoints: checkpointsForGroup(group, offsets, ctx),
-            translationLag: groupTranslationLag(offsets, ctx.shouldCheckpointTopic, (tp, offset) => syncs.translate(tp, offset)),
-          })),
-          catchError((error: unknown) => {
-            status.errors++;
-            countCheckpointError(this.parts.outages, error, settings.source);
-            logger.warn("Reading a consumer group's offsets on the source failed; skipped this pass.", { group, error: describeError(error) });
-            return EMPTY;
-          }),
-        );
-      }, GROUP_CONCURRENCY),
-      toArray(),
-    );
   }
 }

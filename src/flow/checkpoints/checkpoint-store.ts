@@ -22,8 +22,9 @@ export interface CheckpointReadOptions {
   readonly logger?: Logger;
 }
 
-/** Why a new checkpoint is written or not (MM2's `checkpointIsMoreRecent`, with its trace reasons). */
-export type CheckpointDecision = 'first-for-group' | 'first-for-partition' | 'upstream-rewind' | 'downstream-advanced' | 'repeated' | 'downstream-rewind';
+/** Why a new checkpoint is written or not (MM2's `checkpointIsMoreRecent`, with its trace reasons, and `upstream-advanced`). */
+export type CheckpointDecision =
+  'first-for-group' | 'first-for-partition' | 'upstream-rewind' | 'downstream-advanced' | 'upstream-advanced' | 'repeated' | 'downstream-rewind';
 
 export class CheckpointStore {
   private readonly groups = new Map<string, Map<string, Checkpoint>>();
@@ -134,8 +135,11 @@ export class CheckpointStore {
   /**
    * MM2's `checkpointIsMoreRecent`: write a checkpoint when it is the first for its group or
    * partition, when the group's upstream offset went back (a rewind on the source is passed on,
-   * so checkpoints may go backwards then), or when the downstream offset advanced; skip a
-   * repeat and a downstream rewind (the sync store's precision changed, not the group).
+   * so checkpoints may go backwards then), or when the downstream offset advanced — also while
+   * the group stands still, as replication catches up and translates it closer; skip a repeat and
+   * a downstream rewind (the sync store's precision changed, not the group). Beyond MM2, a group
+   * whose offset moved on while its translation stayed (between two offset syncs) is written too,
+   * so the last checkpoint always says where the group is (what a failover would read again).
    */
   decide(cp: Checkpoint): CheckpointDecision {
     const group = this.groups.get(cp.consumerGroupId);
@@ -144,7 +148,8 @@ export class CheckpointStore {
     if (last === undefined) return 'first-for-partition';
     if (cp.upstreamOffset < last.upstreamOffset) return 'upstream-rewind';
     if (cp.downstreamOffset > last.downstreamOffset) return 'downstream-advanced';
-    return cp.downstreamOffset === last.downstreamOffset ? 'repeated' : 'downstream-rewind';
+    if (cp.downstreamOffset < last.downstreamOffset) return 'downstream-rewind';
+    return cp.upstreamOffset > last.upstreamOffset ? 'upstream-advanced' : 'repeated';
   }
 
   isMoreRecent(cp: Checkpoint): boolean {

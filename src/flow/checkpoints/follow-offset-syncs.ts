@@ -6,7 +6,7 @@ import type { TopicReader } from '../../core/ports/record-source';
 import { retryWithBackoff, type RetryConfig } from '../../core/retry';
 import type { OutageStatus } from '../status/outage-status';
 import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
-import { OffsetSyncStore } from './offset-sync-store';
+import type { OffsetSyncStore } from './offset-sync-store';
 
 /** How following an offset-syncs topic starts over after it failed. */
 const FOLLOW_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initialDelayMs: 1000, maxDelayMs: 30_000, factor: 2, jitter: 0.2 };
@@ -19,22 +19,12 @@ export interface FollowOffsetSyncsParts {
 }
 
 /**
- * Follows `topic` into a new store (handed to `started`), and into another after a backoff when
- * it fails, each failure counted and logged; emits once the store is read to the topic's end.
+ * Follows `topic` into a new store (from `create`), and into another after a backoff when it
+ * fails, each failure counted and logged; emits once the store is read to the topic's end.
  */
-export function followOffsetSyncs(
-  parts: FollowOffsetSyncsParts,
-  reader: TopicReader,
-  topic: string,
-  initializationMustReadToEnd: boolean,
-  started: (store: OffsetSyncStore) => void,
-): Observable<void> {
+export function followOffsetSyncs(parts: FollowOffsetSyncsParts, reader: TopicReader, topic: string, create: () => OffsetSyncStore): Observable<void> {
   const { logger, status, outages, scheduler } = parts;
-  return defer(() => {
-    const store = new OffsetSyncStore({ initializationMustReadToEnd, logger });
-    started(store);
-    return store.follow(reader, topic);
-  }).pipe(
+  return defer(() => create().follow(reader, topic)).pipe(
     retryWithBackoff({
       ...FOLLOW_BACKOFF,
       scheduler,

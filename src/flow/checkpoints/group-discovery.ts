@@ -1,5 +1,5 @@
 import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from 'rxjs';
-import type { ClusterAdmin } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
@@ -31,12 +31,24 @@ export interface GroupDiscoveryParts {
  */
 export class GroupDiscovery {
   private found: readonly string[] = [];
+  private offsetsFound: ReadonlyMap<string, readonly GroupOffset[]> = new Map();
+  private succeeded = false;
 
   constructor(private readonly parts: GroupDiscoveryParts) {}
 
   /** The groups checkpointed, sorted; the last listing's, or none before one succeeded. */
   get groups(): readonly string[] {
     return this.found;
+  }
+
+  /** The committed offsets each group of `groups` had when it was listed. */
+  get offsets(): ReadonlyMap<string, readonly GroupOffset[]> {
+    return this.offsetsFound;
+  }
+
+  /** True once a listing succeeded (`groups` is then the source's, not a placeholder). */
+  get listed(): boolean {
+    return this.succeeded;
   }
 
   /** Lists the groups again. Keeps the previous set if the listing fails, which is reported and retried at the next refresh. */
@@ -55,7 +67,7 @@ export class GroupDiscovery {
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
                 map((offsets) => {
-                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return group;
+                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return { group, offsets };
                   noReplicatedOffsets.push(group);
                   return undefined;
                 }),
@@ -65,15 +77,17 @@ export class GroupDiscovery {
             GROUP_CONCURRENCY,
           ),
           toArray(),
-          map((found) => found.filter((g): g is string => g !== undefined)),
+          map((found) => found.filter((g) => g !== undefined)),
         );
       }),
-      map((groups) => {
-        const sorted = groups.sort();
+      map((found) => {
+        const sorted = found.map((g) => g.group).sort();
+        this.offsetsFound = new Map(found.map((g) => [g.group, g.offsets]));
         if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
           logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
         }
         this.found = sorted;
+        this.succeeded = true;
         status.groups = sorted.length;
         this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets, shareGroups });
       }),

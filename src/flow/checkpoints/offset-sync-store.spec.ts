@@ -565,3 +565,82 @@ describe('OffsetSyncStore records', () => {
     );
   });
 });
+
+describe('OffsetSyncStore held offsets (beyond MM2: where groups sit)', () => {
+  const started = (): OffsetSyncStore => {
+    const store = new OffsetSyncStore({ initializationMustReadToEnd: false });
+    store.markReadToEnd();
+    return store;
+  };
+  const sync = (store: OffsetSyncStore, u: number, d = u) => store.handle({ topicPartition: tp, upstreamOffset: u, downstreamOffset: d });
+  /** Syncs every 101 offsets from `from` up to 5,000, then the last record's, as a flow catching up on 5,000 records writes them. */
+  const catchUp = (store: OffsetSyncStore, from: number) => {
+    for (let u = from; u < 5000; u += 101) sync(store, u);
+    sync(store, 4999);
+  };
+
+  test('a group at 2,000 that stopped: the sparse history alone forgets every sync near it; held, it keeps the nearest', () => {
+    const mm2 = started();
+    const held = started();
+    sync(mm2, 0);
+    sync(held, 0);
+    held.hold(tp, 2000);
+    assert.equal(held.translateDownstream(tp, 2000), 1);
+    catchUp(mm2, 101);
+    catchUp(held, 101);
+    assert.equal(mm2.translateDownstream(tp, 2000), 1, "MM2's store: the syncs between 0 and 3,232 were dropped");
+    assert.equal(held.translateDownstream(tp, 2000), 1920);
+    assert.deepEqual(held.translate(tp, 2000)?.sync, { upstreamOffset: 1919, downstreamOffset: 1919 });
+    // Other offsets translate as MM2's store does; a sync at the held offset itself is exact.
+    assert.equal(held.translateDownstream(tp, 2100), mm2.translateDownstream(tp, 2100));
+    held.hold(tp, 4949);
+    assert.equal(held.translateDownstream(tp, 4949), 4949);
+  });
+
+  test('a held offset never translates further than the sparse history, nor past itself', () => {
+    const store = started();
+    catchUp(store, 50);
+    store.hold(tp, 4900);
+    // Held after the syncs went by: it starts from the sparse history's answer.
+    assert.equal(store.translateDownstream(tp, 4900), 4899);
+    sync(store, 5100);
+    assert.equal(store.translateDownstream(tp, 4900), 4899, 'a sync past the offset is not used for it');
+    store.hold(tp, 10);
+    assert.equal(store.translateDownstream(tp, 10), -1, 'older than every sync kept, held or not');
+  });
+
+  test('released with its last holder; a source log that restarted forgets what was held', () => {
+    const store = started();
+    sync(store, 0);
+    store.hold(tp, 2000);
+    store.hold(tp, 2000);
+    catchUp(store, 101);
+    store.release(tp, 2000);
+    assert.equal(store.translateDownstream(tp, 2000), 1920, 'one holder left');
+    store.release(tp, 2000);
+    assert.equal(store.heldOffsets, 0);
+    assert.equal(store.translateDownstream(tp, 2000), 1);
+
+    store.hold(tp, 2000);
+    sync(store, 1500, 6000);
+    // The upstream went back: a new log. 1,500 → 6,000 is its only sync; the old best is gone.
+    assert.equal(store.translateDownstream(tp, 2000), 6001);
+    sync(store, 1900, 6400);
+    assert.equal(store.translateDownstream(tp, 2000), 6401);
+  });
+
+  test("a partition's first sync is announced before it is applied, so a restarted flow holds its checkpoints' offsets first", () => {
+    const announced: TopicPartition[] = [];
+    const store: OffsetSyncStore = new OffsetSyncStore({
+      initializationMustReadToEnd: false,
+      onNewPartition: (p) => {
+        announced.push(p);
+        store.hold(p, 2000);
+      },
+    });
+    catchUp(store, 0);
+    store.markReadToEnd();
+    assert.deepEqual(announced, [tp]);
+    assert.equal(store.translateDownstream(tp, 2000), 1920);
+  });
+});

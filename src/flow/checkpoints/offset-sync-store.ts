@@ -15,6 +15,10 @@
  * slot 63 (`1L << 63` is negative); for non-negative safe integers, which is all a decoded sync
  * can hold here, the comparisons below give exactly Java's answers (see `invariantB/C`), and the
  * spec checks that against a literal BigInt port of MM2's code.
+ *
+ * Beyond MM2: offsets that groups sit at can be held (`hold`, held-offsets.ts), and keep the best
+ * sync that streamed past them, so a group that stopped keeps a precise translation while the
+ * sparse history moves on.
  */
 import { type Observable, EMPTY, defer, map, mergeMap, of, take } from 'rxjs';
 import type { Logger } from '../../core/ports/logger';
@@ -23,6 +27,7 @@ import type { TopicReader } from '../../core/ports/record-source';
 import type { KafkaRecord, TopicPartition } from '../../core/record';
 import { topicPartitionKey } from '../../core/record';
 import { type OffsetSync, RecordFormatError, decodeOffsetSync } from '../../formats';
+import { HeldOffsets } from './held-offsets';
 
 /** MM2's `SYNCS_PER_PARTITION` (`Long.SIZE`). */
 export const SYNCS_PER_PARTITION = 64;
@@ -47,6 +52,12 @@ export interface OffsetSyncStoreOptions {
    */
   readonly initializationMustReadToEnd?: boolean;
   readonly logger?: Logger;
+  /**
+   * Called when a partition's first sync arrives, before it is applied: the moment to `hold` the
+   * offsets groups are known to sit at there (a restarted flow's loaded checkpoints), so the
+   * syncs read next are remembered for them.
+   */
+  readonly onNewPartition?: (tp: TopicPartition) => void;
 }
 
 /** Where a translation came from, for logs and tools (`translateDownstream` gives just the offset). */
@@ -59,6 +70,8 @@ export interface Translation {
 
 export class OffsetSyncStore {
   private readonly syncs = new Map<string, StoredSync[]>();
+  private readonly held = new HeldOffsets();
+  private readonly onNewPartition: ((tp: TopicPartition) => void) | undefined;
   private readonly initializationMustReadToEnd: boolean;
   private readonly logger: Logger;
   private readToEnd = false;
@@ -67,6 +80,7 @@ export class OffsetSyncStore {
   constructor(options: OffsetSyncStoreOptions = {}) {
     this.initializationMustReadToEnd = options.initializationMustReadToEnd ?? true;
     this.logger = options.logger ?? silentLogger;
+    this.onNewPartition = options.onNewPartition;
   }
 
   /**
@@ -153,13 +167,37 @@ export class OffsetSyncStore {
     const stored: StoredSync = { upstreamOffset: sync.upstreamOffset, downstreamOffset: sync.downstreamOffset };
     const original = this.syncs.get(key);
     if (original === undefined) {
+      this.onNewPartition?.(sync.topicPartition);
       this.syncs.set(key, new Array<StoredSync>(SYNCS_PER_PARTITION).fill(stored));
+      this.held.offer(key, stored, false);
       return;
     }
     // A fresh array per update, as MM2 does (copy-on-write): the update reads the old one.
     const updated = original.slice();
     this.updateSyncArray(updated, original, stored);
     this.syncs.set(key, updated);
+    this.held.offer(key, stored, stored.upstreamOffset < original[0]!.upstreamOffset);
+  }
+
+  /**
+   * Holds `upstreamOffset` of `tp`, where a group sits (once per holder): from now on the newest
+   * sync at or before it is remembered as syncs arrive, and translations of it use that sync when
+   * it is nearer than what the sparse history kept. Never further than MM2's translation, and
+   * never past the offset: a consumer may re-read, never skip.
+   */
+  hold(tp: TopicPartition, upstreamOffset: number): void {
+    const syncs = this.syncs.get(topicPartitionKey(tp));
+    this.held.hold(topicPartitionKey(tp), upstreamOffset, syncs === undefined ? undefined : lookupLatestSync(syncs, upstreamOffset));
+  }
+
+  /** Gives up one `hold` of the offset. */
+  release(tp: TopicPartition, upstreamOffset: number): void {
+    this.held.release(topicPartitionKey(tp), upstreamOffset);
+  }
+
+  /** Offsets held, over all partitions. */
+  get heldOffsets(): number {
+    return this.held.size;
   }
 
   /** The end of the initial read: from now on translations are given and the full history is kept. */
@@ -181,9 +219,12 @@ export class OffsetSyncStore {
   /** `translateDownstream` with the sync it used. */
   translate(tp: TopicPartition, upstreamOffset: number): Translation | undefined {
     if (!this.readToEnd) return undefined;
-    const syncs = this.syncs.get(topicPartitionKey(tp));
+    const key = topicPartitionKey(tp);
+    const syncs = this.syncs.get(key);
     if (syncs === undefined) return undefined;
-    const sync = lookupLatestSync(syncs, upstreamOffset);
+    const looked = lookupLatestSync(syncs, upstreamOffset);
+    const held = this.held.best(key, upstreamOffset);
+    const sync = held !== undefined && (looked.upstreamOffset > upstreamOffset || held.upstreamOffset > looked.upstreamOffset) ? held : looked;
     if (sync.upstreamOffset > upstreamOffset) return { offset: -1, sync: undefined };
     return { offset: sync.downstreamOffset + (upstreamOffset === sync.upstreamOffset ? 0 : 1), sync };
   }

@@ -290,3 +290,34 @@ describe('ProgressStore, exactly-once', () => {
     assert.equal(h.store.nextOffset({ topic: '', partition: 0 }), undefined, 'the slot count is not progress');
   });
 });
+
+test("alter writes the offsets it is given, backwards too, and a tombstone for null, as Connect's PATCH and DELETE …/offsets do; stored() lists what is kept", async () => {
+  const h = harness([stored(key('orders', 0), encodeConnectOffsetValue(41), 0), stored(key('orders', 1), encodeConnectOffsetValue(7), 1)]);
+  await lastValueFrom(h.store.load(), { defaultValue: undefined });
+  assert.deepEqual(
+    h.store.stored().map((e) => [e.tp.partition, e.offset]),
+    [
+      [0, 41],
+      [1, 7],
+    ],
+  );
+  await h.store.alter([
+    { tp: { topic: 'orders', partition: 0 }, offset: 9 },
+    { tp: { topic: 'orders', partition: 1 }, offset: null },
+  ]);
+  const written = h.writes.flat();
+  assert.deepEqual(
+    written.map((r) => [r.key?.toString(), r.value === null ? null : decodeConnectOffsetValue(r.value), r.partition]),
+    [
+      [key('orders', 0).toString(), 9, connectOffsetsPartition(key('orders', 0), 25)],
+      [key('orders', 1).toString(), null, connectOffsetsPartition(key('orders', 1), 25)],
+    ],
+    "MM2's keys on the partitions Java's producer picks; null is a tombstone",
+  );
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 0 }), 10, 'the flow resumes after the altered offset');
+  assert.equal(h.store.nextOffset({ topic: 'orders', partition: 1 }), undefined, 'a reset partition starts as a new one');
+  assert.deepEqual(
+    h.store.stored().map((e) => [e.tp.partition, e.offset]),
+    [[0, 9]],
+  );
+});

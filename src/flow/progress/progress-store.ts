@@ -211,6 +211,32 @@ export class ProgressStore {
     this.dirty.add(key);
   }
 
+  /** Every stored offset of this flow (what `load` read, and what was recorded since): the last replicated offset per partition. */
+  stored(): { tp: TopicPartition; offset: number }[] {
+    return [...this.replicated.values()].map((e) => ({ tp: e.tp, offset: e.offset }));
+  }
+
+  /**
+   * Writes the given offsets as they are, forwards or backwards, and a tombstone for a null one
+   * (the partition is read as if never replicated): what Connect's `PATCH` and `DELETE
+   * /connectors/{name}/offsets` do to a stopped MirrorSourceConnector's offsets. Only for a flow
+   * that does not replicate while this runs: a running one would write its own progress over it.
+   */
+  async alter(entries: readonly { tp: TopicPartition; offset: number | null }[]): Promise<void> {
+    await this.writing;
+    const records = entries.map(({ tp, offset }) => {
+      const record = this.progressRecord({ tp, offset: offset ?? 0 });
+      return offset === null ? { ...record, value: null } : record;
+    });
+    await lastValueFrom(this.options.writer.write(records), { defaultValue: undefined });
+    for (const { tp, offset } of entries) {
+      const key = topicPartitionKey(tp);
+      this.dirty.delete(key);
+      if (offset === null) this.replicated.delete(key);
+      else this.replicated.set(key, { tp, offset });
+    }
+  }
+
   get pendingFlush(): number {
     return this.dirty.size;
   }

@@ -1,7 +1,7 @@
 import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, firstValueFrom, ignoreElements, lastValueFrom } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
-import type { KeptPartition, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
+import type { FetchGap, KeptPartition, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
 import type { WritePath } from '../../core/ports/write-path';
 import { topicPartitionKey, type SourceBatch, type TopicPartition } from '../../core/record';
 import { describeError } from '../../core/errors';
@@ -215,6 +215,18 @@ export class ReplicatedPartitions implements PartitionLifecycle {
   /** The source found a partition's log restarted below the position: read from where `auto_offset_reset` says. */
   logRestarted(tp: TopicPartition, restart: LogRestart): Promise<number> {
     return this.resets.logRestarted(tp, restart);
+  }
+
+  /** A fetch began past the expected offset: records that expired unread are told and counted (source-resets.ts). */
+  fetchedPast(tp: TopicPartition, gap: FetchGap): void {
+    this.resets.fetchedPast(tp, gap).catch((error: unknown) =>
+      // Only the warning is lost: replication goes on either way, and the next gap is checked again.
+      this.parts.logger.debug('Could not tell whether skipped source records expired.', {
+        topic: tp.topic,
+        partition: tp.partition,
+        error: describeError(error),
+      }),
+    );
   }
 
   /** The source consumer (re)starts on `topics`; the previous one is unsubscribed by now, nothing it fetched comes any more. */

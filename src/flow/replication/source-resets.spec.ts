@@ -142,3 +142,30 @@ test('a source without topic ids compares nothing', async () => {
   await sourceResets.topicsSeen([{ source: 'orders' }]);
   assert.equal(status.sourceResets, 0);
 });
+
+test('a fetch past the expected offset after the log start moved past it: one warning naming the partition and offsets, counted as expired', async () => {
+  const { sourceResets, warnings, status } = setup({ orders: [{ partition: 0, earliest: 500, latest: 900 }] });
+  await sourceResets.fetchedPast(orders0, { expected: 100, firstOffset: 500 });
+  assert.equal(status.recordsExpired, 400);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!.message, /removed before they were copied/);
+  assert.deepEqual(warnings[0]!.meta, { topic: 'orders', partition: 0, fromOffset: 100, toOffset: 499, records: 400, logStart: 500 });
+  // The same gap fetched again (a refetch after a rebalance) is not counted twice.
+  await sourceResets.fetchedPast(orders0, { expected: 100, firstOffset: 500 });
+  assert.equal(status.recordsExpired, 400);
+  assert.equal(warnings.length, 1);
+});
+
+test('a gap inside the log (compaction, aborted records, transaction markers) is not an expiry', async () => {
+  const { sourceResets, warnings, status } = setup({ orders: [{ partition: 0, earliest: 0, latest: 900 }] });
+  await sourceResets.fetchedPast(orders0, { expected: 100, firstOffset: 140 });
+  assert.equal(status.recordsExpired, 0);
+  assert.equal(warnings.length, 0);
+});
+
+test('a log start that moved past part of a gap: only the records before it expired', async () => {
+  const { sourceResets, warnings, status } = setup({ orders: [{ partition: 0, earliest: 120, latest: 900 }] });
+  await sourceResets.fetchedPast(orders0, { expected: 100, firstOffset: 140 });
+  assert.equal(status.recordsExpired, 20);
+  assert.deepEqual(warnings[0]!.meta['toOffset'], 119);
+});

@@ -1,8 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
-import type { LogRestart } from '../../core/ports/record-source';
+import type { FetchGap, LogRestart } from '../../core/ports/record-source';
 import type { Logger } from '../../core/ports/logger';
-import type { TopicPartition } from '../../core/record';
+import { topicPartitionKey, type TopicPartition } from '../../core/record';
 import type { FlowStatus } from '../status/flow-status';
 
 /** Where a restarted source log is read from: MM2's consumer `auto.offset.reset`. */
@@ -46,10 +46,18 @@ type Reason = 'log-end-below-position' | 'topic-id-changed';
  *
  * Progress then goes backwards, the one case where it may (ProgressStore.rewind). Each reset is
  * logged as a warning and counted in the flow status.
+ *
+ * It also tells records that expired unread from the other gaps a fetch may begin after: when
+ * the log's start passed the position the flow held (retention, DeleteRecords; kafkajs's consumer
+ * then goes on from the log's start), the records between were never copied, and are said so.
  */
 export class SourceResets {
   /** Topic ids as first seen (kept when a topic disappears, so its return is compared). */
   private readonly topicIds = new Map<string, string>();
+  /** Per partition, the offset up to which expired records were told about (a gap fetched twice counts once). */
+  private readonly expiredUpTo = new Map<string, number>();
+  /** Per partition, the last expiry check: checks of one partition run one after another. */
+  private readonly expiryChecks = new Map<string, Promise<void>>();
 
   constructor(private readonly options: SourceResetsOptions) {}
 
@@ -102,6 +110,41 @@ export class SourceResets {
     }
   }
 
+  /**
+   * A fetch began past the expected offset. When the log's start has moved past the expected
+   * offset, the records before it were removed before they were copied: a warning names the
+   * partition and the offsets, and they count as expired. Compaction holes, aborted records and
+   * transaction markers lie inside the log, and are not.
+   */
+  fetchedPast(tp: TopicPartition, gap: FetchGap): Promise<void> {
+    const key = topicPartitionKey(tp);
+    const check = (this.expiryChecks.get(key) ?? Promise.resolve()).then(() => this.checkExpired(tp, gap));
+    this.expiryChecks.set(
+      key,
+      check.catch(() => undefined),
+    );
+    return check;
+  }
+
+  private async checkExpired(tp: TopicPartition, gap: FetchGap): Promise<void> {
+    const key = topicPartitionKey(tp);
+    const from = Math.max(gap.expected, this.expiredUpTo.get(key) ?? 0);
+    if (from >= gap.firstOffset) return;
+    const log = (await firstValueFrom(this.options.sourceAdmin.partitionOffsets(tp.topic))).find((o) => o.partition === tp.partition);
+    if (log === undefined || log.earliest <= from) return;
+    const to = Math.min(log.earliest, gap.firstOffset);
+    this.expiredUpTo.set(key, to);
+    this.options.logger.warn('Source records were removed before they were copied (retention or DeleteRecords); replication goes on after them.', {
+      topic: tp.topic,
+      partition: tp.partition,
+      fromOffset: from,
+      toOffset: to - 1,
+      records: to - from,
+      logStart: log.earliest,
+    });
+    this.options.status.recordExpired(to - from);
+  }
+
   /** The topic's id now; undefined when the source gives none, the topic is gone, or asking failed (a reset goes on without it). */
   private async currentTopicId(topic: string): Promise<string | undefined> {
     try {
@@ -131,6 +174,8 @@ export class SourceResets {
       ...ids,
     });
     status.recordSourceReset(tp, resumeAt, log.latest);
+    // A new log: its offsets start over, and what expired of the old one says nothing about it.
+    this.expiredUpTo.delete(topicPartitionKey(tp));
     progress.rewind(tp, resumeAt);
     this.options.onReset(tp, resumeAt);
     return resumeAt;

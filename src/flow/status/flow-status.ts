@@ -11,6 +11,7 @@ import { OutageStatus } from './outage-status';
 import type { PreservationStatus } from '../replication/preservation-status';
 import type { ProvenanceCounts } from './provenance-counts';
 import { TransformCounters } from './transform-counters';
+import { VerifyStatus } from '../verify/verify-status';
 
 export interface PartitionStatus {
   readonly topic: string;
@@ -60,6 +61,11 @@ export class FlowStatus {
    * and recreated, or truncated) and replication resumed from the new log.
    */
   sourceResets = 0;
+  /**
+   * Source records removed (retention, DeleteRecords) before they were copied: the log's start
+   * moved past the position the flow held, and it went on from there.
+   */
+  recordsExpired = 0;
   readonly partitions = new Map<string, PartitionStatus>();
   /** Source partitions the group assigned to this process (its share when several run the pipeline). */
   partitionsAssigned = 0;
@@ -76,6 +82,8 @@ export class FlowStatus {
   readonly configSync = new ConfigSyncStatus();
   /** The flow's topic ACL sync (state `disabled` when off). */
   readonly acls = new AclSyncStatus();
+  /** The flow's continuous verification (state `disabled` when off). */
+  readonly verify = new VerifyStatus();
   /** Errors since start by kind and cluster (outages, dead letters, checkpoint failures, the flow's failure). */
   readonly errors = new ErrorCounts();
   /**
@@ -183,6 +191,11 @@ export class FlowStatus {
     this.sourceResets++;
     // The old log's end must not keep counting as lag of the new one.
     this.partitions.set(topicPartitionKey(tp), { topic: tp.topic, partition: tp.partition, nextOffset, highWatermark: logEnd, lagSince: now });
+  }
+
+  /** `records` source records expired before they were copied (see `recordsExpired`). */
+  recordExpired(records: number): void {
+    this.recordsExpired += records;
   }
 
   /** The source timestamp of a fetched batch's first record (a forwarded batch's first batch's newest), if it has one. */

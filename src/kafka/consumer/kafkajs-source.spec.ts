@@ -91,6 +91,7 @@ function harness(starts: Record<number, number>, restartTo?: number) {
       calls.restarts.push(restart);
       return restartTo!;
     },
+    fetchedPast: () => undefined,
   };
   const options = (more: Partial<ConsumeOptions> = {}): ConsumeOptions => ({
     topics: ['orders'],

@@ -9,7 +9,7 @@ import { toTransportError } from '../errors';
 import { watchCrashes } from './kafkajs-reader';
 import { COMPRESSION_CODES } from '../compression-codes';
 import { decideAfterRestart, decideFetch, positionAfterFilteredFetch } from './fetch-position';
-import { splitFetch, type FetchedMessage } from './split-fetch';
+import { firstFetchedOffset, splitFetch, type FetchedMessage } from './split-fetch';
 import { groupHooks } from './group-hooks';
 import { slotAssigner } from './slot-assigner';
 import { stickyAssigner, type HeldPartitions } from './sticky-assigner';
@@ -202,9 +202,14 @@ export class KafkajsSource implements RecordSource {
           consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(decision.offset) });
           return;
         }
+        const messages = batch.messages as unknown as FetchedMessage[];
+        // Records between the expected offset and the fetch may have expired unread: the flow checks.
+        const firstOffset = firstFetchedOffset(messages);
+        if (firstOffset !== undefined && firstOffset > expected)
+          lifecycle.fetchedPast({ topic: batch.topic, partition: batch.partition }, { expected, firstOffset });
         const pieces = await splitFetch(
           { topic: batch.topic, partition: batch.partition, from: expected, nextOffset: lastOffset + 1, highWatermark: Number(batch.highWatermark) },
-          batch.messages as unknown as FetchedMessage[],
+          messages,
           options.maxBatch,
         );
         let bytes = 0;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitFetch, type DecodedMessage, type FetchedMessage } from './split-fetch';
+import { firstFetchedOffset, splitFetch, type DecodedMessage, type FetchedMessage } from './split-fetch';
 import type { FetchedRecordBatch } from '../wire/fetch-decoder';
 import type { SourceBatch } from '../../core/record';
 
@@ -74,5 +74,13 @@ describe('splitFetch: one fetch of a partition as the flow receives it', () => {
       'records 14..15 (1)',
     ]);
     assert.deepEqual(shape(await splitFetch(fetched(20, 20), [whole(10, 10)])), ['records -..20 (0)']);
+  });
+});
+
+describe('firstFetchedOffset: where a fetch begins, for telling the flow about a gap before it', () => {
+  test("a decoded record's offset, a whole batch's base offset (not the pseudo-message's last offset), nothing for an empty fetch", () => {
+    assert.equal(firstFetchedOffset([record(42), record(43)]), 42);
+    assert.equal(firstFetchedOffset([whole(100, 10), record(110)]), 100);
+    assert.equal(firstFetchedOffset([]), undefined);
   });
 });

@@ -79,3 +79,10 @@ export async function splitFetch(fetched: FetchedPartition, messages: readonly F
   else if (pieces.length === 0) pieces.push({ kind: 'records', topic, partition, records: [], nextOffset, highWatermark, bytes: 0 });
   return pieces;
 }
+
+/** The first offset a fetch holds: its first record's, or its first whole batch's base offset; undefined for an empty fetch. */
+export function firstFetchedOffset(messages: readonly FetchedMessage[]): number | undefined {
+  const first = messages[0];
+  if (first === undefined) return undefined;
+  return isFetchedRecordBatch(first) ? first.recordBatch.baseOffset : Number(first.offset);
+}

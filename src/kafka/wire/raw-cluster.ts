@@ -6,9 +6,10 @@
  * `Admin.alterConsumerGroupOffsets` commits for a group with no members; kafkajs's
  * `admin.setOffsets` joins the group as a consumer, a topic at a time, each join waiting
  * `group.initial.rebalance.delay.ms`); ListOffsets at each leader (../admin/topic-readiness.ts);
- * InitProducerId for the writer's idempotence; and the exactly-once slots' InitProducerId,
+ * InitProducerId for the writer's idempotence; the exactly-once slots' InitProducerId,
  * AddPartitionsToTxn, EndTxn and Produce with a transactional id
- * (../transactions/kafkajs-transaction-port.ts).
+ * (../transactions/kafkajs-transaction-port.ts); and Fetch of one partition from one offset,
+ * without a consumer group (../consumer/kafkajs-range-reader.ts, what `mirrorflow verify` reads).
  *
  * The one way in is the Kafka instance's private factory (`private:Kafka:createCluster`), which
  * makes a cluster with the instance's brokers, TLS, SASL, socket factory and retry settings.
@@ -59,6 +60,52 @@ export interface RawProduceRequest extends TransactionalProducer {
   readonly topicData: readonly { topic: string; partitions: readonly { partition: number; firstSequence: number; messages: readonly object[] }[] }[];
 }
 
+/** A Fetch of one or more partitions, each from its own offset, as kafkajs's Broker.fetch takes it. */
+export interface RawFetchRequest {
+  /** -1: a consumer. */
+  readonly replicaId: number;
+  /** 0 read_uncommitted, 1 read_committed. */
+  readonly isolationLevel: number;
+  readonly maxWaitTime: number;
+  readonly minBytes: number;
+  readonly maxBytes: number;
+  readonly topics: readonly {
+    readonly topic: string;
+    readonly partitions: readonly { readonly partition: number; readonly fetchOffset: string; readonly maxBytes: number }[];
+  }[];
+}
+
+/** A record as the fetch decoder (fetch-decoder.ts, record-decoder.ts) gives it on a connection that forwards nothing. */
+export interface RawFetchedMessage {
+  readonly offset: string;
+  readonly timestamp: string;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: readonly { readonly key: string; readonly value: Buffer | null }[];
+  readonly isControlRecord?: boolean;
+  readonly batchContext?: {
+    readonly firstOffset?: string;
+    readonly lastOffsetDelta?: number;
+    readonly producerId?: string;
+    readonly inTransaction?: boolean;
+    readonly isControlBatch?: boolean;
+  };
+}
+
+/** What kafkajs's Fetch v4–v11 responses decode to (a partition's error rejects the fetch instead). */
+export interface RawFetchResponse {
+  readonly responses: readonly {
+    readonly topicName: string;
+    readonly partitions: readonly {
+      readonly partition: number;
+      readonly highWatermark: string;
+      readonly lastStableOffset: string;
+      readonly abortedTransactions?: readonly { readonly producerId: string; readonly firstOffset: string }[];
+      readonly messages: readonly RawFetchedMessage[];
+    }[];
+  }[];
+}
+
 /** One broker of a RawCluster, connected as kafkajs connects it. Failures reject with kafkajs's errors (`type` names Kafka's). */
 export interface RawBroker {
   /** The broker's API versions (from ApiVersions, once connected): per api key, the versions it takes. */
@@ -86,6 +133,8 @@ export interface RawBroker {
   produce(request: RawProduceRequest): Promise<ProduceResponse>;
   /** FindCoordinator asked of this broker alone (kafkajs's cluster asks every broker and keeps none of their refusals). */
   askCoordinator(key: string, type: CoordinatorType): Promise<unknown>;
+  /** Fetch at this broker (the leader of the partitions asked); records decoded as the client's connections decode them. */
+  fetch(request: RawFetchRequest): Promise<RawFetchResponse>;
 }
 
 /** kafkajs's cluster, as mirrorflow uses it. */
@@ -141,6 +190,7 @@ export const BROKER_METHODS = [
   'endTxn',
   'produce',
   'findGroupCoordinator',
+  'fetch',
 ] as const satisfies readonly (keyof KafkajsBroker)[];
 
 /** kafkajs's coordinator types (protocol/coordinatorTypes.js). */
@@ -273,5 +323,9 @@ class Broker implements RawBroker {
 
   askCoordinator(key: string, type: CoordinatorType): Promise<unknown> {
     return this.broker.findGroupCoordinator({ groupId: key, coordinatorType: COORDINATOR_TYPES[type] });
+  }
+
+  fetch(request: RawFetchRequest): Promise<RawFetchResponse> {
+    return this.broker.fetch(request);
   }
 }

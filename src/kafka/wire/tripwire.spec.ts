@@ -195,6 +195,7 @@ describe('kafkajs tripwire', () => {
       'async endTxn({ transactionalId, producerId, producerEpoch, transactionResult })',
       'async findGroupCoordinator({ groupId, coordinatorType })',
       /async produce\(\{\s*topicData,\s*transactionalId,\s*producerId,\s*producerEpoch,\s*acks = -1,\s*timeout = 30000,\s*compression = /,
+      /async fetch\(\{\s*replicaId,\s*isolationLevel,\s*maxWaitTime = 5000,\s*minBytes = 1,\s*maxBytes = 10485760,\s*topics,/,
     ]);
   });
 

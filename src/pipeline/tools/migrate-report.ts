@@ -13,6 +13,7 @@
  */
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import type { GroupState } from '../../core/ports/cluster-admin';
+import type { TopicReader } from '../../core/ports/record-source';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';
 import { MIRROR_SOURCE_CONNECTOR, RecordFormatError, decodeConnectOffsetKey, decodeConnectOffsetValue, decodeSourceOffsetKey } from '../../formats';
 import { DefaultGroupFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
@@ -201,10 +202,14 @@ const firstRecords = new Map<string, Promise<number | undefined>>();
 
 /** The flow's stored progress: the next source offset per source topic-partition (MM2's Connect offsets). */
 async function storedProgress(tools: PipelineTools, { source, target, flow }: FlowDirection, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
-  const topic = flowProgressTopic(flow);
+  return readStoredProgress(tools.reader(target), source, flowProgressTopic(flow), onTarget);
+}
+
+/** A flow's stored progress read from its target's `reader`, by the flow's `source` alias, from its progress `topic`; empty when that topic is not `onTarget`. */
+export async function readStoredProgress(reader: TopicReader, source: string, topic: string, onTarget: ReadonlySet<string>): Promise<Map<string, number>> {
   const next = new Map<string, number>();
   if (!onTarget.has(topic)) return next;
-  const batches = await lastValueFrom(tools.reader(target).readToEnd(topic).pipe(toArray()), { defaultValue: [] });
+  const batches = await lastValueFrom(reader.readToEnd(topic).pipe(toArray()), { defaultValue: [] });
   for (const record of batches.flatMap((b) => b.records)) {
     try {
       if (decodeConnectOffsetKey(record.key).connector !== MIRROR_SOURCE_CONNECTOR) continue;

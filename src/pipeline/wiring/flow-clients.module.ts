@@ -20,6 +20,7 @@ import {
   type RecordWriter,
 } from '../../core/ports/record-writer';
 import { SlotTransactions } from '../../core/ports/slot-transactions';
+import { SourceRangeReader, TargetRangeReader, type RangeReader } from '../../core/ports/range-reader';
 import type { Token } from '../../core/ports/token';
 import { offsetSyncsPlace } from '../flow-names';
 import { bindParts } from './bind-parts';
@@ -51,6 +52,15 @@ export const flowClientsModule = new ContainerModule(({ bind }) => {
   reader(OffsetSyncsReader, offsetSyncs);
   reader(SourceRecordLookup, source);
   reader(TargetRecordLookup, target);
+
+  // Continuous verification's readers; each a client of its own, closed with the flow's clients.
+  const rangeReader = (role: Token<RangeReader>, cluster: Cluster, name: string): void =>
+    bindParts(bind, role, clients, (p) => {
+      if (p.clients.rangeReader === undefined) throw new Error('These Kafka clients cannot read ranges of partitions (verify.enabled).');
+      return p.clients.rangeReader(cluster(p.flow), `${p.flow.name}|${name}`);
+    });
+  rangeReader(SourceRangeReader, source, 'verify-source');
+  rangeReader(TargetRangeReader, target, 'verify-target');
 
   bindParts(bind, ReplicationWriter, clients, (p) => p.clients.writer(p.flow.target, replicationWriterOptions(p.flow)));
   bindParts(bind, SlotTransactions, { ...clients, pipeline: PipelineConfig }, (p) => {

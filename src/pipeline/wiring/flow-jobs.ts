@@ -11,6 +11,7 @@ import { TopicConfigSync } from '../../flow/topics/topic-config-sync';
 import { HeartbeatFlow } from '../../flow/heartbeats/heartbeat-flow';
 import { AclSync } from '../../flow/topics/acl-sync';
 import { MigrationWatch } from '../../flow/migration-state';
+import { VerifyJob } from '../../flow/verify/verify-job';
 import { bindParts, optional } from './bind-parts';
 
 /**
@@ -27,6 +28,8 @@ export interface FlowJobs {
   readonly heartbeats: HeartbeatFlow | undefined;
   readonly acls: AclSync | undefined;
   readonly migration: MigrationWatch | undefined;
+  /** Continuous verification, when the flow replicates with `verify.enabled`: runs on every process, beside replication. */
+  readonly verify: VerifyJob | undefined;
   readonly status: FlowStatus;
   /** The flow's own logger. */
   readonly logger: Logger;
@@ -49,6 +52,7 @@ export const flowJobsModule = new ContainerModule(({ bind }) => {
       heartbeats: optional(HeartbeatFlow),
       acls: optional(AclSync),
       migration: optional(MigrationWatch),
+      verify: optional(VerifyJob),
       status: FlowStatus,
       logger: Logger,
       policy: ReplicationPolicy,

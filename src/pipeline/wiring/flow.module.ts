@@ -12,6 +12,7 @@ import { heartbeatsModule } from './heartbeats.module';
 import { configSyncModule } from './config-sync.module';
 import { aclSyncModule } from './acl-sync.module';
 import { migrationModule } from './migration.module';
+import { verifyModule } from './verify.module';
 import { flowJobsModule } from './flow-jobs';
 /*
  * A flow's child container. Everything in it is a singleton of that container, so the flow's
@@ -48,6 +49,7 @@ export function flowModules(flow: FlowConfig, pipelineLogger: Logger): Container
     ...(flow.enabled && flow.checkpoints.enabled && flow.offset_syncs.enabled ? [checkpointsModule(flow)] : []),
     ...(flow.heartbeats.enabled ? [heartbeatsModule(flow)] : []),
     ...(flow.enabled && flow.topic_sync.acls.enabled ? [aclSyncModule(flow)] : []),
+    ...(flow.enabled && flow.verify.enabled ? [verifyModule(flow)] : []),
     flowJobsModule,
   ];
 }

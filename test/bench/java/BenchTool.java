@@ -44,6 +44,7 @@
  *       what the source holds, compression included.
  *   visible ...  see LiveLatency.java.
  *   keep-producing, replica-verify ...  see NumberedLoad.java (the fault tests' writer and verifier).
+ *   group-consume ...  see GroupApp.java (a consumer group as an application runs it).
  *   latency --source-bootstrap S --source-topic T --target-bootstrap D --target-topic RT
  *           --from-offsets o0,o1,…
  *       Pairs source and target records by partition and offset (a fresh remote topic has the
@@ -107,6 +108,7 @@ public final class BenchTool {
             case "visible" -> LiveLatency.run(args);
             case "keep-producing" -> NumberedLoad.keepProducing(args);
             case "replica-verify" -> NumberedLoad.verify(args);
+            case "group-consume" -> GroupApp.groupConsume(args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
     }
