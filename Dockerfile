@@ -16,7 +16,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY plugins ./plugins
-RUN npx tsc -p . && npm pack --ignore-scripts --pack-destination /build
+COPY scripts ./scripts
+# npm run build: tsc, then inversify bundled into one file (scripts/bundle-vendor.mjs).
+RUN npm run build && npm pack --ignore-scripts --pack-destination /build
 
 FROM ${NODE_IMAGE} AS package
 WORKDIR /opt/mirrorflow

@@ -7,12 +7,9 @@ import { silentLogger, type Logger } from '../core/ports/logger';
 import { withFileLock } from './file-lock';
 import { DEPENDENCY_PLUGIN, KAFKA_VERSION_PATTERN, loggingBackend, missingSlf4jBinding, renderKafkaPom, type LoggingBackend } from './maven-pom';
 import { mirrorflowCacheDir, packageConfigDir } from './paths';
+import { DEFAULT_KAFKA_VERSION } from './local-defaults';
 
-/**
- * Newest Kafka whose broker, tools and connect-mirror jars are all on Maven Central
- * (connect-mirror 4.4.0 is not published there).
- */
-export const DEFAULT_KAFKA_VERSION = '4.3.1';
+export { DEFAULT_KAFKA_VERSION };
 
 /** The official Kafka jars of one version, in a local cache, ready for `java -cp`. */
 export interface KafkaDistribution {

@@ -8,6 +8,7 @@ import { DEFAULT_KAFKA_VERSION, ensureKafkaDistribution, type KafkaDistribution 
 import type { BrokerHandle, JvmProfile } from './local-broker';
 import { startCluster, validateBrokerCount, type ClusterHandle, type LocalCluster } from './local-cluster';
 import type { LocalSecurityOptions } from './local-security';
+import { DEFAULT_ALIASES } from './local-defaults';
 import { processWatchdog } from './watchdog';
 
 export interface StartLocalClustersOptions {
@@ -82,7 +83,7 @@ export interface LocalClusters {
  */
 export type RestartableBroker = { readonly cluster: LocalCluster } & Pick<BrokerHandle, 'node' | 'running' | 'halt' | 'start' | 'restart'>;
 
-export const DEFAULT_ALIASES: readonly string[] = ['primary', 'backup'];
+export { DEFAULT_ALIASES };
 /** Letters, digits, '_' and '-': safe in paths, and no '.', which MM2 uses as a separator. */
 const ALIAS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 

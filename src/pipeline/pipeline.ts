@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Container } from 'inversify';
+import type { Container } from '#inversify';
 import {
   type Subscription,
   ReplaySubject,

@@ -22,6 +22,7 @@ import {
   setup,
   topicNames,
   type BenchEnv,
+  type FirstSeen,
   type Measured,
   type PhaseClock,
 } from './bench-steps';
@@ -60,12 +61,12 @@ export async function runCeiling(env: BenchEnv, workload: Workload, id: string, 
   const start = cpuMark(env, all, spawnedAt);
   try {
     const known = new Set<string>();
-    let firstAt: number | undefined;
+    let first: FirstSeen | undefined;
     const end = await pollUntil(`${total.toLocaleString('en-US')} records on the target`, env.runTimeoutMs, undefined, async () => {
       const failed = children.find((c) => c.exitStatus() !== undefined && c.exitStatus() !== 'exit code 0');
       if (failed !== undefined) throw new HarnessError(`the ceiling's producer ended with ${failed.exitStatus()}:\n${await failed.tail(10)}`);
       const offsets = await env.targetAdmin.endOffsets(topics, known);
-      if (firstAt === undefined && sumOffsets(offsets) > 0) firstAt = performance.now();
+      if (first === undefined && sumOffsets(offsets) > 0) first = { mark: cpuMark(env, all), records: sumOffsets(offsets) };
       if (sumOffsets(offsets) < total) return undefined;
       const exited = Math.max(...children.map((c) => c.exitedAt() ?? Infinity));
       return cpuMark(env, all, Math.min(performance.now(), exited));
@@ -77,7 +78,7 @@ export async function runCeiling(env: BenchEnv, workload: Workload, id: string, 
       workload.shape,
       start,
       end,
-      firstAt,
+      first,
       meters.reduce((sum, m) => sum + m.read().peakRssMiB, 0),
     );
     clock.mark('replicate');

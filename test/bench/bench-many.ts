@@ -27,6 +27,7 @@ import {
   topicNames,
   verify,
   type BenchEnv,
+  type FirstSeen,
   type Measured,
   type Offsets,
   type PhaseClock,
@@ -77,12 +78,12 @@ export async function runMany(
   const meter = new ProcessMeter(child.pid);
   const start = cpuMark(env, meter, spawnedAt);
   try {
-    let firstAt: number | undefined;
+    let first: FirstSeen | undefined;
     let allPartitionsAt: number | undefined;
     const end = await pollUntil(`${total.toLocaleString('en-US')} records on the target`, env.runTimeoutMs, child, async () => {
       const offsets = await env.targetAdmin.endOffsets(topics.map(remote), known);
       const now = performance.now();
-      if (firstAt === undefined && sumOffsets(offsets) > 0) firstAt = now;
+      if (first === undefined && sumOffsets(offsets) > 0) first = { mark: cpuMark(env, meter, now), records: sumOffsets(offsets) };
       if (allPartitionsAt === undefined && everyPartitionStarted(offsets, expected, remote)) allPartitionsAt = now;
       if (allPartitionsAt === undefined) return undefined;
       if (replicator === 'mirrorflow-eos') return ((await statusRecords(child)) ?? 0) >= total ? cpuMark(env, meter) : undefined;
@@ -96,7 +97,7 @@ export async function runMany(
     const idleTo = cpuMark(env, meter);
     const reading = meter.read();
     clock.mark('idle');
-    const figures = copyFigures(total, workload.shape, start, end, firstAt, reading.peakRssMiB);
+    const figures = copyFigures(total, workload.shape, start, end, first, reading.peakRssMiB);
     const idle = cpuBetween(idleFrom, idleTo);
     await child.stop();
     clock.mark('stop');

@@ -28,6 +28,9 @@ export interface ReplicatorSummary {
   readonly steadyRecordsPerSec?: number;
   readonly firstRecordMs?: number;
   readonly cpuSecondsPerMillion?: number;
+  /** MB (10^6 bytes) copied per CPU second of the replicator: its MB/s per core used (whole run, once running). */
+  readonly mbPerCpuSecond?: number;
+  readonly steadyMbPerCpuSecond?: number;
   readonly peakRssMiB?: number;
   readonly otherCpuSeconds?: number;
   readonly latencyMs?: { readonly p50?: number; readonly p99?: number; readonly max?: number };
@@ -55,6 +58,8 @@ export interface Comparison {
   readonly cpu?: number;
   /** Median peak RSS, mirrorflow ÷ other (< 1 = mirrorflow smaller). */
   readonly rss?: number;
+  /** Median MB/s per core once running, mirrorflow ÷ other (> 1 = mirrorflow copies more per core). */
+  readonly perCore?: number;
 }
 
 export interface WorkloadSummary {
@@ -106,6 +111,8 @@ function summarizeReplicator(runs: readonly RunResult[]): ReplicatorSummary {
     steadyRecordsPerSec: pick((r) => r.steadyRecordsPerSec),
     firstRecordMs: pick((r) => r.firstRecordMs),
     cpuSecondsPerMillion: pick((r) => r.cpuSecondsPerMillion),
+    mbPerCpuSecond: pick((r) => r.mbPerCpuSecond),
+    steadyMbPerCpuSecond: pick((r) => r.steadyMbPerCpuSecond),
     peakRssMiB: pick((r) => r.peakRssMiB),
     allPartitionsMs: pick((r) => r.allPartitionsMs),
     elapsedMs: pick((r) => r.elapsedMs),
@@ -152,6 +159,7 @@ export function summarize(workload: Workload, runs: readonly RunResult[], rounds
         steadyMedian: steadyPerRound === undefined ? undefined : median(steadyPerRound),
         cpu: ratio(mf.cpuSecondsPerMillion, other.cpuSecondsPerMillion),
         rss: ratio(mf.peakRssMiB, other.peakRssMiB),
+        perCore: workload.kind === 'throughput' ? ratio(mf.steadyMbPerCpuSecond, other.steadyMbPerCpuSecond) : undefined,
       });
     }
   }
@@ -193,7 +201,18 @@ function workloadTable(summary: WorkloadSummary): Table {
     ? ['', 'p50 ms', 'p99 ms', 'max ms', 'records/s', 'CPU s / M records', 'peak RSS MiB', 'ok runs']
     : many
       ? ['', 'every partition s', 'first record s', 'caught up s', 'idle CPU cores', 'peak RSS MiB', 'ok runs']
-      : ['', 'records/s', 'MiB/s', 'records/s once running', 'first record s', 'CPU s / M records', 'peak RSS MiB', 'target ÷ source bytes', 'ok runs'];
+      : [
+          '',
+          'records/s',
+          'MiB/s',
+          'records/s once running',
+          'first record s',
+          'CPU s / M records',
+          'MB/s per core once running',
+          'peak RSS MiB',
+          'target ÷ source bytes',
+          'ok runs',
+        ];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const name of Object.keys(LABEL) as ReplicatorName[]) {
@@ -223,6 +242,7 @@ function workloadTable(summary: WorkloadSummary): Table {
         int(s.steadyRecordsPerSec),
         secs(s.firstRecordMs),
         dec(s.cpuSecondsPerMillion),
+        dec(s.steadyMbPerCpuSecond),
         int(s.peakRssMiB),
         dec(s.targetBytesRatio, 2),
         ok,
@@ -235,7 +255,11 @@ function workloadTable(summary: WorkloadSummary): Table {
     const what = latency ? 'p99' : many ? 'time until every partition is served' : 'records/s';
     const steady = c.steadyPerRound === undefined ? '' : `; once running ${times(c.steadyMedian)} (${perRound(c.steadyPerRound)})`;
     const tail =
-      c.against === 'limit' || c.against === 'ceiling' || many ? (many ? `; RSS ${times(c.rss)}` : '') : `; CPU/M ${times(c.cpu)}; RSS ${times(c.rss)}`;
+      c.against === 'limit' || c.against === 'ceiling' || many
+        ? many
+          ? `; RSS ${times(c.rss)}`
+          : ''
+        : `; CPU/M ${times(c.cpu)}${c.perCore === undefined ? '' : `; MB/s per core ${times(c.perCore)}`}; RSS ${times(c.rss)}`;
     notes.push(`mirrorflow ÷ ${LABEL[c.against]}: ${what} ${times(c.median)} (rounds ${perRound(c.perRound)})${steady}${tail}`);
   }
   return { title: `${summary.workload}: ${summary.description}`, header, rows, notes };

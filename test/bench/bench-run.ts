@@ -38,6 +38,7 @@ import {
   verify,
   writeFirstRecords,
   type BenchEnv,
+  type FirstSeen,
   type Measured,
   type Offsets,
   type ReplicatingName,
@@ -165,15 +166,16 @@ async function runThroughput(
   const meter = new ProcessMeter(child.pid);
   const start = cpuMark(env, meter, spawnedAt);
   try {
-    let firstAt: number | undefined;
+    let first: FirstSeen | undefined;
     const end = await pollUntil(`${total.toLocaleString('en-US')} records on the target`, env.runTimeoutMs, child, async () => {
       const offsets = await env.targetAdmin.endOffsets(topics.map(remote), known);
-      if (firstAt === undefined && sumOffsets(offsets) > 0) firstAt = performance.now();
+      const records = sumOffsets(offsets);
+      if (first === undefined && records > 0) first = { mark: cpuMark(env, meter), records };
       // Exactly-once: the target's offsets count commit markers too; the flow's committed records tell.
       if (replicator === 'mirrorflow-eos') return ((await statusRecords(child)) ?? 0) >= total ? cpuMark(env, meter) : undefined;
       return reached(offsets, expected, remote) ? cpuMark(env, meter) : undefined;
     });
-    const figures = copyFigures(total, workload.shape, start, end, firstAt, meter.read().peakRssMiB);
+    const figures = copyFigures(total, workload.shape, start, end, first, meter.read().peakRssMiB);
     clock.mark('replicate');
     await child.stop();
     clock.mark('stop');
@@ -338,17 +340,17 @@ async function runLimit(env: BenchEnv, workload: Workload, id: string, dir: stri
   try {
     const known = new Set<string>();
     const expected: Offsets = new Map([[topic, [total]]]);
-    let firstAt: number | undefined;
+    let first: FirstSeen | undefined;
     const end = await pollUntil(`${total.toLocaleString('en-US')} records on the target`, env.runTimeoutMs, undefined, async () => {
       const offsets = await env.targetAdmin.endOffsets([topic], known);
       const sum = sumOffsets(offsets);
-      if (firstAt === undefined && sum > 0) firstAt = performance.now();
+      if (first === undefined && sum > 0) first = { mark: cpuMark(env, meter), records: sum };
       if (!reached(new Map([[topic, [sum]]]), expected, (t) => t)) return undefined;
       // ProducerPerformance exits once everything is acknowledged, often before this poll sees
       // the last records: its exit is then the end.
       return cpuMark(env, meter, Math.min(performance.now(), child.exitedAt() ?? Infinity));
     });
-    const figures = copyFigures(total, workload.shape, start, end, firstAt, meter.read().peakRssMiB);
+    const figures = copyFigures(total, workload.shape, start, end, first, meter.read().peakRssMiB);
     clock.mark('replicate');
     await pollUntil('ProducerPerformance to exit', 60_000, undefined, async () => child.exitStatus());
     const summary = parseProducerPerformance(await child.tail(5));

@@ -103,6 +103,14 @@ export interface RunResult {
   readonly steadyRecordsPerSec?: number;
   readonly cpuSeconds?: number;
   readonly cpuSecondsPerMillion?: number;
+  /**
+   * Cost per core (issue 42 item 8): MB (10^6 bytes) of records copied per CPU second of the
+   * replicator — its MB/s divided by the cores it used. Over the whole run (its start included)
+   * and once running: the bytes that reached the target after the first poll that saw a record,
+   * over the CPU used from that poll to the end (undefined under 1 s).
+   */
+  readonly mbPerCpuSecond?: number;
+  readonly steadyMbPerCpuSecond?: number;
   readonly peakRssMiB?: number;
   readonly brokerCpuSeconds?: { readonly source?: number; readonly target?: number };
   /** Busy CPU of the machine in the timed window not used by the replicator, the brokers or the harness. */
@@ -219,19 +227,29 @@ export type CopyFigures = Pick<
   | 'steadyRecordsPerSec'
   | 'cpuSeconds'
   | 'cpuSecondsPerMillion'
+  | 'mbPerCpuSecond'
+  | 'steadyMbPerCpuSecond'
   | 'peakRssMiB'
   | 'brokerCpuSeconds'
   | 'otherCpuSeconds'
 >;
 
+/** What the target held when a record first showed there: the moment, the CPU, the records. */
+export interface FirstSeen {
+  readonly mark: CpuMark;
+  readonly records: number;
+}
+
 /**
  * The figures of `total` records of `shape` copied from `start` (the spawn) to `end` (every record
- * on the target); `firstAt` is when the first showed there (the end when never seen before it).
+ * on the target); `first` is the first poll that saw records there (the end when none before it).
  */
-export function copyFigures(total: number, shape: RecordShape, start: CpuMark, end: CpuMark, firstAt: number | undefined, peakRssMiB: number): CopyFigures {
+export function copyFigures(total: number, shape: RecordShape, start: CpuMark, end: CpuMark, first: FirstSeen | undefined, peakRssMiB: number): CopyFigures {
   const cpu = cpuBetween(start, end);
   const elapsedMs = end.at - start.at;
-  const firstRecordMs = (firstAt ?? end.at) - start.at;
+  const firstRecordMs = (first?.mark.at ?? end.at) - start.at;
+  const mb = (records: number): number => (records * recordBytes(shape)) / 1e6;
+  const steadyCpu = first === undefined ? 0 : end.replicator - first.mark.replicator;
   return {
     elapsedMs,
     firstRecordMs,
@@ -240,6 +258,8 @@ export function copyFigures(total: number, shape: RecordShape, start: CpuMark, e
     steadyRecordsPerSec: steadyRate(total, elapsedMs, firstRecordMs),
     cpuSeconds: cpu.replicator,
     cpuSecondsPerMillion: (cpu.replicator / total) * 1e6,
+    mbPerCpuSecond: cpu.replicator > 0 ? mb(total) / cpu.replicator : undefined,
+    steadyMbPerCpuSecond: first !== undefined && elapsedMs - firstRecordMs >= 1000 && steadyCpu > 0 ? mb(total - first.records) / steadyCpu : undefined,
     peakRssMiB,
     brokerCpuSeconds: cpu.brokerCpuSeconds,
     otherCpuSeconds: cpu.otherCpuSeconds,

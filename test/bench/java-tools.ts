@@ -101,6 +101,28 @@ export class JavaTools {
   }
 
   /**
+   * Writes `records` records with Kafka's Java producer (BenchTool `produce`), record i to partition
+   * i % `partitions`: keys and values of the given sizes (different for every record), `headers`
+   * headers each, and the producer settings in `producer` (`compression.type=lz4`, say).
+   */
+  async produce(options: {
+    readonly bootstrap: string;
+    readonly topic: string;
+    readonly partitions: number;
+    readonly records: number;
+    readonly keyBytes: number;
+    readonly valueBytes: number;
+    readonly headers: number;
+    readonly producer?: readonly string[];
+    readonly timeoutMs: number;
+  }): Promise<void> {
+    const args = ['produce', '--bootstrap', options.bootstrap, '--topics', options.topic, '--partitions', String(options.partitions)];
+    args.push('--records', String(options.records), '--key-bytes', String(options.keyBytes), '--value-bytes', String(options.valueBytes));
+    args.push('--headers', String(options.headers), ...(options.producer ?? []).flatMap((setting) => ['--producer', setting]));
+    await this.benchToolJson(args, options.timeoutMs);
+  }
+
+  /**
    * Starts a BenchTool command without waiting (the latency workload's paced producer; the fault
    * tests' `keep-producing`, which `stdin: 'pipe'` lets stop by closing its stdin).
    */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- options]`: mirrorflow against MirrorMaker 2 and the limit, on local clusters.
  *
- *   --workloads bulk,large,wide,latency,compressed,compressed-tuned,bulk-far-target,bulk-far-source,
+ *   --workloads bulk,per-core,large,wide,latency,compressed,compressed-tuned,bulk-far-target,bulk-far-source,
  *               compressed-far-target,compressed-far-source,many,latency-committed   (default: all)
  *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (the default; also mirrorflow-metrics: HTTP on, /metrics scraped every 1 s;
  *               mirrorflow-eos: delivery exactly_once; mirrorflow-transform: JSON converter + insert_field, JSON workloads;

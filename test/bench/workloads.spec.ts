@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evenSpread } from './bench-admin';
+import { copyFigures, type CpuMark } from './bench-steps';
 import { applies } from './bench-run';
 import { parseCli } from './run-bench';
 import { DEFAULT_WORKLOADS, SMOKE_WORKLOADS, WORKLOAD_NAMES, describeWorkload, scaleWorkload, totalRecords, type ManyWorkload } from './workloads';
@@ -43,4 +44,16 @@ test("a latency workload's warm-up ends at the offsets its producer's even sprea
   assert.deepEqual(evenSpread(10, 4), [3, 3, 2, 2]);
   assert.deepEqual(evenSpread(25_000, 8), Array(8).fill(3_125));
   assert.deepEqual(evenSpread(2, 4), [1, 1, 0, 0]);
+});
+
+test('cost per core is the bytes copied per CPU second of the replicator, whole run and once running', () => {
+  const shape = DEFAULT_WORKLOADS['per-core'].shape;
+  assert.equal(describeWorkload(DEFAULT_WORKLOADS['per-core']), '10 partitions, 1,000,000 records × 1024 B');
+  const mark = (at: number, replicator: number): CpuMark => ({ at, replicator, machine: 0, harness: 0 });
+  // 1,000,000 records of 1,024 B; 2 CPU s at start, then 8 CPU s for the 900,000 records after the first poll.
+  const figures = copyFigures(1_000_000, shape, mark(0, 0), mark(20_000, 10), { mark: mark(2_000, 2), records: 100_000 }, 100);
+  assert.equal(figures.mbPerCpuSecond, 102.4);
+  assert.equal(figures.steadyMbPerCpuSecond, (900_000 * 1024) / 1e6 / 8);
+  // Under a second between the first record and the last: no figure once running.
+  assert.equal(copyFigures(10, shape, mark(0, 0), mark(1_500, 1), { mark: mark(1_000, 0.5), records: 1 }, 100).steadyMbPerCpuSecond, undefined);
 });

@@ -7,6 +7,7 @@
 
 export type ThroughputName =
   | 'bulk'
+  | 'per-core'
   | 'large'
   | 'wide'
   | 'compressed'
@@ -20,6 +21,7 @@ export type LatencyName = 'latency' | 'latency-committed';
 export type WorkloadName = ThroughputName | LatencyName | 'many';
 export const WORKLOAD_NAMES: readonly WorkloadName[] = [
   'bulk',
+  'per-core',
   'large',
   'wide',
   'latency',
@@ -133,6 +135,11 @@ export function latencyUnmeasuredRecords(workload: Workload): number {
 }
 
 const BULK_SHAPE: RecordShape = { keyBytes: 16, valueBytes: 256, headers: 2 };
+/**
+ * 1 KiB records with no headers, as in the published MM2 benchmark of didi/KnowStreaming that
+ * states MM2's cost per core (issue 42 item 8): a 16-byte key and 1,008 random bytes.
+ */
+const KIB_SHAPE: RecordShape = { keyBytes: 16, valueBytes: 1_008, headers: 0 };
 /** ~300-byte JSON events, no headers: what an application's topic of JSON typically holds. */
 const JSON_SHAPE: RecordShape = { keyBytes: 16, valueBytes: 300, headers: 0 };
 
@@ -171,6 +178,8 @@ const far = (base: ThroughputWorkload, side: Distance['side'], recordsPerTopic: 
 /** Sizes from issues 5 and 17: each workload takes a few minutes on 2 cores at 3 rounds. */
 export const DEFAULT_WORKLOADS: Readonly<Record<WorkloadName, Workload>> = {
   bulk,
+  // What a core of the replicator copies: 10 partitions of 1 KiB records, about 1 GB.
+  'per-core': { name: 'per-core', kind: 'throughput', topics: 1, partitions: 10, recordsPerTopic: 1_000_000, shape: KIB_SHAPE },
   large: { name: 'large', kind: 'throughput', topics: 1, partitions: 1, recordsPerTopic: 100_000, shape: { keyBytes: 16, valueBytes: 10 * 1024, headers: 2 } },
   wide: { name: 'wide', kind: 'throughput', topics: 20, partitions: 16, recordsPerTopic: 20_000, shape: BULK_SHAPE },
   latency: { name: 'latency', kind: 'latency', measure: 'append-time', topics: 1, partitions: 8, rate: 5_000, seconds: 60, shape: BULK_SHAPE },
@@ -199,6 +208,7 @@ export const DEFAULT_WORKLOADS: Readonly<Record<WorkloadName, Workload>> = {
 /** Tiny sizes for CI: every code path, a few seconds of work each, correctness only. */
 export const SMOKE_WORKLOADS: Readonly<Record<WorkloadName, Workload>> = {
   bulk: { ...bulk, partitions: 4, recordsPerTopic: 20_000 },
+  'per-core': { ...(DEFAULT_WORKLOADS['per-core'] as ThroughputWorkload), partitions: 4, recordsPerTopic: 5_000 },
   large: { ...DEFAULT_WORKLOADS.large, recordsPerTopic: 200 } as ThroughputWorkload,
   wide: { ...DEFAULT_WORKLOADS.wide, topics: 3, partitions: 4, recordsPerTopic: 1_000 } as ThroughputWorkload,
   latency: { ...DEFAULT_WORKLOADS.latency, partitions: 2, rate: 500, seconds: 3 } as LatencyWorkload,

@@ -52,26 +52,16 @@ test('a group that committed and stopped gets newer checkpoints as offset syncs 
   const topic = `${p}-orders`;
   const group = `${p}-app`;
   await source.createTopic(topic, PARTITIONS);
-  await java.benchToolJson(
-    [
-      'produce',
-      '--bootstrap',
-      clusters.primary,
-      '--topics',
-      topic,
-      '--partitions',
-      String(PARTITIONS),
-      '--records',
-      String(RECORDS),
-      '--key-bytes',
-      '8',
-      '--value-bytes',
-      '100',
-      '--headers',
-      '1',
-    ],
-    JAVA_TIMEOUT_MS,
-  );
+  await java.produce({
+    bootstrap: clusters.primary,
+    topic,
+    partitions: PARTITIONS,
+    records: RECORDS,
+    keyBytes: 8,
+    valueBytes: 100,
+    headers: 1,
+    timeoutMs: JAVA_TIMEOUT_MS,
+  });
   const job = await java.benchToolJson<AppRun>(
     ['group-consume', '--bootstrap', clusters.primary, '--topics', topic, '--group', group, '--until-offset', String(STOPPED_AT)],
     JAVA_TIMEOUT_MS,

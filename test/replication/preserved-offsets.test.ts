@@ -114,30 +114,17 @@ describe('offsets: preserve', () => {
   test('a compressed topic written by the Java producer of Kafka: its batches are forwarded whole and keep their offsets', async () => {
     const topic = `${uniqueName('keep-lz4')}-events`;
     await source.createTopic(topic, 3);
-    await java.benchToolJson(
-      [
-        'produce',
-        '--bootstrap',
-        bootstrap.primary,
-        '--topics',
-        topic,
-        '--partitions',
-        '3',
-        '--records',
-        '6000',
-        '--key-bytes',
-        '16',
-        '--value-bytes',
-        '200',
-        '--headers',
-        '1',
-        '--producer',
-        'compression.type=lz4',
-        '--producer',
-        'linger.ms=5',
-      ],
-      120_000,
-    );
+    await java.produce({
+      bootstrap: bootstrap.primary,
+      topic,
+      partitions: 3,
+      records: 6000,
+      keyBytes: 16,
+      valueBytes: 200,
+      headers: 1,
+      producer: ['compression.type=lz4', 'linger.ms=5'],
+      timeoutMs: 120_000,
+    });
     const { file } = await writePipeline({ flows: [{ topics: [topic], ...PRESERVE, producer: { compression: 'lz4' } }] });
     const run = await startPipeline(file);
     try {

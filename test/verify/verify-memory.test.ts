@@ -32,26 +32,7 @@ test(`a partition of ${RECORDS} records verifies in less than 256 MiB`, async ()
   const p = uniqueName('verify-memory');
   const topic = `${p}-orders`;
   await source.createTopic(topic, 1);
-  await java.benchToolJson(
-    [
-      'produce',
-      '--bootstrap',
-      clusters.primary,
-      '--topics',
-      topic,
-      '--partitions',
-      '1',
-      '--records',
-      String(RECORDS),
-      '--key-bytes',
-      '16',
-      '--value-bytes',
-      '100',
-      '--headers',
-      '1',
-    ],
-    300_000,
-  );
+  await java.produce({ bootstrap: clusters.primary, topic, partitions: 1, records: RECORDS, keyBytes: 16, valueBytes: 100, headers: 1, timeoutMs: 300_000 });
   const { file } = await writePipeline({ flows: [{ topics: [`${p}-.*`] }] });
   const run = await startPipeline(file);
   await run.running();

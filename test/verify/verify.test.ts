@@ -49,26 +49,7 @@ interface VerifyJson {
 
 /** `records` records written by the Java producer, record i to partition i % partitions (keys and values differ, one header each). */
 async function produce(topic: string, partitions: number, records: number): Promise<void> {
-  await java.benchToolJson(
-    [
-      'produce',
-      '--bootstrap',
-      clusters.primary,
-      '--topics',
-      topic,
-      '--partitions',
-      String(partitions),
-      '--records',
-      String(records),
-      '--key-bytes',
-      '16',
-      '--value-bytes',
-      '120',
-      '--headers',
-      '2',
-    ],
-    180_000,
-  );
+  await java.produce({ bootstrap: clusters.primary, topic, partitions, records, keyBytes: 16, valueBytes: 120, headers: 2, timeoutMs: 180_000 });
 }
 
 /** Replicates the test's topics until the target holds every source record, then stops the flow. */

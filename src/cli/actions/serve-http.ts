@@ -6,7 +6,7 @@ import { parseListenAddress } from '../../telemetry/http-server';
 import { announceLocalEndpoint } from '../../telemetry/local-endpoints';
 import { DEFAULT_HTTP_LISTEN } from '../../config/schema/http';
 import { versionText } from '../version';
-import { DEFAULT_KAFKA_VERSION } from '../../local/kafka-distribution';
+import { DEFAULT_KAFKA_VERSION } from '../../local/local-defaults';
 
 export interface ServeConnectors {
   /** The connectors' state and what the write routes do. */

@@ -1,6 +1,6 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_ALIASES } from '../../local/local-clusters';
-import { DEFAULT_KAFKA_VERSION } from '../../local/kafka-distribution';
+// The defaults alone: the launcher itself is loaded by the action, when a local command runs.
+import { DEFAULT_ALIASES, DEFAULT_KAFKA_VERSION } from '../../local/local-defaults';
 
 interface UpFlags {
   readonly brokers?: number;

@@ -28,7 +28,7 @@
  * (checkpoint-emission.ts).
  */
 import { token } from '../../core/ports/token';
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import {
   type Observable,
   type SchedulerLike,

@@ -38,18 +38,6 @@ import type { Logger } from '../../core/ports/logger';
 export type GroupSyncState =
   'synced' | 'checkpointed' | 'active-on-target' | 'not-translatable' | 'no-replicated-offsets' | 'filtered-out' | 'share-group' | 'cut-over' | 'failed';
 
-export const GROUP_SYNC_STATES: readonly GroupSyncState[] = [
-  'synced',
-  'checkpointed',
-  'active-on-target',
-  'not-translatable',
-  'no-replicated-offsets',
-  'filtered-out',
-  'share-group',
-  'cut-over',
-  'failed',
-];
-
 /** One group's state as status, metrics and `mirrorflow status` show it. */
 export interface GroupSyncEntry {
   readonly group: string;

@@ -1,5 +1,5 @@
 import { token } from '../../core/ports/token';
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from 'rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';

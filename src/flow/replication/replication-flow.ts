@@ -1,5 +1,5 @@
 import { token } from '../../core/ports/token';
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import {
   type Observable,
   type SchedulerLike,

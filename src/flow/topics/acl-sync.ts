@@ -13,7 +13,7 @@
  * the once-per-flow jobs can start and stop it.
  */
 import { token } from '../../core/ports/token';
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import {
   type Observable,
   type SchedulerLike,

@@ -18,7 +18,7 @@
  * again. Never errors; completes on stop.
  */
 import { token } from '../../core/ports/token';
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import { type Observable, type SchedulerLike, EMPTY, catchError, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, takeUntil, timer } from 'rxjs';
 import type { ClusterAdmin, TopicConfigChange, TopicConfigResult } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';

@@ -16,7 +16,7 @@
  * no READ on the remote topics) is reported on the status and tried again at the next interval;
  * replication never waits for it.
  */
-import { inject, injectable } from 'inversify';
+import { inject, injectable } from '#inversify';
 import { Observable, type SchedulerLike, EMPTY, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, merge, takeUntil, timer } from 'rxjs';
 import { token } from '../../core/ports/token';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';

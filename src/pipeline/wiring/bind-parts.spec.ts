@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import 'reflect-metadata';
-import { type Bind, Container, ContainerModule } from 'inversify';
+import { type Bind, Container, ContainerModule } from '#inversify';
 import { token } from '../../core/ports/token';
 import { bindConstant, bindParts, optional } from './bind-parts';
 

@@ -1,4 +1,4 @@
-import type { Bind, Container, MapToResolvedValueInjectOptions, ServiceIdentifier } from 'inversify';
+import type { Bind, Container, MapToResolvedValueInjectOptions, ServiceIdentifier } from '#inversify';
 import type { Token } from '../../core/ports/token';
 
 /** A class bound to itself (`bind(TopicSync).toSelf()`). */

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule } from '#inversify';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
 import { SourceAdmin, TargetAdmin } from '../../core/ports/cluster-admin';

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule } from '#inversify';
 import { KafkaClients } from '../../core/ports/kafka-clients';
 import { OffsetSyncsAdmin, SourceAdmin, TargetAdmin } from '../../core/ports/cluster-admin';
 import {

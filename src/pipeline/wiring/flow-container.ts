@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { type Bind, Container } from 'inversify';
+import { type Bind, Container } from '#inversify';
 import { KafkaClients } from '../../core/ports/kafka-clients';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';

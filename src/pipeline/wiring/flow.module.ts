@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule } from '#inversify';
 import { Logger } from '../../core/ports/logger';
 import { ReplicationPolicy } from '../../policy';
 import { FlowStatus } from '../../flow/status/flow-status';

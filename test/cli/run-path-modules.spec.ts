@@ -1,0 +1,104 @@
+/**
+ * What `mirrorflow run` loads before its first request to a broker (issue 42 item 9): most of its
+ * start is loading modules, so the run path is kept from growing by a count, never a time. A
+ * module `run` does not need belongs behind the command or the feature that uses it (loaded by
+ * `await import(...)` in its action, as every command's action is).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { test } from 'node:test';
+import type { FirstRequestProbe } from './first-request-probe';
+
+/**
+ * CommonJS modules loaded up to the first request: 1,007 when this was set (rxjs 223, kafkajs
+ * 147, zod 95, yaml 72, mirrorflow's own 340, inversify as one file). Raise it only for a module
+ * the run path needs.
+ */
+const RUN_PATH_MODULE_BUDGET = 1_030;
+
+const dist = join(__dirname, '..', '..');
+
+/** The package (or mirrorflow folder) a module file belongs to, for the failure message. */
+function owner(file: string): string {
+  const inPackage = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file.slice(file.lastIndexOf(`node_modules${sep}`)));
+  if (inPackage !== null) return inPackage[1]!;
+  return file.startsWith(dist)
+    ? file
+        .slice(dist.length + 1)
+        .split(sep)
+        .slice(0, 2)
+        .join('/')
+    : file;
+}
+
+function byOwner(files: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(owner(f), (counts.get(owner(f)) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([o, n]) => `${o} ${n}`)
+    .join(', ');
+}
+
+test('mirrorflow run loads a bounded set of modules before its first request: inversify as one file, no launcher', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mirrorflow-run-path-'));
+  try {
+    const file = join(dir, 'pipeline.yaml');
+    const out = join(dir, 'probe.json');
+    // Nothing listens there: the probe ends the process when it first connects.
+    writeFileSync(
+      file,
+      [
+        'name: run-path',
+        'clusters:',
+        '  a: { bootstrap_servers: 127.0.0.1:9 }',
+        '  b: { bootstrap_servers: 127.0.0.1:9 }',
+        'flows:',
+        '  - { source: a, target: b }',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        '-r',
+        join(__dirname, 'first-request-probe.js'),
+        join(dist, 'src', 'cli', 'main.js'),
+        'run',
+        file,
+        '--http',
+        'off',
+        '--no-watch',
+        '--status-interval',
+        '0',
+      ],
+      { env: { ...process.env, MIRRORFLOW_PROBE_OUT: out }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, `mirrorflow run ended before its first request: ${stderr}`);
+    const { modules } = JSON.parse(readFileSync(out, 'utf8')) as FirstRequestProbe;
+
+    assert.deepEqual(
+      modules.filter((m) => /node_modules[\\/](inversify|@inversifyjs)[\\/]/.test(m)),
+      [],
+      'inversify is loaded as its bundle (#inversify), not file by file',
+    );
+    assert.ok(modules.includes(join(dist, 'src', 'vendor', 'inversify.js')));
+    assert.deepEqual(
+      modules.filter((m) => m.includes(`${sep}src${sep}local${sep}`) && !m.endsWith(`${sep}local-defaults.js`)),
+      [],
+      'the local-cluster launcher is not loaded by run',
+    );
+    assert.ok(
+      modules.length <= RUN_PATH_MODULE_BUDGET,
+      `mirrorflow run loaded ${modules.length} modules before its first request, over the budget of ${RUN_PATH_MODULE_BUDGET}: ${byOwner(modules)}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
