@@ -29,13 +29,13 @@ describe('example pipelines in pipelines/', () => {
     });
   }
 
-  it('active-active.yaml replicates both ways with the default policy', async () => {
+  it('active-active.yaml replicates both ways with kept names, one link with provenance headers', async () => {
     const config = await loadPipelineFile(join(pipelinesDir, 'active-active.yaml'), { env: {} });
     assert.deepEqual(
-      config.flows.map((f) => [f.name, f.replication_policy.type]),
+      config.flows.map((f) => [f.name, f.replication_policy.type, f.provenance.enabled, f.checkpoints.sync_group_offsets.enabled]),
       [
-        ['west->east', 'default'],
-        ['east->west', 'default'],
+        ['west->east', 'identity', true, true],
+        ['east->west', 'identity', true, true],
       ],
     );
   });

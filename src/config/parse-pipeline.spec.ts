@@ -91,6 +91,7 @@ describe('parsePipeline: the happy path', () => {
       },
       producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true, max_in_flight: 5 },
       errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
+      provenance: { enabled: false, diamond_window: 100000 },
       checkpoints: {
         enabled: true,
         interval_ms: 60000,

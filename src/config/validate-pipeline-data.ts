@@ -10,6 +10,7 @@ import { formatPath, hasPath, isPathPrefix, isPlainObject, parsePath, valueAtPat
 import { checkFlowLoops } from './checks/check-flow-loops';
 import { checkPipelineSemantics } from './checks/check-pipeline-semantics';
 import { describeZodIssue } from './describe-zod-issue';
+import { expandLinks, linkPathOf, type LinkDirection } from './expand-links';
 import type { IssueList } from './issue-list';
 import { mergeFlowDefaults } from './merge-flow-defaults';
 import type { ClusterConfig, FlowConfig, PipelineConfig, SecurityConfig, TransformStep } from './pipeline-config';
@@ -106,10 +107,20 @@ export function validatePipelineData(
     else reportSetProblem(problem);
   }
 
-  // Where a problem at `path` was written: a flow's value may come from flow_defaults or --set.
+  // The flows of `links`, after the written ones (step 4 lays flow_defaults under them).
+  const writtenFlows = Array.isArray(data['flows']) ? (data['flows'] as unknown[]) : [];
+  const linkProblems: [PathSegment[], string, string | undefined][] = [];
+  const links = expandLinks(data['links'], data['flow_defaults'], (path, message, hint) => linkProblems.push([path, message, hint]));
+  const linkOf = (flowIndex: PathSegment | undefined): LinkDirection | undefined =>
+    typeof flowIndex === 'number' && flowIndex >= writtenFlows.length ? links.directions[flowIndex - writtenFlows.length] : undefined;
+
+  // Where a problem at `path` was written: a flow's value may come from flow_defaults, a link or --set.
   const written = (path: ConfigPath): { path: ConfigPath; override?: SetOverride } => {
     let at = path;
-    if (path[0] === 'flows' && path.length > 2) {
+    const link = path[0] === 'flows' ? linkOf(path[1]) : undefined;
+    if (link !== undefined) {
+      at = linkPathOf(link, path.slice(2), (data['links'] as unknown[])[link.link], data['flow_defaults']);
+    } else if (path[0] === 'flows' && path.length > 2) {
       const flow = valueAtPath(data, path.slice(0, 2));
       const rest = path.slice(2);
       if (!hasPath(flow, rest) && hasPath(data['flow_defaults'], rest)) at = ['flow_defaults', ...rest];
@@ -143,10 +154,21 @@ export function validatePipelineData(
     else report(['name'], 'no name given, and the file name is not a valid pipeline name', 'add name: using letters, digits, ".", "_" and "-"');
   }
 
-  // 4. flow_defaults under each flow.
-  const merged: Record<string, unknown> = Array.isArray(data['flows'])
-    ? { ...data, flows: data['flows'].map((flow) => mergeFlowDefaults(data['flow_defaults'], flow)) }
-    : data;
+  // 4. flow_defaults under each flow; each link as its two flows.
+  for (const [path, message, hint] of linkProblems) report(path, message, hint);
+  if (data['flows'] === undefined && data['links'] === undefined) {
+    report(['flows'], 'missing required key', 'add flows (one direction each: { source: a, target: b }) or links (both ways: { clusters: [a, b] })');
+  }
+  const { links: _links, ...rest } = data;
+  const merged: Record<string, unknown> =
+    Array.isArray(data['flows']) || links.flows.length > 0
+      ? { ...rest, flows: [...writtenFlows.map((flow) => mergeFlowDefaults(data['flow_defaults'], flow)), ...links.flows] }
+      : rest;
+  // What a transform step's path says (in messages and metrics): where the step was written.
+  const flowPath = (index: number): PathSegment[] => {
+    const link = linkOf(index);
+    return link === undefined ? ['flows', index] : ['links', link.link];
+  };
 
   // 5. Schema, cross-field rules, transform options.
   const result = pipelineFileSchema.safeParse(merged);
@@ -163,7 +185,7 @@ export function validatePipelineData(
   }
   checkPipelineSemantics(merged, { report: (path, message, hint) => report(path, message, hint), isSensitive });
   if (options.validateTransforms !== undefined) {
-    const steps = transformSteps(merged);
+    const steps = transformSteps(merged, flowPath);
     const written = Array.isArray(merged['plugins']) ? merged['plugins'] : [];
     // A list with a non-string is the schema's to report; its indexes would not match `plugins[i]`.
     const packages = written.every((p): p is string => typeof p === 'string') ? written : [];
@@ -177,9 +199,9 @@ export function validatePipelineData(
   if (issues.size > 0) throw issues.error();
   // Every issue of the schema was at a value not resolved (otherwise it was reported above).
   if (!result.success) throw new ValuesNotResolved();
-  const config = toPipelineConfig(result.data, baseDir);
+  const config = toPipelineConfig(result.data, baseDir, flowPath);
   // Loops can only be judged on a valid pipeline: they need the flows' compiled filters.
-  for (const loop of checkFlowLoops(config)) report(['flows', loop.flowIndex], loop.message, loop.hint);
+  for (const loop of checkFlowLoops(config)) report(loop.path, loop.message, loop.hint);
   const kerberos = oneKerberosEnvironment(config);
   if (kerberos !== undefined) report(kerberos.path, kerberos.message, kerberos.hint);
   for (const issue of options.checkConfig?.(config) ?? []) {
@@ -193,15 +215,15 @@ export function validatePipelineData(
 
 type ParsedFile = ReturnType<typeof pipelineFileSchema.parse>;
 
-function toPipelineConfig(parsed: ParsedFile, baseDir: string): PipelineConfig {
+function toPipelineConfig(parsed: ParsedFile, baseDir: string, flowPath: (index: number) => PathSegment[]): PipelineConfig {
   const clusters: Record<string, ClusterConfig> = {};
   for (const [alias, cluster] of Object.entries(parsed.clusters)) {
     clusters[alias] = { ...cluster, alias, security: withAbsoluteTlsPaths(cluster.security, baseDir) };
   }
-  const flows = parsed.flows.map((flow, index): FlowConfig => ({
+  const flows = (parsed.flows ?? []).map((flow, index): FlowConfig => ({
     ...flow,
     name: `${flow.source}->${flow.target}`,
-    transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, ['flows', index, 'transforms', stepIndex])),
+    transforms: flow.transforms.map((step, stepIndex) => toTransformStep(step, [...flowPath(index), 'transforms', stepIndex])),
   }));
   // The name is set from the file name above when the file has none.
   return { name: parsed.name!, clusters, flows, logging: parsed.logging, http: parsed.http };
@@ -257,15 +279,20 @@ function oneKerberosEnvironment(config: PipelineConfig): { path: PathSegment[]; 
 }
 
 /** Steps of every flow that at least have a `type`; the rest is the schema's to report. */
-function transformSteps(data: Record<string, unknown>): TransformStep[] {
+function transformSteps(data: Record<string, unknown>, flowPath: (index: number) => PathSegment[]): TransformStep[] {
   const steps: TransformStep[] = [];
   const flows = Array.isArray(data['flows']) ? data['flows'] : [];
+  const seen = new Set<string>();
   flows.forEach((flow, index) => {
     if (!isPlainObject(flow) || !Array.isArray(flow['transforms'])) return;
+    // A link's two flows share their steps: checked once.
+    const at = formatPath(flowPath(index));
+    if (seen.has(at)) return;
+    seen.add(at);
     const converters = flowConverters(flow['converter']);
     flow['transforms'].forEach((step, stepIndex) => {
       if (isPlainObject(step) && typeof step['type'] === 'string') {
-        steps.push({ ...toTransformStep(step as { type: string }, ['flows', index, 'transforms', stepIndex]), converters });
+        steps.push({ ...toTransformStep(step as { type: string }, [...flowPath(index), 'transforms', stepIndex]), converters });
       }
     });
   });

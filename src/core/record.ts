@@ -141,6 +141,18 @@ export interface DecodedFlowBatch extends FlowBatchBase {
    * (`nextOffset` is its offset), and the flow fails once the batch is committed.
    */
   readonly failure?: RecordFailedError;
+  /** `provenance.enabled`: records not written for what their provenance header says (counted, not dropped by transforms). */
+  readonly provenance?: ProvenanceSkips;
+}
+
+/** Records of a batch a flow with provenance headers left out, and those it could not check. */
+export interface ProvenanceSkips {
+  /** Already on the target: their header's path holds it. */
+  readonly loops: number;
+  /** Delivered into the target first by another flow of the pipeline (a diamond). */
+  readonly duplicates: number;
+  /** Older than the diamond window: written without knowing whether another flow had delivered them. */
+  readonly unchecked: number;
 }
 
 /** A forwarded source batch, its record batches addressed to the target. Transforms never see it. */

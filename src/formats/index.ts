@@ -32,3 +32,15 @@ export {
   jsonString,
 } from './connect-offsets';
 export { DEAD_LETTER_HEADERS, type DeadLetterRecord, deadLetterRecord } from './dead-letter';
+export {
+  type Provenance,
+  PROVENANCE_HEADER,
+  PROVENANCE_VERSION,
+  provenancePrefix,
+  provenanceValue,
+  encodeProvenance,
+  splitProvenance,
+  parseProvenancePrefix,
+  decodeProvenance,
+  lastProvenanceHeader,
+} from './provenance-header';

@@ -89,6 +89,16 @@ export function toFlowSnapshot(
     recordsExpired: status.recordsExpired,
     ...(status.preservation === undefined ? {} : { preservation: { fallbacks: status.preservation.fallbacks, partitions: status.preservation.values() } }),
     recordsDeadLettered: status.recordsDeadLettered,
+    ...(status.provenance === undefined
+      ? {}
+      : {
+          provenance: {
+            loops: status.provenance.loops,
+            duplicates: status.provenance.duplicates,
+            unchecked: status.provenance.unchecked,
+            windowRanges: status.provenance.windowRanges(),
+          },
+        }),
     outages: status.outages.current,
     retries: status.outages.failuresSoFar,
     errors: status.errors.values(),

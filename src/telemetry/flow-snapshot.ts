@@ -154,6 +154,18 @@ export interface AclSyncSnapshot {
   readonly lastPassAt: number | undefined;
 }
 
+/** What a flow with provenance headers kept off its target (docs/active-active.md). */
+export interface ProvenanceSnapshot {
+  /** Records whose header says the target had them already (loops). */
+  readonly loops: number;
+  /** Second copies of origin records another flow delivered into the target first (diamonds). */
+  readonly duplicates: number;
+  /** Records older than the diamond window, written without the check. */
+  readonly unchecked: number;
+  /** Ranges of origin offsets the flow holds in its target's diamond window now. */
+  readonly windowRanges: number;
+}
+
 export interface FlowSnapshot {
   readonly source: string;
   readonly target: string;
@@ -195,6 +207,8 @@ export interface FlowSnapshot {
   readonly preservation?: PreservationSnapshot;
   /** Records set aside to the dead-letter topic. */
   readonly recordsDeadLettered: number;
+  /** `provenance.enabled`: what the provenance headers kept off the target; absent without them. */
+  readonly provenance?: ProvenanceSnapshot;
   /** Cluster operations of the flow failing retriably right now, oldest first; empty when all is well. */
   readonly outages: readonly OutageSnapshot[];
   /** Retriable failures since start, per cluster and operation (each was retried). */

@@ -160,6 +160,30 @@ export class Metrics {
       perFlow(replicating, (f) => f.recordsDropped),
     );
     this.counter(
+      'mirrorflow_records_skipped_total',
+      'Records a flow with provenance headers did not copy: reason loop, the header says the target had the record already; reason duplicate, another flow of the pipeline delivered the same origin record into the target first (a diamond).',
+      [...FLOW_LABELS, 'reason'],
+      (emit) => {
+        for (const f of replicating()) {
+          if (f.provenance === undefined) continue;
+          emit({ ...flowLabels(f), reason: 'loop' }, f.provenance.loops);
+          emit({ ...flowLabels(f), reason: 'duplicate' }, f.provenance.duplicates);
+        }
+      },
+    );
+    this.counter(
+      'mirrorflow_records_unchecked_total',
+      "Records a flow with provenance headers wrote without knowing whether another flow had delivered them first: older than its target's diamond window (provenance.diamond_window).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.provenance?.unchecked),
+    );
+    this.gauge(
+      'mirrorflow_diamond_window_ranges',
+      "Ranges of origin offsets the flow holds in its target's diamond window (at most provenance.diamond_window).",
+      FLOW_LABELS,
+      perFlow(replicating, (f) => f.provenance?.windowRanges),
+    );
+    this.counter(
       'mirrorflow_record_batches_forwarded_total',
       'Source record batches written to the target as fetched, without decoding.',
       FLOW_LABELS,

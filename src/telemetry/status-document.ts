@@ -27,6 +27,8 @@ export interface FlowStatusDocument {
   readonly records: number;
   readonly bytes: number;
   readonly recordsDropped: number;
+  /** `provenance.enabled`: records kept off the target by their provenance header (docs/active-active.md); null without it. */
+  readonly provenance: { readonly loops: number; readonly duplicates: number; readonly unchecked: number; readonly windowRanges: number } | null;
   readonly recordBatchesForwarded: number;
   readonly writes: number;
   readonly latencyMs: number | null;
@@ -187,6 +189,7 @@ export function statusDocument(
         records: f.recordsReplicated,
         bytes: f.bytesReplicated,
         recordsDropped: f.recordsDropped,
+        provenance: f.provenance === undefined ? null : { ...f.provenance },
         recordBatchesForwarded: f.recordBatchesForwarded,
         writes: f.writes,
         latencyMs: f.lastReplicationLatencyMs ?? null,

@@ -122,6 +122,13 @@ function renderFlow(flow, now) {
         cell('last', age(flow.verify.lastPassAt, now)), cell('errors', flow.verify.errors))] : []),
     ]),
   );
+  if (flow.provenance) {
+    const pv = flow.provenance;
+    section.append(table('provenance', ['provenance', 'loops skipped', 'duplicates skipped', 'unchecked', 'window ranges'], [
+      el('tr', { 'data-row': 'provenance' }, cell('name', 'headers on', true), cell('loops', pv.loops), cell('duplicates', pv.duplicates),
+        cell('unchecked', pv.unchecked), cell('window-ranges', pv.windowRanges)),
+    ]));
+  }
   if (flow.verify && flow.verify.lastError) section.append(el('div', { class: 'alert', 'data-field': 'verify-error' }, 'verify failing: ' + flow.verify.lastError));
   if (flow.verify && flow.verify.findings.length) {
     section.append(table('verify', ['topic', 'partition', 'remote topic', 'missing', 'duplicates', 'unexpected', 'last found in source offsets', 'at'], flow.verify.findings.map((p) =>

@@ -23,7 +23,7 @@ import {
   replicationRun,
   setup,
   startReplicator,
-  targetIsolation,
+  onTarget,
   topicNames,
   verify,
   type BenchEnv,
@@ -101,7 +101,7 @@ export async function runMany(
     const idle = cpuBetween(idleFrom, idleTo);
     await child.stop();
     clock.mark('stop');
-    const verification = await verify(env, run, false, targetIsolation(replicator));
+    const verification = await verify(env, run, onTarget(replicator));
     clock.mark('verify');
     return {
       ...checkedStatus(verification.mismatches, 'failed', 'content differs: '),

@@ -175,6 +175,7 @@ const LABEL: Record<ReplicatorName, string> = {
   'mirrorflow-metrics': 'mirrorflow, /metrics scraped every 1 s',
   'mirrorflow-eos': 'mirrorflow, delivery exactly_once',
   'mirrorflow-transform': 'mirrorflow, JSON converter + insert_field',
+  'mirrorflow-provenance': 'mirrorflow, provenance headers',
   'mm2-default': 'MM2 default',
   'mm2-tuned': 'MM2 tuned',
   limit: 'limit (ProducerPerformance)',

@@ -32,8 +32,8 @@ import {
   RunFailure,
   setup,
   startReplicator,
+  onTarget,
   targetBytesRatio,
-  targetIsolation,
   topicNames,
   verify,
   writeFirstRecords,
@@ -95,6 +95,7 @@ function newRunId(workload: Workload, round: number, replicator: ReplicatorName)
     'mirrorflow-metrics': 'mfm',
     'mirrorflow-eos': 'mfe',
     'mirrorflow-transform': 'mft',
+    'mirrorflow-provenance': 'mfp',
     'mm2-default': 'md',
     'mm2-tuned': 'mt',
     limit: 'lim',
@@ -178,7 +179,7 @@ async function runThroughput(
     clock.mark('replicate');
     await child.stop();
     clock.mark('stop');
-    const verification = await verify(env, run, false, targetIsolation(replicator), replicator === 'mirrorflow-transform' ? INSERTED_FIELD : undefined);
+    const verification = await verify(env, run, { ...onTarget(replicator), ...(replicator === 'mirrorflow-transform' ? { insertField: INSERTED_FIELD } : {}) });
     clock.mark('verify');
     return {
       ...checkedStatus(verification.mismatches, 'failed', 'content differs: '),
@@ -276,7 +277,7 @@ async function runLatency(
         10 * 60_000,
       ),
       // The target's timestamps are its own append times by design: compare everything else.
-      verify(env, run, true),
+      verify(env, run, { ...onTarget(replicator), skipTimestamps: true }),
     ]);
     clock.mark('verify');
     const mismatches = [...verification.mismatches];

@@ -1,8 +1,8 @@
 /**
  * Issue 17's benchmark variants at smoke sizes: the compressed, many-partitions and
  * latency-committed workloads through mirrorflow, and the yardsticks (the ceiling, exactly-once
- * timed by a read_committed consumer, the field transform verified against Connect), each checked
- * record for record. Correctness only; timings are never asserted.
+ * timed by a read_committed consumer, the field transform verified against Connect, provenance
+ * headers verified without them), each checked record for record. Correctness only; timings are never asserted.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -20,13 +20,20 @@ test('the compressed-tuned, many-partitions and latency-committed workloads repl
 });
 
 test('exactly-once is timed by a read_committed consumer, the transform verified against Connect, the ceiling counted', { timeout: TIMEOUT_MS }, async () => {
-  const report = await smoke(['compressed', 'latency-committed'], ['mirrorflow-eos', 'mirrorflow-transform', 'ceiling']);
+  const report = await smoke(['compressed', 'latency-committed'], ['mirrorflow-eos', 'mirrorflow-transform', 'mirrorflow-provenance', 'ceiling']);
   // The transform runs on JSON workloads only, the ceiling on throughput workloads only.
   assert.deepEqual(
     report.runs.map((r) => `${r.workload} ${r.replicator}`),
-    ['compressed mirrorflow-eos', 'compressed mirrorflow-transform', 'compressed ceiling', 'latency-committed mirrorflow-eos'],
+    [
+      'compressed mirrorflow-eos',
+      'compressed mirrorflow-transform',
+      'compressed mirrorflow-provenance',
+      'compressed ceiling',
+      'latency-committed mirrorflow-eos',
+      'latency-committed mirrorflow-provenance',
+    ],
   );
-  assertCorrect(report, 4);
+  assertCorrect(report, 6);
   const eos = report.runs.find((r) => r.workload === 'latency-committed')!;
   assert.equal(eos.latencyMs?.pairs, totalRecords(SMOKE_WORKLOADS['latency-committed']), 'every committed record was timed');
 });

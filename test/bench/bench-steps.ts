@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KafkaDistribution } from '../../src/local';
+import { PROVENANCE_HEADER } from '../../src/formats';
 import type { TcpProxy } from '../support/tcp-proxy';
 import { sumOffsets, type BenchAdmin } from './bench-admin';
 import type { JavaTools, ProducerPerformanceSummary } from './java-tools';
@@ -397,27 +398,47 @@ export async function preloadChecked(
   return { preload, expected, total };
 }
 
-export type DigestResult = Record<string, Record<string, { count: number; hash: string }>>;
+/** Per topic and partition: records, their hash, and with `--strip-last-header` how many had that header last. */
+export type DigestResult = Record<string, Record<string, { count: number; hash: string; stripped?: number }>>;
 
 /**
  * Compares every source topic with its remote topic, partition by partition. With `insertField`
  * (`name=value`) the source's values are hashed as Connect's InsertField SMT would write them.
  */
-export async function verify(
-  env: BenchEnv,
-  run: ReplicationRun,
-  skipTimestamps: boolean,
-  targetIsolation?: string,
-  insertField?: string,
-): Promise<Verification> {
-  const flag = skipTimestamps ? ['--skip-timestamps'] : [];
-  const transform = insertField === undefined ? [] : ['--insert-field', insertField];
+/** How a replicator's target is compared with the source. */
+export interface VerifyOptions {
+  /** The target's timestamps are its own (LogAppendTime): compare everything else. */
+  readonly skipTimestamps?: boolean;
+  /** Read the target as its consumers read it (`read_committed` for exactly-once). */
+  readonly isolation?: string;
+  /** Every value on the target has this field inserted (BenchTool digest --insert-field). */
+  readonly insertField?: string;
+  /** Every record on the target has this header added as its last; compared without it. */
+  readonly addedHeader?: string;
+}
+
+/** What a replicator's target holds beside the source's records, as `verify` takes it. */
+export function onTarget(replicator: ReplicatorName): VerifyOptions {
+  const isolation = targetIsolation(replicator);
+  return {
+    ...(isolation === undefined ? {} : { isolation }),
+    ...(replicator === 'mirrorflow-provenance' ? { addedHeader: PROVENANCE_HEADER } : {}),
+  };
+}
+
+export async function verify(env: BenchEnv, run: ReplicationRun, options: VerifyOptions = {}): Promise<Verification> {
+  const flag = options.skipTimestamps === true ? ['--skip-timestamps'] : [];
+  const transform = options.insertField === undefined ? [] : ['--insert-field', options.insertField];
   const remote = run.topics.map((t) => `${run.sourceAlias}.${t}`);
   // An exactly-once target is read as its consumers read it: committed records only.
-  const isolation = targetIsolation === undefined ? [] : ['--isolation', targetIsolation];
+  const isolation = options.isolation === undefined ? [] : ['--isolation', options.isolation];
+  const added = options.addedHeader === undefined ? [] : ['--strip-last-header', options.addedHeader];
   const [source, target] = await Promise.all([
     env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.sourceBootstrap, '--topics', run.topics.join(','), ...flag, ...transform], 20 * 60_000),
-    env.java.benchToolJson<DigestResult>(['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation], 20 * 60_000),
+    env.java.benchToolJson<DigestResult>(
+      ['digest', '--bootstrap', run.targetBootstrap, '--topics', remote.join(','), ...flag, ...isolation, ...added],
+      20 * 60_000,
+    ),
   ]);
   const mismatches: string[] = [];
   let partitions = 0;
@@ -435,6 +456,8 @@ export async function verify(
       if (got === undefined) mismatches.push(`${topic}-${partition}: missing on the target`);
       else if (got.count !== digest.count) mismatches.push(`${topic}-${partition}: ${digest.count} records on the source, ${got.count} on the target`);
       else if (got.hash !== digest.hash) mismatches.push(`${topic}-${partition}: same count (${got.count}), different content`);
+      else if (options.addedHeader !== undefined && got.stripped !== got.count)
+        mismatches.push(`${topic}-${partition}: ${got.count - (got.stripped ?? 0)} records without the ${options.addedHeader} header`);
     }
   }
   return { partitions, records, mismatches, logBytes: await logBytes(env, run, remote) };
@@ -515,6 +538,8 @@ export function startReplicator(env: BenchEnv, direct: ReplicationRun, replicato
       return startMirrorflow(run, { ...env.mirrorflow, scrapeMetricsMs: 1000 });
     case 'mirrorflow-eos':
       return startMirrorflow(run, { ...env.mirrorflow, http: true, set: [...env.mirrorflow.set, 'flows.0.delivery=exactly_once'] });
+    case 'mirrorflow-provenance':
+      return startMirrorflow(run, { ...env.mirrorflow, set: [...env.mirrorflow.set, 'flows.0.provenance.enabled=true'] });
     case 'mm2-default':
       return startMm2(run, env.distribution, 'default', env.tunedTasks, env.replicationFactor);
     case 'mm2-tuned':

@@ -27,7 +27,7 @@ import {
   RunFailure,
   setup,
   startReplicator,
-  targetIsolation,
+  onTarget,
   topicNames,
   verify,
   writeFirstRecords,
@@ -132,7 +132,7 @@ export async function runVisibleLatency(
     clock.mark('replicate');
     await child.stop();
     clock.mark('stop');
-    const verification = await verify(env, run, false, targetIsolation(replicator));
+    const verification = await verify(env, run, onTarget(replicator));
     clock.mark('verify');
     const mismatches = [...verification.mismatches];
     if (visible.seen !== total) mismatches.push(`${visible.seen} of ${total} timed records became visible on the target in time`);

@@ -16,13 +16,23 @@ import { processWatchdog } from '../../src/local/watchdog';
 import { exactTopicRegex, renderMm2Properties, type Mm2Variant } from './mm2-properties';
 
 export type ReplicatorName =
-  'mirrorflow' | 'mirrorflow-baseline' | 'mirrorflow-metrics' | 'mirrorflow-eos' | 'mirrorflow-transform' | 'mm2-default' | 'mm2-tuned' | 'limit' | 'ceiling';
+  | 'mirrorflow'
+  | 'mirrorflow-baseline'
+  | 'mirrorflow-metrics'
+  | 'mirrorflow-eos'
+  | 'mirrorflow-transform'
+  | 'mirrorflow-provenance'
+  | 'mm2-default'
+  | 'mm2-tuned'
+  | 'limit'
+  | 'ceiling';
 export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
   'mirrorflow',
   'mirrorflow-baseline',
   'mirrorflow-metrics',
   'mirrorflow-eos',
   'mirrorflow-transform',
+  'mirrorflow-provenance',
   'mm2-default',
   'mm2-tuned',
   'limit',
@@ -35,7 +45,8 @@ export const REPLICATOR_NAMES: readonly ReplicatorName[] = [
  * commit markers shift the target's offsets, by which the latency workload pairs records;
  * latency-committed times it instead): `--workloads bulk --replicators mirrorflow,mirrorflow-eos`. `mirrorflow-transform` is mirrorflow
  * with the JSON converter and an `insert_field` transform (JSON workloads only), for what a field
- * transform costs. `ceiling` is the target broker's best ingest rate (several producers at once).
+ * transform costs. `mirrorflow-provenance` is mirrorflow with `provenance.enabled`, for what the
+ * provenance header costs (docs/active-active.md). `ceiling` is the target broker's best ingest rate (several producers at once).
  * `mirrorflow-baseline` is mirrorflow as built in another checkout (`--baseline DIR`), run the
  * same way: before and after a change, interleaved in one run.
  */

@@ -5,6 +5,7 @@
  *               compressed-far-target,compressed-far-source,many,latency-committed   (default: all)
  *   --replicators mirrorflow,mm2-default,mm2-tuned,limit  (the default; also mirrorflow-metrics: HTTP on, /metrics scraped every 1 s;
  *               mirrorflow-eos: delivery exactly_once; mirrorflow-transform: JSON converter + insert_field, JSON workloads;
+ *               mirrorflow-provenance: provenance headers on (compared with the source without them);
  *               ceiling: the target broker's ingest rate, 4 producers in parallel, throughput workloads)
  *   --rounds N                              rounds per workload (default 3; 1 with --smoke)
  *   --smoke                                 tiny sizes: seconds per run, for correctness only

@@ -39,6 +39,8 @@ export interface ProbeRequest {
   readonly patterns?: readonly string[];
   readonly hops?: readonly string[];
   readonly separator?: string;
+  /** `identity`: the client reads topic names with MM2's IdentityReplicationPolicy (default: DefaultReplicationPolicy). */
+  readonly policy?: 'identity';
   readonly timeoutMs?: number;
 }
 
@@ -62,6 +64,7 @@ export class RemoteClusterUtilsProbe {
       `remote=${request.remote}`,
       `timeoutMs=${request.timeoutMs ?? 30_000}`,
       ...(request.separator !== undefined ? [`separator=${request.separator}`] : []),
+      ...(request.policy !== undefined ? [`policy=${request.policy}`] : []),
       ...(request.groups ?? []).map((g) => `group=${g}`),
       ...(request.patterns ?? []).map((p) => `pattern=${p}`),
       ...(request.hops ?? []).map((h) => `hops=${h}`),

@@ -32,10 +32,19 @@ export interface TestFlow {
   readonly [key: string]: unknown;
 }
 
+/** One link of a test pipeline (both directions between `clusters`); any other key as in the YAML. */
+export interface TestLink {
+  readonly clusters: readonly [string, string];
+  readonly topics: readonly string[];
+  readonly [key: string]: unknown;
+}
+
 export interface TestPipelineSpec {
   /** Default: a unique name, so consumer groups never collide between tests. */
   readonly name?: string;
   readonly flows: readonly TestFlow[];
+  /** Links, with the flows' fast test settings (other than source and target). */
+  readonly links?: readonly TestLink[];
   /** Extra or replacing clusters by alias (bootstrap address, or several comma-separated); `primary` and `backup` are there too unless `sharedClusters` is false. */
   readonly clusters?: Readonly<Record<string, string>>;
   /**
@@ -68,6 +77,8 @@ const FLOW_TEST_DEFAULTS = {
   consumer: { max_wait_ms: 100 },
 };
 
+const { source: _source, target: _target, ...LINK_TEST_DEFAULTS } = FLOW_TEST_DEFAULTS;
+
 const scratchDirs: string[] = [];
 
 /** A fresh temp folder, removed by `cleanupHarness()`. */
@@ -86,7 +97,8 @@ export async function writePipeline(spec: TestPipelineSpec): Promise<TestPipelin
     name,
     // A cluster of several brokers comes as their addresses, comma-separated: one list entry each.
     clusters: Object.fromEntries(Object.entries(allClusters).map(([alias, bootstrap]) => [alias, { bootstrap_servers: bootstrap.split(',') }])),
-    flows: spec.flows.map((flow) => deepMerge(FLOW_TEST_DEFAULTS, flow)),
+    ...(spec.flows.length === 0 && spec.links !== undefined ? {} : { flows: spec.flows.map((flow) => deepMerge(FLOW_TEST_DEFAULTS, flow)) }),
+    ...(spec.links === undefined ? {} : { links: spec.links.map((link) => deepMerge(LINK_TEST_DEFAULTS, link)) }),
     logging: { level: spec.logLevel ?? 'info', format: 'json' },
   };
   return writeDocument(document, name);

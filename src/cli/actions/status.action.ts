@@ -142,6 +142,11 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
             `offsets preserved on ${f.offsets.preserved} partitions${f.offsets.fallbacks.length > 0 ? `, ${f.offsets.fallbacks.length} fell back to translation` : ''}`,
             ...f.offsets.fallbacks.map((b) => `offsets not preserved: ${b.topic}-${b.partition} from source offset ${b.fromOffset}: ${b.reason}`),
           ]),
+      ...(f.provenance === null || f.provenance === undefined
+        ? []
+        : [
+            `provenance headers: ${f.provenance.loops} loops and ${f.provenance.duplicates} duplicates skipped${f.provenance.unchecked > 0 ? `, ${f.provenance.unchecked} written unchecked (older than the diamond window)` : ''}`,
+          ]),
       ...verifyNotes(f, now),
       ...(f.checkpoints.groupSync.activeGroups.length > 0
         ? [`groups not synced because active on ${f.target}: ${f.checkpoints.groupSync.activeGroups.join(', ')}`]

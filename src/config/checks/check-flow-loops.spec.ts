@@ -31,7 +31,7 @@ describe('checkFlowLoops', () => {
       (error: unknown) =>
         error instanceof ConfigError &&
         error.issues.map((issue) => formatConfigIssue(issue)).join('\n') ===
-          'p.yaml:3:5: flows[0]: flows a->b, b->a would copy topic "x" around without end\n  hint: the identity policy keeps topic names, so a copy looks like an original; use the default policy on one of these flows, or topic filters that keep copies out',
+          'p.yaml:3:5: flows[0].provenance.enabled: flows a->b, b->a would copy topic "x" around without end\n  hint: the identity policy keeps topic names, so a copy looks like an original: turn on provenance headers on a->b, b->a (provenance.enabled: true, or in mm2.properties provenance.header.enable = true), so a record never returns to a cluster it has been in; or use the default policy on one of these flows, or topic filters that keep copies out',
     );
   });
 
@@ -61,6 +61,30 @@ describe('checkFlowLoops', () => {
         '  - { source: a, target: b, replication_policy: { type: identity } }\n  - { source: b, target: a, enabled: false, replication_policy: { type: identity } }',
       ),
       [],
+    );
+  });
+
+  it('lets identity flows run both ways and round a ring when they carry provenance headers', () => {
+    const on = 'provenance: { enabled: true }, replication_policy: { type: identity }';
+    assert.deepEqual(loops(`  - { source: a, target: b, ${on} }\n  - { source: b, target: a, ${on} }`), []);
+    assert.deepEqual(loops(`  - { source: a, target: b, ${on} }\n  - { source: b, target: c, ${on} }\n  - { source: c, target: a, ${on} }`), []);
+    // Every direction between three clusters: diamonds, which the headers also keep to one copy.
+    const mesh = ['a', 'b', 'c'].flatMap((s) => ['a', 'b', 'c'].filter((t) => t !== s).map((t) => `  - { source: ${s}, target: ${t}, ${on} }`));
+    assert.deepEqual(loops(mesh.join('\n')), []);
+    // Mixed with the default policy, whose names grow: still stopped by the headers.
+    assert.deepEqual(loops(`  - { source: a, target: b, ${on} }\n  - { source: b, target: a, provenance: { enabled: true } }`), []);
+  });
+
+  it('names the flow that lacks provenance headers where one would close the loop', () => {
+    const on = 'provenance: { enabled: true }, replication_policy: { type: identity }';
+    const config = `${clusters}\nflows:\n  - { source: a, target: b, ${on} }\n  - { source: b, target: c, replication_policy: { type: identity } }\n  - { source: c, target: a, ${on} }`;
+    assert.throws(
+      () => parsePipeline(config, 'p.yaml', { env: {} }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.issues.length === 1 &&
+        error.issues[0]!.path === 'flows[1].provenance.enabled' &&
+        error.issues[0]!.hint!.includes('turn on provenance headers on b->c (provenance.enabled: true, or in mm2.properties provenance.header.enable = true)'),
     );
   });
 

@@ -3,18 +3,25 @@
  * this by name (a topic never goes back to a cluster in its prefix chain), but the identity
  * policy keeps names, so `a->b` plus `b->a` copies `orders` back and forth forever; mixing
  * policies or separators can do the same with ever longer names. MM2 lets such a pipeline start.
+ * Provenance headers (`provenance.enabled`) prevent it record by record: a flow with them never
+ * writes a record into a cluster its header names, so a loop of such flows is no loop.
  *
  * The check follows sample topic names (from the flows' own `topics` patterns) through the
- * enabled flows with the real filters and policies: it reports a loop only when it has an example
- * topic that really would circulate, so pipelines whose filters keep copies apart pass.
+ * enabled flows with the real filters and policies, and the header the records would carry: it
+ * reports a loop only when it has an example topic that really would circulate, so pipelines
+ * whose filters keep copies apart, or whose flows carry provenance headers, pass.
  */
 import { DefaultTopicFilter, createReplicationPolicy, shouldReplicateTopic, type ReplicationPolicy } from '../../policy';
+import type { PathSegment } from '../config-path';
 import type { FlowConfig, PipelineConfig } from '../pipeline-config';
 import { topicNameSamples } from './topic-name-samples';
 
 export interface FlowLoop {
-  /** The flow the example topic starts from, in `config.flows`. */
-  readonly flowIndex: number;
+  /**
+   * Where to report it, in `config.flows`: `provenance.enabled` of the first flow of the loop
+   * without provenance headers, or the flow the example topic starts from.
+   */
+  readonly path: PathSegment[];
   readonly message: string;
   readonly hint: string;
 }
@@ -59,16 +66,18 @@ export function checkFlowLoops(config: PipelineConfig): FlowLoop[] {
       if (topic === '') continue;
       const path = circulation(start, topic, flows, Object.keys(config.clusters).length);
       if (path === undefined) continue;
-      const key = [...new Set(path.map((f) => f.flow.name))].sort().join(',');
+      const names = [...new Set(path.map((f) => f.flow.name))];
+      const key = [...names].sort().join(',');
       if (!reported.has(key)) {
         reported.add(key);
-        const names = [...new Set(path.map((f) => f.flow.name))];
+        const bare = [...new Map(path.filter((f) => !f.flow.provenance.enabled).map((f) => [f.index, f])).values()];
+        const headers = `turn on provenance headers on ${bare.map((f) => f.flow.name).join(', ')} (provenance.enabled: true, or in mm2.properties provenance.header.enable = true), so a record never returns to a cluster it has been in`;
         loops.push({
-          flowIndex: start.index,
+          path: bare[0] === undefined ? ['flows', start.index] : ['flows', bare[0].index, 'provenance', 'enabled'],
           message: `flows ${names.join(', ')} would copy topic "${topic}" around without end`,
           hint: path.some((f) => f.flow.replication_policy.type === 'identity')
-            ? 'the identity policy keeps topic names, so a copy looks like an original; use the default policy on one of these flows, or topic filters that keep copies out'
-            : 'use one replication policy and separator on all of these flows, so copies are recognised by name',
+            ? `the identity policy keeps topic names, so a copy looks like an original: ${headers}; or use the default policy on one of these flows, or topic filters that keep copies out`
+            : `use one replication policy and separator on all of these flows, so copies are recognised by name; or ${headers}`,
         });
       }
       break;
@@ -80,25 +89,39 @@ export function checkFlowLoops(config: PipelineConfig): FlowLoop[] {
 /**
  * The flows a topic takes when it keeps being copied: undefined when every path ends. A path
  * loops when it returns a topic name to a cluster that already had it, or goes on longer than
- * any finite chain of distinct clusters could.
+ * any finite chain of distinct clusters could. Along the way it carries the clusters a record's
+ * provenance header would name (undefined before a flow with headers wrote one): a flow with
+ * headers stops where the target is among them.
  */
 function circulation(start: CompiledFlow, topic: string, flows: readonly CompiledFlow[], clusterCount: number): CompiledFlow[] | undefined {
   const maxHops = 2 * clusterCount + 2;
-  const walk = (flow: CompiledFlow, name: string, seen: ReadonlySet<string>, path: CompiledFlow[]): CompiledFlow[] | undefined => {
+  const walk = (
+    flow: CompiledFlow,
+    name: string,
+    seen: ReadonlySet<string>,
+    path: CompiledFlow[],
+    header: readonly string[] | undefined,
+  ): CompiledFlow[] | undefined => {
     const { policy, filter } = flow;
-    const passes = shouldReplicateTopic(name, { filter, policy, targetAlias: flow.flow.target, replicateHeartbeats: flow.flow.replicate_heartbeats });
+    const { source, target } = flow.flow;
+    const passes = shouldReplicateTopic(name, { filter, policy, targetAlias: target, replicateHeartbeats: flow.flow.replicate_heartbeats });
     if (!passes) return undefined;
-    const copy = policy.formatRemoteTopic(flow.flow.source, name);
-    const here = `${flow.flow.target}\u0000${copy}`;
+    let carried = header;
+    if (flow.flow.provenance.enabled) {
+      if (header?.includes(target) === true) return undefined;
+      carried = [...(header === undefined ? [] : header), ...(header?.at(-1) === source ? [] : [source]), target];
+    }
+    const copy = policy.formatRemoteTopic(source, name);
+    const here = `${target}\u0000${copy}`;
     const taken = [...path, flow];
     if (seen.has(here) || taken.length > maxHops) return taken;
     const next = new Set(seen).add(here);
     for (const onward of flows) {
-      if (onward.flow.source !== flow.flow.target) continue;
-      const found = walk(onward, copy, next, taken);
+      if (onward.flow.source !== target) continue;
+      const found = walk(onward, copy, next, taken, carried);
       if (found !== undefined) return found;
     }
     return undefined;
   };
-  return walk(start, topic, new Set([`${start.flow.source}\u0000${topic}`]), []);
+  return walk(start, topic, new Set([`${start.flow.source}\u0000${topic}`]), [], undefined);
 }

@@ -282,6 +282,13 @@ function checkPreservedOffsets(path: PathSegment[], flow: Record<string, unknown
       "offsets: preserve cannot be combined with delivery: exactly_once: each committed transaction puts a marker of the target's own into the partition, which takes an offset the source does not have",
       `use delivery: at_least_once (on a preserved partition a record copied twice cannot pass unnoticed: every acknowledgement is checked against the source offset), ${hint}`,
     );
+  const provenance = flow['provenance'];
+  if (isPlainObject(provenance) && provenance['enabled'] === true)
+    reporter.report(
+      [...path, 'provenance', 'enabled'],
+      'offsets: preserve cannot be combined with provenance headers: a record a header keeps from the target (a loop, a second copy) leaves an offset the target does not have',
+      `remove provenance.enabled, ${hint}`,
+    );
   const producer = flow['producer'];
   if (isPlainObject(producer) && producer['idempotent'] === false)
     reporter.report(

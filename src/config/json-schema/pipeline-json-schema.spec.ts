@@ -14,8 +14,13 @@ describe('pipelineJsonSchema', () => {
     const schema = pipelineJsonSchema();
     const flows = schema.properties!['flows']!;
     const flow = flows.items as JsonSchema & { required?: string[] };
-    assert.deepEqual((schema as { required?: string[] }).required, ['clusters', 'flows']);
+    // A pipeline has flows, links or both: neither is required by the schema (the loader asks for one).
+    assert.deepEqual((schema as { required?: string[] }).required, ['clusters']);
     assert.deepEqual(flow.required, ['source', 'target']);
+    const link = schema.properties!['links']!.items as JsonSchema & { required?: string[] };
+    assert.deepEqual(link.required, ['clusters']);
+    assert.equal(link.properties!['provenance']!.properties!['enabled']!.default, true);
+    assert.equal(flow.properties!['provenance']!.properties!['enabled']!.default, false);
     assert.equal(flow.additionalProperties, false);
     assert.equal(flow.properties!['batching']!.properties!['max_records']!.default, 10000);
   });

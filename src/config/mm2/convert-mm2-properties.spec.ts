@@ -31,6 +31,54 @@ describe('convertMm2Properties', () => {
     return yaml;
   }
 
+  /** Flows by name, as a link lists its two after the flows. */
+  const byName = (config: ReturnType<typeof parsePipeline>) => [...config.flows].sort((a, b) => a.name.localeCompare(b.name));
+
+  it('writes both directions with the same settings as one link, provenance headers as the file says', () => {
+    const lines = [
+      'clusters = west, east, south',
+      'west.bootstrap.servers = a:9092',
+      'east.bootstrap.servers = b:9092',
+      'south.bootstrap.servers = c:9092',
+      'west->east.enabled = true',
+      'east->west.enabled = true',
+      'west->south.enabled = true',
+      'west->south.topics = audit',
+      'topics = orders.*',
+      'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy',
+      'provenance.header.enable = true',
+    ];
+    const file = join(dir, 'aa.properties');
+    const { yaml } = convertMm2Properties(lines.join('\n'), file, { env: {}, cwd: dir, outputDir: dir });
+    const fromYaml = parsePipeline(yaml, join(dir, 'aa.yaml'), { env: {} });
+    const fromProperties = parseMm2Properties(lines.join('\n'), file, { env: {}, cwd: dir }).config;
+    assert.deepEqual(byName(fromYaml), byName(fromProperties));
+    assert.match(
+      yaml,
+      /^links:\n {2}# west->east and east->west: replication both ways, enabled by west->east\.enabled \(line 5\) and east->west\.enabled \(line 6\)\n {2}- clusters: \[west, east\]\n/m,
+    );
+    // west->south differs (its topics), the other pairs only beat: flows.
+    assert.match(yaml, /- source: west\n {4}target: south\n {4}enabled: true/);
+    assert.doesNotMatch(yaml, /source: east\n {4}target: west/);
+
+    // Without Replicator's key MM2 writes no header: the link says so, records stay as they are.
+    const plain = lines.filter((l) => !l.startsWith('provenance') && !l.startsWith('replication.policy'));
+    const converted = convertMm2Properties(plain.join('\n'), file, { env: {}, cwd: dir, outputDir: dir }).yaml;
+    assert.match(converted, /- clusters: \[west, east\]\n(?: {4}.*\n)*? {4}provenance:\n {6}enabled: false # provenance\.header\.enable is not set/);
+    const again = parsePipeline(converted, join(dir, 'aa.yaml'), { env: {} });
+    assert.deepEqual(
+      byName(again).map((f) => [f.name, f.provenance.enabled]),
+      [
+        ['east->south', false],
+        ['east->west', false],
+        ['south->east', false],
+        ['south->west', false],
+        ['west->east', false],
+        ['west->south', false],
+      ],
+    );
+  });
+
   it('writes the KIP example with a comment naming each key and the MM2 defaults that differ', () => {
     const yaml = convert([
       'clusters = primary, backup',

@@ -67,6 +67,8 @@ export function mapFlow(pair: HerderPair, index: number, declaredBy: Mm2Property
       const preserve = values.boolean(p);
       return preserve === undefined ? undefined : preserve ? 'preserve' : 'translate';
     });
+  // Written only when the file sets it, as the key above.
+  if (isSet(c, 'provenance.header.enable')) field(['provenance', 'enabled'], c, 'provenance.header.enable', (p) => values.boolean(p));
   field(['start'], sourceConsumer, 'auto.offset.reset', (p) => values.choice(p, ['earliest', 'latest'] as const, 'none and by_duration are not supported yet'));
   // Continuous verification, a mirrorflow extension: written only when the file sets it.
   if (isSet(c, 'mirrorflow.verify.enabled')) field(['verify', 'enabled'], c, 'mirrorflow.verify.enabled', (p) => values.booleanLeaf(p));

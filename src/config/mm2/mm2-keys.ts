@@ -159,6 +159,16 @@ export const MM2_KEYS: readonly Mm2KeySpec[] = [
     default: 'false',
     support: mapped('flows[].offsets (a mirrorflow extension, not an MM2 key: true is offsets: preserve)'),
   },
+  // Not MM2's: Confluent Replicator's key for the same idea, so that an mm2.properties file of an active-active setup can ask for it.
+  {
+    key: 'provenance.header.enable',
+    group: 'source',
+    type: 'boolean',
+    default: 'false',
+    support: mapped(
+      "flows[].provenance.enabled (Confluent Replicator's key, not MM2's: true adds mirrorflow's provenance header, which lets identity naming run both ways)",
+    ),
+  },
   {
     key: 'mirrorflow.verify.enabled',
     group: 'source',

@@ -651,8 +651,28 @@ describe('parseMm2Properties: every key is read, refused or explained', () => {
     assert.equal(loop.length, 1);
     assert.match(
       loop[0]!,
-      /^mm2\.properties:4:1: primary->backup: flows primary->backup, backup->primary would copy topic "x" around without end\n {2}hint: the identity policy keeps topic names/,
+      /^mm2\.properties:4:1: primary->backup \(provenance\.enabled\): flows primary->backup, backup->primary would copy topic "x" around without end\n {2}hint: the identity policy keeps topic names, so a copy looks like an original: turn on provenance headers on primary->backup, backup->primary \(provenance\.enabled: true, or in mm2\.properties provenance\.header\.enable = true\)/,
     );
+  });
+
+  it("reads Confluent Replicator's provenance.header.enable, at the top or per flow, which lets the identity policy run both ways", () => {
+    const identity = 'replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy';
+    const both = [...BASE, 'primary->backup.enabled = true', 'backup->primary.enabled = true', identity];
+    const parsed = parse([...both, 'provenance.header.enable = true']);
+    assert.deepEqual(
+      parsed.config.flows.map((f) => [f.name, f.provenance.enabled]),
+      [
+        ['primary->backup', true],
+        ['backup->primary', true],
+      ],
+    );
+    // One direction without it is still a loop, reported at the key that would end it.
+    const half = problems([...both, 'primary->backup.provenance.header.enable = true']);
+    assert.equal(half.length, 1);
+    assert.match(half[0]!, /^mm2\.properties:5:1: backup->primary \(provenance\.enabled\): flows primary->backup, backup->primary would copy/);
+    // Off, as Replicator's default: records stay as they are.
+    assert.equal(flow(parse([...BASE, 'primary->backup.enabled = true']), 'primary->backup').provenance.enabled, false);
+    assert.equal(problems([...both, 'provenance.header.enable = sometimes']).length, 1);
   });
 });
 

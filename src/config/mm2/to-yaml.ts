@@ -47,6 +47,7 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   const flowLeaves = leaves.filter((leaf) => leaf.path[0] === 'flows');
   const shared = flows.length < 2 ? [] : sharedFlowLeaves(flowLeaves, flows.length);
   const sharedKeys = new Set(shared.map((s) => formatPath(s.relative)));
+  const sharedValue = (relative: PathSegment[]): unknown => shared.find((entry) => formatPath(entry.relative) === formatPath(relative))?.value;
 
   const out: Record<string, unknown> = { name: options.name, clusters: {} };
   const comments: [PathSegment[], string][] = [];
@@ -58,17 +59,43 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   if (shared.length > 0) {
     for (const entry of shared) put(['flow_defaults', ...entry.relative], entry.value, joinDescriptions(entry.provenances.map(describe)));
   }
-  out['flows'] = [];
-  flows.forEach((flow, index) => {
-    const record = flow as Record<string, unknown>;
-    put(['flows', index, 'source'], record['source'], undefined);
-    put(['flows', index, 'target'], record['target'], undefined);
+  // Both directions between two clusters with the same settings: one link. The rest stay flows.
+  const ownLeaves = (index: number): Leaf[] =>
+    flowLeaves.filter((leaf) => {
+      const relative = leaf.path.slice(2);
+      return leaf.path[1] === index && !sharedKeys.has(formatPath(relative)) && relative[0] !== 'source' && relative[0] !== 'target';
+    });
+  const links = linkPairs(flows, ownLeaves);
+  const linked = new Set(links.flatMap(([a, b]) => [a, b]));
+  const flowPlace = new Map<number, number>();
+  flows.forEach((_, index) => {
+    if (!linked.has(index)) flowPlace.set(index, flowPlace.size);
   });
-  for (const leaf of flowLeaves) {
-    const relative = leaf.path.slice(2);
-    if (sharedKeys.has(formatPath(relative)) || relative[0] === 'source' || relative[0] === 'target') continue;
-    put(leaf.path, leaf.value, describe(leaf.provenance));
+  if (flowPlace.size > 0) out['flows'] = [];
+  for (const [index, place] of flowPlace) {
+    const record = flows[index] as Record<string, unknown>;
+    put(['flows', place, 'source'], record['source'], undefined);
+    put(['flows', place, 'target'], record['target'], undefined);
+    for (const leaf of ownLeaves(index)) put(['flows', place, ...leaf.path.slice(2)], leaf.value, describe(leaf.provenance));
   }
+  links.forEach(([a, b], place) => {
+    const first = flows[a] as Record<string, unknown>;
+    put(['links', place, 'clusters'], [first['source'], first['target']], undefined);
+    const own = ownLeaves(a);
+    for (const leaf of own) {
+      if (leaf.path.at(-1) === 'enabled' && leaf.path.length === 3) continue;
+      put(
+        ['links', place, ...leaf.path.slice(2)],
+        leaf.value,
+        joinDescriptions([describe(leaf.provenance), describe(document.exactProvenance(['flows', b, ...leaf.path.slice(2)]))]),
+      );
+    }
+    // A link turns provenance headers on; MM2 writes none unless the file asks (Replicator's key).
+    const provenance = ['provenance', 'enabled'];
+    const shared = sharedValue(provenance);
+    if (!own.some((leaf) => formatPath(leaf.path.slice(2)) === formatPath(provenance)) && shared !== true)
+      put(['links', place, ...provenance], false, 'provenance.header.enable is not set: MM2 writes records as they are, without a provenance header');
+  });
 
   const doc = new Document(out);
   doc.commentBefore = [
@@ -84,9 +111,21 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   }
   const flowsNode = doc.get('flows', true);
   if (isSeq(flowsNode)) {
-    flowsNode.items.forEach((item, index) => {
+    for (const [index, place] of flowPlace) {
+      const item = flowsNode.items[place];
       const flow = flows[index] as Record<string, unknown>;
       if (isMap(item)) item.commentBefore = ` ${flowSummary(flow, document.exactProvenance(['flows', index, 'enabled']))}`;
+    }
+  }
+  const linksNode = doc.get('links', true);
+  if (isSeq(linksNode)) {
+    links.forEach(([a, b], place) => {
+      const item = linksNode.items[place];
+      const [first, second] = [flows[a], flows[b]] as Record<string, unknown>[];
+      const enabledBy = [a, b].map((index) => document.exactProvenance(['flows', index, 'enabled'])).filter((p) => p?.kind === 'property');
+      const by = enabledBy.length === 0 ? undefined : enabledBy.map(describe).join(' and ');
+      if (isMap(item))
+        item.commentBefore = ` ${String(first!['source'])}->${String(first!['target'])} and ${String(second!['source'])}->${String(second!['target'])}: replication both ways${by === undefined ? '' : `, enabled by ${by}`}`;
     });
   }
   const defaultsNode = doc.get('flow_defaults', true);
@@ -101,6 +140,29 @@ export function mm2DocumentToYaml(document: Mm2Document, options: WriteYamlOptio
   };
   visit(doc.contents);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/**
+ * Pairs of flows (indexes) that make a link: `a->b` and `b->a`, both replicating, with the same
+ * settings of their own. Each flow is in one pair at most; the pair is in the order of its first flow.
+ */
+function linkPairs(flows: readonly unknown[], ownLeaves: (index: number) => Leaf[]): [number, number][] {
+  const settings = (index: number): Map<string, unknown> => new Map(ownLeaves(index).map((leaf) => [formatPath(leaf.path.slice(2)), leaf.value] as const));
+  const replicates = (flow: Record<string, unknown>): boolean => flow['enabled'] === true || flow['enabled'] === undefined;
+  const pairs: [number, number][] = [];
+  const taken = new Set<number>();
+  flows.forEach((flow, a) => {
+    const one = flow as Record<string, unknown>;
+    if (taken.has(a) || !replicates(one)) return;
+    const b = flows.findIndex((other, index) => {
+      const two = other as Record<string, unknown>;
+      return index > a && !taken.has(index) && replicates(two) && two['source'] === one['target'] && two['target'] === one['source'];
+    });
+    if (b < 0 || !isDeepStrictEqual(settings(a), settings(b))) return;
+    taken.add(a).add(b);
+    pairs.push([a, b]);
+  });
+  return pairs;
 }
 
 function restoreAll(value: unknown, restore: (text: string) => string): unknown {

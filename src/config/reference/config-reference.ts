@@ -51,6 +51,22 @@ export function configReference(): string {
       });
       continue;
     }
+    if (key === 'links') {
+      // A link takes a flow's keys; only what is its own is listed.
+      rows.push({
+        key: 'links',
+        type: 'list',
+        default: '',
+        description: cell(property.description) + ' Takes every key of `flows[]` except `source` and `target`, and these:',
+      });
+      const link = property.items ?? {};
+      const linkRequired = new Set((link as { required?: string[] }).required ?? []);
+      for (const own of ['clusters', 'provenance'] as const) {
+        const ownSchema = link.properties?.[own];
+        if (ownSchema !== undefined) collect(`links[].${own}`, ownSchema, linkRequired.has(own), rows);
+      }
+      continue;
+    }
     collect(key, property, required.has(key), rows);
   }
   const lines = [

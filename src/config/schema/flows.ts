@@ -13,6 +13,7 @@ import { verifySchema } from './verify';
 import { offsetSyncsSchema } from './offset-syncs';
 import { producerSchema } from './producer';
 import { progressSchema } from './progress';
+import { provenanceSchema, provenanceSchemaWith } from './provenance';
 import { replicationPolicySchema } from './replication-policy';
 import { schemaRegistrySchema } from './schema-registry';
 import { topicSyncSchema } from './topic-sync';
@@ -66,6 +67,7 @@ const flowSettings = {
   buffer: bufferSchema.prefault({}),
   consumer: consumerSchema.prefault({}),
   producer: producerSchema.prefault({}),
+  provenance: provenanceSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
   heartbeats: heartbeatsSchema.prefault({}),
   verify: verifySchema.prefault({}),
@@ -85,6 +87,22 @@ export const flowSchema = z
     ...flowSettings,
   })
   .describe('One direction of replication, source -> target. MM2: a `A->B` flow (its source, checkpoint and heartbeat connectors).');
+
+export const linkSchema = z
+  .strictObject({
+    clusters: z
+      .array(z.string().min(1))
+      .describe('The two clusters, by alias: `[west, east]` replicates west -> east and east -> west, as two flows named `west->east` and `east->west`.'),
+    ...flowSettings,
+    provenance: provenanceSchemaWith(true)
+      .prefault({})
+      .describe(
+        'Provenance headers; on in a link (whatever `flow_defaults` says), so that both directions can keep topic names without a record coming back. `enabled: false` turns them off: records stay byte for byte as the producer wrote them, and kept names both ways are then refused as a loop.',
+      ),
+  })
+  .describe(
+    "Replication both ways between two clusters, with one set of settings: both directions' topics, heartbeats and checkpoints, and provenance headers on. Takes every key of `flows[]` except `source` and `target`. MM2: `A->B.enabled = true` and `B->A.enabled = true` with the same settings; `mirrorflow convert` writes such a pair as a link.",
+  );
 
 export const flowDefaultsSchema = z
   .strictObject(flowSettings)

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { clusterAliasPattern, clusterSchema } from './clusters';
-import { flowDefaultsSchema, flowSchema } from './flows';
+import { flowDefaultsSchema, flowSchema, linkSchema } from './flows';
 import { httpSchema } from './http';
 import { loggingSchema } from './logging';
 
@@ -29,7 +29,17 @@ export const pipelineFileSchema = z
       .record(z.string().regex(clusterAliasPattern, { error: 'a cluster alias may only contain letters, digits, "_" and "-"' }), clusterSchema)
       .describe('Clusters by alias. MM2: `clusters` plus the `<alias>.*` properties.'),
     flow_defaults: flowDefaultsSchema.optional(),
-    flows: z.array(flowSchema).min(1).describe('Replication flows. MM2: the `A->B.enabled = true` flows.'),
+    flows: z
+      .array(flowSchema)
+      .min(1)
+      .optional()
+      .describe('Replication flows, one direction each; a pipeline has flows, links or both. MM2: the `A->B.enabled = true` flows.'),
+    links: z
+      .array(linkSchema)
+      .optional()
+      .describe(
+        'Bidirectional links: each replicates both ways between two clusters, as two flows (`a->b`, `b->a`) that share its settings, with provenance headers on (docs/active-active.md). A mirrorflow extension.',
+      ),
     plugins: z
       .array(z.string().min(1))
       .default([])

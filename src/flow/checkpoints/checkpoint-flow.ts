@@ -54,12 +54,13 @@ import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import { describeError, isRetriable } from '../../core/errors';
-import { backoffDelay, retryWithBackoff, type RetryConfig } from '../../core/retry';
+import { backoffDelay, type RetryConfig } from '../../core/retry';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../../policy';
 import { CheckpointStore } from './checkpoint-store';
 import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
 import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
+import { followOffsetSyncs } from './follow-offset-syncs';
 import { withStopSignal } from '../operators/with-stop-signal';
 import type { MigrationWatch } from '../migration-state';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
@@ -120,6 +121,8 @@ export interface CheckpointFlowParts {
   readonly preservationMarkers?: string;
   /** The flow's migration state: groups that `mirrorflow migrate cutover` took over are not synced any more. */
   readonly migration?: Pick<MigrationWatch, 'refreshed' | 'syncStopped'>;
+  /** Active-active with names kept: the reverse flow's offset syncs, which hold checkpoints back (checkpoint-translation.ts). */
+  readonly reverseSyncs?: { readonly reader: TopicReader; readonly topic: string };
 }
 /** DI token of the parts the container gives a CheckpointFlow; a token and its interface share a name. */
 export const CheckpointFlowParts = token<CheckpointFlowParts>('CheckpointFlowParts');
@@ -131,6 +134,7 @@ const RESTART_BACKOFF: RetryConfig = { retries: Number.POSITIVE_INFINITY, initia
 export class CheckpointFlow {
   private checkpoints = new CheckpointStore();
   private syncs: OffsetSyncStore | undefined;
+  private reverse: OffsetSyncStore | undefined;
   /** What the groups hold in `syncs` (group-holds.ts). */
   private holds: GroupHolds | undefined;
   private readonly groupSync: GroupOffsetSync;
@@ -213,7 +217,7 @@ export class CheckpointFlow {
           ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(exhaustMap(() => this.syncGroups()))
           : EMPTY;
         // Syncs are read once the groups were first listed (or that failed), whose offsets are held meanwhile.
-        const follow$ = this.followOffsetSyncs(!loaded);
+        const follow$ = merge(this.followOffsetSyncs(!loaded), this.followReverseSyncs());
         return concat(relist(), merge(follow$, later$, checkpoints$, sync$)).pipe(ignoreElements(), takeUntil(stopped$));
       };
 
@@ -312,8 +316,8 @@ export class CheckpointFlow {
    * a backoff (translations pause until it has read to the end again).
    */
   private followOffsetSyncs(initializationMustReadToEnd: boolean): Observable<never> {
-    const { settings, offsetSyncsReader, logger, status, scheduler, policy, topicFilter } = this.parts;
-    return defer(() => {
+    const { settings, offsetSyncsReader, logger, status, policy, topicFilter } = this.parts;
+    return followOffsetSyncs(this.parts, offsetSyncsReader, settings.offsetSyncsTopic, () => {
       // Held before any sync is read: the offsets the groups were listed at, those of loaded checkpoints.
       const store: OffsetSyncStore = new OffsetSyncStore({
         initializationMustReadToEnd,
@@ -329,27 +333,27 @@ export class CheckpointFlow {
       this.syncs = store;
       this.holds = holds;
       status.state = 'loading';
-      return store.follow(offsetSyncsReader, settings.offsetSyncsTopic);
+      return store;
     }).pipe(
       tap(() => {
         status.state = 'running';
         logger.info('Checkpoints started.', { source: settings.source, target: settings.target, topic: settings.checkpointsTopic });
       }),
-      retryWithBackoff({
-        retries: Number.POSITIVE_INFINITY,
-        initialDelayMs: 1000,
-        maxDelayMs: 30_000,
-        factor: 2,
-        jitter: 0.2,
-        scheduler,
-        onRetry: (error, attempt, delayMs) => {
-          status.errors++;
-          countCheckpointError(this.parts.outages, error, this.parts.offsetSyncsAdmin.cluster);
-          logger.warn('Reading offset syncs failed; retrying.', { topic: settings.offsetSyncsTopic, error: describeError(error), attempt, delayMs });
-        },
-      }),
       ignoreElements(),
     );
+  }
+
+  /** The reverse flow's offset syncs, with their whole history (they only hold checkpoints back); none without a reverse flow. */
+  private followReverseSyncs(): Observable<never> {
+    const { reverseSyncs } = this.parts;
+    if (reverseSyncs === undefined) return EMPTY;
+    const { logger } = this.parts;
+    return followOffsetSyncs(
+      this.parts,
+      reverseSyncs.reader,
+      reverseSyncs.topic,
+      () => (this.reverse = new OffsetSyncStore({ initializationMustReadToEnd: false, logger })),
+    ).pipe(ignoreElements());
   }
 
   /**
@@ -362,15 +366,22 @@ export class CheckpointFlow {
     return defer(() => {
       const syncs = this.syncs;
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
+      const { reverse } = this;
+      if (this.parts.reverseSyncs !== undefined && (reverse === undefined || !reverse.isReadToEnd)) return EMPTY;
       status.offsetSyncPartitions = syncs.partitionCount;
       const startedAt = scheduler.now();
       return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
         mergeMap((preserved) =>
-          readGroupCheckpoints(this.discovery.groups, { ...checkpointTranslation(this.translationOf, syncs, preserved), store: this.checkpoints }, syncs, {
-            ...this.parts,
-            holds: this.holds,
-            groupStates: this.groupStates,
-          }),
+          readGroupCheckpoints(
+            this.discovery.groups,
+            { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints },
+            syncs,
+            {
+              ...this.parts,
+              holds: this.holds,
+              groupStates: this.groupStates,
+            },
+          ),
         ),
         // Groups no longer checkpointed (once groups were listed) give up what they held.
         tap(() => this.discovery.listed && this.holds?.keepOnly(this.discovery.groups)),

@@ -52,11 +52,19 @@ export interface CheckpointTranslationOf {
  * One pass's translation: through the offset syncs (`syncs`), except on a partition that keeps
  * its source's offsets (`preserved`), where a group offset is the same on the target. Remote
  * names are worked out once per topic per pass.
+ *
+ * With `reverse`, the offset syncs of the flow the other way (target -> source) with topic names
+ * kept (active-active): the source's topic then also holds copies of the target's own records,
+ * which a consumer of the source read in the order they arrived there, and which the forward
+ * syncs know nothing of. The translated offset is then no later than the first of the target's
+ * records whose copy may not have been read yet (`upstreamBefore`), so a consumer that fails over
+ * reads some of the target's records again rather than skip any.
  */
 export function checkpointTranslation(
   { source, target, policy, topicFilter }: CheckpointTranslationOf,
   syncs: OffsetSyncStore,
   preserved: PreservedPartitions,
+  reverse?: OffsetSyncStore,
 ): CheckpointTranslation {
   const renamed = new Map<string, string>();
   const rename = (tp: TopicPartition): TopicPartition => {
@@ -69,7 +77,14 @@ export function checkpointTranslation(
   };
   return {
     shouldCheckpointTopic: (topic) => topicFilter.shouldReplicateTopic(topic),
-    translate: (tp, offset) => (preserved.size === 0 ? undefined : preservedOffset(preserved, rename(tp), offset)) ?? syncs.translateDownstream(tp, offset),
+    translate: (tp, offset) => {
+      const kept = preserved.size === 0 ? undefined : preservedOffset(preserved, rename(tp), offset);
+      if (kept !== undefined) return kept;
+      const forward = syncs.translateDownstream(tp, offset);
+      // The target's records in this partition: the reverse flow's source partition has the same name.
+      const bound = forward === undefined || forward < 0 || reverse === undefined ? undefined : reverse.upstreamBefore(rename(tp), offset);
+      return bound === undefined ? forward : Math.min(forward!, bound);
+    },
     rename,
   };
 }

@@ -229,6 +229,26 @@ export class OffsetSyncStore {
     return { offset: sync.downstreamOffset + (upstreamOffset === sync.upstreamOffset ? 0 : 1), sync };
   }
 
+  /**
+   * Read the other way: of the records of source partition `tp` this flow copied, the first one
+   * whose copy may be at or after `downstreamOffset` on the target — one past the upstream offset
+   * of the latest sync whose downstream offset is before it (every record up to that sync was
+   * copied before `downstreamOffset`; of those after it, the syncs cannot tell). When every sync
+   * kept is at or after it, the oldest one's upstream offset: with the topic's history (the
+   * store keeps its first sync in its last slot), that is the first record the flow copied.
+   * `undefined` while loading or when `tp` has no sync (the flow copied nothing of it).
+   */
+  upstreamBefore(tp: TopicPartition, downstreamOffset: number): number | undefined {
+    if (!this.readToEnd) return undefined;
+    const syncs = this.syncs.get(topicPartitionKey(tp));
+    if (syncs === undefined) return undefined;
+    for (let i = 0; i < SYNCS_PER_PARTITION; i++) {
+      const sync = syncs[i]!;
+      if (sync.downstreamOffset < downstreamOffset) return sync.upstreamOffset + 1;
+    }
+    return syncs[LAST]!.upstreamOffset;
+  }
+
   /** The sync in slot `index` of `tp` (MM2's `syncFor`, for tests and diagnostics). */
   syncFor(tp: TopicPartition, index: number): StoredSync {
     const syncs = this.syncs.get(topicPartitionKey(tp));

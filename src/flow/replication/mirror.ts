@@ -14,6 +14,7 @@ import { FlowStatus } from '../status/flow-status';
 import type { Answer } from '../operators/step-in-order';
 import type { LogLifetimes } from './log-lifetimes';
 import type { RegistrySchemaFetch } from './registry-schema-fetch';
+import type { RecordProvenance } from './record-provenance';
 import type { RemoteNames } from './remote-names';
 import type { ReplicatedPartitions } from './replicated-partitions';
 import type { SchemaIdTranslation } from './schema-id-translation';
@@ -35,6 +36,8 @@ export interface MirrorParts {
   readonly writerSchemas?: RegistrySchemaFetch;
   /** `schema_registry`: the records' schema ids moved to the target's registry, after the transforms. */
   readonly schemaIds?: SchemaIdTranslation;
+  /** `provenance.enabled`: loops dropped before the transforms, the header stamped (and diamonds dropped) after them. */
+  readonly provenance?: RecordProvenance;
   readonly status: FlowStatus;
 }
 
@@ -98,16 +101,21 @@ export class Mirror {
         headers: r.headers,
       };
     }
+    const { provenance } = this.parts;
+    const admitted = provenance?.admit(records);
     const failures: RecordFailure[] = [];
-    const transformed = this.parts.transform(records, failures);
+    const transformed = this.parts.transform(admitted?.records ?? records, failures);
+    const stamped = admitted === undefined ? undefined : provenance!.stamp(admitted, transformed);
+    const written = stamped?.records ?? transformed;
     const flowBatch: DecodedFlowBatch = {
       kind: 'records',
       source: { topic: batch.topic, partition: batch.partition },
-      records: transformed,
+      records: written,
       nextOffset: batch.nextOffset,
       highWatermark: batch.highWatermark,
       bytes: batch.bytes,
       sourceRecords: batch.records.length,
+      ...(stamped === undefined ? {} : { provenance: { loops: admitted!.loops, duplicates: stamped.duplicates, unchecked: stamped.unchecked } }),
     };
     if (failures.length === 0) return flowBatch;
     if (this.parts.errorTolerance === 'all') return { ...flowBatch, deadLetters: failures };
@@ -115,10 +123,19 @@ export class Mirror {
     const failed = failures[0]!;
     const at = failed.record.source.offset;
     let kept = 0;
-    while (kept < transformed.length && transformed[kept]!.source.offset < at) kept++;
+    while (kept < written.length && written[kept]!.source.offset < at) kept++;
     let read = 0;
     while (read < records.length && records[read]!.source.offset < at) read++;
-    return { ...flowBatch, records: transformed.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error };
+    const ended = { ...flowBatch, records: written.slice(0, kept), nextOffset: at, sourceRecords: read, failure: failed.error };
+    if (admitted === undefined || stamped === undefined) return ended;
+    // Only what comes before the failure is committed, so only its skips count.
+    const before = (list: readonly MirrorRecord[]): number => {
+      let n = 0;
+      while (n < list.length && list[n]!.source.offset < at) n++;
+      return n;
+    };
+    const skips = { loops: read - before(admitted.records), duplicates: before(transformed) - kept, unchecked: Math.min(stamped.unchecked, kept) };
+    return { ...ended, provenance: skips };
   }
 
   /** The batch with its records' schema ids moved (schema-id-translation.ts), keeping its stamp; the registries are asked only for ids new to the flow. */

@@ -50,6 +50,7 @@ import type { RegistrySchemaFetch } from './registry-schema-fetch';
 import { FlowStartup } from './flow-startup';
 import { LogLifetimes } from './log-lifetimes';
 import { Mirror } from './mirror';
+import type { RecordProvenance } from './record-provenance';
 import { RemoteNames } from './remote-names';
 import { ReplicatedPartitions } from './replicated-partitions';
 import { ReplicationCommits } from './replication-commits';
@@ -104,6 +105,8 @@ export interface ReplicationFlowParts {
   readonly writerSchemas?: RegistrySchemaFetch;
   /** `offsets: preserve`: keeps each partition at its source's offsets while that holds. */
   readonly preservation?: OffsetPreservation;
+  /** `provenance.enabled`: the provenance header read (loops dropped) and written (diamonds dropped). */
+  readonly provenance?: RecordProvenance;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
   readonly status: FlowStatus;
@@ -227,6 +230,7 @@ export class ReplicationFlow {
       errorTolerance: settings.errorTolerance,
       ...(parts.writerSchemas === undefined ? {} : { writerSchemas: parts.writerSchemas }),
       ...(parts.schemaIds === undefined ? {} : { schemaIds: parts.schemaIds }),
+      ...(parts.provenance === undefined ? {} : { provenance: parts.provenance }),
       status,
     });
   }

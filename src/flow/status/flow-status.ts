@@ -9,6 +9,7 @@ import { HeartbeatStatus } from '../heartbeats/heartbeat-status';
 import { MirrorMetrics } from './mirror-metrics';
 import { OutageStatus } from './outage-status';
 import type { PreservationStatus } from '../replication/preservation-status';
+import type { ProvenanceCounts } from './provenance-counts';
 import { TransformCounters } from './transform-counters';
 import { VerifyStatus } from '../verify/verify-status';
 
@@ -37,6 +38,8 @@ export class FlowStatus {
   recordsDropped = 0;
   /** Records that failed (errors.tolerance all) and were acknowledged on the dead-letter topic. */
   recordsDeadLettered = 0;
+  /** `provenance.enabled`: what the provenance headers kept off the target; undefined without them. */
+  provenance: ProvenanceCounts | undefined;
   bytesReplicated = 0;
   /** Source record batches written to the target as fetched, without decoding their records. */
   recordBatchesForwarded = 0;
@@ -144,7 +147,10 @@ export class FlowStatus {
     for (const batch of batches) {
       const records = flowBatchRecordCount(batch);
       this.recordsReplicated += records;
-      this.recordsDropped += batch.sourceRecords - records - (flowBatchDeadLetters(batch)?.length ?? 0);
+      const skips = batch.kind === 'records' ? batch.provenance : undefined;
+      if (skips !== undefined) this.provenance?.add(skips);
+      this.recordsDropped +=
+        batch.sourceRecords - records - (flowBatchDeadLetters(batch)?.length ?? 0) - (skips === undefined ? 0 : skips.loops + skips.duplicates);
       this.bytesReplicated += batch.bytes;
       this.recordBatchesForwarded += flowBatchForwardedCount(batch);
       if (batch.kind === 'records') this.recordsReencoded += records;

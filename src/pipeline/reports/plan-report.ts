@@ -22,6 +22,8 @@ function formatFlow(flow: FlowPlan): string[] {
   if (flow.isolation === 'read_committed') lines.push(`  Reads ${flow.source} read_committed: records of aborted transactions are not copied`);
   if (flow.isolation === 'read_uncommitted')
     lines.push(`  Reads ${flow.source} read_uncommitted: records of aborted transactions are copied, and committed on ${flow.target} (MM2's default)`);
+  if (flow.provenance === true)
+    lines.push(`  Adds a provenance header to every record; records that were on ${flow.target} already are not copied (docs/active-active.md)`);
   if (flow.topics !== undefined) {
     lines.push(`  Topics: ${flow.topics.length} of ${flow.sourceTopicCount ?? 0} on ${flow.source} match`);
     const sourceWidth = Math.max(0, ...flow.topics.map((t) => `${t.source} (${t.partitions})`.length));

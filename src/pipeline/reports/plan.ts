@@ -47,6 +47,8 @@ export interface FlowPlan {
   readonly mode: 'replication' | 'heartbeats only' | 'off';
   /** How a replicating flow reads the source: whether records of aborted transactions are copied. */
   readonly isolation?: 'read_committed' | 'read_uncommitted';
+  /** A replicating flow with `provenance.enabled`: every record gets the provenance header. */
+  readonly provenance?: true;
   /** Source topics that match; undefined when they could not be listed. */
   readonly topics?: readonly TopicPlan[];
   /** How many topics the source has in all. */
@@ -113,6 +115,7 @@ async function planFlow(
     target: flow.target,
     mode,
     ...(mode === 'replication' ? { isolation: flow.consumer.isolation_level } : {}),
+    ...(mode === 'replication' && flow.provenance.enabled ? { provenance: true as const } : {}),
   } as const;
   for (const alias of [flow.source, flow.target]) {
     if (!reachable.has(alias)) problems.push(`cluster ${alias} is unreachable, so this flow cannot be planned`);

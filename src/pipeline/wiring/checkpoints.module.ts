@@ -9,7 +9,8 @@ import { FlowStatus } from '../../flow/status/flow-status';
 import { CheckpointFlow, CheckpointFlowParts } from '../../flow/checkpoints/checkpoint-flow';
 import { MigrationWatch } from '../../flow/migration-state';
 import { bindParts, optional } from './bind-parts';
-import { checkpointFlowSettings, checkpointSelection } from './settings/checkpoint-settings';
+import { checkpointFlowSettings, checkpointSelection, reverseOffsetSyncs } from './settings/checkpoint-settings';
+import { KafkaClients } from '../../core/ports/kafka-clients';
 import { FlowConfig, PipelineConfig } from './tokens';
 
 /**
@@ -34,15 +35,20 @@ export function checkpointsModule(flow: FlowConfig): ContainerModule {
         status: FlowStatus,
         pipeline: PipelineConfig,
         migration: optional(MigrationWatch),
+        clients: KafkaClients,
       },
-      ({ status, pipeline, migration, ...parts }) => ({
-        ...parts,
-        settings: checkpointFlowSettings(flow, parts.policy),
-        ...checkpointSelection(pipeline.name, flow),
-        status: status.checkpoints,
-        outages: status.outages,
-        ...(migration === undefined ? {} : { migration }),
-      }),
+      ({ status, pipeline, migration, clients, ...parts }) => {
+        const reverse = reverseOffsetSyncs(pipeline, flow);
+        return {
+          ...parts,
+          settings: checkpointFlowSettings(flow, parts.policy),
+          ...checkpointSelection(pipeline.name, flow),
+          status: status.checkpoints,
+          outages: status.outages,
+          ...(migration === undefined ? {} : { migration }),
+          ...(reverse === undefined ? {} : { reverseSyncs: { reader: clients.reader(reverse.cluster), topic: reverse.topic } }),
+        };
+      },
     );
     bind(CheckpointFlow).toSelf().inSingletonScope();
   });

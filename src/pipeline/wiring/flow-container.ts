@@ -4,6 +4,7 @@ import { KafkaClients } from '../../core/ports/kafka-clients';
 import { Logger } from '../../core/ports/logger';
 import { Scheduler } from '../../core/ports/scheduler';
 import { PluginRegistry, TransformChain } from '../../plugins';
+import { DiamondWindows } from '../../flow/replication/diamond-window';
 import { flowModules } from './flow.module';
 import { bindConstant } from './bind-parts';
 import { PipelineConfig, type FlowConfig } from './tokens';
@@ -16,7 +17,7 @@ export interface PipelineParts {
   readonly registry: PluginRegistry;
 }
 
-/** The pipeline's container: its config and what every flow shares. Constants, so singletons by nature. */
+/** The pipeline's container: its config and what every flow shares. Constants, so singletons by nature (kept across reloads). */
 export function pipelineContainer(config: PipelineConfig, parts: PipelineParts): Container {
   const container = new Container();
   const bind: Bind = (id) => container.bind(id);
@@ -25,6 +26,8 @@ export function pipelineContainer(config: PipelineConfig, parts: PipelineParts):
   bindConstant(bind, KafkaClients, parts.clients);
   bindConstant(bind, Scheduler, parts.scheduler);
   bindConstant(bind, PluginRegistry, parts.registry);
+  // What the flows with provenance headers delivered into each cluster: shared, so diamonds are written once.
+  bindConstant(bind, DiamondWindows, new DiamondWindows());
   return container;
 }
 

@@ -19,6 +19,9 @@ import { OffsetPreservation } from '../../flow/replication/offset-preservation';
 import { PreservationStatus } from '../../flow/replication/preservation-status';
 import { SchemaIdTranslation } from '../../flow/replication/schema-id-translation';
 import { RegistrySchemaFetch } from '../../flow/replication/registry-schema-fetch';
+import { RecordProvenance } from '../../flow/replication/record-provenance';
+import { DiamondWindows } from '../../flow/replication/diamond-window';
+import { ProvenanceCounts } from '../../flow/status/provenance-counts';
 import { httpSchemaRegistry } from '../../registry/schema-registry-client';
 import { bindParts, optional } from './bind-parts';
 import { FlowRegistryConverters, registryConverters } from './registry-converters';
@@ -124,6 +127,15 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
       );
     }
 
+    // `provenance.enabled`: the flow's claims go into its target's diamond window, shared by every flow into that cluster.
+    if (flow.provenance.enabled) {
+      bindParts(bind, RecordProvenance, { windows: DiamondWindows, status: FlowStatus }, ({ windows, status }) => {
+        const claimer = windows.of(flow.target).claimer(flow.name, flow.provenance.diamond_window);
+        status.provenance = new ProvenanceCounts(() => claimer.ranges);
+        return new RecordProvenance({ source: flow.source, target: flow.target }, claimer);
+      });
+    }
+
     // `schema_registry`: the records' schema ids moved to the target's registry.
     if (registries !== undefined) {
       const sourceRegistry = httpSchemaRegistry(registrySettings(registries.source));
@@ -173,6 +185,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
         transform: TransformChain,
         deadLetters: optional(DeadLetterSink),
         preservation: optional(OffsetPreservation),
+        provenance: optional(RecordProvenance),
         schemaIds: optional(SchemaIdTranslation),
         writerSchemas: optional(RegistrySchemaFetch),
         scheduler: Scheduler,

@@ -28,7 +28,7 @@
  *       V bytes, for a target that takes less.
  *       Prints {"records":n,"committed":c,"aborted":a} over all topics: c (which counts the
  *       non-transactional records) is what a read_committed consumer sees.
- *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed] [--insert-field name=value]
+ *   digest --bootstrap B --topics t1,t2 [--skip-timestamps] [--isolation read_committed] [--insert-field name=value] [--strip-last-header KEY]
  *       Reads every partition from its start to the end offset it had when the command began
  *       (the last stable offset with --isolation read_committed, which also skips aborted
  *       transactions; read_uncommitted by default).
@@ -36,6 +36,8 @@
  *       timestamp (unless skipped), key, value and headers (length-prefixed, null ≠ empty).
  *       --insert-field hashes each value as Connect's InsertField$Value (static field) through
  *       JsonConverter would write it: the expected target of a transforming replicator.
+ *       --strip-last-header hashes each record without its last header when that header has
+ *       this key (the provenance header a replicator added), and adds "stripped": how many had it.
  *   log-bytes --bootstrap B --topics t1,t2
  *       Prints {"t1":bytes,…}: the size of each topic's log on the brokers (DescribeLogDirs), one
  *       replica per partition (the largest), so that what a replicator wrote can be compared with
@@ -386,7 +388,8 @@ public final class BenchTool {
                 result.put(topic, byPartition);
             }
             UnaryOperator<byte[]> transform = args.has("insert-field") ? JsonValues.insertField(args.one("insert-field")) : UnaryOperator.identity();
-            readToEnd(consumer, all, Map.of(), (record) -> result.get(record.topic()).get(record.partition()).add(record, skipTimestamps, transform));
+            String strip = args.has("strip-last-header") ? args.one("strip-last-header") : null;
+            readToEnd(consumer, all, Map.of(), (record) -> result.get(record.topic()).get(record.partition()).add(record, skipTimestamps, transform, strip));
         }
         StringBuilder out = new StringBuilder("{");
         boolean firstTopic = true;
@@ -399,6 +402,7 @@ public final class BenchTool {
                 if (!first) out.append(',');
                 first = false;
                 out.append('"').append(p.getKey()).append("\":{\"count\":").append(p.getValue().count)
+                    .append(",\"stripped\":").append(p.getValue().stripped)
                     .append(",\"hash\":\"").append(p.getValue().hex()).append("\"}");
             }
             out.append('}');
@@ -410,6 +414,8 @@ public final class BenchTool {
         private final MessageDigest sha;
         private final ByteBuffer scratch = ByteBuffer.allocate(8);
         long count;
+        /** Records hashed without their last header (--strip-last-header). */
+        long stripped;
 
         PartitionDigest() throws Exception {
             sha = MessageDigest.getInstance("SHA-256");
@@ -420,11 +426,19 @@ public final class BenchTool {
         }
 
         void add(ConsumerRecord<byte[], byte[]> record, boolean skipTimestamps, UnaryOperator<byte[]> valueTransform) {
+            add(record, skipTimestamps, valueTransform, null);
+        }
+
+        void add(ConsumerRecord<byte[], byte[]> record, boolean skipTimestamps, UnaryOperator<byte[]> valueTransform, String stripLastHeader) {
             count++;
             if (!skipTimestamps) putLong(record.timestamp());
             putBytes(record.key());
             putBytes(valueTransform.apply(record.value()));
             Header[] headers = record.headers().toArray();
+            if (stripLastHeader != null && headers.length > 0 && headers[headers.length - 1].key().equals(stripLastHeader)) {
+                headers = java.util.Arrays.copyOf(headers, headers.length - 1);
+                stripped++;
+            }
             putLong(headers.length);
             for (Header header : headers) {
                 putBytes(header.key().getBytes(StandardCharsets.UTF_8));

@@ -17,7 +17,7 @@ import org.apache.kafka.connect.mirror.RemoteClusterUtils;
  * answers as one JSON line after "RESULT ", for test/interop/remote-cluster-utils.test.ts to
  * compare with mirrorflow's. Arguments are key=value; group=, pattern= and hops= repeat:
  *
- *   bootstrap=HOST:PORT remote=ALIAS [separator=SEP] [timeoutMs=N] [group=G]... [pattern=REGEX]... [hops=ALIAS]...
+ *   bootstrap=HOST:PORT remote=ALIAS [separator=SEP] [policy=identity] [timeoutMs=N] [group=G]... [pattern=REGEX]... [hops=ALIAS]...
  *
  * A call that throws is reported as {"error": "<exception class>: <message>"} in its place.
  */
@@ -33,6 +33,10 @@ public final class RemoteClusterUtilsProbe {
         Map<String, Object> props = new HashMap<>();
         props.put("bootstrap.servers", one(a, "bootstrap"));
         if (a.containsKey("separator")) props.put("replication.policy.separator", one(a, "separator"));
+        if (a.containsKey("policy")) {
+            if (!one(a, "policy").equals("identity")) throw new IllegalArgumentException("policy takes identity only");
+            props.put("replication.policy.class", "org.apache.kafka.connect.mirror.IdentityReplicationPolicy");
+        }
         String remote = one(a, "remote");
         Duration timeout = Duration.ofMillis(Long.parseLong(a.getOrDefault("timeoutMs", List.of("30000")).get(0)));
 

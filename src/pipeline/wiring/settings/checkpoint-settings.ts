@@ -1,4 +1,5 @@
-import type { FlowConfig } from '../../../config';
+import type { FlowConfig, PipelineConfig } from '../../../config';
+import { flowReplicationPolicy } from '../flow-policy';
 import { DefaultGroupFilter, type ReplicationPolicy } from '../../../policy';
 import type { CheckpointFlowParts, CheckpointFlowSettings } from '../../../flow/checkpoints/checkpoint-flow';
 import { offsetSyncsPlace, offsetSyncsReplicationFactor } from '../../flow-names';
@@ -33,4 +34,17 @@ export function checkpointSelection(pipelineName: string, flow: FlowConfig): Pic
     topicFilter: flowTopicFilter(flow),
     ...(flow.offsets === 'preserve' ? { preservationMarkers: preservationMarkerGroup(pipelineName, flow) } : {}),
   };
+}
+
+/**
+ * Active-active with topic names kept: the offset syncs of the pipeline's flow the other way
+ * (target -> source), when it replicates, writes offset syncs and keeps topic names, so that
+ * the source's topics hold copies of the target's records under their own names. Where they
+ * are: the cluster and topic that flow writes them to.
+ */
+export function reverseOffsetSyncs(pipeline: PipelineConfig, flow: FlowConfig): { cluster: string; topic: string } | undefined {
+  const reverse = pipeline.flows.find((f) => f.enabled && f.source === flow.target && f.target === flow.source);
+  if (reverse === undefined || !reverse.offset_syncs.enabled || reverse.replication_policy.type !== 'identity') return undefined;
+  const place = offsetSyncsPlace(reverse);
+  return { cluster: place.cluster, topic: flowReplicationPolicy(reverse).offsetSyncsTopic(place.otherAlias) };
 }

@@ -70,7 +70,7 @@ describe('forwardedBatches', () => {
     assert.equal(forwardedBatches(flowWith())?.compression, undefined, 'an uncompressing target takes batches compressed any way');
   });
 
-  it('forwards nothing with transforms, with batching.forward_batches false, or with a schema registry', () => {
+  it('forwards nothing with transforms, with batching.forward_batches false, with a schema registry, or with provenance headers', () => {
     assert.equal(forwardedBatches(flowWith('transforms: [{ type: insert_header, header: origin, value: primary }]')), undefined);
     assert.equal(forwardedBatches(flowWith('batching: { forward_batches: false }')), undefined);
     assert.equal(
@@ -78,5 +78,7 @@ describe('forwardedBatches', () => {
       undefined,
       'the schema ids are rewritten',
     );
+    assert.equal(forwardedBatches(flowWith('provenance: { enabled: true }')), undefined, 'each record is read for its header and gets one');
+    assert.notEqual(forwardedBatches(flowWith('provenance: { enabled: false }')), undefined, 'without the header the raw path stays');
   });
 });

@@ -45,11 +45,12 @@ export function batchPolicy(flow: FlowConfig): BatchPolicy {
 
 /**
  * Which fetched record batches travel whole: only for a flow nobody looks into (no transforms,
- * no schema registry) with `batching.forward_batches`; with the target compressing, only batches
- * already compressed that way. Undefined: every record is decoded.
+ * no schema registry, no provenance headers to read and add) with `batching.forward_batches`;
+ * with the target compressing, only batches already compressed that way. Undefined: every
+ * record is decoded.
  */
 export function forwardedBatches(flow: FlowConfig): ForwardRecordBatches | undefined {
-  if (flow.transforms.length > 0 || flow.schema_registry !== undefined || !flow.batching.forward_batches) return undefined;
+  if (flow.transforms.length > 0 || flow.schema_registry !== undefined || flow.provenance.enabled || !flow.batching.forward_batches) return undefined;
   return {
     minCompressedBytes: flow.batching.forward_compressed_min_bytes,
     maxBytes: flow.producer.max_request_bytes,
