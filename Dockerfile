@@ -17,7 +17,8 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY plugins ./plugins
 COPY scripts ./scripts
-# npm run build: tsc, then inversify bundled into one file (scripts/bundle-vendor.mjs).
+# npm run build: tsc, then inversify, rxjs, zod, yaml and winston bundled into one file each
+# (scripts/bundle-vendor.mjs).
 RUN npm run build && npm pack --ignore-scripts --pack-destination /build
 
 FROM ${NODE_IMAGE} AS package

@@ -36,11 +36,17 @@ export default defineConfig([
       // never happens. (Its no-ignored-error is not on: what it finds are subscriptions to stop
       // signals and timers, which cannot fail.)
       'rxjs-x/no-floating-observables': 'error',
-      // inversify is loaded as one bundled file (scripts/bundle-vendor.mjs); its own ~370 ES
-      // modules cost `mirrorflow run` about 145 ms of CPU at every start.
+      // These packages are loaded as one bundled file each (scripts/bundle-vendor.mjs): file by
+      // file, their ~800 modules were most of the CPU `mirrorflow run` spends before its first
+      // request. One name for each, so a process never holds two copies.
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'inversify', message: "Import '#inversify': the bundle of it that `npm run build` makes (scripts/bundle-vendor.mjs)." }] },
+        {
+          paths: ['inversify', 'rxjs', 'rxjs/testing', 'zod', 'yaml', 'winston'].map((name) => ({
+            name,
+            message: `Import '#${name}': the bundle of it that \`npm run build\` makes (scripts/bundle-vendor.mjs).`,
+          })),
+        },
       ],
     },
   },

@@ -3,7 +3,7 @@
  * string", "unknown key" (at `flows[0].batchng`) with a did-you-mean. Messages describe what is wrong and never
  * quote the value, which may have come from a secret.
  */
-import type { z } from 'zod';
+import type { z } from '#zod';
 import { didYouMean } from '../plugins';
 import { valueAtPath, type ConfigPath, type PathSegment } from './config-path';
 

@@ -5,9 +5,11 @@
  */
 export { isMm2PropertiesFile, loadPipelineFile, parsePipelineTexts, readPipelineFile, readTexts } from './load-pipeline-file';
 export { connectorSettings, isConnectorConfig, type ConnectorClassName, type ConnectorSettings } from './mm2/connector-file';
-export { parseMm2Properties, type ParsedPipeline } from './mm2/parse-mm2-properties';
+// The MM2 readers and the converter are loaded on use (load-pipeline-file.ts; `mirrorflow convert`
+// imports convert-mm2-properties itself), not with every import of this module.
+export type { ParsedPipeline } from './mm2/parse-mm2-properties';
 export type { ConnectorConfigText } from './mm2/parse-connector-configs';
-export { convertConnectorConfigs, convertMm2Properties, type ConvertOptions, type Converted } from './mm2/convert-mm2-properties';
+export type { ConvertOptions, Converted } from './mm2/convert-mm2-properties';
 export { parsePipeline, type ConfigCheck, type ParsePipelineOptions, type TransformStepValidator } from './parse-pipeline';
 export { ValuesNotResolved } from './validate-pipeline-data';
 export { pipelineJsonSchema, pipelineJsonSchemaText } from './json-schema/pipeline-json-schema';

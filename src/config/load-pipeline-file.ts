@@ -4,10 +4,24 @@ import { ConfigError, type ConfigIssue } from '../core/errors';
 import { collectSecretValues } from '../core/secrets';
 import { isConnectorConfig } from './mm2/connector-file';
 import { describeFsError } from './describe-fs-error';
-import { parseConnectorConfigs, type ConnectorConfigText } from './mm2/parse-connector-configs';
+import type { ConnectorConfigText } from './mm2/parse-connector-configs';
 import type { PipelineConfig } from './pipeline-config';
-import { parseMm2Properties, type ParsedPipeline } from './mm2/parse-mm2-properties';
+import type { ParsedPipeline } from './mm2/parse-mm2-properties';
 import { parsePipeline, type ParsePipelineOptions } from './parse-pipeline';
+
+/**
+ * MM2's files are read by some 20 modules (the key mapping, the converters' and transforms'
+ * translations) that `run` of a YAML pipeline never needs: loaded at the first MM2 file, not at
+ * every start (issue 42 item 9).
+ */
+function mm2Readers(): typeof import('./mm2/parse-mm2-properties') & typeof import('./mm2/parse-connector-configs') {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    ...(require('./mm2/parse-mm2-properties') as typeof import('./mm2/parse-mm2-properties')),
+    ...(require('./mm2/parse-connector-configs') as typeof import('./mm2/parse-connector-configs')),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /** MM2's driver file (`connect-mirror-maker.sh mm2.properties`), told apart by its extension. */
 export function isMm2PropertiesFile(file: string): boolean {
@@ -29,9 +43,9 @@ export function parsePipelineTexts(texts: readonly ConnectorConfigText[], option
   const [first] = texts;
   const parsed =
     texts.length > 1 || first!.format !== undefined || isConnectorConfig(first!.file, first!.text)
-      ? parseConnectorConfigs(texts, options)
+      ? mm2Readers().parseConnectorConfigs(texts, options)
       : isMm2PropertiesFile(first!.file)
-        ? parseMm2Properties(first!.text, first!.file, options)
+        ? mm2Readers().parseMm2Properties(first!.text, first!.file, options)
         : { config: parsePipeline(first!.text, first!.file, options), warnings: [] };
   // From now on the logger and the error output mask these values wherever they appear, whether
   // they were written in the file or came from the environment or a secrets file.

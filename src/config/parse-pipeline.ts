@@ -8,7 +8,7 @@
  *      mm2.properties front end shares
  */
 import { dirname, resolve as resolvePath } from 'node:path';
-import { LineCounter, isMap, parseDocument, type Node } from 'yaml';
+import { LineCounter, isMap, parseDocument, type Node } from '#yaml';
 import { formatPath, isPlainObject } from './config-path';
 import { interpolateDocument } from './interpolation/interpolate-document';
 import type { Reference, ResolveOutcome } from './interpolation/interpolate';

@@ -4,7 +4,7 @@
  * in lower case, TLS file paths absolute. Keys keep the file's snake_case names so that a value
  * reads the same in code, in the YAML and in error paths (`flows[0].batching.max_records`).
  */
-import type { z } from 'zod';
+import type { z } from '#zod';
 import type { TransformStep } from '../plugins';
 import type { clusterSchema } from './schema/clusters';
 import type { flowSchema } from './schema/flows';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse } from '#yaml';
 import { ConfigError } from '../core/errors';
 
 export interface PipelinePluginPackages {

@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import { LineCounter, parseDocument } from '#yaml';
+import { z } from '#zod';
 import { ConfigError, type ConfigIssue } from '../core/errors';
 import { REGISTRY_FREE_CONVERTER_NAMES } from '../plugins';
 import { formatPath, type ConfigPath } from './config-path';

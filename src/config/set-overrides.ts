@@ -5,7 +5,7 @@
  * `[a, b]` a list) except where the schema takes a string, where it stays text exactly as typed.
  * Problems name the path, never the value: `--set` is how people pass passwords in CI.
  */
-import { parseDocument } from 'yaml';
+import { parseDocument } from '#yaml';
 import { didYouMean } from '../plugins';
 import { formatPath, isPlainObject, parsePath, type PathSegment } from './config-path';
 import type { SchemaNavigator } from './json-schema/schema-navigator';

@@ -3,7 +3,7 @@
  * text to fix. Follows aliases and `<<` merge keys, because a value may be written far from the
  * place it is used.
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from '#yaml';
 import type { ConfigPath, PathSegment } from './config-path';
 
 export interface SourcePosition {

@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, type SchedulerLike, asyncScheduler, retry, throwError, timer } from 'rxjs';
+import { type MonoTypeOperatorFunction, type SchedulerLike, asyncScheduler, retry, throwError, timer } from '#rxjs';
 import { isRetriable } from './errors';
 
 export interface RetryConfig {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Observable, Subject, asyncScheduler, lastValueFrom } from 'rxjs';
+import { Observable, Subject, asyncScheduler, lastValueFrom } from '#rxjs';
 import type { CampaignOptions, LeaderElection } from '../core/ports/leader-election';
 import { silentLogger } from '../core/ports/logger';
 import { whileElected } from './elected-jobs';

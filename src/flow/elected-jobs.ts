@@ -1,4 +1,18 @@
-import { type Observable, type SchedulerLike, EMPTY, Subject, concatMap, defer, finalize, from, ignoreElements, mergeMap, retry, takeUntil, timer } from 'rxjs';
+import {
+  type Observable,
+  type SchedulerLike,
+  EMPTY,
+  Subject,
+  concatMap,
+  defer,
+  finalize,
+  from,
+  ignoreElements,
+  mergeMap,
+  retry,
+  takeUntil,
+  timer,
+} from '#rxjs';
 import type { CampaignOptions, LeaderElection } from '../core/ports/leader-election';
 import type { Logger } from '../core/ports/logger';
 import { describeError } from '../core/errors';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, Subject, lastValueFrom, of, toArray } from 'rxjs';
+import { EMPTY, Subject, lastValueFrom, of, toArray } from '#rxjs';
 import { MigrationWatch, foldMigration, migrationRecord, type MigrationEntry } from './migration-state';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { TopicReader } from '../core/ports/record-source';

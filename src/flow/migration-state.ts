@@ -28,7 +28,7 @@ import {
   timer,
   toArray,
   type SchedulerLike,
-} from 'rxjs';
+} from '#rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { Logger } from '../core/ports/logger';
 import type { TopicReader } from '../core/ports/record-source';

@@ -1,4 +1,4 @@
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { VirtualAction, VirtualTimeScheduler } from '#rxjs';
 
 /** Lets every promise that can settle now settle (one macrotask turn drains the microtask queue). */
 function settle(): Promise<void> {

@@ -1,4 +1,4 @@
-import { type Observable, ReplaySubject, catchError, concatMap, defer, EMPTY, from, ignoreElements, merge, of, take, tap } from 'rxjs';
+import { type Observable, ReplaySubject, catchError, concatMap, defer, EMPTY, from, ignoreElements, merge, of, take, tap } from '#rxjs';
 import { describeError } from '../core/errors';
 import { NOT_MIGRATING, MigrationWatch } from '../flow/migration-state';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { of } from 'rxjs';
+import { of } from '#rxjs';
 import type { ClusterAdmin } from '../core/ports/cluster-admin';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import type { RecordSource, TopicReader } from '../core/ports/record-source';

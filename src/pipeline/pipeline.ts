@@ -13,7 +13,7 @@ import {
   mergeMap,
   defaultIfEmpty,
   take,
-} from 'rxjs';
+} from '#rxjs';
 import type { FlowConfig } from '../config';
 import { ClusterUnavailableError, MirrorflowError, describeError, isRetriable } from '../core/errors';
 import type { KafkaClients } from '../core/ports/kafka-clients';

@@ -1,5 +1,5 @@
 import type { Container } from '#inversify';
-import { type Observable, EMPTY, ReplaySubject, defer, finalize, merge } from 'rxjs';
+import { type Observable, EMPTY, ReplaySubject, defer, finalize, merge } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../config';
 import type { KafkaClients } from '../core/ports/kafka-clients';
 import type { Logger } from '../core/ports/logger';

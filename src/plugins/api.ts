@@ -8,7 +8,7 @@
  * `z` is re-exported so a plugin builds its schema with the same zod the host validates with
  * (the config schema is exported as JSON Schema, which needs zod 4 schemas).
  */
-import { z } from 'zod';
+import { z } from '#zod';
 import type { MirrorRecord, RecordHeader, SourcePosition } from '../core/record';
 import type { Logger } from '../core/ports/logger';
 import { PluginError } from '../core/errors';

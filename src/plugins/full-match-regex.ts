@@ -9,7 +9,7 @@
  * `topics:`; what JavaScript cannot express the same way is a config error with the reason, never
  * a silent change of meaning.
  */
-import { z } from 'zod';
+import { z } from '#zod';
 import { translateJavaRegex } from '../core/java-regex';
 
 /** Compiles `pattern` to a RegExp that only matches a whole string. Throws when it is invalid. */

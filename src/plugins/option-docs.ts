@@ -4,7 +4,7 @@
  * `mirrorflow plugins list` and the transform reference in docs/transforms.md. Nested objects are
  * listed by dotted path (`when.topic_matches`).
  */
-import { z } from 'zod';
+import { z } from '#zod';
 import type { TransformDefinition } from './api';
 
 export interface OptionDoc {

@@ -1,4 +1,4 @@
-import winston from 'winston';
+import winston from '#winston';
 import type { Logger } from '../core/ports/logger';
 import { knownSecrets, type SecretValues } from '../core/secrets';
 import { redactFields } from './redact';

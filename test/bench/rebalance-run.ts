@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { AssignerProtocol, Kafka, logLevel } from '../../src/kafka/kafkajs';
 import { ensureKafkaDistribution, mirrorflowCacheDir, startLocalClusters } from '../../src/local';
 import { waitFor } from '../support/wait-for';

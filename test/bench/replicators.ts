@@ -9,7 +9,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { javaCommand, type KafkaDistribution } from '../../src/local';
 import { signal, waitForProcessExit } from '../../src/local/processes';
 import { processWatchdog } from '../../src/local/watchdog';

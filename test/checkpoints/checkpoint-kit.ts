@@ -3,7 +3,7 @@
  * commits as a consumer would make them, real kafkajs consumers that resume from committed
  * offsets, and the checkpoints topic read with mirrorflow's own CheckpointStore.
  */
-import { type Observable, firstValueFrom, lastValueFrom, timeout, toArray } from 'rxjs';
+import { type Observable, firstValueFrom, lastValueFrom, timeout, toArray } from '#rxjs';
 import { KafkajsClients } from '../../src/kafka';
 import { Kafka, logLevel } from '../../src/kafka/kafkajs';
 import { registerCodecs } from '../../src/kafka/codecs';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { spawnPipeline, writePipeline } from '../support/pipeline-harness';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { KafkaKit } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
 import { compareReplica, keepProducing, numbered } from '../support/fault-load';

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { KafkajsClients } from '../../src/kafka';
 import { silentLogger } from '../../src/core/ports/logger';
 import { waitFor } from '../support/wait-for';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from '#yaml';
 
 /** The repository root, from `dist/test/deploy`. */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');

@@ -8,7 +8,7 @@
  * for names that contain it, because the clusters are shared with other test files.
  */
 import assert from 'node:assert/strict';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { after, before, describe, test } from 'node:test';
 import { KafkaKit, type TestRecord } from '../support/kafka-kit';
 import { testClusters, uniqueName, type TestClusters } from '../support/clusters';

@@ -10,7 +10,7 @@
  * request, until the topic is created again.
  */
 import assert from 'node:assert/strict';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { after, before, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'yaml';
+import { parse } from '#yaml';
 import { Metrics } from '../../src/telemetry';
 import type { FlowSnapshot } from '../../src/telemetry';
 

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { KafkaRecord } from '../../src/core/record';
 import { PROVENANCE_HEADER, decodeProvenance, lastProvenanceHeader } from '../../src/formats';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { Kafka, logLevel, type Consumer } from '../../src/kafka/kafkajs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { PipelineTools, migrationReport } from '../../src/pipeline/tools';

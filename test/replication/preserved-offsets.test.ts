@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { setTimeout as pace } from 'node:timers/promises';
 import { KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';

@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
-import { stringify } from 'yaml';
+import { firstValueFrom } from '#rxjs';
+import { stringify } from '#yaml';
 import { KafkajsClients } from '../../src/kafka';
 import type { BrokerAddress } from '../../src/local';
 import { findFreePorts } from '../../src/local/free-ports';

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { renderProperties } from '../../src/local/broker-properties';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '../../src/local/certificates';
 import { distinct, KafkaKit, snapshot, type TestRecord } from '../support/kafka-kit';

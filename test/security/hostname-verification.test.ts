@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { runCli, scratchDir, spawnPipeline } from '../support/pipeline-harness';
 import { securedClusters } from '../support/secured-clusters';
 import { KafkaKit } from '../support/kafka-kit';

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { snapshot } from '../support/kafka-kit';
 import { runCli, scratchDir, startPipeline } from '../support/pipeline-harness';
 import { securedClusters, SINGLE_BROKER_MM2_LINES, scramSourceLines } from '../support/secured-clusters';

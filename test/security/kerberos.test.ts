@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { javaCommand } from '../../src/local/kafka-distribution';
 import { snapshot } from '../support/kafka-kit';
 import { startKdc, type Kdc } from '../support/kerberos-kdc';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { runCli, scratchDir, type CliResult } from '../support/pipeline-harness';
 import { securedClusters } from '../support/secured-clusters';
 import { uniqueName } from '../support/unique-name';

@@ -4,7 +4,7 @@
  * that no output holds a secret or a token.
  */
 import assert from 'node:assert/strict';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { uniqueName } from '../support/clusters';
 import { snapshot, type TestRecord } from '../support/kafka-kit';
 import { spawnCli, writePipelineText, type CliResult } from '../support/pipeline-harness';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { snapshot, type TestRecord } from '../support/kafka-kit';
 import { uniqueName } from '../support/clusters';
 import { startPipeline, spawnCli, writePipelineText } from '../support/pipeline-harness';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, Kafka, logLevel, ResourcePatternTypes } from '../../src/kafka/kafkajs';
 import { readLocalPassword } from '../../src/local';
 import type { TestRecord } from '../support/kafka-kit';

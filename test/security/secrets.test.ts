@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { uniqueName, waitFor } from '../support/clusters';
 import { httpAddress, scratchDir, spawnCli, type CliResult } from '../support/pipeline-harness';
 import { PLAIN_PASSWORD, PLAIN_USER, securedCluster } from './oauth-broker';

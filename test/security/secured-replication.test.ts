@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import type { TestRecord } from '../support/kafka-kit';
 import { snapshot } from '../support/kafka-kit';
 import { scratchDir, startPipeline } from '../support/pipeline-harness';

@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from '#rxjs';
 import { retryWithBackoff, type RetryConfig } from '../../src/core/retry';
 import { createHash } from 'node:crypto';
 import { KafkajsClients } from '../../src/kafka';

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { Pipeline, loadPipeline } from '../../src/pipeline';
 import type { FlowStatus } from '../../src/flow/status/flow-status';
 import type { Logger } from '../../src/core/ports/logger';

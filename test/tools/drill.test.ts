@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { MirrorClient } from '../../src/pipeline/tools';
 import { DefaultReplicationPolicy } from '../../src/policy';

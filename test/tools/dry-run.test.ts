@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { MirrorClient } from '../../src/pipeline/tools';
 import { DefaultReplicationPolicy } from '../../src/policy';

@@ -16,7 +16,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';

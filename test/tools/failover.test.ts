@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { Kafka, logLevel, type Consumer } from '../../src/kafka/kafkajs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { MirrorClient } from '../../src/pipeline/tools';

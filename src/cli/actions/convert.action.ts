@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { convertConnectorConfigs, convertMm2Properties, isConnectorConfig, isMm2PropertiesFile, readTexts } from '../../config';
+import { isConnectorConfig, isMm2PropertiesFile, readTexts } from '../../config';
+import { convertConnectorConfigs, convertMm2Properties } from '../../config/mm2/convert-mm2-properties';
 import { ConfigError, formatConfigIssue } from '../../core/errors';
 import { ToolUsageError } from '../../pipeline/tools/tool-errors';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from '#rxjs';
 import { Pipeline, createKafkaClients, loadPipeline, plaintextConnection } from '../../pipeline';
 import { startLocalClusters } from '../../local';
 import { createLogger, parseListenAddress, type HttpServer } from '../../telemetry';

@@ -3,7 +3,7 @@
  * plain data. Keys are left alone: a key decides what a value means and must be readable in the
  * file. Also reports aliases that name no anchor, which `toJS` would otherwise throw on.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Scalar } from '#yaml';
 import type { PathSegment } from '../config-path';
 import { interpolate, type ReferenceResolver } from './interpolate';
 import type { SchemaNavigator } from '../json-schema/schema-navigator';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '#zod';
 import { pipelineFileSchema } from '../schema/pipeline-schema';
 import type { JsonSchema } from './schema-navigator';
 

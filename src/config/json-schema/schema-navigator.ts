@@ -24,7 +24,20 @@ export interface JsonSchema {
 export type ValueKind = 'string' | 'other' | 'any';
 
 export class SchemaNavigator {
-  constructor(private readonly root: JsonSchema) {}
+  private schema: JsonSchema | (() => JsonSchema);
+
+  /**
+   * `root`, or a function that makes it, called at the first question: the pipeline's schema is
+   * generated from zod (tens of milliseconds), which a file without `${…}` or `--set` never asks.
+   */
+  constructor(root: JsonSchema | (() => JsonSchema)) {
+    this.schema = root;
+  }
+
+  private get root(): JsonSchema {
+    if (typeof this.schema === 'function') this.schema = this.schema();
+    return this.schema;
+  }
 
   /** The schema alternatives at `path`; empty when the path cannot exist. */
   at(path: ConfigPath): JsonSchema[] {

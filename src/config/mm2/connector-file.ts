@@ -7,7 +7,7 @@
  * without the package, as Connect accepts it.
  */
 import { extname } from 'node:path';
-import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from '#yaml';
 import type { ConfigIssue } from '../../core/errors';
 import { readPropertyEntries } from './java-properties';
 import type { Mm2Entry } from './mm2-document';

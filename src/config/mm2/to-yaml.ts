@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type Node } from '#yaml';
 import { formatPath, isPlainObject, valueAtPath, type PathSegment } from '../config-path';
 import { CLIENT_DEFAULTS } from './mm2-client-keys';
 import type { Mm2Document, Provenance } from './mm2-document';

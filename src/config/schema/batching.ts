@@ -1,5 +1,5 @@
 /** `flows[].batching`: the batches written to the target. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { nonNegativeInt, positiveInt } from './fields';
 
 export const batchingSchema = z

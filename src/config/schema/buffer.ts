@@ -1,5 +1,5 @@
 /** `flows[].buffer`: the memory bound of one flow. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 
 export const bufferSchema = z

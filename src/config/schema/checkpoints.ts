@@ -1,5 +1,5 @@
 /** `flows[].checkpoints`: consumer group offsets translated to the target, and synced into its groups. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { DEFAULT_GROUPS_EXCLUDE, DEFAULT_GROUPS_INCLUDE } from '../../policy';
 import { positiveInt, regexList } from './fields';
 

@@ -1,5 +1,5 @@
 /** `clusters.<alias>`: a Kafka cluster, how to reach it, and (`security.ts`) how to log in. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 import { securitySchema } from './security';
 

@@ -1,5 +1,5 @@
 /** `flows[].consumer`: the source consumer. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { nonNegativeInt, positiveInt } from './fields';
 
 /** The group's timings when a file does not set them: the shortest session a broker accepts by default, a heartbeat a sixth of it, kafkajs's rebalance timeout. */

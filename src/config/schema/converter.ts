@@ -1,5 +1,5 @@
 /** `flows[].converter`: how field-level transforms read and write the key and the value. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { CONVERTER_NAMES } from '../../plugins';
 
 const converterName = z.enum(CONVERTER_NAMES).default('bytes');

@@ -1,5 +1,5 @@
 /** `flows[].errors`: records that cannot be transformed or written, and the dead-letter topic. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 const deadLetterQueueSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 /** Field builders the sections of the pipeline schema share. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 export const positiveInt = () => z.int().min(1);
 export const nonNegativeInt = () => z.int().min(0);

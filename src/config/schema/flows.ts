@@ -1,5 +1,5 @@
 /** `flows[]` and `flow_defaults`: one direction of replication, assembled from the sections beside this file. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { DEFAULT_TOPICS_EXCLUDE } from '../../policy';
 import { batchingSchema } from './batching';
 import { bufferSchema } from './buffer';

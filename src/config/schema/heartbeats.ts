@@ -1,5 +1,5 @@
 /** `flows[].heartbeats`: liveness records on the target. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 
 export const heartbeatsSchema = z

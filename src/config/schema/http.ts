@@ -1,5 +1,5 @@
 /** `http`: the HTTP endpoints of the running process (metrics, health, readiness, status). */
-import { z } from 'zod';
+import { z } from '#zod';
 
 /** Default of `http.listen`: loopback only, and not Kafka Connect's 8083, so MM2 can run beside it. */
 export const DEFAULT_HTTP_LISTEN = '127.0.0.1:9464';

@@ -1,5 +1,5 @@
 /** `logging`: the process's logs. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 export const loggingSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 /** `flows[].offset_syncs`: the MM2 offset-sync records that consumer offsets are translated through. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { internalReplicationFactor, nonNegativeInt } from './fields';
 
 export const offsetSyncsSchema = z

@@ -9,7 +9,7 @@
  * `sasl` iff a SASL protocol, regexes compile) live in `check-pipeline-semantics.ts`, because they must be
  * reported together with the shape problems, not only once the shape is right.
  */
-import { z } from 'zod';
+import { z } from '#zod';
 import { clusterAliasPattern, clusterSchema } from './clusters';
 import { flowDefaultsSchema, flowSchema, linkSchema } from './flows';
 import { httpSchema } from './http';

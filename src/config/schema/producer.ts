@@ -1,5 +1,5 @@
 /** `flows[].producer`: the target producer. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 
 /** Most writes in flight (`producer.max_in_flight`): the batches per partition a broker deduplicates for a producer. */

@@ -1,5 +1,5 @@
 /** `flows[].progress`: where replication resumes after a restart. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { internalReplicationFactor, positiveInt } from './fields';
 
 export const progressSchema = z

@@ -1,5 +1,5 @@
 /** `flows[].provenance`: the provenance header that keeps records from going round (docs/active-active.md). */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 
 /** The section as a flow has it (off), or a link (on). */

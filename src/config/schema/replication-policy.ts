@@ -1,5 +1,5 @@
 /** `flows[].replication_policy`: how remote topics are named. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 const defaultPolicySchema = z.strictObject({
   type: z.literal('default').describe('Remote topics are `<source><separator><topic>`. MM2: `DefaultReplicationPolicy`.'),

@@ -1,5 +1,5 @@
 /** `flows[].schema_registry`: records in Confluent's wire format whose schema ids move to the target's registry. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 const registrySchema = (which: string) =>
   z

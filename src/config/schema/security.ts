@@ -1,5 +1,5 @@
 /** `clusters.<alias>.security`: the transport security of a cluster's clients (TLS, SASL, OAuth, AWS MSK IAM, per-role credentials). */
-import { z } from 'zod';
+import { z } from '#zod';
 import { caseInsensitiveEnum } from './fields';
 
 const oauthSchema = z

@@ -1,5 +1,5 @@
 /** `flows[].topic_sync`: creating remote topics and keeping their partitions, configs and ACLs in step with the source. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { DEFAULT_CONFIG_PROPERTIES_EXCLUDE } from '../../policy';
 import { regexList } from './fields';
 

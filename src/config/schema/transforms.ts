@@ -1,5 +1,5 @@
 /** `flows[].transforms[]`: one transform step; its plugin's own schema checks its options. */
-import { z } from 'zod';
+import { z } from '#zod';
 
 export const transformStepSchema = z
   .looseObject({

@@ -1,5 +1,5 @@
 /** `flows[].verify`: continuous verification of the copy while the flow runs. */
-import { z } from 'zod';
+import { z } from '#zod';
 import { positiveInt } from './fields';
 
 export const verifySchema = z

@@ -1,5 +1,5 @@
 import { token } from './token';
-import type { Observable } from 'rxjs';
+import type { Observable } from '#rxjs';
 import { MirrorflowError, type ErrorOptions } from '../errors';
 import type { AclCreateResult, TopicAcl } from './topic-acl';
 

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import type { Observable } from '#rxjs';
 import type { DecodedSourceBatch, KafkaRecord } from '../record';
 
 /**

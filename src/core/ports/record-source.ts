@@ -1,5 +1,5 @@
 import { token } from './token';
-import type { Observable } from 'rxjs';
+import type { Observable } from '#rxjs';
 import type { DecodedSourceBatch, KafkaRecord, SourceBatch, TopicPartition } from '../record';
 import type { Compression } from './record-writer';
 

@@ -1,5 +1,5 @@
 import { token } from './token';
-import type { Observable } from 'rxjs';
+import type { Observable } from '#rxjs';
 import type { RecordRefusedError } from '../errors';
 import { recordBytes, type OutboundItem, type OutboundRecord, type OutboundRecordBatch } from '../record';
 

@@ -1,5 +1,5 @@
 import { token } from './token';
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike } from '#rxjs';
 
 /** The scheduler every timer of a flow runs on: asyncScheduler in production, virtual time in marble tests. */
 export type Scheduler = SchedulerLike;

@@ -1,4 +1,4 @@
-import type { MonoTypeOperatorFunction, Observable } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable } from '#rxjs';
 import type { FlowBatch, OutboundItem, SourceBatch, TopicPartition } from '../record';
 import type { PartitionOffsets } from './cluster-admin';
 import type { SlotCount } from './record-source';

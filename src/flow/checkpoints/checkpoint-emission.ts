@@ -1,4 +1,4 @@
-import { type Observable, type SchedulerLike, EMPTY, concatMap, endWith, from, ignoreElements, map, of } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, concatMap, endWith, from, ignoreElements, map, of } from '#rxjs';
 import type { GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';

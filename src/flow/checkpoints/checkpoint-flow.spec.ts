@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { type Observable, NEVER, concat, defer, finalize, map, of, throwError, timer } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { type Observable, NEVER, concat, defer, finalize, map, of, throwError, timer } from '#rxjs';
 import { NOT_MIGRATING } from '../migration-state';
 import { CheckpointFlow, type CheckpointFlowSettings } from './checkpoint-flow';
 import { checkpointsForGroup } from './checkpoint-emission';

@@ -48,7 +48,7 @@ import {
   takeUntil,
   tap,
   timer,
-} from 'rxjs';
+} from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';

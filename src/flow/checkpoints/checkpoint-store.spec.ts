@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, type Observable, firstValueFrom, of, throwError } from 'rxjs';
+import { EMPTY, type Observable, firstValueFrom, of, throwError } from '#rxjs';
 import { CheckpointStore } from './checkpoint-store';
 import { type Checkpoint, encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
 import type { TopicFollowEvent, TopicReader } from '../../core/ports/record-source';

@@ -6,7 +6,7 @@
  * restarted flow keeps its checkpoints monotonic; then updated in memory with every checkpoint
  * the flow writes. Also the way tools read a checkpoints topic (`CheckpointStore.read`).
  */
-import { type Observable, catchError, defer, lastValueFrom, map, of, reduce } from 'rxjs';
+import { type Observable, catchError, defer, lastValueFrom, map, of, reduce } from '#rxjs';
 import type { GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';

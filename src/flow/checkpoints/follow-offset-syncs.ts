@@ -1,5 +1,5 @@
 /** Following an offset-syncs topic into a fresh store, the forward flow's or (active-active) the reverse flow's. */
-import { defer, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, type Observable, type SchedulerLike } from '#rxjs';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';

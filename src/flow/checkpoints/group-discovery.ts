@@ -1,4 +1,4 @@
-import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from 'rxjs';
+import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from '#rxjs';
 import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';

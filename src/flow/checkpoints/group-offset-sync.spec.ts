@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, defer, firstValueFrom, of, throwError } from 'rxjs';
+import { type Observable, defer, firstValueFrom, of, throwError } from '#rxjs';
 import { GroupOffsetSync, planGroupOffsetSync } from './group-offset-sync';
 import { GroupSyncStatus } from './checkpoint-status';
 import { GroupActiveError, type ClusterAdmin, type GroupOffset, type GroupState } from '../../core/ports/cluster-admin';

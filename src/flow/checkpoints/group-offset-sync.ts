@@ -15,7 +15,7 @@
  * and offsets are read right before committing, not up to one interval earlier as in MM2, so a
  * consumer that joined meanwhile is not overwritten.
  */
-import { type Observable, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, toArray } from 'rxjs';
+import { type Observable, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, toArray } from '#rxjs';
 import { GroupActiveError, type ClusterAdmin, type GroupOffset, type GroupState } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey } from '../../core/record';

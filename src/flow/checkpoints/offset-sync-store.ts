@@ -20,7 +20,7 @@
  * sync that streamed past them, so a group that stopped keeps a precise translation while the
  * sparse history moves on.
  */
-import { type Observable, EMPTY, defer, map, mergeMap, of, take } from 'rxjs';
+import { type Observable, EMPTY, defer, map, mergeMap, of, take } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defer, firstValueFrom, of, throwError } from 'rxjs';
+import { defer, firstValueFrom, of, throwError } from '#rxjs';
 import { silentLogger } from '../../core/ports/logger';
 import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import { DefaultReplicationPolicy, DefaultTopicFilter } from '../../policy';

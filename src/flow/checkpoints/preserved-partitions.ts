@@ -1,4 +1,4 @@
-import { type Observable, firstValueFrom, from, of } from 'rxjs';
+import { type Observable, firstValueFrom, from, of } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';

@@ -3,7 +3,7 @@
  * checkpoints it emits and its translation lag. A group whose offsets cannot be read is skipped
  * this pass (logged and counted); the next pass reads it again.
  */
-import { type Observable, type SchedulerLike, EMPTY, catchError, from, map, mergeMap, tap, toArray } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, catchError, from, map, mergeMap, tap, toArray } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { describeError } from '../../core/errors';

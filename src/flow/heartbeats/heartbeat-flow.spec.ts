@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { type SchedulerLike, defer, map, of, throwError, timer } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { type SchedulerLike, defer, map, of, throwError, timer } from '#rxjs';
 import { HeartbeatFlow } from './heartbeat-flow';
 import { HeartbeatStatus } from './heartbeat-status';
 import { OutageStatus } from '../status/outage-status';

@@ -13,7 +13,7 @@
  */
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, exhaustMap, finalize, ignoreElements, takeUntil, tap, timer } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { RecordWriter } from '../../core/ports/record-writer';

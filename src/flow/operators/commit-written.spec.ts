@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { EMPTY, defer, throwError } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { EMPTY, defer, throwError } from '#rxjs';
 import type { WrittenBatches } from '../../core/ports/write-path';
 import { flowBatch, sourceBatch } from '../batch-fixtures';
 import { commitWritten } from './commit-written';

@@ -1,4 +1,4 @@
-import { type Observable, type OperatorFunction, mergeMap } from 'rxjs';
+import { type Observable, type OperatorFunction, mergeMap } from '#rxjs';
 import type { WrittenBatches } from '../../core/ports/write-path';
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { map, of } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { map, of } from '#rxjs';
 import type { WrittenBatches } from '../../core/ports/write-path';
 import { flowBatchDeadLetters } from '../../core/record';
 import { flowBatch, sourceBatch } from '../batch-fixtures';

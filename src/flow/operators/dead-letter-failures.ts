@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, type Observable, concatMap } from 'rxjs';
+import { type MonoTypeOperatorFunction, type Observable, concatMap } from '#rxjs';
 import type { WrittenBatches } from '../../core/ports/write-path';
 
 /**

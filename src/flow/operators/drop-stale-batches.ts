@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, filter } from 'rxjs';
+import { type MonoTypeOperatorFunction, filter } from '#rxjs';
 import type { SourceBatch } from '../../core/record';
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { map } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { map } from '#rxjs';
 import type { FlowBatch } from '../../core/record';
 import { flowBatch, sourceBatch } from '../batch-fixtures';
 import { mirrorBatches } from './mirror-batches';

@@ -1,4 +1,4 @@
-import { type OperatorFunction, map } from 'rxjs';
+import { type OperatorFunction, map } from '#rxjs';
 import type { FlowBatch, SourceBatch } from '../../core/record';
 
 /**

@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, type SchedulerLike, defer, finalize, tap } from 'rxjs';
+import { type MonoTypeOperatorFunction, type SchedulerLike, defer, finalize, tap } from '#rxjs';
 import { retryWithBackoff } from '../../core/retry';
 import type { OutageTracker } from '../status/outage-status';
 

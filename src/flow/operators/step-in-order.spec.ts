@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
+import { TestScheduler } from '#rxjs/testing';
 import { stepInOrder } from './step-in-order';
 
 const scheduler = () => new TestScheduler((actual, expected) => assert.deepStrictEqual(actual, expected));

@@ -1,4 +1,4 @@
-import { type Observable, type OperatorFunction, concatMap, isObservable, of } from 'rxjs';
+import { type Observable, type OperatorFunction, concatMap, isObservable, of } from '#rxjs';
 
 /** A step's answer: at once (the value), or later (an observable of it). */
 export type Answer<T> = T | Observable<T>;

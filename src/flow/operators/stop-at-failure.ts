@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, takeWhile } from 'rxjs';
+import { type MonoTypeOperatorFunction, takeWhile } from '#rxjs';
 import { type FlowBatch, flowBatchFailure } from '../../core/record';
 
 /**

@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, identity } from 'rxjs';
+import { type MonoTypeOperatorFunction, identity } from '#rxjs';
 import type { FlowBatch } from '../../core/record';
 import { type Answer, stepInOrder } from './step-in-order';
 

@@ -1,4 +1,4 @@
-import { type Observable, ReplaySubject, defer, finalize, take } from 'rxjs';
+import { type Observable, ReplaySubject, defer, finalize, take } from '#rxjs';
 
 /**
  * Runs `body` with a stop signal that is replayed: parts of a flow that subscribe after the

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { Observable, map, timer } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { Observable, map, timer } from '#rxjs';
 import { writeBatches, type BatchPolicy } from './write-batches';
 import type { FlowBatch, MirrorRecord } from '../../core/record';
 import type { OutboundItem } from '../../core/ports/record-writer';

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from 'rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from '#rxjs';
 import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import type { WrittenBatches } from '../../core/ports/write-path';

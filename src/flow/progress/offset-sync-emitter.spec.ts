@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastValueFrom, of, throwError, type Observable } from 'rxjs';
+import { lastValueFrom, of, throwError, type Observable } from '#rxjs';
 import { OffsetSyncEmitter } from './offset-sync-emitter';
 import { OffsetSyncWriter } from './offset-sync-writer';
 import { decodeOffsetSync } from '../../formats';

@@ -1,6 +1,6 @@
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map, tap } from 'rxjs';
+import { type Observable, EMPTY, defer, finalize, firstValueFrom, lastValueFrom, map, tap } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import type { TopicPartition } from '../../core/record';

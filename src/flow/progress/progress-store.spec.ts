@@ -1,6 +1,6 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, Subject, defer, firstValueFrom, from, lastValueFrom, of, throwError } from 'rxjs';
+import { type Observable, Subject, defer, firstValueFrom, from, lastValueFrom, of, throwError } from '#rxjs';
 import type { ClusterAdmin, NewTopic } from '../../core/ports/cluster-admin';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { OutboundItem, OutboundRecord, RecordWriter } from '../../core/ports/record-writer';

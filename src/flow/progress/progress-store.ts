@@ -1,6 +1,6 @@
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, of, tap, toArray } from 'rxjs';
+import { type Observable, concatMap, defer, firstValueFrom, lastValueFrom, of, tap, toArray } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
 import type { TopicReader } from '../../core/ports/record-source';

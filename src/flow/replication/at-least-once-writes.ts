@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, EMPTY, catchError, concat, concatMap, defer, map, of, throwError } from 'rxjs';
+import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, EMPTY, catchError, concat, concatMap, defer, map, of, throwError } from '#rxjs';
 import type { RecordWriter, RefusedRecord, WriteOptions } from '../../core/ports/record-writer';
 import type { Assignment, PartitionStart, WritePath, WrittenBatches } from '../../core/ports/write-path';
 import { flowBatchDeadLetters, type FlowBatch, type OutboundItem, type RecordFailure, type SourceBatch, type TopicPartition } from '../../core/record';

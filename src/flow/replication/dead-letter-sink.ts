@@ -1,6 +1,6 @@
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from 'rxjs';
+import { type MonoTypeOperatorFunction, type Observable, type SchedulerLike, catchError, defer, firstValueFrom, ignoreElements, map, throwError } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';

@@ -1,4 +1,4 @@
-import { type Observable, type SchedulerLike, EMPTY, concat, defer, ignoreElements, lastValueFrom, of } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, concat, defer, ignoreElements, lastValueFrom, of } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { SlotCount } from '../../core/ports/record-source';
 import type { SlotTransactions } from '../../core/ports/slot-transactions';

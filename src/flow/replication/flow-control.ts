@@ -1,4 +1,4 @@
-import { type SchedulerLike, type Subscription, asyncScheduler } from 'rxjs';
+import { type SchedulerLike, type Subscription, asyncScheduler } from '#rxjs';
 import type { FlowControl } from '../../core/ports/record-source';
 
 const KEEP_ALIVE_MS = 1000;

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, EMPTY, Subject, defer, of, throwError } from 'rxjs';
+import { type Observable, EMPTY, Subject, defer, of, throwError } from '#rxjs';
 import { KafkaAuthorizationError, KafkaTransportError } from '../../core/errors';
 import { silentLogger } from '../../core/ports/logger';
 import { FlowStatus } from '../status/flow-status';

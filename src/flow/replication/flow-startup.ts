@@ -23,7 +23,7 @@ import {
   tap,
   throwError,
   timer,
-} from 'rxjs';
+} from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import { KafkaAuthorizationError, describeError, isRetriable } from '../../core/errors';
 import type { ProgressStore } from '../progress/progress-store';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, firstValueFrom, isObservable, of } from 'rxjs';
+import { type Observable, firstValueFrom, isObservable, of } from '#rxjs';
 import type { FlowBatch, ForwardedSourceBatch, MirrorRecord } from '../../core/record';
 import { FlowStatus } from '../status/flow-status';
 import { LogLifetimes } from './log-lifetimes';

@@ -1,4 +1,4 @@
-import { isObservable, map } from 'rxjs';
+import { isObservable, map } from '#rxjs';
 import type { WritePath } from '../../core/ports/write-path';
 import {
   sourceBatchFirstOffset,

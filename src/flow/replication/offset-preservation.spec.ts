@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, lastValueFrom, of, type Observable } from 'rxjs';
+import { EMPTY, lastValueFrom, of, type Observable } from '#rxjs';
 import { FILLER_HEADER, OffsetPreservation } from './offset-preservation';
 import { PreservationStatus } from './preservation-status';
 import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../../core/ports/cluster-admin';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { firstValueFrom, lastValueFrom, type Observable, defer } from 'rxjs';
+import { firstValueFrom, lastValueFrom, type Observable, defer } from '#rxjs';
 import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
 import type { Logger } from '../../core/ports/logger';

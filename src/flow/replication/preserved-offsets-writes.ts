@@ -1,4 +1,4 @@
-import { type Observable, EMPTY, ignoreElements } from 'rxjs';
+import { type Observable, EMPTY, ignoreElements } from '#rxjs';
 import type { Assignment, PartitionStart } from '../../core/ports/write-path';
 import type { FlowBatch, SourceBatch } from '../../core/record';
 import { AtLeastOnceWrites, type AtLeastOnceWritesParts } from './at-least-once-writes';

@@ -9,7 +9,7 @@
  * in the transform that reads them (errors.tolerance), naming the id. A registry that cannot be
  * reached is an outage, retried for as long as it takes, as schema-id-translation.ts does.
  */
-import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, ignoreElements, map, of, concat, throwError } from 'rxjs';
+import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, ignoreElements, map, of, concat, throwError } from '#rxjs';
 import { SchemaRegistryRefusal, type SchemaRegistryClient } from '../../core/ports/schema-registry';
 import type { Logger } from '../../core/ports/logger';
 import type { SourceBatch } from '../../core/record';

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, Observable, defer, of, throwError } from 'rxjs';
+import { EMPTY, Observable, defer, of, throwError } from '#rxjs';
 import { silentLogger } from '../../core/ports/logger';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { WritePath } from '../../core/ports/write-path';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, type Observable, defer, of, throwError } from 'rxjs';
+import { EMPTY, type Observable, defer, of, throwError } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';

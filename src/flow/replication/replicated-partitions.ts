@@ -1,4 +1,4 @@
-import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, ignoreElements, lastValueFrom } from 'rxjs';
+import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, ignoreElements, lastValueFrom } from '#rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { FetchGap, KeptPartition, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';

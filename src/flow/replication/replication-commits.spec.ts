@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, asyncScheduler, lastValueFrom, throwError } from 'rxjs';
+import { EMPTY, asyncScheduler, lastValueFrom, throwError } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';
 import type { WritePath } from '../../core/ports/write-path';

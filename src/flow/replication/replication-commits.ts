@@ -10,7 +10,7 @@ import {
   ignoreElements,
   tap,
   throwError,
-} from 'rxjs';
+} from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { WritePath, WrittenBatches } from '../../core/ports/write-path';
 import { flowBatchFailure, flowBatchItemCount, forEachOffsetPair, type FlowBatch, type TopicPartition } from '../../core/record';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, ignoreElements, lastValueFrom, of, tap, throwError, toArray, type Observable } from 'rxjs';
+import { EMPTY, NEVER, Subject, asyncScheduler, concat, defer, ignoreElements, lastValueFrom, of, tap, throwError, toArray, type Observable } from '#rxjs';
 import { RecordFailedError } from '../../core/errors';
 import { SlotLostError, type SlotTransactions } from '../../core/ports/slot-transactions';
 import { silentLogger } from '../../core/ports/logger';

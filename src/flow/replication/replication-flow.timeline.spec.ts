@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, Observable, Subject, defer, map, of, throwError, timer, type Subscriber } from 'rxjs';
+import { EMPTY, Observable, Subject, defer, map, of, throwError, timer, type Subscriber } from '#rxjs';
 import { KafkaTransportError } from '../../core/errors';
 import { silentLogger } from '../../core/ports/logger';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';

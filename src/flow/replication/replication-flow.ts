@@ -18,7 +18,7 @@ import {
   tap,
   throwError,
   timer,
-} from 'rxjs';
+} from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { ForwardRecordBatches, RecordSource } from '../../core/ports/record-source';
 import type { RecordWriter } from '../../core/ports/record-writer';

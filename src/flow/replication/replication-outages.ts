@@ -1,4 +1,4 @@
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { FlowStatus } from '../status/flow-status';
 import type { OutageTracker } from '../status/outage-status';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isObservable, lastValueFrom, type Observable } from 'rxjs';
+import { isObservable, lastValueFrom, type Observable } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import {
   SchemaRegistryError,

@@ -23,7 +23,7 @@
  * was written with (registry-converter.ts): that schema, as the converter's schema type, not one
  * of the source registry, is registered under the subject, and its id there replaces the local one.
  */
-import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, map, of, tap, throwError, toArray } from 'rxjs';
+import { type Observable, type SchedulerLike, catchError, concatMap, defer, from, map, of, tap, throwError, toArray } from '#rxjs';
 import { RecordFailedError } from '../../core/errors';
 import type { Logger } from '../../core/ports/logger';
 import { SchemaRegistryRefusal, type RegisteredSchema, type SchemaReference, type SchemaRegistryClient } from '../../core/ports/schema-registry';

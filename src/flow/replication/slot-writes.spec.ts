@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asyncScheduler, lastValueFrom } from 'rxjs';
+import { asyncScheduler, lastValueFrom } from '#rxjs';
 import { silentLogger } from '../../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../../core/ports/record-writer';
 import { SlotLostError, type SlotTransactions } from '../../core/ports/slot-transactions';

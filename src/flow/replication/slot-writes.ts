@@ -5,7 +5,7 @@
  * the exactly-once write path (exactly-once-writes.ts), with the flow's log lifetimes and outage
  * trackers; the grouping and the offsets' order are the pure functions below.
  */
-import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, throwError } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, throwError } from '#rxjs';
 import type { OutboundItem, OutboundRecord, RefusedRecord } from '../../core/ports/record-writer';
 import type { Logger } from '../../core/ports/logger';
 import type { FlowBatch, RecordFailure, TopicPartition } from '../../core/record';

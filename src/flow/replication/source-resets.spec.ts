@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { of } from 'rxjs';
+import { of } from '#rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { TopicPartition } from '../../core/record';
 import { topicPartitionKey } from '../../core/record';

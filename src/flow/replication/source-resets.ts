@@ -1,4 +1,4 @@
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { FetchGap, LogRestart } from '../../core/ports/record-source';
 import type { Logger } from '../../core/ports/logger';

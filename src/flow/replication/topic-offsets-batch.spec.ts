@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defer, of, throwError, type Observable } from 'rxjs';
+import { defer, of, throwError, type Observable } from '#rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import { silentLogger } from '../../core/ports/logger';
 import { VirtualClock } from '../virtual-clock';

@@ -1,4 +1,4 @@
-import { firstValueFrom, type SchedulerLike } from 'rxjs';
+import { firstValueFrom, type SchedulerLike } from '#rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { describeError } from '../../core/errors';

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, asyncScheduler, defer, identity, lastValueFrom, of, toArray } from 'rxjs';
+import { EMPTY, asyncScheduler, defer, identity, lastValueFrom, of, toArray } from '#rxjs';
 import { silentLogger } from '../../core/ports/logger';
 import type { OutboundItem, OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
 import { SlotLostError, type SlotTransactions } from '../../core/ports/slot-transactions';

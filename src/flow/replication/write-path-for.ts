@@ -1,4 +1,4 @@
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { RecordWriter } from '../../core/ports/record-writer';
 import type { SlotTransactions } from '../../core/ports/slot-transactions';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { defer, of, throwError } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { defer, of, throwError } from '#rxjs';
 import { OutageStatus } from './outage-status';
 import { retryThroughOutage } from '../operators/retry-through-outage';
 import { KafkaTransportError, type ErrorOptions } from '../../core/errors';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestScheduler } from 'rxjs/testing';
-import { type Observable, defer, of, throwError } from 'rxjs';
+import { TestScheduler } from '#rxjs/testing';
+import { type Observable, defer, of, throwError } from '#rxjs';
 import { AclSync } from './acl-sync';
 import { AclSyncStatus } from './acl-sync-status';
 import { OutageStatus } from '../status/outage-status';

@@ -28,7 +28,7 @@ import {
   takeUntil,
   takeWhile,
   timer,
-} from 'rxjs';
+} from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { SecurityDisabledError, describeTopicAcl, topicAclKey, type TopicAcl } from '../../core/ports/topic-acl';

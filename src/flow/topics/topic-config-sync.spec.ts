@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, Subject, asyncScheduler, defer, firstValueFrom, of, throwError } from 'rxjs';
+import { type Observable, Subject, asyncScheduler, defer, firstValueFrom, of, throwError } from '#rxjs';
 import type { ClusterAdmin, TopicConfigChange, TopicConfigEntry, TopicConfigResult, TopicDescription } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { KafkaTransportError } from '../../core/errors';

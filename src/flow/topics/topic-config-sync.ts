@@ -19,7 +19,7 @@
  */
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, type SchedulerLike, EMPTY, catchError, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, takeUntil, timer } from 'rxjs';
+import { type Observable, type SchedulerLike, EMPTY, catchError, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, takeUntil, timer } from '#rxjs';
 import type { ClusterAdmin, TopicConfigChange, TopicConfigResult } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { describeError } from '../../core/errors';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, defer, firstValueFrom, of } from 'rxjs';
+import { type Observable, defer, firstValueFrom, of } from '#rxjs';
 import type { ClusterAdmin, NewTopic, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import { silentLogger } from '../../core/ports/logger';
 import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';

@@ -1,6 +1,6 @@
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, defer, firstValueFrom } from 'rxjs';
+import { type Observable, defer, firstValueFrom } from '#rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { describeError } from '../../core/errors';

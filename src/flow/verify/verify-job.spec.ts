@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Subject, of } from 'rxjs';
+import { Subject, of } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { silentLogger } from '../../core/ports/logger';

@@ -17,7 +17,7 @@
  * replication never waits for it.
  */
 import { inject, injectable } from '#inversify';
-import { Observable, type SchedulerLike, EMPTY, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, merge, takeUntil, timer } from 'rxjs';
+import { Observable, type SchedulerLike, EMPTY, defer, exhaustMap, finalize, firstValueFrom, ignoreElements, merge, takeUntil, timer } from '#rxjs';
 import { token } from '../../core/ports/token';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';

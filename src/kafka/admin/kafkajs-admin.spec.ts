@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import { createRequests, KafkajsAdmin, PARTITIONS_PER_CREATE } from './kafkajs-admin';
 import type { NewTopic } from '../../core/ports/cluster-admin';

@@ -1,5 +1,5 @@
 // size: the one adapter of the ClusterAdmin port, a method per call of it; each is a few lines over kafkajs or a raw request.
-import { defer, map, type Observable } from 'rxjs';
+import { defer, map, type Observable } from '#rxjs';
 import { ConfigResourceTypes, type Admin, type Kafka } from '../kafkajs';
 import {
   GroupActiveError,

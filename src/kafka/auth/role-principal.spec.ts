@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { firstValueFrom, throwError, type Observable } from 'rxjs';
+import { firstValueFrom, throwError, type Observable } from '#rxjs';
 import { KafkaAuthorizationError, KafkaTransportError } from '../../core/errors';
 import { namingPrincipal, principalOf, rolePrincipal } from './role-principal';
 

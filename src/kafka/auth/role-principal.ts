@@ -5,7 +5,7 @@
  * KafkaAuthorizationError they raise names that role's principal and the role, not the
  * cluster's default principal (which the pipeline adds to the others).
  */
-import { catchError, isObservable, throwError } from 'rxjs';
+import { catchError, isObservable, throwError } from '#rxjs';
 import type { ClientKind, ClusterSecurity } from '../../core/cluster';
 import { KafkaAuthorizationError } from '../../core/errors';
 

@@ -1,4 +1,4 @@
-import { Observable, firstValueFrom } from 'rxjs';
+import { Observable, firstValueFrom } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import type { CampaignOptions, LeaderElection } from '../../core/ports/leader-election';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';

@@ -1,4 +1,4 @@
-import { Observable, firstValueFrom } from 'rxjs';
+import { Observable, firstValueFrom } from '#rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Kafka, KafkaMessage } from '../kafkajs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';

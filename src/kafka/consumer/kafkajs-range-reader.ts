@@ -1,4 +1,4 @@
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { DigestPage, DigestReadOptions, RangePage, RangeReadOptions, RangeReader } from '../../core/ports/range-reader';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { of, type Observable, type Subscription } from 'rxjs';
+import { of, type Observable, type Subscription } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { KafkajsTopicReader } from './kafkajs-reader';

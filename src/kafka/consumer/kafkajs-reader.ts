@@ -1,4 +1,4 @@
-import { Observable, firstValueFrom } from 'rxjs';
+import { Observable, firstValueFrom } from '#rxjs';
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka, KafkaMessage } from '../kafkajs';
 import type { TopicFollowEvent, TopicReader } from '../../core/ports/record-source';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Subscription } from 'rxjs';
+import type { Subscription } from '#rxjs';
 import type { EachBatchPayload, Kafka } from '../kafkajs';
 import type { ConsumeOptions, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
 import type { TopicPartition } from '../../core/record';

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable } from '#rxjs';
 import { PartitionAssigners, type Consumer, type EachBatchPayload, type Kafka } from '../kafkajs';
 import type { ConsumeOptions, ForwardRecordBatches, RecordSource } from '../../core/ports/record-source';
 import type { GroupTimings, SourceOptions } from '../../core/ports/kafka-clients';

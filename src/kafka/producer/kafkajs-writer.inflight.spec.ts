@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstValueFrom, from, lastValueFrom, retry } from 'rxjs';
+import { firstValueFrom, from, lastValueFrom, retry } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
 import type { OutboundRecord } from '../../core/ports/record-writer';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { Kafka } from '../kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
 import { KafkaTransportError, RecordRefusedError } from '../../core/errors';

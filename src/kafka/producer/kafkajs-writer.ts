@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import type { Observable } from '#rxjs';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type RecordMetadata } from '../kafkajs';
 import type { OutboundItem, RecordWriter, WriteOptions } from '../../core/ports/record-writer';
 import type { WriterOptions } from '../../core/ports/kafka-clients';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { MirrorflowError } from '../../core/errors';

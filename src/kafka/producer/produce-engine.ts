@@ -33,7 +33,7 @@
  * transaction up, and reaches its caller as it came (which translates it, and tells a fenced
  * producer apart).
  */
-import { Observable, catchError, defer, firstValueFrom, throwError } from 'rxjs';
+import { Observable, catchError, defer, firstValueFrom, throwError } from '#rxjs';
 import { KafkaTransportError, RecordRefusedError, describeError, isRetriable, type MirrorflowError } from '../../core/errors';
 import type { OutboundItem, OutboundRecord, OutboundRecordBatch } from '../../core/record';
 import { isRecordBatch, outboundItemBytes, type WriteOptions } from '../../core/ports/record-writer';

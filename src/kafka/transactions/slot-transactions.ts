@@ -38,7 +38,7 @@
  *   visible: lost records); with the next, refused as out of order. kafkajs 2.2.4's
  *   InitProducerId cannot bump an epoch by producer id (KIP-360), hence the membership check.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { Logger } from '../../core/ports/logger';
 import type { OutboundItem, OutboundRecord } from '../../core/record';
 import { KafkaAuthorizationError, KafkaTransportError, RecordRefusedError } from '../../core/errors';

@@ -7,7 +7,7 @@
  * A cluster without an authorizer keeps no ACLs: the ACLs are then not compared, which is neither
  * drift nor an error (the sync turns itself off for the flow in that case too).
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { SecurityDisabledError, topicAclKey, type TopicAcl } from '../../core/ports/topic-acl';
 import type { AclSkipReason } from '../../flow/topics/acl-sync-status';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { of, throwError } from 'rxjs';
+import { of, throwError } from '#rxjs';
 import type { ClusterAdmin, TopicDescription } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { SecurityDisabledError, type TopicAcl } from '../../core/ports/topic-acl';

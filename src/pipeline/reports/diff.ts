@@ -11,7 +11,7 @@
  * information, not drift. Differences the config sync leaves on purpose (excluded configs, the target's
  * own defaults) are reported as kept; `strict` counts them as drift too.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import { ClusterUnavailableError } from '../../core/errors';
 import type { KafkaClients } from '../../core/ports/kafka-clients';

@@ -7,7 +7,7 @@
  * partitions than its source). Only metadata requests are made: list and describe, never create,
  * alter or commit.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import { describeError } from '../../core/errors';
 import type { KafkaClients } from '../../core/ports/kafka-clients';

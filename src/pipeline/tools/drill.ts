@@ -13,7 +13,7 @@
  * the drill fails or is interrupted (a drill killed outright leaves it; the next drill of G
  * deletes it). G itself is only read, on both clusters.
  */
-import { EMPTY, type Observable, firstValueFrom, lastValueFrom, takeUntil, fromEvent, tap, timeout } from 'rxjs';
+import { EMPTY, type Observable, firstValueFrom, lastValueFrom, takeUntil, fromEvent, tap, timeout } from '#rxjs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeError, MirrorflowError } from '../../core/errors';
 import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';

@@ -4,7 +4,7 @@
  * on an empty (or exactly aligned) partition, with filler records where the source has offsets
  * without records; and the probes that find where a partition's history diverged.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { MirrorflowError } from '../../core/errors';
 import type { KafkaRecord } from '../../core/record';
 import type { OutboundRecord } from '../../core/ports/record-writer';

@@ -27,9 +27,9 @@
  *
  * Every check happens before the first change; `--dry-run` prints the plan and changes nothing.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom } from '#rxjs';
 import { MirrorflowError } from '../../core/errors';
 import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';
 import type { OutboundRecord } from '../../core/ports/record-writer';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NEVER, Observable, of, throwError } from 'rxjs';
+import { NEVER, Observable, of, throwError } from '#rxjs';
 import { ClusterUnavailableError } from '../../core/errors';
 import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';

@@ -10,7 +10,7 @@
  * repeated failover, or one after consumers already ran on the target, cannot replay their work.
  * `executeFailover` commits what the plan says and reads the offsets back.
  */
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom } from '#rxjs';
 import { describeError } from '../../core/errors';
 import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
 import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translation';

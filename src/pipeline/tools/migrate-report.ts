@@ -11,7 +11,7 @@
  * group's partition is caught up when the target holds every record below the group's committed
  * source offset: its consumers then find on the target everything they had not read yet.
  */
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, toArray } from '#rxjs';
 import type { GroupState } from '../../core/ports/cluster-admin';
 import type { TopicReader } from '../../core/ports/record-source';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';

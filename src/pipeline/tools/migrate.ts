@@ -14,7 +14,7 @@
  * left to replicate; record `stopping` (every process stops the flow: drained, progress stored);
  * wait until no process runs it (its source group is empty); record `finished`.
  */
-import { firstValueFrom, lastValueFrom } from 'rxjs';
+import { firstValueFrom, lastValueFrom } from '#rxjs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeError } from '../../core/errors';
 import { migrationRecord, readMigrationState, type CommittedOffset, type MigrationEntry, type MigrationState } from '../../flow/migration-state';

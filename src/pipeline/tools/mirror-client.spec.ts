@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NEVER, Observable, VirtualTimeScheduler, of, throwError } from 'rxjs';
+import { NEVER, Observable, VirtualTimeScheduler, of, throwError } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { KafkaRecord, DecodedSourceBatch } from '../../core/record';

@@ -22,7 +22,7 @@ import {
   tap,
   timer,
   type SchedulerLike,
-} from 'rxjs';
+} from '#rxjs';
 import { MirrorflowError, describeError } from '../../core/errors';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import { silentLogger, type Logger } from '../../core/ports/logger';

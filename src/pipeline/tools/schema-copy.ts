@@ -12,7 +12,7 @@
  * Nothing connects to Kafka. A version the target refuses (incompatible) is reported and the
  * rest go on; a registry that cannot be reached or refuses the credentials ends the copy.
  */
-import { asyncScheduler, lastValueFrom } from 'rxjs';
+import { asyncScheduler, lastValueFrom } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import { silentLogger } from '../../core/ports/logger';
 import { SchemaRegistryRefusal, type SchemaRegistryClient } from '../../core/ports/schema-registry';

@@ -1,4 +1,4 @@
-import { firstValueFrom, timeout } from 'rxjs';
+import { firstValueFrom, timeout } from '#rxjs';
 import type { PipelineTools, DirectionRequest, FlowDirection } from './pipeline-tools';
 import { DEFAULT_READ_TIMEOUT_MS, type TranslatedOffset } from './mirror-client';
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';

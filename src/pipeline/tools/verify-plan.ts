@@ -10,7 +10,7 @@
  * before the target's end was read, and every copy on the target was made from a source record
  * that existed before the source's end was read.
  */
-import { firstValueFrom, lastValueFrom, take } from 'rxjs';
+import { firstValueFrom, lastValueFrom, take } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { PartitionOffsets } from '../../core/ports/cluster-admin';

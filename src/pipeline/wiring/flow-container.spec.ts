@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray } from 'rxjs';
+import { type Observable, NEVER, Subject, asyncScheduler, concat, defer, lastValueFrom, of, toArray } from '#rxjs';
 import { SourceAdmin, TargetAdmin, type ClusterAdmin, type NewTopic, type TopicDescription } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { silentLogger } from '../../core/ports/logger';
