@@ -108,17 +108,17 @@ test('forwarding decodes the batches whose bytes would not reproduce their recor
 test('forwarding inflates compressed batches below the size threshold: the same batch uncompressed, records byte for byte', async () => {
   const lz4 = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.LZ4 });
   const small = await lz4(0, 2);
-  const large = await lz4(2, 200);
-  const uncompressed = await storedBatch(202, messages(1));
-  const decoded = (await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, small, large, uncompressed)) as FetchedRecordBatch[];
+  const alsoSmall = await lz4(2, 3);
+  const uncompressed = await storedBatch(5, messages(1));
+  const decoded = (await decodeWith({ ...ANY, minCompressedBytes: alsoSmall.length + 1 }, small, alsoSmall, uncompressed)) as FetchedRecordBatch[];
   assert.deepEqual(
-    decoded.map((m) => [m.recordBatch.baseOffset, m.recordBatch.compressed]),
+    decoded.map((m) => [m.recordBatch.baseOffset, m.recordBatch.compressed, m.recordBatch.fetched?.codec]),
     [
-      [0, false],
-      [2, true],
-      [202, false],
+      [0, false, CompressionTypes.LZ4],
+      [2, false, CompressionTypes.LZ4],
+      [5, false, undefined],
     ],
-    'the small batch is inflated (it can be joined with others), the large one forwarded as it is',
+    'the small batches are inflated (they can be joined with others), keeping their codec for the writer',
   );
   const inflated = decoded[0]!.recordBatch.bytes;
   assert.equal(inflated.readInt16BE(21) & 0x07, 0, 'no codec');
@@ -139,6 +139,53 @@ test('forwarding inflates compressed batches below the size threshold: the same 
     assert.equal(whole!.batchContext.inTransaction, true, 'a transactional batch stays one');
     assert.deepEqual(await decodeRecordBatch(whole!.recordBatch.bytes), await decodeRecordBatch(batch));
   }
+});
+
+test("a partition's compressed batches of one fetch are forwarded whole or inflated together, by their average size", async () => {
+  const zstd = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.ZSTD });
+  const tiny = await zstd(0, 1);
+  const large = [await zstd(1, 300), await zstd(301, 300), await zstd(601, 300)];
+  const uncompressed = await storedBatch(901, messages(2));
+  const largeBytes = large[0]!.length;
+  const kinds = (decoded: unknown[]): [number, boolean][] =>
+    (decoded as FetchedRecordBatch[]).map((m) => {
+      assert.ok(isFetchedRecordBatch(m), 'every batch forwarded, inflated or not');
+      return [m.recordBatch.baseOffset, m.recordBatch.compressed];
+    });
+
+  // Mostly large: the tiny one goes whole too, rather than alternate between forwarded and joined.
+  const mostlyLarge = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, tiny, ...large, uncompressed);
+  assert.deepEqual(kinds(mostlyLarge), [
+    [0, true],
+    [1, true],
+    [301, true],
+    [601, true],
+    [901, false],
+  ]);
+  assert.deepEqual(
+    (mostlyLarge as FetchedRecordBatch[]).map((m) => m.recordBatch.bytes),
+    [tiny, ...large, uncompressed],
+    'forwarded batches are the fetched bytes',
+  );
+
+  // Small on average: the large one is inflated with the others, so the partition's fetch is one joined batch.
+  const tinies = [await zstd(0, 1), await zstd(1, 1), await zstd(2, 1), await zstd(3, 1)];
+  const mostlySmall = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, ...tinies, await zstd(4, 300));
+  assert.deepEqual(kinds(mostlySmall), [
+    [0, false],
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, false],
+  ]);
+  const lastInflated = (mostlySmall[4] as FetchedRecordBatch).recordBatch;
+  assert.deepEqual(await decodeRecordBatch(lastInflated.bytes), await decodeRecordBatch(await zstd(4, 300)), 'records byte for byte');
+
+  // Batches kept from forwarding on their own (LogAppendTime) do not count towards the average.
+  const appendTime = await storedBatch(0, messages(1), { compression: CompressionTypes.ZSTD, attributes: 0x08 });
+  const withAppendTime = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, appendTime, await zstd(1, 300));
+  assert.equal(withAppendTime.filter((m) => !isFetchedRecordBatch(m)).length, 1, 'the LogAppendTime batch decoded');
+  assert.equal((withAppendTime.find(isFetchedRecordBatch) as FetchedRecordBatch).recordBatch.compressed, true, 'the large one forwarded as it is');
 });
 
 test('many small compressed batches, inflated or decoded side by side, come out in offset order', async () => {
