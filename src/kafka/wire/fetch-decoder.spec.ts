@@ -374,3 +374,45 @@ test('joined batches stay uncompressed when none was compressed at the source', 
   assert.equal(joined.readInt16BE(21) & 0x07, 0);
   assert.equal(await decodeRecordBatch(joined).then((r) => r.length), 7);
 });
+
+// Issue 42 item 1: the joined batch is compressed from a reused buffer, its header written apart.
+test('a joined batch compressed again holds, for every codec, exactly the records the uncompressed join writes', async () => {
+  const third = messages(300, 'c').map((m, i) => ({ ...m, timestamp: T0 + 1_000_000 + i }));
+  for (const codec of [CompressionTypes.GZIP, CompressionTypes.Snappy, CompressionTypes.LZ4, CompressionTypes.ZSTD]) {
+    // Timestamps older than the first batch's in the second: the joined deltas go negative.
+    const sets = [
+      [messages(30, 'a'), messages(1, 'b').map((m) => ({ ...m, timestamp: T0 - 86_400_000 })), third],
+      [messages(2, 'd'), messages(3, 'e')],
+    ];
+    // Both sets encoded at once (two produce requests being encoded), the larger first: no buffer is shared between them.
+    const produced = await Promise.all(
+      sets.map(async (records, s) => {
+        let base = s * 1000;
+        const sources: Buffer[] = [];
+        for (const batch of records) {
+          sources.push(await storedBatch(base, batch, { compression: codec, transactional: true }));
+          base += batch.length;
+        }
+        const policy = { ...ANY, minCompressedBytes: Math.max(...sources.map((b) => b.length)) + 1 };
+        const fetched = ((await decodeWith(policy, ...sources)) as FetchedRecordBatch[]).map((m) => m.recordBatch);
+        assert.ok(fetched.every((b) => b.fetched?.codec === codec && !b.compressed));
+        return { fetched, joined: await producedBatch(fetched) };
+      }),
+    );
+    for (const [s, { fetched, joined }] of produced.entries()) {
+      const plain = joinForwardedBatches(
+        fetched.map((b) => b.bytes),
+        { compression: 0, crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 },
+      );
+      assert.equal(joined.readInt16BE(21) & 0x07, codec, `codec ${codec}: the source's codec`);
+      assert.equal(joined.readInt32BE(8), joined.length - 12, `codec ${codec}: its length field`);
+      assert.equal(joined.readUInt32BE(17), crc32c(joined.subarray(21)) >>> 0, `codec ${codec}: its CRC`);
+      assert.deepEqual(joined.subarray(23, 61), plain.subarray(23, 61), `codec ${codec}: offsets, timestamps, producer fields and count`);
+      const records = await kafkajsLookupCodec()(codec).decompress(joined.subarray(61));
+      assert.deepEqual(records, plain.subarray(61), `codec ${codec}, set ${s}: the records byte for byte`);
+    }
+    // Again after the reused buffer held the larger set: nothing of it shows through.
+    const again = await producedBatch(produced[1]!.fetched);
+    assert.deepEqual(again, produced[1]!.joined);
+  }
+});

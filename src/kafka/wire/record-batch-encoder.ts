@@ -37,7 +37,8 @@ export interface OutgoingMessage {
 export interface BatchOptions {
   readonly compression: number;
   readonly codec?: KafkajsCodec;
-  readonly crc32c: (buffer: Buffer) => number;
+  /** CRC-32C of `buffer`, continuing from `initial` (the CRC of what comes before it) when given. */
+  readonly crc32c: (buffer: Buffer, initial?: number) => number;
   readonly producerId?: number;
   readonly producerEpoch?: number;
   readonly firstSequence?: number;
@@ -302,13 +303,7 @@ export interface JoinedBatch {
  * the batch in its own buffer without a copy of its own.
  */
 export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOptions): JoinedBatch {
-  let baseTimestamp = Number.POSITIVE_INFINITY;
-  let maxTimestamp = Number.NEGATIVE_INFINITY;
-  for (const batch of fetched) {
-    if ((batch.readInt16BE(21) & CODEC_MASK) !== 0) throw new Error('Only uncompressed record batches can be joined.');
-    baseTimestamp = Math.min(baseTimestamp, Number(batch.readBigInt64BE(27)));
-    maxTimestamp = Math.max(maxTimestamp, Number(batch.readBigInt64BE(35)));
-  }
+  const { baseTimestamp, maxTimestamp } = joinedTimestamps(fetched);
   let size = HEADER_BYTES;
   let count = 0;
   forEachJoinedRecord(fetched, baseTimestamp, (_batch, restStart, recordEnd, timestampDelta, index) => {
@@ -317,49 +312,127 @@ export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOption
     count++;
   });
   const writeTo = (joined: Buffer, start: number): number => {
-    let offset = start + HEADER_BYTES;
-    forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
-      const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
-      offset = writeUnsignedVarint(joined, offset, zigzag32(body));
-      joined[offset++] = attributes;
-      offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
-      offset = writeUnsignedVarint(joined, offset, zigzag32(index));
-      offset += batch.copy(joined, offset, restStart, recordEnd);
-    });
-    joined.writeBigInt64BE(0n, start);
-    joined.writeInt32BE(size - 12, start + 8);
-    joined.writeInt32BE(-1, start + 12);
-    joined.writeInt8(2, start + 16);
-    joined.writeInt16BE(options.transactional ? TRANSACTIONAL_FLAG : 0, start + 21);
-    joined.writeInt32BE(count - 1, start + 23);
-    joined.writeBigInt64BE(BigInt(baseTimestamp), start + 27);
-    joined.writeBigInt64BE(BigInt(maxTimestamp), start + 35);
-    joined.writeBigInt64BE(BigInt(options.producerId ?? -1), start + 43);
-    joined.writeInt16BE(options.producerEpoch ?? -1, start + 51);
-    joined.writeInt32BE(options.firstSequence ?? -1, start + 53);
-    joined.writeInt32BE(count, start + 57);
+    writeJoinedRecords(fetched, baseTimestamp, joined, start + HEADER_BYTES);
+    writeJoinedHeader(joined, start, { length: size - 12, codecBits: 0, count, baseTimestamp, maxTimestamp }, options);
     joined.writeUInt32BE(options.crc32c(joined.subarray(start + CRC_START, start + size)) >>> 0, start + 17);
     return start + size;
   };
   return { size, writeTo };
 }
 
+/** Smallest base timestamp and largest max timestamp of uncompressed fetched batches, and their record count. */
+function joinedTimestamps(fetched: readonly Buffer[]): { baseTimestamp: number; maxTimestamp: number; count: number } {
+  let baseTimestamp = Number.POSITIVE_INFINITY;
+  let maxTimestamp = Number.NEGATIVE_INFINITY;
+  let count = 0;
+  for (const batch of fetched) {
+    if ((batch.readInt16BE(21) & CODEC_MASK) !== 0) throw new Error('Only uncompressed record batches can be joined.');
+    baseTimestamp = Math.min(baseTimestamp, Number(batch.readBigInt64BE(27)));
+    maxTimestamp = Math.max(maxTimestamp, Number(batch.readBigInt64BE(35)));
+    count += batch.readInt32BE(57);
+  }
+  return { baseTimestamp, maxTimestamp, count };
+}
+
+/** Writes the records of `fetched` as the joined batch holds them into `joined` from `offset`; returns where they end. */
+function writeJoinedRecords(fetched: readonly Buffer[], baseTimestamp: number, joined: Buffer, offset: number): number {
+  forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
+    const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
+    offset = writeUnsignedVarint(joined, offset, zigzag32(body));
+    joined[offset++] = attributes;
+    offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
+    offset = writeUnsignedVarint(joined, offset, zigzag32(index));
+    offset += batch.copy(joined, offset, restStart, recordEnd);
+  });
+  return offset;
+}
+
+/** The header of a joined batch, all but its CRC, at `start` of `joined`. */
+function writeJoinedHeader(
+  joined: Buffer,
+  start: number,
+  batch: { readonly length: number; readonly codecBits: number; readonly count: number; readonly baseTimestamp: number; readonly maxTimestamp: number },
+  options: BatchOptions,
+): void {
+  joined.writeBigInt64BE(0n, start);
+  joined.writeInt32BE(batch.length, start + 8);
+  joined.writeInt32BE(-1, start + 12);
+  joined.writeInt8(2, start + 16);
+  joined.writeInt16BE((batch.codecBits & CODEC_MASK) | (options.transactional ? TRANSACTIONAL_FLAG : 0), start + 21);
+  joined.writeInt32BE(batch.count - 1, start + 23);
+  joined.writeBigInt64BE(BigInt(batch.baseTimestamp), start + 27);
+  joined.writeBigInt64BE(BigInt(batch.maxTimestamp), start + 35);
+  joined.writeBigInt64BE(BigInt(options.producerId ?? -1), start + 43);
+  joined.writeInt16BE(options.producerEpoch ?? -1, start + 51);
+  joined.writeInt32BE(options.firstSequence ?? -1, start + 53);
+  joined.writeInt32BE(batch.count, start + 57);
+}
+
 /**
- * `planJoinedBatch`'s batch with its records compressed as one block by `codec` (attributes bits
- * `codecBits`): what a producer compressing with that codec would have sent. The records stay
- * byte for byte; the header's length, codec bits and CRC change.
+ * Most bytes a record's framing can grow by when it is joined: its length (up to 5 bytes as a
+ * varint), timestamp delta (up to 10) and offset delta (up to 5) are written anew, each at least
+ * one byte before.
  */
-export async function compressJoinedBatch(plan: JoinedBatch, codecBits: number, codec: KafkajsCodec, crc32c: (buffer: Buffer) => number): Promise<Buffer> {
-  const joined = Buffer.allocUnsafe(plan.size);
-  plan.writeTo(joined, 0);
-  const body = await codec.compress({ buffer: joined.subarray(HEADER_BYTES) });
-  const batch = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-  joined.copy(batch, 0, 0, HEADER_BYTES);
-  body.copy(batch, HEADER_BYTES);
-  batch.writeInt32BE(batch.length - 12, 8);
-  batch.writeInt16BE(batch.readInt16BE(ATTRIBUTES_OFFSET) | (codecBits & CODEC_MASK), ATTRIBUTES_OFFSET);
-  batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)) >>> 0, 17);
-  return batch;
+const JOINED_RECORD_GROWTH = 4 + 9 + 4;
+
+/**
+ * Buffers the records of joined batches are written into before they are compressed, reused:
+ * a joined batch is up to a produce request's size, and allocating one per partition and write
+ * was most of the garbage the collector met on this path. Few are ever taken at once (one per
+ * produce request being encoded), and at most `SCRATCH_KEPT` are kept.
+ */
+const scratch: Buffer[] = [];
+const SCRATCH_KEPT = 4;
+const SCRATCH_MIN_BYTES = 1 << 20;
+
+function takeScratch(bytes: number): Buffer {
+  for (let i = 0; i < scratch.length; i++) {
+    if (scratch[i]!.length >= bytes) return scratch.splice(i, 1)[0]!;
+  }
+  return Buffer.allocUnsafe(Math.max(bytes, SCRATCH_MIN_BYTES));
+}
+
+function giveScratch(buffer: Buffer): void {
+  if (scratch.length < SCRATCH_KEPT) scratch.push(buffer);
+}
+
+/** A joined batch compressed: its header (CRC included) and its compressed records, written one after the other. */
+export interface CompressedJoinedBatch {
+  readonly header: Buffer;
+  readonly body: Buffer;
+}
+
+/**
+ * The batch `planJoinedBatch` would make of `fetched`, with its records compressed as one block
+ * by `codec` (attributes bits `codecBits`): what a producer compressing with that codec would
+ * have sent. The records stay byte for byte. They are written once, into a reused buffer that
+ * the codec reads (no sizing pass: the buffer has room for the most they can grow by), and the
+ * compressed block is handed back beside its header, so the produce request copies it once.
+ */
+export async function compressJoinedBatch(fetched: readonly Buffer[], codecBits: number, codec: KafkajsCodec, options: BatchOptions): Promise<CompressedJoinedBatch> {
+  const { baseTimestamp, maxTimestamp, count } = joinedTimestamps(fetched);
+  let bound = 0;
+  for (const batch of fetched) bound += batch.length - HEADER_BYTES;
+  bound += count * JOINED_RECORD_GROWTH;
+  const records = takeScratch(bound);
+  let body: Buffer;
+  try {
+    const end = writeJoinedRecords(fetched, baseTimestamp, records, 0);
+    if (end > bound) throw new RangeError('The records of a fetched record batch run past its end.');
+    body = await codec.compress({ buffer: records.subarray(0, end) });
+  } finally {
+    // The codec has read the records once its promise settles, whichever way.
+    giveScratch(records);
+  }
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  writeJoinedHeader(header, 0, { length: HEADER_BYTES - 12 + body.length, codecBits, count, baseTimestamp, maxTimestamp }, options);
+  header.writeUInt32BE(crc32cOf(options, header.subarray(CRC_START), body) >>> 0, 17);
+  return { header, body };
+}
+
+/** CRC-32C of `first` then `second`, as if they were one buffer. */
+function crc32cOf(options: BatchOptions, first: Buffer, second: Buffer): number {
+  return options.crc32c(second, options.crc32c(first));
 }
 
 /** `planJoinedBatch`'s batch in a buffer of its own. */
