@@ -30,16 +30,8 @@
 import { crc32c } from '@node-rs/crc32';
 import type { OutboundItem, RawRecordBatch } from '../../core/record';
 import { isRecordBatch } from '../../core/ports/record-writer';
-import {
-  compressJoinedBatch,
-  encodeRecordBatch,
-  planJoinedBatch,
-  writeForwardedBatch,
-  type BatchOptions,
-  type CompressedJoinedBatch,
-  type JoinedBatch,
-  type OutgoingMessage,
-} from './record-batch-encoder';
+import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { compressJoinedBatch, planJoinedBatch, type CompressedJoinedBatch, type JoinedBatch } from './record-batch-join';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer/producer-sequences';
 import type { EncodedRequest } from './request-frame';
