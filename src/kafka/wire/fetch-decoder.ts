@@ -29,9 +29,10 @@
  * match the offset range), and batches with the delete-horizon flag of the log cleaner.
  *
  * Small compressed batches are not forwarded as they are: Kafka takes one batch per partition per
- * produce request, and uncompressed batches can be joined into one cheaply (record-batch-encoder.ts),
- * but compressed ones each need a produce round of their own. When the target takes any codec,
- * such a batch is inflated instead: its records are decompressed into an uncompressed batch with
+ * produce request, and uncompressed batches can be joined into one cheaply (record-batch-join.ts),
+ * but compressed ones each need a produce round of their own. Whether a partition's compressed
+ * batches of a fetch are small is decided for all of them at once, by their average size
+ * (`compressedGoWhole`). When the target takes any codec, a small one is inflated instead: its records are decompressed into an uncompressed batch with
  * the same header (all but the CRC, which the writer computes anyway), records byte for byte,
  * which is then forwarded and joined like any other uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
  * record. It keeps its codec and its bytes as fetched (`RawRecordBatch.fetched`): the writer
@@ -189,7 +190,8 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
   const compressedWhole = policy !== undefined && compressedGoWhole(batches, policy);
   // Per batch: forwarded whole (inflated first, when a compressed one of a partition whose batches are small), or its records.
   const decoded = async (bytes: Buffer): Promise<FetchedRecordBatch | unknown[]> =>
-    (policy === undefined ? undefined : await inflated(bytes, policy, compressedWhole)) ?? (await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes))).records;
+    (policy === undefined ? undefined : await inflated(bytes, policy, compressedWhole)) ??
+    (await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes))).records;
   const pieces: (FetchedRecordBatch | Promise<FetchedRecordBatch | unknown[]>)[] = [];
   for (const bytes of batches) pieces.push((policy === undefined ? undefined : forwardable(bytes, policy, compressedWhole)) ?? decoded(bytes));
   // The codecs decompress off the main thread: the batches of a partition are decompressed side
