@@ -5,7 +5,8 @@
  * transactional producer whose transactions overlap the first's and a plain producer writing in
  * between — replicate so that the target holds exactly what a read_committed Java consumer reads
  * from the source: same records, same order per partition. For every codec, with record batches
- * forwarded (compressed ones too) and with every batch decoded.
+ * forwarded (compressed ones too), inflated and joined (compressed again with their codec), and
+ * with every batch decoded.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -33,7 +34,7 @@ before(async () => {
   bootstrap = await testClusters();
 });
 
-test('transactional sources written by Java producers: the target holds exactly what a read_committed consumer reads, for every codec, forwarded and decoded', async () => {
+test('transactional sources written by Java producers: the target holds exactly what a read_committed consumer reads, for every codec, forwarded, joined and decoded', async () => {
   const id = uniqueName('txn');
   const topics = CODECS.map((codec) => `${id}-${codec}`);
   for (const topic of topics) await source.createTopic(topic, 2);
@@ -105,11 +106,16 @@ test('transactional sources written by Java producers: the target holds exactly 
   const paths = [
     { alias: 'primary', flow: { topics: filter, batching: { forward_compressed_min_bytes: 0 } } },
     { alias: 'primarydecoded', flow: { source: 'primarydecoded', topics: filter, batching: { forward_batches: false } } },
+    // Every compressed batch inflated, a partition's batches joined and compressed again with their codec.
+    { alias: 'primaryjoined', flow: { source: 'primaryjoined', topics: filter, batching: { forward_compressed_min_bytes: 1 << 30 } } },
   ];
   const runs: RunningPipeline[] = [];
   try {
     for (const path of paths) {
-      const { file } = await writePipeline({ clusters: { primarydecoded: bootstrap.primary }, flows: [{ ...path.flow, checkpoints: { enabled: false } }] });
+      const { file } = await writePipeline({
+        clusters: { primarydecoded: bootstrap.primary, primaryjoined: bootstrap.primary },
+        flows: [{ ...path.flow, checkpoints: { enabled: false } }],
+      });
       runs.push(await startPipeline(file));
     }
     await Promise.all(
@@ -121,6 +127,7 @@ test('transactional sources written by Java producers: the target holds exactly 
     await Promise.all(runs.map((run) => run.stop()));
   }
   assert.ok(runs[0]!.statuses().reduce((n, s) => n + s.recordBatchesForwarded, 0) > 0, 'the first run must have forwarded record batches');
+  assert.ok(runs[2]!.statuses().reduce((n, s) => n + s.recordBatchesForwarded, 0) > 0, 'the joining run must have forwarded (inflated) record batches');
 
   for (const path of paths) {
     const remote = topics.map((topic) => `${path.alias}.${topic}`);

@@ -4,7 +4,8 @@ import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
-import { encodeRecordBatch, joinForwardedBatches, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { joinForwardedBatches } from './record-batch-join';
 import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
@@ -108,17 +109,17 @@ test('forwarding decodes the batches whose bytes would not reproduce their recor
 test('forwarding inflates compressed batches below the size threshold: the same batch uncompressed, records byte for byte', async () => {
   const lz4 = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.LZ4 });
   const small = await lz4(0, 2);
-  const large = await lz4(2, 200);
-  const uncompressed = await storedBatch(202, messages(1));
-  const decoded = (await decodeWith({ ...ANY, minCompressedBytes: small.length + 1 }, small, large, uncompressed)) as FetchedRecordBatch[];
+  const alsoSmall = await lz4(2, 3);
+  const uncompressed = await storedBatch(5, messages(1));
+  const decoded = (await decodeWith({ ...ANY, minCompressedBytes: alsoSmall.length + 1 }, small, alsoSmall, uncompressed)) as FetchedRecordBatch[];
   assert.deepEqual(
-    decoded.map((m) => [m.recordBatch.baseOffset, m.recordBatch.compressed]),
+    decoded.map((m) => [m.recordBatch.baseOffset, m.recordBatch.compressed, m.recordBatch.fetched?.codec]),
     [
-      [0, false],
-      [2, true],
-      [202, false],
+      [0, false, CompressionTypes.LZ4],
+      [2, false, CompressionTypes.LZ4],
+      [5, false, undefined],
     ],
-    'the small batch is inflated (it can be joined with others), the large one forwarded as it is',
+    'the small batches are inflated (they can be joined with others), keeping their codec for the writer',
   );
   const inflated = decoded[0]!.recordBatch.bytes;
   assert.equal(inflated.readInt16BE(21) & 0x07, 0, 'no codec');
@@ -139,6 +140,53 @@ test('forwarding inflates compressed batches below the size threshold: the same 
     assert.equal(whole!.batchContext.inTransaction, true, 'a transactional batch stays one');
     assert.deepEqual(await decodeRecordBatch(whole!.recordBatch.bytes), await decodeRecordBatch(batch));
   }
+});
+
+test("a partition's compressed batches of one fetch are forwarded whole or inflated together, by their average size", async () => {
+  const zstd = (base: number, count: number): Promise<Buffer> => storedBatch(base, messages(count), { compression: CompressionTypes.ZSTD });
+  const tiny = await zstd(0, 1);
+  const large = [await zstd(1, 300), await zstd(301, 300), await zstd(601, 300)];
+  const uncompressed = await storedBatch(901, messages(2));
+  const largeBytes = large[0]!.length;
+  const kinds = (decoded: unknown[]): [number, boolean][] =>
+    (decoded as FetchedRecordBatch[]).map((m) => {
+      assert.ok(isFetchedRecordBatch(m), 'every batch forwarded, inflated or not');
+      return [m.recordBatch.baseOffset, m.recordBatch.compressed];
+    });
+
+  // Mostly large: the tiny one goes whole too, rather than alternate between forwarded and joined.
+  const mostlyLarge = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, tiny, ...large, uncompressed);
+  assert.deepEqual(kinds(mostlyLarge), [
+    [0, true],
+    [1, true],
+    [301, true],
+    [601, true],
+    [901, false],
+  ]);
+  assert.deepEqual(
+    (mostlyLarge as FetchedRecordBatch[]).map((m) => m.recordBatch.bytes),
+    [tiny, ...large, uncompressed],
+    'forwarded batches are the fetched bytes',
+  );
+
+  // Small on average: the large one is inflated with the others, so the partition's fetch is one joined batch.
+  const tinies = [await zstd(0, 1), await zstd(1, 1), await zstd(2, 1), await zstd(3, 1)];
+  const mostlySmall = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, ...tinies, await zstd(4, 300));
+  assert.deepEqual(kinds(mostlySmall), [
+    [0, false],
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, false],
+  ]);
+  const lastInflated = (mostlySmall[4] as FetchedRecordBatch).recordBatch;
+  assert.deepEqual(await decodeRecordBatch(lastInflated.bytes), await decodeRecordBatch(await zstd(4, 300)), 'records byte for byte');
+
+  // Batches kept from forwarding on their own (LogAppendTime) do not count towards the average.
+  const appendTime = await storedBatch(0, messages(1), { compression: CompressionTypes.ZSTD, attributes: 0x08 });
+  const withAppendTime = await decodeWith({ ...ANY, minCompressedBytes: largeBytes / 2 }, appendTime, await zstd(1, 300));
+  assert.equal(withAppendTime.filter((m) => !isFetchedRecordBatch(m)).length, 1, 'the LogAppendTime batch decoded');
+  assert.equal((withAppendTime.find(isFetchedRecordBatch) as FetchedRecordBatch).recordBatch.compressed, true, 'the large one forwarded as it is');
 });
 
 test('many small compressed batches, inflated or decoded side by side, come out in offset order', async () => {
@@ -326,4 +374,46 @@ test('joined batches stay uncompressed when none was compressed at the source', 
   const joined = await producedBatch(fetched);
   assert.equal(joined.readInt16BE(21) & 0x07, 0);
   assert.equal(await decodeRecordBatch(joined).then((r) => r.length), 7);
+});
+
+// Issue 42 item 1: the joined batch is compressed from a reused buffer, its header written apart.
+test('a joined batch compressed again holds, for every codec, exactly the records the uncompressed join writes', async () => {
+  const third = messages(300, 'c').map((m, i) => ({ ...m, timestamp: T0 + 1_000_000 + i }));
+  for (const codec of [CompressionTypes.GZIP, CompressionTypes.Snappy, CompressionTypes.LZ4, CompressionTypes.ZSTD]) {
+    // Timestamps older than the first batch's in the second: the joined deltas go negative.
+    const sets = [
+      [messages(30, 'a'), messages(1, 'b').map((m) => ({ ...m, timestamp: T0 - 86_400_000 })), third],
+      [messages(2, 'd'), messages(3, 'e')],
+    ];
+    // Both sets encoded at once (two produce requests being encoded), the larger first: no buffer is shared between them.
+    const produced = await Promise.all(
+      sets.map(async (records, s) => {
+        let base = s * 1000;
+        const sources: Buffer[] = [];
+        for (const batch of records) {
+          sources.push(await storedBatch(base, batch, { compression: codec, transactional: true }));
+          base += batch.length;
+        }
+        const policy = { ...ANY, minCompressedBytes: Math.max(...sources.map((b) => b.length)) + 1 };
+        const fetched = ((await decodeWith(policy, ...sources)) as FetchedRecordBatch[]).map((m) => m.recordBatch);
+        assert.ok(fetched.every((b) => b.fetched?.codec === codec && !b.compressed));
+        return { fetched, joined: await producedBatch(fetched) };
+      }),
+    );
+    for (const [s, { fetched, joined }] of produced.entries()) {
+      const plain = joinForwardedBatches(
+        fetched.map((b) => b.bytes),
+        { compression: 0, crc32c, producerId: -1, producerEpoch: -1, firstSequence: -1 },
+      );
+      assert.equal(joined.readInt16BE(21) & 0x07, codec, `codec ${codec}: the source's codec`);
+      assert.equal(joined.readInt32BE(8), joined.length - 12, `codec ${codec}: its length field`);
+      assert.equal(joined.readUInt32BE(17), crc32c(joined.subarray(21)) >>> 0, `codec ${codec}: its CRC`);
+      assert.deepEqual(joined.subarray(23, 61), plain.subarray(23, 61), `codec ${codec}: offsets, timestamps, producer fields and count`);
+      const records = await kafkajsLookupCodec()(codec).decompress(joined.subarray(61));
+      assert.deepEqual(records, plain.subarray(61), `codec ${codec}, set ${s}: the records byte for byte`);
+    }
+    // Again after the reused buffer held the larger set: nothing of it shows through.
+    const again = await producedBatch(produced[1]!.fetched);
+    assert.deepEqual(again, produced[1]!.joined);
+  }
 });

@@ -29,9 +29,10 @@
  * match the offset range), and batches with the delete-horizon flag of the log cleaner.
  *
  * Small compressed batches are not forwarded as they are: Kafka takes one batch per partition per
- * produce request, and uncompressed batches can be joined into one cheaply (record-batch-encoder.ts),
- * but compressed ones each need a produce round of their own. When the target takes any codec,
- * such a batch is inflated instead: its records are decompressed into an uncompressed batch with
+ * produce request, and uncompressed batches can be joined into one cheaply (record-batch-join.ts),
+ * but compressed ones each need a produce round of their own. Whether a partition's compressed
+ * batches of a fetch are small is decided for all of them at once, by their average size
+ * (`compressedGoWhole`). When the target takes any codec, a small one is inflated instead: its records are decompressed into an uncompressed batch with
  * the same header (all but the CRC, which the writer computes anyway), records byte for byte,
  * which is then forwarded and joined like any other uncompressed one — what decoding and re-encoding it would write, without a JavaScript object per
  * record. It keeps its codec and its bytes as fetched (`RawRecordBatch.fetched`): the writer
@@ -97,13 +98,32 @@ export function isFetchedRecordBatch(message: unknown): message is FetchedRecord
   return (message as Partial<FetchedRecordBatch>).recordBatch !== undefined;
 }
 
-function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch | undefined {
+/**
+ * Whether the compressed batches of one partition's record set go whole: when they are at least
+ * `minCompressedBytes` on average. Decided for the record set, not batch by batch, so that a
+ * partition's batches of one fetch are either all forwarded (a produce round each) or all
+ * inflated and joined (one round), never alternating between the two (a round for each change).
+ */
+function compressedGoWhole(batches: readonly Buffer[], policy: ForwardPolicy): boolean {
+  let count = 0;
+  let total = 0;
+  for (const bytes of batches) {
+    const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
+    const codec = attributes & CODEC_MASK;
+    if (codec === 0 || (attributes & NOT_FORWARDED) !== 0 || (policy.codec !== undefined && codec !== policy.codec)) continue;
+    count++;
+    total += bytes.length;
+  }
+  return total >= policy.minCompressedBytes * count;
+}
+
+function forwardable(bytes: Buffer, policy: ForwardPolicy, compressedWhole: boolean): FetchedRecordBatch | undefined {
   const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
   if ((attributes & NOT_FORWARDED) !== 0) return undefined;
   const codec = attributes & CODEC_MASK;
   if (policy.codec !== undefined && codec !== policy.codec) return undefined;
   const compressed = codec !== 0;
-  if (compressed && bytes.length < policy.minCompressedBytes) return undefined;
+  if (compressed && !compressedWhole) return undefined;
   if (bytes.length > policy.maxBytes) return undefined;
   const recordCount = bytes.readInt32BE(RECORD_COUNT_OFFSET);
   if (recordCount <= 0 || recordCount !== bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1) return undefined;
@@ -129,10 +149,10 @@ function forwardable(bytes: Buffer, policy: ForwardPolicy): FetchedRecordBatch |
  * when it is not a small compressed batch the policy forwards uncompressed, or would not be
  * forwarded once inflated (too large, offset gaps, a flag that keeps it from being forwarded).
  */
-async function inflated(bytes: Buffer, policy: ForwardPolicy): Promise<FetchedRecordBatch | undefined> {
+async function inflated(bytes: Buffer, policy: ForwardPolicy, compressedWhole: boolean): Promise<FetchedRecordBatch | undefined> {
   const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET);
   const codec = attributes & CODEC_MASK;
-  if (policy.codec !== undefined || codec === 0 || bytes.length >= policy.minCompressedBytes || (attributes & NOT_FORWARDED) !== 0) return undefined;
+  if (policy.codec !== undefined || codec === 0 || compressedWhole || (attributes & NOT_FORWARDED) !== 0) return undefined;
   const records = await kafkajsLookupCodec()(codec).decompress(bytes.subarray(BATCH_HEADER_BYTES));
   const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + records.length);
   bytes.copy(batch, 0, 0, BATCH_HEADER_BYTES);
@@ -140,7 +160,7 @@ async function inflated(bytes: Buffer, policy: ForwardPolicy): Promise<FetchedRe
   batch.writeInt32BE(batch.length - 12, 8);
   batch.writeInt16BE(attributes & ~CODEC_MASK, ATTRIBUTES_OFFSET);
   // No CRC: the writer computes it anew once it has rewritten the producer fields.
-  const whole = forwardable(batch, policy);
+  const whole = forwardable(batch, policy, false);
   return whole === undefined ? undefined : { ...whole, recordBatch: { ...whole.recordBatch, fetched: { codec, bytes } } };
 }
 
@@ -158,20 +178,22 @@ export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<u
   if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), size);
   // kafkajs decodes a Fetch response with one cursor over its payload, passed down to here.
   const policy = forwarding.get(decoder.buffer);
-  // Per batch: forwarded whole (inflated first, when a small compressed one), or its records.
-  const decoded = async (bytes: Buffer): Promise<FetchedRecordBatch | unknown[]> =>
-    (policy === undefined ? undefined : await inflated(bytes, policy)) ?? (await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes))).records;
-  const pieces: (FetchedRecordBatch | Promise<FetchedRecordBatch | unknown[]>)[] = [];
+  const batches: Buffer[] = [];
   let position = 0;
   while (position + BATCH_HEADER_BYTES <= buffer.length) {
     const end = position + 12 + buffer.readInt32BE(position + 8);
     // The broker fills a fetch up to its byte limit, so the last batch may be cut short.
     if (end > buffer.length) break;
-    const bytes = buffer.subarray(position, end);
+    batches.push(buffer.subarray(position, end));
     position = end;
-    const whole = policy === undefined ? undefined : forwardable(bytes, policy);
-    pieces.push(whole ?? decoded(bytes));
   }
+  const compressedWhole = policy !== undefined && compressedGoWhole(batches, policy);
+  // Per batch: forwarded whole (inflated first, when a compressed one of a partition whose batches are small), or its records.
+  const decoded = async (bytes: Buffer): Promise<FetchedRecordBatch | unknown[]> =>
+    (policy === undefined ? undefined : await inflated(bytes, policy, compressedWhole)) ??
+    (await kafkajs.decodeRecordBatch(new kafkajs.Decoder(bytes))).records;
+  const pieces: (FetchedRecordBatch | Promise<FetchedRecordBatch | unknown[]>)[] = [];
+  for (const bytes of batches) pieces.push((policy === undefined ? undefined : forwardable(bytes, policy, compressedWhole)) ?? decoded(bytes));
   // The codecs decompress off the main thread: the batches of a partition are decompressed side
   // by side, not one after another (a Java producer's default batches are small, hundreds per
   // fetch, and a decompression waited for alone leaves this thread idle). Order is kept.

@@ -30,15 +30,8 @@
 import { crc32c } from '@node-rs/crc32';
 import type { OutboundItem, RawRecordBatch } from '../../core/record';
 import { isRecordBatch } from '../../core/ports/record-writer';
-import {
-  compressJoinedBatch,
-  encodeRecordBatch,
-  planJoinedBatch,
-  writeForwardedBatch,
-  type BatchOptions,
-  type JoinedBatch,
-  type OutgoingMessage,
-} from './record-batch-encoder';
+import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { compressJoinedBatch, planJoinedBatch, type CompressedJoinedBatch, type JoinedBatch } from './record-batch-join';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer/producer-sequences';
 import type { EncodedRequest } from './request-frame';
@@ -85,7 +78,11 @@ interface PartitionData {
  * A partition's record set: encoded here, a fetched batch copied into the request, or fetched
  * batches joined straight into the request.
  */
-type RecordSet = { readonly encoded: Buffer } | { readonly forwarded: Buffer; readonly options: BatchOptions } | { readonly joined: JoinedBatch };
+type RecordSet =
+  | { readonly encoded: Buffer }
+  | { readonly forwarded: Buffer; readonly options: BatchOptions }
+  | { readonly joined: JoinedBatch }
+  | { readonly compressed: CompressedJoinedBatch };
 
 /** The fetched batches a partition's messages stand for, or undefined when they are records. */
 function forwardedBatches(messages: PartitionData['messages']): RawRecordBatch[] | undefined {
@@ -106,20 +103,26 @@ function forwardedBatches(messages: PartitionData['messages']): RawRecordBatch[]
  */
 async function forwardedRecordSet(batches: readonly RawRecordBatch[], options: BatchOptions): Promise<RecordSet> {
   if (batches.length === 1) return { forwarded: batches[0]!.fetched?.bytes ?? batches[0]!.bytes, options };
-  const plan = planJoinedBatch(
-    batches.map((b) => b.bytes),
-    options,
-  );
+  const fetched = batches.map((b) => b.bytes);
   const codecBits = options.compression === 0 ? batches.find((b) => b.fetched !== undefined)?.fetched?.codec : undefined;
-  if (codecBits === undefined) return { joined: plan };
-  return { encoded: await compressJoinedBatch(plan, codecBits, kafkajsLookupCodec()(codecBits), options.crc32c) };
+  if (codecBits === undefined) return { joined: planJoinedBatch(fetched, options) };
+  return { compressed: await compressJoinedBatch(fetched, codecBits, kafkajsLookupCodec()(codecBits), options) };
 }
 
-const recordSetSize = (set: RecordSet): number => ('encoded' in set ? set.encoded.length : 'joined' in set ? set.joined.size : set.forwarded.length);
+function recordSetSize(set: RecordSet): number {
+  if ('encoded' in set) return set.encoded.length;
+  if ('joined' in set) return set.joined.size;
+  if ('compressed' in set) return set.compressed.header.length + set.compressed.body.length;
+  return set.forwarded.length;
+}
 
 function writeRecordSet(set: RecordSet, body: Buffer, offset: number): number {
   if ('encoded' in set) return offset + set.encoded.copy(body, offset);
   if ('joined' in set) return set.joined.writeTo(body, offset);
+  if ('compressed' in set) {
+    offset += set.compressed.header.copy(body, offset);
+    return offset + set.compressed.body.copy(body, offset);
+  }
   return writeForwardedBatch(set.forwarded, body, offset, set.options);
 }
 

@@ -37,7 +37,8 @@ export interface OutgoingMessage {
 export interface BatchOptions {
   readonly compression: number;
   readonly codec?: KafkajsCodec;
-  readonly crc32c: (buffer: Buffer) => number;
+  /** CRC-32C of `buffer`, continuing from `initial` (the CRC of what comes before it) when given. */
+  readonly crc32c: (buffer: Buffer, initial?: number) => number;
   readonly producerId?: number;
   readonly producerEpoch?: number;
   readonly firstSequence?: number;
@@ -92,11 +93,11 @@ function normaliseHeaders(headers: OutgoingMessage['headers']): NormalisedHeader
   return out;
 }
 
-function zigzag32(n: number): number {
+export function zigzag32(n: number): number {
   return ((n << 1) ^ (n >> 31)) >>> 0;
 }
 
-function zigzag64(n: number): number {
+export function zigzag64(n: number): number {
   return n >= 0 ? n * 2 : -n * 2 - 1;
 }
 
@@ -109,11 +110,11 @@ function unsignedVarintSize(n: number): number {
   return size;
 }
 
-const varintSize = (n: number): number => unsignedVarintSize(zigzag32(n));
-const varlongSize = (n: number): number => unsignedVarintSize(zigzag64(n));
+export const varintSize = (n: number): number => unsignedVarintSize(zigzag32(n));
+export const varlongSize = (n: number): number => unsignedVarintSize(zigzag64(n));
 const bytesSize = (b: Buffer | null): number => (b === null ? 1 : varintSize(b.length) + b.length);
 
-function writeUnsignedVarint(buffer: Buffer, offset: number, n: number): number {
+export function writeUnsignedVarint(buffer: Buffer, offset: number, n: number): number {
   while (n >= 128) {
     buffer[offset++] = (n % 128) | 0x80;
     n = Math.floor(n / 128);
@@ -239,133 +240,4 @@ export function writeForwardedBatch(fetched: Buffer, target: Buffer, offset: num
   target.writeInt32BE(options.firstSequence ?? -1, offset + 53);
   target.writeUInt32BE(options.crc32c(target.subarray(offset + CRC_START, end)) >>> 0, offset + 17);
   return end;
-}
-
-/** Reads an unsigned varint at `at`; returns the value and where it ends. */
-function readUnsignedVarint(buffer: Buffer, at: number): { value: number; end: number } {
-  let value = 0;
-  let scale = 1;
-  let byte: number;
-  do {
-    if (at >= buffer.length) throw new RangeError('Truncated varint in a record batch.');
-    byte = buffer[at++]!;
-    value += (byte & 0x7f) * scale;
-    scale *= 128;
-  } while (byte >= 0x80);
-  return { value, end: at };
-}
-
-const unzigzag = (n: number): number => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
-
-/**
- * Walks the records of uncompressed fetched batches as they will sit in the joined batch:
- * `visit(batch, recordStart, restStart, recordEnd, timestampDelta, index)` per record, where
- * `restStart..recordEnd` is the key, value and headers (copied unchanged) and the deltas are
- * against the joined batch's base timestamp and first offset.
- */
-function forEachJoinedRecord(
-  fetched: readonly Buffer[],
-  baseTimestamp: number,
-  visit: (batch: Buffer, restStart: number, recordEnd: number, timestampDelta: number, index: number, attributes: number) => void,
-): void {
-  let index = 0;
-  for (const batch of fetched) {
-    const batchBase = Number(batch.readBigInt64BE(27));
-    const count = batch.readInt32BE(57);
-    let at = HEADER_BYTES;
-    for (let i = 0; i < count; i++) {
-      const length = readUnsignedVarint(batch, at);
-      const recordEnd = length.end + unzigzag(length.value);
-      const attributes = batch[length.end]!;
-      const timestamp = readUnsignedVarint(batch, length.end + 1);
-      const offsetDelta = readUnsignedVarint(batch, timestamp.end);
-      visit(batch, offsetDelta.end, recordEnd, batchBase + unzigzag(timestamp.value) - baseTimestamp, index++, attributes);
-      at = recordEnd;
-    }
-  }
-}
-
-/** A joined batch, sized before it is written, so it can be written straight into a request. */
-export interface JoinedBatch {
-  /** Bytes of the whole batch, header included. */
-  readonly size: number;
-  /** Writes the batch into `target` at `offset`; returns where it ends. */
-  writeTo(target: Buffer, offset: number): number;
-}
-
-/**
- * Joins uncompressed fetched batches of one partition, in order, into one batch as this producer
- * would send it (Kafka takes one batch per partition per produce request). Each record keeps its
- * key, value, headers and timestamp byte for byte; only its offset and timestamp deltas are
- * written anew against the joined batch, which is why compressed batches cannot be joined this
- * way. Sizing walks the records once and writing once more, so the produce request can place
- * the batch in its own buffer without a copy of its own.
- */
-export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOptions): JoinedBatch {
-  let baseTimestamp = Number.POSITIVE_INFINITY;
-  let maxTimestamp = Number.NEGATIVE_INFINITY;
-  for (const batch of fetched) {
-    if ((batch.readInt16BE(21) & CODEC_MASK) !== 0) throw new Error('Only uncompressed record batches can be joined.');
-    baseTimestamp = Math.min(baseTimestamp, Number(batch.readBigInt64BE(27)));
-    maxTimestamp = Math.max(maxTimestamp, Number(batch.readBigInt64BE(35)));
-  }
-  let size = HEADER_BYTES;
-  let count = 0;
-  forEachJoinedRecord(fetched, baseTimestamp, (_batch, restStart, recordEnd, timestampDelta, index) => {
-    const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
-    size += varintSize(body) + body;
-    count++;
-  });
-  const writeTo = (joined: Buffer, start: number): number => {
-    let offset = start + HEADER_BYTES;
-    forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
-      const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
-      offset = writeUnsignedVarint(joined, offset, zigzag32(body));
-      joined[offset++] = attributes;
-      offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
-      offset = writeUnsignedVarint(joined, offset, zigzag32(index));
-      offset += batch.copy(joined, offset, restStart, recordEnd);
-    });
-    joined.writeBigInt64BE(0n, start);
-    joined.writeInt32BE(size - 12, start + 8);
-    joined.writeInt32BE(-1, start + 12);
-    joined.writeInt8(2, start + 16);
-    joined.writeInt16BE(options.transactional ? TRANSACTIONAL_FLAG : 0, start + 21);
-    joined.writeInt32BE(count - 1, start + 23);
-    joined.writeBigInt64BE(BigInt(baseTimestamp), start + 27);
-    joined.writeBigInt64BE(BigInt(maxTimestamp), start + 35);
-    joined.writeBigInt64BE(BigInt(options.producerId ?? -1), start + 43);
-    joined.writeInt16BE(options.producerEpoch ?? -1, start + 51);
-    joined.writeInt32BE(options.firstSequence ?? -1, start + 53);
-    joined.writeInt32BE(count, start + 57);
-    joined.writeUInt32BE(options.crc32c(joined.subarray(start + CRC_START, start + size)) >>> 0, start + 17);
-    return start + size;
-  };
-  return { size, writeTo };
-}
-
-/**
- * `planJoinedBatch`'s batch with its records compressed as one block by `codec` (attributes bits
- * `codecBits`): what a producer compressing with that codec would have sent. The records stay
- * byte for byte; the header's length, codec bits and CRC change.
- */
-export async function compressJoinedBatch(plan: JoinedBatch, codecBits: number, codec: KafkajsCodec, crc32c: (buffer: Buffer) => number): Promise<Buffer> {
-  const joined = Buffer.allocUnsafe(plan.size);
-  plan.writeTo(joined, 0);
-  const body = await codec.compress({ buffer: joined.subarray(HEADER_BYTES) });
-  const batch = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-  joined.copy(batch, 0, 0, HEADER_BYTES);
-  body.copy(batch, HEADER_BYTES);
-  batch.writeInt32BE(batch.length - 12, 8);
-  batch.writeInt16BE(batch.readInt16BE(ATTRIBUTES_OFFSET) | (codecBits & CODEC_MASK), ATTRIBUTES_OFFSET);
-  batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)) >>> 0, 17);
-  return batch;
-}
-
-/** `planJoinedBatch`'s batch in a buffer of its own. */
-export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
-  const plan = planJoinedBatch(fetched, options);
-  const joined = Buffer.allocUnsafe(plan.size);
-  plan.writeTo(joined, 0);
-  return joined;
 }

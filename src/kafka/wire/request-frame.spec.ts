@@ -5,7 +5,8 @@ import '../kafkajs';
 import type { RawRecordBatch } from '../../core/record';
 import { frameRequest } from './request-frame';
 import { produceRequestV3, type ForwardedBatchMessage } from './produce-request';
-import { encodeRecordBatch, joinForwardedBatches, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
+import { joinForwardedBatches } from './record-batch-join';
 
 const T0 = 1_700_000_000_000;
 
