@@ -64,6 +64,15 @@ export class KafkaKit {
     );
   }
 
+  /** `createTopic` of many topics with the same partition count, in as few requests as the admin client makes. */
+  async createTopics(names: readonly string[], partitions = 1): Promise<void> {
+    await firstValueFrom(
+      this.clients
+        .admin('kit')
+        .createTopics(names.map((name) => ({ name, partitions, replicationFactor: this.replicationFactor, configs: { 'retention.ms': '-1' } }))),
+    );
+  }
+
   /**
    * Deletes a topic and waits until the cluster no longer lists it, so a test can create it again
    * under the same name (a new topic id, offsets from 0).
@@ -80,12 +89,23 @@ export class KafkaKit {
   }
 
   async deleteTopic(name: string): Promise<void> {
+    await this.deleteTopics([name]);
+  }
+
+  /** `deleteTopic` of many topics in one request. */
+  async deleteTopics(names: readonly string[]): Promise<void> {
     const kafka = new Kafka({ brokers: this.brokers, clientId: 'mirrorflow-test-delete', logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
     try {
-      await admin.deleteTopics({ topics: [name], timeout: 30_000 });
-      await waitFor(async () => !(await admin.listTopics()).includes(name), { what: `topic ${name} to be deleted` });
+      await admin.deleteTopics({ topics: [...names], timeout: 30_000 });
+      await waitFor(
+        async () => {
+          const left = new Set(await admin.listTopics());
+          return names.every((name) => !left.has(name));
+        },
+        { what: names.length === 1 ? `topic ${names[0]} to be deleted` : `${names.length} topics to be deleted` },
+      );
     } finally {
       await admin.disconnect();
     }
@@ -126,6 +146,12 @@ export class KafkaKit {
   async endOffsets(topic: string): Promise<number[]> {
     const offsets = await firstValueFrom(this.clients.admin('kit').partitionOffsets(topic));
     return offsets.map((o) => o.latest);
+  }
+
+  /** `endOffsets` of many existing topics in one round (one Metadata request, ListOffsets per leader); a topic whose leaders are not all known yet is left out. */
+  async endOffsetsOf(topics: readonly string[]): Promise<Map<string, number[]>> {
+    const offsets = await firstValueFrom(this.clients.admin('kit').partitionOffsetsOf(topics));
+    return new Map([...offsets].map(([topic, partitions]) => [topic, partitions.map((o) => o.latest)]));
   }
 
   async count(topic: string): Promise<number> {

@@ -255,4 +255,28 @@ describe('mirrorflow verify', () => {
       ],
     );
   });
+
+  test("an exactly-once flow's target is read as its readers read it: copies an aborted transaction left there are not duplicates", async () => {
+    const p = uniqueName('verify-eos');
+    const topic = `${p}-orders`;
+    const remote = `primary.${topic}`;
+    await source.createTopic(topic, 2);
+    await produce(topic, 2, 2_000);
+    const file = await replicate({ topics: [`${p}-.*`], delivery: 'exactly_once', tasks: 1 }, [topic]);
+
+    // What a process fenced mid-transaction leaves: copies of records already there, aborted.
+    const before = await target.endOffsets(remote);
+    const copies = (await target.readAll(remote)).get(1)!.slice(100, 200);
+    await target.produceTransactional(remote, [
+      { records: copies.map((r): TestRecord => ({ partition: 1, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp })), commit: false },
+    ]);
+    assert.equal((await target.endOffsets(remote))[1], before[1]! + 101, 'the aborted copies and their marker are in the log');
+
+    const { code, report, stderr } = await verify([file]);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(
+      counts(report),
+      [0, 1].map((partition) => ({ partition, missing: 0, duplicates: 0, unexpected: 0, behind: 0, matched: 1_000 })),
+    );
+  });
 });

@@ -58,7 +58,8 @@ export const IDENTITY_POLICY_CLASS = `${MIRROR}IdentityReplicationPolicy`;
 export const LEGACY_POLICY_CLASSES: readonly string[] = ['org.apache.kafka.mirror.LegacyReplicationPolicy', `${MIRROR}LegacyReplicationPolicy`];
 export const BYTE_ARRAY_CONVERTER = 'org.apache.kafka.connect.converters.ByteArrayConverter';
 
-const NO_REST = 'mirrorflow has no REST server: processes of one pipeline share work through a Kafka consumer group';
+const NO_REST =
+  "the REST server MM2's workers talk to each other through is not needed: processes of one pipeline share work through a Kafka consumer group (mirrorflow's own HTTP endpoints, with Connect's REST API, are set with http.listen or run --http)";
 const NO_CONNECT_TOPICS = 'mirrorflow keeps no Connect config or status topics';
 const CUSTOM_CODE = 'custom Java classes cannot run in mirrorflow; write a transform plugin (plugins/) instead';
 

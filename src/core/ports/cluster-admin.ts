@@ -100,6 +100,12 @@ export interface ClusterAdmin {
    */
   alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>>;
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]>;
+  /**
+   * The offsets of many topics' partitions in one round (one Metadata request, one ListOffsets
+   * per leader and bound), by topic. A topic may be left out (no leader for some partition now,
+   * or unknown to the cluster); `partitionOffsets` of that topic alone says why.
+   */
+  partitionOffsetsOf(topics: readonly string[]): Observable<ReadonlyMap<string, readonly PartitionOffsets[]>>;
   /** Deletes a partition's records before `beforeOffset` (DeleteRecords): its log start offset becomes `beforeOffset`. */
   deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void>;
   /**

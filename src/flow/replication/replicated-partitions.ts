@@ -1,4 +1,4 @@
-import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, firstValueFrom, ignoreElements, lastValueFrom } from 'rxjs';
+import { EMPTY, type Observable, type SchedulerLike, Subscription, concat, defer, ignoreElements, lastValueFrom } from 'rxjs';
 import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { FetchGap, KeptPartition, LogRestart, PartitionLifecycle } from '../../core/ports/record-source';
@@ -14,6 +14,7 @@ import type { ByteBudget } from './flow-control';
 import type { LogLifetimes } from './log-lifetimes';
 import type { RemoteNames } from './remote-names';
 import { SourceResets, type AutoOffsetReset } from './source-resets';
+import { TopicOffsetsBatch } from './topic-offsets-batch';
 
 /** How long one answer about a topic's offsets serves partitions assigned together. */
 const OFFSETS_REUSE_MS = 2_000;
@@ -63,6 +64,8 @@ export class ReplicatedPartitions implements PartitionLifecycle {
   /** Timers that outlive a single operation (forgetting topic offsets); cancelled by `close`. */
   private readonly timers = new Subscription();
   private readonly resets: SourceResets;
+  /** Topic offsets of partitions assigned together, read in one round. */
+  private readonly offsets: TopicOffsetsBatch;
   /**
    * The current assignment: `claimed` once the write path is ready for it (exactly-once: its
    * slots claimed), `reloaded` once its progress is read after the previous owners stored theirs;
@@ -86,6 +89,7 @@ export class ReplicatedPartitions implements PartitionLifecycle {
 
   constructor(private readonly parts: ReplicatedPartitionsParts) {
     const { lifetimes } = parts;
+    this.offsets = new TopicOffsetsBatch({ admin: parts.sourceAdmin, scheduler: parts.scheduler, logger: parts.logger });
     this.resets = new SourceResets({
       sourceAdmin: parts.sourceAdmin,
       progress: parts.progress,
@@ -287,13 +291,13 @@ export class ReplicatedPartitions implements PartitionLifecycle {
   }
 
   /**
-   * A topic's offsets, shared by the partitions assigned together: a rebalance over a wide
-   * topic asks the broker once per topic, not once per partition.
+   * A topic's offsets, shared by the partitions assigned together: a rebalance asks the broker
+   * once per topic, not once per partition, and about all topics assigned together in one round.
    */
   private topicOffsets(topic: string): Promise<readonly PartitionOffsets[]> {
     let pending = this.offsetsByTopic.get(topic);
     if (!pending) {
-      pending = firstValueFrom(this.parts.sourceAdmin.partitionOffsets(topic));
+      pending = this.offsets.read(topic);
       this.offsetsByTopic.set(topic, pending);
       const forget = (): void => {
         const timer = this.parts.scheduler.schedule(() => {

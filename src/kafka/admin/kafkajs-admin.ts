@@ -24,6 +24,7 @@ import { KafkaTransportError } from '../../core/errors';
 import { rawCluster, type RawCluster } from '../wire/raw-cluster';
 import { listTopicsWithIds, topicIdsOf } from './topic-metadata';
 import { untilTopicsServed } from './topic-readiness';
+import { readPartitionOffsets } from './partition-offsets';
 import { defaultRetryConfig, retryWithBackoff } from '../../core/retry';
 import { kafkajsProtocolErrors } from '../wire/kafkajs-internals';
 import {
@@ -265,6 +266,10 @@ export class KafkajsAdmin implements ClusterAdmin {
         offsets.map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) })).sort((a, b) => a.partition - b.partition),
       ),
     );
+  }
+
+  partitionOffsetsOf(topics: readonly string[]): Observable<ReadonlyMap<string, readonly PartitionOffsets[]>> {
+    return this.request('Reading partition offsets', async () => readPartitionOffsets(await this.connectedCluster(), topics));
   }
 
   deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void> {

@@ -5,8 +5,9 @@
  * - success and DUPLICATE_SEQUENCE_NUMBER: the round's records are written.
  * - OUT_OF_ORDER_SEQUENCE_NUMBER behind an earlier write of the partition that is not yet
  *   acknowledged (it failed, or its answer is still on the way, or it reached the broker after
- *   this one): not written, and nothing wrong with the producer id; the round waits until the
- *   earlier writes are acknowledged and goes again with the same sequences.
+ *   this one), or to a round sent while another of the partition was unanswered: not written,
+ *   and nothing wrong with the producer id; the round waits until the earlier writes are
+ *   acknowledged and goes again with the same sequences.
  * - OUT_OF_ORDER_SEQUENCE_NUMBER with nothing earlier outstanding, UNKNOWN_PRODUCER_ID,
  *   INVALID_PRODUCER_EPOCH: the broker lost the producer's state. Once every request in flight has
  *   been answered, a new producer id is taken (logged as a warning, as the serial writer's); every
@@ -44,6 +45,8 @@ export class InflightIdempotence implements SequenceSource {
   private renewals = 0;
   /** Rounds stamped whose answer has not come. */
   private inFlight = 0;
+  /** Per partition (`topic\0partition`), its parts of those rounds. */
+  private readonly roundsInFlight = new Map<string, number>();
   /** Counts producer ids taken, so a round can tell whether one was taken since it was answered. */
   private generation = 0;
   private starting: Promise<void> | undefined;
@@ -86,24 +89,37 @@ export class InflightIdempotence implements SequenceSource {
   /**
    * Waits until the round may be stamped (a producer id without a renewal pending, and every
    * earlier write of its partitions placed under it), then stamps it and counts it in flight; the
-   * caller sends it at once, then calls `settled`.
+   * caller sends it at once, then calls `settled`. `sentBehind`, per part: another round of its
+   * partition was still unanswered when it went (see `answer`).
    */
-  async dispatch(parts: readonly TicketPart[]): Promise<ProducerStamp[]> {
+  async dispatch(parts: readonly TicketPart[]): Promise<{ stamps: ProducerStamp[]; sentBehind: boolean[] }> {
     for (;;) {
       if (this.sequences.identity === undefined || this.renewal !== undefined) {
         await this.start();
         continue;
       }
-      if (parts.every((p) => this.sequences.ready(p.ticket))) break;
+      if (parts.every((p) => this.sequences.ready(p.ticket, p.position))) break;
       await this.changed();
     }
     this.inFlight++;
-    return parts.map((p) => this.sequences.stamp(p.ticket, p.position));
+    const sentBehind = parts.map((p) => {
+      const key = partitionKey(p.ticket.topic, p.ticket.partition);
+      const before = this.roundsInFlight.get(key) ?? 0;
+      this.roundsInFlight.set(key, before + 1);
+      return before > 0;
+    });
+    return { stamps: parts.map((p) => this.sequences.stamp(p.ticket, p.position)), sentBehind };
   }
 
   /** A round dispatched was answered, or failed without an answer. */
-  settled(): void {
+  settled(parts: readonly TicketPart[]): void {
     this.inFlight--;
+    for (const p of parts) {
+      const key = partitionKey(p.ticket.topic, p.ticket.partition);
+      const left = (this.roundsInFlight.get(key) ?? 1) - 1;
+      if (left === 0) this.roundsInFlight.delete(key);
+      else this.roundsInFlight.set(key, left);
+    }
     this.notify();
   }
 
@@ -111,9 +127,14 @@ export class InflightIdempotence implements SequenceSource {
    * The broker's answer for a partition of a round of `count` records: 'renew' (not written; a
    * new producer id comes first, then it goes again), 'behind' (not written; goes again once
    * `whenAhead`), undefined otherwise (written, or an error the writer handles as without
-   * idempotence).
+   * idempotence). An out-of-order answer to a round sent while another of its partition was
+   * unanswered says nothing about the producer id even when the earlier writes are acknowledged
+   * by now: that round may have reached the broker after this one (it went through the
+   * connection of a kafkajs producer the writer has since replaced; the broker orders requests
+   * per connection only), so it goes again with the same sequences; sent again alone and refused
+   * again, the broker lost the producer's state.
    */
-  answer(part: TicketPart, count: number, errorCode: number): 'renew' | 'behind' | undefined {
+  answer(part: TicketPart, count: number, errorCode: number, sentBehind = false): 'renew' | 'behind' | undefined {
     if (errorCode === 0 || errorCode === DUPLICATE_SEQUENCE_NUMBER) {
       this.sequences.acknowledged(part.ticket, part.position, count);
       this.renewals = 0;
@@ -122,7 +143,7 @@ export class InflightIdempotence implements SequenceSource {
     }
     const { topic, partition } = part.ticket;
     if (errorCode === OUT_OF_ORDER_SEQUENCE_NUMBER) {
-      if (this.sequences.behind(part.ticket)) return 'behind';
+      if (this.sequences.behind(part.ticket) || sentBehind) return 'behind';
       this.renewal ??= `${topic}-${partition} answered OUT_OF_ORDER_SEQUENCE_NUMBER`;
       return 'renew';
     }
@@ -224,17 +245,17 @@ class InflightWrite implements WriteSequences {
    */
   async round(partitions: readonly ProducePartition[], send: () => Promise<void>): Promise<void> {
     const parts = partitions.map((p) => this.place(p, p.indices[0]!));
-    const stamps = await this.inflight.dispatch(parts);
+    const { stamps, sentBehind } = await this.inflight.dispatch(parts);
     for (let i = 0; i < partitions.length; i++) partitions[i]!.stamp = stamps[i]!;
     try {
       await send();
     } finally {
-      this.inflight.settled();
+      this.inflight.settled(parts);
     }
     const behind: Ticket[] = [];
     partitions.forEach((p, i) => {
       if (p.answer === undefined) return;
-      const verdict = this.inflight.answer(parts[i]!, p.records, p.answer.errorCode);
+      const verdict = this.inflight.answer(parts[i]!, p.records, p.answer.errorCode, sentBehind[i]);
       if (verdict === 'behind') behind.push(parts[i]!.ticket);
       p.verdict = verdict === undefined ? writtenOrFailed(p.answer.errorCode) : 'again';
     });

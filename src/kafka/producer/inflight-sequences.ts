@@ -22,8 +22,23 @@
  * something of the current producer id was acknowledged on a partition, only its earliest
  * unfinished ticket goes (`ready`): a later write sent beside a first one that failed would
  * otherwise be appended before it, and the first, sent again, refused as out of order.
+ *
+ * A broker recognises a batch sent again only among the last five it appended for the producer
+ * on the partition (Kafka's ProducerStateEntry keeps five); an older one, sent again after its
+ * answer was lost, is refused as out of order, and its records would go again under a new
+ * producer id: written twice. Java's producer never has more than five batches of a partition
+ * unacknowledged. Here a write waiting to go again (its leader moved, its retry backing off) is
+ * not in flight on any connection while later writes go on, so the rule is kept per partition:
+ * while its earliest ticket is unfinished, the tickets after it send at most MAX_AHEAD new rounds
+ * (`ready`), and the rest wait until it is acknowledged.
  */
 import type { ProducerIdentity, ProducerStamp } from './producer-sequences';
+
+/**
+ * New rounds the tickets after a partition's earliest unfinished one may send: with that one's
+ * last round, five batches, the most a broker recognises when a batch comes again.
+ */
+export const MAX_AHEAD = 4;
 
 /** A write's range of sequences on one partition. */
 export interface Ticket {
@@ -41,6 +56,10 @@ interface TicketState extends Ticket {
   /** Records acknowledged, from the ticket's start. */
   acked: number;
   done: boolean;
+  /** Position of the last round stamped under the current producer id; -1 before the first. */
+  stampedAt: number;
+  /** The partition's round count when that round was stamped. */
+  stampedRound: number;
 }
 
 interface PartitionState {
@@ -50,6 +69,8 @@ interface PartitionState {
   next: number;
   /** Something was acknowledged on the partition under the current producer id: the broker orders its sequences. */
   known: boolean;
+  /** New rounds stamped under the current producer id (a round sent again counts once). */
+  rounds: number;
 }
 
 export class InflightSequences {
@@ -70,7 +91,12 @@ export class InflightSequences {
     for (const state of this.partitions.values()) {
       state.next = 0;
       state.known = false;
-      for (const t of state.tickets) t.base = undefined;
+      state.rounds = 0;
+      for (const t of state.tickets) {
+        t.base = undefined;
+        t.stampedAt = -1;
+        t.stampedRound = 0;
+      }
     }
   }
 
@@ -93,27 +119,37 @@ export class InflightSequences {
       this.drop(found);
       conflict = true;
     }
-    const ticket: TicketState = { topic, partition, key, total, base: undefined, acked: 0, done: false };
+    const ticket: TicketState = { topic, partition, key, total, base: undefined, acked: 0, done: false, stampedAt: -1, stampedRound: 0 };
     state.tickets.push(ticket);
     return { ticket, conflict };
   }
 
   /**
-   * Whether a round of the ticket can be stamped and sent now: on a partition where the broker
-   * knows the producer id, when the ticket has a base or every earlier ticket of its partition has
-   * one; on a partition where it does not yet, only when the ticket is the earliest unfinished one.
+   * Whether a round of the ticket from `position` on can be stamped and sent now: on a partition
+   * where the broker knows the producer id, when the ticket has a base or every earlier ticket of
+   * its partition has one, and a new round does not take the partition more than MAX_AHEAD
+   * rounds past its earliest unfinished ticket; on a partition where it does not yet, only when
+   * the ticket is the earliest unfinished one.
    */
-  ready(ticket: Ticket): boolean {
+  ready(ticket: Ticket, position: number): boolean {
     const t = ticket as TicketState;
     if (t.done) return true;
     const state = this.partition(t.topic, t.partition);
-    if (!state.known) return state.tickets[0] === t;
+    if (state.tickets[0] === t) return true;
+    if (!state.known) return false;
+    if (position > t.stampedAt && this.roundsAhead(state) >= MAX_AHEAD) return false;
     if (t.base !== undefined) return true;
     for (const other of state.tickets) {
       if (other === t) return true;
       if (other.base === undefined) return false;
     }
     return true;
+  }
+
+  /** New rounds stamped on the partition after the last one of its earliest unfinished ticket. */
+  private roundsAhead(state: PartitionState): number {
+    const earliest = state.tickets[0];
+    return earliest === undefined || earliest.stampedAt < 0 ? 0 : state.rounds - earliest.stampedRound;
   }
 
   /** The producer fields of a round that sends the ticket's records from `position` on. */
@@ -127,6 +163,11 @@ export class InflightSequences {
       // the range starts so that this round's first record takes the partition's next sequence.
       t.base = state.next - position;
       state.next = wrap(t.base + t.total);
+    }
+    if (position > t.stampedAt) {
+      const state = this.partition(t.topic, t.partition);
+      t.stampedAt = position;
+      t.stampedRound = ++state.rounds;
     }
     return { ...identity, baseSequence: wrap(t.base + position) };
   }
@@ -205,7 +246,7 @@ export class InflightSequences {
       // A partition seen first (or again, once its tickets were all done) under this producer id
       // continues where it was: kept in `last` so that sequences never go back.
       const last = this.last.get(key);
-      state = { tickets: [], next: last?.next ?? 0, known: last?.known ?? false };
+      state = { tickets: [], next: last?.next ?? 0, known: last?.known ?? false, rounds: 0 };
       this.partitions.set(key, state);
     }
     return state;

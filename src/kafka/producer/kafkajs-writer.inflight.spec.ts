@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstValueFrom, lastValueFrom, retry } from 'rxjs';
+import { firstValueFrom, from, lastValueFrom, retry } from 'rxjs';
 import type { Kafka } from '../kafkajs';
 import { KafkajsWriter, PARTIAL_RETRY } from './kafkajs-writer';
 import type { OutboundRecord } from '../../core/ports/record-writer';
@@ -37,8 +37,11 @@ interface Ack {
 }
 interface Held {
   readonly batch: SentBatch;
-  /** Lets the request arrive at the broker; `lose` drops its answer (the send times out), `refuse` answers NOT_LEADER_OR_FOLLOWER. */
-  readonly arrive: (how?: { lose?: boolean; refuse?: boolean }) => void;
+  /**
+   * Lets the request arrive at the broker; `lose` drops its answer (the send times out), `refuse`
+   * answers NOT_LEADER_OR_FOLLOWER, `hold` keeps the answer on the way until the returned function is called.
+   */
+  readonly arrive: (how?: { lose?: boolean; refuse?: boolean; hold?: boolean }) => () => void;
 }
 
 function heldBroker() {
@@ -88,9 +91,13 @@ function heldBroker() {
               acks.push({ ...ack, baseOffset: String(partitionLog.length) });
               partitionLog.push(...messages.map((m) => m.value!.toString()));
             }
-            if (how.lose === true)
-              reject(Object.assign(new Error('Request Produce(key: 0, version: 7) timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }));
-            else resolve(acks);
+            const answer = (): void => {
+              if (how.lose === true)
+                reject(Object.assign(new Error('Request Produce(key: 0, version: 7) timed out'), { name: 'KafkaJSRequestTimeoutError', retriable: true }));
+              else resolve(acks);
+            };
+            if (how.hold !== true) answer();
+            return answer;
           },
         });
         const w = waiting;
@@ -294,4 +301,55 @@ test('a write given up (unsubscribed) does not hold later writes of its partitio
   await done;
   stop.done = true;
   assert.deepEqual(broker.log.get('t-0'), [...before, ...all([next!])]);
+});
+
+test('a write whose answer was lost, sent again only after later writes went on (its retry backing off), still lands once: no more than four later batches go before it', async () => {
+  const broker = heldBroker();
+  const ids = producerIds();
+  const { logger, warned } = warnings();
+  const writer = writerOver(broker.kafka, ids.init, logger);
+  const before = await warmed(writer, broker);
+  let backedOff!: () => void;
+  const backOff = new Promise<void>((resolve) => (backedOff = resolve));
+  const [lost, ...later] = writes(7, 2);
+  // The flow's retry of the first write waits (a leader moving, its backoff growing) while the later writes go on.
+  const done = Promise.all([lastValueFrom(writer.write(lost!).pipe(retry({ delay: () => from(backOff) }))), ...later.map((w) => retried(writer, w))]);
+  const [a, ...inFlight] = await broker.sent(5);
+  a!.arrive({ lose: true }); // written, its answer lost
+  for (const h of inFlight) h.arrive();
+  backedOff();
+  const [again] = await broker.sent(1);
+  assert.equal(again!.batch.topicMessages[0]!.messages[0]!.value!.toString(), '0.0', 'the lost write goes again before a fifth later batch');
+  again!.arrive();
+  const stop = { done: false };
+  void broker.flowing(stop);
+  await done;
+  stop.done = true;
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all([lost!, ...later])], 'each record once, in order');
+  assert.equal(ids.calls(), 1, warned.join('\n'));
+});
+
+test('a later write that reached the broker first is refused as out of order, its answer arriving after the earlier one was acknowledged: it goes again, no new producer id', async () => {
+  const broker = heldBroker();
+  const ids = producerIds();
+  const { logger, warned } = warnings();
+  const writer = writerOver(broker.kafka, ids.init, logger);
+  const before = await warmed(writer, broker);
+  const ws = writes(2, 2);
+  const first = retried(writer, ws[0]!);
+  const second = retried(writer, ws[1]!);
+  const [a, b] = await broker.sent(2);
+  // The second went through another connection (a kafkajs producer the writer has since
+  // replaced): the broker takes it first, and its answer is still on the way when the first's comes.
+  const answerB = b!.arrive({ hold: true });
+  a!.arrive();
+  await first;
+  answerB();
+  const [again] = await broker.sent(1);
+  assert.equal(again!.batch.topicMessages[0]!.messages[0]!.producer!.baseSequence, 3, 'the same sequences');
+  again!.arrive();
+  await second;
+  assert.deepEqual(broker.log.get('t-0'), [...before, ...all(ws)]);
+  assert.equal(ids.calls(), 1, warned.join('\n'));
+  assert.deepEqual(warned, []);
 });

@@ -106,6 +106,11 @@ export interface RawFetchResponse {
   }[];
 }
 
+/** What kafkajs's ListOffsets v1+ answers: per partition one offset, as a decimal string. */
+export interface ListOffsetsResponse {
+  readonly responses: readonly { readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly offset: string }[] }[];
+}
+
 /** One broker of a RawCluster, connected as kafkajs connects it. Failures reject with kafkajs's errors (`type` names Kafka's). */
 export interface RawBroker {
   /** The broker's API versions (from ApiVersions, once connected): per api key, the versions it takes. */
@@ -116,11 +121,11 @@ export interface RawBroker {
   send<T>(request: KafkajsProtocolRequest<T>): Promise<T>;
   /** Metadata of these topics as this broker knows them; rejects when a topic or partition has an error. */
   metadata(topics: string[]): Promise<KafkajsMetadata>;
-  /** ListOffsets at this broker (timestamp -1: the end); rejects when a partition has an error. */
+  /** ListOffsets at this broker (timestamp -1: the end, -2: the log start); rejects when a partition has an error. */
   listOffsets(request: {
     readonly isolationLevel: number;
     readonly topics: readonly { readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly timestamp: number }[] }[];
-  }): Promise<unknown>;
+  }): Promise<ListOffsetsResponse>;
   offsetCommit(request: OffsetCommitRequest): Promise<unknown>;
   /** InitProducerId: without a transactional id any broker answers; with one, its coordinator. The producer id comes as a decimal string. */
   initProducerId(request: {
@@ -297,7 +302,7 @@ class Broker implements RawBroker {
     return this.broker.metadata(topics);
   }
 
-  listOffsets(request: Parameters<RawBroker['listOffsets']>[0]): Promise<unknown> {
+  listOffsets(request: Parameters<RawBroker['listOffsets']>[0]): Promise<ListOffsetsResponse> {
     return this.broker.listOffsets(request);
   }
 

@@ -51,6 +51,8 @@ export interface PartitionPlan {
   readonly comparedBy: ComparedBy;
   readonly preserved: boolean;
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
+  /** How the target is read: read_committed for an exactly-once flow, whose aborted copies no reader of it sees. */
+  readonly targetIsolationLevel: 'read_committed' | 'read_uncommitted';
   /** The source range compared: [from, rangeEnd). */
   readonly from: number;
   readonly rangeEnd: number;
@@ -139,6 +141,7 @@ async function planFlow(
   const bounds = await rangeBounds(sourceTopics, sourceOffsets, selection, rangeReader(flow.source));
   const syncs = await loadSyncs(flow, clients, policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias), bounds);
   const isolationLevel = flow.consumer.isolation_level;
+  const targetIsolationLevel = flow.delivery === 'exactly_once' ? 'read_committed' : 'read_uncommitted';
   const plans: PartitionPlan[] = [];
   sourceTopics.forEach((topic, i) => {
     const { remote, compared } = remotes[i]!;
@@ -158,6 +161,7 @@ async function planFlow(
         comparedBy,
         preserved,
         isolationLevel,
+        targetIsolationLevel,
         from,
         rangeEnd,
         sourceTo: selection.to === undefined ? rangeEnd : source.latest,

@@ -128,7 +128,7 @@ export async function verifyPipeline(config: PipelineConfig, registry: PluginReg
         partition: plan.partition,
         from: plan.targetFrom,
         to: plan.targetTo,
-        isolationLevel: 'read_uncommitted',
+        isolationLevel: plan.targetIsolationLevel,
       },
       bounds: { progress: plan.progress, rangeEnd: plan.rangeEnd, leadingSkip: plan.leadingSkip, capacity },
       ...(plan.expected === undefined ? {} : { expected: plan.expected }),
