@@ -64,6 +64,12 @@ export class GroupKit {
     return (await firstValueFrom(this.clients.admin('kit').describeGroups([group]))).get(group) ?? 'dead';
   }
 
+  /** A share group's start offsets by `topic-partition` (partitions where it has none left out). */
+  async shareStartOffsets(group: string): Promise<Map<string, number>> {
+    const offsets = await firstValueFrom(this.clients.admin('kit').fetchShareGroupOffsets(group));
+    return new Map(offsets.map((o) => [`${o.topic}-${o.partition}`, o.startOffset]));
+  }
+
   async endOffsets(topic: string): Promise<number[]> {
     return (await firstValueFrom(this.clients.admin('kit').partitionOffsets(topic))).map((o) => o.latest);
   }

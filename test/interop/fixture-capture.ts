@@ -1,10 +1,10 @@
 /**
  * What the fixture capture scripts share (capture-wire-fixtures.ts,
- * capture-alter-configs-fixtures.ts): a local cluster, a Java program compiled against its Kafka
+ * capture-alter-configs-fixtures.ts, capture-share-group-fixtures.ts): a local cluster, a Java program compiled against its Kafka
  * jars and run there, a raw request/response round trip, and writing the bytes as hex fixtures
  * into src/kafka/wire/fixtures/.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,16 +27,21 @@ function run(command: string, args: readonly string[]): Promise<string> {
   });
 }
 
-/** Sends one request (header v1) and resolves with the response body after the correlation id. */
-export function roundTrip(bootstrap: string, apiKey: number, apiVersion: number, body: Buffer): Promise<Buffer> {
+/**
+ * Sends one request (header v1; v2, with its empty tagged fields, when `flexible`) and resolves
+ * with the response body after the correlation id: for a flexible response, that starts with the
+ * response header's tagged fields, as kafkajs's connection hands it to a decoder.
+ */
+export function roundTrip(bootstrap: string, apiKey: number, apiVersion: number, body: Buffer, options: { readonly flexible?: boolean } = {}): Promise<Buffer> {
   const at = bootstrap.lastIndexOf(':');
   const clientId = Buffer.from('wire-fixtures');
-  const header = Buffer.alloc(2 + 2 + 4 + 2 + clientId.length);
+  const header = Buffer.alloc(2 + 2 + 4 + 2 + clientId.length + (options.flexible === true ? 1 : 0));
   header.writeInt16BE(apiKey, 0);
   header.writeInt16BE(apiVersion, 2);
   header.writeInt32BE(7, 4);
   header.writeInt16BE(clientId.length, 8);
   clientId.copy(header, 10);
+  // Header v2 ends with its tagged fields: none (the buffer's last byte, already 0).
   const size = Buffer.alloc(4);
   size.writeInt32BE(header.length + body.length);
   return new Promise((resolveTrip, reject) => {
@@ -67,6 +72,8 @@ export interface CaptureCluster {
   readonly bootstrap: string;
   /** Runs the compiled `mainClass` against the cluster (its first argument); resolves with its output. */
   runJava(mainClass: string, ...args: string[]): Promise<string>;
+  /** Starts the compiled `mainClass` against the cluster (its first argument) without waiting; closing its stdin is how it is told to stop. */
+  startJava(mainClass: string, ...args: string[]): ChildProcessWithoutNullStreams;
 }
 
 /**
@@ -85,8 +92,12 @@ export function captureFixtures(javaSource: string, capture: (cluster: CaptureCl
       const classpath = `${classes}${delimiter}${local.distribution.classpath}`;
       const runJava = (mainClass: string, ...args: string[]): Promise<string> =>
         run(javaExecutable(), [...loggingJvmOptions(local.distribution, undefined), '-cp', classpath, mainClass, bootstrap, ...args]);
+      const startJava = (mainClass: string, ...args: string[]): ChildProcessWithoutNullStreams =>
+        spawn(javaExecutable(), [...loggingJvmOptions(local.distribution, undefined), '-cp', classpath, mainClass, bootstrap, ...args], {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
       process.stdout.write(`Writing fixtures:\n`);
-      await capture({ bootstrap, runJava });
+      await capture({ bootstrap, runJava, startJava });
     } finally {
       rmSync(classes, { recursive: true, force: true });
       await local.stop();

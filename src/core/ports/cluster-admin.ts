@@ -62,6 +62,26 @@ export interface GroupOffset {
   readonly metadata: string;
 }
 
+/** A share group (KIP-932) as the broker describes it. */
+export interface ShareGroupDescription {
+  /** `empty`, `stable`, or `dead` for a group the broker does not know. */
+  readonly state: GroupState;
+  /** Its members: consumers whose start offsets cannot be changed while they run. */
+  readonly members: number;
+}
+
+/**
+ * Where a share group is in one partition: its share-partition start offset. Every record before
+ * it is done with (acknowledged, rejected, or archived after too many deliveries); the record at
+ * it is not. Records after it may be done with too, one by one: a share group's progress is not
+ * one offset, and only this one can be read and set.
+ */
+export interface ShareGroupStartOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly startOffset: number;
+}
+
 /** Metadata and topic management on one cluster. Every call is lazy: nothing happens until subscribed. */
 export interface ClusterAdmin {
   readonly cluster: string;
@@ -112,6 +132,24 @@ export interface ClusterAdmin {
    * not know counts as deleted. A group with members is refused: that errors with `GroupActiveError`.
    */
   deleteGroups(groupIds: readonly string[]): Observable<void>;
+  /**
+   * State and members of each share group (ShareGroupDescribe, Kafka 4.2+); a group the broker
+   * does not know is `dead` with no members. Errors (not retriable) on a cluster without share groups.
+   */
+  describeShareGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, ShareGroupDescription>>;
+  /**
+   * A share group's start offsets (DescribeShareGroupOffsets), on the partitions where it has one;
+   * none for a group the broker does not know.
+   */
+  fetchShareGroupOffsets(groupId: string): Observable<readonly ShareGroupStartOffset[]>;
+  /**
+   * Sets start offsets of a share group that has no members (AlterShareGroupOffsets), as Java's
+   * `Admin.alterShareGroupOffsets` does; a group the broker does not know is created, and the
+   * partitions not given keep theirs. A group with members is refused: that errors with
+   * `GroupActiveError`. Partitions the broker refuses (a topic it does not have) error too, naming
+   * them, though the others were set.
+   */
+  alterShareGroupOffsets(groupId: string, offsets: readonly ShareGroupStartOffset[]): Observable<void>;
   /** Deletes topics and their records (DeleteTopics); a topic that does not exist counts as deleted. Emits once they are gone from the metadata. */
   deleteTopics(topics: readonly string[]): Observable<void>;
   /**
@@ -127,7 +165,7 @@ export interface ClusterAdmin {
   close(): Promise<void>;
 }
 
-/** The broker refused an admin offset commit because the group has active members. Not retriable. */
+/** The broker refused an admin offset commit (or a share group's alter) because the group has active members. Not retriable. */
 export class GroupActiveError extends MirrorflowError {
   override readonly name = 'GroupActiveError';
   override readonly code = 'GROUP_ACTIVE';
@@ -136,8 +174,9 @@ export class GroupActiveError extends MirrorflowError {
     readonly cluster: string,
     readonly groupId: string,
     options: ErrorOptions = {},
+    kind: 'consumer group' | 'share group' = 'consumer group',
   ) {
-    super(`Cluster "${cluster}": consumer group "${groupId}" has active members; its offsets cannot be changed now.`, options);
+    super(`Cluster "${cluster}": ${kind} "${groupId}" has active members; its offsets cannot be changed now.`, options);
   }
 }
 

@@ -13,7 +13,7 @@ import { OffsetSyncStore } from './offset-sync-store';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpointKey, encodeCheckpointValue, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../../formats';
 import { DefaultGroupFilter, DefaultReplicationPolicy, DefaultTopicFilter } from '../../policy';
 import { silentLogger } from '../../core/ports/logger';
-import type { ClusterAdmin, GroupOffset, GroupState, NewTopic } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset, GroupState, NewTopic, ShareGroupDescription, ShareGroupStartOffset } from '../../core/ports/cluster-admin';
 import type { TopicFollowEvent, TopicReader } from '../../core/ports/record-source';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
 import type { KafkaRecord, DecodedSourceBatch, TopicPartition } from '../../core/record';
@@ -149,6 +149,8 @@ interface Harness {
   readonly calls: string[];
   readonly writes: { at: number; records: readonly OutboundRecord[] }[];
   readonly commits: { at: number; group: string; offsets: readonly GroupOffset[] }[];
+  /** Share groups' start offsets altered on the target. */
+  readonly alters: { at: number; group: string; offsets: readonly ShareGroupStartOffset[] }[];
 }
 
 interface HarnessOptions {
@@ -173,6 +175,10 @@ interface HarnessOptions {
   readonly targetStates?: ReadonlyMap<string, GroupState>;
   /** Groups a migration cutover took over. */
   readonly cutOver?: readonly string[];
+  /** A share group's start offsets on the source (default: none). */
+  readonly shareOffsets?: (group: string) => readonly ShareGroupStartOffset[];
+  /** Share groups on the target (others are unknown there); their start offsets there are none. */
+  readonly targetShareGroups?: ReadonlyMap<string, ShareGroupDescription>;
 }
 
 const SETTINGS: CheckpointFlowSettings = {
@@ -192,6 +198,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
   const calls: string[] = [];
   const writes: Harness['writes'] = [];
   const commits: Harness['commits'] = [];
+  const alters: Harness['alters'] = [];
   const log = (what: string) => calls.push(`${what}@${scheduler.now()}`);
   const fetches = new Map<string, number>();
   const groupOffsets = options.groupOffsets ?? (() => [{ topic: 'topic1', partition: 0, offset: 10, metadata: '' }]);
@@ -212,6 +219,11 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
         const frames = scheduler.now() === 0 ? 0 : (options.fetchFrames ?? 0);
         return frames === 0 ? of(offsets) : timer(frames, scheduler).pipe(map(() => offsets));
       }),
+    fetchShareGroupOffsets: (group: string) =>
+      defer(() => {
+        log(`share:${group}`);
+        return of(options.shareOffsets?.(group) ?? []);
+      }),
   } as unknown as ClusterAdmin;
 
   const targetAdmin = {
@@ -230,6 +242,14 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     commitGroupOffsets: (group: string, offsets: readonly GroupOffset[]) =>
       defer(() => {
         commits.push({ at: scheduler.now(), group, offsets });
+        return of(undefined);
+      }),
+    describeShareGroups: (ids: readonly string[]) =>
+      of(new Map(ids.map((id) => [id, options.targetShareGroups?.get(id) ?? ({ state: 'dead', members: 0 } as ShareGroupDescription)]))),
+    fetchShareGroupOffsets: () => of([]),
+    alterShareGroupOffsets: (group: string, offsets: readonly ShareGroupStartOffset[]) =>
+      defer(() => {
+        alters.push({ at: scheduler.now(), group, offsets });
         return of(undefined);
       }),
   } as unknown as ClusterAdmin;
@@ -330,7 +350,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
           },
         }),
   });
-  return { flow, status, calls, writes, commits };
+  return { flow, status, calls, writes, commits, alters };
 }
 
 const decoded = (w: { records: readonly OutboundRecord[] }) => w.records.map((r) => decodeCheckpoint(r.key, r.value));
@@ -535,6 +555,46 @@ describe('CheckpointFlow in virtual time', () => {
         ],
         'g1 is never committed into',
       );
+    });
+  });
+
+  test("group offset sync alters share groups' translated start offsets into the target's, with no checkpoint records, after the consumer groups", () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      const h = harness(scheduler, {
+        shareGroups: ['workers', 'busy', 'moved'],
+        // Their start offset 10 on topic1-0 translates to 5 with the only sync (3 -> 4), as g1's committed 10 does.
+        shareOffsets: () => [{ topic: 'topic1', partition: 0, startOffset: 10 }],
+        targetShareGroups: new Map([['busy', { state: 'stable', members: 1 }]]),
+        cutOver: ['moved'],
+        settings: { syncGroupOffsets: { enabled: true, intervalMs: 20 } },
+      });
+      expectObservable(h.flow.run(cold('25ms s'))).toBe('25ms |');
+      flush();
+      assert.deepEqual(
+        h.calls.filter((c) => c.startsWith('share:')),
+        // At the listing, for the offset-sync store to hold them from its start; then at the sync,
+        // not at the checkpoint passes, and a cut-over group not.
+        ['share:busy@0', 'share:moved@0', 'share:workers@0', 'share:busy@20', 'share:workers@20'],
+      );
+      assert.deepEqual(
+        h.commits.map((c) => [c.at, c.group]),
+        [[20, 'g1']],
+      );
+      assert.deepEqual(h.alters, [{ at: 20, group: 'workers', offsets: [{ topic: 'source1.topic1', partition: 0, startOffset: 5 }] }]);
+      // Only consumer groups' checkpoints are written.
+      assert.deepEqual(new Set(h.writes.flatMap((w) => decoded(w).map((c) => c.consumerGroupId))), new Set(['g1']));
+      assert.deepEqual(
+        h.status.groupStates?.entries().map((e) => [e.group, e.state]),
+        [
+          ['busy', 'active-on-target'],
+          ['g1', 'synced'],
+          ['moved', 'cut-over'],
+          ['workers', 'synced'],
+        ],
+      );
+      assert.deepEqual(h.status.groupSync.activeGroups, ['busy']);
+      assert.equal(h.status.groupSync.groupsSynced, 2);
     });
   });
 

@@ -8,7 +8,9 @@
  *   timer(interval)  per group: committed offsets on the source → held in the offset-sync store
  *                    (group-holds.ts) → translate → rename to target topic-partitions → emission
  *                    rule → checkpoint records, byte-identical to MM2's, on the checkpoints topic
- *   timer(sync)      optional: translated offsets into the target's idle consumer groups
+ *   timer(sync)      optional: translated offsets into the target's idle consumer groups; then the
+ *                    source's share groups' start offsets, translated, into the target's idle share
+ *                    groups (share-group-offset-sync.ts: no checkpoint records, MM2 has none for them)
  *
  * Every timer takes the injected scheduler; a pass that takes longer than the interval is not
  * overlapped by the next tick (exhaustMap: that tick is dropped). Emitting `stop$` ends every
@@ -58,7 +60,6 @@ import { backoffDelay, type RetryConfig } from '../../core/retry';
 import type { GroupFilter, ReplicationPolicy, TopicFilter } from '../../policy';
 import { CheckpointStore } from './checkpoint-store';
 import { countCheckpointError, type CheckpointStatus } from './checkpoint-status';
-import { GroupOffsetSync } from './group-offset-sync';
 import { OffsetSyncStore } from './offset-sync-store';
 import { followOffsetSyncs } from './follow-offset-syncs';
 import { withStopSignal } from '../operators/with-stop-signal';
@@ -66,11 +67,12 @@ import type { MigrationWatch } from '../migration-state';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
 import { CheckpointEmission } from './checkpoint-emission';
 import { readGroupCheckpoints } from './read-group-checkpoints';
-import { checkpointTranslation, renameTopicPartition, type CheckpointTranslationOf } from './checkpoint-translation';
+import { checkpointTranslation, renameTopicPartition, type CheckpointTranslation, type CheckpointTranslationOf } from './checkpoint-translation';
 import { GroupDiscovery } from './group-discovery';
 import { GroupHolds } from './group-holds';
 import { preservedPartitions } from './preserved-partitions';
 import { GroupSyncStates } from './group-sync-states';
+import { GroupSyncPass } from './group-sync-pass';
 
 export interface CheckpointFlowSettings {
   readonly source: string;
@@ -137,7 +139,7 @@ export class CheckpointFlow {
   private reverse: OffsetSyncStore | undefined;
   /** What the groups hold in `syncs` (group-holds.ts). */
   private holds: GroupHolds | undefined;
-  private readonly groupSync: GroupOffsetSync;
+  private readonly groupSync: GroupSyncPass;
   private readonly discovery: GroupDiscovery;
   private readonly emission: CheckpointEmission;
   private readonly starting: OutageTracker;
@@ -155,7 +157,15 @@ export class CheckpointFlow {
       now: () => parts.scheduler.now(),
     });
     status.groupStates = this.groupStates;
-    this.groupSync = new GroupOffsetSync({ targetAdmin: parts.targetAdmin, logger, status: status.groupSync, states: this.groupStates });
+    this.groupSync = new GroupSyncPass({
+      ...parts,
+      groupStates: this.groupStates,
+      status: status.groupSync,
+      converted: () => this.checkpoints.convertedOffsets(),
+      shareGroups: () => this.discovery.shareGroups,
+      translation: () => this.translation(),
+      holds: () => this.holds,
+    });
     const track = (cluster: string, operation: string): OutageTracker => outages.tracker(cluster, operation, logger, () => parts.scheduler.now());
     this.starting = track(settings.target, 'loading checkpoints');
     this.translationOf = { source: settings.source, target: settings.target, policy: parts.policy, topicFilter: parts.topicFilter };
@@ -169,6 +179,7 @@ export class CheckpointFlow {
       logger,
       status,
       states: this.groupStates,
+      readShareGroupOffsets: settings.syncGroupOffsets.enabled,
     });
     this.emission = new CheckpointEmission({
       writer: parts.writer,
@@ -214,7 +225,7 @@ export class CheckpointFlow {
           : defer(() => (this.discovery.listed ? EMPTY : timer(interval, interval, scheduler).pipe(exhaustMap(relist), take(1))));
         const checkpoints$ = timer(settings.intervalMs, settings.intervalMs, scheduler).pipe(exhaustMap(() => this.pass()));
         const sync$ = settings.syncGroupOffsets.enabled
-          ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(exhaustMap(() => this.syncGroups()))
+          ? timer(settings.syncGroupOffsets.intervalMs, settings.syncGroupOffsets.intervalMs, scheduler).pipe(exhaustMap(() => this.groupSync.run()))
           : EMPTY;
         // Syncs are read once the groups were first listed (or that failed), whose offsets are held meanwhile.
         const follow$ = merge(this.followOffsetSyncs(!loaded), this.followReverseSyncs());
@@ -248,28 +259,6 @@ export class CheckpointFlow {
         }),
       );
     });
-  }
-
-  /**
-   * One group offset sync pass, without the groups a migration cutover took over: their offsets
-   * on the target are their consumers' now. The state is read right before the pass; when it
-   * cannot be read, the pass is skipped rather than risk moving a cut-over group.
-   */
-  private syncGroups(): Observable<void> {
-    const { migration, logger } = this.parts;
-    if (migration === undefined) return this.groupSync.sync(this.checkpoints.convertedOffsets());
-    return migration.refreshed().pipe(
-      mergeMap(() => {
-        const all = [...this.checkpoints.convertedOffsets()];
-        const cutOver = all.filter(([group]) => migration.syncStopped(group)).map(([group]) => [group, { result: 'cut-over' }] as const);
-        if (cutOver.length > 0) this.groupStates.synced(new Map(cutOver));
-        return this.groupSync.sync(new Map(all.filter(([group]) => !migration.syncStopped(group))));
-      }),
-      catchError((error: unknown) => {
-        logger.warn('Reading the migration state failed; group offsets are synced at the next interval.', { error: describeError(error) });
-        return EMPTY;
-      }),
-    );
   }
 
   /** The checkpoints topic on the target and the offset-syncs topic, as MM2 creates them. */
@@ -357,34 +346,44 @@ export class CheckpointFlow {
   }
 
   /**
-   * One checkpoint pass (MM2's `poll`), nothing until both stores are loaded: the preserved
-   * partitions (preserved-partitions.ts), then every group's offsets translated
-   * (checkpoint-translation.ts), then what is emitted written (checkpoint-emission.ts).
+   * A pass's translation (checkpoint-translation.ts) with the offset-sync store it reads, once both
+   * stores are loaded (nothing before): the preserved partitions read (preserved-partitions.ts) first.
    */
-  private pass(): Observable<void> {
-    const { scheduler, status, targetAdmin, preservationMarkers, logger } = this.parts;
+  private translation(): Observable<{ readonly syncs: OffsetSyncStore; readonly translation: CheckpointTranslation }> {
+    const { targetAdmin, preservationMarkers, logger } = this.parts;
     return defer(() => {
       const syncs = this.syncs;
       if (syncs === undefined || !syncs.isReadToEnd) return EMPTY;
       const { reverse } = this;
       if (this.parts.reverseSyncs !== undefined && (reverse === undefined || !reverse.isReadToEnd)) return EMPTY;
-      status.offsetSyncPartitions = syncs.partitionCount;
-      const startedAt = scheduler.now();
       return preservedPartitions(targetAdmin, preservationMarkers, logger).pipe(
-        mergeMap((preserved) =>
-          readGroupCheckpoints(
-            this.discovery.groups,
-            { ...checkpointTranslation(this.translationOf, syncs, preserved, reverse), store: this.checkpoints },
-            syncs,
-            {
-              ...this.parts,
-              holds: this.holds,
-              groupStates: this.groupStates,
-            },
-          ),
-        ),
-        // Groups no longer checkpointed (once groups were listed) give up what they held.
-        tap(() => this.discovery.listed && this.holds?.keepOnly(this.discovery.groups)),
+        map((preserved) => ({ syncs, translation: checkpointTranslation(this.translationOf, syncs, preserved, reverse) })),
+      );
+    });
+  }
+
+  /**
+   * One checkpoint pass (MM2's `poll`), nothing until both stores are loaded: every group's
+   * offsets translated (`translation`), then what is emitted written (checkpoint-emission.ts).
+   */
+  private pass(): Observable<void> {
+    const { scheduler, status, settings } = this.parts;
+    return defer(() => {
+      const startedAt = scheduler.now();
+      return this.translation().pipe(
+        mergeMap(({ syncs, translation }) => {
+          status.offsetSyncPartitions = syncs.partitionCount;
+          return readGroupCheckpoints(this.discovery.groups, { ...translation, store: this.checkpoints }, syncs, {
+            ...this.parts,
+            holds: this.holds,
+            groupStates: this.groupStates,
+          });
+        }),
+        // Groups no longer checkpointed (once groups were listed) give up what they held; share groups keep theirs while synced.
+        tap(() => {
+          const holding = settings.syncGroupOffsets.enabled ? [...this.discovery.groups, ...this.discovery.shareGroups] : this.discovery.groups;
+          if (this.discovery.listed) this.holds?.keepOnly(holding);
+        }),
         mergeMap((read) => this.emission.emit(read, this.checkpoints, startedAt, this.discovery.groups)),
         tap(() => this.groupStates.refresh()),
         catchError((error: unknown) => this.emission.failed(error)),

@@ -88,20 +88,31 @@ export class CheckpointStatus {
   }
 }
 
-/** Consumer-group offset sync into the target (`checkpoints.sync_group_offsets`). */
+/**
+ * Group offset sync into the target (`checkpoints.sync_group_offsets`): consumer groups' offsets
+ * committed, and share groups' start offsets altered, counted together.
+ */
 export class GroupSyncStatus {
   enabled = false;
   passes = 0;
-  /** Groups whose offsets were committed on the target. */
+  /** Groups whose offsets were committed (share groups: start offsets altered) on the target. */
   groupsSynced = 0;
+  /** Partition offsets committed, and share-partition start offsets altered. */
   offsetsCommitted = 0;
   /**
    * Times a group was left alone because it had active members on the target (MM2 only logs
    * this, which is why "sync.group.offsets.enabled doesn't work" is a common report).
    */
   skippedActive = 0;
-  /** The groups skipped as active in the last pass. */
-  activeGroups: readonly string[] = [];
+  /** The consumer groups skipped as active in the last pass. */
+  activeConsumerGroups: readonly string[] = [];
+  /** The share groups skipped as active in the last pass (share-group-offset-sync.ts). */
+  activeShareGroups: readonly string[] = [];
+
+  /** The groups skipped as active in the last pass, consumer groups then share groups. */
+  get activeGroups(): readonly string[] {
+    return this.activeShareGroups.length === 0 ? this.activeConsumerGroups : [...this.activeConsumerGroups, ...this.activeShareGroups];
+  }
   errors = 0;
 }
 

@@ -1,4 +1,4 @@
-import { type Observable, EMPTY, catchError, from, map, mergeMap, of, tap, toArray } from '#rxjs';
+import { type Observable, EMPTY, catchError, from, map, merge, mergeMap, of, tap, toArray } from '#rxjs';
 import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import type { GroupFilter, TopicFilter } from '../../policy';
@@ -23,14 +23,19 @@ export interface GroupDiscoveryParts {
   readonly status: CheckpointStatus;
   /** Told which groups are filtered out or have no offsets on replicated topics. */
   readonly states?: GroupSyncStates;
+  /** Read the share groups' start offsets too (when the group offset sync copies them), for `offsets`. */
+  readonly readShareGroupOffsets?: boolean;
 }
 
 /**
  * MM2's `findConsumerGroups`: the source's consumer groups that the group filter accepts and that
- * have committed offsets on topics the topic filter accepts, found again at each refresh.
+ * have committed offsets on topics the topic filter accepts, found again at each refresh; and,
+ * apart, the share groups the group filter accepts (whose start offsets the group offset sync
+ * reads itself).
  */
 export class GroupDiscovery {
   private found: readonly string[] = [];
+  private sharesFound: readonly string[] = [];
   private offsetsFound: ReadonlyMap<string, readonly GroupOffset[]> = new Map();
   private succeeded = false;
 
@@ -41,7 +46,15 @@ export class GroupDiscovery {
     return this.found;
   }
 
-  /** The committed offsets each group of `groups` had when it was listed. */
+  /** The share groups (KIP-932) the groups filter lets through, sorted; the last listing's. */
+  get shareGroups(): readonly string[] {
+    return this.sharesFound;
+  }
+
+  /**
+   * The committed offsets each group of `groups` had when it was listed; with
+   * `readShareGroupOffsets`, also each share group's start offsets (as offsets, no metadata).
+   */
   get offsets(): ReadonlyMap<string, readonly GroupOffset[]> {
     return this.offsetsFound;
   }
@@ -60,14 +73,14 @@ export class GroupDiscovery {
     return sourceAdmin.listGroupKinds().pipe(
       mergeMap(({ consumer: consumers, share }) => {
         filteredOut = [...consumers, ...share].filter((g) => !groupFilter.shouldReplicateGroup(g));
-        // Share groups commit no offsets: listed for their state, never checkpointed.
-        shareGroups = share.filter((g) => groupFilter.shouldReplicateGroup(g));
-        return from(consumers.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
+        // Share groups commit no offsets: never checkpointed; the group offset sync copies their start offsets.
+        shareGroups = share.filter((g) => groupFilter.shouldReplicateGroup(g)).sort();
+        const consumerReads = from(consumers.filter((g) => groupFilter.shouldReplicateGroup(g))).pipe(
           mergeMap(
             (group) =>
               sourceAdmin.fetchGroupOffsets(group).pipe(
                 map((offsets) => {
-                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return { group, offsets };
+                  if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) return { group, offsets, share: false };
                   noReplicatedOffsets.push(group);
                   return undefined;
                 }),
@@ -76,17 +89,40 @@ export class GroupDiscovery {
               ),
             GROUP_CONCURRENCY,
           ),
+        );
+        // Share groups' start offsets, for the offset-sync store to hold from its start (the sync reads them again).
+        const shareReads = !this.parts.readShareGroupOffsets
+          ? EMPTY
+          : from(shareGroups).pipe(
+              mergeMap(
+                (group) =>
+                  sourceAdmin.fetchShareGroupOffsets(group).pipe(
+                    map((starts) => ({
+                      group,
+                      offsets: starts.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.startOffset, metadata: '' })),
+                      share: true,
+                    })),
+                    catchError(() => of(undefined)),
+                  ),
+                GROUP_CONCURRENCY,
+              ),
+            );
+        return merge(consumerReads, shareReads).pipe(
           toArray(),
           map((found) => found.filter((g) => g !== undefined)),
         );
       }),
       map((found) => {
-        const sorted = found.map((g) => g.group).sort();
+        const sorted = found
+          .filter((g) => !g.share)
+          .map((g) => g.group)
+          .sort();
         this.offsetsFound = new Map(found.map((g) => [g.group, g.offsets]));
         if (sorted.length !== this.found.length || sorted.some((g, i) => g !== this.found[i])) {
           logger.info('Checkpointing consumer groups.', { count: sorted.length, groups: sorted.slice(0, 20) });
         }
         this.found = sorted;
+        this.sharesFound = shareGroups;
         this.succeeded = true;
         status.groups = sorted.length;
         this.parts.states?.listed({ checkpointed: sorted, filteredOut, noReplicatedOffsets, shareGroups });

@@ -136,7 +136,7 @@ export class GroupOffsetSync {
     }
     status.skippedActive += active.length;
     this.options.states?.synced(new Map(outcomes.map((o) => [o.group, syncResult(o)])));
-    status.activeGroups = active;
+    status.activeConsumerGroups = active;
     if (active.length > 0) {
       logger.warn('Consumer groups with active members on the target were not synced.', { count: active.length, groups: active.slice(0, 50) });
     }

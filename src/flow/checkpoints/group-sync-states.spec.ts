@@ -32,7 +32,7 @@ function setup(options: { syncEnabled?: boolean } = {}) {
     lines,
     checkpointed,
     tick: (ms: number) => (now += ms),
-    changes: () => lines.filter((l) => l.message === 'Consumer group sync state changed.').map((l) => [l.meta['group'], l.meta['previous'], l.meta['state']]),
+    changes: () => lines.filter((l) => / group sync state changed\.$/.test(l.message)).map((l) => [l.meta['group'], l.meta['previous'], l.meta['state']]),
   };
 }
 
@@ -51,11 +51,8 @@ describe('GroupSyncStates', () => {
     assert.match(states.get('console-consumer-1')!.reason, /groups filter/);
     assert.equal(states.get('other')?.state, 'no-replicated-offsets');
     assert.match(states.get('other')!.reason, /all on topics this flow does not replicate/);
-    assert.equal(states.get('workers')?.state, 'share-group');
-    assert.match(
-      states.get('workers')!.reason,
-      /a share group \(KIP-932\): its share-partition start offsets on primary are not copied; .* on backup start where share\.auto\.offset\.reset says/,
-    );
+    assert.equal(states.get('workers')?.state, 'not-translatable');
+    assert.match(states.get('workers')!.reason, /a share group whose start offsets on primary no group offset sync has read yet/);
 
     states.translated('early', 3, 0);
     assert.equal(states.get('early')?.state, 'not-translatable');
@@ -87,7 +84,7 @@ describe('GroupSyncStates', () => {
         ['early', 'not-translatable'],
         ['moved', 'cut-over'],
         ['other', 'no-replicated-offsets'],
-        ['workers', 'share-group'],
+        ['workers', 'not-translatable'],
       ],
     );
     assert.match(states.get('app')!.reason, /its group on backup holds the translated offsets \(3 committed by the last sync\); 1 of its 4 partitions/);
@@ -107,6 +104,70 @@ describe('GroupSyncStates', () => {
     states.refresh();
     assert.equal(states.get('app')?.state, 'checkpointed');
     assert.match(states.get('app')!.reason, /sync_group_offsets is off/);
+  });
+
+  test("a share group's states come from the group offset sync alone, which reads, translates and alters its start offsets", () => {
+    const { states, changes, lines } = setup();
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: ['workers', 'idle', 'busy', 'early', 'broken', 'moved'] });
+    // What one sync pass learnt, group by group (share-group-offset-sync.ts): translation, then the target's answer.
+    states.shareSynced('workers', 3, 2, { result: 'committed', partitions: 2 });
+    states.shareSynced('idle', 0, 0, undefined);
+    states.shareSynced('early', 2, 0, undefined);
+    states.shareSynced('busy', 1, 1, { result: 'active', targetState: 'stable' });
+    states.shareSynced('broken', 1, 1, { result: 'failed', error: 'Group broken is not a share group.' });
+    states.synced(new Map([['moved', { result: 'cut-over' }]]));
+    assert.deepEqual(
+      states.entries().map((e) => [e.group, e.state]),
+      [
+        ['broken', 'failed'],
+        ['busy', 'active-on-target'],
+        ['early', 'not-translatable'],
+        ['idle', 'no-replicated-offsets'],
+        ['moved', 'cut-over'],
+        ['workers', 'synced'],
+      ],
+    );
+    assert.match(
+      states.get('workers')!.reason,
+      /^its share group on backup holds the translated start offsets or is further ahead \(2 altered by the last sync\); 1 of its 3 partitions have no offset sync at or below the start offset yet/,
+    );
+    assert.deepEqual([states.get('workers')!.partitions, states.get('workers')!.translated], [3, 2]);
+    assert.match(
+      states.get('busy')!.reason,
+      /^a share group with active members on backup \(state stable\): its start offsets there cannot be altered while they run$/,
+    );
+    assert.equal(states.get('busy')!.targetState, 'stable');
+    assert.match(states.get('early')!.reason, /none of whose 2 start offsets on replicated topics has an offset sync at or below it yet/);
+    assert.match(states.get('idle')!.reason, /no share-partition start offset on primary on a topic this flow replicates/);
+    assert.match(states.get('broken')!.reason, /syncing its share-partition start offsets to backup failed: Group broken is not a share group\./);
+    // A refresh keeps what the sync learnt (a share group is never checkpointed; its translation is the sync's).
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: ['workers', 'idle', 'busy', 'early', 'broken', 'moved'] });
+    assert.equal(states.get('workers')?.state, 'synced');
+    // Nothing translates any more (the sync records no result then): not translatable, whatever the last sync did.
+    states.shareSynced('workers', 3, 0, undefined);
+    assert.equal(states.get('workers')?.state, 'not-translatable');
+    // Gone from the source: dropped (it has no checkpoints to keep it).
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: [] });
+    assert.deepEqual(states.entries(), []);
+    assert.ok(lines.filter((l) => l.meta['group'] === 'workers').every((l) => l.message === 'Share group sync state changed.'));
+    assert.deepEqual(
+      changes().filter(([g]) => g === 'workers'),
+      [
+        ['workers', 'none', 'not-translatable'],
+        ['workers', 'not-translatable', 'synced'],
+        ['workers', 'synced', 'not-translatable'],
+      ],
+    );
+  });
+
+  test("with sync_group_offsets off a share group's start offsets are not copied, and it says so", () => {
+    const { states } = setup({ syncEnabled: false });
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: ['workers'] });
+    assert.equal(states.get('workers')?.state, 'share-group');
+    assert.match(
+      states.get('workers')!.reason,
+      /^a share group \(KIP-932\): its share-partition start offsets are copied to backup by checkpoints\.sync_group_offsets alone \(MM2's checkpoints have no share groups\), which is off; after a failover its consumers on backup start where share\.auto\.offset\.reset says$/,
+    );
   });
 
   test('a change is logged once, with the previous state; `since` keeps the time the state was entered', () => {

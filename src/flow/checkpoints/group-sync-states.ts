@@ -7,14 +7,17 @@
  * The state is derived from what the checkpoint flow's three timers learn of the group:
  *
  *   group refresh     filtered out by the groups filter; no committed offsets on replicated topics;
- *                     a share group (KIP-932), whose progress the flow does not copy
+ *                     a share group (KIP-932)
  *   checkpoint pass   how many of its partitions translate (an offset sync at or below the
  *                     committed offset, or a preserved partition)
  *   group offset sync committed or already there; skipped because active on the target; failed;
- *                     left alone because `mirrorflow migrate cutover` moved it
+ *                     left alone because `mirrorflow migrate cutover` moved it. A share group's
+ *                     start offsets are read, translated and altered by this sync alone
+ *                     (share-group-offset-sync.ts): it has no checkpoints.
  *
  * Each change of a group's state is logged once, with the reason (filtered-out groups at debug:
- * they follow from the file, and a cluster may have thousands of them).
+ * they follow from the file, and a cluster may have thousands of them); a share group's as
+ * `Share group sync state changed.`.
  */
 import type { GroupState } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
@@ -28,9 +31,11 @@ import type { Logger } from '../../core/ports/logger';
  *   committed offset);
  * - `no-replicated-offsets`: its committed offsets are all on topics the flow does not replicate;
  * - `filtered-out`: the flow's groups filter leaves it out;
- * - `share-group`: a share group (KIP-932, Kafka 4.2+): it commits no consumer offsets, and its
- *   share-partition start offsets are not copied, so its consumers on the target start where the
- *   target's `share.auto.offset.reset` says;
+ * - `share-group`: a share group (KIP-932, Kafka 4.2+) whose share-partition start offsets are
+ *   not copied: `checkpoints.sync_group_offsets` is off (MM2's checkpoints have no share groups),
+ *   so its consumers on the target start where the target's `share.auto.offset.reset` says. With
+ *   the sync on, a share group takes the states above (`synced`, `active-on-target`, …) as its
+ *   start offsets are read, translated and altered;
  * - `cut-over`: `mirrorflow migrate cutover` moved it to the target; its offsets there are its
  *   consumers' own;
  * - `failed`: the last sync of its offsets to the target failed.
@@ -135,8 +140,8 @@ export class GroupSyncStates {
     for (const [group, listed] of seen) {
       const facts = this.factsOf(group);
       facts.listed = listed;
-      // Offsets it no longer has on replicated topics are no longer translated.
-      if (listed !== 'checkpointed') facts.translation = undefined;
+      // Offsets it no longer has on replicated topics are no longer translated (a share group's are read by the sync).
+      if (listed !== 'checkpointed' && listed !== 'share-group') facts.translation = undefined;
     }
     this.recompute();
   }
@@ -151,6 +156,18 @@ export class GroupSyncStates {
   synced(results: ReadonlyMap<string, GroupSyncResult>): void {
     for (const [group, result] of results) this.factsOf(group).sync = result;
     this.recompute([...results.keys()]);
+  }
+
+  /**
+   * A share group's pass of the group offset sync: of its `partitions` start offsets on replicated
+   * topics, `translated` translate; `result` is what became of them on the target (none when
+   * nothing translates). Taken together, so a change is logged once.
+   */
+  shareSynced(group: string, partitions: number, translated: number, result: GroupSyncResult | undefined): void {
+    const facts = this.factsOf(group);
+    facts.translation = { partitions, translated };
+    if (result !== undefined) facts.sync = result;
+    this.recompute([group]);
   }
 
   /** Looks at every group again (after a pass wrote checkpoints, say). */
@@ -183,19 +200,20 @@ export class GroupSyncStates {
         ...(facts.sync?.result === 'active' ? { targetState: facts.sync.targetState } : {}),
       };
       this.current.set(group, entry);
-      if (previous?.state !== next.state) this.logChange(entry, previous?.state);
+      if (previous?.state !== next.state) this.logChange(entry, previous?.state, facts.listed === 'share-group');
     }
   }
 
-  private logChange(entry: GroupSyncEntry, previous: GroupSyncState | undefined): void {
+  private logChange(entry: GroupSyncEntry, previous: GroupSyncState | undefined, share: boolean): void {
     const { logger } = this.options;
     const meta = { group: entry.group, state: entry.state, previous: previous ?? 'none', reason: entry.reason };
+    const message = share ? 'Share group sync state changed.' : 'Consumer group sync state changed.';
     if (entry.state === 'filtered-out' || (previous === 'filtered-out' && entry.state === 'no-replicated-offsets')) {
-      logger.debug('Consumer group sync state changed.', meta);
+      logger.debug(message, meta);
     } else if (entry.state === 'failed') {
-      logger.warn('Consumer group sync state changed.', meta);
+      logger.warn(message, meta);
     } else {
-      logger.info('Consumer group sync state changed.', meta);
+      logger.info(message, meta);
     }
   }
 
@@ -204,12 +222,7 @@ export class GroupSyncStates {
     if (facts.listed === 'filtered-out') {
       return { state: 'filtered-out', reason: `the flow's groups filter (groups, groups_exclude) leaves it out` };
     }
-    if (facts.listed === 'share-group') {
-      return {
-        state: 'share-group',
-        reason: `a share group (KIP-932): its share-partition start offsets on ${source} are not copied; after a failover its consumers on ${target} start where share.auto.offset.reset says`,
-      };
-    }
+    if (facts.listed === 'share-group') return this.describeShareGroup(facts);
     if (facts.listed === 'no-replicated-offsets') {
       return { state: 'no-replicated-offsets', reason: `its committed offsets on ${source} are all on topics this flow does not replicate` };
     }
@@ -252,6 +265,61 @@ export class GroupSyncStates {
           state: 'synced',
           reason: `its group on ${target} holds the translated offsets${sync.result === 'committed' ? ` (${sync.partitions} committed by the last sync)` : ''}${partial}`,
         };
+    }
+  }
+
+  /** A share group's state: it has no checkpoints; the group offset sync reads, translates and alters its start offsets. */
+  private describeShareGroup(facts: GroupFacts): { state: GroupSyncState; reason: string } {
+    const { source, target, syncEnabled } = this.options;
+    if (!syncEnabled) {
+      return {
+        state: 'share-group',
+        reason:
+          `a share group (KIP-932): its share-partition start offsets are copied to ${target} by checkpoints.sync_group_offsets alone ` +
+          `(MM2's checkpoints have no share groups), which is off; after a failover its consumers on ${target} start where share.auto.offset.reset says`,
+      };
+    }
+    if (facts.sync?.result === 'cut-over') {
+      return { state: 'cut-over', reason: `mirrorflow migrate cutover moved it to ${target}; its start offsets there are its consumers' own` };
+    }
+    const t = facts.translation;
+    if (t === undefined) return { state: 'not-translatable', reason: `a share group whose start offsets on ${source} no group offset sync has read yet` };
+    if (t.partitions === 0) {
+      return {
+        state: 'no-replicated-offsets',
+        reason: `a share group with no share-partition start offset on ${source} on a topic this flow replicates (it has read none of them yet)`,
+      };
+    }
+    if (t.translated === 0) {
+      return {
+        state: 'not-translatable',
+        reason:
+          `a share group none of whose ${t.partitions} start offsets on replicated topics has an offset sync at or below it yet ` +
+          `(replication has not reached the offset, or the offset is older than every offset sync kept)`,
+      };
+    }
+    const pending = t.partitions - t.translated;
+    const partial =
+      pending > 0 ? `; ${pending} of its ${t.partitions} partitions have no offset sync at or below the start offset yet and are not translated` : '';
+    const sync = facts.sync;
+    switch (sync?.result) {
+      case 'active':
+        return {
+          state: 'active-on-target',
+          reason: `a share group with active members on ${target} (state ${sync.targetState}): its start offsets there cannot be altered while they run`,
+        };
+      case 'failed':
+        return { state: 'failed', reason: `syncing its share-partition start offsets to ${target} failed: ${sync.error}` };
+      case 'committed':
+      case 'up-to-date':
+        return {
+          state: 'synced',
+          reason:
+            `its share group on ${target} holds the translated start offsets or is further ahead` +
+            `${sync.result === 'committed' ? ` (${sync.partitions} altered by the last sync)` : ''}${partial}`,
+        };
+      default:
+        return { state: 'share-group', reason: `a share group (KIP-932): the next group offset sync copies its start offsets to ${target}${partial}` };
     }
   }
 }

@@ -9,6 +9,8 @@ import {
   type GroupState,
   type NewTopic,
   type PartitionOffsets,
+  type ShareGroupDescription,
+  type ShareGroupStartOffset,
   type TopicConfigChange,
   type TopicConfigEntry,
   type TopicConfigResult,
@@ -16,6 +18,7 @@ import {
 } from '../../core/ports/cluster-admin';
 import type { AclCreateResult, TopicAcl } from '../../core/ports/topic-acl';
 import { createTopicAcls, describeTopicAcls } from './kafkajs-acls';
+import { alterShareGroupOffsets, describeShareGroups, fetchShareGroupOffsets } from './share-groups';
 import { toTransportError } from '../errors';
 import { KafkaTransportError } from '../../core/errors';
 import { rawCluster, type RawCluster } from '../wire/raw-cluster';
@@ -71,7 +74,7 @@ const ADMIN_RETRIES = 1;
 export class KafkajsAdmin implements ClusterAdmin {
   private admin: Admin;
   private connected: Promise<void> | undefined;
-  /** For admin offset commits, topic ids and config changes, which kafkajs's admin cannot ask for (see ../wire/raw-cluster.ts). */
+  /** For admin offset commits, topic ids, config changes and share groups, which kafkajs's admin cannot ask for (see ../wire/raw-cluster.ts). */
   private groupCluster: Promise<RawCluster> | undefined;
   private closed = false;
 
@@ -359,6 +362,18 @@ export class KafkajsAdmin implements ClusterAdmin {
         if (failed.length > 0) throw error;
       }
     });
+  }
+
+  describeShareGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, ShareGroupDescription>> {
+    return this.request('Describing share groups', async () => describeShareGroups(await this.connectedCluster(), this.cluster, groupIds));
+  }
+
+  fetchShareGroupOffsets(groupId: string): Observable<readonly ShareGroupStartOffset[]> {
+    return this.request('Reading share group offsets', async () => fetchShareGroupOffsets(await this.connectedCluster(), this.cluster, groupId));
+  }
+
+  alterShareGroupOffsets(groupId: string, offsets: readonly ShareGroupStartOffset[]): Observable<void> {
+    return this.request('Altering share group offsets', async () => alterShareGroupOffsets(await this.connectedCluster(), this.cluster, groupId, offsets));
   }
 
   deleteTopics(topics: readonly string[]): Observable<void> {

@@ -28,6 +28,7 @@
  * header's TAG_BUFFER. request-frame.ts writes header v2 for requests marked `flexible`.
  */
 import { kafkajsApiKeys } from './kafkajs-internals';
+import { CompactReader, uvarint } from './compact-codec';
 
 export const METADATA_V12 = 12;
 
@@ -59,17 +60,6 @@ export interface MetadataV12Response {
 /** The zero UUID: what Kafka sends for a topic it knows no id of (or names a topic by). */
 export const ZERO_TOPIC_ID = Buffer.alloc(16).toString('base64url');
 
-function uvarint(value: number): number[] {
-  const bytes: number[] = [];
-  let v = value >>> 0;
-  while (v >= 0x80) {
-    bytes.push((v & 0x7f) | 0x80);
-    v >>>= 7;
-  }
-  bytes.push(v);
-  return bytes;
-}
-
 /** The request body for `topics` by name (an empty list asks for no topic), or for every topic when not given. */
 export function encodeMetadataV12Request(topics: readonly string[] | undefined): Buffer {
   // A null array (0 on the wire) asks for every topic.
@@ -83,72 +73,9 @@ export function encodeMetadataV12Request(topics: readonly string[] | undefined):
   return Buffer.concat(parts);
 }
 
-class Reader {
-  private offset = 0;
-
-  constructor(private readonly buffer: Buffer) {}
-
-  int8(): number {
-    return this.buffer.readInt8(this.take(1));
-  }
-
-  int16(): number {
-    return this.buffer.readInt16BE(this.take(2));
-  }
-
-  int32(): number {
-    return this.buffer.readInt32BE(this.take(4));
-  }
-
-  uvarint(): number {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      const byte = this.buffer.readUInt8(this.take(1));
-      value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return value;
-    }
-    throw new RangeError('Metadata v12 response: varint longer than 5 bytes');
-  }
-
-  compactString(): string | null {
-    const length = this.uvarint() - 1;
-    if (length < 0) return null;
-    const start = this.take(length);
-    return this.buffer.toString('utf8', start, start + length);
-  }
-
-  /** Items of a compact array (a null array reads as empty). */
-  compactArray<T>(read: () => T): T[] {
-    const count = this.uvarint() - 1;
-    const items: T[] = [];
-    for (let i = 0; i < count; i++) items.push(read());
-    return items;
-  }
-
-  uuid(): string {
-    const start = this.take(16);
-    return this.buffer.toString('base64url', start, start + 16);
-  }
-
-  skipTaggedFields(): void {
-    const count = this.uvarint();
-    for (let i = 0; i < count; i++) {
-      this.uvarint();
-      this.take(this.uvarint());
-    }
-  }
-
-  private take(length: number): number {
-    const at = this.offset;
-    if (at + length > this.buffer.length) throw new RangeError(`Metadata v12 response ends at byte ${this.buffer.length}; ${length} more needed at ${at}`);
-    this.offset += length;
-    return at;
-  }
-}
-
 /** Decodes what kafkajs's connection hands over after the correlation id: header tagged fields, then the body. */
 export function decodeMetadataV12Response(payload: Buffer): MetadataV12Response {
-  const r = new Reader(payload);
+  const r = new CompactReader(payload, 'Metadata v12 response');
   r.skipTaggedFields();
   const throttleTimeMs = r.int32();
   const brokers = r.compactArray(() => {

@@ -2,7 +2,7 @@
  * kafkajs's private cluster object (`src/cluster`), behind the surface mirrorflow uses, for the
  * requests kafkajs's public API cannot make: topic ids (Metadata v12, metadata-v12.ts) and the
  * config sync (IncrementalAlterConfigs, incremental-alter-configs.ts) through a broker's
- * connections; admin offset commits (generation -1, no member id, as Java's
+ * connections, and share groups at their coordinator (share-group-offsets.ts); admin offset commits (generation -1, no member id, as Java's
  * `Admin.alterConsumerGroupOffsets` commits for a group with no members; kafkajs's
  * `admin.setOffsets` joins the group as a consumer, a topic at a time, each join waiting
  * `group.initial.rebalance.delay.ms`); ListOffsets at each leader (../admin/topic-readiness.ts);

@@ -1,0 +1,246 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type Observable, defer, firstValueFrom, of, throwError } from '#rxjs';
+import { DefaultReplicationPolicy, DefaultTopicFilter } from '../../policy';
+import { GroupActiveError, type ClusterAdmin, type GroupState, type ShareGroupDescription, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import type { Logger } from '../../core/ports/logger';
+import { GroupSyncStatus } from './checkpoint-status';
+import { checkpointTranslation, type CheckpointTranslation } from './checkpoint-translation';
+import { GroupHolds } from './group-holds';
+import { GroupSyncStates } from './group-sync-states';
+import { OffsetSyncStore } from './offset-sync-store';
+import { ShareGroupOffsetSync, planShareGroupSync, translateShareGroup } from './share-group-offset-sync';
+
+const at = (topic: string, partition: number, startOffset: number): ShareGroupStartOffset => ({ topic, partition, startOffset });
+
+/**
+ * primary's orders-0 and orders-1 as the flow primary -> backup copied them ([upstream, downstream]
+ * syncs, oldest first), with the default policy (remote topic `primary.orders`) and a topic filter
+ * that leaves `private` out.
+ */
+function translation(syncs: Readonly<Record<number, readonly [number, number][]>>): { t: CheckpointTranslation; store: OffsetSyncStore } {
+  const store = new OffsetSyncStore({ initializationMustReadToEnd: false });
+  store.markReadToEnd();
+  for (const [partition, list] of Object.entries(syncs))
+    for (const [upstreamOffset, downstreamOffset] of list)
+      store.handle({ topicPartition: { topic: 'orders', partition: Number(partition) }, upstreamOffset, downstreamOffset });
+  const t = checkpointTranslation(
+    { source: 'primary', target: 'backup', policy: new DefaultReplicationPolicy(), topicFilter: new DefaultTopicFilter({ exclude: ['private'] }) },
+    store,
+    new Map(),
+  );
+  return { t, store };
+}
+
+describe('translateShareGroup', () => {
+  test('a start offset translates as a committed offset does: never ahead of what was copied, so no record not done with is skipped', () => {
+    // Records 0..99 copied to 0..99; then the target got 50 records of its own (or the flow restarted and
+    // copied 100..119 twice): upstream 100 is at downstream 150.
+    const { t } = translation({
+      0: [
+        [0, 0],
+        [100, 150],
+      ],
+    });
+    const translated = translateShareGroup([at('orders', 0, 100), at('orders', 0, 120), at('orders', 0, 40)], t).translated;
+    assert.deepEqual(translated, [
+      // Exactly at a sync: the record at 100 is at 150.
+      at('primary.orders', 0, 150),
+      // Between syncs: one past the sync below; records 101..119 may be copied anywhere from 151 on, so 151 (never 170).
+      at('primary.orders', 0, 151),
+      // Below the second sync: one past the first.
+      at('primary.orders', 0, 1),
+    ]);
+  });
+
+  test('topics the flow does not replicate are left out; partitions without an offset sync at or below the start offset count but do not translate', () => {
+    const { t } = translation({ 0: [[50, 40]] });
+    const result = translateShareGroup([at('orders', 0, 60), at('orders', 0, 10), at('orders', 1, 5), at('private', 0, 3)], t);
+    assert.deepEqual(result, { partitions: 3, translated: [at('primary.orders', 0, 41)] });
+  });
+});
+
+describe('planShareGroupSync', () => {
+  const idle = { state: 'empty' as GroupState, members: 0 };
+
+  test('a share group the target does not know gets every translated start offset: the alter creates it', () => {
+    assert.deepEqual(planShareGroupSync([at('t', 0, 5), at('t', 1, 6)], { state: 'dead', members: 0 }, []), {
+      kind: 'alter',
+      reason: 'new-group',
+      offsets: [at('t', 0, 5), at('t', 1, 6)],
+    });
+  });
+
+  test('never rewinds: a partition where the target share group is ahead keeps its start offset; behind or missing ones are altered', () => {
+    const plan = planShareGroupSync([at('t', 0, 10), at('t', 1, 10), at('t', 2, 10)], idle, [at('t', 0, 12), at('t', 1, 9)]);
+    assert.deepEqual(plan, { kind: 'alter', reason: 'idle-group', offsets: [at('t', 1, 10), at('t', 2, 10)] });
+    assert.deepEqual(planShareGroupSync([at('t', 0, 10)], idle, [at('t', 0, 10)]), { kind: 'up-to-date' });
+    assert.deepEqual(planShareGroupSync([at('t', 0, 10)], idle, [at('t', 0, 11)]), { kind: 'up-to-date' });
+  });
+
+  test('a share group with members, or in a state that cannot be judged, is left alone', () => {
+    assert.deepEqual(planShareGroupSync([at('t', 0, 10)], { state: 'stable', members: 2 }, []), { kind: 'skip-active', state: 'stable', members: 2 });
+    assert.deepEqual(planShareGroupSync([at('t', 0, 10)], { state: 'empty', members: 1 }, []), { kind: 'skip-active', state: 'empty', members: 1 });
+    assert.deepEqual(planShareGroupSync([at('t', 0, 10)], { state: 'unknown', members: 0 }, []), { kind: 'skip-active', state: 'unknown', members: 0 });
+  });
+});
+
+/** The source's and target's share groups in memory. */
+class FakeShareAdmins {
+  readonly alters: { group: string; offsets: readonly ShareGroupStartOffset[] }[] = [];
+  readonly targetReads: string[] = [];
+  /** Groups whose source read fails. */
+  readonly unreadable = new Set<string>();
+  /** Groups whose alter the target refuses as active (a member joined after the describe). */
+  readonly racing = new Set<string>();
+  /** Groups whose alter fails otherwise. */
+  readonly broken = new Set<string>();
+
+  constructor(
+    readonly sourceOffsets: Map<string, ShareGroupStartOffset[]>,
+    readonly target: Map<string, ShareGroupDescription & { offsets: ShareGroupStartOffset[] }>,
+  ) {}
+
+  get source(): ClusterAdmin {
+    return {
+      cluster: 'primary',
+      fetchShareGroupOffsets: (group: string): Observable<readonly ShareGroupStartOffset[]> =>
+        defer(() => (this.unreadable.has(group) ? throwError(() => new Error('coordinator not available')) : of(this.sourceOffsets.get(group) ?? []))),
+    } as unknown as ClusterAdmin;
+  }
+
+  get targetAdmin(): ClusterAdmin {
+    return {
+      cluster: 'backup',
+      describeShareGroups: (ids: readonly string[]) =>
+        of(new Map(ids.map((id) => [id, { state: this.target.get(id)?.state ?? 'dead', members: this.target.get(id)?.members ?? 0 }]))),
+      fetchShareGroupOffsets: (group: string) =>
+        defer(() => {
+          this.targetReads.push(group);
+          return of(this.target.get(group)?.offsets ?? []);
+        }),
+      alterShareGroupOffsets: (group: string, offsets: readonly ShareGroupStartOffset[]) =>
+        defer(() => {
+          if (this.racing.has(group)) return throwError(() => new GroupActiveError('backup', group, {}, 'share group'));
+          if (this.broken.has(group)) return throwError(() => new Error(`Group ${group} is not a share group.`));
+          this.alters.push({ group, offsets });
+          return of(undefined);
+        }),
+    } as unknown as ClusterAdmin;
+  }
+}
+
+function logs(): { logger: Logger; warnings: { message: string; meta: Record<string, unknown> }[] } {
+  const warnings: { message: string; meta: Record<string, unknown> }[] = [];
+  const logger: Logger = { error() {}, info() {}, debug() {}, warn: (message, meta = {}) => warnings.push({ message, meta }), child: () => logger };
+  return { logger, warnings };
+}
+
+describe('ShareGroupOffsetSync', () => {
+  test('alters new and idle target share groups, never rewinds, skips active ones, and reports every group', async () => {
+    const { t, store } = translation({
+      0: [
+        [0, 0],
+        [30, 30],
+      ],
+      1: [
+        [0, 0],
+        [10, 10],
+      ],
+    });
+    const admins = new FakeShareAdmins(
+      new Map([
+        // Read 30 records of partition 0 and 10 of partition 1 on the source, and something of a topic the flow leaves out.
+        ['workers', [at('orders', 0, 30), at('orders', 1, 10), at('private', 0, 4)]],
+        ['ahead', [at('orders', 0, 30), at('orders', 1, 10)]],
+        ['busy', [at('orders', 0, 30)]],
+        ['racing', [at('orders', 0, 30)]],
+        ['broken', [at('orders', 0, 30)]],
+        ['elsewhere', [at('private', 0, 4)]],
+        ['unread', [at('orders', 0, 30)]],
+      ]),
+      new Map([
+        // On the target its consumers already got further on partition 0: kept; partition 1 is behind.
+        ['ahead', { state: 'empty' as GroupState, members: 0, offsets: [at('primary.orders', 0, 45), at('primary.orders', 1, 3)] }],
+        ['busy', { state: 'stable' as GroupState, members: 1, offsets: [] }],
+        ['racing', { state: 'empty' as GroupState, members: 0, offsets: [] }],
+        ['broken', { state: 'empty' as GroupState, members: 0, offsets: [] }],
+      ]),
+    );
+    admins.racing.add('racing');
+    admins.broken.add('broken');
+    admins.unreadable.add('unread');
+    const status = new GroupSyncStatus();
+    const { logger, warnings } = logs();
+    const states = new GroupSyncStates({ source: 'primary', target: 'backup', syncEnabled: true, hasCheckpoints: () => false, logger, now: () => 0 });
+    const groups = ['workers', 'ahead', 'busy', 'racing', 'broken', 'elsewhere', 'unread'];
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: groups });
+    const holds = new GroupHolds(store);
+    const sync = new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger, status, states });
+
+    await firstValueFrom(sync.sync(groups, t, holds));
+
+    assert.deepEqual(
+      admins.alters.sort((a, b) => a.group.localeCompare(b.group)),
+      [
+        { group: 'ahead', offsets: [at('primary.orders', 1, 10)] },
+        { group: 'workers', offsets: [at('primary.orders', 0, 30), at('primary.orders', 1, 10)] },
+      ],
+    );
+    // A new group's start offsets are not read (it has none); an active one's are not needed.
+    assert.deepEqual(admins.targetReads.sort(), ['ahead', 'broken', 'racing']);
+    assert.deepEqual(
+      states.entries().map((e) => [e.group, e.state]),
+      [
+        ['ahead', 'synced'],
+        ['broken', 'failed'],
+        ['busy', 'active-on-target'],
+        ['elsewhere', 'no-replicated-offsets'],
+        ['racing', 'active-on-target'],
+        // Not read this time: what the refresh knew of it stays.
+        ['unread', 'not-translatable'],
+        ['workers', 'synced'],
+      ],
+    );
+    assert.match(
+      states.get('workers')!.reason,
+      /its share group on backup holds the translated start offsets or is further ahead \(2 altered by the last sync\)$/,
+    );
+    assert.match(states.get('broken')!.reason, /Group broken is not a share group\./);
+    assert.equal(status.groupsSynced, 2);
+    assert.equal(status.offsetsCommitted, 3);
+    assert.equal(status.skippedActive, 2);
+    assert.equal(status.errors, 1);
+    assert.deepEqual([...status.activeGroups], ['busy', 'racing']);
+    assert.deepEqual(warnings.map((w) => w.message).sort(), [
+      "Could not sync a share group's start offsets to the target.",
+      "Reading a share group's start offsets on the source failed; skipped this time.",
+      'Share group sync state changed.', // to failed
+      'Share groups with active members on the target were not synced.',
+    ]);
+    // Their start offsets on replicated topics are held in the offset-sync store, as consumer groups' offsets are: orders-0@30 and orders-1@10.
+    assert.equal(store.heldOffsets, 2);
+
+    // Next pass: the busy group went idle; the counter keeps the history, the list is the last pass's.
+    admins.target.set('busy', { state: 'empty', members: 0, offsets: [] });
+    await firstValueFrom(sync.sync(['busy'], t, holds));
+    assert.deepEqual(admins.alters.at(-1), { group: 'busy', offsets: [at('primary.orders', 0, 30)] });
+    assert.equal(status.skippedActive, 2);
+    assert.deepEqual(status.activeGroups, []);
+    assert.equal(states.get('busy')?.state, 'synced');
+  });
+
+  test('a target that cannot be asked makes the group failed, and the pass still completes', async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const admins = new FakeShareAdmins(new Map([['workers', [at('orders', 0, 5)]]]), new Map());
+    const target = { ...admins.targetAdmin, describeShareGroups: () => throwError(() => new Error('target down')) } as unknown as ClusterAdmin;
+    const status = new GroupSyncStatus();
+    const { logger } = logs();
+    const states = new GroupSyncStates({ source: 'primary', target: 'backup', syncEnabled: true, hasCheckpoints: () => false, logger, now: () => 0 });
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: ['workers'] });
+    await firstValueFrom(new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: target, logger, status, states }).sync(['workers'], t));
+    assert.equal(status.errors, 1);
+    assert.equal(states.get('workers')?.state, 'failed');
+    assert.match(states.get('workers')!.reason, /target down/);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * Share groups' progress copied to the target (KIP-932, Kafka 4.2+), with
+ * `checkpoints.sync_group_offsets` on: MM2 has no such thing, and its checkpoint format has no
+ * share groups, so this writes no checkpoint records; it sets the target share group of the same
+ * name directly, as `Admin.alterShareGroupOffsets` does.
+ *
+ * A share group's progress on a partition, as far as it can be read and set, is its
+ * share-partition start offset: every record before it is done with (acknowledged, rejected or
+ * archived), the record at it is not. Records after it may have been acknowledged one by one;
+ * that is not copied (Kafka offers no way to set it), so after a failover they are delivered again:
+ * a share group's delivery is at least once anyway.
+ *
+ * Per share group of the source that the groups filter lets through, at each sync:
+ *
+ *   1. its start offsets on topics the flow replicates, read on the source (a partition it has
+ *      none on, never read, is left alone: on the target, too, share.auto.offset.reset decides);
+ *   2. each translated through the offset syncs as a consumer group's committed offset is
+ *      (MM2's translateDownstream): never ahead of what was copied, so a record not yet done with
+ *      on the source is never skipped on the target;
+ *   3. the target group of the same name described: one with members is left alone (its start
+ *      offsets cannot be changed while they run, and the broker refuses it);
+ *   4. the target group's start offsets read, and every partition where it has none, or one behind
+ *      the translated offset, altered in one request: a target share group that is further ahead
+ *      is never moved back, and a group the target does not know is created with them.
+ *
+ * A group a member joined between 3 and 4 is refused by the broker (NON_EMPTY_GROUP) and counted
+ * as active. Each group's outcome goes to its sync state (group-sync-states.ts).
+ */
+import { type Observable, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, toArray } from '#rxjs';
+import { GroupActiveError, type ClusterAdmin, type GroupState, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import type { Logger } from '../../core/ports/logger';
+import { topicPartitionKey } from '../../core/record';
+import { describeError } from '../../core/errors';
+import type { GroupSyncStatus } from './checkpoint-status';
+import type { CheckpointTranslation } from './checkpoint-translation';
+import type { GroupHolds } from './group-holds';
+import type { GroupSyncResult, GroupSyncStates } from './group-sync-states';
+
+/** One share group's start offsets on the source, translated: the target's names and offsets. */
+export interface TranslatedShareGroup {
+  /** Its start offsets on replicated topics (partitions with none left out). */
+  readonly partitions: number;
+  /** Of those, the ones that translate, as target topic-partitions with the translated start offset. */
+  readonly translated: readonly ShareGroupStartOffset[];
+}
+
+/**
+ * A share group's source start offsets (`upstream`) through the pass's translation: only topics
+ * the flow checkpoints, only partitions with an offset sync at or below the start offset.
+ */
+export function translateShareGroup(upstream: readonly ShareGroupStartOffset[], t: CheckpointTranslation): TranslatedShareGroup {
+  let partitions = 0;
+  const translated: ShareGroupStartOffset[] = [];
+  for (const o of upstream) {
+    if (!t.shouldCheckpointTopic(o.topic)) continue;
+    partitions++;
+    const downstream = t.translate(o, o.startOffset);
+    if (downstream === undefined || downstream < 0) continue;
+    const remote = t.rename(o);
+    translated.push({ topic: remote.topic, partition: remote.partition, startOffset: downstream });
+  }
+  return { partitions, translated };
+}
+
+/** What to do with one target share group. */
+export type ShareGroupSyncPlan =
+  | { readonly kind: 'skip-active'; readonly state: GroupState; readonly members: number }
+  | { readonly kind: 'up-to-date' }
+  | { readonly kind: 'alter'; readonly reason: 'new-group' | 'idle-group'; readonly offsets: readonly ShareGroupStartOffset[] };
+
+/**
+ * The decision for one target share group: `translated` are the start offsets it should have at
+ * least, `state` and `members` what the target says of it, `target` its start offsets there.
+ */
+export function planShareGroupSync(
+  translated: readonly ShareGroupStartOffset[],
+  target: { readonly state: GroupState; readonly members: number },
+  targetOffsets: readonly ShareGroupStartOffset[],
+): ShareGroupSyncPlan {
+  if (target.members > 0 || (target.state !== 'empty' && target.state !== 'dead')) return { kind: 'skip-active', state: target.state, members: target.members };
+  const current = new Map(targetOffsets.map((o) => [topicPartitionKey(o), o.startOffset]));
+  const offsets = translated.filter((o) => {
+    const existing = current.get(topicPartitionKey(o));
+    return existing === undefined || existing < o.startOffset;
+  });
+  if (offsets.length === 0) return { kind: 'up-to-date' };
+  return { kind: 'alter', reason: target.state === 'dead' ? 'new-group' : 'idle-group', offsets };
+}
+
+export interface ShareGroupOffsetSyncOptions {
+  readonly sourceAdmin: ClusterAdmin;
+  readonly targetAdmin: ClusterAdmin;
+  readonly logger: Logger;
+  /** The flow's group sync counters, shared with consumer groups. */
+  readonly status: GroupSyncStatus;
+  /** Told each group's translation and what the sync did with it. */
+  readonly states?: GroupSyncStates;
+  /** Groups handled at once. */
+  readonly concurrency?: number;
+}
+
+interface ShareGroupOutcome {
+  readonly group: string;
+  /** Its start offsets on replicated topics, and how many of them translate (none when `unread`). */
+  readonly coverage?: { readonly partitions: number; readonly translated: number };
+  /** `none`: nothing translates (the translation's state says why); `unread`: the source could not be read this time. */
+  readonly result: 'altered' | 'up-to-date' | 'active' | 'failed' | 'none' | 'unread';
+  readonly offsets: number;
+  readonly targetState?: GroupState;
+  readonly error?: string;
+}
+
+export class ShareGroupOffsetSync {
+  constructor(private readonly options: ShareGroupOffsetSyncOptions) {}
+
+  /**
+   * One pass over `groups` (the source's share groups the filter lets through) with one
+   * checkpoint pass's translation; `holds` keeps the offset syncs near their start offsets.
+   * Never errors: failures are counted and logged per group.
+   */
+  sync(groups: readonly string[], translation: CheckpointTranslation, holds?: GroupHolds): Observable<void> {
+    return defer(() => {
+      if (groups.length === 0) return of(undefined).pipe(tap(() => this.finish([])));
+      return from([...groups].sort()).pipe(
+        mergeMap((group) => this.syncGroup(group, translation, holds), this.options.concurrency ?? 4),
+        toArray(),
+        tap((outcomes) => this.finish(outcomes)),
+        map(() => undefined),
+      );
+    });
+  }
+
+  private syncGroup(group: string, translation: CheckpointTranslation, holds: GroupHolds | undefined): Observable<ShareGroupOutcome> {
+    const { sourceAdmin, logger } = this.options;
+    return sourceAdmin.fetchShareGroupOffsets(group).pipe(
+      catchError((error: unknown) => {
+        logger.warn("Reading a share group's start offsets on the source failed; skipped this time.", { group, error: describeError(error) });
+        return of(undefined);
+      }),
+      mergeMap((upstream) => {
+        if (upstream === undefined) return of<ShareGroupOutcome>({ group, result: 'unread', offsets: 0 });
+        // Held as a consumer group's offsets are: syncs arriving until the next pass are kept for them.
+        holds?.read(
+          group,
+          upstream
+            .filter((o) => translation.shouldCheckpointTopic(o.topic))
+            .map((o) => ({ topic: o.topic, partition: o.partition, offset: o.startOffset, metadata: '' })),
+        );
+        const { partitions, translated } = translateShareGroup(upstream, translation);
+        const coverage = { partitions, translated: translated.length };
+        if (translated.length === 0) return of<ShareGroupOutcome>({ group, coverage, result: 'none', offsets: 0 });
+        return this.syncTarget(group, translated).pipe(map((outcome): ShareGroupOutcome => ({ ...outcome, coverage })));
+      }),
+    );
+  }
+
+  private syncTarget(group: string, translated: readonly ShareGroupStartOffset[]): Observable<ShareGroupOutcome> {
+    const { targetAdmin, logger } = this.options;
+    return targetAdmin.describeShareGroups([group]).pipe(
+      mergeMap((described) => {
+        const target = described.get(group) ?? { state: 'dead' as const, members: 0 };
+        const current$ = target.state === 'dead' || target.members > 0 ? of<readonly ShareGroupStartOffset[]>([]) : targetAdmin.fetchShareGroupOffsets(group);
+        return current$.pipe(
+          mergeMap((current) => {
+            const plan = planShareGroupSync(translated, target, current);
+            if (plan.kind === 'skip-active') return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: plan.state });
+            if (plan.kind === 'up-to-date') return of<ShareGroupOutcome>({ group, result: 'up-to-date', offsets: translated.length });
+            return concat(
+              targetAdmin.alterShareGroupOffsets(group, plan.offsets).pipe(ignoreElements()),
+              defer(() => {
+                logger.debug('Share group start offsets synced to the target.', { group, reason: plan.reason, partitions: plan.offsets.length });
+                return of<ShareGroupOutcome>({ group, result: 'altered', offsets: plan.offsets.length });
+              }),
+            );
+          }),
+        );
+      }),
+      catchError((error: unknown) => {
+        // A consumer joined between the describe and the alter: the broker refused it.
+        if (error instanceof GroupActiveError) return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: 'stable' });
+        logger.warn("Could not sync a share group's start offsets to the target.", { group, error: describeError(error) });
+        return of<ShareGroupOutcome>({ group, result: 'failed', offsets: 0, error: describeError(error) });
+      }),
+    );
+  }
+
+  private finish(outcomes: readonly ShareGroupOutcome[]): void {
+    const { status, logger, states } = this.options;
+    const active = outcomes.filter((o) => o.result === 'active').map((o) => o.group);
+    for (const o of outcomes) {
+      if (o.result === 'altered') {
+        status.groupsSynced++;
+        status.offsetsCommitted += o.offsets;
+      } else if (o.result === 'failed') {
+        status.errors++;
+      }
+    }
+    status.skippedActive += active.length;
+    status.activeShareGroups = active;
+    for (const o of outcomes) if (o.coverage !== undefined) states?.shareSynced(o.group, o.coverage.partitions, o.coverage.translated, syncResult(o));
+    if (active.length > 0) {
+      logger.warn('Share groups with active members on the target were not synced.', { count: active.length, groups: active.slice(0, 50) });
+    }
+  }
+}
+
+function syncResult(o: ShareGroupOutcome): GroupSyncResult | undefined {
+  switch (o.result) {
+    case 'active':
+      return { result: 'active', targetState: o.targetState ?? 'unknown' };
+    case 'failed':
+      return { result: 'failed', error: o.error ?? 'unknown error' };
+    case 'altered':
+      return { result: 'committed', partitions: o.offsets };
+    case 'up-to-date':
+      return { result: 'up-to-date', partitions: o.offsets };
+    default:
+      // Nothing translates: the translation says why; the group's last sync stays what it was.
+      return undefined;
+  }
+}
