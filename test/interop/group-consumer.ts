@@ -3,10 +3,7 @@
  * consumer group (`java/GroupConsumer.java`), as users run theirs, reading from the group's
  * committed offsets and committing what it processed.
  */
-import { once } from 'node:events';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { JavaPrograms } from './java-programs';
-import { waitFor } from '../support/wait-for';
+import { JavaPrograms, parseConsumerRun } from './java-programs';
 
 export interface ConsumedRecord {
   readonly topic: string;
@@ -38,8 +35,6 @@ export interface ConsumeOptions {
 }
 
 export class JavaGroupConsumers {
-  private readonly started = new Set<ChildProcessWithoutNullStreams>();
-
   private constructor(private readonly programs: JavaPrograms) {}
 
   static async compile(): Promise<JavaGroupConsumers> {
@@ -58,34 +53,15 @@ export class JavaGroupConsumers {
    * `stop()`; resolves once it has partitions assigned.
    */
   async join(options: Pick<ConsumeOptions, 'bootstrap' | 'group' | 'topics' | 'reset'>): Promise<{ stop(): Promise<ConsumerRun> }> {
-    const child = this.programs.start('GroupConsumer', [...args({ ...options, reset: options.reset ?? 'latest' }), 'stay=true', 'stayMs=600000']);
-    this.started.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const exited = once(child, 'close');
-    let ended = false;
-    void exited.then(() => (ended = true));
-    await waitFor(
-      () => {
-        if (ended) throw new Error(`the Java consumer exited before joining:\n${err.slice(-3000)}`);
-        return out.includes('{"joined":true}');
-      },
-      { what: `a Java consumer of ${options.group} to join`, timeoutMs: 60_000 },
+    const member = await this.programs.member(
+      'GroupConsumer',
+      [...args({ ...options, reset: options.reset ?? 'latest' }), 'stay=true', 'stayMs=600000'],
+      `a Java consumer of ${options.group}`,
     );
-    return {
-      stop: async () => {
-        child.stdin.end();
-        await exited;
-        this.started.delete(child);
-        return parseRun(out);
-      },
-    };
+    return { stop: async () => parseRun(await member.stop()) };
   }
 
   dispose(): void {
-    for (const child of this.started) child.kill('SIGKILL');
     this.programs.dispose();
   }
 }
@@ -102,12 +78,5 @@ function args(o: ConsumeOptions): string[] {
 }
 
 function parseRun(stdout: string): ConsumerRun {
-  const records: ConsumedRecord[] = [];
-  let result: Omit<ConsumerRun, 'records'> | undefined;
-  for (const line of stdout.split('\n')) {
-    if (line.startsWith('{"record":')) records.push((JSON.parse(line) as { record: ConsumedRecord }).record);
-    else if (line.startsWith('{"result":')) result = (JSON.parse(line) as { result: Omit<ConsumerRun, 'records'> }).result;
-  }
-  if (result === undefined) throw new Error(`the Java consumer printed no result:\n${stdout.slice(-2000)}`);
-  return { ...result, records };
+  return parseConsumerRun<ConsumedRecord, Omit<ConsumerRun, 'records'>>(stdout, 'the Java consumer');
 }

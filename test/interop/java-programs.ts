@@ -4,15 +4,20 @@
  * those jars: Kafka's own clients, converters and transformations as a user's systems run them.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { defaultKafkaVersion, ensureKafkaDistribution, javaExecutable, loggingJvmOptions, type KafkaDistribution } from '../../src/local';
+import { waitFor } from '../support/wait-for';
 
 /** `test/interop/java`, from `dist/test/interop`. */
 export const JAVA_SOURCES = resolve(__dirname, '..', '..', '..', 'test', 'interop', 'java');
 
 export class JavaPrograms {
+  /** Members started by `member` and not stopped yet: killed by `dispose`. */
+  private readonly members = new Set<ChildProcessWithoutNullStreams>();
+
   private constructor(
     private readonly distribution: KafkaDistribution,
     private readonly classesDir: string,
@@ -43,6 +48,38 @@ export class JavaPrograms {
     return spawn(javaExecutable(), [...this.jvmArgs(), mainClass, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   }
 
+  /**
+   * Starts `mainClass` as an application that stays in its group until told to stop (closing its
+   * stdin), and resolves once it printed `{"joined":true}`. `stop()` resolves with all it printed.
+   * `what` names it in messages ("a Java consumer of g").
+   */
+  async member(mainClass: string, args: readonly string[], what: string): Promise<{ stop(): Promise<string> }> {
+    const child = this.start(mainClass, args);
+    this.members.add(child);
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const exited = once(child, 'close');
+    let ended = false;
+    void exited.then(() => (ended = true));
+    await waitFor(
+      () => {
+        if (ended) throw new Error(`${what} exited before joining:\n${err.slice(-3000)}`);
+        return out.includes('{"joined":true}');
+      },
+      { what: `${what} to join`, timeoutMs: 60_000 },
+    );
+    return {
+      stop: async () => {
+        child.stdin.end();
+        await exited;
+        this.members.delete(child);
+        return out;
+      },
+    };
+  }
+
   private jvmArgs(): string[] {
     return [
       '-Xmx256m',
@@ -55,8 +92,24 @@ export class JavaPrograms {
   }
 
   dispose(): void {
+    for (const child of this.members) child.kill('SIGKILL');
     rmSync(this.classesDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a consumer program printed: one `{"record": …}` line per record it processed, then one
+ * `{"result": …}` line; fails naming `program` when the result line is missing.
+ */
+export function parseConsumerRun<Record, Result>(stdout: string, program: string): Result & { readonly records: readonly Record[] } {
+  const records: Record[] = [];
+  let result: Result | undefined;
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith('{"record":')) records.push((JSON.parse(line) as { record: Record }).record);
+    else if (line.startsWith('{"result":')) result = (JSON.parse(line) as { result: Result }).result;
+  }
+  if (result === undefined) throw new Error(`${program} printed no result:\n${stdout.slice(-2000)}`);
+  return { ...result, records };
 }
 
 /** `javac` of JAVA_HOME, or the one on the PATH. */

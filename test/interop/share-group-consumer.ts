@@ -3,10 +3,8 @@
  * (`java/ShareGroupConsumer.java`) in a share group, acknowledging each record it processed and
  * committing the acknowledgements, as users run theirs.
  */
-import { once } from 'node:events';
-import { JavaPrograms } from './java-programs';
+import { JavaPrograms, parseConsumerRun } from './java-programs';
 import type { ConsumedRecord } from './group-consumer';
-import { waitFor } from '../support/wait-for';
 
 export interface ShareConsumerRun {
   /** The records it accepted, in the order they came. */
@@ -31,8 +29,6 @@ export interface ShareConsumeOptions {
 }
 
 export class JavaShareConsumers {
-  private readonly started = new Set<{ kill(signal: NodeJS.Signals): boolean }>();
-
   private constructor(private readonly programs: JavaPrograms) {}
 
   static async compile(): Promise<JavaShareConsumers> {
@@ -51,34 +47,15 @@ export class JavaShareConsumers {
    * `stop()`; resolves once the group lists it as a member.
    */
   async join(options: Pick<ShareConsumeOptions, 'bootstrap' | 'group' | 'topics'>): Promise<{ stop(): Promise<ShareConsumerRun> }> {
-    const child = this.programs.start('ShareGroupConsumer', [...args(options), 'stay=true', 'stayMs=600000']);
-    this.started.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const exited = once(child, 'close');
-    let ended = false;
-    void exited.then(() => (ended = true));
-    await waitFor(
-      () => {
-        if (ended) throw new Error(`the Java share consumer exited before joining:\n${err.slice(-3000)}`);
-        return out.includes('{"joined":true}');
-      },
-      { what: `a Java share consumer of ${options.group} to join`, timeoutMs: 60_000 },
+    const member = await this.programs.member(
+      'ShareGroupConsumer',
+      [...args(options), 'stay=true', 'stayMs=600000'],
+      `a Java share consumer of ${options.group}`,
     );
-    return {
-      stop: async () => {
-        child.stdin.end();
-        await exited;
-        this.started.delete(child);
-        return parseRun(out);
-      },
-    };
+    return { stop: async () => parseRun(await member.stop()) };
   }
 
   dispose(): void {
-    for (const child of this.started) child.kill('SIGKILL');
     this.programs.dispose();
   }
 }
@@ -95,12 +72,5 @@ function args(o: Pick<ShareConsumeOptions, 'bootstrap' | 'group' | 'topics'> & P
 }
 
 function parseRun(stdout: string): ShareConsumerRun {
-  const records: ConsumedRecord[] = [];
-  let result: Omit<ShareConsumerRun, 'records'> | undefined;
-  for (const line of stdout.split('\n')) {
-    if (line.startsWith('{"record":')) records.push((JSON.parse(line) as { record: ConsumedRecord }).record);
-    else if (line.startsWith('{"result":')) result = (JSON.parse(line) as { result: Omit<ShareConsumerRun, 'records'> }).result;
-  }
-  if (result === undefined) throw new Error(`the Java share consumer printed no result:\n${stdout.slice(-2000)}`);
-  return { ...result, records };
+  return parseConsumerRun<ConsumedRecord, Omit<ShareConsumerRun, 'records'>>(stdout, 'the Java share consumer');
 }

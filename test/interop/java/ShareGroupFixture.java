@@ -128,21 +128,18 @@ public final class ShareGroupFixture {
         try (Admin admin = admin(bootstrap);
              KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(TOPIC));
-            boolean acquired = false;
-            boolean joined = false;
-            while (!stdinClosed.get()) {
-                // Explicit mode: a poll after records came without acknowledging them fails; they stay acquired.
-                if (!acquired) acquired = !consumer.poll(Duration.ofMillis(200)).isEmpty();
-                else Thread.sleep(200);
-                if (!joined) {
-                    ShareGroupDescription group = admin.describeShareGroups(List.of("wire-share-busy")).describedGroups().get("wire-share-busy").get();
-                    if (!group.members().isEmpty()) {
-                        joined = true;
-                        System.out.println("{\"joined\":true}");
-                        System.out.flush();
-                    }
-                }
-            }
+            // Explicit mode: once records came, a poll without acknowledging them fails; they stay acquired.
+            while (!stdinClosed.get() && consumer.poll(Duration.ofMillis(200)).isEmpty()) { /* until records are acquired */ }
+            if (stdinClosed.get()) return;
+            // The member that acquired them is listed by the group once its heartbeat is in.
+            ShareGroupDescription group;
+            do {
+                group = admin.describeShareGroups(List.of("wire-share-busy")).describedGroups().get("wire-share-busy").get();
+            } while (group.members().isEmpty() && !stdinClosed.get());
+            System.out.println("{\"joined\":true}");
+            System.out.flush();
+            // Holds the records, and its place in the group, until stdin closes.
+            watcher.join();
         }
     }
 }
