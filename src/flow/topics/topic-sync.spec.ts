@@ -78,6 +78,31 @@ describe('TopicSync', () => {
     assert.ok(source.calls.includes('describeTopicConfigs orders'), 'configs are read for the missing topic only');
   });
 
+  it("does not ask again for remote topics it created that the target's listing does not show yet, and creates one again once it was listed and is gone", async () => {
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    const sync = topicSync(source, target);
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders'],
+    );
+    // A broker lists a new topic only once it applied the controller's records: minutes behind with thousands of partitions.
+    target.topics.length = 0;
+    const topics = await firstValueFrom(sync.refresh());
+    assert.deepEqual(topics, [{ source: 'orders', target: 'primary.orders', partitions: 3 }], 'still replicated');
+    assert.equal(target.created.length, 1, 'not asked for again while the listing lags');
+    target.topics.push({ name: 'primary.orders', partitions: 3 });
+    await firstValueFrom(sync.refresh());
+    target.topics.length = 0; // listed, then deleted on the target
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+      'a remote topic deleted after the target listed it is created again',
+    );
+  });
+
   it('does not read source configs when config sync is off', async () => {
     const source = fakeAdmin('primary', [{ name: 'orders', partitions: 1 }], { orders: [entry('retention.ms', '1000')] });
     const target = fakeAdmin('backup', []);

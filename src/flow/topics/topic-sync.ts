@@ -41,6 +41,14 @@ export const TopicSyncOptions = token<TopicSyncOptions>('TopicSyncOptions');
 export class TopicSync {
   /** Ids from the last refresh that got them. */
   private lastIds: ReadonlyMap<string, string> = new Map();
+  /**
+   * Remote topics this sync created (or was told exist) that the target's listing has not shown
+   * yet. A broker lists a new topic only once it has applied the controller's records, and one
+   * creating thousands of partitions (or topic configs) fell minutes behind: each refresh took
+   * the topics for missing and asked the controller for them again, twice per topic (the
+   * request, then one per topic after "already exists"), which slowed the broker further.
+   */
+  private readonly unlisted = new Set<string>();
 
   constructor(@inject(TopicSyncOptions) private readonly options: TopicSyncOptions) {}
 
@@ -87,7 +95,8 @@ export class TopicSync {
       listed?.(replicated);
       const targetTopics = new Map<string, TopicDescription>((await targetListing).map((t) => [t.name, t]));
 
-      const missing = replicated.filter((t) => !targetTopics.has(t.target));
+      for (const name of this.unlisted) if (targetTopics.has(name)) this.unlisted.delete(name);
+      const missing = replicated.filter((t) => !targetTopics.has(t.target) && !this.unlisted.has(t.target));
       if (missing.length > 0) {
         const configs = this.options.syncConfigs
           ? await firstValueFrom(sourceAdmin.describeTopicConfigs(missing.map((t) => t.source)))
@@ -106,6 +115,8 @@ export class TopicSync {
             { served: false },
           ),
         );
+        // Every one exists now (created, or found existing): not asked for again before the target lists it.
+        for (const t of missing) this.unlisted.add(t.target);
         for (const name of created) logger.info('Remote topic created.', { topic: name });
         if (created.length > 0) this.options.onCreated?.(created.length);
       }
