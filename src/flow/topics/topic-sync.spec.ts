@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Observable, defer, firstValueFrom, of } from '#rxjs';
 import type { ClusterAdmin, NewTopic, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import { silentLogger } from '../../core/ports/logger';
-import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
+import { UNLISTED_GRACE_MS, TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 
 /** A cluster's admin over a topic list in memory, recording what is asked of it. */
 function fakeAdmin(cluster: string, topics: TopicDescription[], configs: Record<string, TopicConfigEntry[]> = {}) {
@@ -40,8 +40,9 @@ const entry = (name: string, value: string, isDefault = false): TopicConfigEntry
   source: isDefault ? 'default' : 'topic',
 });
 
-function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true) {
+function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true, now?: () => number) {
   return new TopicSync({
+    ...(now === undefined ? {} : { now }),
     sourceAdmin: source.admin,
     targetAdmin: target.admin,
     remoteTopic: (t) => `primary.${t}`,
@@ -100,6 +101,24 @@ describe('TopicSync', () => {
       target.created.map((t) => t.name),
       ['primary.orders', 'primary.orders'],
       'a remote topic deleted after the target listed it is created again',
+    );
+  });
+
+  it('asks again for a remote topic the target has not listed within the grace period (deleted before it was ever listed)', async () => {
+    let clock = 1_000_000;
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    const sync = topicSync(source, target, true, () => clock);
+    await firstValueFrom(sync.refresh());
+    target.topics.length = 0;
+    clock += UNLISTED_GRACE_MS - 1;
+    await firstValueFrom(sync.refresh());
+    assert.equal(target.created.length, 1, 'within the grace period: not asked for again');
+    clock += 1;
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
     );
   });
 
