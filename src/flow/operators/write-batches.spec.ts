@@ -1,8 +1,9 @@
 import { test } from 'node:test';
+import { readFile } from 'node:fs';
 import assert from 'node:assert/strict';
 import { TestScheduler } from '#rxjs/testing';
-import { Observable, map, timer } from '#rxjs';
-import { writeBatches, type BatchPolicy } from './write-batches';
+import { Observable, asyncScheduler, map, timer } from '#rxjs';
+import { atEndOfTurn, writeBatches, type BatchPolicy } from './write-batches';
 import type { FlowBatch, MirrorRecord } from '../../core/record';
 import type { OutboundItem } from '../../core/ports/record-writer';
 
@@ -53,10 +54,12 @@ test('writeBatches waits max_wait for more records while the target is idle', ()
 });
 
 test('writeBatches without waitWhenIdle writes to an idle target at once, with what arrived in the same turn', () => {
-  scheduler().run(({ cold, expectObservable }) => {
+  // Without waitWhenIdle, the end of a turn is a 0 ms action of the scheduler given (setImmediate on the real clock).
+  const virtual = scheduler();
+  virtual.run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
     const input = cold('(ab)-c-----|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
-    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false }, fakeTarget(2, writes)), map(names));
+    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false }, fakeTarget(2, writes), virtual), map(names));
     // a and b (the partitions of one fetch) go as one write at 0, back at 2; c arrives at 5 to
     // an idle target and goes at once, back at 7.
     expectObservable(out).toBe('--x----y---|', { x: 'ab', y: 'c' });
@@ -64,10 +67,12 @@ test('writeBatches without waitWhenIdle writes to an idle target at once, with w
 });
 
 test('writeBatches without waitWhenIdle waits max_wait for a small batch while another write is out', () => {
-  scheduler().run(({ cold, expectObservable }) => {
+  // Without waitWhenIdle, the end of a turn is a 0 ms action of the scheduler given (setImmediate on the real clock).
+  const virtual = scheduler();
+  virtual.run(({ cold, expectObservable }) => {
     const writes: string[][] = [];
     const input = cold('a-b-c-------|', { a: batch('a', 1), b: batch('b', 1), c: batch('c', 1) });
-    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false, maxInFlight: 2 }, fakeTarget(10, writes)), map(names));
+    const out = input.pipe(writeBatches({ ...policy, waitWhenIdle: false, maxInFlight: 2 }, fakeTarget(10, writes), virtual), map(names));
     // a goes at once (nothing out), back at 10; b (a slot free, a write out) waits 3 for more and
     // goes with c at 5, back at 15.
     expectObservable(out).toBe('----------x----(y|)', { x: 'a', y: 'bc' });
@@ -233,4 +238,31 @@ test('writeBatches with several in flight starts every round of a write before t
   });
   // The second round of the first write is not started after the second write (it would be placed behind it).
   assert.deepEqual(started, ['@0', '@1', '@2']);
+});
+
+test('atEndOfTurn on the real clock runs after the promise jobs of its turn and before a 0 ms timer', async () => {
+  const order: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    // From an I/O callback, as a fetch's answer arrives: there Node runs immediates before timers.
+    readFile(__filename, (error) => {
+      if (error) return reject(error);
+      setTimeout(() => {
+        order.push('timer');
+        resolve();
+      }, 0);
+      atEndOfTurn(asyncScheduler, () => order.push('end of turn'));
+      // A fetch's other partitions reach the sink a few promise jobs later, in the same turn.
+      void Promise.resolve()
+        .then(() => undefined)
+        .then(() => order.push('promise job'));
+    });
+  });
+  assert.deepEqual(order, ['promise job', 'end of turn', 'timer']);
+});
+
+test('atEndOfTurn does not run once unsubscribed', async () => {
+  let ran = false;
+  atEndOfTurn(asyncScheduler, () => (ran = true)).unsubscribe();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(ran, false);
 });

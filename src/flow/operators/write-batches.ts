@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from '#rxjs';
+import { Observable, type OperatorFunction, type SchedulerLike, Subscription, asyncScheduler, concatMap, from, reduce, map, mergeMap, of } from '#rxjs';
 import type { FlowBatch } from '../../core/record';
 import { outboundItemBytes, outboundItemKind, type OutboundItem, type OutboundItemKind } from '../../core/ports/record-writer';
 import type { WrittenBatches } from '../../core/ports/write-path';
@@ -25,6 +25,19 @@ export interface BatchPolicy {
   readonly maxPartitionBytes: number;
   /** Writes in flight at once (`producer.max_in_flight`); 1 unless set. Their results are emitted in input order. */
   readonly maxInFlight?: number;
+}
+
+/**
+ * Runs `work` once, when the current turn of the event loop is over, its promise jobs included
+ * (the other partitions of a fetch reach the sink a few promise jobs after the first), and
+ * cancels it on unsubscribe. On the real clock (`asyncScheduler`) that is `setImmediate`: a 0 ms
+ * timer waits at least 1 ms in Node and runs only in the next timers phase, which every write to
+ * an idle target waited for. Any other scheduler (a virtual one in specs) gets a 0 ms action.
+ */
+export function atEndOfTurn(scheduler: SchedulerLike, work: () => void): Subscription {
+  if (scheduler !== asyncScheduler) return scheduler.schedule(work, 0);
+  const handle = setImmediate(work);
+  return new Subscription(() => clearImmediate(handle));
 }
 
 /** Writes a write's items; `batches` are the flow batches they come from, in order. */
@@ -136,7 +149,7 @@ export function writeBatches(
           flush();
           return;
         }
-        timer ??= scheduler.schedule(flush, inFlight.length === 0 && policy.waitWhenIdle === false ? 0 : policy.maxWaitMs);
+        timer ??= inFlight.length === 0 && policy.waitWhenIdle === false ? atEndOfTurn(scheduler, flush) : scheduler.schedule(flush, policy.maxWaitMs);
       };
 
       const input = source.subscribe({
