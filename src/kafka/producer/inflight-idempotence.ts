@@ -108,7 +108,11 @@ export class InflightIdempotence implements SequenceSource {
       this.roundsInFlight.set(key, before + 1);
       return before > 0;
     });
-    return { stamps: parts.map((p) => this.sequences.stamp(p.ticket, p.position)), sentBehind };
+    const resent = parts.some((p) => this.sequences.sendsAgain(p.ticket));
+    const stamps = parts.map((p) => this.sequences.stamp(p.ticket, p.position));
+    // The later writes of its partitions held back for it (InflightSequences.ready) may go now.
+    if (resent) this.notify();
+    return { stamps, sentBehind };
   }
 
   /** A round dispatched was answered, or failed without an answer. */
@@ -143,7 +147,10 @@ export class InflightIdempotence implements SequenceSource {
     }
     const { topic, partition } = part.ticket;
     if (errorCode === OUT_OF_ORDER_SEQUENCE_NUMBER) {
-      if (this.sequences.behind(part.ticket) || sentBehind) return 'behind';
+      if (this.sequences.behind(part.ticket) || sentBehind) {
+        this.sequences.goesAgain(part.ticket);
+        return 'behind';
+      }
       this.renewal ??= `${topic}-${partition} answered OUT_OF_ORDER_SEQUENCE_NUMBER`;
       return 'renew';
     }

@@ -152,3 +152,25 @@ test('a round sent again does not count as another; a write split into rounds co
   s.acknowledged(doubtful, 0, 1);
   assert.equal(s.ready(split, 3), true, 'under the new id nothing was sent after it yet');
 });
+
+test('a round refused as behind an earlier write holds the later tickets back until it is stamped again: else every batch goes twice', () => {
+  const s = started();
+  const first = s.ticket('t', 0, {}, 1).ticket;
+  s.stamp(first, 0);
+  s.acknowledged(first, 0, 1);
+  const a = s.ticket('t', 0, {}, 2).ticket;
+  const b = s.ticket('t', 0, {}, 2).ticket;
+  const c = s.ticket('t', 0, {}, 2).ticket;
+  s.stamp(a, 0);
+  s.stamp(b, 0); // reached the broker before a: refused as out of order
+  s.goesAgain(b);
+  assert.equal(s.sendsAgain(b), true);
+  s.acknowledged(a, 0, 2);
+  assert.equal(s.ready(c, 0), false, 'sent before b goes again, c would be refused as out of order too');
+  assert.equal(s.ready(s.ticket('t', 1, {}, 1).ticket, 0), true, 'other partitions are not held back');
+  assert.equal(s.ready(b, 0), true);
+  assert.equal(s.stamp(b, 0).baseSequence, 3, 'b goes again with the same sequences');
+  assert.equal(s.sendsAgain(b), false);
+  assert.equal(s.ready(c, 0), true, 'behind b again, c goes');
+  assert.equal(s.stamp(c, 0).baseSequence, 5);
+});

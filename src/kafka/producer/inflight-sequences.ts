@@ -60,6 +60,8 @@ interface TicketState extends Ticket {
   stampedAt: number;
   /** The partition's round count when that round was stamped. */
   stampedRound: number;
+  /** A round of it was refused as behind an earlier write and is not stamped again yet: later tickets of the partition wait for it. */
+  again: boolean;
 }
 
 interface PartitionState {
@@ -96,6 +98,7 @@ export class InflightSequences {
         t.base = undefined;
         t.stampedAt = -1;
         t.stampedRound = 0;
+        t.again = false;
       }
     }
   }
@@ -119,7 +122,7 @@ export class InflightSequences {
       this.drop(found);
       conflict = true;
     }
-    const ticket: TicketState = { topic, partition, key, total, base: undefined, acked: 0, done: false, stampedAt: -1, stampedRound: 0 };
+    const ticket: TicketState = { topic, partition, key, total, base: undefined, acked: 0, done: false, stampedAt: -1, stampedRound: 0, again: false };
     state.tickets.push(ticket);
     return { ticket, conflict };
   }
@@ -129,7 +132,11 @@ export class InflightSequences {
    * where the broker knows the producer id, when the ticket has a base or every earlier ticket of
    * its partition has one, and a new round does not take the partition more than MAX_AHEAD
    * rounds past its earliest unfinished ticket; on a partition where it does not yet, only when
-   * the ticket is the earliest unfinished one.
+   * the ticket is the earliest unfinished one. Never while an earlier ticket of the partition has
+   * a round to send again (`goesAgain`): sent before it, the round would be refused as out of
+   * order too, and go again itself, behind the next ones, which would then be refused in turn:
+   * every batch sent twice (as Java's producer, which sends a partition's batches only in
+   * sequence order while one is retried).
    */
   ready(ticket: Ticket, position: number): boolean {
     const t = ticket as TicketState;
@@ -138,12 +145,22 @@ export class InflightSequences {
     if (state.tickets[0] === t) return true;
     if (!state.known) return false;
     if (position > t.stampedAt && this.roundsAhead(state) >= MAX_AHEAD) return false;
-    if (t.base !== undefined) return true;
     for (const other of state.tickets) {
       if (other === t) return true;
-      if (other.base === undefined) return false;
+      if (other.again || (t.base === undefined && other.base === undefined)) return false;
     }
     return true;
+  }
+
+  /** A round of the ticket was refused as behind an earlier write: it goes again, and later tickets of the partition wait until it is stamped. */
+  goesAgain(ticket: Ticket): void {
+    const t = ticket as TicketState;
+    if (!t.done) t.again = true;
+  }
+
+  /** Whether the ticket has a round to send again (`goesAgain`) that is not stamped yet. */
+  sendsAgain(ticket: Ticket): boolean {
+    return (ticket as TicketState).again;
   }
 
   /** New rounds stamped on the partition after the last one of its earliest unfinished ticket. */
@@ -157,6 +174,7 @@ export class InflightSequences {
     const identity = this.current;
     if (identity === undefined) throw new Error('No producer id yet: start() comes first.');
     const t = ticket as TicketState;
+    t.again = false;
     if (t.base === undefined) {
       const state = this.partition(t.topic, t.partition);
       // Records before `position` were acknowledged under an earlier producer id (or refused):

@@ -5,7 +5,7 @@ import type { WriterOptions } from '../../core/ports/kafka-clients';
 import { COMPRESSION_CODES } from '../compression-codes';
 import type { RetryConfig } from '../../core/retry';
 import type { Logger } from '../../core/ports/logger';
-import { pushPartitionMessages } from '../wire/produce-request';
+import { SendOrder, pushPartitionMessages } from '../wire/produce-request';
 import { Idempotence, initProducerIdFrom, type InitProducerId } from './idempotence';
 import { InflightIdempotence } from './inflight-idempotence';
 import { ProduceEngine, type PartitionAnswer, type ProduceAttempt, type ProducePartition, type ProduceTransport } from './produce-engine';
@@ -49,6 +49,12 @@ export class KafkajsWriter implements RecordWriter {
   private readonly holds = new Map<Producer, number>();
   /** Producers replaced by `reset` while sends were under way on them: disconnected by the last `release`. */
   private readonly retired = new Set<Producer>();
+  /**
+   * The order the requests of sends are encoded in: kafkajs's producer lets a later sendBatch
+   * overtake an earlier one before its request is made, so a request's encoding waits until the
+   * earlier ones were encoded, or their sends ended (SendTurn).
+   */
+  private readonly sendOrder = new SendOrder();
 
   constructor(
     readonly cluster: string,
@@ -120,11 +126,13 @@ export class KafkajsWriter implements RecordWriter {
 
   /** One round in one sendBatch; each partition's first message carries its producer fields, if any. */
   private async send(partitions: readonly ProducePartition[], attempt: ProduceAttempt): Promise<readonly PartitionAnswer[]> {
+    // Rounds are sent in the order of their sequences (inflight-idempotence.ts); their requests keep it.
+    const turn = this.sendOrder.take();
     const byTopic = new Map<string, object[]>();
     for (const p of partitions) {
       let messages = byTopic.get(p.topic);
       if (messages === undefined) byTopic.set(p.topic, (messages = []));
-      pushPartitionMessages(messages, p.partition, p.items, p.stamp);
+      pushPartitionMessages(messages, p.partition, p.items, p.stamp, turn);
     }
     // Read once, so a round never switches producer midway, and held until its answers are in: a
     // reset meanwhile (another write's partial failure) leaves this producer connected until then.
@@ -144,6 +152,8 @@ export class KafkajsWriter implements RecordWriter {
       })) as (RecordMetadata & { errorCode: number })[];
       return answers.map((a) => ({ topic: a.topicName, partition: a.partition, errorCode: a.errorCode, baseOffset: Number(a.baseOffset) }));
     } finally {
+      // Encoded (the usual case, done already) or failed before: later sends wait no longer.
+      turn.done();
       this.release(producer);
     }
   }

@@ -42,9 +42,37 @@ export interface ForwardedBatchMessage {
   readonly recordBatch: RawRecordBatch;
 }
 
-/** The producer fields of a partition's batch, on the partition's first message. */
+/**
+ * A produce request's place in its writer's send order (kafkajs-writer.ts): its encoding returns
+ * only after `before` (the requests the writer sent before it were encoded, or gave up), then
+ * calls `done`, so that kafkajs's connection queues requests in the order they were sent. Between
+ * `sendBatch` and the encoding, kafkajs's producer passes a lock (its target topics) that lets a
+ * later caller overtake an earlier one; an idempotent partition's batch that overtakes an earlier
+ * one is refused as out of order and goes again.
+ */
+export interface SendTurn {
+  readonly before: Promise<void>;
+  done(): void;
+}
+
+/** Turns in one writer's send order: each request's encoding returns after those of the turns taken before it. */
+export class SendOrder {
+  /** Resolves once every turn so far was done. */
+  private tail: Promise<void> = Promise.resolve();
+
+  take(): SendTurn {
+    const before = this.tail;
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    this.tail = before.then(() => mine);
+    return { before, done };
+  }
+}
+
+/** The producer fields of a partition's batch, and the request's send order, on the partition's first message. */
 export interface StampedMessage {
   readonly producer?: ProducerStamp;
+  readonly sendTurn?: SendTurn;
 }
 
 /**
@@ -53,7 +81,13 @@ export interface StampedMessage {
  * so no copy is made), a forwarded batch a ForwardedBatchMessage; the first carries `stamp`, the
  * producer fields of the partition's batch, when there are any.
  */
-export function pushPartitionMessages(messages: object[], partition: number, items: readonly OutboundItem[], stamp: ProducerStamp | undefined): void {
+export function pushPartitionMessages(
+  messages: object[],
+  partition: number,
+  items: readonly OutboundItem[],
+  stamp: ProducerStamp | undefined,
+  sendTurn?: SendTurn,
+): void {
   const first = messages.length;
   for (const item of items) {
     const message: (ForwardedBatchMessage & { partition: number }) | OutboundItem = isRecordBatch(item)
@@ -61,8 +95,12 @@ export function pushPartitionMessages(messages: object[], partition: number, ite
       : item;
     messages.push(message);
   }
-  if (stamp !== undefined) {
-    const stamped: StampedMessage = { ...messages[first]!, producer: stamp };
+  if ((stamp !== undefined || sendTurn !== undefined) && messages.length > first) {
+    const stamped: StampedMessage = {
+      ...messages[first]!,
+      ...(stamp === undefined ? {} : { producer: stamp }),
+      ...(sendTurn === undefined ? {} : { sendTurn }),
+    };
     messages[first] = stamped;
   }
 }
@@ -144,6 +182,17 @@ export interface ProduceRequestArgs {
   readonly topicData: readonly TopicData[];
 }
 
+/** The send order of a request (SendTurn), on the first message of one of its partitions. */
+function sendTurnOf(topicData: readonly TopicData[]): SendTurn | undefined {
+  for (const { partitions } of topicData) {
+    for (const { messages } of partitions) {
+      const turn = (messages[0] as StampedMessage | undefined)?.sendTurn;
+      if (turn !== undefined) return turn;
+    }
+  }
+  return undefined;
+}
+
 export function produceRequestV3(args: ProduceRequestArgs) {
   const compression = args.compression ?? 0;
   const codec = compression === 0 ? undefined : kafkajsLookupCodec()(compression);
@@ -195,6 +244,11 @@ export function produceRequestV3(args: ProduceRequestArgs) {
           size += 4 + 4 + recordSetSize(set);
         }
         topics.push({ name, partitions: encoded });
+      }
+      const turn = sendTurnOf(args.topicData);
+      if (turn !== undefined) {
+        await turn.before;
+        turn.done();
       }
       const body = Buffer.allocUnsafe(headroom + size);
       let offset = body.writeInt16BE(transactionalIdBytes === null ? -1 : transactionalIdBytes.length, headroom);

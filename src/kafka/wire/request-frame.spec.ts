@@ -4,7 +4,7 @@ import { crc32c } from '@node-rs/crc32';
 import '../kafkajs';
 import type { RawRecordBatch } from '../../core/record';
 import { frameRequest } from './request-frame';
-import { produceRequestV3, type ForwardedBatchMessage } from './produce-request';
+import { SendOrder, produceRequestV3, type ForwardedBatchMessage, type SendTurn, type StampedMessage } from './produce-request';
 import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
 import { joinForwardedBatches } from './record-batch-join';
 
@@ -63,4 +63,27 @@ test('a request that leaves no headroom is framed around a copy of its body', as
   const framed = (await frameRequest({ correlationId: 1, clientId: null, request })).buffer;
   assert.deepEqual([...framed], [0, 0, 0, 13, 0, 18, 0, 2, 0, 0, 0, 1, 0xff, 0xff, 1, 2, 3]);
   assert.deepEqual(asked, [14], 'asked for room for the size and the header');
+});
+
+test('requests of one writer are encoded in the order of their turns, whatever order kafkajs gets to them in; a turn given up lets the next ones go', async () => {
+  const order = new SendOrder();
+  const request = async (turn: SendTurn, baseOffset: number) => {
+    const first: ForwardedBatchMessage & StampedMessage = { ...forwarded(await fetchedBatch(baseOffset, 2)), sendTurn: turn };
+    return produceRequestV3({ acks: -1, timeout: 30_000, topicData: [{ topic: 't', partitions: [{ partition: 0, messages: [first] }] }] });
+  };
+  const [r0, r1, r2] = [await request(order.take(), 0), await request(order.take(), 10), await request(order.take(), 20)];
+  const encoded: number[] = [];
+  // kafkajs reaches the third and second requests before the first.
+  const late = [r2.encode().then(() => encoded.push(2)), r1.encode().then(() => encoded.push(1))];
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(encoded.length, 0, 'both wait for the first');
+  await r0.encode().then(() => encoded.push(0));
+  await Promise.all(late);
+  assert.deepEqual(encoded, [0, 1, 2]);
+
+  const gone = order.take();
+  const next = await request(order.take(), 30);
+  const waiting = next.encode();
+  gone.done(); // its send failed before kafkajs made its request
+  assert.ok((await waiting).buffer.length > 0);
 });
