@@ -13,7 +13,11 @@
  *   there): it is delivered exactly the records from each synced start offset to the end, so every
  *   record it had not acknowledged on the source, and none of those before the start offset;
  * - `busy` has a live member on the target before mirrorflow starts: it is left alone, its state
- *   `active-on-target` with the reason; once the member is gone, the next sync writes it.
+ *   `active-on-target` with the reason; once the member is gone, the next sync writes it;
+ * - with the flow's group sync off, `mirrorflow failover --group movers` sets the stopped share
+ *   group's start offsets on the target itself, translated through the offset syncs (a dry run
+ *   first, which writes nothing); the application resumes there exactly from them; with a member
+ *   on the target, failover refuses and exits 1.
  *
  * What share groups guarantee: a share-partition start offset is the first record not done with
  * (acknowledged, released or archived); records after it may be done with too, one by one, which
@@ -34,12 +38,13 @@ import type { StatusDocument } from '../../src/telemetry';
 
 let clusters: TestClusters;
 let source: KafkaKit;
+let target: KafkaKit;
 let sourceGroups: GroupKit;
 let targetGroups: GroupKit;
 sharedClusterKits(
   'mirrorflow-share-sync-',
   (c) => ({ sourceGroups: new GroupKit(c.primary), targetGroups: new GroupKit(c.backup) }),
-  (kits) => ({ clusters, primary: source, sourceGroups, targetGroups } = kits),
+  (kits) => ({ clusters, primary: source, backup: target, sourceGroups, targetGroups } = kits),
 );
 
 let java: JavaShareConsumers;
@@ -195,5 +200,97 @@ describe('share group offset sync', () => {
       onTarget.records.every((r) => r.value === `${topic} p${r.partition} #${r.offset}`),
       'the records are the source records at their offsets',
     );
+  });
+
+  test("`mirrorflow failover` sets a stopped share group's start offsets on the target, through the offset syncs", async (t) => {
+    const p = uniqueName('sharefail');
+    const topic = `${p}-jobs`;
+    const remote = `primary.${topic}`;
+    const movers = `${p}-movers`;
+    await source.createTopic(topic, COUNTS.length);
+    // The application on the source, in two sessions as above (Kafka reports a start offset once a
+    // later state change of the partition wrote it): every record of the first half, then 20 more.
+    await source.produce(topic, records(topic, 0, 0.5));
+    const first = await java.consume({ bootstrap: clusters.primary, group: movers, topics: [topic], reset: 'earliest', toEnd: true });
+    await source.produce(topic, records(topic, 0.5, 1));
+    const second = await java.consume({ bootstrap: clusters.primary, group: movers, topics: [topic], max: 20 });
+    assert.equal(first.records.length + second.records.length, 70);
+    const sourceStarts = await sourceGroups.shareStartOffsets(movers);
+    const startOf = (partition: number): number => sourceStarts.get(`${topic}-${partition}`) ?? -1;
+    t.diagnostic(`${movers} on the source: start offsets ${COUNTS.map((_, partition) => startOf(partition)).join(', ')}`);
+    assert.ok(
+      COUNTS.some((_, partition) => startOf(partition) > 0),
+      `the source reports progress: ${JSON.stringify([...sourceStarts])}`,
+    );
+
+    // The flow copies the topic with its group sync off, and stops: the target knows nothing of the group.
+    const { file } = await writePipeline({
+      flows: [
+        {
+          topics: [`${p}-.*`],
+          batching: { forward_batches: false },
+          offset_syncs: { lag_max: 0 },
+          checkpoints: { sync_group_offsets: { enabled: false } },
+        },
+      ],
+    });
+    const child = spawnPipeline(file);
+    try {
+      await waitFor(
+        async () => {
+          const ends = await target.endOffsets(remote).catch(() => []);
+          return ends.length === COUNTS.length && ends.every((end, partition) => end === COUNTS[partition]);
+        },
+        { what: `every record on ${remote}`, timeoutMs: 90_000, intervalMs: 500 },
+      );
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal((await child.exited).code, 0);
+    }
+    assert.deepEqual([...(await targetGroups.shareStartOffsets(movers))], [], 'the flow did not sync the group');
+
+    const dry = await runCli(['failover', file, '--group', movers, '--dry-run']);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, new RegExp(`^Dry run: failover of share group "${movers}" from primary to backup$`, 'm'));
+    for (const [partition] of COUNTS.entries()) {
+      const start = startOf(partition);
+      assert.match(dry.stdout, new RegExp(`^${remote.replace(/\./g, '\\.')} +${partition} +${start} +${start} +- +would set ${start}$`, 'm'));
+    }
+    assert.deepEqual([...(await targetGroups.shareStartOffsets(movers))], [], 'a dry run writes nothing');
+
+    const done = await runCli(['failover', file, '--group', movers]);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(
+      done.stdout,
+      new RegExp(`Set ${COUNTS.length} start offset\\(s\\) for share group "${movers}" on backup\\. Start its share consumers on backup\\.`),
+    );
+    assert.deepEqual(
+      [...(await targetGroups.shareStartOffsets(movers))].sort(),
+      COUNTS.map((_, partition) => [`${remote}-${partition}`, startOf(partition)]),
+    );
+
+    // The application on the target: exactly the records from each start offset on, once each.
+    const after = await java.consume({ bootstrap: clusters.backup, group: movers, topics: [remote], toEnd: true, timeoutMs: 90_000 });
+    for (const [partition, count] of COUNTS.entries()) {
+      const delivered = after.records
+        .filter((r) => r.partition === partition)
+        .map((r) => r.offset)
+        .sort((a, b) => a - b);
+      assert.deepEqual(
+        delivered,
+        Array.from({ length: count - startOf(partition) }, (_, i) => startOf(partition) + i),
+        `partition ${partition}: from ${startOf(partition)} to the end`,
+      );
+    }
+
+    // With a member on the target, failover refuses and writes nothing.
+    const member = await java.join({ bootstrap: clusters.backup, group: movers, topics: [remote] });
+    try {
+      const refused = await runCli(['failover', file, '--group', movers, '--force']);
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stdout, new RegExp(`Refused: nothing was written\\. Share group "${movers}" has 1 active member\\(s\\) on cluster "backup"`));
+    } finally {
+      await member.stop();
+    }
   });
 });

@@ -13,7 +13,7 @@
  * MIRRORFLOW_TEST_CLUSTERS, streams the TAP report to stdout, stops the clusters and exits
  * non-zero if a test failed. The production
  * suite (`test/production/`, three-broker clusters of its own) runs in a lane of its own, one
- * file at a time, beside the main lane (`--production-lane after`, or
+ * file at a time, then the long files of `AFTER_PRODUCTION`, beside the main lane (`--production-lane after`, or
  * MIRRORFLOW_PRODUCTION_LANE=after: once the main lane is done); its report follows the main
  * lane's, and the output ends with every lane's totals (`# pass N` / `# fail N`), see
  * test-lanes.ts. Its own messages go to stderr so stdout stays TAP.
@@ -208,7 +208,8 @@ async function main(): Promise<number> {
   };
 
   const results: (LaneResult & { report: string })[] = [];
-  const integration = lanes.main.length + lanes.production.length > 0;
+  const shared = [...lanes.main, ...lanes.afterProduction];
+  const integration = shared.length + lanes.production.length > 0;
   if (lanes.unit.length > 0) {
     // Of the whole lane only: a few files' specs say nothing of the coverage of src.
     const coverage = coverageEnabled() && options.filters.length === 0;
@@ -221,7 +222,7 @@ async function main(): Promise<number> {
     if (unit.code !== 0 && integration) say('The unit lane failed (see above); the integration tests run all the same.');
   }
   // Built here (the first time on a machine), its deadline is its own (ensureSchemaRegistryApp's), not a test's.
-  if (lanes.main.some(usesSchemaRegistry)) {
+  if (shared.some(usesSchemaRegistry)) {
     try {
       await ensureSchemaRegistryApp();
     } catch (error) {
@@ -229,8 +230,8 @@ async function main(): Promise<number> {
       return 1;
     }
   }
-  // The production lane's files start clusters of their own; only the main lane needs the shared ones.
-  const needsKafka = lanes.main.length > 0;
+  // The production lane's own files start clusters of their own; the rest need the shared ones.
+  const needsKafka = shared.length > 0;
   if (needsKafka && env[TEST_CLUSTERS_ENV]) {
     try {
       await checkClustersAnswer(parseTestClusters(env[TEST_CLUSTERS_ENV]));
@@ -252,18 +253,26 @@ async function main(): Promise<number> {
     say(`Clusters ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env[TEST_CLUSTERS_ENV]}`);
   }
 
-  const production = lanes.production.length === 0 ? undefined : () => runLane('production', lanes.production, 1, lanes.main.length === 0 ? 'stream' : 'keep');
+  const sideFiles = [...lanes.production, ...lanes.afterProduction];
+  const production = sideFiles.length === 0 ? undefined : () => runLane('production', sideFiles, 1, lanes.main.length === 0 ? 'stream' : 'keep');
   const besideMain = options.productionLane === 'parallel' ? production?.() : undefined;
   if (lanes.main.length > 0) results.push(await runLane('main', lanes.main, options.concurrency, 'stream'));
-  // The production lane does not use the shared clusters: they stop as soon as the main lane is done.
-  if (clusters !== undefined) {
+  const stopClusters = async (): Promise<void> => {
+    if (clusters === undefined) return;
     say('Stopping the local Kafka clusters.');
     await clusters.stop();
-  }
+    clusters = undefined;
+  };
+  // Unless the production lane goes on with files of theirs, the shared clusters stop as soon as
+  // the main lane is done.
+  if (lanes.afterProduction.length === 0) await stopClusters();
   const productionResult = await (besideMain ?? production?.());
+  await stopClusters();
   if (productionResult !== undefined) {
-    if (lanes.main.length > 0)
-      process.stdout.write(`# production lane (${lanes.production.length} files of test/production, one at a time)\n${productionResult.report}`);
+    if (lanes.main.length > 0) {
+      const after = lanes.afterProduction.length === 0 ? '' : `, then ${lanes.afterProduction.length} of the shared clusters`;
+      process.stdout.write(`# production lane (${lanes.production.length} files of test/production${after}, one at a time)\n${productionResult.report}`);
+    }
     results.push(productionResult);
   }
   if (results.length > 1) process.stdout.write(lanesSummary(results));

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { lanesSummary, splitLanes, tapTotals } from './test-lanes';
 
-test('splitLanes puts the specs in the unit lane, test/production files in the production lane and every other file in the main lane', () => {
+test('splitLanes puts the specs in the unit lane, test/production files in the production lane, then the files it takes after them, and every other file in the main lane', () => {
   const dist = '/repo/dist';
   const files = [
     'test/local/launcher.test.js',
+    'test/bench/bench-smoke-variants.test.js',
     'test/production/rolling-restart.test.js',
     'src/local/free-ports.spec.js',
     'test/productionish/x.test.js',
@@ -15,6 +16,7 @@ test('splitLanes puts the specs in the unit lane, test/production files in the p
   const lanes = splitLanes(files, dist);
   assert.deepEqual(lanes.unit, [join(dist, 'src/local/free-ports.spec.js'), join(dist, 'test/support/test-lanes.spec.js')]);
   assert.deepEqual(lanes.production, [join(dist, 'test/production/rolling-restart.test.js')]);
+  assert.deepEqual(lanes.afterProduction, [join(dist, 'test/bench/bench-smoke-variants.test.js')]);
   assert.deepEqual(lanes.main, [join(dist, 'test/local/launcher.test.js'), join(dist, 'test/productionish/x.test.js')]);
 });
 

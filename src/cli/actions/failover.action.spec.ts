@@ -9,6 +9,7 @@ const plan: FailoverPlan = {
   group: 'orders-app',
   source: 'primary',
   target: 'backup',
+  groupType: 'consumer',
   checkpointsTopic: 'primary.checkpoints.internal',
   force: false,
   targetState: 'empty',
@@ -56,6 +57,30 @@ describe('renderFailover', () => {
     assert.match(text, /^Done, in order:$/m);
   });
 
+  it('shows a share group by its start offsets, without a checkpoint column', () => {
+    const share: FailoverPlan = {
+      ...plan,
+      group: 'workers',
+      groupType: 'share',
+      partitions: [
+        { topic: 'primary.jobs', partition: 0, sourceOffset: 40, translatedOffset: 39, metadata: '', action: 'commit' },
+        { topic: 'primary.jobs', partition: 2, sourceOffset: 4, metadata: '', action: 'not-translated' },
+      ],
+      warnings: [],
+      steps: [{ kind: 'change', cluster: 'backup', action: 'set 1 start offset(s) of share group "workers": primary.jobs-0 → 39' }],
+    };
+    const dry = renderFailover(share, true, undefined, NOW);
+    assert.match(dry, /^Dry run: failover of share group "workers" from primary to backup$/m);
+    assert.doesNotMatch(dry, /checkpoints: /);
+    assert.match(dry, /SOURCE: the share group's start offset on primary now/);
+    assert.match(dry, /^TOPIC +PARTITION +SOURCE +TRANSLATED +TARGET +ACTION$/m);
+    assert.match(dry, /^primary\.jobs +0 +40 +39 +- +would set 39$/m);
+    assert.match(dry, /^primary\.jobs +2 +4 +- +- +skipped: no offset sync translates it$/m);
+    assert.match(dry, /Without --dry-run, 1 start offset\(s\) would be set on backup\./);
+    const done = renderFailover(share, false, { committed: [{ topic: 'primary.jobs', partition: 0, offset: 39, metadata: '' }] }, NOW);
+    assert.match(done, /Set 1 start offset\(s\) for share group "workers" on backup\. Start its share consumers on backup\./);
+  });
+
   it('says a refused failover wrote nothing, and why', () => {
     const text = renderFailover({ ...plan, targetState: 'stable', refusal: 'Group "orders-app" has active members.' }, false, undefined, NOW);
     assert.match(text, /group on backup: stable \(has active members\)/);
@@ -69,6 +94,7 @@ describe('renderTranslation', () => {
     const result = {
       source: 'primary',
       target: 'backup',
+      groupType: 'consumer',
       checkpointsTopic: 'primary.checkpoints.internal',
       groups: [
         { group: 'g', offsets: [{ topic: 'primary.orders', partition: 3, offset: 987, metadata: 'm', upstreamOffset: 1000, checkpointedAt: NOW - 5000 }] },

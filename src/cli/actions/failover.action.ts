@@ -32,54 +32,72 @@ export function failoverJson(plan: FailoverPlan, dryRun: boolean, result: Failov
 }
 
 export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: FailoverResult | undefined, now: number = Date.now()): string {
+  const share = plan.groupType === 'share';
+  const what = share ? 'share group' : 'group';
   const lines = [
-    `${dryRun ? 'Dry run: failover' : 'Failover'} of group "${plan.group}" from ${plan.source} to ${plan.target}`,
-    `  checkpoints: ${plan.checkpointsTopic} on ${plan.target}`,
-    `  group on ${plan.target}: ${describeState(plan.targetState)}`,
-    `  group on ${plan.source}: ${plan.sourceState === undefined ? 'unknown (cluster not reachable)' : describeState(plan.sourceState)}`,
+    `${dryRun ? 'Dry run: failover' : 'Failover'} of ${what} "${plan.group}" from ${plan.source} to ${plan.target}`,
+    ...(share ? [] : [`  checkpoints: ${plan.checkpointsTopic} on ${plan.target}`]),
+    `  ${what} on ${plan.target}: ${describeState(plan.targetState)}`,
+    `  ${what} on ${plan.source}: ${plan.sourceState === undefined ? 'unknown (cluster not reachable)' : describeState(plan.sourceState)}`,
   ];
   const newest = Math.max(...plan.partitions.map((p) => p.checkpointedAt ?? 0));
   if (newest > 0) lines.push(`  newest checkpoint: ${timeWithAge(newest, now)}`);
-  lines.push(
-    `  SOURCE: the group's offset on ${plan.source} now; CHECKPOINT: its ${plan.source} offset in the newest checkpoint;`,
-    `  TRANSLATED: that position on ${plan.target}, at or before it (MM2's translation steps back to the nearest offset sync:`,
-    `  consumers may re-read some records, never skip one); TARGET: the group's offset on ${plan.target} before this failover.`,
-    ...(plan.partitions.some((p) => p.preserved === true)
-      ? [`  (preserved): the partition holds the source's offsets (offsets: preserve), so SOURCE itself is the position on ${plan.target}.`]
-      : []),
-    '',
-  );
-  const rows = [['TOPIC', 'PARTITION', 'SOURCE', 'CHECKPOINT', 'TRANSLATED', 'TARGET', 'ACTION']];
+  if (share) {
+    lines.push(
+      `  SOURCE: the share group's start offset on ${plan.source} now (every record before it is done with there); TRANSLATED: that`,
+      `  position on ${plan.target}, at or before it (through the flow's offset syncs: records may be delivered again, never skipped);`,
+      `  TARGET: the group's start offset on ${plan.target} before this failover. Records after a start offset that were acknowledged`,
+      `  one by one on ${plan.source} are delivered again on ${plan.target}: Kafka offers no way to read or set them.`,
+    );
+  } else {
+    lines.push(
+      `  SOURCE: the group's offset on ${plan.source} now; CHECKPOINT: its ${plan.source} offset in the newest checkpoint;`,
+      `  TRANSLATED: that position on ${plan.target}, at or before it (MM2's translation steps back to the nearest offset sync:`,
+      `  consumers may re-read some records, never skip one); TARGET: the group's offset on ${plan.target} before this failover.`,
+    );
+  }
+  if (plan.partitions.some((p) => p.preserved === true))
+    lines.push(`  (preserved): the partition holds the source's offsets (offsets: preserve), so SOURCE itself is the position on ${plan.target}.`);
+  lines.push('');
+  const rows = [
+    share
+      ? ['TOPIC', 'PARTITION', 'SOURCE', 'TRANSLATED', 'TARGET', 'ACTION']
+      : ['TOPIC', 'PARTITION', 'SOURCE', 'CHECKPOINT', 'TRANSLATED', 'TARGET', 'ACTION'],
+  ];
   for (const p of plan.partitions) {
     rows.push([
       p.topic,
       String(p.partition),
       show(p.sourceOffset),
-      show(p.checkpointOffset),
+      ...(share ? [] : [show(p.checkpointOffset)]),
       p.preserved === true ? `${show(p.translatedOffset)} (preserved)` : show(p.translatedOffset),
       show(p.targetOffset),
-      describeAction(p.action, p.translatedOffset, dryRun || plan.refusal !== undefined),
+      describeAction(p.action, p.translatedOffset, dryRun || plan.refusal !== undefined, share),
     ]);
   }
   let text = `${lines.join('\n')}\n${textTable(rows)}`;
   if (plan.warnings.length > 0) text += `\nWarnings:\n${plan.warnings.map((w) => `  - ${w}`).join('\n')}\n`;
   const writes = plan.partitions.filter((p) => p.action === 'commit' || p.action === 'rewind').length;
+  const offsets = share ? 'start offset(s)' : 'offset(s)';
+  const consumers = share ? 'share consumers' : 'consumers';
   if (plan.refusal === undefined && (dryRun || result !== undefined))
     text += `\n${renderSteps(plan.steps, dryRun).replace(/Dry run: nothing was changed\.\n$/, '')}`;
   if (plan.refusal !== undefined) text += `\nRefused: nothing was written. ${plan.refusal}\n`;
-  else if (dryRun) text += `\nDry run: nothing was written. Without --dry-run, ${writes} offset(s) would be committed on ${plan.target}.\n`;
+  else if (dryRun)
+    text += `\nDry run: nothing was written. Without --dry-run, ${writes} ${offsets} would be ${share ? 'set' : 'committed'} on ${plan.target}.\n`;
   else if (result !== undefined) {
     text +=
       result.committed.length > 0
-        ? `\nCommitted ${result.committed.length} offset(s) for group "${plan.group}" on ${plan.target}. Start its consumers on ${plan.target}.\n`
-        : `\nNothing to commit: group "${plan.group}" on ${plan.target} is already at or past the translated offsets. Start its consumers on ${plan.target}.\n`;
+        ? `\n${share ? 'Set' : 'Committed'} ${result.committed.length} ${offsets} for ${what} "${plan.group}" on ${plan.target}. Start its ${consumers} on ${plan.target}.\n`
+        : `\nNothing to ${share ? 'set' : 'commit'}: ${what} "${plan.group}" on ${plan.target} is already at or past the translated ${share ? 'start offsets' : 'offsets'}. Start its ${consumers} on ${plan.target}.\n`;
   }
   return text;
 }
 
-function describeAction(action: FailoverAction, translated: number | undefined, hypothetical: boolean): string {
+function describeAction(action: FailoverAction, translated: number | undefined, hypothetical: boolean, share: boolean): string {
   switch (action) {
     case 'commit':
+      if (share) return hypothetical ? `would set ${translated}` : `set ${translated}`;
       return hypothetical ? `would commit ${translated}` : `committed ${translated}`;
     case 'rewind':
       return hypothetical ? `would rewind to ${translated} (--force)` : `rewound to ${translated} (--force)`;
@@ -91,6 +109,8 @@ function describeAction(action: FailoverAction, translated: number | undefined, 
       return 'skipped: no such partition on target';
     case 'no-checkpoint':
       return 'skipped: no checkpoint';
+    case 'not-translated':
+      return 'skipped: no offset sync translates it';
   }
 }
 

@@ -16,7 +16,8 @@ export function registerFailoverCommand(program: Command): void {
     .command('failover')
     .description(
       "Fail a stopped consumer group over to the flow's target: check it has no active members there, translate its offsets " +
-        'from the checkpoints, and commit them on the target (never moving an offset backwards unless --force).',
+        'from the checkpoints, and commit them on the target (never moving an offset backwards unless --force). ' +
+        "A share group's start offsets are read on the source and translated through the offset syncs.",
     )
     .argument('<file>', PIPELINE_FILE)
     .requiredOption('-g, --group <id>', 'consumer group id')

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NEVER, Observable, of, throwError } from '#rxjs';
+import { NEVER, Observable, concat, of, throwError } from '#rxjs';
 import { ClusterUnavailableError } from '../../core/errors';
-import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset, GroupState, ShareGroupStartOffset } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
 import type { KafkaRecord, DecodedSourceBatch } from '../../core/record';
-import { encodeCheckpointKey, encodeCheckpointValue } from '../../formats';
+import { encodeCheckpointKey, encodeCheckpointValue, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../../formats';
 import { decideAction, executeFailover, planFailover } from './failover';
 import { PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError, ToolUsageError } from './tool-errors';
@@ -34,10 +34,18 @@ interface FakeCluster {
   offsets?: GroupOffset[];
   topics?: Record<string, number>;
   checkpoints?: KafkaRecord[];
+  /** The records of the offset-syncs topic on this cluster. */
+  offsetSyncs?: KafkaRecord[];
   unreachable?: boolean;
   commits?: GroupOffset[][];
   /** A state the group takes once offsets were planned (for the race check). */
   stateOnCommit?: GroupState;
+  /** Share groups by id: their state, members and start offsets. */
+  shareGroups?: Record<string, { state: GroupState; members: number; offsets: ShareGroupStartOffset[] }>;
+  /** Start offsets set on share groups, per call. */
+  shareAlters?: ShareGroupStartOffset[][];
+  /** Members a share group has once its offsets were planned (for the race check). */
+  shareMembersOnAlter?: number;
 }
 
 function checkpoint(offset: number, group: string, topic: string, partition: number, upstream: number, downstream: number, metadata = ''): KafkaRecord {
@@ -59,6 +67,7 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
     if (existing) return existing;
     const c = clusters[name] ?? {};
     let describes = 0;
+    let shareDescribes = 0;
     const made = {
       cluster: name,
       listTopics: () => of(Object.entries(c.topics ?? {}).map(([n, partitions]) => ({ name: n, partitions }))),
@@ -77,6 +86,28 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
           s.next();
           s.complete();
         }),
+      describeShareGroups: (ids: readonly string[]) => {
+        shareDescribes++;
+        return of(
+          new Map(
+            ids.map((id) => {
+              const g = c.shareGroups?.[id];
+              const members = shareDescribes > 1 && c.shareMembersOnAlter !== undefined ? c.shareMembersOnAlter : (g?.members ?? 0);
+              return [id, { state: members > 0 ? 'stable' : (g?.state ?? 'dead'), members }];
+            }),
+          ),
+        );
+      },
+      fetchShareGroupOffsets: (id: string) => of(c.shareGroups?.[id]?.offsets ?? []),
+      alterShareGroupOffsets: (id: string, offsets: readonly ShareGroupStartOffset[]) =>
+        new Observable<void>((s) => {
+          (c.shareAlters ??= []).push([...offsets]);
+          const g = (c.shareGroups ??= {})[id] ?? { state: 'empty', members: 0, offsets: [] };
+          const merged = new Map(g.offsets.map((o) => [`${o.topic}-${o.partition}`, o]));
+          for (const o of offsets) merged.set(`${o.topic}-${o.partition}`, o);
+          c.shareGroups[id] = { ...g, state: 'empty', offsets: [...merged.values()] };
+          s.complete();
+        }),
     } as unknown as ClusterAdmin;
     admins.set(name, made);
     return made;
@@ -88,7 +119,13 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
         const records = clusters[name]?.checkpoints ?? [];
         return of({ kind: 'records', topic: 'x', partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 });
       },
-      follow: () => NEVER,
+      // The offset-syncs topic of the source: its records, then caught up.
+      follow: (topic: string) => {
+        const records = clusters[name]?.offsetSyncs ?? [];
+        if (records.length === 0) return concat(of({ type: 'caught-up' as const }), NEVER);
+        const batch = { kind: 'records', topic, partition: 0, records, nextOffset: records.length, highWatermark: records.length, bytes: 0 };
+        return concat(of({ type: 'records' as const, batch }, { type: 'caught-up' as const }), NEVER);
+      },
     }) as unknown as TopicReader;
   return {
     admin,
@@ -262,5 +299,125 @@ describe('executeFailover', () => {
     const admin = t.admin('backup') as { commitGroupOffsets: unknown };
     admin.commitGroupOffsets = () => throwError(() => new Error('broker said no'));
     await assert.rejects(executeFailover(t, plan), /Committing the offsets of group "orders-app" on cluster "backup" failed: broker said no/);
+  });
+});
+
+function offsetSync(offset: number, topic: string, partition: number, upstream: number, downstream: number): KafkaRecord {
+  return {
+    topic: 'mm2-offset-syncs.backup.internal',
+    partition: 0,
+    offset,
+    timestamp: 1_700_000_000_000,
+    key: encodeOffsetSyncKey({ topic, partition }),
+    value: encodeOffsetSyncValue({ topicPartition: { topic, partition }, upstreamOffset: upstream, downstreamOffset: downstream }),
+    headers: [],
+  };
+}
+
+const W = 'workers';
+
+/** A share group stopped on the source, with start offsets on three partitions of a replicated topic; no checkpoints anywhere. */
+function shareClusters(): Record<string, FakeCluster> {
+  return {
+    primary: {
+      topics: { jobs: 3, 'mm2-offset-syncs.backup.internal': 1 },
+      shareGroups: {
+        [W]: {
+          state: 'empty',
+          members: 0,
+          offsets: [
+            { topic: 'jobs', partition: 0, startOffset: 40 },
+            { topic: 'jobs', partition: 1, startOffset: 10 },
+            { topic: 'jobs', partition: 2, startOffset: 4 },
+          ],
+        },
+      },
+      // jobs-0: exactly at a sync; jobs-1: past the last one (one after its downstream offset); jobs-2: none.
+      offsetSyncs: [offsetSync(0, 'jobs', 0, 30, 28), offsetSync(1, 'jobs', 0, 40, 39), offsetSync(2, 'jobs', 1, 5, 5)],
+    },
+    backup: { topics: { 'primary.jobs': 3, 'primary.checkpoints.internal': 1 }, checkpoints: [] },
+  };
+}
+
+describe('failover of a share group', () => {
+  it("sets the target share group's start offsets from the source's, translated through the offset syncs", async () => {
+    const clusters = shareClusters();
+    const t = await tools(clusters);
+    const plan = await planFailover(t, { group: W, force: false });
+    assert.equal(plan.groupType, 'share');
+    assert.equal(plan.refusal, undefined);
+    assert.deepEqual(
+      plan.partitions.map((p) => [p.topic, p.partition, p.sourceOffset, p.translatedOffset, p.targetOffset, p.action]),
+      [
+        ['primary.jobs', 0, 40, 39, undefined, 'commit'],
+        ['primary.jobs', 1, 10, 6, undefined, 'commit'],
+        ['primary.jobs', 2, 4, undefined, undefined, 'not-translated'],
+      ],
+    );
+    assert.ok(plan.warnings.some((w) => /1 partition\(s\) have no offset sync at or before the group's start offset/.test(w)));
+    assert.match(plan.steps.map((s) => s.action).join('\n'), /set 2 start offset\(s\) of share group "workers" \(the group is created\)/);
+    const result = await executeFailover(t, plan);
+    assert.deepEqual(clusters['backup']!.shareAlters, [
+      [
+        { topic: 'primary.jobs', partition: 0, startOffset: 39 },
+        { topic: 'primary.jobs', partition: 1, startOffset: 6 },
+      ],
+    ]);
+    assert.equal(result.committed.length, 2);
+    assert.equal(clusters['backup']!.commits, undefined, 'no consumer group offsets are committed');
+  });
+
+  it('keeps a target start offset that is ahead unless forced', async () => {
+    const clusters = shareClusters();
+    clusters['backup']!.shareGroups = { [W]: { state: 'empty', members: 0, offsets: [{ topic: 'primary.jobs', partition: 1, startOffset: 8 }] } };
+    const kept = await planFailover(await tools(clusters), { group: W, force: false });
+    assert.deepEqual(
+      kept.partitions.filter((p) => p.partition === 1).map((p) => [p.translatedOffset, p.targetOffset, p.action]),
+      [[6, 8, 'keep-target']],
+    );
+    const forced = await planFailover(await tools(clusters), { group: W, force: true });
+    assert.equal(forced.partitions.find((p) => p.partition === 1)?.action, 'rewind');
+  });
+
+  it('refuses a share group with members on the target, and one that got a member after planning', async () => {
+    const active = shareClusters();
+    active['backup']!.shareGroups = { [W]: { state: 'stable', members: 2, offsets: [] } };
+    const plan = await planFailover(await tools(active), { group: W, force: false });
+    assert.match(plan.refusal ?? '', /Share group "workers" has 2 active member\(s\) on cluster "backup" \(state stable\)/);
+    assert.deepEqual(plan.steps, []);
+
+    const racing = shareClusters();
+    racing['backup']!.shareMembersOnAlter = 1;
+    const t = await tools(racing);
+    await assert.rejects(executeFailover(t, await planFailover(t, { group: W, force: false })), /became so while failing over; nothing was written/);
+    assert.equal(racing['backup']!.shareAlters, undefined);
+  });
+
+  it('keeps what the flow last synced when the source is down, and refuses when the target has nothing', async () => {
+    const synced = shareClusters();
+    synced['primary']!.unreachable = true;
+    synced['backup']!.shareGroups = { [W]: { state: 'empty', members: 0, offsets: [{ topic: 'primary.jobs', partition: 0, startOffset: 37 }] } };
+    const t = await tools(synced);
+    const plan = await planFailover(t, { group: W, force: false });
+    assert.equal(plan.refusal, undefined);
+    assert.deepEqual(
+      plan.partitions.map((p) => [p.topic, p.partition, p.targetOffset, p.action]),
+      [['primary.jobs', 0, 37, 'unchanged']],
+    );
+    assert.ok(
+      plan.warnings.some((w) => /Cluster "primary" could not be read .* the start offsets on "backup" are those the flow's group offset sync set last/.test(w)),
+    );
+    assert.deepEqual((await executeFailover(t, plan)).committed, []);
+
+    const nothing = shareClusters();
+    nothing['primary']!.unreachable = true;
+    await assert.rejects(planFailover(await tools(nothing), { group: W, force: false }), (error: unknown) => {
+      assert.ok(error instanceof FailoverRefusedError);
+      assert.match(
+        error.message,
+        /If "workers" is a share group: "backup" has no share group of that name, and cluster "primary", where its start offsets are, cannot be reached\./,
+      );
+      return true;
+    });
   });
 });

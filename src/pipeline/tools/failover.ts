@@ -8,7 +8,8 @@
  * them); the translated offsets come from the checkpoints the flow wrote to the target; an
  * offset the group already has on the target is never moved backwards unless forced, so a
  * repeated failover, or one after consumers already ran on the target, cannot replay their work.
- * `executeFailover` commits what the plan says and reads the offsets back.
+ * `executeFailover` commits what the plan says and reads the offsets back. A group without
+ * checkpoints that is a share group fails over by its start offsets (share-failover.ts).
  */
 import { firstValueFrom } from '#rxjs';
 import { describeError } from '../../core/errors';
@@ -17,73 +18,22 @@ import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translat
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { topicPartitionKey } from '../../core/record';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
-import type { DirectionRequest, PipelineTools } from './pipeline-tools';
+import type { PipelineTools } from './pipeline-tools';
 import type { TranslatedOffset } from './mirror-client';
 import { FailoverRefusedError } from './tool-errors';
 import { check, change, describeOffsets, type ChangeStep } from './change-steps';
+import { decideAction, isWritten, type FailoverPartition, type FailoverPlan, type FailoverRequest, type FailoverResult } from './failover-plan';
+import { executeShareFailover, findShareGroup, planShareFailover } from './share-failover';
 
-export interface FailoverRequest extends DirectionRequest {
-  readonly group: string;
-  /** Move target offsets backwards too, when the checkpoint is behind them. */
-  readonly force: boolean;
-  readonly timeoutMs?: number;
-}
-
-/**
- * - `commit`: the target has no offset, or one behind the translated offset.
- * - `unchanged`: the target already has exactly the translated offset.
- * - `keep-target`: the target is ahead of the translated offset; kept (use force to rewind).
- * - `rewind`: the target is ahead and force was given: it is moved back.
- * - `missing-partition`: the checkpoint names a partition the target does not have.
- * - `no-checkpoint`: the group has a committed offset on the source but no checkpoint for it.
- */
-export type FailoverAction = 'commit' | 'unchanged' | 'keep-target' | 'rewind' | 'missing-partition' | 'no-checkpoint';
-
-export interface FailoverPartition {
-  /** Topic-partition on the target (for `no-checkpoint`, the name it would have there). */
-  readonly topic: string;
-  readonly partition: number;
-  /** The group's committed offset on the source now, when the source could be read. */
-  readonly sourceOffset?: number;
-  /** The group's source offset the newest checkpoint was taken at. */
-  readonly checkpointOffset?: number;
-  /** When that checkpoint was taken (epoch ms). */
-  readonly checkpointedAt?: number;
-  /** The offset on the target the checkpoint translates to. */
-  readonly translatedOffset?: number;
-  /** The group's committed offset on the target before the failover. */
-  readonly targetOffset?: number;
-  readonly metadata: string;
-  readonly action: FailoverAction;
-  /**
-   * The flow has `offsets: preserve` and this partition holds its source's offsets: the group's
-   * source offset is taken as it is (up to the target partition's end), not the checkpoint's.
-   */
-  readonly preserved?: true;
-}
-
-export interface FailoverPlan {
-  readonly group: string;
-  readonly source: string;
-  readonly target: string;
-  readonly checkpointsTopic: string;
-  readonly force: boolean;
-  readonly targetState: GroupState;
-  /** Undefined when the source could not be reached (the usual case in a disaster). */
-  readonly sourceState?: GroupState;
-  readonly partitions: readonly FailoverPartition[];
-  /** Things the operator should know; the failover can still proceed. */
-  readonly warnings: readonly string[];
-  /** Why the failover cannot proceed, if it cannot. */
-  readonly refusal?: string;
-  /** What `executeFailover` does, in order (nothing when refused). */
-  readonly steps: readonly ChangeStep[];
-}
-
-export interface FailoverResult {
-  /** Offsets written to the target. */
-  readonly committed: readonly GroupOffset[];
-}
+export {
+  decideAction,
+  isWritten,
+  type FailoverAction,
+  type FailoverPartition,
+  type FailoverPlan,
+  type FailoverRequest,
+  type FailoverResult,
+} from './failover-plan';
 
 /** A group with members (or rebalancing towards having them). */
 function isActive(state: GroupState): boolean {
@@ -104,19 +54,9 @@ function activeRefusal(group: string, cluster: string, state: GroupState): strin
   return undefined;
 }
 
-/** Whether (and how) one partition's target offset changes. */
-export function decideAction(translated: number, current: number | undefined, force: boolean): FailoverAction {
-  if (current === undefined || current < translated) return 'commit';
-  if (current === translated) return 'unchanged';
-  return force ? 'rewind' : 'keep-target';
-}
-
-export function isWritten(action: FailoverAction): boolean {
-  return action === 'commit' || action === 'rewind';
-}
-
 export async function planFailover(tools: PipelineTools, request: FailoverRequest): Promise<FailoverPlan> {
-  const { source, target, policy, flow } = tools.direction(request);
+  const direction = tools.direction(request);
+  const { source, target, policy, flow } = direction;
   const { group } = request;
   await tools.checkReachable(target);
   const targetAdmin = tools.admin(target);
@@ -126,10 +66,15 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
   const targetState = (await firstValueFrom(targetAdmin.describeGroups([group]))).get(group) ?? 'dead';
   const translated = await tools.mirrorClient(target, policy).remoteConsumerOffsets(group, source, { timeoutMs: request.timeoutMs });
   if (translated.length === 0) {
+    const share = await findShareGroup(tools, direction, group);
+    if (share !== undefined && share !== 'source-unreachable') return planShareFailover(tools, request, direction, share);
     throw new FailoverRefusedError(
       `No checkpoints for group "${group}" in ${checkpointsTopic} on cluster "${target}", so there are no offsets to fail over to. ` +
         `The flow ${source}->${target} checkpoints a group once it has committed offsets on replicated topics ` +
-        `(every ${flow.checkpoints.interval_ms} ms; checkpoints.enabled must be true).`,
+        `(every ${flow.checkpoints.interval_ms} ms; checkpoints.enabled must be true).` +
+        (share === 'source-unreachable'
+          ? ` If "${group}" is a share group: "${target}" has no share group of that name, and cluster "${source}", where its start offsets are, cannot be reached.`
+          : ''),
     );
   }
   const targetOffsets = await firstValueFrom(targetAdmin.fetchGroupOffsets(group));
@@ -210,6 +155,7 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
           ];
   return {
     group,
+    groupType: 'consumer',
     source,
     target,
     checkpointsTopic,
@@ -225,6 +171,7 @@ export async function planFailover(tools: PipelineTools, request: FailoverReques
 
 /** Commits the plan's `commit` and `rewind` offsets on the target and checks they took. */
 export async function executeFailover(tools: PipelineTools, plan: FailoverPlan): Promise<FailoverResult> {
+  if (plan.groupType === 'share') return executeShareFailover(tools, plan);
   if (plan.refusal !== undefined) throw new FailoverRefusedError(plan.refusal);
   const admin = tools.admin(plan.target);
   // The group may have become active since the plan was made; the broker would refuse anyway,

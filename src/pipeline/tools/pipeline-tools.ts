@@ -47,7 +47,7 @@ export class PipelineTools {
     readonly config: PipelineConfig,
     readonly file: string,
     private readonly clients: KafkaClients,
-    private readonly logger: Logger,
+    readonly logger: Logger,
   ) {}
 
   /** Loads and checks the pipeline file (nothing connects yet). */
