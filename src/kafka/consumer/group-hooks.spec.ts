@@ -14,12 +14,20 @@ interface FakeGroup {
   coordinator: { heartbeat(request: { groupGenerationId: number }): Promise<unknown> };
   assigners: object[];
   heartbeats: number[];
+  /** kafkajs's shared heartbeat (ConsumerGroup.heartbeat), as keepAlive calls it. */
+  heartbeat(options: { interval: number }): Promise<void>;
+  keepAlives: number[];
 }
 
 /** A member whose kafkajs group is a fake: the hooked join registers it, the real join then fails on it. */
 async function joined(answer: (generation: number) => Promise<unknown> = () => Promise.resolve({})) {
   const { partitionAssigners, member } = groupHooks({ beforeJoin: () => Promise.resolve() });
   const group: FakeGroup = {
+    keepAlives: [],
+    heartbeat: async ({ interval }) => {
+      group.keepAlives.push(interval);
+      await answer(group.generationId ?? -1);
+    },
     groupId: 'g',
     memberId: 'm-1',
     generationId: 5,
@@ -84,4 +92,23 @@ test('holds: a fetch belongs to the generation it was assigned in until the memb
   assert.equal(member.holds(5), false, 'joined again since');
   assert.equal(member.holds(6), true);
   assert.deepEqual(group.heartbeats, []);
+});
+
+test("keepAlive sends kafkajs's own (shared, throttled) heartbeat of a joined member, and never rejects: the fetch loop acts on the answer", async () => {
+  const unjoined = groupHooks({ beforeJoin: () => Promise.resolve() });
+  await unjoined.member.keepAlive(1000); // before the first join: nothing to keep alive, nothing thrown
+
+  let answer: Promise<unknown> = Promise.resolve({});
+  const { member, group } = await joined(() => answer);
+  await member.keepAlive(1000);
+  assert.deepEqual(group.keepAlives, [1000], 'through ConsumerGroup.heartbeat, which sends only once the interval passed');
+  answer = protocolError('REBALANCE_IN_PROGRESS');
+  await member.keepAlive(1000);
+  answer = protocolError('UNKNOWN_MEMBER_ID');
+  await member.keepAlive(1000);
+  assert.equal(group.keepAlives.length, 3);
+  group.memberId = null; // kafkajs forgot the member id and is about to join again
+  await member.keepAlive(1000);
+  assert.equal(group.keepAlives.length, 3, 'no member id: no heartbeat');
+  assert.deepEqual(group.heartbeats, [], 'never the membership check of stillMember');
 });

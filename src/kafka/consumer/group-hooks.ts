@@ -9,6 +9,11 @@
  *   still be in flight. Every rejoin path goes through kafkajs's `ConsumerGroup.joinAndSync`,
  *   where ../wire/group-join.ts awaits our hook: no other member gets this member's partitions
  *   before the hook is done.
+ * - **A heartbeat apart from the fetch loop.** kafkajs heartbeats only between the batches of
+ *   its fetch loop (and when a fetch comes back empty), so a round that takes longer than the
+ *   session timeout (the first fetch of thousands of partitions after a join on a loaded broker,
+ *   a batch held in eachBatch) loses the member, whose rejoin copies partitions again. `keepAlive`
+ *   sends kafkajs's own heartbeat on a timer, as the Java consumer's heartbeat thread does.
  * - **A membership check.** A Heartbeat request carrying the member's generation: the
  *   coordinator answers ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID to a member that a newer
  *   generation left out, which is how a stale owner finds out before it writes.
@@ -16,7 +21,7 @@
  * kafkajs has no static membership (`group.instance.id`): its JoinGroup never sends one.
  */
 import { PartitionAssigners, type PartitionAssigner } from '../kafkajs';
-import { beforeGroupJoin, groupHeartbeat, type ConsumerGroupState } from '../wire/group-join';
+import { beforeGroupJoin, groupHeartbeat, memberHeartbeat, type ConsumerGroupState } from '../wire/group-join';
 
 export interface GroupHooks {
   /** Awaited before the member joins or rejoins the group; everything it held is given up then. */
@@ -41,6 +46,13 @@ export interface GroupMember {
    * again since). A fetch that arrives then is not this member's to copy.
    */
   holds(generation: number | undefined): boolean;
+  /**
+   * kafkajs's heartbeat of the member, sent only once `intervalMs` passed since its last one
+   * (the fetch loop's included); nothing before the first join or while kafkajs knows no member
+   * id. Never rejects: an answer that ends the membership (a rebalance, an expired session) is
+   * met again by the fetch loop's next heartbeat, which rejoins as kafkajs always does.
+   */
+  keepAlive(intervalMs: number): Promise<void>;
 }
 
 const FENCED = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
@@ -70,6 +82,11 @@ export function groupHooks(
     holds: (generation) => {
       const group = entry.group;
       return generation === undefined || group === undefined || (group.generationId === generation && !!group.memberId);
+    },
+    keepAlive: async (intervalMs) => {
+      const group = entry.group;
+      const heartbeat = group === undefined ? undefined : memberHeartbeat(group, intervalMs);
+      await heartbeat?.catch(() => undefined); // the fetch loop meets the same answer and acts on it
     },
     stillMember: async (generation) => {
       const group = entry.group;

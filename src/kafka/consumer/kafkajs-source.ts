@@ -93,6 +93,13 @@ export class KafkajsSource implements RecordSource {
         // Fetched from a replica in this rack, when the brokers' replica selector says so (KIP-392).
         ...(this.options.rackId === undefined ? {} : { rackId: this.options.rackId }),
       });
+      // kafkajs heartbeats only from its fetch loop: a round longer than the session (the first
+      // fetch of thousands of partitions after a join, on a loaded broker) would lose the member,
+      // whose rejoin copies partitions again. This timer heartbeats between (group-hooks.ts).
+      const keepAlive = setInterval(
+        () => void member.keepAlive(this.group.heartbeatIntervalMs).catch(() => undefined), // never rejects: the fetch loop acts on the answer
+        this.group.heartbeatIntervalMs,
+      );
       // Start positions are decided when partitions are assigned, not when their first batch
       // arrives: for `start: latest`, a partition that is empty now must start at its current
       // end, not at wherever its end is once records show up.
@@ -243,6 +250,7 @@ export class KafkajsSource implements RecordSource {
 
       return () => {
         abort.abort();
+        clearInterval(keepAlive);
         this.previousStop = start
           .catch(() => undefined) // reported to the subscriber above, unless it was stopping
           .then(() => consumer.disconnect())

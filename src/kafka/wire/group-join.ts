@@ -26,6 +26,8 @@ interface KafkajsConsumerGroup extends ConsumerGroupState {
   /** The group's coordinator, once found (a broker of kafkajs's). */
   readonly coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> } | null;
   joinAndSync(): Promise<void>;
+  /** kafkajs's heartbeat of the member, shared by its callers: sent only once `interval` ms passed since the last one answered. */
+  heartbeat(options: { interval: number }): Promise<void>;
 }
 
 const hooks = new WeakMap<object, JoinHook>();
@@ -52,6 +54,18 @@ export function groupHeartbeat(state: ConsumerGroupState): Promise<unknown> | un
   const group = state as KafkajsConsumerGroup;
   if (!group.coordinator || !group.memberId || group.generationId === null) return undefined;
   return group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
+}
+
+/**
+ * kafkajs's own heartbeat of a joined member (`ConsumerGroup.heartbeat`), the one its fetch loop
+ * sends: only once `intervalMs` passed since the last one answered, and a call made while one is
+ * under way shares it, so the fetch loop meets the same answer (a rebalance, say) and acts on it.
+ * Undefined when the member is not joined.
+ */
+export function memberHeartbeat(state: ConsumerGroupState, intervalMs: number): Promise<void> | undefined {
+  const group = state as KafkajsConsumerGroup;
+  if (!group.coordinator || !group.memberId || group.generationId === null) return undefined;
+  return group.heartbeat({ interval: intervalMs });
 }
 
 /** Wraps kafkajs's `ConsumerGroup.prototype.joinAndSync`; once (install.ts). */
