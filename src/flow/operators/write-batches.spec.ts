@@ -263,6 +263,7 @@ test('atEndOfTurn on the real clock runs after the promise jobs of its turn and 
 test('atEndOfTurn does not run once unsubscribed', async () => {
   let ran = false;
   atEndOfTurn(asyncScheduler, () => (ran = true)).unsubscribe();
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  // Immediates run in the order they were set: this one comes after the one it would have used.
+  await new Promise((resolve) => setImmediate(resolve));
   assert.equal(ran, false);
 });
