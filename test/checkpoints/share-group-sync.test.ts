@@ -14,6 +14,8 @@
  *   record it had not acknowledged on the source, and none of those before the start offset;
  * - `busy` has a live member on the target before mirrorflow starts: it is left alone, its state
  *   `active-on-target` with the reason; once the member is gone, the next sync writes it;
+ * - the share configs set on a source group (with kafka-configs.sh) go to the target group: by the
+ *   sync, and by failover;
  * - with the flow's group sync off, `mirrorflow failover --group movers` sets the stopped share
  *   group's start offsets on the target itself, translated through the offset syncs (a dry run
  *   first, which writes nothing); the application resumes there exactly from them; with a member
@@ -34,6 +36,7 @@ import { httpAddress, runCli, spawnPipeline, writePipeline } from '../support/pi
 import { sharedClusterKits } from '../support/use-kits';
 import { JavaShareConsumers } from '../interop/share-group-consumer';
 import { GroupKit } from './checkpoint-kit';
+import { alterGroupConfig, groupConfigs } from '../support/kafka-configs';
 import type { StatusDocument } from '../../src/telemetry';
 
 let clusters: TestClusters;
@@ -101,6 +104,8 @@ describe('share group offset sync', () => {
       }
     }
 
+    // A setting of the group, made as users make it: copied to the target group with its start offsets.
+    await alterGroupConfig(clusters.primary, workers, { set: { 'share.isolation.level': 'read_committed' } });
     // `busy` already runs on the target (subscribed to the remote topic, which does not exist yet).
     const member = await java.join({ bootstrap: clusters.backup, group: busy, topics: [remote] });
     let memberStopped = false;
@@ -161,6 +166,7 @@ describe('share group offset sync', () => {
       // No checkpoint record for a share group: MM2's format has none.
       assert.deepEqual(await targetGroups.checkpointLog('primary.checkpoints.internal', workers), []);
 
+      assert.equal((await groupConfigs(clusters.backup, workers)).get('share.isolation.level'), 'read_committed', "the group's setting is copied");
       // Exactly the start offsets Kafka reports on the source, translated (the records kept their offsets on the target).
       const targetStarts = await targetGroups.shareStartOffsets(workers);
       assert.deepEqual(
@@ -215,6 +221,7 @@ describe('share group offset sync', () => {
     await source.produce(topic, records(topic, 0.5, 1));
     const second = await java.consume({ bootstrap: clusters.primary, group: movers, topics: [topic], max: 20 });
     assert.equal(first.records.length + second.records.length, 70);
+    await alterGroupConfig(clusters.primary, movers, { set: { 'share.auto.offset.reset': 'earliest' } });
     const sourceStarts = await sourceGroups.shareStartOffsets(movers);
     const startOf = (partition: number): number => sourceStarts.get(`${topic}-${partition}`) ?? -1;
     t.diagnostic(`${movers} on the source: start offsets ${COUNTS.map((_, partition) => startOf(partition)).join(', ')}`);
@@ -256,7 +263,9 @@ describe('share group offset sync', () => {
       const start = startOf(partition);
       assert.match(dry.stdout, new RegExp(`^${remote.replace(/\./g, '\\.')} +${partition} +${start} +${start} +- +would set ${start}$`, 'm'));
     }
+    assert.match(dry.stdout, /set the configs of share group "[^"]+" its source group has: share\.auto\.offset\.reset=earliest/);
     assert.deepEqual([...(await targetGroups.shareStartOffsets(movers))], [], 'a dry run writes nothing');
+    assert.equal((await groupConfigs(clusters.backup, movers)).get('share.auto.offset.reset'), undefined, 'nor a config');
 
     const done = await runCli(['failover', file, '--group', movers]);
     assert.equal(done.code, 0, done.stderr);
@@ -268,6 +277,7 @@ describe('share group offset sync', () => {
       [...(await targetGroups.shareStartOffsets(movers))].sort(),
       COUNTS.map((_, partition) => [`${remote}-${partition}`, startOf(partition)]),
     );
+    assert.equal((await groupConfigs(clusters.backup, movers)).get('share.auto.offset.reset'), 'earliest', "the group's setting is copied");
 
     // The application on the target: exactly the records from each start offset on, once each.
     const after = await java.consume({ bootstrap: clusters.backup, group: movers, topics: [remote], toEnd: true, timeoutMs: 90_000 });

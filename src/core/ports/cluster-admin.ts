@@ -12,8 +12,8 @@ export interface TopicDescription {
   readonly replicationFactor?: number;
 }
 
-/** Where a topic config value comes from (Kafka's ConfigSource). */
-export type ConfigSource = 'default' | 'static-broker' | 'dynamic-broker' | 'dynamic-default-broker' | 'topic' | 'unknown';
+/** Where a topic's or a group's config value comes from (Kafka's ConfigSource; `group`: set on the group). */
+export type ConfigSource = 'default' | 'static-broker' | 'dynamic-broker' | 'dynamic-default-broker' | 'topic' | 'group' | 'unknown';
 
 export interface TopicConfigEntry {
   readonly name: string;
@@ -136,6 +136,13 @@ export interface ClusterAdmin {
    * State and members of each share group (ShareGroupDescribe, Kafka 4.2+); a group the broker
    * does not know is `dead` with no members. Errors (not retriable) on a cluster without share groups.
    */
+  /**
+   * Groups' configs (Kafka 4.0+, `kafka-configs.sh --entity-type groups`), by group id, each
+   * entry with its source (`group` when set on the group). Any broker answers.
+   */
+  describeGroupConfigs(groupIds: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
+  /** Sets or deletes configs of groups (IncrementalAlterConfigs); errors when the broker refuses any group's. */
+  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<void>;
   describeShareGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, ShareGroupDescription>>;
   /**
    * A share group's start offsets (DescribeShareGroupOffsets), on the partitions where it has one;

@@ -2,7 +2,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Observable, defer, firstValueFrom, of, throwError } from '#rxjs';
 import { DefaultReplicationPolicy, DefaultTopicFilter } from '../../policy';
-import { GroupActiveError, type ClusterAdmin, type GroupState, type ShareGroupDescription, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import {
+  GroupActiveError,
+  type ClusterAdmin,
+  type GroupState,
+  type ShareGroupDescription,
+  type ShareGroupStartOffset,
+  type TopicConfigChange,
+  type TopicConfigEntry,
+} from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { GroupSyncStatus } from './checkpoint-status';
 import { checkpointTranslation, type CheckpointTranslation } from './checkpoint-translation';
@@ -95,6 +103,12 @@ class FakeShareAdmins {
   readonly racing = new Set<string>();
   /** Groups whose alter fails otherwise. */
   readonly broken = new Set<string>();
+  /** Group configs per cluster and group. */
+  readonly sourceConfigs = new Map<string, TopicConfigEntry[]>();
+  readonly targetConfigs = new Map<string, TopicConfigEntry[]>();
+  readonly configAlters: { group: string; changes: readonly TopicConfigChange[] }[] = [];
+  /** The target refuses group configs. */
+  configsRefused = false;
 
   constructor(
     readonly sourceOffsets: Map<string, ShareGroupStartOffset[]>,
@@ -106,6 +120,7 @@ class FakeShareAdmins {
       cluster: 'primary',
       fetchShareGroupOffsets: (group: string): Observable<readonly ShareGroupStartOffset[]> =>
         defer(() => (this.unreadable.has(group) ? throwError(() => new Error('coordinator not available')) : of(this.sourceOffsets.get(group) ?? []))),
+      describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, this.sourceConfigs.get(id) ?? []]))),
     } as unknown as ClusterAdmin;
   }
 
@@ -124,6 +139,13 @@ class FakeShareAdmins {
           if (this.racing.has(group)) return throwError(() => new GroupActiveError('backup', group, {}, 'share group'));
           if (this.broken.has(group)) return throwError(() => new Error(`Group ${group} is not a share group.`));
           this.alters.push({ group, offsets });
+          return of(undefined);
+        }),
+      describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, this.targetConfigs.get(id) ?? []]))),
+      alterGroupConfigs: (changes: ReadonlyMap<string, readonly TopicConfigChange[]>) =>
+        defer(() => {
+          if (this.configsRefused) return throwError(() => new Error('INVALID_CONFIG'));
+          for (const [group, list] of changes) this.configAlters.push({ group, changes: list });
           return of(undefined);
         }),
     } as unknown as ClusterAdmin;
@@ -242,5 +264,57 @@ describe('ShareGroupOffsetSync', () => {
     assert.equal(status.errors, 1);
     assert.equal(states.get('workers')?.state, 'failed');
     assert.match(states.get('workers')!.reason, /target down/);
+  });
+
+  test('copies the share configs set on the source group to an idle target group, before its start offsets; never to an active one', async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const admins = new FakeShareAdmins(
+      new Map([
+        ['workers', [at('orders', 0, 5)]],
+        ['busy', [at('orders', 0, 5)]],
+      ]),
+      new Map([['busy', { state: 'stable', members: 1, offsets: [] }]]),
+    );
+    const entry = (name: string, value: string, source: TopicConfigEntry['source']): TopicConfigEntry => ({
+      name,
+      value,
+      isDefault: source === 'default',
+      readOnly: false,
+      sensitive: false,
+      source,
+    });
+    admins.sourceConfigs.set('workers', [
+      entry('share.auto.offset.reset', 'earliest', 'group'),
+      entry('share.isolation.level', 'read_committed', 'group'),
+      entry('share.record.lock.duration.ms', '30000', 'default'),
+      entry('consumer.session.timeout.ms', '45000', 'group'),
+    ]);
+    admins.targetConfigs.set('workers', [entry('share.isolation.level', 'read_committed', 'group')]);
+    admins.sourceConfigs.set('busy', [entry('share.auto.offset.reset', 'earliest', 'group')]);
+    const { logger } = logs();
+    const sync = new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger, status: new GroupSyncStatus() });
+    await firstValueFrom(sync.sync(['busy', 'workers'], t));
+    // Only what is set on the source group, only share configs, only where the target differs; nothing for the active group.
+    assert.deepEqual(admins.configAlters, [{ group: 'workers', changes: [{ op: 'set', name: 'share.auto.offset.reset', value: 'earliest' }] }]);
+    assert.deepEqual(
+      admins.alters.map((a) => a.group),
+      ['workers'],
+    );
+
+    // Refused configs are logged; the start offsets are synced all the same.
+    const refused = new FakeShareAdmins(new Map([['workers', [at('orders', 0, 5)]]]), new Map());
+    refused.sourceConfigs.set('workers', [entry('share.auto.offset.reset', 'earliest', 'group')]);
+    refused.configsRefused = true;
+    const seen = logs();
+    const status = new GroupSyncStatus();
+    await firstValueFrom(
+      new ShareGroupOffsetSync({ sourceAdmin: refused.source, targetAdmin: refused.targetAdmin, logger: seen.logger, status }).sync(['workers'], t),
+    );
+    assert.deepEqual(
+      refused.alters.map((a) => a.group),
+      ['workers'],
+    );
+    assert.equal(status.errors, 0);
+    assert.match(seen.warnings[0]?.message ?? '', /Could not copy a share group's configs to the target; its start offsets are synced all the same\./);
   });
 });

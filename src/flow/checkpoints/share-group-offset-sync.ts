@@ -19,14 +19,16 @@
  *      on the source is never skipped on the target;
  *   3. the target group of the same name described: one with members is left alone (its start
  *      offsets cannot be changed while they run, and the broker refuses it);
- *   4. the target group's start offsets read, and every partition where it has none, or one behind
+ *   4. the share configs set on the source group copied where the target's differ
+ *      (share-group-configs.ts: `share.auto.offset.reset` and the like);
+ *   5. the target group's start offsets read, and every partition where it has none, or one behind
  *      the translated offset, altered in one request: a target share group that is further ahead
  *      is never moved back, and a group the target does not know is created with them.
  *
  * A group a member joined between 3 and 4 is refused by the broker (NON_EMPTY_GROUP) and counted
  * as active. Each group's outcome goes to its sync state (group-sync-states.ts).
  */
-import { type Observable, catchError, concat, defer, from, ignoreElements, map, mergeMap, of, tap, toArray } from '#rxjs';
+import { EMPTY, type Observable, catchError, concat, defer, forkJoin, from, ignoreElements, map, mergeMap, of, tap, toArray } from '#rxjs';
 import { GroupActiveError, type ClusterAdmin, type GroupState, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey } from '../../core/record';
@@ -35,6 +37,7 @@ import type { GroupSyncStatus } from './checkpoint-status';
 import type { CheckpointTranslation } from './checkpoint-translation';
 import type { GroupHolds } from './group-holds';
 import type { GroupSyncResult, GroupSyncStates } from './group-sync-states';
+import { describeConfigChanges, shareGroupConfigChanges } from './share-group-configs';
 
 /** One share group's start offsets on the source, translated: the target's names and offsets. */
 export interface TranslatedShareGroup {
@@ -160,7 +163,9 @@ export class ShareGroupOffsetSync {
       mergeMap((described) => {
         const target = described.get(group) ?? { state: 'dead' as const, members: 0 };
         const current$ = target.state === 'dead' || target.members > 0 ? of<readonly ShareGroupStartOffset[]>([]) : targetAdmin.fetchShareGroupOffsets(group);
-        return current$.pipe(
+        // A group its application runs on at the target is left alone, its configs too.
+        const idle = target.members === 0 && (target.state === 'empty' || target.state === 'dead');
+        return concat(idle ? this.copyConfigs(group) : EMPTY, current$).pipe(
           mergeMap((current) => {
             const plan = planShareGroupSync(translated, target, current);
             if (plan.kind === 'skip-active') return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: plan.state });
@@ -180,6 +185,36 @@ export class ShareGroupOffsetSync {
         if (error instanceof GroupActiveError) return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: 'stable' });
         logger.warn("Could not sync a share group's start offsets to the target.", { group, error: describeError(error) });
         return of<ShareGroupOutcome>({ group, result: 'failed', offsets: 0, error: describeError(error) });
+      }),
+    );
+  }
+
+  /**
+   * The share configs set on the source group, set on the target group where they differ
+   * (share-group-configs.ts), before its start offsets: a group the target creates then starts
+   * with them. A failure is logged and the start offsets are synced all the same.
+   */
+  private copyConfigs(group: string): Observable<never> {
+    const { sourceAdmin, targetAdmin, logger } = this.options;
+    return defer(() => forkJoin([sourceAdmin.describeGroupConfigs([group]), targetAdmin.describeGroupConfigs([group])])).pipe(
+      mergeMap(([source, target]) => {
+        const changes = shareGroupConfigChanges(source.get(group) ?? [], target.get(group) ?? []);
+        if (changes.length === 0) return EMPTY;
+        return concat(
+          targetAdmin.alterGroupConfigs(new Map([[group, changes]])),
+          defer(() => {
+            logger.info("Share group's configs copied to the target.", { group, configs: describeConfigChanges(changes) });
+            return EMPTY;
+          }),
+        );
+      }),
+      ignoreElements(),
+      catchError((error: unknown) => {
+        logger.warn("Could not copy a share group's configs to the target; its start offsets are synced all the same.", {
+          group,
+          error: describeError(error),
+        });
+        return EMPTY;
       }),
     );
   }

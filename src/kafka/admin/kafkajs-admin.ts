@@ -31,6 +31,7 @@ import {
   INCREMENTAL_ALTER_CONFIGS_API_KEY,
   INCREMENTAL_ALTER_CONFIGS_V0,
   TOPIC_RESOURCE,
+  GROUP_RESOURCE,
   incrementalAlterConfigsRequest,
 } from '../wire/incremental-alter-configs';
 
@@ -40,7 +41,27 @@ const CONFIG_SOURCES: Record<number, ConfigSource> = {
   3: 'dynamic-default-broker',
   4: 'static-broker',
   5: 'default',
+  8: 'group',
 };
+
+/** A config entry as kafkajs decodes DescribeConfigs, in the port's terms. */
+function configEntry(e: {
+  readonly configName: string;
+  readonly configValue?: string | null;
+  readonly isDefault: boolean;
+  readonly readOnly: boolean;
+  readonly isSensitive: boolean;
+  readonly configSource?: number;
+}): TopicConfigEntry {
+  return {
+    name: e.configName,
+    value: e.configValue ?? null,
+    isDefault: e.isDefault,
+    readOnly: e.readOnly,
+    sensitive: e.isSensitive,
+    source: CONFIG_SOURCES[e.configSource ?? 0] ?? 'unknown',
+  };
+}
 
 const GROUP_STATES: Record<string, GroupState> = {
   empty: 'empty',
@@ -214,50 +235,73 @@ export class KafkajsAdmin implements ClusterAdmin {
         resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name })),
       });
       for (const resource of response.resources) {
-        result.set(
-          resource.resourceName,
-          resource.configEntries.map((e) => ({
-            name: e.configName,
-            value: e.configValue ?? null,
-            isDefault: e.isDefault,
-            readOnly: e.readOnly,
-            sensitive: e.isSensitive,
-            source: CONFIG_SOURCES[(e as { configSource?: number }).configSource ?? 0] ?? 'unknown',
-          })),
-        );
+        result.set(resource.resourceName, resource.configEntries.map(configEntry));
       }
       return result;
     });
   }
 
   alterTopicConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>> {
-    return this.call('Changing topic configs', async () => {
-      const results = new Map<string, TopicConfigResult>();
-      if (changes.size === 0) return results;
+    return this.call('Changing topic configs', () => this.incrementalAlterConfigs(TOPIC_RESOURCE, changes));
+  }
+
+  describeGroupConfigs(groupIds: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>> {
+    return this.request('Describing group configs', async () => {
+      const result = new Map<string, TopicConfigEntry[]>();
+      if (groupIds.length === 0) return result;
       const cluster = await this.connectedCluster();
       await cluster.refreshMetadataIfNecessary();
-      // Topic configs may be changed through any broker (a KRaft broker forwards to the controller).
+      // Group configs live in the cluster's metadata: any broker answers (kafkajs's admin asks only of the resource types it knows).
       const broker = await cluster.anyBroker();
-      const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
-      if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
-        throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);
-      }
-      const resources = [...changes].map(([topic, list]) => ({
-        resourceType: TOPIC_RESOURCE,
-        resourceName: topic,
-        configs: list.map((c) => ({ name: c.name, operation: c.op, value: c.op === 'set' ? c.value : null })),
-      }));
-      const response = await broker.send(incrementalAlterConfigsRequest(resources));
-      for (const r of response.responses) {
-        if (r.errorCode === 0) {
-          results.set(r.resourceName, { ok: true });
-          continue;
-        }
-        const error = kafkajsProtocolErrors().createErrorFromCode(r.errorCode);
-        results.set(r.resourceName, { ok: false, error: error.type, message: r.errorMessage ?? error.message, retriable: error.retriable });
-      }
-      return results;
+      const response = await broker.describeConfigs({ includeSynonyms: false, resources: groupIds.map((name) => ({ type: GROUP_RESOURCE, name })) });
+      for (const resource of response.resources) result.set(resource.resourceName, resource.configEntries.map(configEntry));
+      return result;
     });
+  }
+
+  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<void> {
+    return this.request('Changing group configs', async () => {
+      const results = await this.incrementalAlterConfigs(GROUP_RESOURCE, changes);
+      const refused = [...results].filter(([, r]) => !r.ok);
+      if (refused.length === 0) return;
+      const [group, first] = refused[0]!;
+      throw new KafkaTransportError(
+        this.cluster,
+        `the configs of group "${group}" were refused: ${first.ok ? '' : `${first.error}: ${first.message}`}`,
+        !first.ok && first.retriable,
+      );
+    });
+  }
+
+  /** IncrementalAlterConfigs v0 of resources of one type, through any broker (a KRaft broker forwards to the controller). */
+  private async incrementalAlterConfigs(
+    resourceType: number,
+    changes: ReadonlyMap<string, readonly TopicConfigChange[]>,
+  ): Promise<ReadonlyMap<string, TopicConfigResult>> {
+    const results = new Map<string, TopicConfigResult>();
+    if (changes.size === 0) return results;
+    const cluster = await this.connectedCluster();
+    await cluster.refreshMetadataIfNecessary();
+    const broker = await cluster.anyBroker();
+    const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
+    if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
+      throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);
+    }
+    const resources = [...changes].map(([name, list]) => ({
+      resourceType,
+      resourceName: name,
+      configs: list.map((c) => ({ name: c.name, operation: c.op, value: c.op === 'set' ? c.value : null })),
+    }));
+    const response = await broker.send(incrementalAlterConfigsRequest(resources));
+    for (const r of response.responses) {
+      if (r.errorCode === 0) {
+        results.set(r.resourceName, { ok: true });
+        continue;
+      }
+      const error = kafkajsProtocolErrors().createErrorFromCode(r.errorCode);
+      results.set(r.resourceName, { ok: false, error: error.type, message: r.errorMessage ?? error.message, retriable: error.retriable });
+    }
+    return results;
   }
 
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]> {

@@ -22,6 +22,8 @@ export const INCREMENTAL_ALTER_CONFIGS_V0 = 0;
 
 /** Kafka's ConfigResource.Type code for a topic. */
 export const TOPIC_RESOURCE = 2;
+/** Kafka's ConfigResource.Type code for a group (Kafka 4.0+). */
+export const GROUP_RESOURCE = 32;
 
 /** Kafka's AlterConfigOp.OpType codes. */
 export const CONFIG_OPERATION = { set: 0, delete: 1, append: 2, subtract: 3 } as const;

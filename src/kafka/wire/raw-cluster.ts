@@ -112,6 +112,21 @@ export interface ListOffsetsResponse {
 }
 
 /** One broker of a RawCluster, connected as kafkajs connects it. Failures reject with kafkajs's errors (`type` names Kafka's). */
+/** A DescribeConfigs answer as kafkajs decodes it (v1+: each entry's source). */
+export interface DescribeConfigsResponse {
+  readonly resources: readonly {
+    readonly resourceName: string;
+    readonly configEntries: readonly {
+      readonly configName: string;
+      readonly configValue: string | null;
+      readonly isDefault: boolean;
+      readonly readOnly: boolean;
+      readonly isSensitive: boolean;
+      readonly configSource?: number;
+    }[];
+  }[];
+}
+
 export interface RawBroker {
   /** The broker's API versions (from ApiVersions, once connected): per api key, the versions it takes. */
   readonly versions: Readonly<Record<number, { readonly minVersion: number; readonly maxVersion: number }>> | null;
@@ -138,6 +153,11 @@ export interface RawBroker {
   produce(request: RawProduceRequest): Promise<ProduceResponse>;
   /** FindCoordinator asked of this broker alone (kafkajs's cluster asks every broker and keeps none of their refusals). */
   askCoordinator(key: string, type: CoordinatorType): Promise<unknown>;
+  /** DescribeConfigs at this broker, in kafkajs's shape (any resource type; kafkajs's admin takes only those it knows). */
+  describeConfigs(request: {
+    readonly resources: readonly { readonly type: number; readonly name: string; readonly configNames?: readonly string[] | null }[];
+    readonly includeSynonyms: boolean;
+  }): Promise<DescribeConfigsResponse>;
   /** Fetch at this broker (the leader of the partitions asked); records decoded as the client's connections decode them. */
   fetch(request: RawFetchRequest): Promise<RawFetchResponse>;
 }
@@ -196,6 +216,7 @@ export const BROKER_METHODS = [
   'produce',
   'findGroupCoordinator',
   'fetch',
+  'describeConfigs',
 ] as const satisfies readonly (keyof KafkajsBroker)[];
 
 /** kafkajs's coordinator types (protocol/coordinatorTypes.js). */
@@ -332,5 +353,9 @@ class Broker implements RawBroker {
 
   fetch(request: RawFetchRequest): Promise<RawFetchResponse> {
     return this.broker.fetch(request);
+  }
+
+  describeConfigs(request: Parameters<RawBroker['describeConfigs']>[0]): Promise<DescribeConfigsResponse> {
+    return this.broker.describeConfigs(request);
   }
 }

@@ -2,7 +2,7 @@
  * What a failover plans and does, for a consumer group (failover.ts) and a share group
  * (share-failover.ts): its plan per partition, and the rule that decides each partition.
  */
-import type { GroupOffset, GroupState } from '../../core/ports/cluster-admin';
+import type { GroupOffset, GroupState, TopicConfigChange } from '../../core/ports/cluster-admin';
 import type { DirectionRequest } from './pipeline-tools';
 import type { ChangeStep } from './change-steps';
 
@@ -53,6 +53,8 @@ export interface FailoverPlan {
   readonly group: string;
   /** A consumer group (translated by the checkpoints) or a share group (by the offset syncs, share-failover.ts). */
   readonly groupType: 'consumer' | 'share';
+  /** A share group's configs set on the source group that the target group gets (share-group-configs.ts). */
+  readonly groupConfigs?: readonly TopicConfigChange[];
   readonly source: string;
   readonly target: string;
   readonly checkpointsTopic: string;

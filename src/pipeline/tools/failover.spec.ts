@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEVER, Observable, concat, of, throwError } from '#rxjs';
 import { ClusterUnavailableError } from '../../core/errors';
-import type { ClusterAdmin, GroupOffset, GroupState, ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import type { ClusterAdmin, GroupOffset, GroupState, ShareGroupStartOffset, TopicConfigChange, TopicConfigEntry } from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
@@ -46,6 +46,9 @@ interface FakeCluster {
   shareAlters?: ShareGroupStartOffset[][];
   /** Members a share group has once its offsets were planned (for the race check). */
   shareMembersOnAlter?: number;
+  /** Group configs by group id, and the changes made to them. */
+  groupConfigs?: Record<string, TopicConfigEntry[]>;
+  groupConfigAlters?: [string, readonly TopicConfigChange[]][];
 }
 
 function checkpoint(offset: number, group: string, topic: string, partition: number, upstream: number, downstream: number, metadata = ''): KafkaRecord {
@@ -99,6 +102,12 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
         );
       },
       fetchShareGroupOffsets: (id: string) => of(c.shareGroups?.[id]?.offsets ?? []),
+      describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, c.groupConfigs?.[id] ?? []]))),
+      alterGroupConfigs: (changes: ReadonlyMap<string, readonly TopicConfigChange[]>) =>
+        new Observable<void>((s) => {
+          (c.groupConfigAlters ??= []).push(...changes);
+          s.complete();
+        }),
       alterShareGroupOffsets: (id: string, offsets: readonly ShareGroupStartOffset[]) =>
         new Observable<void>((s) => {
           (c.shareAlters ??= []).push([...offsets]);
@@ -339,9 +348,12 @@ function shareClusters(): Record<string, FakeCluster> {
   };
 }
 
+const groupConfig = (name: string, value: string): TopicConfigEntry => ({ name, value, isDefault: false, readOnly: false, sensitive: false, source: 'group' });
+
 describe('failover of a share group', () => {
-  it("sets the target share group's start offsets from the source's, translated through the offset syncs", async () => {
+  it("sets the target share group's start offsets from the source's, translated through the offset syncs, and its share configs", async () => {
     const clusters = shareClusters();
+    clusters['primary']!.groupConfigs = { [W]: [groupConfig('share.auto.offset.reset', 'earliest')] };
     const t = await tools(clusters);
     const plan = await planFailover(t, { group: W, force: false });
     assert.equal(plan.groupType, 'share');
@@ -356,6 +368,10 @@ describe('failover of a share group', () => {
     );
     assert.ok(plan.warnings.some((w) => /1 partition\(s\) have no offset sync at or before the group's start offset/.test(w)));
     assert.match(plan.steps.map((s) => s.action).join('\n'), /set 2 start offset\(s\) of share group "workers" \(the group is created\)/);
+    assert.match(
+      plan.steps.map((s) => s.action).join('\n'),
+      /set the configs of share group "workers" its source group has: share\.auto\.offset\.reset=earliest/,
+    );
     const result = await executeFailover(t, plan);
     assert.deepEqual(clusters['backup']!.shareAlters, [
       [
@@ -365,6 +381,7 @@ describe('failover of a share group', () => {
     ]);
     assert.equal(result.committed.length, 2);
     assert.equal(clusters['backup']!.commits, undefined, 'no consumer group offsets are committed');
+    assert.deepEqual(clusters['backup']!.groupConfigAlters, [[W, [{ op: 'set', name: 'share.auto.offset.reset', value: 'earliest' }]]]);
   });
 
   it('keeps a target start offset that is ahead unless forced', async () => {

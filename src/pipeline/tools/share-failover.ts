@@ -8,7 +8,8 @@
  *   - read its start offsets on the source (every record before one is done with there);
  *   - translate each through the flow's offset syncs, never ahead of what was copied;
  *   - set them on the target, where the target group has none or is behind (never backwards
- *     unless forced), and read them back.
+ *     unless forced), and read them back; before them, the share configs set on the source group
+ *     (`share.auto.offset.reset` and the like) where the target group's differ.
  *
  * With the source unreachable (a disaster), nothing is translated: the plan shows the start
  * offsets the flow's last sync left on the target, and is refused when there are none, since the
@@ -18,12 +19,13 @@
  */
 import { firstValueFrom, take, timeout } from '#rxjs';
 import { describeError, MirrorflowError } from '../../core/errors';
-import { GroupActiveError, type ShareGroupDescription, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import { GroupActiveError, type ShareGroupDescription, type ShareGroupStartOffset, type TopicConfigChange } from '../../core/ports/cluster-admin';
 import { topicPartitionKey } from '../../core/record';
 import { checkpointTranslation, type CheckpointTranslation } from '../../flow/checkpoints/checkpoint-translation';
 import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { preservedPartitions } from '../../flow/checkpoints/preserved-partitions';
 import { translateShareGroup } from '../../flow/checkpoints/share-group-offset-sync';
+import { describeConfigChanges, shareGroupConfigChanges } from '../../flow/checkpoints/share-group-configs';
 import { flowTopicFilter } from '../wiring/settings/topic-settings';
 import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
 import { check, change, describeOffsets, type ChangeStep } from './change-steps';
@@ -139,6 +141,7 @@ export async function planShareFailover(
   }
 
   const translation = await shareTranslation(tools, direction, sourceSide.offsets, request.timeoutMs ?? DEFAULT_TIMEOUT_MS, warnings);
+  const groupConfigs = await configChanges(tools, direction, group, warnings);
   const { translated } = translateShareGroup(sourceSide.offsets, translation);
   const byTarget = new Map(translated.map((o) => [topicPartitionKey(o), o]));
   const partitions: FailoverPartition[] = [];
@@ -172,20 +175,31 @@ export async function planShareFailover(
   }
 
   const writes = partitions.filter((p) => isWritten(p.action)).map((p) => ({ topic: p.topic, partition: p.partition, offset: p.translatedOffset! }));
+  const configSteps =
+    groupConfigs.length === 0 ? [] : [change(target, `set the configs of share group "${group}" its source group has: ${describeConfigChanges(groupConfigs)}`)];
   const steps: ChangeStep[] =
     refusal !== undefined
       ? []
       : writes.length === 0
-        ? [check(target, `share group "${group}" has no active members; its start offsets are already at or past the translated ones`)]
+        ? [check(target, `share group "${group}" has no active members; its start offsets are already at or past the translated ones`), ...configSteps]
         : [
             check(target, `share group "${group}" still has no active members`),
+            ...configSteps,
             change(
               target,
               `set ${writes.length} start offset(s) of share group "${group}"${onTarget.state === 'dead' ? ' (the group is created)' : ''}: ${describeOffsets(writes)}`,
             ),
             check(target, `read the start offsets of share group "${group}" back: each must be the one set`),
           ];
-  return { ...base, sourceState: sourceSide.described.state, partitions, warnings, ...(refusal !== undefined ? { refusal } : {}), steps };
+  return {
+    ...base,
+    sourceState: sourceSide.described.state,
+    partitions,
+    ...(groupConfigs.length > 0 ? { groupConfigs } : {}),
+    warnings,
+    ...(refusal !== undefined ? { refusal } : {}),
+    steps,
+  };
 }
 
 /** Sets the plan's `commit` and `rewind` start offsets on the target and checks they took. */
@@ -198,6 +212,15 @@ export async function executeShareFailover(tools: PipelineTools, plan: FailoverP
   const offsets: ShareGroupStartOffset[] = plan.partitions
     .filter((p) => isWritten(p.action))
     .map((p) => ({ topic: p.topic, partition: p.partition, startOffset: p.translatedOffset! }));
+  if (plan.groupConfigs !== undefined && plan.groupConfigs.length > 0) {
+    try {
+      await firstValueFrom(admin.alterGroupConfigs(new Map([[plan.group, plan.groupConfigs]])), { defaultValue: undefined });
+    } catch (error) {
+      throw new FailoverRefusedError(`Setting the configs of share group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  }
   if (offsets.length === 0) return { committed: [] };
   try {
     await firstValueFrom(admin.alterShareGroupOffsets(plan.group, offsets), { defaultValue: undefined });
@@ -280,4 +303,25 @@ async function shareTranslation(
   const markers = flow.offsets === 'preserve' ? preservedOffsetsGroup(flowGroupId(tools.config.name, flow)) : undefined;
   const preserved = await firstValueFrom(preservedPartitions(tools.admin(target), markers, tools.logger));
   return checkpointTranslation({ source, target, policy, topicFilter: flowTopicFilter(flow) }, store, preserved);
+}
+
+/** The share configs set on the source group that the target group lacks; none (warned) when they cannot be read. */
+async function configChanges(
+  tools: PipelineTools,
+  { source, target }: FlowDirection,
+  group: string,
+  warnings: string[],
+): Promise<readonly TopicConfigChange[]> {
+  try {
+    const [onSource, onTarget] = await Promise.all([
+      firstValueFrom(tools.admin(source).describeGroupConfigs([group])),
+      firstValueFrom(tools.admin(target).describeGroupConfigs([group])),
+    ]);
+    return shareGroupConfigChanges(onSource.get(group) ?? [], onTarget.get(group) ?? []);
+  } catch (error) {
+    warnings.push(
+      `The configs of share group "${group}" could not be read (${describeError(error)}); give the target group the source's share.auto.offset.reset by hand.`,
+    );
+    return [];
+  }
 }
