@@ -104,6 +104,24 @@ describe('TopicSync', () => {
     );
   });
 
+  it('asks again at the next refresh for a remote topic the target refused as existing (a name that collides with another topic)', async () => {
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    // `primary_orders` exists: Kafka refuses `primary.orders` beside it, as if it existed.
+    const refusing = {
+      ...target.admin,
+      createTopics: (list: readonly NewTopic[]) => defer(() => (target.created.push(...list), of([]))),
+    } as unknown as ClusterAdmin;
+    const sync = topicSync(source, { ...target, admin: refusing });
+    await firstValueFrom(sync.refresh());
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+      'asked for again: once the other topic is gone it is created',
+    );
+  });
+
   it('asks again for a remote topic the target has not listed within the grace period (deleted before it was ever listed)', async () => {
     let clock = 1_000_000;
     const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);

@@ -47,7 +47,7 @@ export class TopicSync {
   /** Ids from the last refresh that got them. */
   private lastIds: ReadonlyMap<string, string> = new Map();
   /**
-   * Remote topics this sync created (or was told exist) that the target's listing has not shown
+   * Remote topics this sync created that the target's listing has not shown
    * yet. A broker lists a new topic only once it has applied the controller's records, and one
    * creating thousands of partitions (or topic configs) fell minutes behind: each refresh took
    * the topics for missing and asked the controller for them again, twice per topic (the
@@ -123,8 +123,10 @@ export class TopicSync {
             { served: false },
           ),
         );
-        // Every one exists now (created, or found existing): not asked for again before the target lists it.
-        for (const t of missing) this.unlisted.set(t.target, now);
+        // Created: not asked for again before the target lists it. One refused as existing is asked
+        // for again at the next refresh: it may be a topic whose name collides with another's
+        // (`.` and `_`), which does not hold the records and may be gone by then.
+        for (const name of created) this.unlisted.set(name, now);
         for (const name of created) logger.info('Remote topic created.', { topic: name });
         if (created.length > 0) this.options.onCreated?.(created.length);
       }
