@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Observable, defer, firstValueFrom, of } from '#rxjs';
 import type { ClusterAdmin, NewTopic, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import { silentLogger } from '../../core/ports/logger';
-import { UNLISTED_GRACE_MS, TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
+import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
 
 /** A cluster's admin over a topic list in memory, recording what is asked of it. */
 function fakeAdmin(cluster: string, topics: TopicDescription[], configs: Record<string, TopicConfigEntry[]> = {}) {
@@ -40,9 +40,8 @@ const entry = (name: string, value: string, isDefault = false): TopicConfigEntry
   source: isDefault ? 'default' : 'topic',
 });
 
-function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true, now?: () => number) {
+function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true) {
   return new TopicSync({
-    ...(now === undefined ? {} : { now }),
     sourceAdmin: source.admin,
     targetAdmin: target.admin,
     remoteTopic: (t) => `primary.${t}`,
@@ -77,67 +76,6 @@ describe('TopicSync', () => {
     ]);
     assert.deepEqual(target.created, [{ name: 'primary.orders', partitions: 3, replicationFactor: -1, configs: { 'retention.ms': '1000' } }]);
     assert.ok(source.calls.includes('describeTopicConfigs orders'), 'configs are read for the missing topic only');
-  });
-
-  it("does not ask again for remote topics it created that the target's listing does not show yet, and creates one again once it was listed and is gone", async () => {
-    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
-    const target = fakeAdmin('backup', []);
-    const sync = topicSync(source, target);
-    await firstValueFrom(sync.refresh());
-    assert.deepEqual(
-      target.created.map((t) => t.name),
-      ['primary.orders'],
-    );
-    // A broker lists a new topic only once it applied the controller's records: minutes behind with thousands of partitions.
-    target.topics.length = 0;
-    const topics = await firstValueFrom(sync.refresh());
-    assert.deepEqual(topics, [{ source: 'orders', target: 'primary.orders', partitions: 3 }], 'still replicated');
-    assert.equal(target.created.length, 1, 'not asked for again while the listing lags');
-    target.topics.push({ name: 'primary.orders', partitions: 3 });
-    await firstValueFrom(sync.refresh());
-    target.topics.length = 0; // listed, then deleted on the target
-    await firstValueFrom(sync.refresh());
-    assert.deepEqual(
-      target.created.map((t) => t.name),
-      ['primary.orders', 'primary.orders'],
-      'a remote topic deleted after the target listed it is created again',
-    );
-  });
-
-  it('asks again at the next refresh for a remote topic the target refused as existing (a name that collides with another topic)', async () => {
-    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
-    const target = fakeAdmin('backup', []);
-    // `primary_orders` exists: Kafka refuses `primary.orders` beside it, as if it existed.
-    const refusing = {
-      ...target.admin,
-      createTopics: (list: readonly NewTopic[]) => defer(() => (target.created.push(...list), of([]))),
-    } as unknown as ClusterAdmin;
-    const sync = topicSync(source, { ...target, admin: refusing });
-    await firstValueFrom(sync.refresh());
-    await firstValueFrom(sync.refresh());
-    assert.deepEqual(
-      target.created.map((t) => t.name),
-      ['primary.orders', 'primary.orders'],
-      'asked for again: once the other topic is gone it is created',
-    );
-  });
-
-  it('asks again for a remote topic the target has not listed within the grace period (deleted before it was ever listed)', async () => {
-    let clock = 1_000_000;
-    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
-    const target = fakeAdmin('backup', []);
-    const sync = topicSync(source, target, true, () => clock);
-    await firstValueFrom(sync.refresh());
-    target.topics.length = 0;
-    clock += UNLISTED_GRACE_MS - 1;
-    await firstValueFrom(sync.refresh());
-    assert.equal(target.created.length, 1, 'within the grace period: not asked for again');
-    clock += 1;
-    await firstValueFrom(sync.refresh());
-    assert.deepEqual(
-      target.created.map((t) => t.name),
-      ['primary.orders', 'primary.orders'],
-    );
   });
 
   it('does not read source configs when config sync is off', async () => {

@@ -28,14 +28,9 @@ export interface TopicSyncOptions {
   readonly logger: Logger;
   /** Told how many remote topics each refresh created (for the flow's status). */
   readonly onCreated?: (count: number) => void;
-  /** The clock (epoch ms); `Date.now` unless a test sets it. */
-  readonly now?: () => number;
 }
 /** DI token of the parts the container gives a TopicSync; a token and its interface share a name. */
 export const TopicSyncOptions = token<TopicSyncOptions>('TopicSyncOptions');
-
-/** How long a remote topic created but not listed by the target yet is not asked for again. */
-export const UNLISTED_GRACE_MS = 5 * 60_000;
 
 /**
  * MM2's topic discovery and creation (MirrorSourceConnector.computeAndCreateTopicPartitions):
@@ -46,16 +41,6 @@ export const UNLISTED_GRACE_MS = 5 * 60_000;
 export class TopicSync {
   /** Ids from the last refresh that got them. */
   private lastIds: ReadonlyMap<string, string> = new Map();
-  /**
-   * Remote topics this sync created that the target's listing has not shown
-   * yet. A broker lists a new topic only once it has applied the controller's records, and one
-   * creating thousands of partitions (or topic configs) fell minutes behind: each refresh took
-   * the topics for missing and asked the controller for them again, twice per topic (the
-   * request, then one per topic after "already exists"), which slowed the broker further. Each
-   * is asked for again once `UNLISTED_GRACE_MS` passed without the listing showing it (deleted
-   * on the target before it was ever listed, say). By name, when it was asked for.
-   */
-  private readonly unlisted = new Map<string, number>();
 
   constructor(@inject(TopicSyncOptions) private readonly options: TopicSyncOptions) {}
 
@@ -102,9 +87,7 @@ export class TopicSync {
       listed?.(replicated);
       const targetTopics = new Map<string, TopicDescription>((await targetListing).map((t) => [t.name, t]));
 
-      const now = (this.options.now ?? Date.now)();
-      for (const [name, at] of this.unlisted) if (targetTopics.has(name) || now - at >= UNLISTED_GRACE_MS) this.unlisted.delete(name);
-      const missing = replicated.filter((t) => !targetTopics.has(t.target) && !this.unlisted.has(t.target));
+      const missing = replicated.filter((t) => !targetTopics.has(t.target));
       if (missing.length > 0) {
         const configs = this.options.syncConfigs
           ? await firstValueFrom(sourceAdmin.describeTopicConfigs(missing.map((t) => t.source)))
@@ -123,10 +106,6 @@ export class TopicSync {
             { served: false },
           ),
         );
-        // Created: not asked for again before the target lists it. One refused as existing is asked
-        // for again at the next refresh: it may be a topic whose name collides with another's
-        // (`.` and `_`), which does not hold the records and may be gone by then.
-        for (const name of created) this.unlisted.set(name, now);
         for (const name of created) logger.info('Remote topic created.', { topic: name });
         if (created.length > 0) this.options.onCreated?.(created.length);
       }
