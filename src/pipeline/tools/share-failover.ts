@@ -214,12 +214,17 @@ export async function executeShareFailover(tools: PipelineTools, plan: FailoverP
     .filter((p) => isWritten(p.action))
     .map((p) => ({ topic: p.topic, partition: p.partition, startOffset: p.translatedOffset! }));
   if (plan.groupConfigs !== undefined && plan.groupConfigs.length > 0) {
+    let result;
     try {
-      await firstValueFrom(admin.alterGroupConfigs(new Map([[plan.group, plan.groupConfigs]])), { defaultValue: undefined });
+      result = (await firstValueFrom(admin.alterGroupConfigs(new Map([[plan.group, plan.groupConfigs]])))).get(plan.group);
     } catch (error) {
       throw new FailoverRefusedError(`Setting the configs of share group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, {
         cause: error,
       });
+    }
+    if (result?.ok !== true) {
+      const why = result === undefined ? 'the broker did not answer for it' : `${result.error}: ${result.message}`;
+      throw new FailoverRefusedError(`Setting the configs of share group "${plan.group}" on cluster "${plan.target}" failed: ${why}`);
     }
   }
   if (offsets.length === 0) return { committed: [] };
