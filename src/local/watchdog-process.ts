@@ -34,14 +34,24 @@ function main(): void {
   const cleanUp = async (): Promise<void> => {
     if (cleaning) return;
     cleaning = true;
-    await Promise.all(
+    // Every broker stopped before any work dir is deleted: the nodes of a cluster share its dir,
+    // and deleting it while a node still shuts down (writing its log) fails with ENOTEMPTY, which
+    // left the dir, and a node being stopped, behind.
+    const stopped = await Promise.allSettled(
       [...watched].map(async ([pid, dir]) => {
         // The broker's command line names its work dir; anything else holding the pid is not ours.
         if (isProcessOurs(pid, dir)) await terminateProcess(pid, { graceMs: GRACE_MS, group: true });
-        rmSync(dir, { recursive: true, force: true });
       }),
     );
-    process.exit(0);
+    let failed = stopped.some((s) => s.status === 'rejected');
+    for (const dir of new Set(watched.values())) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      } catch {
+        failed = true;
+      }
+    }
+    process.exit(failed ? 1 : 0);
   };
 
   const lines = createInterface({ input: process.stdin });
