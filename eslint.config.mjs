@@ -42,10 +42,21 @@ export default defineConfig([
       'no-restricted-imports': [
         'error',
         {
-          paths: ['inversify', 'rxjs', 'rxjs/testing', 'zod', 'yaml', 'winston'].map((name) => ({
-            name,
-            message: `Import '#${name}': the bundle of it that \`npm run build\` makes (scripts/bundle-vendor.mjs).`,
-          })),
+          paths: [
+            ...['inversify', 'rxjs', 'rxjs/testing', 'zod', 'yaml', 'winston'].map((name) => ({
+              name,
+              message: `Import '#${name}': the bundle of it that \`npm run build\` makes (scripts/bundle-vendor.mjs).`,
+            })),
+            {
+              name: '#kafkajs-internal',
+              message: "kafkajs's private modules are read only in src/kafka/wire, through kafkajsInternal() of kafkajs-internals.ts.",
+            },
+            {
+              name: 'kafkajs',
+              allowTypeImports: true,
+              message: "Import kafkajs from src/kafka/kafkajs.ts: it loads kafkajs's bundle (#kafkajs) with mirrorflow's wire modules in it.",
+            },
+          ],
         },
       ],
     },

@@ -1,7 +1,8 @@
 /**
- * The one door to kafkajs: installs mirrorflow's record codec and wrappers first (wire/install.ts),
- * then re-exports kafkajs. Every adapter imports kafkajs from here, never directly; kafkajs's
+ * The one door to kafkajs: checks mirrorflow's record codec is in kafkajs's bundle and installs
+ * the wrappers first (wire/install.ts), then re-exports kafkajs (`#kafkajs`, its bundle, which
+ * scripts/bundle-vendor.mjs builds). Every adapter imports kafkajs from here, never directly; kafkajs's
  * private parts are reached only through src/kafka/wire.
  */
 import './wire/install';
-export * from 'kafkajs';
+export * from '#kafkajs';

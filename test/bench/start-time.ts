@@ -1,7 +1,7 @@
 /**
  * How long `mirrorflow run` takes from spawn to its first request to a broker (issue 42 item 9):
  *
- *   node dist/test/bench/start-time.js [--runs 10] [--baseline DIR] [--out FILE]
+ *   node dist/test/bench/start-time.js [--runs 10] [--baseline DIR] [--out FILE] [--cold]
  *
  * Two TCP listeners stand for the source and target brokers of a one-flow pipeline; the clock
  * stops when the first bytes of a request reach either of them, and the process's CPU (user +
@@ -9,6 +9,11 @@
  * checkout) every round starts the baseline and this build one after the other, alternating
  * which goes first, so drift on a shared machine hits both alike. Medians per build, the
  * load average before and after, and each run go to stdout and, with `--out`, a JSON file.
+ *
+ * The CLI keeps compiled code in a cache (src/cli/compile-cache.ts), written when a process has
+ * run a few seconds or exits, so the timed starts are the second and later ones: each build is
+ * first started once, in a cache folder of this run, until its first request, then stopped with
+ * SIGTERM and awaited. `--cold` times first starts instead: each start gets an empty folder.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,21 +44,36 @@ async function listener(onBytes: () => void): Promise<Server> {
   return server;
 }
 
-async function startOnce(main: string, pipeline: string, brokers: { firstBytes: Promise<void> }): Promise<{ firstRequestMs: number; cpuMs: number }> {
+async function startOnce(
+  main: string,
+  pipeline: string,
+  brokers: { firstBytes: Promise<void> },
+  cacheDir: string,
+  stop: 'SIGKILL' | 'SIGTERM' = 'SIGKILL',
+): Promise<{ firstRequestMs: number; cpuMs: number }> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [main, 'run', pipeline, '--http', 'off', '--no-watch', '--status-interval', '0'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [main, 'run', pipeline, '--http', 'off', '--no-watch', '--status-interval', '0'], {
+    stdio: 'ignore',
+    env: { ...process.env, NODE_COMPILE_CACHE: cacheDir },
+  });
   const exited = new Promise<void>((done) => child.on('close', () => done()));
   const outcome = await Promise.race([brokers.firstBytes.then(() => 'request' as const), exited.then(() => 'exit' as const)]);
   const firstRequestMs = performance.now() - spawnedAt;
   const cpuMs = processCpuSeconds(child.pid!) * 1000;
-  child.kill('SIGKILL');
+  child.kill(stop);
+  // A graceful stop (the warm-up's, which writes the cache at exit) gets a deadline.
+  const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
   await exited;
+  clearTimeout(deadline);
   if (outcome === 'exit') throw new Error(`${main} ended before its first request`);
   return { firstRequestMs, cpuMs };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, baseline: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '10' }, baseline: { type: 'string' }, out: { type: 'string' }, cold: { type: 'boolean', default: false } },
+  });
+  const cold = values.cold;
   const runs = Number(values.runs);
   const builds: Record<string, string> = { this: join(__dirname, '..', '..', 'src', 'cli', 'main.js') };
   if (values.baseline !== undefined) builds['baseline'] = join(resolve(values.baseline), 'dist', 'src', 'cli', 'main.js');
@@ -68,15 +88,24 @@ async function main(): Promise<void> {
     pipeline,
     `name: start-time\nclusters:\n  a: { bootstrap_servers: "${source}" }\n  b: { bootstrap_servers: "${target}" }\nflows:\n  - { source: a, target: b }\n`,
   );
+  const cacheOf = (build: string): string => join(dir, `cache-${build}`);
+  let coldStarts = 0;
   const loadBefore = loadavg();
   const results: StartRun[] = [];
   try {
+    if (!cold) {
+      for (const build of Object.keys(builds)) {
+        const firstBytes = new Promise<void>((done) => (heard = done));
+        await startOnce(builds[build]!, pipeline, { firstBytes }, cacheOf(build), 'SIGTERM');
+        process.stderr.write(`[start] ${build}: warmed its compile cache\n`);
+      }
+    }
     for (let round = 1; round <= runs; round++) {
       const order = Object.keys(builds);
       if (round % 2 === 0) order.reverse();
       for (const build of order) {
         const firstBytes = new Promise<void>((done) => (heard = done));
-        const run = await startOnce(builds[build]!, pipeline, { firstBytes });
+        const run = await startOnce(builds[build]!, pipeline, { firstBytes }, cold ? join(dir, `cold-${++coldStarts}`) : cacheOf(build));
         results.push({ build, round, ...run });
         process.stderr.write(`[start] round ${round} ${build}: first request at ${Math.round(run.firstRequestMs)} ms, CPU ${Math.round(run.cpuMs)} ms\n`);
       }
@@ -92,8 +121,9 @@ async function main(): Promise<void> {
       return [build, { firstRequestMs: median(mine.map((r) => r.firstRequestMs)), cpuMs: median(mine.map((r) => r.cpuMs)) }];
     }),
   );
-  const report = { date: new Date().toISOString(), node: process.version, runs, loadBefore, loadAfter, builds, summary, results };
-  process.stdout.write(`${JSON.stringify({ loadBefore, loadAfter, summary }, undefined, 2)}\n`);
+  const cache = cold ? 'cold: an empty compile cache each start' : 'warm: each build started once before';
+  const report = { date: new Date().toISOString(), node: process.version, runs, cache, loadBefore, loadAfter, builds, summary, results };
+  process.stdout.write(`${JSON.stringify({ cache, loadBefore, loadAfter, summary }, undefined, 2)}\n`);
   if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(report, undefined, 2)}\n`);
 }
 

@@ -19,9 +19,11 @@ import type { FirstRequestProbe } from './first-request-probe';
  * six files of src/vendor), the MM2 readers and the compression codecs are loaded on use; 540
  * with the share-group offset sync (its requests' codecs and the flexible field types they share
  * with Metadata v12, the admin's share-group calls, the share-group sync and its pass: five modules
- * the checkpoint flow and the admin import). Raise it only for a module the run path needs.
+ * the checkpoint flow and the admin import). 393 since kafkajs is a bundle too (its 147 files one,
+ * with the stubs that load each bundle through the code cache: src/cli/code-cache.ts); 394 on main
+ * at de05b8f. Raise it only for a module the run path needs.
  */
-const RUN_PATH_MODULE_BUDGET = 540;
+const RUN_PATH_MODULE_BUDGET = 395;
 
 /** The packages `npm run build` bundles (scripts/bundle-vendor.mjs), and their bundles' files. */
 const BUNDLED: readonly (readonly [pattern: RegExp, bundle: string])[] = [
@@ -30,6 +32,7 @@ const BUNDLED: readonly (readonly [pattern: RegExp, bundle: string])[] = [
   [/node_modules[\\/]zod[\\/]/, 'zod.js'],
   [/node_modules[\\/]yaml[\\/]/, 'yaml.js'],
   [/node_modules[\\/](winston|logform|readable-stream)[\\/]/, 'winston.js'],
+  [/node_modules[\\/]kafkajs[\\/]/, 'kafkajs-bundle.js'],
 ];
 
 const dist = join(__dirname, '..', '..');

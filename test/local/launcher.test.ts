@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../src/kafka/kafkajs';
 import { LocalKafkaError } from '../../src/core/errors';
 import { defaultKafkaVersion, ensureKafkaDistribution, isProcessAlive, startLocalClusters, type LocalCluster, type LocalClusters } from '../../src/local';
 import { uniqueName, waitFor } from '../support/clusters';

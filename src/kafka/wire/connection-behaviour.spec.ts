@@ -4,15 +4,13 @@ import type { ISocketFactory } from 'kafkajs';
 import '../kafkajs';
 import { connectionBehaviour, withBehaviour, withConnectionBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { isFetchedRecordBatch } from './fetch-decoder';
-import { kafkajsApiKeys, kafkajsDefaultSocketFactory } from './kafkajs-internals';
+import { kafkajsApiKeys, kafkajsDefaultSocketFactory, kafkajsInternal } from './kafkajs-internals';
 import { produceResponseV3, type ProduceResponse } from './produce-response';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- kafkajs internals, a library boundary */
 const { Fetch, Produce, Metadata } = kafkajsApiKeys();
-const Connection = require('kafkajs/src/network/connection') as new (options: object) => { socketFactory: ISocketFactory };
-const { createLogger, LEVELS } = require('kafkajs/src/loggers') as { createLogger: (options: object) => object; LEVELS: { NOTHING: number } };
-const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as KafkajsProtocolRequest['response'];
-/* eslint-enable @typescript-eslint/no-require-imports */
+const Connection = kafkajsInternal('kafkajs/src/network/connection') as new (options: object) => { socketFactory: ISocketFactory };
+const { createLogger, LEVELS } = kafkajsInternal('kafkajs/src/loggers') as { createLogger: (options: object) => object; LEVELS: { NOTHING: number } };
+const fetchV11 = kafkajsInternal('kafkajs/src/protocol/requests/fetch/v11/response') as KafkajsProtocolRequest['response'];
 
 const NOT_LEADER = 6;
 const ANY = { minCompressedBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER };

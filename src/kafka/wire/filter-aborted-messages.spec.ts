@@ -7,7 +7,7 @@ import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch } from './fetch-decoder';
 import { encodeRecordBatch } from './record-batch-encoder';
-import { kafkajsFetchDecoding } from './kafkajs-internals';
+import { kafkajsFetchDecoding, kafkajsInternal } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
 
 registerCodecs();
@@ -42,8 +42,7 @@ interface KafkajsBatch {
   isEmptyDueToFiltering(): boolean;
 }
 type BatchClass = new (topic: string, fetchedOffset: string, partitionData: unknown) => KafkajsBatch;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Batch = require('kafkajs/src/consumer/batch') as BatchClass;
+const Batch = kafkajsInternal('kafkajs/src/consumer/batch') as BatchClass;
 
 function recordSet(body: Buffer): InstanceType<ReturnType<typeof kafkajsFetchDecoding>['Decoder']> {
   const size = Buffer.alloc(4);

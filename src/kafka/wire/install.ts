@@ -1,15 +1,16 @@
 /**
- * Puts mirrorflow's record codec, fetch decoder, read_committed filter and produce encoder (and a
- * linear message grouping) in place of kafkajs's before kafkajs is first loaded, then wraps
+ * Checks that kafkajs's bundle has mirrorflow's record codec, fetch decoder, read_committed filter
+ * and produce encoder (and a linear message grouping) in place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
  * socket factory says (connection-behaviour.ts, fetch-ahead.ts), and `ConsumerGroup.joinAndSync`
  * for the consumer group hooks (group-join.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
- * the replacement has to sit in the module cache first. `src/kafka/kafkajs.ts` imports this
- * module before kafkajs; loading kafkajs any other way first is a programming error, caught here.
+ * ours are put in its place when its bundle is built (scripts/bundle-vendor.mjs, from
+ * `KAFKAJS_REPLACEMENTS`): the bundle's `require` of those paths is a `require` of ours.
+ * `src/kafka/kafkajs.ts` imports this module before it re-exports kafkajs, so no client exists
+ * before the wrappers are in place.
  */
-import Module from 'node:module';
 import type { ISocketFactory } from 'kafkajs';
 import { decodeRecord } from './record-decoder';
 import { produceRequestV3 } from './produce-request';
@@ -18,41 +19,35 @@ import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
-import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS } from './kafkajs-internals';
+import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
 
-function preload(request: string, exports: unknown): void {
-  const filename = require.resolve(request);
-  const cached = require.cache[filename];
-  if (cached) {
-    if (cached.exports === exports) return;
-    throw new Error(`kafkajs module ${request} was loaded before mirrorflow's codec was installed; import kafkajs only through src/kafka/kafkajs.ts.`);
-  }
-  const module = new Module(filename, undefined);
-  module.filename = filename;
-  module.loaded = true;
-  module.exports = exports;
-  require.cache[filename] = module;
-}
+/** Ours, by the key of `KAFKAJS_PATHS` each stands in for. */
+export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unknown>> = {
+  recordDecoder: decodeRecord,
+  produceRequestV3,
+  groupMessagesPerPartition,
+  requestFrame: frameRequest,
+  fetchDecodeMessages: decodeMessages,
+  produceResponseV3,
+  filterAbortedMessages,
+};
 
-preload(KAFKAJS_PATHS.recordDecoder, decodeRecord);
-preload(KAFKAJS_PATHS.produceRequestV3, produceRequestV3);
-preload(KAFKAJS_PATHS.groupMessagesPerPartition, groupMessagesPerPartition);
-preload(KAFKAJS_PATHS.requestFrame, frameRequest);
-preload(KAFKAJS_PATHS.fetchDecodeMessages, decodeMessages);
-preload(KAFKAJS_PATHS.produceResponseV3, produceResponseV3);
-preload(KAFKAJS_PATHS.filterAbortedMessages, filterAbortedMessages);
+for (const [name, path] of Object.entries(KAFKAJS_PATHS) as [keyof typeof KAFKAJS_PATHS, string][]) {
+  if (kafkajsInternal(path) !== KAFKAJS_REPLACED[name])
+    throw new Error(
+      `kafkajs's bundle (dist/src/vendor/kafkajs-bundle.code.js) has kafkajs's own ${path}, not mirrorflow's ${name}: build it again with \`npm run build\`.`,
+    );
+}
 
 interface KafkajsConnection {
   readonly socketFactory?: ISocketFactory;
 }
 type Send = (this: KafkajsConnection, protocol: KafkajsProtocolRequest) => Promise<unknown>;
 
-// Loaded only now: connection.js binds the request framing above at load time.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Connection = (require(KAFKAJS_CONNECTION) as { prototype: { send: Send } }).prototype;
+const Connection = (kafkajsInternal(KAFKAJS_CONNECTION) as { prototype: { send: Send } }).prototype;
 const send = Connection.send;
 Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: KafkajsProtocolRequest): Promise<unknown> {
   return send.call(this, withBehaviour(connectionBehaviour(this.socketFactory), protocol));
@@ -65,8 +60,7 @@ type BrokerFetch = (this: KafkajsBroker, request: FetchRequest) => Promise<Fetch
 
 // A broker object is its client's: kafkajs makes one per broker for each client (and anew after a
 // reconnect), so what is fetched ahead stays with the consumer that will ask for it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Broker = (require(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch } }).prototype;
+const Broker = (kafkajsInternal(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch } }).prototype;
 const brokerFetch = Broker.fetch;
 const fetchingAhead = new WeakMap<KafkajsBroker, FetchAhead<FetchResponse>>();
 const fetchAheadCounts: FetchAheadCounts = { sent: 0, used: 0, dropped: 0 };
@@ -80,7 +74,6 @@ Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRe
   return ahead.fetch(request);
 };
 
-// After the modules above are in place: the consumer group loads kafkajs's protocol modules.
 installGroupJoinHook();
 
 /** What fetching ahead did in this process so far, every consumer together (specs, integration tests). */

@@ -2,7 +2,7 @@
  * The wire codec against bytes Kafka wrote: Fetch and Produce responses of a real broker holding
  * records written by Kafka's Java producer (fixtures/, captured by
  * test/interop/capture-wire-fixtures.ts). Decoded through kafkajs's own response decoders, which
- * call ours through the module cache, as a running consumer does.
+ * call ours (kafkajs's bundle requires ours in their place), as a running consumer does.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,19 +16,17 @@ import { encodeRecordBatch } from './record-batch-encoder';
 import { joinForwardedBatches } from './record-batch-join';
 import type { DecodedRecord } from './record-decoder';
 import { withBehaviour } from './connection-behaviour';
-import { kafkajsApiKeys } from './kafkajs-internals';
+import { kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 import { produceRequestV3, type ForwardedBatchMessage, type StampedMessage } from './produce-request';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- kafkajs's response decoders, a library boundary */
-const fetchV11 = require('kafkajs/src/protocol/requests/fetch/v11/response') as {
+const fetchV11 = kafkajsInternal('kafkajs/src/protocol/requests/fetch/v11/response') as {
   decode(raw: Buffer): Promise<FetchResponse>;
   parse(data: never): Promise<unknown>;
 };
-const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/response') as {
+const produceV7 = kafkajsInternal('kafkajs/src/protocol/requests/produce/v7/response') as {
   decode(raw: Buffer): Promise<unknown>;
   parse(data: unknown): Promise<unknown>;
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 interface FetchPartition {
   readonly partition: number;

@@ -1,6 +1,10 @@
 /**
  * Typed handles on the few kafkajs internals that mirrorflow's wire codec builds on.
  * kafkajs 2.2.4 is pinned exactly; these paths are checked by the codec's tests.
+ *
+ * kafkajs runs as one bundled file (scripts/bundle-vendor.mjs, issue 42 item 9): its private
+ * modules are reached through the bundle (`kafkajsInternal`), never as files of the package, and
+ * the seven of `KAFKAJS_PATHS` are ours inside the bundle, put there when it is built.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type { ISocketFactory } from 'kafkajs';
@@ -43,10 +47,64 @@ export const KAFKAJS_PATHS = {
   filterAbortedMessages: 'kafkajs/src/consumer/filterAbortedMessages',
 } as const;
 
+/**
+ * What stands for each module of `KAFKAJS_PATHS` in the kafkajs bundle: the file in this folder
+ * and the export of it that kafkajs's `require` gets. scripts/bundle-vendor.mjs reads this table.
+ */
+export const KAFKAJS_REPLACEMENTS: Readonly<Record<keyof typeof KAFKAJS_PATHS, { readonly file: string; readonly export: string }>> = {
+  recordDecoder: { file: 'record-decoder', export: 'decodeRecord' },
+  produceRequestV3: { file: 'produce-request', export: 'produceRequestV3' },
+  groupMessagesPerPartition: { file: 'group-messages-per-partition', export: 'groupMessagesPerPartition' },
+  requestFrame: { file: 'request-frame', export: 'frameRequest' },
+  fetchDecodeMessages: { file: 'fetch-decoder', export: 'decodeMessages' },
+  produceResponseV3: { file: 'produce-response', export: 'produceResponseV3' },
+  filterAbortedMessages: { file: 'filter-aborted-messages', export: 'filterAbortedMessages' },
+};
+
+/** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
+export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
+
+/** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
+export const KAFKAJS_BROKER = 'kafkajs/src/broker';
+
+/**
+ * Every private module of kafkajs that mirrorflow or its specs read, which the bundle therefore
+ * exposes by its path (scripts/bundle-vendor.mjs reads this list): the replaced ones, the wrapped
+ * classes, the handles below, and what tripwire.spec.ts and the wire's specs decode with.
+ */
+export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
+  ...Object.values(KAFKAJS_PATHS),
+  KAFKAJS_CONNECTION,
+  KAFKAJS_BROKER,
+  'kafkajs/src/consumer/consumerGroup',
+  'kafkajs/src/protocol/error',
+  'kafkajs/src/protocol/decoder',
+  'kafkajs/src/protocol/recordBatch/v0/decoder',
+  'kafkajs/src/protocol/messageSet/decoder',
+  'kafkajs/src/protocol/message/compression',
+  'kafkajs/src/protocol/requests/apiKeys',
+  'kafkajs/src/network/socketFactory',
+  // Read by the specs only.
+  'kafkajs/src/network/connectionPool',
+  'kafkajs/src/protocol/coordinatorTypes',
+  'kafkajs/src/protocol/requests/fetch/v11/response',
+  'kafkajs/src/protocol/requests/produce/v7/response',
+  'kafkajs/src/consumer/batch',
+  'kafkajs/src/loggers',
+];
+
+/**
+ * The module of kafkajs's bundle at `path` (one of `KAFKAJS_INTERNAL_MODULES`): the same object
+ * kafkajs's own code got from its `require`. A path the bundle does not expose throws.
+ */
+export function kafkajsInternal(path: string): unknown {
+  return (require('#kafkajs-internal') as (path: string) => unknown)(path);
+}
+
 /** kafkajs's error codes: whether a code is a failure, and its error (with `retriable`, `type`). */
 export const kafkajsProtocolErrors = lazy(
   () =>
-    require('kafkajs/src/protocol/error') as {
+    kafkajsInternal('kafkajs/src/protocol/error') as {
       failure: (code: number) => boolean;
       createErrorFromCode: (code: number) => Error & { retriable: boolean; type: string };
     },
@@ -56,9 +114,9 @@ export const kafkajsProtocolErrors = lazy(
 export type KafkajsRecordBatchDecoder = (decoder: KafkajsDecoder) => Promise<{ records: unknown[] }>;
 
 /**
- * Loads a kafkajs module on first use and keeps it: these are called per request, and `require`
- * resolves the path (stat calls, package.json reads) every time even for a cached module. Loading
- * lazily keeps this file free of kafkajs imports, so install.ts can run before kafkajs loads.
+ * Loads a kafkajs module on first use and keeps it: these are called per request. Loading lazily
+ * keeps this file from loading kafkajs's bundle, which itself loads the modules of this folder
+ * that stand for kafkajs's (and import this file) while it is being loaded.
  */
 function lazy<T>(load: () => T): () => T {
   let loaded: { value: T } | undefined;
@@ -66,25 +124,19 @@ function lazy<T>(load: () => T): () => T {
 }
 
 export const kafkajsFetchDecoding = lazy(() => ({
-  Decoder: require('kafkajs/src/protocol/decoder') as KafkajsDecoderClass,
-  decodeRecordBatch: require('kafkajs/src/protocol/recordBatch/v0/decoder') as KafkajsRecordBatchDecoder,
-  decodeMessageSet: require('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
+  Decoder: kafkajsInternal('kafkajs/src/protocol/decoder') as KafkajsDecoderClass,
+  decodeRecordBatch: kafkajsInternal('kafkajs/src/protocol/recordBatch/v0/decoder') as KafkajsRecordBatchDecoder,
+  decodeMessageSet: kafkajsInternal('kafkajs/src/protocol/messageSet/decoder') as (decoder: KafkajsDecoder, size: number) => Promise<unknown[]>,
 }));
 
 export const kafkajsLookupCodec = lazy(
-  () => (require('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec,
+  () => (kafkajsInternal('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec,
 );
 
-export const kafkajsApiKeys = lazy(() => require('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Fetch: number; Metadata: number });
-
-/** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
-export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
-
-/** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
-export const KAFKAJS_BROKER = 'kafkajs/src/broker';
+export const kafkajsApiKeys = lazy(() => kafkajsInternal('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Fetch: number; Metadata: number });
 
 /** kafkajs's consumer group class, whose `joinAndSync` install.ts wraps (group-join.ts). Loaded only after install.ts placed our modules. */
-export const kafkajsConsumerGroup = lazy(() => require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } });
+export const kafkajsConsumerGroup = lazy(() => kafkajsInternal('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } });
 
 /** kafkajs's socket factory when a client is given none: plain TCP, or TLS with `ssl`. */
-export const kafkajsDefaultSocketFactory = lazy(() => (require('kafkajs/src/network/socketFactory') as () => ISocketFactory)());
+export const kafkajsDefaultSocketFactory = lazy(() => (kafkajsInternal('kafkajs/src/network/socketFactory') as () => ISocketFactory)());

@@ -5,16 +5,14 @@ import '../kafkajs';
 import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
 import { encodeRecordBatch, type OutgoingMessage } from './record-batch-encoder';
-import { kafkajsLookupCodec } from './kafkajs-internals';
+import { kafkajsInternal, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
 
-// kafkajs's batch decoder, which calls our record decoder through the module cache.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const decodeBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder') as (
+// kafkajs's batch decoder, which calls our record decoder (its bundle's `require` of it is ours).
+const decodeBatch = kafkajsInternal('kafkajs/src/protocol/recordBatch/v0/decoder') as (
   decoder: unknown,
 ) => Promise<{ records: DecodedRecord[]; maxTimestamp: string; firstTimestamp: string }>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Decoder = require('kafkajs/src/protocol/decoder') as new (buffer: Buffer) => unknown;
+const Decoder = kafkajsInternal('kafkajs/src/protocol/decoder') as new (buffer: Buffer) => unknown;
 
 registerCodecs();
 

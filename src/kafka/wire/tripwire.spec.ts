@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { KAFKAJS_REPLACED } from './install';
 import { Kafka, logLevel } from '../kafkajs';
 import { decodeRecord } from './record-decoder';
 import { decodeMessages } from './fetch-decoder';
@@ -18,11 +19,14 @@ import { frameRequest } from './request-frame';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import {
+  KAFKAJS_INTERNAL_MODULES,
   KAFKAJS_PATHS,
+  KAFKAJS_REPLACEMENTS,
   kafkajsApiKeys,
   kafkajsConsumerGroup,
   kafkajsDefaultSocketFactory,
   kafkajsFetchDecoding,
+  kafkajsInternal,
   kafkajsLookupCodec,
   kafkajsProtocolErrors,
 } from './kafkajs-internals';
@@ -31,9 +35,8 @@ import { groupJoinHooked } from './group-join';
 
 const root = resolve(__dirname, '..', '..', '..', '..');
 const hex = (name: string): Buffer => Buffer.from(readFileSync(resolve(root, 'src', 'kafka', 'wire', 'fixtures', name), 'utf8').replace(/\s/g, ''), 'hex');
-/* eslint-disable @typescript-eslint/no-require-imports -- kafkajs internals, a library boundary */
-const kafkajsModule = (path: string): unknown => require(path);
-/* eslint-enable @typescript-eslint/no-require-imports */
+const kafkajsModule = kafkajsInternal;
+const bundleFile = resolve(root, 'dist', 'src', 'vendor', 'kafkajs-bundle.code.js');
 const kafkajsSource = (file: string): string => readFileSync(require.resolve(`kafkajs/src/${file}`), 'utf8');
 
 /** Asserts that kafkajs's `file` still has each of `used`, as our code calls or reads it. */
@@ -64,7 +67,7 @@ describe('kafkajs tripwire', () => {
     assert.equal(installed, '2.2.4', 'node_modules holds another kafkajs than the one src/kafka/wire was written against');
   });
 
-  it('has our module in the module cache under each replaced kafkajs path', () => {
+  it("has our module in kafkajs's bundle under each replaced kafkajs path, none of kafkajs's own, and kafkajs not loaded from its files", () => {
     const ours: Record<keyof typeof KAFKAJS_PATHS, unknown> = {
       recordDecoder: decodeRecord,
       produceRequestV3,
@@ -74,10 +77,25 @@ describe('kafkajs tripwire', () => {
       produceResponseV3,
       filterAbortedMessages,
     };
+    assert.deepEqual(KAFKAJS_REPLACED, ours);
+    const bundle = readFileSync(bundleFile, 'utf8');
+    assert.ok(bundle.startsWith('// kafkajs 2.2.4 '), 'the kafkajs bundle was not built from kafkajs 2.2.4');
     for (const [name, path] of Object.entries(KAFKAJS_PATHS) as [keyof typeof KAFKAJS_PATHS, string][]) {
-      assert.equal(require.cache[require.resolve(path)]?.exports, ours[name], `${path} is not mirrorflow's ${name}`);
-      assert.equal(kafkajsModule(path), ours[name], `require('${path}') does not give mirrorflow's ${name}`);
+      assert.equal(kafkajsModule(path), ours[name], `the bundle's ${path} is not mirrorflow's ${name}`);
+      const { file, export: exported } = KAFKAJS_REPLACEMENTS[name];
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the table names our module and its export
+      assert.equal((require(`./${file}`) as Record<string, unknown>)[exported], ours[name], `KAFKAJS_REPLACEMENTS.${name} does not name ${name}`);
+      assert.ok(bundle.includes(`require("../kafka/wire/${file}.js")["${exported}"]`), `the bundle does not require mirrorflow's ${file}.js for ${path}`);
+      // kafkajs's own module is not in the bundle at all: its source would have been bundled under its path.
+      assert.ok(!bundle.includes(`node_modules/${path}.js`), `kafkajs's own ${path} is in the bundle`);
     }
+    for (const path of KAFKAJS_INTERNAL_MODULES) assert.ok(kafkajsModule(path) !== undefined, `the bundle does not expose ${path}`);
+    assert.throws(() => kafkajsModule('kafkajs/src/admin'), /kafkajs's bundle has no kafkajs\/src\/admin/);
+    assert.deepEqual(
+      Object.keys(require.cache).filter((file) => /node_modules[\\/]kafkajs[\\/]/.test(file)),
+      [],
+      'kafkajs was loaded from its package files, beside its bundle',
+    );
   });
 
   it("keeps the fetch response shape kafkajs's consumer and our forwarded batches rely on", async () => {
