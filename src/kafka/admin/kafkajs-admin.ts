@@ -24,7 +24,7 @@ import { KafkaTransportError } from '../../core/errors';
 import { rawCluster, type RawCluster } from '../wire/raw-cluster';
 import { listTopicsWithIds, topicIdsOf } from './topic-metadata';
 import { untilTopicsServed } from './topic-readiness';
-import { readPartitionOffsets } from './partition-offsets';
+import { deleteRecordsBefore, readPartitionOffsets } from './partition-offsets';
 import { defaultRetryConfig, retryWithBackoff } from '../../core/retry';
 import { kafkajsProtocolErrors } from '../wire/kafkajs-internals';
 import {
@@ -304,12 +304,19 @@ export class KafkajsAdmin implements ClusterAdmin {
     return results;
   }
 
+  /**
+   * One topic's offsets, read as `partitionOffsetsOf` reads many: by a Metadata request of its own.
+   * kafkajs's `admin.fetchTopicOffsets` takes the partitions from the admin's shared metadata, and
+   * a refresh another call began before this topic was added, answered after, replaces that
+   * metadata without it: kafkajs then fails with a TypeError (`high.pop()` of nothing) that no
+   * retry mends, and a flow reading a topic created a moment before ended on it.
+   */
   partitionOffsets(topic: string): Observable<readonly PartitionOffsets[]> {
-    return this.call('Reading partition offsets', (admin) => admin.fetchTopicOffsets(topic)).pipe(
-      map((offsets) =>
-        offsets.map((o) => ({ partition: o.partition, earliest: Number(o.low), latest: Number(o.high) })).sort((a, b) => a.partition - b.partition),
-      ),
-    );
+    return this.request('Reading partition offsets', async () => {
+      const offsets = (await readPartitionOffsets(await this.connectedCluster(), [topic])).get(topic);
+      if (offsets !== undefined) return offsets;
+      throw new KafkaTransportError(this.cluster, `Reading partition offsets of "${topic}" failed: a partition of it has no leader now`, true);
+    });
   }
 
   partitionOffsetsOf(topics: readonly string[]): Observable<ReadonlyMap<string, readonly PartitionOffsets[]>> {
@@ -317,11 +324,9 @@ export class KafkajsAdmin implements ClusterAdmin {
   }
 
   deleteRecords(topic: string, partition: number, beforeOffset: number): Observable<void> {
-    return this.call('Deleting records', async (admin) => {
-      // kafkajs finds the partition's leader in the metadata it holds, which reading the topic's
-      // offsets loads first.
-      await admin.fetchTopicOffsets(topic);
-      await admin.deleteTopicRecords({ topic, partitions: [{ partition, offset: String(beforeOffset) }] });
+    return this.request('Deleting records', async () => {
+      if (await deleteRecordsBefore(await this.connectedCluster(), topic, partition, beforeOffset)) return;
+      throw new KafkaTransportError(this.cluster, `Deleting records of "${topic}" partition ${partition} failed: the partition has no leader now`, true);
     });
   }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KafkajsMetadata, ListOffsetsResponse, RawBroker, RawCluster } from '../wire/raw-cluster';
-import { readPartitionOffsets } from './partition-offsets';
+import { deleteRecordsBefore, readPartitionOffsets } from './partition-offsets';
 
 interface Request {
   nodeId: number;
@@ -15,7 +15,7 @@ interface Request {
  * leader answers ListOffsets for the partitions asked of it, with the start (-2) or end (-1).
  */
 function cluster(leaders: Record<string, number[]>, log: (topic: string, partition: number) => [number, number]) {
-  const asked: { metadata: string[][]; listOffsets: Request[] } = { metadata: [], listOffsets: [] };
+  const asked: { metadata: string[][]; listOffsets: Request[]; deleteRecords?: { nodeId: number; request: unknown }[] } = { metadata: [], listOffsets: [] };
   const node = (nodeId: number): RawBroker =>
     ({
       metadata: async (topics: string[]): Promise<KafkajsMetadata> => {
@@ -25,6 +25,10 @@ function cluster(leaders: Record<string, number[]>, log: (topic: string, partiti
             .filter((topic) => leaders[topic] !== undefined)
             .map((topic) => ({ topic, partitionMetadata: leaders[topic]!.map((leader, partitionId) => ({ partitionId, leader })) })),
         };
+      },
+      deleteRecords: async (request: Parameters<RawBroker['deleteRecords']>[0]): Promise<unknown> => {
+        (asked.deleteRecords ??= []).push({ nodeId, request });
+        return {};
       },
       listOffsets: async (request: Parameters<RawBroker['listOffsets']>[0]): Promise<ListOffsetsResponse> => {
         const timestamp = request.topics[0]!.partitions[0]!.timestamp;
@@ -95,4 +99,19 @@ test('asks nothing for no topics', async () => {
   const { raw, asked } = cluster({}, () => [0, 0]);
   assert.deepEqual(await readPartitionOffsets(raw, []), new Map());
   assert.deepEqual(asked, { metadata: [], listOffsets: [] });
+});
+
+test('deletes records at the leader of the partition, found by a Metadata request of its own', async () => {
+  const { raw, asked } = cluster({ a: [1, 2] }, () => [0, 5]);
+  assert.equal(await deleteRecordsBefore(raw, 'a', 1, 300), true);
+  assert.deepEqual(asked.metadata, [['a']]);
+  assert.deepEqual(asked.deleteRecords, [{ nodeId: 2, request: { topics: [{ topic: 'a', partitions: [{ partition: 1, offset: '300' }] }] } }]);
+});
+
+test('deletes nothing where the partition has no leader now or the cluster does not name it', async () => {
+  const { raw, asked } = cluster({ a: [1, -1] }, () => [0, 5]);
+  assert.equal(await deleteRecordsBefore(raw, 'a', 1, 10), false);
+  assert.equal(await deleteRecordsBefore(raw, 'a', 7, 10), false);
+  assert.equal(await deleteRecordsBefore(raw, 'unknown', 0, 10), false);
+  assert.equal(asked.deleteRecords, undefined);
 });

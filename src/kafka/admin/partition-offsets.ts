@@ -70,3 +70,19 @@ export async function readPartitionOffsets(cluster: RawCluster, topics: readonly
   }
   return result;
 }
+
+/**
+ * Deletes the records of `topic`-`partition` before `beforeOffset` at its leader, found by a
+ * Metadata request of its own; false, deleting nothing, when the partition has no leader now or
+ * the cluster does not name it. kafkajs's `admin.deleteTopicRecords` finds the leader in the
+ * admin's shared metadata and reads the topic's offsets through it, which fails as
+ * `kafkajs-admin.ts`'s `partitionOffsets` explains.
+ */
+export async function deleteRecordsBefore(cluster: RawCluster, topic: string, partition: number, beforeOffset: number): Promise<boolean> {
+  await cluster.refreshMetadataIfNecessary();
+  const metadata = await (await cluster.anyBroker()).metadata([topic]);
+  const leader = metadata.topicMetadata.find((t) => t.topic === topic)?.partitionMetadata.find((p) => p.partitionId === partition)?.leader;
+  if (leader === undefined || leader < 0) return false;
+  await (await cluster.broker(leader)).deleteRecords({ topics: [{ topic, partitions: [{ partition, offset: String(beforeOffset) }] }] });
+  return true;
+}

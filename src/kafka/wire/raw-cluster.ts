@@ -142,6 +142,10 @@ export interface RawBroker {
     readonly topics: readonly { readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly timestamp: number }[] }[];
   }): Promise<ListOffsetsResponse>;
   offsetCommit(request: OffsetCommitRequest): Promise<unknown>;
+  /** DeleteRecords at this broker (the leader of the partitions asked); rejects when a partition has an error. */
+  deleteRecords(request: {
+    readonly topics: readonly { readonly topic: string; readonly partitions: readonly { readonly partition: number; readonly offset: string }[] }[];
+  }): Promise<unknown>;
   /** InitProducerId: without a transactional id any broker answers; with one, its coordinator. The producer id comes as a decimal string. */
   initProducerId(request: {
     readonly transactionalId?: string;
@@ -210,6 +214,7 @@ export const BROKER_METHODS = [
   'metadata',
   'listOffsets',
   'offsetCommit',
+  'deleteRecords',
   'initProducerId',
   'addPartitionsToTxn',
   'endTxn',
@@ -329,6 +334,10 @@ class Broker implements RawBroker {
 
   offsetCommit(request: OffsetCommitRequest): Promise<unknown> {
     return this.broker.offsetCommit(request);
+  }
+
+  deleteRecords(request: Parameters<RawBroker['deleteRecords']>[0]): Promise<unknown> {
+    return this.broker.deleteRecords(request);
   }
 
   initProducerId(request: Parameters<RawBroker['initProducerId']>[0]): ReturnType<RawBroker['initProducerId']> {
