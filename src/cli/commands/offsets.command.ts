@@ -26,7 +26,7 @@ export function registerOffsetsCommand(program: Command): void {
     .description(
       "Print a group's offsets on the flow's target, translated from the checkpoints the flow wrote there " +
         "(what MM2's RemoteClusterUtils.translateOffsets answers). With --topic (its name on either cluster) and --partition, only those; " +
-        'with --offset too, that source offset translated through the offset syncs, for applications that keep their own offsets. ' +
+        'with --offset too, that source offset translated through the nearest offset sync at or before it, for applications that keep their own offsets. ' +
         'A running `mirrorflow run` answers the same over HTTP: GET /offsets/translate?group=G&topic=T[&partition=P&offset=O].',
     )
     .argument('<file>', PIPELINE_FILE)
@@ -36,7 +36,7 @@ export function registerOffsetsCommand(program: Command): void {
     .addOption(new Option('--to <cluster>', "the cluster to translate to, the flow's target").default(undefined, "the only flow's"))
     .option('--topic <name>', 'only this topic, named as on the source or as on the target')
     .option('--partition <n>', 'only this partition of --topic', wholeNumber)
-    .option('--offset <n>', 'translate this source offset of --topic and --partition through the offset syncs', wholeNumber);
+    .option('--offset <n>', 'translate this source offset of --topic and --partition through the nearest offset sync at or before it', wholeNumber);
   addToolCommonOptions(translate).action(async (file: string, flags: TranslateFlags) => {
     if (flags.group !== undefined && flags.groups !== undefined) translate.error('error: give one of --group <id> and --groups <regex>, not both');
     if (flags.group === undefined && flags.groups === undefined && flags.offset === undefined)

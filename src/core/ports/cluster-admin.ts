@@ -133,16 +133,22 @@ export interface ClusterAdmin {
    */
   deleteGroups(groupIds: readonly string[]): Observable<void>;
   /**
+   * Groups' configs (Kafka 4.0+, `kafka-configs.sh --entity-type groups`), by group id, each
+   * entry with its source (`group` when set on the group). One DescribeConfigs request for them
+   * all, to any broker; it errors as a whole when the broker refuses any one group (not
+   * authorized, say).
+   */
+  describeGroupConfigs(groupIds: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
+  /**
+   * Sets or deletes configs of groups (IncrementalAlterConfigs), all in one request, one result
+   * per group: the broker applies a group's changes all or none, and a group it refuses is a
+   * result, not an error.
+   */
+  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>>;
+  /**
    * State and members of each share group (ShareGroupDescribe, Kafka 4.2+); a group the broker
    * does not know is `dead` with no members. Errors (not retriable) on a cluster without share groups.
    */
-  /**
-   * Groups' configs (Kafka 4.0+, `kafka-configs.sh --entity-type groups`), by group id, each
-   * entry with its source (`group` when set on the group). Any broker answers.
-   */
-  describeGroupConfigs(groupIds: readonly string[]): Observable<ReadonlyMap<string, readonly TopicConfigEntry[]>>;
-  /** Sets or deletes configs of groups (IncrementalAlterConfigs); errors when the broker refuses any group's. */
-  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<void>;
   describeShareGroups(groupIds: readonly string[]): Observable<ReadonlyMap<string, ShareGroupDescription>>;
   /**
    * A share group's start offsets (DescribeShareGroupOffsets), on the partitions where it has one;

@@ -10,6 +10,7 @@ import {
   type ShareGroupStartOffset,
   type TopicConfigChange,
   type TopicConfigEntry,
+  type TopicConfigResult,
 } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { GroupSyncStatus } from './checkpoint-status';
@@ -18,6 +19,7 @@ import { GroupHolds } from './group-holds';
 import { GroupSyncStates } from './group-sync-states';
 import { OffsetSyncStore } from './offset-sync-store';
 import { ShareGroupOffsetSync, planShareGroupSync, translateShareGroup } from './share-group-offset-sync';
+import { configEntry as entry } from '../config-entry-fixture';
 
 const at = (topic: string, partition: number, startOffset: number): ShareGroupStartOffset => ({ topic, partition, startOffset });
 
@@ -103,24 +105,38 @@ class FakeShareAdmins {
   readonly racing = new Set<string>();
   /** Groups whose alter fails otherwise. */
   readonly broken = new Set<string>();
-  /** Group configs per cluster and group. */
+  /** Group configs per cluster and group; the target's change as they are set. */
   readonly sourceConfigs = new Map<string, TopicConfigEntry[]>();
   readonly targetConfigs = new Map<string, TopicConfigEntry[]>();
   readonly configAlters: { group: string; changes: readonly TopicConfigChange[] }[] = [];
-  /** The target refuses group configs. */
+  /** The target refuses every group's config changes. */
   configsRefused = false;
+  /** Groups whose configs the source does not let us read: a request naming one fails as a whole, as kafkajs answers. */
+  readonly configsLocked = new Set<string>();
+  /** Every group config request, per cluster, with the groups it named; and every change to the target, in order. */
+  readonly configRequests: { cluster: string; request: 'describe' | 'alter'; groups: string[] }[] = [];
+  readonly targetChanges: string[] = [];
 
   constructor(
     readonly sourceOffsets: Map<string, ShareGroupStartOffset[]>,
     readonly target: Map<string, ShareGroupDescription & { offsets: ShareGroupStartOffset[] }>,
   ) {}
 
+  private describeConfigs(cluster: string, configs: ReadonlyMap<string, TopicConfigEntry[]>, ids: readonly string[]) {
+    return defer(() => {
+      this.configRequests.push({ cluster, request: 'describe', groups: [...ids] });
+      const locked = cluster === 'primary' ? ids.find((id) => this.configsLocked.has(id)) : undefined;
+      if (locked !== undefined) return throwError(() => new Error(`GROUP_AUTHORIZATION_FAILED (${locked})`));
+      return of(new Map(ids.map((id) => [id, configs.get(id) ?? []])));
+    });
+  }
+
   get source(): ClusterAdmin {
     return {
       cluster: 'primary',
       fetchShareGroupOffsets: (group: string): Observable<readonly ShareGroupStartOffset[]> =>
         defer(() => (this.unreadable.has(group) ? throwError(() => new Error('coordinator not available')) : of(this.sourceOffsets.get(group) ?? []))),
-      describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, this.sourceConfigs.get(id) ?? []]))),
+      describeGroupConfigs: (ids: readonly string[]) => this.describeConfigs('primary', this.sourceConfigs, ids),
     } as unknown as ClusterAdmin;
   }
 
@@ -139,14 +155,26 @@ class FakeShareAdmins {
           if (this.racing.has(group)) return throwError(() => new GroupActiveError('backup', group, {}, 'share group'));
           if (this.broken.has(group)) return throwError(() => new Error(`Group ${group} is not a share group.`));
           this.alters.push({ group, offsets });
+          this.targetChanges.push(`start offsets of ${group}`);
           return of(undefined);
         }),
-      describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, this.targetConfigs.get(id) ?? []]))),
+      describeGroupConfigs: (ids: readonly string[]) => this.describeConfigs('backup', this.targetConfigs, ids),
       alterGroupConfigs: (changes: ReadonlyMap<string, readonly TopicConfigChange[]>) =>
         defer(() => {
-          if (this.configsRefused) return throwError(() => new Error('INVALID_CONFIG'));
-          for (const [group, list] of changes) this.configAlters.push({ group, changes: list });
-          return of(undefined);
+          this.configRequests.push({ cluster: 'backup', request: 'alter', groups: [...changes.keys()] });
+          const results = new Map<string, TopicConfigResult>();
+          for (const [group, list] of changes) {
+            if (this.configsRefused) {
+              results.set(group, { ok: false, error: 'INVALID_CONFIG', message: 'share.auto.offset.reset is invalid', retriable: false });
+              continue;
+            }
+            this.configAlters.push({ group, changes: list });
+            this.targetChanges.push(`configs of ${group}`);
+            const rest = (this.targetConfigs.get(group) ?? []).filter((e) => !list.some((c) => c.name === e.name));
+            this.targetConfigs.set(group, [...rest, ...list.flatMap((c) => (c.op === 'set' ? [entry(c.name, c.value, 'group')] : []))]);
+            results.set(group, { ok: true });
+          }
+          return of(results);
         }),
     } as unknown as ClusterAdmin;
   }
@@ -275,14 +303,6 @@ describe('ShareGroupOffsetSync', () => {
       ]),
       new Map([['busy', { state: 'stable', members: 1, offsets: [] }]]),
     );
-    const entry = (name: string, value: string, source: TopicConfigEntry['source']): TopicConfigEntry => ({
-      name,
-      value,
-      isDefault: source === 'default',
-      readOnly: false,
-      sensitive: false,
-      source,
-    });
     admins.sourceConfigs.set('workers', [
       entry('share.auto.offset.reset', 'earliest', 'group'),
       entry('share.isolation.level', 'read_committed', 'group'),
@@ -316,5 +336,77 @@ describe('ShareGroupOffsetSync', () => {
     );
     assert.equal(status.errors, 0);
     assert.match(seen.warnings[0]?.message ?? '', /Could not copy a share group's configs to the target; its start offsets are synced all the same\./);
+  });
+
+  test("asks each cluster for all the pass's idle groups' configs in one request and sets those that differ in one, before any start offset", async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const groups = ['alpha', 'beta', 'busy', 'gamma', 'delta'];
+    const admins = new FakeShareAdmins(
+      new Map(groups.map((g) => [g, [at('orders', 0, 5)]])),
+      new Map([
+        ['beta', { state: 'empty', members: 0, offsets: [] }],
+        ['gamma', { state: 'empty', members: 0, offsets: [] }],
+        ['busy', { state: 'stable', members: 1, offsets: [] }],
+      ]),
+    );
+    for (const g of groups) admins.sourceConfigs.set(g, [entry('share.auto.offset.reset', 'earliest', 'group')]);
+    admins.sourceConfigs.set('beta', [entry('share.auto.offset.reset', 'earliest', 'group'), entry('share.isolation.level', 'read_committed', 'group')]);
+    // gamma has them already.
+    admins.targetConfigs.set('gamma', [entry('share.auto.offset.reset', 'earliest', 'group')]);
+    const { logger } = logs();
+    const sync = new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger, status: new GroupSyncStatus() });
+
+    await firstValueFrom(sync.sync(groups, t));
+    // Four idle groups (busy has a member): two DescribeConfigs and one IncrementalAlterConfigs, not eight and three.
+    assert.deepEqual(admins.configRequests, [
+      { cluster: 'primary', request: 'describe', groups: ['alpha', 'beta', 'delta', 'gamma'] },
+      { cluster: 'backup', request: 'describe', groups: ['alpha', 'beta', 'delta', 'gamma'] },
+      { cluster: 'backup', request: 'alter', groups: ['alpha', 'beta', 'delta'] },
+    ]);
+    assert.deepEqual(admins.configAlters.find((a) => a.group === 'beta')?.changes, [
+      { op: 'set', name: 'share.auto.offset.reset', value: 'earliest' },
+      { op: 'set', name: 'share.isolation.level', value: 'read_committed' },
+    ]);
+    // Every group's configs are set before the first start offsets: a group the target creates starts with them.
+    assert.deepEqual(admins.targetChanges.slice(0, 3), ['configs of alpha', 'configs of beta', 'configs of delta']);
+    assert.deepEqual(admins.alters.map((a) => a.group).sort(), ['alpha', 'beta', 'delta', 'gamma']);
+
+    // The next pass: the same two reads, nothing left to set.
+    admins.configRequests.length = 0;
+    await firstValueFrom(sync.sync(groups, t));
+    assert.deepEqual(
+      admins.configRequests.map((r) => `${r.cluster} ${r.request}`),
+      ['primary describe', 'backup describe'],
+    );
+  });
+
+  test("a group whose configs cannot be read is asked alone after the pass's request failed: the others' configs are still copied", async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const groups = ['alpha', 'beta', 'locked'];
+    const admins = new FakeShareAdmins(new Map(groups.map((g) => [g, [at('orders', 0, 5)]])), new Map());
+    for (const g of groups) admins.sourceConfigs.set(g, [entry('share.auto.offset.reset', 'earliest', 'group')]);
+    admins.configsLocked.add('locked');
+    const seen = logs();
+    const status = new GroupSyncStatus();
+    await firstValueFrom(
+      new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger: seen.logger, status }).sync(groups, t),
+    );
+    assert.deepEqual(
+      admins.configRequests.map((r) => `${r.cluster} ${r.request} ${r.groups.join(',')}`),
+      [
+        'primary describe alpha,beta,locked',
+        'primary describe alpha',
+        'primary describe beta',
+        'primary describe locked',
+        'backup describe alpha,beta,locked',
+        'backup alter alpha,beta',
+      ],
+    );
+    assert.deepEqual(
+      seen.warnings.map((w) => [w.message, w.meta['group'], w.meta['error']]),
+      [["Could not copy a share group's configs to the target; its start offsets are synced all the same.", 'locked', 'GROUP_AUTHORIZATION_FAILED (locked)']],
+    );
+    assert.deepEqual(admins.alters.map((a) => a.group).sort(), groups);
+    assert.equal(status.errors, 0);
   });
 });

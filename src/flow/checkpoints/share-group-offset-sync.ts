@@ -18,18 +18,27 @@
  *      (MM2's translateDownstream): never ahead of what was copied, so a record not yet done with
  *      on the source is never skipped on the target;
  *   3. the target group of the same name described: one with members is left alone (its start
- *      offsets cannot be changed while they run, and the broker refuses it);
+ *      offsets cannot be changed while they run, and the broker refuses it), and the start
+ *      offsets of an idle one read;
  *   4. the share configs set on the source group copied where the target's differ
- *      (share-group-configs.ts: `share.auto.offset.reset` and the like);
- *   5. the target group's start offsets read, and every partition where it has none, or one behind
- *      the translated offset, altered in one request: a target share group that is further ahead
- *      is never moved back, and a group the target does not know is created with them.
+ *      (share-group-configs.ts: `share.auto.offset.reset` and the like): for all the pass's idle
+ *      groups at once, one DescribeConfigs per cluster and one IncrementalAlterConfigs;
+ *   5. every partition where the target group has no start offset, or one behind the translated
+ *      offset, altered in one request per group: a target share group that is further ahead is
+ *      never moved back, and a group the target does not know is created with them.
  *
- * A group a member joined between 3 and 4 is refused by the broker (NON_EMPTY_GROUP) and counted
+ * A group a member joined between 3 and 5 is refused by the broker (NON_EMPTY_GROUP) and counted
  * as active. Each group's outcome goes to its sync state (group-sync-states.ts).
  */
 import { EMPTY, type Observable, catchError, concat, defer, forkJoin, from, ignoreElements, map, mergeMap, of, tap, toArray } from '#rxjs';
-import { GroupActiveError, type ClusterAdmin, type GroupState, type ShareGroupStartOffset } from '../../core/ports/cluster-admin';
+import {
+  GroupActiveError,
+  type ClusterAdmin,
+  type GroupState,
+  type ShareGroupStartOffset,
+  type TopicConfigChange,
+  type TopicConfigEntry,
+} from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey } from '../../core/record';
 import { describeError } from '../../core/errors';
@@ -113,35 +122,63 @@ interface ShareGroupOutcome {
   readonly error?: string;
 }
 
+/** A group idle on the target (no members), its start offsets planned: it gets the source group's configs, then those. */
+interface IdleShareGroup {
+  readonly group: string;
+  readonly coverage: { readonly partitions: number; readonly translated: number };
+  /** How many of its start offsets translate. */
+  readonly translated: number;
+  readonly plan: Exclude<ShareGroupSyncPlan, { kind: 'skip-active' }>;
+}
+
+/** A group's first half of a pass: done (nothing to set, active, failed), or idle on the target. */
+type PlannedShareGroup = { readonly done: ShareGroupOutcome } | { readonly idle: IdleShareGroup };
+
+/** A group's configs on one cluster, or why they could not be read. */
+type GroupConfigsRead = ReadonlyMap<string, readonly TopicConfigEntry[] | { readonly error: string }>;
+
 export class ShareGroupOffsetSync {
   constructor(private readonly options: ShareGroupOffsetSyncOptions) {}
 
   /**
    * One pass over `groups` (the source's share groups the filter lets through) with one
    * checkpoint pass's translation; `holds` keeps the offset syncs near their start offsets.
-   * Never errors: failures are counted and logged per group.
+   * Per group its offsets are read and planned; then the configs of every group idle on the
+   * target are read with one DescribeConfigs per cluster and set with one IncrementalAlterConfigs
+   * on the target; then the groups' start offsets are set. Never errors: failures are counted
+   * and logged per group.
    */
   sync(groups: readonly string[], translation: CheckpointTranslation, holds?: GroupHolds): Observable<void> {
     return defer(() => {
       if (groups.length === 0) return of(undefined).pipe(tap(() => this.finish([])));
+      const concurrency = this.options.concurrency ?? 4;
       return from([...groups].sort()).pipe(
-        mergeMap((group) => this.syncGroup(group, translation, holds), this.options.concurrency ?? 4),
+        mergeMap((group) => this.planGroup(group, translation, holds), concurrency),
         toArray(),
+        mergeMap((planned) => {
+          const done = planned.flatMap((p) => ('done' in p ? [p.done] : []));
+          const idle = planned.flatMap((p) => ('idle' in p ? [p.idle] : []));
+          return concat(this.copyConfigs(idle.map((g) => g.group).sort()), from(idle).pipe(mergeMap((g) => this.setStartOffsets(g), concurrency))).pipe(
+            toArray(),
+            map((outcomes) => [...done, ...outcomes]),
+          );
+        }),
         tap((outcomes) => this.finish(outcomes)),
         map(() => undefined),
       );
     });
   }
 
-  private syncGroup(group: string, translation: CheckpointTranslation, holds: GroupHolds | undefined): Observable<ShareGroupOutcome> {
+  /** Reads the group's start offsets on the source, translates them, and plans the target group's. */
+  private planGroup(group: string, translation: CheckpointTranslation, holds: GroupHolds | undefined): Observable<PlannedShareGroup> {
     const { sourceAdmin, logger } = this.options;
-    return sourceAdmin.fetchShareGroupOffsets(group).pipe(
+    return defer(() => sourceAdmin.fetchShareGroupOffsets(group)).pipe(
       catchError((error: unknown) => {
         logger.warn("Reading a share group's start offsets on the source failed; skipped this time.", { group, error: describeError(error) });
         return of(undefined);
       }),
-      mergeMap((upstream) => {
-        if (upstream === undefined) return of<ShareGroupOutcome>({ group, result: 'unread', offsets: 0 });
+      mergeMap((upstream): Observable<PlannedShareGroup> => {
+        if (upstream === undefined) return of({ done: { group, result: 'unread', offsets: 0 } });
         // Held as a consumer group's offsets are: syncs arriving until the next pass are kept for them.
         holds?.read(
           group,
@@ -151,71 +188,125 @@ export class ShareGroupOffsetSync {
         );
         const { partitions, translated } = translateShareGroup(upstream, translation);
         const coverage = { partitions, translated: translated.length };
-        if (translated.length === 0) return of<ShareGroupOutcome>({ group, coverage, result: 'none', offsets: 0 });
-        return this.syncTarget(group, translated).pipe(map((outcome): ShareGroupOutcome => ({ ...outcome, coverage })));
+        if (translated.length === 0) return of({ done: { group, coverage, result: 'none', offsets: 0 } });
+        return this.planTarget(group, translated).pipe(
+          map((planned): PlannedShareGroup => ('done' in planned ? { done: { ...planned.done, coverage } } : { idle: { ...planned.idle, coverage } })),
+        );
       }),
     );
   }
 
-  private syncTarget(group: string, translated: readonly ShareGroupStartOffset[]): Observable<ShareGroupOutcome> {
-    const { targetAdmin, logger } = this.options;
-    return targetAdmin.describeShareGroups([group]).pipe(
+  /** The target group described and, when idle, its start offsets read and planned. */
+  private planTarget(
+    group: string,
+    translated: readonly ShareGroupStartOffset[],
+  ): Observable<{ readonly done: ShareGroupOutcome } | { readonly idle: Omit<IdleShareGroup, 'coverage'> }> {
+    const { targetAdmin } = this.options;
+    return defer(() => targetAdmin.describeShareGroups([group])).pipe(
       mergeMap((described) => {
         const target = described.get(group) ?? { state: 'dead' as const, members: 0 };
-        const current$ = target.state === 'dead' || target.members > 0 ? of<readonly ShareGroupStartOffset[]>([]) : targetAdmin.fetchShareGroupOffsets(group);
         // A group its application runs on at the target is left alone, its configs too.
-        const idle = target.members === 0 && (target.state === 'empty' || target.state === 'dead');
-        return concat(idle ? this.copyConfigs(group) : EMPTY, current$).pipe(
-          mergeMap((current) => {
+        if (planShareGroupSync(translated, target, []).kind === 'skip-active') {
+          return of({ done: { group, result: 'active' as const, offsets: 0, targetState: target.state } });
+        }
+        const current$ = target.state === 'dead' ? of<readonly ShareGroupStartOffset[]>([]) : targetAdmin.fetchShareGroupOffsets(group);
+        return current$.pipe(
+          map((current) => {
             const plan = planShareGroupSync(translated, target, current);
-            if (plan.kind === 'skip-active') return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: plan.state });
-            if (plan.kind === 'up-to-date') return of<ShareGroupOutcome>({ group, result: 'up-to-date', offsets: translated.length });
-            return concat(
-              targetAdmin.alterShareGroupOffsets(group, plan.offsets).pipe(ignoreElements()),
-              defer(() => {
-                logger.debug('Share group start offsets synced to the target.', { group, reason: plan.reason, partitions: plan.offsets.length });
-                return of<ShareGroupOutcome>({ group, result: 'altered', offsets: plan.offsets.length });
-              }),
-            );
+            if (plan.kind === 'skip-active') return { done: { group, result: 'active' as const, offsets: 0, targetState: plan.state } };
+            return { idle: { group, translated: translated.length, plan } };
           }),
         );
       }),
-      catchError((error: unknown) => {
-        // A consumer joined between the describe and the alter: the broker refused it.
-        if (error instanceof GroupActiveError) return of<ShareGroupOutcome>({ group, result: 'active', offsets: 0, targetState: 'stable' });
-        logger.warn("Could not sync a share group's start offsets to the target.", { group, error: describeError(error) });
-        return of<ShareGroupOutcome>({ group, result: 'failed', offsets: 0, error: describeError(error) });
-      }),
+      catchError((error: unknown) => of({ done: this.targetFailure(group, error) })),
     );
   }
 
+  /** Sets the start offsets planned for an idle target group. */
+  private setStartOffsets({ group, coverage, translated, plan }: IdleShareGroup): Observable<ShareGroupOutcome> {
+    const { targetAdmin, logger } = this.options;
+    if (plan.kind === 'up-to-date') return of<ShareGroupOutcome>({ group, coverage, result: 'up-to-date', offsets: translated });
+    return concat(
+      defer(() => targetAdmin.alterShareGroupOffsets(group, plan.offsets)).pipe(ignoreElements()),
+      defer(() => {
+        logger.debug('Share group start offsets synced to the target.', { group, reason: plan.reason, partitions: plan.offsets.length });
+        return of<ShareGroupOutcome>({ group, coverage, result: 'altered', offsets: plan.offsets.length });
+      }),
+    ).pipe(catchError((error: unknown) => of({ ...this.targetFailure(group, error), coverage })));
+  }
+
+  private targetFailure(group: string, error: unknown): ShareGroupOutcome {
+    // A consumer joined between the describe and the alter: the broker refused it.
+    if (error instanceof GroupActiveError) return { group, result: 'active', offsets: 0, targetState: 'stable' };
+    this.options.logger.warn("Could not sync a share group's start offsets to the target.", { group, error: describeError(error) });
+    return { group, result: 'failed', offsets: 0, error: describeError(error) };
+  }
+
   /**
-   * The share configs set on the source group, set on the target group where they differ
-   * (share-group-configs.ts), before its start offsets: a group the target creates then starts
-   * with them. A failure is logged and the start offsets are synced all the same.
+   * The share configs set on the source groups, set on the target groups (idle there) where they
+   * differ (share-group-configs.ts), before their start offsets: a group the target creates then
+   * starts with them. One DescribeConfigs per cluster for all of them and one
+   * IncrementalAlterConfigs for those that differ. A group whose configs cannot be read or set is
+   * logged, and its start offsets are synced all the same.
    */
-  private copyConfigs(group: string): Observable<never> {
+  private copyConfigs(groups: readonly string[]): Observable<never> {
     const { sourceAdmin, targetAdmin, logger } = this.options;
-    return defer(() => forkJoin([sourceAdmin.describeGroupConfigs([group]), targetAdmin.describeGroupConfigs([group])])).pipe(
+    if (groups.length === 0) return EMPTY;
+    const notCopied = (group: string, error: string): void =>
+      logger.warn("Could not copy a share group's configs to the target; its start offsets are synced all the same.", { group, error });
+    return forkJoin([this.readConfigs(sourceAdmin, groups), this.readConfigs(targetAdmin, groups)]).pipe(
       mergeMap(([source, target]) => {
-        const changes = shareGroupConfigChanges(source.get(group) ?? [], target.get(group) ?? []);
-        if (changes.length === 0) return EMPTY;
-        return concat(
-          targetAdmin.alterGroupConfigs(new Map([[group, changes]])),
-          defer(() => {
-            logger.info("Share group's configs copied to the target.", { group, configs: describeConfigChanges(changes) });
+        const changes = new Map<string, TopicConfigChange[]>();
+        for (const group of groups) {
+          const onSource = source.get(group) ?? [];
+          const onTarget = target.get(group) ?? [];
+          if ('error' in onSource) notCopied(group, onSource.error);
+          else if ('error' in onTarget) notCopied(group, onTarget.error);
+          else {
+            const list = shareGroupConfigChanges(onSource, onTarget);
+            if (list.length > 0) changes.set(group, list);
+          }
+        }
+        if (changes.size === 0) return EMPTY;
+        return defer(() => targetAdmin.alterGroupConfigs(changes)).pipe(
+          tap((results) => {
+            for (const [group, list] of changes) {
+              const result = results.get(group);
+              if (result?.ok === true) logger.info("Share group's configs copied to the target.", { group, configs: describeConfigChanges(list) });
+              else notCopied(group, result === undefined ? 'the broker did not answer for it' : `${result.error}: ${result.message}`);
+            }
+          }),
+          catchError((error: unknown) => {
+            for (const group of changes.keys()) notCopied(group, describeError(error));
             return EMPTY;
           }),
         );
       }),
       ignoreElements(),
-      catchError((error: unknown) => {
-        logger.warn("Could not copy a share group's configs to the target; its start offsets are synced all the same.", {
-          group,
-          error: describeError(error),
-        });
-        return EMPTY;
-      }),
+    );
+  }
+
+  /**
+   * The groups' configs on one cluster, in one request. The broker's answer is taken as a whole
+   * (kafkajs errors when any group is refused), so when it fails each group is asked alone: one
+   * group refused (not authorized, say) does not keep the others' configs from being copied.
+   * Never errors.
+   */
+  private readConfigs(admin: ClusterAdmin, groups: readonly string[]): Observable<GroupConfigsRead> {
+    const alone = (group: string): Observable<readonly [string, readonly TopicConfigEntry[] | { readonly error: string }]> =>
+      defer(() => admin.describeGroupConfigs([group])).pipe(
+        map((read) => [group, read.get(group) ?? []] as const),
+        catchError((error: unknown) => of([group, { error: describeError(error) }] as const)),
+      );
+    if (groups.length === 1) return alone(groups[0]!).pipe(map((entry) => new Map([entry])));
+    return defer(() => admin.describeGroupConfigs(groups)).pipe(
+      catchError(() =>
+        from(groups).pipe(
+          mergeMap(alone, this.options.concurrency ?? 4),
+          toArray(),
+          map((entries) => new Map(entries)),
+        ),
+      ),
     );
   }
 

@@ -8,15 +8,7 @@ import { DefaultConfigPropertyFilter } from '../../policy';
 import { ConfigSyncStatus } from './config-sync-status';
 import { OutageStatus } from '../status/outage-status';
 import { TopicConfigSync } from './topic-config-sync';
-
-const entry = (name: string, value: string, source: TopicConfigEntry['source'] = 'topic'): TopicConfigEntry => ({
-  name,
-  value,
-  isDefault: source === 'default',
-  readOnly: false,
-  sensitive: false,
-  source,
-});
+import { configEntry as entry } from '../config-entry-fixture';
 
 /**
  * A cluster's admin over topic configs in memory. Changes are applied as a broker does: all of

@@ -259,18 +259,8 @@ export class KafkajsAdmin implements ClusterAdmin {
     });
   }
 
-  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<void> {
-    return this.request('Changing group configs', async () => {
-      const results = await this.incrementalAlterConfigs(GROUP_RESOURCE, changes);
-      const refused = [...results].filter(([, r]) => !r.ok);
-      if (refused.length === 0) return;
-      const [group, first] = refused[0]!;
-      throw new KafkaTransportError(
-        this.cluster,
-        `the configs of group "${group}" were refused: ${first.ok ? '' : `${first.error}: ${first.message}`}`,
-        !first.ok && first.retriable,
-      );
-    });
+  alterGroupConfigs(changes: ReadonlyMap<string, readonly TopicConfigChange[]>): Observable<ReadonlyMap<string, TopicConfigResult>> {
+    return this.request('Changing group configs', () => this.incrementalAlterConfigs(GROUP_RESOURCE, changes));
   }
 
   /** IncrementalAlterConfigs v0 of resources of one type, through any broker (a KRaft broker forwards to the controller). */

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEVER, Observable, concat, of, throwError } from '#rxjs';
 import { ClusterUnavailableError } from '../../core/errors';
-import type { ClusterAdmin, GroupOffset, GroupState, ShareGroupStartOffset, TopicConfigChange, TopicConfigEntry } from '../../core/ports/cluster-admin';
+import type {
+  ClusterAdmin,
+  GroupOffset,
+  GroupState,
+  ShareGroupStartOffset,
+  TopicConfigChange,
+  TopicConfigEntry,
+  TopicConfigResult,
+} from '../../core/ports/cluster-admin';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import { silentLogger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
@@ -49,6 +57,8 @@ interface FakeCluster {
   /** Group configs by group id, and the changes made to them. */
   groupConfigs?: Record<string, TopicConfigEntry[]>;
   groupConfigAlters?: [string, readonly TopicConfigChange[]][];
+  /** The broker refuses every group's config changes, for this reason. */
+  groupConfigsRefused?: string;
 }
 
 function checkpoint(offset: number, group: string, topic: string, partition: number, upstream: number, downstream: number, metadata = ''): KafkaRecord {
@@ -104,8 +114,17 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
       fetchShareGroupOffsets: (id: string) => of(c.shareGroups?.[id]?.offsets ?? []),
       describeGroupConfigs: (ids: readonly string[]) => of(new Map(ids.map((id) => [id, c.groupConfigs?.[id] ?? []]))),
       alterGroupConfigs: (changes: ReadonlyMap<string, readonly TopicConfigChange[]>) =>
-        new Observable<void>((s) => {
-          (c.groupConfigAlters ??= []).push(...changes);
+        new Observable<ReadonlyMap<string, TopicConfigResult>>((s) => {
+          const results = new Map<string, TopicConfigResult>();
+          for (const [group, list] of changes) {
+            if (c.groupConfigsRefused !== undefined) {
+              results.set(group, { ok: false, error: 'INVALID_CONFIG', message: c.groupConfigsRefused, retriable: false });
+              continue;
+            }
+            (c.groupConfigAlters ??= []).push([group, list]);
+            results.set(group, { ok: true });
+          }
+          s.next(results);
           s.complete();
         }),
       alterShareGroupOffsets: (id: string, offsets: readonly ShareGroupStartOffset[]) =>
@@ -382,6 +401,18 @@ describe('failover of a share group', () => {
     assert.equal(result.committed.length, 2);
     assert.equal(clusters['backup']!.commits, undefined, 'no consumer group offsets are committed');
     assert.deepEqual(clusters['backup']!.groupConfigAlters, [[W, [{ op: 'set', name: 'share.auto.offset.reset', value: 'earliest' }]]]);
+  });
+
+  it("refuses, writing no start offset, when the target refuses the group's configs", async () => {
+    const clusters = shareClusters();
+    clusters['primary']!.groupConfigs = { [W]: [groupConfig('share.auto.offset.reset', 'earliest')] };
+    clusters['backup']!.groupConfigsRefused = 'share.auto.offset.reset must be latest, earliest or by_duration';
+    const t = await tools(clusters);
+    await assert.rejects(
+      executeFailover(t, await planFailover(t, { group: W, force: false })),
+      /Setting the configs of share group "workers" on cluster "backup" failed: INVALID_CONFIG: share\.auto\.offset\.reset must be/,
+    );
+    assert.equal(clusters['backup']!.shareAlters, undefined);
   });
 
   it('keeps a target start offset that is ahead unless forced', async () => {

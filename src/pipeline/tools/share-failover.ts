@@ -17,8 +17,8 @@
  * Records after a start offset that were acknowledged one by one on the source are delivered
  * again on the target: no API reads or sets them.
  */
-import { firstValueFrom, take, timeout } from '#rxjs';
-import { describeError, MirrorflowError } from '../../core/errors';
+import { firstValueFrom } from '#rxjs';
+import { describeError } from '../../core/errors';
 import { GroupActiveError, type ShareGroupDescription, type ShareGroupStartOffset, type TopicConfigChange } from '../../core/ports/cluster-admin';
 import { topicPartitionKey } from '../../core/record';
 import { checkpointTranslation, type CheckpointTranslation } from '../../flow/checkpoints/checkpoint-translation';
@@ -27,9 +27,10 @@ import { preservedPartitions } from '../../flow/checkpoints/preserved-partitions
 import { translateShareGroup } from '../../flow/checkpoints/share-group-offset-sync';
 import { describeConfigChanges, shareGroupConfigChanges } from '../../flow/checkpoints/share-group-configs';
 import { flowTopicFilter } from '../wiring/settings/topic-settings';
-import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
+import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 import { check, change, describeOffsets, type ChangeStep } from './change-steps';
 import { decideAction, isWritten, type FailoverPartition, type FailoverPlan, type FailoverRequest, type FailoverResult } from './failover-plan';
+import { loadOffsetSyncs } from './offset-syncs';
 import type { FlowDirection, PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError } from './tool-errors';
 
@@ -213,12 +214,17 @@ export async function executeShareFailover(tools: PipelineTools, plan: FailoverP
     .filter((p) => isWritten(p.action))
     .map((p) => ({ topic: p.topic, partition: p.partition, startOffset: p.translatedOffset! }));
   if (plan.groupConfigs !== undefined && plan.groupConfigs.length > 0) {
+    let result;
     try {
-      await firstValueFrom(admin.alterGroupConfigs(new Map([[plan.group, plan.groupConfigs]])), { defaultValue: undefined });
+      result = (await firstValueFrom(admin.alterGroupConfigs(new Map([[plan.group, plan.groupConfigs]])))).get(plan.group);
     } catch (error) {
       throw new FailoverRefusedError(`Setting the configs of share group "${plan.group}" on cluster "${plan.target}" failed: ${describeError(error)}`, {
         cause: error,
       });
+    }
+    if (result?.ok !== true) {
+      const why = result === undefined ? 'the broker did not answer for it' : `${result.error}: ${result.message}`;
+      throw new FailoverRefusedError(`Setting the configs of share group "${plan.group}" on cluster "${plan.target}" failed: ${why}`);
     }
   }
   if (offsets.length === 0) return { committed: [] };
@@ -277,29 +283,15 @@ async function shareTranslation(
   warnings: string[],
 ): Promise<CheckpointTranslation> {
   const { source, target, policy, flow } = direction;
-  const place = offsetSyncsPlace(flow);
-  const syncsTopic = policy.offsetSyncsTopic(place.otherAlias);
-  await tools.checkReachable(place.cluster);
-  const topics = await firstValueFrom(tools.admin(place.cluster).listTopics());
-  const store = new OffsetSyncStore({ initializationMustReadToEnd: false });
-  if (topics.some((t) => t.name === syncsTopic)) {
-    for (const o of upstream) store.hold(o, o.startOffset);
-    await firstValueFrom(
-      store.follow(tools.reader(place.cluster), syncsTopic).pipe(
-        take(1),
-        timeout({
-          first: timeoutMs,
-          with: () => {
-            throw new MirrorflowError(`Reading ${syncsTopic} on cluster "${place.cluster}" did not reach its end within ${timeoutMs} ms.`);
-          },
-        }),
-      ),
-    );
-  } else {
+  const held = upstream.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.startOffset }));
+  const syncs = await loadOffsetSyncs(tools, direction, held, timeoutMs);
+  if (syncs.store === undefined) {
     warnings.push(
-      `Cluster "${place.cluster}" has no topic ${syncsTopic}: the flow ${source}->${target} has not written offset syncs yet, so nothing translates.`,
+      `Cluster "${syncs.cluster}" has no topic ${syncs.topic}: the flow ${source}->${target} has not written offset syncs yet, so nothing translates.`,
     );
   }
+  // Never read to its end, an empty store translates nothing.
+  const store = syncs.store ?? new OffsetSyncStore({ initializationMustReadToEnd: false });
   const markers = flow.offsets === 'preserve' ? preservedOffsetsGroup(flowGroupId(tools.config.name, flow)) : undefined;
   const preserved = await firstValueFrom(preservedPartitions(tools.admin(target), markers, tools.logger));
   return checkpointTranslation({ source, target, policy, topicFilter: flowTopicFilter(flow) }, store, preserved);

@@ -1,12 +1,11 @@
-import { firstValueFrom, timeout } from '#rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { PipelineTools, DirectionRequest, FlowDirection } from './pipeline-tools';
 import { DEFAULT_READ_TIMEOUT_MS, type TranslatedOffset } from './mirror-client';
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
-import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translation';
-import { MirrorflowError } from '../../core/errors';
 import { topicPartitionKey } from '../../core/record';
-import { flowGroupId, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
+import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
+import { loadOffsetSyncs } from './offset-syncs';
 import { ToolUsageError } from './tool-errors';
 
 export interface TranslateOffsetsRequest extends DirectionRequest {
@@ -142,7 +141,7 @@ async function translateOne(
   sourceOffset: number,
   timeoutMs: number,
 ): Promise<OffsetTranslation> {
-  const { source, target, policy, flow } = direction;
+  const { source, target, flow } = direction;
   const base = { topic: names.topic, remoteTopic: names.remoteTopic, partition, sourceOffset };
   if (flow.offsets === 'preserve') {
     const targetAdmin = tools.admin(target);
@@ -159,29 +158,18 @@ async function translateOne(
       };
     }
   }
-  const place = offsetSyncsPlace(flow);
-  const syncsTopic = policy.offsetSyncsTopic(place.otherAlias);
-  await tools.checkReachable(place.cluster);
-  const topics = await firstValueFrom(tools.admin(place.cluster).listTopics());
-  if (!topics.some((t) => t.name === syncsTopic)) {
+  // The offset held while the syncs are read: the nearest sync at or before it is kept, however
+  // far behind the latest one it is, so the answer is the closest the syncs allow.
+  const syncs = await loadOffsetSyncs(tools, direction, [{ topic: names.topic, partition, offset: sourceOffset }], timeoutMs);
+  const store = syncs.store;
+  if (store === undefined) {
     return {
       ...base,
       offset: null,
       translatedBy: 'none',
-      reason: `cluster "${place.cluster}" has no topic ${syncsTopic}: the flow ${source}->${target} has not written offset syncs yet`,
+      reason: `cluster "${syncs.cluster}" has no topic ${syncs.topic}: the flow ${source}->${target} has not written offset syncs yet`,
     };
   }
-  // The whole history: a tool's answer need not stay monotonic with checkpoints, only be safe.
-  const store = await firstValueFrom(
-    OffsetSyncStore.load(tools.reader(place.cluster), syncsTopic, { initializationMustReadToEnd: false }).pipe(
-      timeout({
-        first: timeoutMs,
-        with: () => {
-          throw new MirrorflowError(`Reading ${syncsTopic} on cluster "${place.cluster}" did not reach its end within ${timeoutMs} ms.`);
-        },
-      }),
-    ),
-  );
   const found = store.translate({ topic: names.topic, partition }, sourceOffset);
   if (found === undefined)
     return {
