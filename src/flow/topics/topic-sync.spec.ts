@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Observable, defer, firstValueFrom, of } from '#rxjs';
+import { type Observable, VirtualTimeScheduler, defer, firstValueFrom, of } from '#rxjs';
 import type { ClusterAdmin, NewTopic, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import { silentLogger } from '../../core/ports/logger';
-import { TopicSync, sameTopics, type ReplicatedTopic } from './topic-sync';
+import { TopicSync, UNLISTED_GRACE_MS, sameTopics, type ReplicatedTopic } from './topic-sync';
 
 /** A cluster's admin over a topic list in memory, recording what is asked of it. */
 function fakeAdmin(cluster: string, topics: TopicDescription[], configs: Record<string, TopicConfigEntry[]> = {}) {
@@ -40,8 +40,14 @@ const entry = (name: string, value: string, isDefault = false): TopicConfigEntry
   source: isDefault ? 'default' : 'topic',
 });
 
-function topicSync(source: ReturnType<typeof fakeAdmin>, target: ReturnType<typeof fakeAdmin>, syncConfigs = true) {
+function topicSync(
+  source: ReturnType<typeof fakeAdmin>,
+  target: ReturnType<typeof fakeAdmin>,
+  syncConfigs = true,
+  scheduler: VirtualTimeScheduler = new VirtualTimeScheduler(),
+) {
   return new TopicSync({
+    scheduler,
     sourceAdmin: source.admin,
     targetAdmin: target.admin,
     remoteTopic: (t) => `primary.${t}`,
@@ -123,6 +129,100 @@ describe('TopicSync', () => {
     );
   });
 
+  it("does not ask again for a remote topic it created that the target's listing does not show yet; once listed and then gone, asks at the next refresh", async () => {
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    const sync = topicSync(source, target);
+    await firstValueFrom(sync.refresh());
+    // A broker lists a new topic only once it applied the controller's records: minutes behind
+    // after thousands of new partitions.
+    target.topics.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const topics = await firstValueFrom(sync.refresh());
+      assert.deepEqual(topics, [{ source: 'orders', target: 'primary.orders', partitions: 3 }], 'still replicated');
+    }
+    assert.equal(target.created.length, 1, 'not asked for again while the listing lags');
+    target.topics.push({ name: 'primary.orders', partitions: 3 });
+    await firstValueFrom(sync.refresh());
+    target.topics.length = 0; // listed, then deleted on the target
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+      'a remote topic deleted after the target listed it is created again at once',
+    );
+  });
+
+  it('asks again for a remote topic the target has not listed once the grace period passed (deleted before any listing showed it)', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    const sync = topicSync(source, target, true, scheduler);
+    await firstValueFrom(sync.refresh());
+    target.topics.length = 0;
+    scheduler.frame += UNLISTED_GRACE_MS - 1;
+    await firstValueFrom(sync.refresh());
+    assert.equal(target.created.length, 1, 'within the grace period: not asked for again');
+    scheduler.frame += 1;
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+    );
+    target.topics.length = 0;
+    await firstValueFrom(sync.refresh());
+    assert.equal(target.created.length, 2, 'created again: a new grace period');
+  });
+
+  it('asks again at once for a remote topic it created when the target lists a topic whose name collides with it, and creates it once that one is gone', async () => {
+    // The backpressure test's case: the remote topic is deleted before any listing showed it, and
+    // `primary_orders` is created in its place; Kafka refuses `primary.orders` beside it.
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    const sync = topicSync(source, target);
+    await firstValueFrom(sync.refresh());
+    target.topics.length = 0;
+    target.topics.push({ name: 'primary_orders', partitions: 1 });
+    let refused = 0;
+    const realCreate = target.admin.createTopics.bind(target.admin);
+    Object.assign(target.admin, {
+      createTopics: (list: readonly NewTopic[], options?: { readonly served?: boolean }) =>
+        target.topics.some((t) => t.name === 'primary_orders')
+          ? defer(() => {
+              refused++;
+              throw new Error("Topic 'primary.orders' collides with existing topic: primary_orders");
+            })
+          : realCreate(list, options),
+    });
+    await assert.rejects(firstValueFrom(sync.refresh()), /collides/);
+    await assert.rejects(firstValueFrom(sync.refresh()), /collides/);
+    assert.equal(refused, 2, 'asked for at each refresh while the other topic is listed, as for any missing topic');
+    target.topics.length = 0; // the colliding topic deleted
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+      'created again at the first refresh after the colliding topic is gone',
+    );
+  });
+
+  it('asks again at the next refresh for a remote topic the target refused as existing (it did not create it)', async () => {
+    const source = fakeAdmin('primary', [{ name: 'orders', partitions: 3 }]);
+    const target = fakeAdmin('backup', []);
+    // Refused as existing: created by someone else, whose topic the listing does not show yet.
+    const refusing = {
+      ...target.admin,
+      createTopics: (list: readonly NewTopic[]) => defer(() => (target.created.push(...list), of([]))),
+    } as unknown as ClusterAdmin;
+    const sync = topicSync(source, { ...target, admin: refusing });
+    await firstValueFrom(sync.refresh());
+    await firstValueFrom(sync.refresh());
+    assert.deepEqual(
+      target.created.map((t) => t.name),
+      ['primary.orders', 'primary.orders'],
+    );
+  });
+
   it('tells `listed` the topics with the ids the listing gave, before anything is created, without asking for ids again', async () => {
     const source = fakeAdmin('primary', [
       { name: 'orders', partitions: 3, topicId: 'id-orders' },
@@ -143,6 +243,7 @@ describe('TopicSync', () => {
       syncConfigs: false,
       replicationFactor: -1,
       logger: silentLogger,
+      scheduler: new VirtualTimeScheduler(),
     });
     const topics = await firstValueFrom(
       sync.refresh((early) => {

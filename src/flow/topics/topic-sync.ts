@@ -1,6 +1,6 @@
 import { token } from '../../core/ports/token';
 import { inject, injectable } from '#inversify';
-import { type Observable, defer, firstValueFrom } from '#rxjs';
+import { type Observable, type SchedulerLike, defer, firstValueFrom } from '#rxjs';
 import type { ClusterAdmin, TopicConfigEntry, TopicDescription } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { describeError } from '../../core/errors';
@@ -28,9 +28,20 @@ export interface TopicSyncOptions {
   readonly logger: Logger;
   /** Told how many remote topics each refresh created (for the flow's status). */
   readonly onCreated?: (count: number) => void;
+  /** Its `now()` is the clock of `UNLISTED_GRACE_MS`: asyncScheduler in production, virtual time in specs. */
+  readonly scheduler: SchedulerLike;
 }
 /** DI token of the parts the container gives a TopicSync; a token and its interface share a name. */
 export const TopicSyncOptions = token<TopicSyncOptions>('TopicSyncOptions');
+
+/** How long a remote topic this sync created, and the target does not list yet, is not asked for again. */
+export const UNLISTED_GRACE_MS = 5 * 60_000;
+
+/**
+ * Kafka lets only one of two topic names exist that differ only in `.` against `_` (their metric
+ * names collide); the broker refuses to create the second.
+ */
+const collisionKey = (topic: string): string => topic.replace(/\./g, '_');
 
 /**
  * MM2's topic discovery and creation (MirrorSourceConnector.computeAndCreateTopicPartitions):
@@ -41,6 +52,19 @@ export const TopicSyncOptions = token<TopicSyncOptions>('TopicSyncOptions');
 export class TopicSync {
   /** Ids from the last refresh that got them. */
   private lastIds: ReadonlyMap<string, string> = new Map();
+  /**
+   * Remote topics this sync created that the target's listing has not shown since, by name, with
+   * when they were asked for. A broker lists a new topic only once it has applied the
+   * controller's records, and one that had just been asked for thousands of partitions fell
+   * minutes behind: each refresh took them for missing and asked the controller again (refused
+   * as existing, a request per refresh and one per topic), loading it further. Such a topic is not
+   * asked for until the listing shows it or `UNLISTED_GRACE_MS` passed. A topic deleted on the
+   * target before any listing showed it looks the same from here, so it is asked for at once
+   * when the listing shows a topic whose name collides with it: Kafka allows only one of the two,
+   * so it is not there (deleted, then blocked by the other). Once listed, a topic deleted later
+   * is missing from the listing and asked for at the next refresh, as any.
+   */
+  private readonly unlisted = new Map<string, number>();
 
   constructor(@inject(TopicSyncOptions) private readonly options: TopicSyncOptions) {}
 
@@ -87,7 +111,9 @@ export class TopicSync {
       listed?.(replicated);
       const targetTopics = new Map<string, TopicDescription>((await targetListing).map((t) => [t.name, t]));
 
-      const missing = replicated.filter((t) => !targetTopics.has(t.target));
+      const now = this.options.scheduler.now();
+      this.forgetListedOrStale(targetTopics, now);
+      const missing = replicated.filter((t) => !targetTopics.has(t.target) && !this.unlisted.has(t.target));
       if (missing.length > 0) {
         const configs = this.options.syncConfigs
           ? await firstValueFrom(sourceAdmin.describeTopicConfigs(missing.map((t) => t.source)))
@@ -106,6 +132,9 @@ export class TopicSync {
             { served: false },
           ),
         );
+        // Only the topics created: one refused as existing is not this sync's (it may collide
+        // with another's name, which may be gone by the next refresh) and is asked for again.
+        for (const name of created) this.unlisted.set(name, now);
         for (const name of created) logger.info('Remote topic created.', { topic: name });
         if (created.length > 0) this.options.onCreated?.(created.length);
       }
@@ -118,6 +147,15 @@ export class TopicSync {
       }
       return replicated;
     });
+  }
+
+  /** Forgets the created topics the listing shows, those whose grace passed, and those a listed topic's name collides with. */
+  private forgetListedOrStale(targetTopics: ReadonlyMap<string, TopicDescription>, now: number): void {
+    if (this.unlisted.size === 0) return;
+    const colliding = new Set([...targetTopics.keys()].map(collisionKey));
+    for (const [name, askedAt] of this.unlisted) {
+      if (targetTopics.has(name) || now - askedAt >= UNLISTED_GRACE_MS || colliding.has(collisionKey(name))) this.unlisted.delete(name);
+    }
   }
 }
 

@@ -64,7 +64,7 @@ export function replicationModule(flow: FlowConfig): ContainerModule {
     bindParts(
       bind,
       TopicSyncOptions,
-      { sourceAdmin: SourceAdmin, targetAdmin: TargetAdmin, policy: ReplicationPolicy, logger: Logger, status: FlowStatus },
+      { sourceAdmin: SourceAdmin, targetAdmin: TargetAdmin, policy: ReplicationPolicy, logger: Logger, status: FlowStatus, scheduler: Scheduler },
       ({ policy, status, ...ports }) => ({ ...topicSyncSettings(flow, policy), ...ports, onCreated: (count) => (status.topicsCreated += count) }),
     );
     bind(TopicSync).toSelf().inSingletonScope();

@@ -28,7 +28,10 @@ export function flowConfigFilter(flow: FlowConfig): DefaultConfigPropertyFilter 
 }
 
 /** Topic sync's settings: which topics, under which names, with which configs and replication factor. */
-export function topicSyncSettings(flow: FlowConfig, policy: ReplicationPolicy): Omit<TopicSyncOptions, 'sourceAdmin' | 'targetAdmin' | 'logger' | 'onCreated'> {
+export function topicSyncSettings(
+  flow: FlowConfig,
+  policy: ReplicationPolicy,
+): Omit<TopicSyncOptions, 'sourceAdmin' | 'targetAdmin' | 'logger' | 'onCreated' | 'scheduler'> {
   const configFilter = flowConfigFilter(flow);
   return {
     remoteTopic: renamedRemoteTopic(flow, policy),
