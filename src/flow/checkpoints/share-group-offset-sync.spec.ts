@@ -18,7 +18,8 @@ import { checkpointTranslation, type CheckpointTranslation } from './checkpoint-
 import { GroupHolds } from './group-holds';
 import { GroupSyncStates } from './group-sync-states';
 import { OffsetSyncStore } from './offset-sync-store';
-import { ShareGroupOffsetSync, planShareGroupSync, translateShareGroup } from './share-group-offset-sync';
+import { ShareGroupOffsetSync } from './share-group-offset-sync';
+import { planShareGroupSync, translateShareGroup } from './share-group-sync-plan';
 import { configEntry as entry } from '../config-entry-fixture';
 
 const at = (topic: string, partition: number, startOffset: number): ShareGroupStartOffset => ({ topic, partition, startOffset });
