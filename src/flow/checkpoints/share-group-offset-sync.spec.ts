@@ -18,7 +18,8 @@ import { checkpointTranslation, type CheckpointTranslation } from './checkpoint-
 import { GroupHolds } from './group-holds';
 import { GroupSyncStates } from './group-sync-states';
 import { OffsetSyncStore } from './offset-sync-store';
-import { ShareGroupOffsetSync, planShareGroupSync, translateShareGroup } from './share-group-offset-sync';
+import { ShareGroupOffsetSync } from './share-group-offset-sync';
+import { planShareGroupSync, translateShareGroup } from './share-group-sync-plan';
 import { configEntry as entry } from '../config-entry-fixture';
 
 const at = (topic: string, partition: number, startOffset: number): ShareGroupStartOffset => ({ topic, partition, startOffset });
@@ -99,6 +100,10 @@ describe('planShareGroupSync', () => {
 class FakeShareAdmins {
   readonly alters: { group: string; offsets: readonly ShareGroupStartOffset[] }[] = [];
   readonly targetReads: string[] = [];
+  /** Every DescribeShareGroups on the target, with the groups it named. */
+  readonly describeRequests: string[][] = [];
+  /** Groups the target does not let us describe: a request naming one fails as a whole. */
+  readonly describeLocked = new Set<string>();
   /** Groups whose source read fails. */
   readonly unreadable = new Set<string>();
   /** Groups whose alter the target refuses as active (a member joined after the describe). */
@@ -144,7 +149,12 @@ class FakeShareAdmins {
     return {
       cluster: 'backup',
       describeShareGroups: (ids: readonly string[]) =>
-        of(new Map(ids.map((id) => [id, { state: this.target.get(id)?.state ?? 'dead', members: this.target.get(id)?.members ?? 0 }]))),
+        defer(() => {
+          this.describeRequests.push([...ids]);
+          const locked = ids.find((id) => this.describeLocked.has(id));
+          if (locked !== undefined) return throwError(() => new Error(`GROUP_AUTHORIZATION_FAILED (${locked})`));
+          return of(new Map(ids.map((id) => [id, { state: this.target.get(id)?.state ?? 'dead', members: this.target.get(id)?.members ?? 0 }])));
+        }),
       fetchShareGroupOffsets: (group: string) =>
         defer(() => {
           this.targetReads.push(group);
@@ -278,6 +288,60 @@ describe('ShareGroupOffsetSync', () => {
     assert.equal(status.skippedActive, 2);
     assert.deepEqual(status.activeGroups, []);
     assert.equal(states.get('busy')?.state, 'synced');
+  });
+
+  test('describes the target groups of a pass in one DescribeShareGroups, naming those whose offsets translate', async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const groups = Array.from({ length: 12 }, (_, i) => `g${String(i).padStart(2, '0')}`);
+    const admins = new FakeShareAdmins(
+      new Map<string, ShareGroupStartOffset[]>([
+        ...groups.map((g): [string, ShareGroupStartOffset[]] => [g, [at('orders', 0, 5)]]),
+        ['elsewhere', [at('private', 0, 4)]],
+      ]),
+      new Map([['g03', { state: 'stable' as GroupState, members: 2, offsets: [] }]]),
+    );
+    const status = new GroupSyncStatus();
+    const { logger } = logs();
+    const sync = new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger, status });
+    await firstValueFrom(sync.sync([...groups, 'elsewhere'], t));
+    assert.deepEqual(admins.describeRequests, [groups], 'one request for the pass; "elsewhere" has nothing to set');
+    assert.deepEqual(
+      admins.alters.map((a) => a.group).sort(),
+      groups.filter((g) => g !== 'g03'),
+    );
+    assert.deepEqual(status.activeShareGroups, ['g03']);
+
+    await firstValueFrom(sync.sync([...groups, 'elsewhere'], t));
+    assert.equal(admins.describeRequests.length, 2, 'one more for the next pass');
+  });
+
+  test('a DescribeShareGroups refused for one group asks for each alone: the others are synced, that one failed', async () => {
+    const { t } = translation({ 0: [[0, 0]] });
+    const admins = new FakeShareAdmins(
+      new Map([
+        ['workers', [at('orders', 0, 5)]],
+        ['locked', [at('orders', 0, 5)]],
+        ['billing', [at('orders', 0, 7)]],
+      ]),
+      new Map(),
+    );
+    admins.describeLocked.add('locked');
+    const status = new GroupSyncStatus();
+    const { logger } = logs();
+    const states = new GroupSyncStates({ source: 'primary', target: 'backup', syncEnabled: true, hasCheckpoints: () => false, logger, now: () => 0 });
+    states.listed({ checkpointed: [], filteredOut: [], noReplicatedOffsets: [], shareGroups: ['workers', 'locked', 'billing'] });
+    await firstValueFrom(
+      new ShareGroupOffsetSync({ sourceAdmin: admins.source, targetAdmin: admins.targetAdmin, logger, status, states }).sync(
+        ['workers', 'locked', 'billing'],
+        t,
+      ),
+    );
+    assert.deepEqual(admins.describeRequests[0], ['billing', 'locked', 'workers']);
+    assert.deepEqual(admins.describeRequests.slice(1).sort(), [['billing'], ['locked'], ['workers']]);
+    assert.deepEqual(admins.alters.map((a) => a.group).sort(), ['billing', 'workers']);
+    assert.equal(status.errors, 1);
+    assert.equal(states.get('locked')?.state, 'failed');
+    assert.match(states.get('locked')!.reason, /GROUP_AUTHORIZATION_FAILED/);
   });
 
   test('a target that cannot be asked makes the group failed, and the pass still completes', async () => {

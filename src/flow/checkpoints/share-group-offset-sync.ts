@@ -17,8 +17,9 @@
  *   2. each translated through the offset syncs as a consumer group's committed offset is
  *      (MM2's translateDownstream): never ahead of what was copied, so a record not yet done with
  *      on the source is never skipped on the target;
- *   3. the target group of the same name described: one with members is left alone (its start
- *      offsets cannot be changed while they run, and the broker refuses it), and the start
+ *   3. the target groups of the same names described, all of the pass's in one
+ *      DescribeShareGroups (each alone when that fails): one with members is left alone (its
+ *      start offsets cannot be changed while they run, and the broker refuses it), and the start
  *      offsets of an idle one read;
  *   4. the share configs set on the source group copied where the target's differ
  *      (share-group-configs.ts: `share.auto.offset.reset` and the like): for all the pass's idle
@@ -40,64 +41,13 @@ import {
   type TopicConfigEntry,
 } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
-import { topicPartitionKey } from '../../core/record';
 import { describeError } from '../../core/errors';
 import type { GroupSyncStatus } from './checkpoint-status';
 import type { CheckpointTranslation } from './checkpoint-translation';
 import type { GroupHolds } from './group-holds';
 import type { GroupSyncResult, GroupSyncStates } from './group-sync-states';
 import { describeConfigChanges, shareGroupConfigChanges } from './share-group-configs';
-
-/** One share group's start offsets on the source, translated: the target's names and offsets. */
-export interface TranslatedShareGroup {
-  /** Its start offsets on replicated topics (partitions with none left out). */
-  readonly partitions: number;
-  /** Of those, the ones that translate, as target topic-partitions with the translated start offset. */
-  readonly translated: readonly ShareGroupStartOffset[];
-}
-
-/**
- * A share group's source start offsets (`upstream`) through the pass's translation: only topics
- * the flow checkpoints, only partitions with an offset sync at or below the start offset.
- */
-export function translateShareGroup(upstream: readonly ShareGroupStartOffset[], t: CheckpointTranslation): TranslatedShareGroup {
-  let partitions = 0;
-  const translated: ShareGroupStartOffset[] = [];
-  for (const o of upstream) {
-    if (!t.shouldCheckpointTopic(o.topic)) continue;
-    partitions++;
-    const downstream = t.translate(o, o.startOffset);
-    if (downstream === undefined || downstream < 0) continue;
-    const remote = t.rename(o);
-    translated.push({ topic: remote.topic, partition: remote.partition, startOffset: downstream });
-  }
-  return { partitions, translated };
-}
-
-/** What to do with one target share group. */
-export type ShareGroupSyncPlan =
-  | { readonly kind: 'skip-active'; readonly state: GroupState; readonly members: number }
-  | { readonly kind: 'up-to-date' }
-  | { readonly kind: 'alter'; readonly reason: 'new-group' | 'idle-group'; readonly offsets: readonly ShareGroupStartOffset[] };
-
-/**
- * The decision for one target share group: `translated` are the start offsets it should have at
- * least, `state` and `members` what the target says of it, `target` its start offsets there.
- */
-export function planShareGroupSync(
-  translated: readonly ShareGroupStartOffset[],
-  target: { readonly state: GroupState; readonly members: number },
-  targetOffsets: readonly ShareGroupStartOffset[],
-): ShareGroupSyncPlan {
-  if (target.members > 0 || (target.state !== 'empty' && target.state !== 'dead')) return { kind: 'skip-active', state: target.state, members: target.members };
-  const current = new Map(targetOffsets.map((o) => [topicPartitionKey(o), o.startOffset]));
-  const offsets = translated.filter((o) => {
-    const existing = current.get(topicPartitionKey(o));
-    return existing === undefined || existing < o.startOffset;
-  });
-  if (offsets.length === 0) return { kind: 'up-to-date' };
-  return { kind: 'alter', reason: target.state === 'dead' ? 'new-group' : 'idle-group', offsets };
-}
+import { planShareGroupSync, translateShareGroup, type ShareGroupSyncPlan } from './share-group-sync-plan';
 
 export interface ShareGroupOffsetSyncOptions {
   readonly sourceAdmin: ClusterAdmin;
@@ -131,6 +81,18 @@ interface IdleShareGroup {
   readonly plan: Exclude<ShareGroupSyncPlan, { kind: 'skip-active' }>;
 }
 
+/** A group read on the source: done (unread, nothing translates), or its translated start offsets to plan on the target. */
+type ReadShareGroup =
+  | { readonly done: ShareGroupOutcome }
+  | {
+      readonly group: string;
+      readonly coverage: { readonly partitions: number; readonly translated: number };
+      readonly translated: readonly ShareGroupStartOffset[];
+    };
+
+/** What the target says of a share group. */
+type TargetShareGroup = { readonly state: GroupState; readonly members: number };
+
 /** A group's first half of a pass: done (nothing to set, active, failed), or idle on the target. */
 type PlannedShareGroup = { readonly done: ShareGroupOutcome } | { readonly idle: IdleShareGroup };
 
@@ -153,8 +115,9 @@ export class ShareGroupOffsetSync {
       if (groups.length === 0) return of(undefined).pipe(tap(() => this.finish([])));
       const concurrency = this.options.concurrency ?? 4;
       return from([...groups].sort()).pipe(
-        mergeMap((group) => this.planGroup(group, translation, holds), concurrency),
+        mergeMap((group) => this.readGroup(group, translation, holds), concurrency),
         toArray(),
+        mergeMap((read) => this.planTargets(read)),
         mergeMap((planned) => {
           const done = planned.flatMap((p) => ('done' in p ? [p.done] : []));
           const idle = planned.flatMap((p) => ('idle' in p ? [p.idle] : []));
@@ -169,16 +132,16 @@ export class ShareGroupOffsetSync {
     });
   }
 
-  /** Reads the group's start offsets on the source, translates them, and plans the target group's. */
-  private planGroup(group: string, translation: CheckpointTranslation, holds: GroupHolds | undefined): Observable<PlannedShareGroup> {
+  /** Reads the group's start offsets on the source and translates them: done, or to be planned against the target. */
+  private readGroup(group: string, translation: CheckpointTranslation, holds: GroupHolds | undefined): Observable<ReadShareGroup> {
     const { sourceAdmin, logger } = this.options;
     return defer(() => sourceAdmin.fetchShareGroupOffsets(group)).pipe(
       catchError((error: unknown) => {
         logger.warn("Reading a share group's start offsets on the source failed; skipped this time.", { group, error: describeError(error) });
         return of(undefined);
       }),
-      mergeMap((upstream): Observable<PlannedShareGroup> => {
-        if (upstream === undefined) return of({ done: { group, result: 'unread', offsets: 0 } });
+      map((upstream): ReadShareGroup => {
+        if (upstream === undefined) return { done: { group, result: 'unread', offsets: 0 } };
         // Held as a consumer group's offsets are: syncs arriving until the next pass are kept for them.
         holds?.read(
           group,
@@ -188,35 +151,88 @@ export class ShareGroupOffsetSync {
         );
         const { partitions, translated } = translateShareGroup(upstream, translation);
         const coverage = { partitions, translated: translated.length };
-        if (translated.length === 0) return of({ done: { group, coverage, result: 'none', offsets: 0 } });
-        return this.planTarget(group, translated).pipe(
-          map((planned): PlannedShareGroup => ('done' in planned ? { done: { ...planned.done, coverage } } : { idle: { ...planned.idle, coverage } })),
-        );
+        if (translated.length === 0) return { done: { group, coverage, result: 'none', offsets: 0 } };
+        return { group, coverage, translated };
       }),
     );
   }
 
-  /** The target group described and, when idle, its start offsets read and planned. */
+  /**
+   * The target groups of every group read with offsets that translate, described in one
+   * DescribeShareGroups, then each planned; in the order `read` has them.
+   */
+  private planTargets(read: readonly ReadShareGroup[]): Observable<PlannedShareGroup[]> {
+    const toPlan = read.flatMap((r) => ('done' in r ? [] : [r]));
+    if (toPlan.length === 0) return of(read.map((r) => r as { readonly done: ShareGroupOutcome }));
+    return this.describeTargets(toPlan.map((r) => r.group)).pipe(
+      mergeMap((described) =>
+        from(toPlan).pipe(
+          mergeMap(
+            (r) =>
+              this.planTarget(r.group, r.translated, described.get(r.group)!).pipe(
+                map((planned): [string, PlannedShareGroup] => [
+                  r.group,
+                  'done' in planned ? { done: { ...planned.done, coverage: r.coverage } } : { idle: { ...planned.idle, coverage: r.coverage } },
+                ]),
+              ),
+            this.options.concurrency ?? 4,
+          ),
+          toArray(),
+        ),
+      ),
+      map((entries) => {
+        const planned = new Map(entries);
+        return read.map((r) => ('done' in r ? r : planned.get(r.group)!));
+      }),
+    );
+  }
+
+  /**
+   * The target's share groups, in one request. The broker's answer is taken as a whole (one group
+   * refused fails it), so when it fails each group is asked alone: one group refused does not
+   * keep the others from being synced. Never errors: a group that cannot be described has its error.
+   */
+  private describeTargets(groups: readonly string[]): Observable<ReadonlyMap<string, TargetShareGroup | { readonly error: unknown }>> {
+    const { targetAdmin } = this.options;
+    const ask = (ids: readonly string[]) =>
+      defer(() => targetAdmin.describeShareGroups(ids)).pipe(
+        map((described) => new Map(ids.map((id) => [id, described.get(id) ?? { state: 'dead' as const, members: 0 }]))),
+      );
+    const alone = (group: string): Observable<readonly [string, TargetShareGroup | { readonly error: unknown }]> =>
+      ask([group]).pipe(
+        map((described) => [group, described.get(group)!] as const),
+        catchError((error: unknown) => of([group, { error }] as const)),
+      );
+    if (groups.length === 1) return alone(groups[0]!).pipe(map((entry) => new Map([entry])));
+    return ask(groups).pipe(
+      catchError(() =>
+        from(groups).pipe(
+          mergeMap(alone, this.options.concurrency ?? 4),
+          toArray(),
+          map((entries) => new Map<string, TargetShareGroup | { readonly error: unknown }>(entries)),
+        ),
+      ),
+    );
+  }
+
+  /** The target group, as described, and when idle its start offsets read and planned. */
   private planTarget(
     group: string,
     translated: readonly ShareGroupStartOffset[],
+    target: TargetShareGroup | { readonly error: unknown },
   ): Observable<{ readonly done: ShareGroupOutcome } | { readonly idle: Omit<IdleShareGroup, 'coverage'> }> {
     const { targetAdmin } = this.options;
-    return defer(() => targetAdmin.describeShareGroups([group])).pipe(
-      mergeMap((described) => {
-        const target = described.get(group) ?? { state: 'dead' as const, members: 0 };
-        // A group its application runs on at the target is left alone, its configs too.
-        if (planShareGroupSync(translated, target, []).kind === 'skip-active') {
-          return of({ done: { group, result: 'active' as const, offsets: 0, targetState: target.state } });
-        }
-        const current$ = target.state === 'dead' ? of<readonly ShareGroupStartOffset[]>([]) : targetAdmin.fetchShareGroupOffsets(group);
-        return current$.pipe(
-          map((current) => {
-            const plan = planShareGroupSync(translated, target, current);
-            if (plan.kind === 'skip-active') return { done: { group, result: 'active' as const, offsets: 0, targetState: plan.state } };
-            return { idle: { group, translated: translated.length, plan } };
-          }),
-        );
+    if ('error' in target) return of({ done: this.targetFailure(group, target.error) });
+    // A group its application runs on at the target is left alone, its configs too.
+    if (planShareGroupSync(translated, target, []).kind === 'skip-active') {
+      return of({ done: { group, result: 'active' as const, offsets: 0, targetState: target.state } });
+    }
+    const current$ = target.state === 'dead' ? of<readonly ShareGroupStartOffset[]>([]) : defer(() => targetAdmin.fetchShareGroupOffsets(group));
+    return current$.pipe(
+      map((current) => {
+        const plan = planShareGroupSync(translated, target, current);
+        if (plan.kind === 'skip-active') return { done: { group, result: 'active' as const, offsets: 0, targetState: plan.state } };
+        return { idle: { group, translated: translated.length, plan } };
       }),
       catchError((error: unknown) => of({ done: this.targetFailure(group, error) })),
     );

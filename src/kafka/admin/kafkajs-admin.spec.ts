@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstValueFrom } from '#rxjs';
-import type { Kafka } from '../kafkajs';
+import { KafkaJSAggregateError, KafkaJSProtocolError, type Kafka } from '../kafkajs';
 import { createRequests, KafkajsAdmin, PARTITIONS_PER_CREATE } from './kafkajs-admin';
 import type { NewTopic } from '../../core/ports/cluster-admin';
 import { KafkaTransportError } from '../../core/errors';
@@ -114,29 +114,80 @@ test('topics are asked for in requests of at most 100 partitions, in order; a to
   assert.deepEqual(createRequests([]), []);
 });
 
-test('createTopics creates many topics request by request; a request that meets a topic someone else made goes topic by topic', async () => {
+/**
+ * A broker's CreateTopics as kafkajs's admin answers it (node_modules/kafkajs/src/admin/index.js):
+ * each topic is created or refused on its own; true when none was refused, false when every
+ * refusal is TOPIC_ALREADY_EXISTS (without saying which), else a KafkaJSAggregateError with one
+ * error per refused topic, each with its `topic` and `type`. `refuse` says why a topic is refused
+ * (once, or `always`) other than existing.
+ */
+function brokerAdmin(options: { listed: readonly string[]; existing: readonly string[]; refuse?: Record<string, { type: string; always?: boolean }> }) {
+  const existing = new Set(options.existing);
+  const refuse = new Map(Object.entries(options.refuse ?? {}));
   const requests: string[][] = [];
-  const topics = [...Array.from({ length: 25 }, (_, i) => newTopic(`t${i}`, 20)), newTopic('taken', 20)];
   const fake = {
     connect: () => Promise.resolve(),
     disconnect: () => Promise.resolve(),
-    listTopics: () => Promise.resolve(['t3']),
+    listTopics: () => Promise.resolve([...options.listed]),
     createTopics: ({ topics: asked }: { topics: { topic: string }[] }) => {
       requests.push(asked.map((t) => t.topic));
-      if (asked.some((t) => t.topic === 'taken'))
-        return Promise.reject(Object.assign(new Error('Topic with this name already exists'), { type: 'TOPIC_ALREADY_EXISTS' }));
-      return Promise.resolve(true);
+      const errors: { topic: string; type: string }[] = [];
+      for (const { topic } of asked) {
+        const refusal = refuse.get(topic);
+        if (existing.has(topic)) errors.push({ topic, type: 'TOPIC_ALREADY_EXISTS' });
+        else if (refusal !== undefined) {
+          errors.push({ topic, type: refusal.type });
+          if (refusal.always !== true) refuse.delete(topic);
+        } else existing.add(topic);
+      }
+      if (errors.length === 0) return Promise.resolve(true);
+      if (errors.every((e) => e.type === 'TOPIC_ALREADY_EXISTS')) return Promise.resolve(false);
+      const refused = errors.map((e) =>
+        Object.assign(new KafkaJSProtocolError(`${e.type} for ${e.topic}`), { type: e.type, topic: e.topic, name: 'KafkaJSCreateTopicError' }),
+      );
+      return Promise.reject(new KafkaJSAggregateError('Topic creation errors', refused));
     },
   };
-  const admin = new KafkajsAdmin('backup', { admin: () => fake } as unknown as Kafka);
+  return { admin: new KafkajsAdmin('backup', { admin: () => fake } as unknown as Kafka), requests, existing };
+}
+
+test('createTopics creates many topics request by request; a request that meets a topic someone else made asks for nothing again', async () => {
+  const topics = [...Array.from({ length: 25 }, (_, i) => newTopic(`t${i}`, 20)), newTopic('taken', 20)];
+  // t3 was there before; "taken" was made by someone else after the topics were listed.
+  const { admin, requests, existing } = brokerAdmin({ listed: ['t3'], existing: ['t3', 'taken'] });
   const created = await firstValueFrom(admin.createTopics(topics, { served: false }));
-  const expected = topics.map((t) => t.name).filter((n) => n !== 't3' && n !== 'taken');
-  assert.deepEqual(created, expected, 'every topic this call made, and neither the one there before nor the one made meanwhile');
   assert.deepEqual(
     requests.map((r) => r.length),
-    [5, 5, 5, 5, 5, 1, 1, 1, 1, 1],
-    'five topics of 20 partitions a request; the last request of five met "taken" and went again topic by topic',
+    [5, 5, 5, 5, 5],
+    'five topics of 20 partitions a request; the one that met "taken" made the other four and is not followed by more',
   );
-  assert.deepEqual(requests.slice(-5).flat(), ['t21', 't22', 't23', 't24', 'taken']);
+  assert.deepEqual([...existing].sort(), [...topics.map((t) => t.name)].sort(), 'every topic is there');
+  // kafkajs does not say which topics of the last request were refused: its four count as existing.
+  assert.deepEqual(created, ['t0', 't1', 't2', ...Array.from({ length: 17 }, (_, i) => `t${i + 4}`)]);
+  await admin.close();
+});
+
+test("createTopics counts the topics kafkajs's error does not name as created and asks again, in one request, only for those refused for another reason than existing", async () => {
+  const topics = ['a', 'taken', 'b', 'moved', 'timed-out'].map((n) => newTopic(n, 1));
+  const { admin, requests, existing } = brokerAdmin({
+    listed: [],
+    existing: ['taken'],
+    refuse: { moved: { type: 'NOT_CONTROLLER' }, 'timed-out': { type: 'REQUEST_TIMED_OUT' } },
+  });
+  const created = await firstValueFrom(admin.createTopics(topics, { served: false }));
+  assert.deepEqual(requests, [
+    ['a', 'taken', 'b', 'moved', 'timed-out'],
+    ['moved', 'timed-out'],
+  ]);
+  assert.deepEqual(created, ['a', 'b', 'moved', 'timed-out'], 'not "taken", made by someone else');
+  assert.deepEqual([...existing].sort(), ['a', 'b', 'moved', 'taken', 'timed-out']);
+  await admin.close();
+});
+
+test('createTopics fails with the refusal when a topic is refused again, after one more request for it alone', async () => {
+  const topics = ['a', 'taken', 'bad'].map((n) => newTopic(n, 1));
+  const { admin, requests } = brokerAdmin({ listed: [], existing: ['taken'], refuse: { bad: { type: 'POLICY_VIOLATION', always: true } } });
+  await assert.rejects(firstValueFrom(admin.createTopics(topics, { served: false })), /Creating topics failed: .*Topic creation errors/);
+  assert.deepEqual(requests, [['a', 'taken', 'bad'], ['bad']]);
   await admin.close();
 });

@@ -188,38 +188,38 @@ export class KafkajsAdmin implements ClusterAdmin {
     return created;
   }
 
-  /** One CreateTopics for `topics`; when some exist already, one per topic for the rest. */
-  private async createRequest(admin: Admin, topics: readonly NewTopic[]): Promise<string[]> {
-    const request = (batch: readonly NewTopic[]) =>
-      admin.createTopics({
+  /**
+   * One CreateTopics for `topics`; returns those it created. Kafka creates or refuses each topic
+   * of a request on its own, and kafkajs names the refused ones in its error (`errors`, each with
+   * `topic` and `type`): those refused as existing (made meanwhile by someone else) count as
+   * existing, those not named were created, and those refused for another reason are asked for
+   * once more, together, in one request (whose refusal is thrown).
+   */
+  private async createRequest(admin: Admin, topics: readonly NewTopic[], again = false): Promise<string[]> {
+    try {
+      // false: every topic refused exists already, and kafkajs does not say which ones were; this
+      // request may have made some of the others, and they count as existing (as when asked one
+      // by one, each would be refused as existing now).
+      const created = await admin.createTopics({
         // Its wait sleeps 100 ms first and looks at metadata only; untilTopicsServed asks the leaders.
         waitForLeaders: false,
-        topics: batch.map((topic) => ({
+        topics: topics.map((topic) => ({
           topic: topic.name,
           numPartitions: topic.partitions,
           replicationFactor: topic.replicationFactor,
           configEntries: Object.entries(topic.configs).map(([name, value]) => ({ name, value })),
         })),
       });
-    if (topics.length > 1) {
-      try {
-        if (await request(topics)) return topics.map((t) => t.name);
-      } catch (error) {
-        if (!isTopicExists(error)) throw error;
-      }
-      // Someone else created some of them meanwhile, and kafkajs answers for the request as a
-      // whole: go topic by topic for the rest (topics this request made count as existing).
+      return created ? topics.map((t) => t.name) : [];
+    } catch (error) {
+      const refused = refusedTopics(error);
+      if (refused === undefined) throw error;
+      const created = topics.filter((t) => !refused.has(t.name)).map((t) => t.name);
+      const others = topics.filter((t) => refused.has(t.name) && refused.get(t.name) !== 'TOPIC_ALREADY_EXISTS');
+      if (others.length === 0) return created;
+      if (again) throw error;
+      return [...created, ...(await this.createRequest(admin, others, true))];
     }
-    const created: string[] = [];
-    for (const topic of topics) {
-      try {
-        if (await request([topic])) created.push(topic.name);
-      } catch (error) {
-        if (isTopicExists(error)) continue;
-        throw error;
-      }
-    }
-    return created;
   }
 
   createPartitions(topic: string, count: number): Observable<void> {
@@ -491,7 +491,14 @@ export function createRequests(topics: readonly NewTopic[], most: number = PARTI
   return requests;
 }
 
-function isTopicExists(error: unknown): boolean {
-  const e = error as { type?: string; errors?: { type?: string }[] } | undefined;
-  return e?.type === 'TOPIC_ALREADY_EXISTS' || ((e?.errors ?? []).every((x) => x.type === 'TOPIC_ALREADY_EXISTS') && (e?.errors?.length ?? 0) > 0);
+/** The topics a CreateTopics refused, by their error's type, as kafkajs reports them (KafkaJSAggregateError); undefined for another error. */
+function refusedTopics(error: unknown): Map<string, string | undefined> | undefined {
+  const errors = (error as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const refused = new Map<string, string | undefined>();
+  for (const e of errors as { topic?: unknown; type?: unknown }[]) {
+    if (typeof e?.topic !== 'string') return undefined;
+    refused.set(e.topic, typeof e.type === 'string' ? e.type : undefined);
+  }
+  return refused;
 }

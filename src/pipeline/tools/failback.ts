@@ -36,7 +36,7 @@ import type { OutboundRecord } from '../../core/ports/record-writer';
 import { topicPartitionKey } from '../../core/record';
 import { DefaultGroupFilter } from '../../policy';
 import { encodeConnectOffsetValue, encodeOffsetSyncKey, encodeOffsetSyncValue, encodeSourceOffsetKey, connectOffsetsPartition } from '../../formats';
-import { OffsetSyncStore, SYNCS_PER_PARTITION, type StoredSync } from '../../flow/checkpoints/offset-sync-store';
+import { type OffsetSyncStore, SYNCS_PER_PARTITION, type StoredSync } from '../../flow/checkpoints/offset-sync-store';
 import { recordDigest } from '../../flow/replication/offset-preservation';
 import { flowGroupId, offsetSyncsPlace, progressTopicName } from '../flow-names';
 import { change, check, type ChangeStep } from './change-steps';
@@ -44,6 +44,8 @@ import { copyPartitions, digestsOf, firstWhereNot, landedAt, recordAtExactly, st
 import { partitionReports } from './migrate-report';
 import type { DirectionRequest, FlowDirection, PipelineTools } from './pipeline-tools';
 import { FailoverRefusedError } from './tool-errors';
+import { DEFAULT_READ_TIMEOUT_MS } from './mirror-client';
+import { loadOffsetSyncs } from './offset-syncs';
 
 /** Records of A read at most to find B's copies of them on a translated partition (past the flow's progress). */
 const COPY_WINDOW = 100_000;
@@ -58,6 +60,7 @@ export interface FailbackRequest extends DirectionRequest {
   readonly force: boolean;
   /** How long the target's topics are watched for new records, ms. */
   readonly quietMs: number;
+  /** How long reading the flow's offset syncs to their end may take, ms (30 s when not given). */
   readonly timeoutMs?: number;
 }
 
@@ -157,7 +160,7 @@ export async function failback(tools: PipelineTools, request: FailbackRequest): 
   }
 
   // Where each partition failed over, and what goes back.
-  const syncs = await loadSyncs(tools, direction);
+  const syncs = await loadSyncs(tools, direction, reports, request.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS);
   const partitions: FailbackPartition[] = [];
   // A few partitions at a time: each probe is a consumer of its own.
   for (let i = 0; i < reports.length; i += 8) partitions.push(...(await Promise.all(reports.slice(i, i + 8).map((r) => analyse(tools, direction, r, syncs)))));
@@ -312,12 +315,19 @@ async function quietCheck(tools: PipelineTools, cluster: string, topics: readonl
   return [...after].filter(([k, end]) => end !== before.get(k)).map(([k, end]) => `${k} (${end - (before.get(k) ?? 0)} record(s))`);
 }
 
-/** The flow's offset syncs, every one kept, to find where partitions were copied to. */
-async function loadSyncs(tools: PipelineTools, { flow, policy }: FlowDirection): Promise<OffsetSyncStore | undefined> {
-  const place = offsetSyncsPlace(flow);
-  const topic = policy.offsetSyncsTopic(place.otherAlias);
-  if (!(await firstValueFrom(tools.admin(place.cluster).listTopics())).some((t) => t.name === topic)) return undefined;
-  return firstValueFrom(OffsetSyncStore.load(tools.reader(place.cluster), topic, { initializationMustReadToEnd: false }));
+/**
+ * The flow's offset syncs, to find where partitions were copied to: read to their end within
+ * `timeoutMs`, holding the offset each translated partition is translated at (the last one the
+ * flow copied), so the nearest sync at or before it is kept and the copy is looked for from there.
+ */
+async function loadSyncs(
+  tools: PipelineTools,
+  direction: FlowDirection,
+  reports: readonly { topic: string; partition: number; preserved: boolean; replicatedTo: number }[],
+  timeoutMs: number,
+): Promise<OffsetSyncStore | undefined> {
+  const hold = reports.filter((r) => !r.preserved && r.replicatedTo > 0).map((r) => ({ topic: r.topic, partition: r.partition, offset: r.replicatedTo - 1 }));
+  return (await loadOffsetSyncs(tools, direction, hold, timeoutMs)).store;
 }
 
 /** Where one partition failed over, from the data on both clusters, and what failback does with it. */

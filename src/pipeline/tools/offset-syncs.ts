@@ -22,6 +22,9 @@ export interface HeldOffset extends TopicPartition {
   readonly offset: number;
 }
 
+/** What the read needs of the tools: PipelineTools, or the Kafka clients `verify` opens itself. */
+export type OffsetSyncsClients = Pick<PipelineTools, 'checkReachable' | 'admin' | 'reader'>;
+
 export interface FlowOffsetSyncs {
   /** The cluster the flow writes its offset syncs to, and the topic there. */
   readonly cluster: string;
@@ -35,7 +38,7 @@ export interface FlowOffsetSyncs {
  * cluster cannot be reached, or the read does not reach the end within `timeoutMs`.
  */
 export async function loadOffsetSyncs(
-  tools: PipelineTools,
+  tools: OffsetSyncsClients,
   { flow, policy }: Pick<FlowDirection, 'flow' | 'policy'>,
   hold: readonly HeldOffset[],
   timeoutMs: number,

@@ -24,7 +24,7 @@ import { topicPartitionKey } from '../../core/record';
 import { checkpointTranslation, type CheckpointTranslation } from '../../flow/checkpoints/checkpoint-translation';
 import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { preservedPartitions } from '../../flow/checkpoints/preserved-partitions';
-import { translateShareGroup } from '../../flow/checkpoints/share-group-offset-sync';
+import { translateShareGroup } from '../../flow/checkpoints/share-group-sync-plan';
 import { describeConfigChanges, shareGroupConfigChanges } from '../../flow/checkpoints/share-group-configs';
 import { flowTopicFilter } from '../wiring/settings/topic-settings';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';

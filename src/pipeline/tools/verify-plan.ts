@@ -10,7 +10,7 @@
  * before the target's end was read, and every copy on the target was made from a source record
  * that existed before the source's end was read.
  */
-import { firstValueFrom, lastValueFrom, take } from '#rxjs';
+import { firstValueFrom } from '#rxjs';
 import type { FlowConfig, PipelineConfig } from '../../config';
 import type { KafkaClients } from '../../core/ports/kafka-clients';
 import type { PartitionOffsets } from '../../core/ports/cluster-admin';
@@ -20,12 +20,15 @@ import { topicPartitionKey } from '../../core/record';
 import { silentLogger } from '../../core/ports/logger';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { buildTransformChain, builtInTransforms, topicAfterTransforms, type PluginRegistry } from '../../plugins';
-import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
+import type { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
 import { expectedDigest, type ComparedBy } from '../../flow/verify/expected-copy';
-import { flowGroupId, flowProgressTopic, offsetSyncsPlace, preservedOffsetsGroup } from '../flow-names';
+import { flowGroupId, flowProgressTopic, preservedOffsetsGroup } from '../flow-names';
 import { flowReplicationPolicy } from '../wiring/flow-policy';
 import { readStoredProgress } from './migrate-report';
+import { DEFAULT_READ_TIMEOUT_MS } from './mirror-client';
+import { loadOffsetSyncs } from './offset-syncs';
+import type { FlowDirection } from './pipeline-tools';
 import { ToolUsageError } from './tool-errors';
 
 /** An end of the range, as `--from` / `--to` give it: an offset of every partition, or a time (ms since the epoch). */
@@ -38,6 +41,8 @@ export interface VerifySelection {
   readonly topics?: readonly string[];
   readonly from?: RangeBound;
   readonly to?: RangeBound;
+  /** How long reading a flow's offset syncs to their end may take, ms (30 s when not given). */
+  readonly timeoutMs?: number;
 }
 
 export interface PartitionPlan {
@@ -139,7 +144,7 @@ async function planFlow(
   for (const t of sourceTopics) sourceOffsets.set(t.name, await firstValueFrom(sourceAdmin.partitionOffsets(t.name)));
 
   const bounds = await rangeBounds(sourceTopics, sourceOffsets, selection, rangeReader(flow.source));
-  const syncs = await loadSyncs(flow, clients, policy.offsetSyncsTopic(offsetSyncsPlace(flow).otherAlias), bounds);
+  const syncs = await loadSyncs({ flow, policy }, clients, bounds, selection.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS);
   const isolationLevel = flow.consumer.isolation_level;
   const targetIsolationLevel = flow.delivery === 'exactly_once' ? 'read_committed' : 'read_uncommitted';
   const plans: PartitionPlan[] = [];
@@ -211,25 +216,22 @@ async function rangeBounds(
 }
 
 /**
- * The flow's offset syncs, read once to the end with every range start held (held-offsets.ts),
- * so each start finds the nearest sync at or before it that the topic still holds.
+ * The flow's offset syncs, read once to the end with every range start held (offset-syncs.ts), so
+ * each start finds the nearest sync at or before it that the topic still holds.
  */
 async function loadSyncs(
-  flow: FlowConfig,
+  direction: Pick<FlowDirection, 'flow' | 'policy'>,
   clients: KafkaClients,
-  topic: string,
   bounds: ReadonlyMap<string, { from: number }>,
+  timeoutMs: number,
 ): Promise<Pick<OffsetSyncStore, 'translate'>> {
-  const place = offsetSyncsPlace(flow);
-  const exists = (await firstValueFrom(clients.admin(place.cluster).listTopics())).some((t) => t.name === topic);
-  if (!exists || !flow.offset_syncs.enabled) return { translate: () => undefined };
-  const store = new OffsetSyncStore({ initializationMustReadToEnd: false });
-  for (const [key, { from }] of bounds) {
+  const none = { translate: () => undefined };
+  if (!direction.flow.offset_syncs.enabled) return none;
+  const hold = [...bounds].map(([key, { from }]) => {
     const at = key.lastIndexOf('-');
-    store.hold({ topic: key.slice(0, at), partition: Number(key.slice(at + 1)) }, from);
-  }
-  await lastValueFrom(store.follow(clients.reader(place.cluster), topic).pipe(take(1)), { defaultValue: undefined });
-  return store;
+    return { topic: key.slice(0, at), partition: Number(key.slice(at + 1)), offset: from };
+  });
+  return (await loadOffsetSyncs(clients, direction, hold, timeoutMs)).store ?? none;
 }
 
 /** Where the copy of a range starting at source offset `from` begins on the target, and how many leading target records may copy records before it. */
