@@ -63,7 +63,8 @@ async function replicate(flow: TestFlow, topics: readonly string[]): Promise<str
 }
 
 async function verify(args: readonly string[]): Promise<{ code: number | null; report: VerifyJson; stderr: string }> {
-  const result = await runCli(['verify', ...args, '--json'], 180_000);
+  // The offset syncs may take their time on a loaded machine: the limit raised, as a user would.
+  const result = await runCli(['verify', ...args, '--timeout', '120000', '--json'], 180_000);
   let report: VerifyJson;
   try {
     report = JSON.parse(result.stdout) as VerifyJson;

@@ -14,6 +14,8 @@ export interface VerifyOptions {
   readonly from?: RangeBound;
   readonly to?: RangeBound;
   readonly window: number;
+  /** How long reading a flow's offset syncs to their end may take, ms. */
+  readonly timeoutMs?: number;
   readonly json: boolean;
   /** A progress line on stderr, when it is a terminal. */
   readonly progress: boolean;
@@ -63,6 +65,7 @@ export async function verifyAction(options: VerifyOptions, output: VerifyOutput 
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.to === undefined ? {} : { to: options.to }),
       window: options.window,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(terminal === undefined ? {} : { progress: progressLine(terminal) }),
     });
   } finally {

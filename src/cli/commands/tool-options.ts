@@ -11,7 +11,8 @@ export interface ToolCommonFlags {
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
 
-function positiveMs(value: string): number {
+/** A `--timeout`-like flag: a positive whole number of milliseconds. */
+export function positiveMs(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of milliseconds');
   return n;

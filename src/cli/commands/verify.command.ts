@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { PIPELINE_FILE } from './file-arguments';
 import { collectValues } from './collect-values';
+import { positiveMs } from './tool-options';
 
 interface VerifyFlags {
   readonly set: string[];
@@ -10,6 +11,7 @@ interface VerifyFlags {
   readonly from?: RangeBoundFlag;
   readonly to?: RangeBoundFlag;
   readonly window: number;
+  readonly timeout: number;
   readonly json?: boolean;
   readonly progress?: boolean;
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug';
@@ -60,6 +62,7 @@ export function registerVerifyCommand(program: Command): void {
       records,
       1 << 20,
     )
+    .option('--timeout <ms>', "give up reading a flow's offset syncs to their end after this long", positiveMs, 30_000)
     .option('--json', 'print the report as JSON')
     .option('--no-progress', 'no progress line on a terminal')
     .option('-s, --set <path=value>', 'override a value of the file, as run does (repeatable)', collectValues, [])
@@ -75,6 +78,7 @@ export function registerVerifyCommand(program: Command): void {
         ...(flags.from === undefined ? {} : { from: flags.from }),
         ...(flags.to === undefined ? {} : { to: flags.to }),
         window: flags.window,
+        timeoutMs: flags.timeout,
         json: flags.json === true,
         progress: flags.progress !== false,
         logLevel: flags.logLevel ?? 'warn',
