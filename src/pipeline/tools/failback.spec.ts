@@ -1,8 +1,5 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { NEVER, type Observable, concat, of } from '#rxjs';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { GroupReader } from '../../core/ports/group-reader';
@@ -13,15 +10,9 @@ import type { KafkaRecord } from '../../core/record';
 import { encodeConnectOffsetValue, encodeOffsetSyncKey, encodeOffsetSyncValue, encodeSourceOffsetKey } from '../../formats';
 import { failback } from './failback';
 import { PipelineTools } from './pipeline-tools';
+import { primaryToBackupPipeline } from './pipeline-fixture';
 
-const dir = mkdtempSync(join(tmpdir(), 'mirrorflow-failback-spec-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const PIPELINE = join(dir, 'pipeline.yaml');
-writeFileSync(
-  PIPELINE,
-  'name: spec\nclusters:\n  primary: { bootstrap_servers: 127.0.0.1:1 }\n  backup: { bootstrap_servers: 127.0.0.1:2 }\nflows:\n  - { source: primary, target: backup }\n',
-);
+const PIPELINE = primaryToBackupPipeline('failback');
 
 /** The flow primary -> backup: its offset syncs on primary, its progress on backup (MM2's default places). */
 const SYNCS_TOPIC = 'mm2-offset-syncs.backup.internal';

@@ -1,8 +1,5 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { NEVER, type Observable, concat, firstValueFrom, of } from '#rxjs';
 import { ClusterUnavailableError } from '../../core/errors';
 import type { ClusterAdmin } from '../../core/ports/cluster-admin';
@@ -14,16 +11,10 @@ import { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
 import { encodeOffsetSyncKey, encodeOffsetSyncValue } from '../../formats';
 import { loadOffsetSyncs } from './offset-syncs';
 import { PipelineTools } from './pipeline-tools';
+import { primaryToBackupPipeline } from './pipeline-fixture';
 import { translateOffsets } from './translate-offsets';
 
-const dir = mkdtempSync(join(tmpdir(), 'mirrorflow-offset-syncs-spec-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const PIPELINE = join(dir, 'pipeline.yaml');
-writeFileSync(
-  PIPELINE,
-  'name: spec\nclusters:\n  primary: { bootstrap_servers: 127.0.0.1:1 }\n  backup: { bootstrap_servers: 127.0.0.1:2 }\nflows:\n  - { source: primary, target: backup }\n',
-);
+const PIPELINE = primaryToBackupPipeline('offset-syncs');
 
 /** The flow primary -> backup writes its offset syncs to this topic on primary (MM2's default place). */
 const SYNCS_TOPIC = 'mm2-offset-syncs.backup.internal';
