@@ -159,6 +159,19 @@ describe('kafkajs tripwire', () => {
     stillHas('consumer/batch.js', ['return this.messages.length === 0', 'return this.isEmpty() && this.rawMessages.length > 0']);
   });
 
+  it('still makes a Batch of every answered partition, and heartbeats for an answer of none, as empty-partitions.ts relies on', () => {
+    stillHas('consumer/consumerGroup.js', [
+      'return responses.flatMap(({ topicName, partitions }) => {',
+      'if (preferredReadReplica != null && preferredReadReplica !== -1) {',
+      'return new Batch(topicName, fetchedOffset, partitionData)',
+    ]);
+    stillHas('consumer/runner.js', [
+      /const batches = await this\.consumerGroup\.fetch\(nodeId\)[\s\S]*?if \(batches\.length === 0\) \{\s*await this\.heartbeat\(\)\s*\}\s*return batches/,
+    ]);
+    stillHas('protocol/requests/fetch/v1/response.js', ['parse: parseV0']);
+    stillHas('protocol/requests/fetch/v0/response.js', ['.filter(partition => failure(partition.errorCode))']);
+  });
+
   it('keeps the produce response shape the writer reads (topicName, partition, errorCode, baseOffset) and our parse behind v7', async () => {
     const produceV7 = kafkajsModule('kafkajs/src/protocol/requests/produce/v7/response') as {
       decode(raw: Buffer): Promise<{ topics: { partitions: object[] }[] }>;
