@@ -2,8 +2,11 @@
  * The functions that took the most self time in a V8 `.cpuprofile` (`node --cpu-prof`), e.g. of
  * a mirrorflow benchmark run (`npm run bench -- --cpu-prof DIR`):
  *
- *   node dist/test/bench/cpu-profile-top.js FILE.cpuprofile [--top 15] [--json]
+ *   node dist/test/bench/cpu-profile-top.js FILE.cpuprofile [--top 15] [--json] [--from S] [--to S]
  *
+ * `--from` and `--to` keep the samples of that window, in seconds since the profile started (the
+ * process's start, near enough): say, the idle window of a `many` run, which starts at its
+ * "caught up s".
  * Self time of a function = the time of the samples whose top frame is that function, summed over
  * every call site; functions are told apart by name, script and line. `(idle)` is time the
  * thread waited for I/O; percentages are of the whole profile and, in the second column, of the
@@ -26,7 +29,7 @@ interface ProfileNode {
   readonly children?: readonly number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
   readonly startTime: number;
   readonly endTime: number;
@@ -51,13 +54,25 @@ function shorten(url: string): string {
   return path.startsWith('/') ? relative(process.cwd(), path) : path;
 }
 
-export function topSelfTime(profile: CpuProfile, top: number): { totalMs: number; idleMs: number; functions: SelfTime[] } {
+/** Seconds since the profile's start: only the samples taken within [fromS, toS). */
+export interface ProfileWindow {
+  readonly fromS?: number;
+  readonly toS?: number;
+}
+
+export function topSelfTime(profile: CpuProfile, top: number, window: ProfileWindow = {}): { totalMs: number; idleMs: number; functions: SelfTime[] } {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMicros = new Map<number, number>();
+  const from = (window.fromS ?? 0) * 1e6;
+  const to = (window.toS ?? Infinity) * 1e6;
+  let at = 0;
   // timeDeltas[i] is the time before sample i; charge it to the sample's frame.
   for (let i = 0; i < profile.samples.length; i++) {
     const id = profile.samples[i]!;
-    selfMicros.set(id, (selfMicros.get(id) ?? 0) + Math.max(0, profile.timeDeltas[i] ?? 0));
+    const delta = Math.max(0, profile.timeDeltas[i] ?? 0);
+    at += delta;
+    if (at < from || at >= to) continue;
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + delta);
   }
   const byFunction = new Map<string, { name: string; where: string; micros: number }>();
   let total = 0;
@@ -92,14 +107,18 @@ function main(argv: readonly string[]): number {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { top: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } },
+    options: { top: { type: 'string', default: '15' }, json: { type: 'boolean', default: false }, from: { type: 'string' }, to: { type: 'string' } },
   });
   const file = positionals[0];
   if (file === undefined) {
-    process.stderr.write('usage: cpu-profile-top FILE.cpuprofile [--top N] [--json]\n');
+    process.stderr.write('usage: cpu-profile-top FILE.cpuprofile [--top N] [--json] [--from S] [--to S]\n');
     return 2;
   }
-  const result = topSelfTime(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(values.top));
+  const window: ProfileWindow = {
+    ...(values.from === undefined ? {} : { fromS: Number(values.from) }),
+    ...(values.to === undefined ? {} : { toS: Number(values.to) }),
+  };
+  const result = topSelfTime(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(values.top), window);
   if (values.json === true) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

@@ -131,6 +131,7 @@ export function nextRequest(request: FetchRequest, response: FetchResponse): Fet
       ends.set(`${topicName}\u0000${p.partition}`, { next: BigInt(last.offset) + 1n, end: BigInt(stable ? p.lastStableOffset! : p.highWatermark) });
     }
   }
+  if (ends.size === 0) return undefined;
   let behind = false;
   const topics = request.topics.map(({ topic, partitions }) => ({
     topic,

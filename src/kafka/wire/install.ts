@@ -1,8 +1,9 @@
 /**
  * Checks that kafkajs's bundle has mirrorflow's record codec, fetch decoder, read_committed filter
- * and produce encoder (and a linear message grouping) in place of kafkajs's own, then wraps
+ * and produce encoder (and a linear message grouping, a consumer's worker queue taken by index) in
+ * place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
- * socket factory says (connection-behaviour.ts, fetch-ahead.ts), and `ConsumerGroup.joinAndSync`
+ * socket factory says (connection-behaviour.ts, fetch-ahead.ts, empty-partitions.ts), and `ConsumerGroup.joinAndSync`
  * for the consumer group hooks (group-join.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
@@ -19,10 +20,12 @@ import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
+import { createWorkerQueue } from './worker-queue';
 import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
+import { withoutEmptyPartitions } from './empty-partitions';
 
 /** Ours, by the key of `KAFKAJS_PATHS` each stands in for. */
 export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unknown>> = {
@@ -33,6 +36,7 @@ export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unkno
   fetchDecodeMessages: decodeMessages,
   produceResponseV3,
   filterAbortedMessages,
+  workerQueue: createWorkerQueue,
 };
 
 for (const [name, path] of Object.entries(KAFKAJS_PATHS) as [keyof typeof KAFKAJS_PATHS, string][]) {
@@ -71,7 +75,8 @@ Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRe
     ahead = new FetchAhead((next) => brokerFetch.call(this, next), fetchAheadCounts);
     fetchingAhead.set(this, ahead);
   }
-  return ahead.fetch(request);
+  // kafkajs's consumer does nothing with a partition that brought nothing but make it a Batch (empty-partitions.ts).
+  return ahead.fetch(request).then(withoutEmptyPartitions);
 };
 
 installGroupJoinHook();

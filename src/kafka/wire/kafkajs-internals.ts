@@ -4,7 +4,7 @@
  *
  * kafkajs runs as one bundled file (scripts/bundle-vendor.mjs, issue 42 item 9): its private
  * modules are reached through the bundle (`kafkajsInternal`), never as files of the package, and
- * the seven of `KAFKAJS_PATHS` are ours inside the bundle, put there when it is built.
+ * the eight of `KAFKAJS_PATHS` are ours inside the bundle, put there when it is built.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type { ISocketFactory } from 'kafkajs';
@@ -45,6 +45,7 @@ export const KAFKAJS_PATHS = {
   fetchDecodeMessages: 'kafkajs/src/protocol/requests/fetch/v4/decodeMessages',
   produceResponseV3: 'kafkajs/src/protocol/requests/produce/v3/response',
   filterAbortedMessages: 'kafkajs/src/consumer/filterAbortedMessages',
+  workerQueue: 'kafkajs/src/consumer/workerQueue',
 } as const;
 
 /**
@@ -59,6 +60,7 @@ export const KAFKAJS_REPLACEMENTS: Readonly<Record<keyof typeof KAFKAJS_PATHS, {
   fetchDecodeMessages: { file: 'fetch-decoder', export: 'decodeMessages' },
   produceResponseV3: { file: 'produce-response', export: 'produceResponseV3' },
   filterAbortedMessages: { file: 'filter-aborted-messages', export: 'filterAbortedMessages' },
+  workerQueue: { file: 'worker-queue', export: 'createWorkerQueue' },
 };
 
 /** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
@@ -90,6 +92,8 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   'kafkajs/src/protocol/requests/fetch/v11/response',
   'kafkajs/src/protocol/requests/produce/v7/response',
   'kafkajs/src/consumer/batch',
+  'kafkajs/src/consumer/worker',
+  'kafkajs/src/consumer/fetchManager',
   'kafkajs/src/loggers',
 ];
 

@@ -18,6 +18,7 @@ import { produceResponseV3 } from './produce-response';
 import { frameRequest } from './request-frame';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { filterAbortedMessages } from './filter-aborted-messages';
+import { createWorkerQueue } from './worker-queue';
 import {
   KAFKAJS_INTERNAL_MODULES,
   KAFKAJS_PATHS,
@@ -76,6 +77,7 @@ describe('kafkajs tripwire', () => {
       fetchDecodeMessages: decodeMessages,
       produceResponseV3,
       filterAbortedMessages,
+      workerQueue: createWorkerQueue,
     };
     assert.deepEqual(KAFKAJS_REPLACED, ours);
     const bundle = readFileSync(bundleFile, 'utf8');
@@ -134,6 +136,40 @@ describe('kafkajs tripwire', () => {
     const consumerGroup = readFileSync(require.resolve('kafkajs/src/consumer/consumerGroup.js'), 'utf8');
     for (const used of ['broker.fetch({', 'fetchOffset: this.offsetManager.nextOffset(topic, partition)', 'maxBytes: this.maxBytesPerPartition'])
       assert.ok(consumerGroup.includes(used), `kafkajs's consumer no longer builds its Fetch with ${used}`);
+  });
+
+  it("still hands the worker queue what worker-queue.ts relies on: kafkajs's workers, fetchers, and a handler that only heartbeats for a batch fetched empty", () => {
+    // One queue per consumer, given the workers; the fetchers (one per broker) push every fetch's batches into it.
+    stillHas('consumer/fetchManager.js', [
+      'const workers = seq(concurrency, workerId => createWorker({ handler, workerId }))',
+      'const workerQueue = createWorkerQueue({ workers })',
+    ]);
+    stillHas('consumer/runner.js', ['handler: batch => this.handleBatch(batch)']);
+    stillHas('consumer/fetcher.js', ['await workerQueue.push(...availableBatches)', 'getWorkerQueue = () => workerQueue']);
+    // A worker loops on next() until undefined, settling each item once; run() while looping returns that loop.
+    stillHas('consumer/worker.js', [
+      'const run = sharedPromiseTo(async ({ next }) => {',
+      /while \(true\) \{\s*const item = next\(\)\s*if \(!item\) break\s*const \{ batch, resolve, reject \} = item\s*try \{\s*await handler\(batch, \{ workerId \}\)\s*resolve\(\)\s*\} catch \(error\) \{\s*reject\(error\)\s*\}/,
+    ]);
+    stillHas('utils/sharedPromiseTo.js', ['promise = asyncFunction(...args).finally(() => (promise = null))']);
+    // For a batch fetched empty (not emptied by filtering) the handler heartbeats and returns, nothing else.
+    stillHas('consumer/runner.js', [
+      /if \(batch\.isEmptyDueToFiltering\(\)\) \{[\s\S]*?await this\.heartbeat\(\)\s*return\s*\}\s*if \(batch\.isEmpty\(\)\) \{\s*await this\.heartbeat\(\)\s*return\s*\}/,
+    ]);
+    stillHas('consumer/batch.js', ['return this.messages.length === 0', 'return this.isEmpty() && this.rawMessages.length > 0']);
+  });
+
+  it('still makes a Batch of every answered partition, and heartbeats for an answer of none, as empty-partitions.ts relies on', () => {
+    stillHas('consumer/consumerGroup.js', [
+      'return responses.flatMap(({ topicName, partitions }) => {',
+      'if (preferredReadReplica != null && preferredReadReplica !== -1) {',
+      'return new Batch(topicName, fetchedOffset, partitionData)',
+    ]);
+    stillHas('consumer/runner.js', [
+      /const batches = await this\.consumerGroup\.fetch\(nodeId\)[\s\S]*?if \(batches\.length === 0\) \{\s*await this\.heartbeat\(\)\s*\}\s*return batches/,
+    ]);
+    stillHas('protocol/requests/fetch/v1/response.js', ['parse: parseV0']);
+    stillHas('protocol/requests/fetch/v0/response.js', ['.filter(partition => failure(partition.errorCode))']);
   });
 
   it('keeps the produce response shape the writer reads (topicName, partition, errorCode, baseOffset) and our parse behind v7', async () => {
