@@ -55,6 +55,7 @@ const mirrorflowDist = {
     }));
     // A module's own __dirname and __filename, prepended on its first line (tsc's source map stays right below it).
     build.onLoad({ filter: IN_DIST }, (args) => {
+      if (!args.path.startsWith(dist + sep)) return undefined;
       const contents = readFileSync(args.path, 'utf8');
       if (!/\b__(dirname|filename)\b/.test(contents)) return undefined;
       const file = toPosix(relative(dist, args.path));
