@@ -89,7 +89,7 @@ describe('parsePipeline: the happy path', () => {
         heartbeat_interval_ms: 1000,
         rebalance_timeout_ms: 60000,
       },
-      producer: { compression: 'none', max_request_bytes: 1000000, idempotent: true, max_in_flight: 5 },
+      producer: { compression: 'none', max_request_bytes: 1048576, idempotent: true, max_in_flight: 5 },
       errors: { tolerance: 'none', deadletterqueue: { replication_factor: -1 } },
       provenance: { enabled: false, diamond_window: 100000 },
       checkpoints: {

@@ -50,6 +50,16 @@ describe('batchPolicy', () => {
     );
   });
 
+  it("by default, writes what one fetch of a partition brings in one produce round, as large as a broker's default takes", () => {
+    const flow = flowWith();
+    const policy = batchPolicy(flow);
+    // Fewer bytes than a fetch brings split every fetch in two requests (the benchmark's `large`
+    // workload: 1.8x the records/s with one); more than the broker's default `message.max.bytes`
+    // (1048588) would have a joined batch refused as too large.
+    assert.ok(policy.maxPartitionBytes >= flow.consumer.max_bytes_per_partition);
+    assert.ok(policy.maxPartitionBytes <= 1048588);
+  });
+
   it('without batching.max_wait_ms, sends to an idle target at once and waits briefly only while a write is out', () => {
     const policy = batchPolicy(flowWith());
     assert.equal(policy.waitWhenIdle, false);
