@@ -92,7 +92,7 @@ describe('code cache of the bundled packages (Node 20)', () => {
     }
   });
 
-  it('is on in the CLI on Node 20: `validate` leaves the cache of the bundles it loaded, named by their build', (t) => {
+  it("is on in the CLI on Node 20: `validate` leaves the cache of the CLI's bundle, or of the packages' without it, named by their build", (t) => {
     if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
       t.skip("Node 22.1+: compile-cache.ts turns on Node's own compile cache instead");
       return;
@@ -104,16 +104,25 @@ describe('code cache of the bundled packages (Node 20)', () => {
         pipeline,
         'name: cached\nclusters:\n  a: { bootstrap_servers: 127.0.0.1:9 }\n  b: { bootstrap_servers: 127.0.0.1:9 }\nflows:\n  - { source: a, target: b }\n',
       );
-      const cacheDir = join(dir, 'cache');
-      execFileSync(process.execPath, [join(__dirname, 'main.js'), 'validate', pipeline], {
-        env: { ...process.env, NODE_COMPILE_CACHE: cacheDir },
-        encoding: 'utf8',
-      });
+      const validate = (cacheDir: string, env: NodeJS.ProcessEnv): void => {
+        execFileSync(process.execPath, [join(__dirname, 'main.js'), 'validate', pipeline], {
+          env: { ...process.env, ...env, NODE_COMPILE_CACHE: cacheDir },
+          encoding: 'utf8',
+        });
+      };
+      const suffix = `${process.version}-${process.arch}.v8`;
+      const bundled = join(dir, 'bundled');
+      validate(bundled, { MIRRORFLOW_NO_BUNDLE: '' });
+      const { hash: cliHash } = JSON.parse(readFileSync(join(__dirname, 'cli-bundle.json'), 'utf8')) as { hash: string };
+      assert.deepEqual(readdirSync(bundled), [`cli-bundle.code-${cliHash}-${suffix}`], 'the CLI ran as one bundle (npm run build makes it)');
+
+      const files = join(dir, 'files');
+      validate(files, { MIRRORFLOW_NO_BUNDLE: '1' });
       const vendor = join(__dirname, '..', 'vendor');
       for (const bundle of ['zod', 'yaml']) {
         const hash = /'([0-9a-f]{16})'\);/.exec(readFileSync(join(vendor, `${bundle}.js`), 'utf8'))?.[1];
         assert.ok(hash !== undefined, `dist/src/vendor/${bundle}.js names no build hash`);
-        assert.ok(readdirSync(cacheDir).includes(`${bundle}.code-${hash}-${process.version}-${process.arch}.v8`), readdirSync(cacheDir).join(', '));
+        assert.ok(readdirSync(files).includes(`${bundle}.code-${hash}-${suffix}`), readdirSync(files).join(', '));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

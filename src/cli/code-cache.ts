@@ -63,7 +63,9 @@ export function codeCacheUse(): { readonly fromCache: readonly string[]; readonl
  * the bundle's), through the code cache when it is on; `hash`: the bundle's, from its build.
  */
 export function loadBundle(module: NodeJS.Module, file: string, hash: string): void {
-  if (folder === undefined) {
+  // With `--enable-source-maps`, `require`: Node maps a stack through the bundle's source map only
+  // for code it compiled itself, not for a vm.Script's.
+  if (folder === undefined || process.sourceMapsEnabled) {
     module.exports = module.require(file);
     return;
   }

@@ -8,8 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 
 export interface FirstRequestProbe {
-  /** Every CommonJS module loaded (require.cache), this probe left out. */
+  /** Every CommonJS module loaded from its file (require.cache), this probe left out. */
   readonly modules: readonly string[];
+  /** The modules of dist the CLI's bundle shares through require.cache (src/cli/bundled-modules.ts), run or not. */
+  readonly bundled: readonly string[];
   readonly cpuMs: number;
 }
 
@@ -20,7 +22,14 @@ Socket.prototype.connect = function (this: Socket, ...args: unknown[]): Socket {
   if (!seen && out !== undefined) {
     seen = true;
     const cpu = process.cpuUsage();
-    const probe: FirstRequestProbe = { modules: Object.keys(require.cache).filter((m) => m !== __filename), cpuMs: (cpu.user + cpu.system) / 1000 };
+    const files = Object.keys(require.cache).filter((m) => m !== __filename);
+    // The bundle's entries have their exports behind a getter, which runs the module: not called here.
+    const fromBundle = (m: string): boolean => Object.getOwnPropertyDescriptor(require.cache[m], 'exports')?.get !== undefined;
+    const probe: FirstRequestProbe = {
+      modules: files.filter((m) => !fromBundle(m)),
+      bundled: files.filter(fromBundle),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
     writeFileSync(out, JSON.stringify(probe));
     // Nothing after the first request matters here; a broker need not be listening.
     setImmediate(() => process.exit(0));

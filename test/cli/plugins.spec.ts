@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mirrorflow } from '../config/cli';
 import { BROKEN_PACKAGE, installPluginPackages, MASK_PACKAGE } from './npm-plugin-package';
 
@@ -109,6 +109,38 @@ describe('mirrorflow plugins new, list and test, and mirrorflow test', () => {
     assert.ok(failed.stdout.includes('output[0].headers: expected [trace: "t1", tag_region: "us"], got [trace: "t1", tag_region: "eu"]'), failed.stdout);
     assert.match(failed.stdout, /ok {4}a tombstone stays a tombstone/);
     assert.match(failed.stderr, /1 pipeline test failed/);
+  });
+
+  it("gives a plugin the running mirrorflow's own API: its PluginError's message is shown", async () => {
+    // The CLI runs as one bundle (scripts/bundle-cli.mjs): a plugin's `mirrorflow/plugin-api` must be
+    // the bundle's module, or its PluginError is another class and its message is withheld as unsafe.
+    const folder = join(root, 'own-api-plugins', 'refuse_all');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'index.js'),
+      `const { defineTransform, z, PluginError } = require('mirrorflow/plugin-api');
+module.exports = defineTransform({
+  name: 'refuse_all',
+  summary: 'Refuses every record.',
+  configSchema: z.object({}),
+  create: () => ({ apply() { throw new PluginError('refuse_all', 'refused by its own rule'); } }),
+});
+`,
+    );
+    const file = join(root, 'own-api.test.yaml');
+    writeFileSync(
+      file,
+      `flow:
+  transforms: [{ type: refuse_all }]
+tests:
+  - name: the plugin's own message
+    input: [{ value_text: "x" }]
+    error: 'refused by its own rule'
+`,
+    );
+    const run = await mirrorflow(['test', '--plugin-dir', dirname(folder), file]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /ok {4}the plugin's own message/);
   });
 
   it('tests a flow of a pipeline file: its rename, JSON converter and errors.tolerance', async () => {
