@@ -100,7 +100,12 @@ type PlannedShareGroup = { readonly done: ShareGroupOutcome } | { readonly idle:
 type GroupConfigsRead = ReadonlyMap<string, readonly TopicConfigEntry[] | { readonly error: string }>;
 
 export class ShareGroupOffsetSync {
-  constructor(private readonly options: ShareGroupOffsetSyncOptions) {}
+  /** Groups read, described alone or set at once. */
+  private readonly concurrency: number;
+
+  constructor(private readonly options: ShareGroupOffsetSyncOptions) {
+    this.concurrency = options.concurrency ?? 4;
+  }
 
   /**
    * One pass over `groups` (the source's share groups the filter lets through) with one
@@ -113,15 +118,14 @@ export class ShareGroupOffsetSync {
   sync(groups: readonly string[], translation: CheckpointTranslation, holds?: GroupHolds): Observable<void> {
     return defer(() => {
       if (groups.length === 0) return of(undefined).pipe(tap(() => this.finish([])));
-      const concurrency = this.options.concurrency ?? 4;
       return from([...groups].sort()).pipe(
-        mergeMap((group) => this.readGroup(group, translation, holds), concurrency),
+        mergeMap((group) => this.readGroup(group, translation, holds), this.concurrency),
         toArray(),
         mergeMap((read) => this.planTargets(read)),
         mergeMap((planned) => {
           const done = planned.flatMap((p) => ('done' in p ? [p.done] : []));
           const idle = planned.flatMap((p) => ('idle' in p ? [p.idle] : []));
-          return concat(this.copyConfigs(idle.map((g) => g.group).sort()), from(idle).pipe(mergeMap((g) => this.setStartOffsets(g), concurrency))).pipe(
+          return concat(this.copyConfigs(idle.map((g) => g.group).sort()), from(idle).pipe(mergeMap((g) => this.setStartOffsets(g), this.concurrency))).pipe(
             toArray(),
             map((outcomes) => [...done, ...outcomes]),
           );
@@ -175,7 +179,7 @@ export class ShareGroupOffsetSync {
                   'done' in planned ? { done: { ...planned.done, coverage: r.coverage } } : { idle: { ...planned.idle, coverage: r.coverage } },
                 ]),
               ),
-            this.options.concurrency ?? 4,
+            this.concurrency,
           ),
           toArray(),
         ),
@@ -207,7 +211,7 @@ export class ShareGroupOffsetSync {
     return ask(groups).pipe(
       catchError(() =>
         from(groups).pipe(
-          mergeMap(alone, this.options.concurrency ?? 4),
+          mergeMap(alone, this.concurrency),
           toArray(),
           map((entries) => new Map<string, TargetShareGroup | { readonly error: unknown }>(entries)),
         ),
@@ -318,7 +322,7 @@ export class ShareGroupOffsetSync {
     return defer(() => admin.describeGroupConfigs(groups)).pipe(
       catchError(() =>
         from(groups).pipe(
-          mergeMap(alone, this.options.concurrency ?? 4),
+          mergeMap(alone, this.concurrency),
           toArray(),
           map((entries) => new Map(entries)),
         ),

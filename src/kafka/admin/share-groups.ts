@@ -49,19 +49,34 @@ function brokerError(code: number, message: string | null, context: string): Err
   return error;
 }
 
+/**
+ * The share groups' states, with one ShareGroupDescribe per coordinator (the groups looked up
+ * one FindCoordinator each, as Kafka's admin client does): a group the coordinator does not know
+ * is `dead`. Rejects on the first group the broker answers with another error.
+ */
 export async function describeShareGroups(cluster: RawCluster, name: string, groupIds: readonly string[]): Promise<Map<string, ShareGroupDescription>> {
-  const described = new Map<string, ShareGroupDescription>();
-  for (const groupId of groupIds) {
+  const batches: { readonly broker: RawBroker; readonly groupIds: string[] }[] = [];
+  for (const groupId of new Set(groupIds)) {
     const broker = await cluster.coordinator(groupId, 'group');
+    // A broker not known by its id stands alone: two of them may be different brokers.
+    const batch = broker.nodeId === null ? undefined : batches.find((b) => b.broker.nodeId === broker.nodeId);
+    if (batch === undefined) batches.push({ broker, groupIds: [groupId] });
+    else batch.groupIds.push(groupId);
+  }
+  const described = new Map<string, ShareGroupDescription>();
+  for (const { broker, groupIds: ids } of batches) {
     supportedVersion(broker, name, SHARE_GROUP_DESCRIBE_API_KEY, [SHARE_GROUP_DESCRIBE_V1], 'ShareGroupDescribe');
-    const response = await broker.send(shareGroupDescribeRequest([groupId]));
-    const group = response.groups.find((g) => g.groupId === groupId);
-    if (group === undefined || group.errorCode === GROUP_ID_NOT_FOUND) {
-      described.set(groupId, { state: 'dead', members: 0 });
-      continue;
+    const response = await broker.send(shareGroupDescribeRequest(ids));
+    const answered = new Map(response.groups.map((g) => [g.groupId, g]));
+    for (const groupId of ids) {
+      const group = answered.get(groupId);
+      if (group === undefined || group.errorCode === GROUP_ID_NOT_FOUND) {
+        described.set(groupId, { state: 'dead', members: 0 });
+        continue;
+      }
+      if (group.errorCode !== 0) throw brokerError(group.errorCode, group.errorMessage, `share group "${groupId}"`);
+      described.set(groupId, { state: SHARE_GROUP_STATES[group.groupState.toLowerCase()] ?? 'unknown', members: group.members.length });
     }
-    if (group.errorCode !== 0) throw brokerError(group.errorCode, group.errorMessage, `share group "${groupId}"`);
-    described.set(groupId, { state: SHARE_GROUP_STATES[group.groupState.toLowerCase()] ?? 'unknown', members: group.members.length });
   }
   return described;
 }

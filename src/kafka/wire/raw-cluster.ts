@@ -128,6 +128,8 @@ export interface DescribeConfigsResponse {
 }
 
 export interface RawBroker {
+  /** The broker's node id; null for a bootstrap broker not yet known by its id. */
+  readonly nodeId: number | null;
   /** The broker's API versions (from ApiVersions, once connected): per api key, the versions it takes. */
   readonly versions: Readonly<Record<number, { readonly minVersion: number; readonly maxVersion: number }>> | null;
   isConnected(): boolean;
@@ -307,6 +309,10 @@ class Cluster implements RawCluster {
 
 class Broker implements RawBroker {
   constructor(private readonly broker: KafkajsBroker) {}
+
+  get nodeId(): number | null {
+    return this.broker.nodeId;
+  }
 
   get versions(): RawBroker['versions'] {
     return this.broker.versions;
