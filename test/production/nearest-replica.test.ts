@@ -45,14 +45,16 @@ async function createLedByNodeOne(topic: string): Promise<void> {
   const admin = new Kafka({ clientId: 'mirrorflow-test-racks', brokers: source.bootstrap('src').split(','), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
+    // Not kafkajs's waitForLeaders: it fails at once when the broker it asks does not know the
+    // topic yet ("does not host this topic-partition"), which a node of a fresh cluster may not.
     await admin.createTopics({
-      waitForLeaders: true,
       topics: [{ topic, replicaAssignment: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, replicas: [1, 2, 3] })) }],
     });
     await waitFor(
       async () => {
-        const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-        return topics[0]!.partitions.every((p) => p.leader === 1 && p.isr.length === 3);
+        const metadata = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+        const partitions = metadata?.topics[0]?.partitions ?? [];
+        return partitions.length === PARTITIONS && partitions.every((p) => p.leader === 1 && p.isr.length === 3);
       },
       { what: `node 1 leading every partition of ${topic}, all replicas in sync`, timeoutMs: 60_000 },
     );
