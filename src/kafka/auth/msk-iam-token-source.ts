@@ -44,7 +44,10 @@ export class MskIamTokenSource implements BearerTokenSource {
     options: MskIamTokenSourceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.signer = options.signer ?? (() => import('aws-msk-iam-sasl-signer-js'));
+    // `require`, not `import()`: the CLI's bundle runs from V8's code cache, where Node 20 has no
+    // callback for a dynamic import ("A dynamic import callback was not specified"); the package is CommonJS.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.signer = options.signer ?? (async () => require('aws-msk-iam-sasl-signer-js') as MskIamSigner);
     const secrets = options.secrets ?? knownSecrets;
     const env = options.env ?? process.env;
     for (const name of SECRET_ENV) secrets.add(env[name]);
