@@ -79,7 +79,9 @@ export function loadBundle(module: NodeJS.Module, file: string, hash: string): v
   const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
     filename: file,
     cachedData,
-    // As for a module `require` loads: an `import()` in the bundle goes to Node's own loader.
+    // As for a module `require` loads: an `import()` in the bundle goes to Node's own loader. Node 20
+    // drops this for a script compiled from cached data ("A dynamic import callback was not
+    // specified"), so the bundles import nothing with import() (scripts/bundle-cli.mjs checks the CLI's).
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const wrapper = script.runInThisContext({ displayErrors: true }) as (
