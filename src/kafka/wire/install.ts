@@ -19,8 +19,9 @@ import { frameRequest } from './request-frame';
 import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
-import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsInternal } from './kafkajs-internals';
+import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_FETCH_REQUESTS, KAFKAJS_PATHS, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
+import { FetchSession, type FetchSessionCounts, type SessionFetchRequest, type SessionFetchResponse } from './fetch-session';
 import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
 
@@ -53,22 +54,55 @@ Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: 
   return send.call(this, withBehaviour(connectionBehaviour(this.socketFactory), protocol));
 };
 
+/** The Fetch request builder kafkajs's broker picked for its negotiated version, and what it builds. */
+type FetchBuilder = (request: SessionFetchRequest) => { readonly request: { readonly apiVersion: number } };
+
 interface KafkajsBroker {
   readonly connectionPool?: { readonly socketFactory?: ISocketFactory };
+  lookupRequest(apiKey: number, definitions: unknown): FetchBuilder;
 }
 type BrokerFetch = (this: KafkajsBroker, request: FetchRequest) => Promise<FetchResponse>;
 
 // A broker object is its client's: kafkajs makes one per broker for each client (and anew after a
-// reconnect), so what is fetched ahead stays with the consumer that will ask for it.
+// reconnect), so what is fetched ahead, and a fetch session, stay with the consumer that uses them.
 const Broker = (kafkajsInternal(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch } }).prototype;
 const brokerFetch = Broker.fetch;
+// kafkajs's Broker sends its requests through this private method (it drops the connection when
+// the request found it closed); a session's Fetch goes the same way.
+const SEND_REQUEST = Object.getOwnPropertySymbols(Broker).find((symbol) => symbol.description === 'private:Broker:sendRequest');
+if (SEND_REQUEST === undefined) throw new Error("kafkajs's Broker has no 'private:Broker:sendRequest' method: fetch sessions cannot be sent.");
+const sendRequest = SEND_REQUEST;
+/** The oldest Fetch version with sessions. */
+const FETCH_SESSION_VERSION = 7;
+
 const fetchingAhead = new WeakMap<KafkajsBroker, FetchAhead<FetchResponse>>();
 const fetchAheadCounts: FetchAheadCounts = { sent: 0, used: 0, dropped: 0 };
+/** Each broker's fetch session; null: the broker's Fetch is too old for sessions. */
+const fetchSessions = new WeakMap<KafkajsBroker, FetchSession<SessionFetchResponse> | null>();
+const fetchSessionCounts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0 };
+
+/** One Fetch to `broker`: in its fetch session when its connections ask for one and it has them, as kafkajs sends it otherwise. */
+function fetchOnce(broker: KafkajsBroker, request: FetchRequest, sessions: boolean): Promise<FetchResponse> {
+  if (!sessions) return brokerFetch.call(broker, request);
+  let session = fetchSessions.get(broker);
+  if (session === undefined) {
+    const build = broker.lookupRequest(kafkajsApiKeys().Fetch, kafkajsInternal(KAFKAJS_FETCH_REQUESTS));
+    const send = (broker as unknown as Record<symbol, (this: KafkajsBroker, request: unknown) => Promise<SessionFetchResponse>>)[sendRequest]!;
+    // The version is the broker's and kafkajs's highest in common; a probe build says which.
+    const probe = build({ topics: [], sessionId: 0, sessionEpoch: -1, forgottenTopics: [] });
+    session = probe.request.apiVersion < FETCH_SESSION_VERSION ? null : new FetchSession((wire) => send.call(broker, build(wire)), fetchSessionCounts);
+    fetchSessions.set(broker, session);
+  }
+  return session === null ? brokerFetch.call(broker, request) : session.fetch(request);
+}
+
 Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRequest): Promise<FetchResponse> {
-  if (connectionBehaviour(this.connectionPool?.socketFactory)?.fetchAhead !== true) return brokerFetch.call(this, request);
+  const behaviour = connectionBehaviour(this.connectionPool?.socketFactory);
+  const sessions = behaviour?.fetchSessions === true;
+  if (behaviour?.fetchAhead !== true) return fetchOnce(this, request, sessions);
   let ahead = fetchingAhead.get(this);
   if (ahead === undefined) {
-    ahead = new FetchAhead((next) => brokerFetch.call(this, next), fetchAheadCounts);
+    ahead = new FetchAhead((next) => fetchOnce(this, next, sessions), fetchAheadCounts);
     fetchingAhead.set(this, ahead);
   }
   return ahead.fetch(request);
@@ -79,4 +113,9 @@ installGroupJoinHook();
 /** What fetching ahead did in this process so far, every consumer together (specs, integration tests). */
 export function fetchAheadTotals(): FetchAheadCounts {
   return { ...fetchAheadCounts };
+}
+
+/** What fetch sessions did in this process so far, every consumer together (specs, integration tests). */
+export function fetchSessionTotals(): FetchSessionCounts {
+  return { ...fetchSessionCounts };
 }

@@ -66,6 +66,8 @@ export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
 
 /** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
 export const KAFKAJS_BROKER = 'kafkajs/src/broker';
+/** kafkajs's Fetch request builders by version (fetch sessions build theirs with it). */
+export const KAFKAJS_FETCH_REQUESTS = 'kafkajs/src/protocol/requests/fetch';
 
 /**
  * Every private module of kafkajs that mirrorflow or its specs read, which the bundle therefore
@@ -76,6 +78,7 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   ...Object.values(KAFKAJS_PATHS),
   KAFKAJS_CONNECTION,
   KAFKAJS_BROKER,
+  KAFKAJS_FETCH_REQUESTS,
   'kafkajs/src/consumer/consumerGroup',
   'kafkajs/src/protocol/error',
   'kafkajs/src/protocol/decoder',
