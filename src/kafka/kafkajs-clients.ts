@@ -167,8 +167,9 @@ export class KafkajsClients implements KafkaClients {
   source(cluster: string, options: SourceOptions): RecordSource {
     const source = new KafkajsSource(
       cluster,
-      // Its next Fetch goes out while the last one's records are handed over (wire/fetch-ahead.ts).
-      (forward) => this.kafka(cluster, options.role, 'consumer', forward === undefined ? { fetchAhead: true } : { forward, fetchAhead: true }),
+      // Its next Fetch goes out while the last one's records are handed over (wire/fetch-ahead.ts),
+      // in a fetch session: only what changed is sent and answered (wire/fetch-session.ts).
+      (forward) => this.kafka(cluster, options.role, 'consumer', { ...(forward === undefined ? {} : { forward }), fetchAhead: true, fetchSessions: true }),
       options,
       this.options.logger.child({ cluster }),
     );

@@ -103,6 +103,17 @@ export class CompactReader {
     return Number(this.buffer.readBigInt64BE(this.take(8)));
   }
 
+  /** An INT64 as its decimal text, exact at any size (kafkajs's form of offsets). */
+  int64Text(): string {
+    return this.buffer.readBigInt64BE(this.take(8)).toString();
+  }
+
+  /** The next `length` bytes, as a view of the buffer read (not a copy). */
+  bytes(length: number): Buffer {
+    const start = this.take(length);
+    return this.buffer.subarray(start, start + length);
+  }
+
   uvarint(): number {
     let value = 0;
     for (let shift = 0; shift < 35; shift += 7) {

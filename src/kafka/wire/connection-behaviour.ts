@@ -23,6 +23,8 @@ export interface ConnectionBehaviour {
   readonly partialProduceResults?: boolean;
   /** A consumer's next Fetch goes out while the last one's records are handed over (fetch-ahead.ts). */
   readonly fetchAhead?: boolean;
+  /** A consumer's Fetch requests go in a fetch session: only what changed is sent and answered (fetch-session.ts). */
+  readonly fetchSessions?: boolean;
 }
 
 /** A request as kafkajs's `Connection.send` takes it: the encoder and the response's decode and parse. */

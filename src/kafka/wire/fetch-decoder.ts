@@ -170,14 +170,27 @@ export async function decodeRecordBatch(bytes: Buffer): Promise<DecodedRecord[]>
   return (await decode(new Decoder(bytes))).records as DecodedRecord[];
 }
 
+/** The forwarding policy a Fetch response's payload was marked with (`forwardBatchesOf`); undefined: decoded records. */
+export function forwardPolicyOf(payload: Buffer): ForwardPolicy | undefined {
+  return forwarding.get(payload);
+}
+
+/** kafkajs's decoder of a Fetch v4–v11 partition's record set (RECORDS: an INT32 size, then the bytes). */
 export async function decodeMessages(decoder: KafkajsResponseDecoder): Promise<unknown[]> {
   const size = decoder.readInt32();
   if (size <= 0 || !decoder.canReadBytes(size)) return [];
-  const buffer = decoder.readBytes(size);
-  const kafkajs = kafkajsFetchDecoding();
-  if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), size);
   // kafkajs decodes a Fetch response with one cursor over its payload, passed down to here.
-  const policy = forwarding.get(decoder.buffer);
+  return decodeRecordSet(decoder.readBytes(size), forwarding.get(decoder.buffer));
+}
+
+/**
+ * The messages of one partition's record set as fetched: whole batches where `policy` allows,
+ * decoded records otherwise (and always for the old message format). Shared by kafkajs's Fetch
+ * responses (`decodeMessages`) and ours by topic id (fetch-by-topic-id.ts).
+ */
+export async function decodeRecordSet(buffer: Buffer, policy: ForwardPolicy | undefined): Promise<unknown[]> {
+  const kafkajs = kafkajsFetchDecoding();
+  if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== 2) return kafkajs.decodeMessageSet(new kafkajs.Decoder(buffer), buffer.length);
   const batches: Buffer[] = [];
   let position = 0;
   while (position + BATCH_HEADER_BYTES <= buffer.length) {

@@ -21,9 +21,12 @@ import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { createWorkerQueue } from './worker-queue';
-import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsInternal } from './kafkajs-internals';
+import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
-import { connectionBehaviour, withBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
+import { FetchSession, type FetchSessionCounts } from './fetch-session';
+import { fetchByTopicIdRequest, fetchByTopicIdVersion, TopicIds, type FetchByTopicIdResponse } from './fetch-by-topic-id';
+import { metadataV12Request } from './metadata-v12';
+import { connectionBehaviour, withBehaviour, type ConnectionBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
 import { withoutEmptyPartitions } from './empty-partitions';
 
@@ -59,20 +62,72 @@ Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: 
 
 interface KafkajsBroker {
   readonly connectionPool?: { readonly socketFactory?: ISocketFactory };
+  /** The broker's API versions by key, once connected. */
+  readonly versions?: Readonly<Record<number, { readonly maxVersion: number }>> | null;
 }
 type BrokerFetch = (this: KafkajsBroker, request: FetchRequest) => Promise<FetchResponse>;
+type SendRequest = (this: KafkajsBroker, request: KafkajsProtocolRequest) => Promise<unknown>;
 
 // A broker object is its client's: kafkajs makes one per broker for each client (and anew after a
-// reconnect), so what is fetched ahead stays with the consumer that will ask for it.
+// reconnect), so what is fetched ahead, and a fetch session, stay with the consumer that uses them.
 const Broker = (kafkajsInternal(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch } }).prototype;
 const brokerFetch = Broker.fetch;
+// kafkajs's Broker sends its requests through this private method (it drops the connection when
+// the request found it closed); a session's Fetch and its topic id lookups go the same way.
+const SEND_REQUEST = Object.getOwnPropertySymbols(Broker).find((symbol) => symbol.description === 'private:Broker:sendRequest');
+if (SEND_REQUEST === undefined) throw new Error("kafkajs's Broker has no 'private:Broker:sendRequest' method: fetch sessions cannot be sent.");
+const sendRequest = (Broker as unknown as Record<symbol, SendRequest>)[SEND_REQUEST]!;
+/** Sends `request` (ours, in kafkajs's protocol shape) as `broker` sends its own. */
+function sendOurs<T>(broker: KafkajsBroker, request: KafkajsProtocolRequest & { readonly response: { parse(data: never): Promise<T> } }): Promise<T> {
+  return sendRequest.call(broker, request) as Promise<T>;
+}
+
 const fetchingAhead = new WeakMap<KafkajsBroker, FetchAhead<FetchResponse>>();
 const fetchAheadCounts: FetchAheadCounts = { sent: 0, used: 0, dropped: 0 };
+/** The topic ids a client learned, shared by its brokers' sessions (a client's connections share one behaviour). */
+const topicIdsOf = new WeakMap<ConnectionBehaviour, TopicIds>();
+/** Each broker's fetch session, and how many ids its client had forgotten when the session last went out. */
+const fetchSessions = new WeakMap<KafkajsBroker, { readonly session: FetchSession<FetchByTopicIdResponse>; forgotten: number }>();
+const fetchSessionCounts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0 };
+
+/**
+ * One Fetch to `broker`: in its fetch session, by topic id (fetch-by-topic-id.ts), when the
+ * client's connections ask for sessions and the broker has Fetch v13; as kafkajs sends it
+ * otherwise, and for a request naming a topic the broker gives no id for (deleted meanwhile).
+ */
+async function fetchOnce(broker: KafkajsBroker, request: FetchRequest, behaviour: ConnectionBehaviour | undefined): Promise<FetchResponse> {
+  if (behaviour?.fetchSessions !== true) return brokerFetch.call(broker, request);
+  const version = fetchByTopicIdVersion(broker.versions?.[kafkajsApiKeys().Fetch]?.maxVersion);
+  if (version === undefined) return brokerFetch.call(broker, request);
+  let ids = topicIdsOf.get(behaviour);
+  if (ids === undefined) topicIdsOf.set(behaviour, (ids = new TopicIds()));
+  const topics = request.topics.map(({ topic }) => topic);
+  if (ids.unknown(topics).length > 0) {
+    await ids.learn(topics, (unknown) => sendOurs(broker, metadataV12Request(unknown)));
+    if (ids.unknown(topics).length > 0) return brokerFetch.call(broker, request);
+  }
+  const known = ids;
+  let held = fetchSessions.get(broker);
+  if (held === undefined) {
+    const session = new FetchSession((wire) => sendOurs(broker, fetchByTopicIdRequest(version, wire, known)), fetchSessionCounts);
+    held = { session, forgotten: ids.forgotten };
+    fetchSessions.set(broker, held);
+  }
+  // An id forgotten since (a topic deleted, or created again under its name): the broker may hold
+  // it in the session, so the session starts anew, every partition by its id as now known.
+  if (held.forgotten !== ids.forgotten) {
+    held.forgotten = ids.forgotten;
+    held.session.restart();
+  }
+  return held.session.fetch(request);
+}
+
 Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRequest): Promise<FetchResponse> {
-  if (connectionBehaviour(this.connectionPool?.socketFactory)?.fetchAhead !== true) return brokerFetch.call(this, request);
+  const behaviour = connectionBehaviour(this.connectionPool?.socketFactory);
+  if (behaviour?.fetchAhead !== true) return fetchOnce(this, request, behaviour);
   let ahead = fetchingAhead.get(this);
   if (ahead === undefined) {
-    ahead = new FetchAhead((next) => brokerFetch.call(this, next), fetchAheadCounts);
+    ahead = new FetchAhead((next) => fetchOnce(this, next, behaviour), fetchAheadCounts);
     fetchingAhead.set(this, ahead);
   }
   // kafkajs's consumer does nothing with a partition that brought nothing but make it a Batch (empty-partitions.ts).
@@ -84,4 +139,9 @@ installGroupJoinHook();
 /** What fetching ahead did in this process so far, every consumer together (specs, integration tests). */
 export function fetchAheadTotals(): FetchAheadCounts {
   return { ...fetchAheadCounts };
+}
+
+/** What fetch sessions did in this process so far, every consumer together (specs, integration tests). */
+export function fetchSessionTotals(): FetchSessionCounts {
+  return { ...fetchSessionCounts };
 }

@@ -86,10 +86,10 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   'kafkajs/src/protocol/message/compression',
   'kafkajs/src/protocol/requests/apiKeys',
   'kafkajs/src/network/socketFactory',
+  'kafkajs/src/protocol/requests/fetch/v11/response',
   // Read by the specs only.
   'kafkajs/src/network/connectionPool',
   'kafkajs/src/protocol/coordinatorTypes',
-  'kafkajs/src/protocol/requests/fetch/v11/response',
   'kafkajs/src/protocol/requests/produce/v7/response',
   'kafkajs/src/consumer/batch',
   'kafkajs/src/consumer/worker',
@@ -138,6 +138,11 @@ export const kafkajsLookupCodec = lazy(
 );
 
 export const kafkajsApiKeys = lazy(() => kafkajsInternal('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Fetch: number; Metadata: number });
+
+/** kafkajs's parse of a Fetch answer (v11, as v1's and v0's): throws the first partition error, OFFSET_OUT_OF_RANGE as its own class. */
+export const kafkajsFetchResponseParse = lazy(
+  () => (kafkajsInternal('kafkajs/src/protocol/requests/fetch/v11/response') as { parse: <T>(response: T) => Promise<T> }).parse,
+);
 
 /** kafkajs's consumer group class, whose `joinAndSync` install.ts wraps (group-join.ts). Loaded only after install.ts placed our modules. */
 export const kafkajsConsumerGroup = lazy(() => kafkajsInternal('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } });

@@ -101,7 +101,7 @@ export function zigzag64(n: number): number {
   return n >= 0 ? n * 2 : -n * 2 - 1;
 }
 
-function unsignedVarintSize(n: number): number {
+export function unsignedVarintSize(n: number): number {
   let size = 1;
   while (n >= 128) {
     n = Math.floor(n / 128);

@@ -172,6 +172,27 @@ describe('kafkajs tripwire', () => {
     stillHas('protocol/requests/fetch/v0/response.js', ['.filter(partition => failure(partition.errorCode))']);
   });
 
+  it("has what fetch sessions build and send with: Fetch builders taking the session's fields, Broker's private sendRequest, the response's errorCode and sessionId", async () => {
+    // install.ts builds a session's Fetch with kafkajs's builder of the negotiated version.
+    stillHas('protocol/requests/fetch/index.js', ['sessionId = 0,', 'sessionEpoch = -1,', 'forgottenTopics = [],']);
+    stillHas('protocol/requests/fetch/v11/request.js', [
+      '.writeInt32(sessionId)',
+      '.writeInt32(sessionEpoch)',
+      '.writeArray(forgottenTopics.map(encodeForgottenTopics))',
+    ]);
+    stillHas('broker/index.js', ["SEND_REQUEST: Symbol('private:Broker:sendRequest')", 'async [PRIVATE.SEND_REQUEST](protocolRequest)']);
+    const Broker = kafkajsModule('kafkajs/src/broker') as { prototype: object };
+    assert.ok(
+      Object.getOwnPropertySymbols(Broker.prototype).some((symbol) => symbol.description === 'private:Broker:sendRequest'),
+      "kafkajs's Broker has no private sendRequest method",
+    );
+    // A session's answer: its errorCode is the caller's to read (kafkajs's parse ignores it), its sessionId the broker's.
+    const fetchV11 = kafkajsModule('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<Record<string, unknown>> };
+    const response = await fetchV11.decode(hex('java-producer-fetch-txn.hex'));
+    for (const field of ['errorCode', 'sessionId', 'responses']) assert.ok(field in response, `kafkajs's Fetch v11 response has no ${field}`);
+    stillHas('protocol/requests/fetch/v0/response.js', ['const parse = async data => {\n  const errors = data.responses.flatMap(']);
+  });
+
   it('keeps the produce response shape the writer reads (topicName, partition, errorCode, baseOffset) and our parse behind v7', async () => {
     const produceV7 = kafkajsModule('kafkajs/src/protocol/requests/produce/v7/response') as {
       decode(raw: Buffer): Promise<{ topics: { partitions: object[] }[] }>;
