@@ -75,6 +75,7 @@ test('a flow in a fetch session over 240 mostly idle partitions copies every rec
   } finally {
     await run.stop();
   }
+  assert.ok(fetchSessionTotals().closed > 0, 'a stopped flow closes its fetch sessions at the broker');
 
   const last = topics.slice(5, 9);
   await produce(last, PARTITIONS, 40);

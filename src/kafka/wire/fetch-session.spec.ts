@@ -27,6 +27,11 @@ class SessionBroker {
   readonly ends = new Map<string, number>();
   private readonly sessions = new Map<number, { epoch: number; partitions: Map<string, { offset: number; answeredEnd: number }> }>();
   private nextId = 1;
+  /** The sessions the broker holds. */
+  get open(): number {
+    return this.sessions.size;
+  }
+
   /** Session ids forgotten at once (an evicted session). */
   evict(): void {
     this.sessions.clear();
@@ -35,6 +40,11 @@ class SessionBroker {
   readonly send = async (wire: SessionFetchRequest): Promise<SessionFetchResponse> => {
     this.sent.push(wire);
     let session;
+    if (wire.sessionEpoch === -1) {
+      // A sessionless request; with a session's id it closes that session.
+      this.sessions.delete(wire.sessionId);
+      return { errorCode: 0, sessionId: 0, responses: [] };
+    }
     if (wire.sessionEpoch === 0) {
       this.sessions.delete(wire.sessionId);
       session = { epoch: 0, partitions: new Map<string, { offset: number; answeredEnd: number }>() };
@@ -111,7 +121,7 @@ describe('FetchSession', () => {
     const third = await session.fetch(request({ a: { 0: 2, 1: 0 }, b: { 0: 0 } }));
     assert.deepEqual(asked(broker.sent[2]!), []);
     assert.deepEqual(answered(third), { 'b-0': '0' });
-    assert.deepEqual(session.counts, { full: 1, incremental: 2, lost: 0 });
+    assert.deepEqual(session.counts, { full: 1, incremental: 2, lost: 0, closed: 0 });
   });
 
   it('answers an unmoved partition again from where it was asked, as a full Fetch would', async () => {
@@ -156,7 +166,7 @@ describe('FetchSession', () => {
       ],
     );
     assert.deepEqual(answered(response), { 'a-0': '', 'a-1': '' });
-    assert.deepEqual(session.counts, { full: 2, incremental: 0, lost: 1 });
+    assert.deepEqual(session.counts, { full: 2, incremental: 0, lost: 1, closed: 0 });
     // And it goes on incrementally in the new session.
     await session.fetch(request({ a: { 0: 1, 1: 0 } }));
     assert.equal(broker.sent[3]!.sessionEpoch, 1);
@@ -214,5 +224,51 @@ describe('FetchSession', () => {
       [0, 1],
     );
     assert.deepEqual(answered(second), {});
+  });
+
+  it('restart: the next request replaces the session in full (a topic id changed), then goes on incrementally', async () => {
+    const broker = new SessionBroker();
+    const session = new FetchSession(broker.send);
+    await session.fetch(request({ a: { 0: 0, 1: 0 } }));
+    await session.fetch(request({ a: { 0: 0, 1: 0 } }));
+    session.restart();
+    await session.fetch(request({ a: { 0: 0, 1: 0 } }));
+    await session.fetch(request({ a: { 0: 0, 1: 0 } }));
+    assert.deepEqual(
+      broker.sent.map((w) => [w.sessionId, w.sessionEpoch, asked(w).length]),
+      [
+        [0, 0, 2],
+        [1, 1, 0],
+        [1, 0, 2],
+        [2, 1, 0],
+      ],
+    );
+  });
+
+  it('close: a last request with epoch -1 ends the session at the broker; the next fetch starts a new one', async () => {
+    const broker = new SessionBroker();
+    const session = new FetchSession(broker.send);
+    await session.fetch(request({ a: { 0: 0 } }));
+    assert.equal(broker.open, 1);
+    await session.close();
+    assert.equal(broker.open, 0, 'the broker holds no session once closed');
+    assert.deepEqual([broker.sent.at(-1)!.sessionId, broker.sent.at(-1)!.sessionEpoch, asked(broker.sent.at(-1)!)], [1, -1, []]);
+    await session.fetch(request({ a: { 0: 0 } }));
+    assert.deepEqual([broker.sent.at(-1)!.sessionId, broker.sent.at(-1)!.sessionEpoch], [0, 0]);
+    assert.equal(session.counts.closed, 1);
+  });
+
+  it('close without a session sends nothing; a close waits for the request in flight', async () => {
+    const broker = new SessionBroker();
+    const session = new FetchSession(broker.send);
+    await session.close();
+    assert.equal(broker.sent.length, 0);
+    const fetched = session.fetch(request({ a: { 0: 0 } }));
+    const closed = session.close();
+    await Promise.all([fetched, closed]);
+    assert.deepEqual(
+      broker.sent.map((w) => w.sessionEpoch),
+      [0, -1],
+    );
   });
 });

@@ -51,11 +51,15 @@ export interface FetchSessionCounts {
   incremental: number;
   /** Sessions the broker no longer knew (or whose epoch it did not expect): the request sent again in full. */
   lost: number;
+  /** Sessions closed (epoch -1) when their consumer disconnected. */
+  closed: number;
 }
 
 /** Epoch 0 asks for a new session (and closes the one of the id sent). */
 const NEW_SESSION_EPOCH = 0;
 const MAX_EPOCH = 2_147_483_647;
+/** Epoch -1 with a session's id closes the session (the request itself is sessionless). */
+const FINAL_EPOCH = -1;
 const FETCH_SESSION_ID_NOT_FOUND = 70;
 const INVALID_FETCH_SESSION_EPOCH = 71;
 /** The session's topic ids and the request's disagree (Fetch v13 and later). */
@@ -94,7 +98,7 @@ export class FetchSession<R extends SessionFetchResponse> {
    */
   constructor(
     private readonly send: (request: SessionFetchRequest) => Promise<R>,
-    readonly counts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0 },
+    readonly counts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0, closed: 0 },
   ) {}
 
   /** The next request starts a new session (a topic's id changed: the broker's session may hold the old one). */
@@ -106,6 +110,24 @@ export class FetchSession<R extends SessionFetchResponse> {
     const answered = this.turn.then(() => this.exchange(request));
     this.turn = answered.catch(() => undefined);
     return answered;
+  }
+
+  /**
+   * Closes the session at the broker (a last request with epoch -1, after the one in flight), as
+   * the Java consumer does when it closes, so that it does not hold one of the broker's session
+   * slots until evicted. Nothing is sent without a session.
+   */
+  close(): Promise<void> {
+    const closed = this.turn.then(async () => {
+      const id = this.id;
+      this.id = 0;
+      this.replaceOnNext();
+      if (id === 0) return;
+      await this.send({ topics: [], forgottenTopics: [], sessionId: id, sessionEpoch: FINAL_EPOCH, maxWaitTime: 0, minBytes: 0 });
+      this.counts.closed++;
+    });
+    this.turn = closed.catch(() => undefined);
+    return closed;
   }
 
   private async exchange(request: FetchRequest): Promise<R> {

@@ -3,8 +3,9 @@
  * and produce encoder (and a linear message grouping, a consumer's worker queue taken by index) in
  * place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
- * socket factory says (connection-behaviour.ts, fetch-ahead.ts, empty-partitions.ts), and `ConsumerGroup.joinAndSync`
- * for the consumer group hooks (group-join.ts).
+ * socket factory says (connection-behaviour.ts, fetch-ahead.ts, fetch-session.ts with
+ * fetch-by-topic-id.ts, empty-partitions.ts), `Broker.disconnect` to close a fetch session, and
+ * `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * ours are put in its place when its bundle is built (scripts/bundle-vendor.mjs, from
@@ -66,12 +67,14 @@ interface KafkajsBroker {
   readonly versions?: Readonly<Record<number, { readonly maxVersion: number }>> | null;
 }
 type BrokerFetch = (this: KafkajsBroker, request: FetchRequest) => Promise<FetchResponse>;
+type BrokerDisconnect = (this: KafkajsBroker) => Promise<void>;
 type SendRequest = (this: KafkajsBroker, request: KafkajsProtocolRequest) => Promise<unknown>;
 
 // A broker object is its client's: kafkajs makes one per broker for each client (and anew after a
 // reconnect), so what is fetched ahead, and a fetch session, stay with the consumer that uses them.
-const Broker = (kafkajsInternal(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch } }).prototype;
+const Broker = (kafkajsInternal(KAFKAJS_BROKER) as { prototype: { fetch: BrokerFetch; disconnect: BrokerDisconnect } }).prototype;
 const brokerFetch = Broker.fetch;
+const brokerDisconnect = Broker.disconnect;
 // kafkajs's Broker sends its requests through this private method (it drops the connection when
 // the request found it closed); a session's Fetch and its topic id lookups go the same way.
 const SEND_REQUEST = Object.getOwnPropertySymbols(Broker).find((symbol) => symbol.description === 'private:Broker:sendRequest');
@@ -88,7 +91,7 @@ const fetchAheadCounts: FetchAheadCounts = { sent: 0, used: 0, dropped: 0 };
 const topicIdsOf = new WeakMap<ConnectionBehaviour, TopicIds>();
 /** Each broker's fetch session, and how many ids its client had forgotten when the session last went out. */
 const fetchSessions = new WeakMap<KafkajsBroker, { readonly session: FetchSession<FetchByTopicIdResponse>; forgotten: number }>();
-const fetchSessionCounts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0 };
+const fetchSessionCounts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0, closed: 0 };
 
 /**
  * One Fetch to `broker`: in its fetch session, by topic id (fetch-by-topic-id.ts), when the
@@ -132,6 +135,22 @@ Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRe
   }
   // kafkajs's consumer does nothing with a partition that brought nothing but make it a Batch (empty-partitions.ts).
   return ahead.fetch(request).then(withoutEmptyPartitions);
+};
+
+/** How long a disconnect waits for its broker to close the fetch session, at most (a broker down would make it wait out a request timeout). */
+const CLOSE_SESSION_WAIT_MS = 1000;
+
+// A consumer's disconnect (its stop, a rebalance's reconnect) closes its fetch sessions first.
+Broker.disconnect = async function disconnectClosingSession(this: KafkajsBroker): Promise<void> {
+  const held = fetchSessions.get(this);
+  if (held !== undefined) {
+    fetchSessions.delete(this);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_SESSION_WAIT_MS)));
+    await Promise.race([held.session.close().catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
+  return brokerDisconnect.call(this);
 };
 
 installGroupJoinHook();

@@ -172,24 +172,22 @@ describe('kafkajs tripwire', () => {
     stillHas('protocol/requests/fetch/v0/response.js', ['.filter(partition => failure(partition.errorCode))']);
   });
 
-  it("has what fetch sessions build and send with: Fetch builders taking the session's fields, Broker's private sendRequest, the response's errorCode and sessionId", async () => {
-    // install.ts builds a session's Fetch with kafkajs's builder of the negotiated version.
-    stillHas('protocol/requests/fetch/index.js', ['sessionId = 0,', 'sessionEpoch = -1,', 'forgottenTopics = [],']);
-    stillHas('protocol/requests/fetch/v11/request.js', [
-      '.writeInt32(sessionId)',
-      '.writeInt32(sessionEpoch)',
-      '.writeArray(forgottenTopics.map(encodeForgottenTopics))',
-    ]);
+  it("has what fetch sessions by topic id send with: Broker's private sendRequest, its API versions, kafkajs's Fetch arguments and v11 parse", () => {
+    // install.ts sends a session's Fetch (fetch-by-topic-id.ts) and its Metadata v12 lookups as the Broker sends its own.
     stillHas('broker/index.js', ["SEND_REQUEST: Symbol('private:Broker:sendRequest')", 'async [PRIVATE.SEND_REQUEST](protocolRequest)']);
     const Broker = kafkajsModule('kafkajs/src/broker') as { prototype: object };
     assert.ok(
       Object.getOwnPropertySymbols(Broker.prototype).some((symbol) => symbol.description === 'private:Broker:sendRequest'),
       "kafkajs's Broker has no private sendRequest method",
     );
-    // A session's answer: its errorCode is the caller's to read (kafkajs's parse ignores it), its sessionId the broker's.
-    const fetchV11 = kafkajsModule('kafkajs/src/protocol/requests/fetch/v11/response') as { decode(raw: Buffer): Promise<Record<string, unknown>> };
-    const response = await fetchV11.decode(hex('java-producer-fetch-txn.hex'));
-    for (const field of ['errorCode', 'sessionId', 'responses']) assert.ok(field in response, `kafkajs's Fetch v11 response has no ${field}`);
+    // The version sent is the broker's newest Fetch, read from the versions kafkajs keeps by API key.
+    stillHas('broker/index.js', ['this.versions = await this.apiVersions()', '[version.apiKey]: {', 'maxVersion: version.maxVersion,']);
+    // What the consumer passes to Broker.fetch, which the Fetch by topic id writes.
+    stillHas('consumer/consumerGroup.js', [
+      /broker\.fetch\(\{\s*maxWaitTime: this\.maxWaitTime,\s*minBytes: this\.minBytes,\s*maxBytes: this\.maxBytes,\s*isolationLevel: this\.isolationLevel,\s*topics: requests,\s*rackId: this\.rackId,\s*\}\)/,
+    ]);
+    // The answer is parsed by kafkajs's v11 parse: the first partition error thrown, nothing else read.
+    stillHas('protocol/requests/fetch/v11/response.js', ["const { parse: parseV1 } = require('../v1/response')", 'parse: parseV1,']);
     stillHas('protocol/requests/fetch/v0/response.js', ['const parse = async data => {\n  const errors = data.responses.flatMap(']);
   });
 
