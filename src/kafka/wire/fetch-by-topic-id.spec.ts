@@ -10,7 +10,7 @@
  *
  * Topic ids, session ids and producer ids differ per capture; everything else is asserted.
  */
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,6 +29,8 @@ import { forwardBatchesOf, isFetchedRecordBatch, type FetchedRecordBatch } from 
 import { filterAbortedMessages } from './filter-aborted-messages';
 import type { SessionFetchRequest } from './fetch-session';
 import type { MetadataV12Response } from './metadata-v12';
+import { uvarint } from './compact-codec';
+import { encodeRecordBatch } from './record-batch-encoder';
 import type { DecodedRecord } from './record-decoder';
 
 registerCodecs();
@@ -491,3 +493,34 @@ describe('TopicIds', () => {
 async function settled(): Promise<void> {
   await new Promise((next) => setImmediate(next));
 }
+
+test('a partition of more records than a call takes arguments decodes (no spread of its messages)', async () => {
+  // 200,000 records without key or value: 1.4 MB uncompressed, and far less in one compressed
+  // batch of a 1 MiB partition fetch (max_bytes_per_partition's default).
+  const count = 200_000;
+  const batch = await encodeRecordBatch(
+    Array.from({ length: count }, () => ({ value: null })),
+    { compression: 0, crc32c, now: 1_700_000_000_000 },
+  );
+  const id = Buffer.from(IDS[A]!, 'base64url');
+  const head = Buffer.alloc(1 + 4 + 2 + 4 + 1 + 16 + 1 + 4 + 2 + 8 + 8 + 8 + 1 + 4);
+  let o = 1; // header tagged fields: none
+  o = head.writeInt32BE(0, o); // throttle_time_ms
+  o = head.writeInt16BE(0, o); // error_code
+  o = head.writeInt32BE(0, o); // session_id
+  o = head.writeUInt8(2, o); // one topic
+  o += id.copy(head, o);
+  o = head.writeUInt8(2, o); // one partition
+  o = head.writeInt32BE(0, o);
+  o = head.writeInt16BE(0, o);
+  o = head.writeBigInt64BE(BigInt(count), o); // high watermark
+  o = head.writeBigInt64BE(BigInt(count), o); // last stable offset
+  o = head.writeBigInt64BE(0n, o); // log start offset
+  o = head.writeUInt8(1, o); // no aborted transactions
+  head.writeInt32BE(-1, o); // preferred read replica
+  const payload = Buffer.concat([head, Buffer.from(uvarint(batch.length + 1)), batch, Buffer.from([0, 0, 0])]); // partition, topic, response tags
+  const response = await decodeFetchByTopicId(payload, await idsOf(A));
+  const messages = partitionOf(response, A, 0).messages;
+  assert.equal(messages.length, count);
+  assert.deepEqual([messages[0]!.offset, messages[count - 1]!.offset], ['0', String(count - 1)]);
+});
