@@ -250,8 +250,15 @@ export async function decodeFetchByTopicId(payload: Buffer, ids: TopicIds): Prom
         preferredReadReplica,
         messages: [],
       };
-      // Record sets decode side by side (their codecs decompress off the main thread), each into its own partition.
-      if (records !== undefined && topicName !== '') pending.push(decodeRecordSet(records, policy).then((messages) => fetched.messages.push(...(messages as { offset: string }[]))));
+      // Record sets decode side by side (their codecs decompress off the main thread), each into
+      // its own partition. Pushed one by one: a spread is a call with an argument per record, and
+      // a partition's fetch can hold more records than a call takes (about 120,000 on Node 20).
+      if (records !== undefined && topicName !== '')
+        pending.push(
+          decodeRecordSet(records, policy).then((messages) => {
+            for (const message of messages) fetched.messages.push(message as { offset: string });
+          }),
+        );
       return fetched;
     });
     r.skipTaggedFields();
