@@ -121,6 +121,19 @@ export class TopicIds {
 }
 
 /**
+ * A Fetch names a topic whose id was forgotten after the request was made (another broker's
+ * answer said the id is gone): retriable, as kafkajs's consumer retries a fetch; the session
+ * starts anew with the id looked up again.
+ */
+export class UnknownTopicIdError extends Error {
+  readonly retriable = true;
+  constructor(readonly topic: string) {
+    super(`Fetch by topic id: no id known for topic '${topic}' (it was deleted or created again); fetching again`);
+    this.name = 'UnknownTopicIdError';
+  }
+}
+
+/**
  * The body of a Fetch `request` at `version`, written behind `headroom` free bytes. Every topic of
  * the request and of its forgotten topics must have an id in `ids`.
  */
@@ -128,7 +141,7 @@ export function encodeFetchByTopicId(version: number, request: SessionFetchReque
   const rack = Buffer.from(request.rackId ?? '', 'utf8');
   const idOf = (topic: string): Buffer => {
     const id = ids.idOf(topic);
-    if (id === undefined) throw new Error(`Fetch by topic id: no id known for topic '${topic}'`);
+    if (id === undefined) throw new UnknownTopicIdError(topic);
     return id;
   };
   let size = (version <= REPLICA_ID_UNTIL ? 4 : 0) + 4 + 4 + 4 + 1 + 4 + 4;

@@ -25,7 +25,7 @@ import { createWorkerQueue } from './worker-queue';
 import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { FetchSession, type FetchSessionCounts } from './fetch-session';
-import { fetchByTopicIdRequest, fetchByTopicIdVersion, TopicIds, type FetchByTopicIdResponse } from './fetch-by-topic-id';
+import { fetchByTopicIdRequest, fetchByTopicIdVersion, TopicIds, topicsOf, type FetchByTopicIdResponse } from './fetch-by-topic-id';
 import { metadataV12Request } from './metadata-v12';
 import { connectionBehaviour, withBehaviour, type ConnectionBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
@@ -112,7 +112,13 @@ async function fetchOnce(broker: KafkajsBroker, request: FetchRequest, behaviour
   const known = ids;
   let held = fetchSessions.get(broker);
   if (held === undefined) {
-    const session = new FetchSession((wire) => sendOurs(broker, fetchByTopicIdRequest(version, wire, known)), fetchSessionCounts);
+    const lookup = (unknown: readonly string[]) => sendOurs(broker, metadataV12Request(unknown));
+    const session = new FetchSession(async (wire) => {
+      // An id forgotten while this request waited for its turn (another broker's answer): looked up again.
+      const unknown = known.unknown(topicsOf(wire));
+      if (unknown.length > 0) await known.learn(unknown, lookup);
+      return sendOurs(broker, fetchByTopicIdRequest(version, wire, known));
+    }, fetchSessionCounts);
     held = { session, forgotten: ids.forgotten };
     fetchSessions.set(broker, held);
   }
