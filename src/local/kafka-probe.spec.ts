@@ -126,12 +126,26 @@ async function fakeBroker(reply: (apiKey: number, version: number, correlationId
 test('probeKafka and isBrokerReady accept a broker that lists itself in Metadata', async () => {
   let port = 0;
   const server = await fakeBroker((apiKey, version, correlationId) =>
-    apiKey === 18 ? apiVersionsPayload(correlationId, 0, [[3, 0, 13]]) : metadataPayload(version, correlationId, [[1, '127.0.0.1', port]]),
+    apiKey === 18
+      ? apiVersionsPayload(correlationId, 0, [
+          [3, 0, 13],
+          [19, 2, 7],
+        ])
+      : metadataPayload(version, correlationId, [[1, '127.0.0.1', port]]),
   );
   port = (server.address() as AddressInfo).port;
   const result = await probeKafka('127.0.0.1', port, UNHURRIED);
   assert.equal(result.metadata?.clusterId, 'cluster-1');
   assert.equal(await isBrokerReady('127.0.0.1', port, UNHURRIED.timeoutMs), true);
+});
+
+test("isBrokerReady is false while the broker does not offer CreateTopics yet (its controller's versions not known)", async () => {
+  let port = 0;
+  const server = await fakeBroker((apiKey, version, correlationId) =>
+    apiKey === 18 ? apiVersionsPayload(correlationId, 0, [[3, 0, 13]]) : metadataPayload(version, correlationId, [[1, '127.0.0.1', port]]),
+  );
+  port = (server.address() as AddressInfo).port;
+  assert.equal(await isBrokerReady('127.0.0.1', port, UNHURRIED.timeoutMs), false);
 });
 
 test('isBrokerReady is false while the broker does not list itself (still fenced)', async () => {

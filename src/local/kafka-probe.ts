@@ -233,9 +233,19 @@ export function probeKafka(host: string, port: number, options: { timeoutMs?: nu
   });
 }
 
-/** True when the broker at `host:port` lists itself as an alive broker (registered, unfenced). */
+/** CreateTopics, which a KRaft broker forwards to its controller. */
+export const API_KEY_CREATE_TOPICS = 19;
+
+/**
+ * True when the broker at `host:port` lists itself as an alive broker (registered, unfenced) and
+ * offers CreateTopics. A KRaft broker leaves the requests it forwards to the controller out of its
+ * ApiVersions until it knows the controller's versions, a moment after it is unfenced; a client
+ * that connected then keeps those versions for the connection, and kafkajs refused every
+ * CreateTopics of its admin with "The Kafka server does not support the requested API version"
+ * (seen once on a fresh three-broker cluster).
+ */
 export async function isBrokerReady(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
   const result = await probeKafka(host, port, { timeoutMs });
   if (result.metadata === undefined) return true; // ApiVersions answered; nothing more to ask
-  return result.metadata.brokers.some((broker) => broker.port === port);
+  return result.metadata.brokers.some((broker) => broker.port === port) && result.apis.has(API_KEY_CREATE_TOPICS);
 }
