@@ -104,15 +104,15 @@ async function fetchOnce(broker: KafkajsBroker, request: FetchRequest, behaviour
   if (version === undefined) return brokerFetch.call(broker, request);
   let ids = topicIdsOf.get(behaviour);
   if (ids === undefined) topicIdsOf.set(behaviour, (ids = new TopicIds()));
+  const lookup = (unknown: readonly string[]) => sendOurs(broker, metadataV12Request(unknown));
   const topics = request.topics.map(({ topic }) => topic);
   if (ids.unknown(topics).length > 0) {
-    await ids.learn(topics, (unknown) => sendOurs(broker, metadataV12Request(unknown)));
+    await ids.learn(topics, lookup);
     if (ids.unknown(topics).length > 0) return brokerFetch.call(broker, request);
   }
   const known = ids;
   let held = fetchSessions.get(broker);
   if (held === undefined) {
-    const lookup = (unknown: readonly string[]) => sendOurs(broker, metadataV12Request(unknown));
     const session = new FetchSession(async (wire) => {
       // An id forgotten while this request waited for its turn (another broker's answer): looked up again.
       const unknown = known.unknown(topicsOf(wire));
