@@ -36,8 +36,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * `reset` sets the group's `share.auto.offset.reset` (a group config, where a partition without
  * a start offset starts) before it joins; without it the group keeps what it has (Kafka's default:
  * latest). With `max` it accepts exactly N records and releases the rest of the last poll
- * (back to the group, undelivered as far as it is concerned), so every partition's start offset
- * ends right after what it accepted there. With toEnd=true it stops once it has been delivered the
+ * (back to the group, undelivered as far as it is concerned) in a commit after the accepted
+ * ones', so every partition's start offset, as Kafka reports it (the one its last state write
+ * carried), ends right after what it accepted there. With toEnd=true it stops once it has been delivered the
  * last record of each partition that has records from the group's start offset (read before it
  * joins) on; a partition without one starts where `reset` says. Otherwise after `stayMs` (default
  * 120 s); with stay=true, when stdin closes, after saying {"joined":true} once the group lists it
@@ -108,10 +109,11 @@ public final class ShareGroupConsumer {
                 consumer.subscribe(topics);
                 while (!stdinClosed.get() && System.currentTimeMillis() < deadline) {
                     boolean acknowledged = false;
+                    List<ConsumerRecord<byte[], byte[]>> beyondMax = new ArrayList<>();
                     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                         acknowledged = true;
                         if (records >= max) {
-                            consumer.acknowledge(r, AcknowledgeType.RELEASE);
+                            beyondMax.add(r);
                             continue;
                         }
                         consumer.acknowledge(r, AcknowledgeType.ACCEPT);
@@ -127,6 +129,13 @@ public final class ShareGroupConsumer {
                             + ",\"key\":" + bytes(r.key()) + ",\"value\":" + bytes(r.value()) + "}}");
                     }
                     if (acknowledged) consumer.commitSync();
+                    // Released in a commit of their own, after the accepted ones': Kafka reports the start
+                    // offset its last state write carried, and only this second write carries the one
+                    // past the accepted records.
+                    if (!beyondMax.isEmpty()) {
+                        for (ConsumerRecord<byte[], byte[]> r : beyondMax) consumer.acknowledge(r, AcknowledgeType.RELEASE);
+                        consumer.commitSync();
+                    }
                     if (stay && !joinedSaid && isMember(admin, group)) {
                         System.out.println("{\"joined\":true}");
                         System.out.flush();
