@@ -2,8 +2,10 @@
  * What an operator does to a cluster of several brokers with Kafka's own tools, run from the jars
  * of the launcher: move partitions (`kafka-reassign-partitions`,
  * `org.apache.kafka.tools.reassign.ReassignPartitionsCommand`), elect the preferred leaders
- * (`kafka-leader-election`, `org.apache.kafka.tools.LeaderElectionCommand`) and find the active
- * controller (`kafka-metadata-quorum describe --status`, `org.apache.kafka.tools.MetadataQuorumCommand`).
+ * (`kafka-leader-election`, `org.apache.kafka.tools.LeaderElectionCommand`), find the active
+ * controller (`kafka-metadata-quorum describe --status`, `org.apache.kafka.tools.MetadataQuorumCommand`)
+ * and read share groups' coordinators and start offsets (`kafka-share-groups --describe`,
+ * `org.apache.kafka.tools.consumer.group.ShareGroupCommand`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -85,4 +87,42 @@ export async function electPreferredLeaders(bootstrap: string): Promise<string> 
     'PREFERRED',
     '--all-topic-partitions',
   ]);
+}
+
+const SHARE_GROUP_COMMAND = 'org.apache.kafka.tools.consumer.group.ShareGroupCommand';
+
+/**
+ * Per share group of the cluster: the node id of its coordinator, as `kafka-share-groups
+ * --describe --all-groups --state` reports it (Kafka's admin client asks FindCoordinator).
+ */
+export async function shareGroupCoordinators(bootstrap: string): Promise<Map<string, number>> {
+  const out = await runKafkaTool(SHARE_GROUP_COMMAND, ['--bootstrap-server', bootstrap, '--describe', '--all-groups', '--state'], 60_000);
+  const coordinators = new Map<string, number>();
+  // GROUP  COORDINATOR (ID)  STATE  #MEMBERS, a header and a row per group: `g1  127.0.0.1:port  (2)  Empty  0`.
+  for (const match of out.matchAll(/^(\S+)\s+\S+\s+\((\d+)\)\s/gm)) coordinators.set(match[1]!, Number(match[2]));
+  return coordinators;
+}
+
+/**
+ * Per share group (`groups`, or every one) and `topic-partition`: its share-partition start
+ * offset, as `kafka-share-groups --describe --offsets` reports it; a partition it has none on is
+ * left out. Naming the groups asks only their coordinators.
+ */
+export async function shareGroupStartOffsets(bootstrap: string, groups?: readonly string[]): Promise<Map<string, Map<string, number>>> {
+  const which = groups === undefined ? ['--all-groups'] : groups.flatMap((g) => ['--group', g]);
+  const out = await runKafkaTool(SHARE_GROUP_COMMAND, ['--bootstrap-server', bootstrap, '--describe', ...which, '--offsets'], 60_000);
+  const read = new Map<string, Map<string, number>>();
+  // A header per group, GROUP TOPIC PARTITION START-OFFSET LAG (LEADER-EPOCH too with --verbose), then its rows; `-` where there is none.
+  let columns: string[] = [];
+  for (const line of out.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[0] === 'GROUP') columns = fields;
+    const at = (name: string): string | undefined => fields[columns.indexOf(name)];
+    const [group, topic, partition, start] = [at('GROUP'), at('TOPIC'), at('PARTITION'), at('START-OFFSET')];
+    if (fields[0] === 'GROUP' || group === undefined || topic === undefined || partition === undefined || start === undefined || !/^\d+$/.test(start)) continue;
+    const offsets = read.get(group) ?? new Map<string, number>();
+    offsets.set(`${topic}-${partition}`, Number(start));
+    read.set(group, offsets);
+  }
+  return read;
 }
