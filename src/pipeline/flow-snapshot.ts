@@ -36,7 +36,7 @@ export function toFlowSnapshot(
     lastReplicationLatencyMs: status.lastReplicationLatencyMs,
     lastRecordAgeMs: status.lastRecordAgeMs,
     partitions: [...status.partitions.values()].map((p) => {
-      const totals = status.partitionTotals.get(topicPartitionKey(p));
+      const totals = status.mirror.partitions.get(topicPartitionKey(p));
       return {
         topic: p.topic,
         partition: p.partition,

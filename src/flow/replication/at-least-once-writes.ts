@@ -95,7 +95,8 @@ export class AtLeastOnceWrites implements WritePath {
     let failures: RecordFailure[] | undefined;
     for (const batch of written.batches) {
       const dead = flowBatchDeadLetters(batch);
-      if (dead !== undefined) (failures ??= []).push(...dead);
+      // One by one: a batch may hold more failed records than a call takes arguments.
+      if (dead !== undefined) for (const failure of dead) (failures ??= []).push(failure);
     }
     return failures === undefined ? of(written) : sink.write(failures).pipe(map(() => written));
   }

@@ -98,10 +98,10 @@ export class FlowStatus {
   /** What ended the flow, when its state is `failed`. */
   failure: unknown;
 
-  /** Records and bytes replicated per source partition (by `topicPartitionKey`), for per-partition metrics. */
-  readonly partitionTotals = new Map<string, { records: number; bytes: number }>();
-
-  /** MM2's per-partition metrics and the age and latency histograms, read at scrape time. */
+  /**
+   * MM2's per-partition metrics (with the records and bytes replicated per source partition, by
+   * `topicPartitionKey`) and the age and latency histograms, read at scrape time.
+   */
   readonly mirror = new MirrorMetrics();
 
   /** What bounds records fetched but not yet acknowledged (set by the running flow). */
@@ -158,11 +158,6 @@ export class FlowStatus {
       const timestamp = flowBatchNewestTimestamp(batch);
       if (timestamp > newest) newest = timestamp;
       const key = topicPartitionKey(batch.source);
-      const totals = this.partitionTotals.get(key);
-      if (totals) {
-        totals.records += records;
-        totals.bytes += batch.bytes;
-      } else this.partitionTotals.set(key, { records, bytes: batch.bytes });
       let p = this.partitions.get(key);
       if (p) {
         p.nextOffset = batch.nextOffset;

@@ -17,19 +17,33 @@ interface Sample {
   max: number;
 }
 
-/** Count, sum, min and max of values over the last samples; each record adds `count` values. */
+/**
+ * Count, sum, min and max of values over the last samples; each record adds `count` values.
+ * The two samples are two fields, not an array: a flow keeps four of these per source partition
+ * (mirror-metrics.ts), and an array grown by push held 17 slots for them (152 bytes) each. A
+ * sample that leaves the window is reused as the next one.
+ */
 export class SampledStat {
-  private readonly samples: Sample[] = [];
+  /** The sample being recorded into. */
+  private current: Sample | undefined;
+  /** The one before it, while there is one. */
+  private previous: Sample | undefined;
   /** The last value recorded (Kafka's `Value` stat). */
   last: number | undefined;
 
   record(now: number, count: number, sum: number, min: number, max: number, last: number): void {
     if (count <= 0) return;
-    let current = this.samples.at(-1);
+    let current = this.current;
     if (current === undefined || now - current.start >= SAMPLE_WINDOW_MS) {
-      current = { start: now, count: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
-      this.samples.push(current);
-      if (this.samples.length > SAMPLES) this.samples.shift();
+      const recycled = this.previous;
+      this.previous = current;
+      current = recycled ?? { start: now, count: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
+      current.start = now;
+      current.count = 0;
+      current.sum = 0;
+      current.min = Number.POSITIVE_INFINITY;
+      current.max = Number.NEGATIVE_INFINITY;
+      this.current = current;
     }
     current.count += count;
     current.sum += sum;
@@ -38,9 +52,11 @@ export class SampledStat {
     this.last = last;
   }
 
-  /** The samples still in the window at `now` (Kafka purges those older than samples × window). */
+  /** The samples still in the window at `now`, oldest first (Kafka purges those older than samples × window). */
   private live(now: number): Sample[] {
-    return this.samples.filter((s) => now - s.start < SAMPLES * SAMPLE_WINDOW_MS);
+    const live: Sample[] = [];
+    for (const s of [this.previous, this.current]) if (s !== undefined && now - s.start < SAMPLES * SAMPLE_WINDOW_MS) live.push(s);
+    return live;
   }
 
   min(now: number): number {

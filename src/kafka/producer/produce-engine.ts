@@ -261,7 +261,8 @@ export class ProduceEngine {
     for (const p of partitions) if (p.done !== true) for (const i of p.indices) left.push(i);
     // Held-back items follow the sent ones of their partition: in item order, they stay in order.
     if (heldBack.length > 0) {
-      left.push(...heldBack);
+      // One by one: a spread passes an argument per item, and past ~120,000 the call overflows the stack.
+      for (const i of heldBack) left.push(i);
       left.sort((a, b) => a - b);
     }
     return failure === undefined ? { left, again } : { left, failure, again };

@@ -139,6 +139,13 @@ export class CompactReader {
     return items;
   }
 
+  /** Skips a compact array of INT32 (a null array counts as empty) and returns how many it held, allocating nothing. */
+  skipCompactInt32Array(): number {
+    const count = Math.max(0, this.uvarint() - 1);
+    this.take(4 * count);
+    return count;
+  }
+
   /** Kafka's textual form of a UUID: URL-safe base64 without padding. */
   uuid(): string {
     const start = this.take(16);
