@@ -1,6 +1,9 @@
+import type { EncodedRequest } from './request-frame';
+
 /**
  * The field types of Kafka's flexible versions (KIP-482), for the requests kafkajs does not speak
- * (metadata-v12.ts, share-group-offsets.ts):
+ * (metadata-v12.ts, share-group-offsets.ts, fetch-by-topic-id.ts), and such a request in kafkajs's
+ * protocol shape (`flexibleRequest`):
  *
  *   COMPACT_STRING / COMPACT_NULLABLE_STRING  unsigned varint of byte length + 1 (0 = null), UTF-8
  *   COMPACT_ARRAY / COMPACT_NULLABLE_ARRAY    unsigned varint of count + 1 (0 = null), the items
@@ -166,4 +169,29 @@ export class CompactReader {
     this.offset += length;
     return at;
   }
+}
+
+/**
+ * A request of a flexible version and its response, in kafkajs's protocol shape for a kafkajs
+ * broker's `send`. `body` writes the request body, behind `headroom` free bytes when it can (and
+ * says so, as request-frame.ts reads `EncodedRequest`); `parse` defaults to the decoded response.
+ */
+export function flexibleRequest<T, P = T>(
+  definition: { readonly apiKey: number; readonly apiVersion: number; readonly apiName: string },
+  body: (headroom: number) => EncodedRequest,
+  decode: (payload: Buffer) => T | Promise<T>,
+  parse: (response: T) => Promise<P> = async (response) => response as unknown as P,
+) {
+  return {
+    request: {
+      ...definition,
+      /** Read by request-frame.ts: flexible versions take request header v2. */
+      flexible: true,
+      encode: async (headroom = 0): Promise<EncodedRequest> => body(headroom),
+    },
+    response: {
+      decode: async (payload: Buffer): Promise<T> => decode(payload),
+      parse,
+    },
+  };
 }

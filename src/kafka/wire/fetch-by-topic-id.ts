@@ -38,7 +38,7 @@
  */
 import type { FetchRequest } from './fetch-ahead';
 import type { SessionFetchRequest, SessionFetchResponse } from './fetch-session';
-import { CompactReader } from './compact-codec';
+import { CompactReader, flexibleRequest } from './compact-codec';
 import { decodeRecordSet, forwardPolicyOf } from './fetch-decoder';
 import { kafkajsApiKeys, kafkajsFetchResponseParse } from './kafkajs-internals';
 import { unsignedVarintSize, writeUnsignedVarint } from './record-batch-encoder';
@@ -287,25 +287,14 @@ export async function decodeFetchByTopicId(payload: Buffer, ids: TopicIds): Prom
   return { throttleTime: 0, clientSideThrottleTime, errorCode, sessionId, responses };
 }
 
-/** A Fetch request by topic id in kafkajs's protocol shape, for a kafkajs broker's `send`. */
+/** A Fetch request by topic id in kafkajs's protocol shape, for a kafkajs broker's `send`: the body written behind the frame's room. */
 export function fetchByTopicIdRequest(version: number, request: SessionFetchRequest, ids: TopicIds) {
-  return {
-    request: {
-      apiKey: kafkajsApiKeys().Fetch,
-      apiVersion: version,
-      apiName: 'Fetch',
-      /** Read by request-frame.ts: flexible versions take request header v2. */
-      flexible: true,
-      encode: async (headroom = 0): Promise<{ readonly buffer: Buffer; readonly headroom: number }> => ({
-        buffer: encodeFetchByTopicId(version, request, ids, headroom),
-        headroom,
-      }),
-    },
-    response: {
-      decode: (payload: Buffer): Promise<FetchByTopicIdResponse> => decodeFetchByTopicId(payload, ids),
-      parse: (response: FetchByTopicIdResponse): Promise<FetchByTopicIdResponse> => kafkajsFetchResponseParse()(response),
-    },
-  };
+  return flexibleRequest(
+    { apiKey: kafkajsApiKeys().Fetch, apiVersion: version, apiName: 'Fetch' },
+    (headroom) => ({ buffer: encodeFetchByTopicId(version, request, ids, headroom), headroom }),
+    (payload) => decodeFetchByTopicId(payload, ids),
+    (response) => kafkajsFetchResponseParse()(response),
+  );
 }
 
 /** The topics of `request` (asked for or forgotten). */

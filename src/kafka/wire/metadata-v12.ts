@@ -28,7 +28,7 @@
  * header's TAG_BUFFER. request-frame.ts writes header v2 for requests marked `flexible`.
  */
 import { kafkajsApiKeys } from './kafkajs-internals';
-import { CompactReader, uvarint } from './compact-codec';
+import { CompactReader, flexibleRequest, uvarint } from './compact-codec';
 
 export const METADATA_V12 = 12;
 
@@ -111,20 +111,11 @@ export function decodeMetadataV12Response(payload: Buffer): MetadataV12Response 
   return { throttleTimeMs, brokers, clusterId, controllerId, topics };
 }
 
-/** A request/response pair in kafkajs's shape, for a kafkajs broker connection's `send`. */
+/** A Metadata v12 request for `topics` (every topic when not given), for a kafkajs broker connection's `send`. */
 export function metadataV12Request(topics: readonly string[] | undefined) {
-  return {
-    request: {
-      apiKey: kafkajsApiKeys().Metadata,
-      apiVersion: METADATA_V12,
-      apiName: 'Metadata',
-      /** Read by request-frame.ts: flexible versions take request header v2. */
-      flexible: true,
-      encode: async (): Promise<{ readonly buffer: Buffer }> => ({ buffer: encodeMetadataV12Request(topics) }),
-    },
-    response: {
-      decode: async (payload: Buffer): Promise<MetadataV12Response> => decodeMetadataV12Response(payload),
-      parse: async (response: MetadataV12Response): Promise<MetadataV12Response> => response,
-    },
-  };
+  return flexibleRequest(
+    { apiKey: kafkajsApiKeys().Metadata, apiVersion: METADATA_V12, apiName: 'Metadata' },
+    () => ({ buffer: encodeMetadataV12Request(topics) }),
+    decodeMetadataV12Response,
+  );
 }

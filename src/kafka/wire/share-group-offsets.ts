@@ -44,7 +44,7 @@
  * ShareGroupDescribe. A start offset past the partition's end is accepted.
  * (See compact-codec.ts for the field types.)
  */
-import { CompactReader, CompactWriter } from './compact-codec';
+import { CompactReader, CompactWriter, flexibleRequest } from './compact-codec';
 
 export const SHARE_GROUP_DESCRIBE_API_KEY = 77;
 export const SHARE_GROUP_DESCRIBE_V1 = 1;
@@ -256,50 +256,26 @@ export function decodeShareGroupDescribeV1(payload: Buffer): ShareGroupDescribeR
   return { throttleTimeMs, groups };
 }
 
-/** A request/response pair in kafkajs's shape, for a kafkajs broker connection's `send`. */
-function flexibleRequest<T>(apiKey: number, apiVersion: number, apiName: string, body: () => Buffer, decode: (payload: Buffer) => T) {
-  return {
-    request: {
-      apiKey,
-      apiVersion,
-      apiName,
-      /** Read by request-frame.ts: flexible versions take request header v2. */
-      flexible: true,
-      encode: async (): Promise<{ readonly buffer: Buffer }> => ({ buffer: body() }),
-    },
-    response: {
-      decode: async (payload: Buffer): Promise<T> => decode(payload),
-      parse: async (response: T): Promise<T> => response,
-    },
-  };
-}
-
 export function describeShareGroupOffsetsRequest(groups: readonly ShareGroupOffsetsQuery[], version: number) {
   return flexibleRequest(
-    DESCRIBE_SHARE_GROUP_OFFSETS_API_KEY,
-    version,
-    'DescribeShareGroupOffsets',
-    () => encodeDescribeShareGroupOffsetsRequest(groups),
+    { apiKey: DESCRIBE_SHARE_GROUP_OFFSETS_API_KEY, apiVersion: version, apiName: 'DescribeShareGroupOffsets' },
+    () => ({ buffer: encodeDescribeShareGroupOffsetsRequest(groups) }),
     (payload) => decodeDescribeShareGroupOffsetsResponse(payload, version),
   );
 }
 
 export function alterShareGroupOffsetsRequest(groupId: string, topics: readonly ShareGroupStartOffsets[]) {
   return flexibleRequest(
-    ALTER_SHARE_GROUP_OFFSETS_API_KEY,
-    ALTER_SHARE_GROUP_OFFSETS_V0,
-    'AlterShareGroupOffsets',
-    () => encodeAlterShareGroupOffsetsV0(groupId, topics),
+    { apiKey: ALTER_SHARE_GROUP_OFFSETS_API_KEY, apiVersion: ALTER_SHARE_GROUP_OFFSETS_V0, apiName: 'AlterShareGroupOffsets' },
+    () => ({ buffer: encodeAlterShareGroupOffsetsV0(groupId, topics) }),
     decodeAlterShareGroupOffsetsV0,
   );
 }
 
 export function shareGroupDescribeRequest(groupIds: readonly string[]) {
   return flexibleRequest(
-    SHARE_GROUP_DESCRIBE_API_KEY,
-    SHARE_GROUP_DESCRIBE_V1,
-    'ShareGroupDescribe',
-    () => encodeShareGroupDescribeV1(groupIds),
+    { apiKey: SHARE_GROUP_DESCRIBE_API_KEY, apiVersion: SHARE_GROUP_DESCRIBE_V1, apiName: 'ShareGroupDescribe' },
+    () => ({ buffer: encodeShareGroupDescribeV1(groupIds) }),
     decodeShareGroupDescribeV1,
   );
 }
