@@ -42,6 +42,9 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
   });
 }
 
+/** Per topic, per partition (as text): the count and content hash of its records (`JavaTools.digest`). */
+export type TopicDigests = Record<string, Record<string, { count: number; hash: string }>>;
+
 export class JavaTools {
   private constructor(
     readonly distribution: KafkaDistribution,
@@ -120,6 +123,26 @@ export class JavaTools {
     args.push('--records', String(options.records), '--key-bytes', String(options.keyBytes), '--value-bytes', String(options.valueBytes));
     args.push('--headers', String(options.headers), ...(options.producer ?? []).flatMap((setting) => ['--producer', setting]));
     await this.benchToolJson(args, options.timeoutMs);
+  }
+
+  /**
+   * BenchTool `digest`: each partition's record count and content hash (timestamp, key, value,
+   * headers in offset order) of `topics`, read_uncommitted unless `isolation` says otherwise.
+   */
+  digest(
+    bootstrap: string,
+    topics: readonly string[],
+    options: { readonly isolation?: 'read_committed'; readonly timeoutMs?: number } = {},
+  ): Promise<TopicDigests> {
+    const args = [
+      'digest',
+      '--bootstrap',
+      bootstrap,
+      '--topics',
+      topics.join(','),
+      ...(options.isolation === undefined ? [] : ['--isolation', options.isolation]),
+    ];
+    return this.benchToolJson<TopicDigests>(args, options.timeoutMs ?? 120_000);
   }
 
   /**

@@ -21,8 +21,6 @@ import { fetchAheadTotals } from '../../src/kafka/wire/install';
 const JAVA_TIMEOUT_MS = 120_000;
 const PARTITIONS = 3;
 
-type Digest = Record<string, Record<string, { count: number; hash: string }>>;
-
 let source: KafkaKit;
 let java: JavaTools;
 let bootstrap: { primary: string; backup: string };
@@ -74,15 +72,9 @@ test('a flow that fetches ahead copies exactly what a read_committed consumer re
   await produce(topic, 'second');
   await replicateToEnd(file, topic);
 
-  const committed = await java.benchToolJson<Digest>(
-    ['digest', '--bootstrap', bootstrap.primary, '--topics', topic, '--isolation', 'read_committed'],
-    JAVA_TIMEOUT_MS,
-  );
-  const uncommitted = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.primary, '--topics', topic], JAVA_TIMEOUT_MS);
-  const copied = await java.benchToolJson<Digest>(
-    ['digest', '--bootstrap', bootstrap.backup, '--topics', `primary.${topic}`, '--isolation', 'read_committed'],
-    JAVA_TIMEOUT_MS,
-  );
+  const committed = await java.digest(bootstrap.primary, [topic], { isolation: 'read_committed' });
+  const uncommitted = await java.digest(bootstrap.primary, [topic]);
+  const copied = await java.digest(bootstrap.backup, [`primary.${topic}`], { isolation: 'read_committed' });
   for (let p = 0; p < PARTITIONS; p++) {
     const want = committed[topic]![String(p)]!;
     assert.ok(uncommitted[topic]![String(p)]!.count > want.count, `test setup: ${topic}/${p} must hold aborted records`);

@@ -20,8 +20,6 @@ const JAVA_TIMEOUT_MS = 120_000;
 const TOPICS = 24;
 const PARTITIONS = 10;
 
-type Digest = Record<string, Record<string, { count: number; hash: string }>>;
-
 let source: KafkaKit;
 let java: JavaTools;
 let bootstrap: { primary: string; backup: string };
@@ -87,9 +85,9 @@ test('a flow in a fetch session over 240 mostly idle partitions copies every rec
     await again.stop();
   }
 
-  const want = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(',')], JAVA_TIMEOUT_MS);
+  const want = await java.digest(bootstrap.primary, topics);
   const remotes = topics.map((t) => `primary.${t}`);
-  const got = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.backup, '--topics', remotes.join(',')], JAVA_TIMEOUT_MS);
+  const got = await java.digest(bootstrap.backup, remotes);
   for (const topic of topics) {
     for (let p = 0; p < PARTITIONS; p++) {
       const expected = want[topic]?.[String(p)];

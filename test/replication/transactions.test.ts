@@ -20,8 +20,6 @@ import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from
 const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
 const JAVA_TIMEOUT_MS = 120_000;
 
-type Digest = Record<string, Record<string, { count: number; hash: string }>>;
-
 let source: KafkaKit;
 let target: KafkaKit;
 let java: JavaTools;
@@ -92,11 +90,8 @@ test('transactional sources written by Java producers: the target holds exactly 
   );
   topics.push(reported);
 
-  const committed = await java.benchToolJson<Digest>(
-    ['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(','), '--isolation', 'read_committed'],
-    JAVA_TIMEOUT_MS,
-  );
-  const uncommitted = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.primary, '--topics', topics.join(',')], JAVA_TIMEOUT_MS);
+  const committed = await java.digest(bootstrap.primary, topics, { isolation: 'read_committed' });
+  const uncommitted = await java.digest(bootstrap.primary, topics);
   for (const topic of topics) {
     for (const p of ['0', '1']) assert.ok(uncommitted[topic]![p]!.count > committed[topic]![p]!.count, `test setup: ${topic}/${p} must hold aborted records`);
   }
@@ -131,10 +126,7 @@ test('transactional sources written by Java producers: the target holds exactly 
 
   for (const path of paths) {
     const remote = topics.map((topic) => `${path.alias}.${topic}`);
-    const copied = await java.benchToolJson<Digest>(
-      ['digest', '--bootstrap', bootstrap.backup, '--topics', remote.join(','), '--isolation', 'read_committed'],
-      JAVA_TIMEOUT_MS,
-    );
+    const copied = await java.digest(bootstrap.backup, remote, { isolation: 'read_committed' });
     for (const topic of topics) {
       for (const p of ['0', '1']) {
         const want = committed[topic]![p]!;
@@ -221,10 +213,7 @@ for (const clientVersion of [defaultKafkaVersion(), '3.9.1']) {
       ],
       JAVA_TIMEOUT_MS,
     );
-    const committed = await java.benchToolJson<Digest>(
-      ['digest', '--bootstrap', bootstrap.primary, '--topics', topic, '--isolation', 'read_committed'],
-      JAVA_TIMEOUT_MS,
-    );
+    const committed = await java.digest(bootstrap.primary, [topic], { isolation: 'read_committed' });
     assert.equal(committed[topic]!['0']!.count + committed[topic]!['1']!.count, 2000, 'test setup: 2,000 of 3,000 records committed');
     const alias = uniqueName('mm2src').replace(/-/g, '_');
     const file = writePipelineText(
@@ -250,7 +239,7 @@ for (const clientVersion of [defaultKafkaVersion(), '3.9.1']) {
       await run.stop();
     }
     // Read read_uncommitted: whatever is on the target, aborted or not, a consumer could read.
-    const copied = await java.benchToolJson<Digest>(['digest', '--bootstrap', bootstrap.backup, '--topics', `${alias}.${topic}`], JAVA_TIMEOUT_MS);
+    const copied = await java.digest(bootstrap.backup, [`${alias}.${topic}`]);
     for (const p of ['0', '1'])
       assert.deepEqual(
         copied[`${alias}.${topic}`]![p],
