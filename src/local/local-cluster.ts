@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalKafkaError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/ports/logger';
 import { brokerProperties, renderProperties, type BrokerPropertyOverrides, type QuorumVoter } from './broker-properties';
 import { findFreePorts } from './free-ports';
 import { javaCommand, type KafkaDistribution } from './kafka-distribution';
+import { probeKafka } from './kafka-probe';
 import { randomKafkaUuid } from './kafka-uuid';
 import { launchBroker, nodeFiles, PortTakenError, spawned, type BrokerHandle, type JvmProfile, type LocalNode } from './local-broker';
 import { prepareSecurity, type LocalClusterSecurity, type LocalSecurityOptions } from './local-security';
@@ -207,6 +209,16 @@ async function startOnce(options: StartClusterOptions, brokers: number, logger: 
     // A taken port is worth a new attempt; the nodes that gave up because of it are not the cause.
     throw failures.find((failure) => failure instanceof PortTakenError) ?? failures[0];
   }
+  // A node is ready once it lists itself; a client's first Metadata may come from any node, so a
+  // cluster of several is ready once each lists all (node 1 was seen listing only two of three).
+  if (nodes.length > 1) {
+    try {
+      await untilEveryNodeListsAll(alias, nodes, Date.now() + (options.startTimeoutMs ?? 180_000));
+    } catch (error) {
+      await Promise.all(nodes.map((node) => node.stop()));
+      throw error;
+    }
+  }
 
   const head = nodes[0]!;
   const cluster: LocalCluster = {
@@ -262,5 +274,24 @@ async function formatStorage(
     throw new LocalKafkaError(
       `Formatting the storage of local Kafka cluster "${alias}" failed (exit code ${code}):\n${output.trim().replace(/password=[^\]\s]*/g, 'password=(hidden)')}`,
     );
+  }
+}
+
+/** Waits until every node's Metadata lists every node of the cluster, or `deadline` passed. */
+async function untilEveryNodeListsAll(alias: string, nodes: readonly BrokerHandle[], deadline: number): Promise<void> {
+  const want = nodes.map(({ node }) => node.id).sort((a, b) => a - b);
+  for (;;) {
+    const seen = await Promise.all(
+      nodes.map(async ({ node }) => {
+        const metadata = (await probeKafka(node.host, node.port).catch(() => undefined))?.metadata;
+        return metadata === undefined ? [] : metadata.brokers.map((broker) => broker.nodeId).sort((a, b) => a - b);
+      }),
+    );
+    if (seen.every((ids) => ids.join() === want.join())) return;
+    if (Date.now() >= deadline)
+      throw new LocalKafkaError(
+        `Local Kafka cluster "${alias}": its nodes do not all list each other (${seen.map((ids, i) => `node ${nodes[i]!.node.id} lists ${ids.join(',') || 'none'}`).join('; ')}).`,
+      );
+    await sleep(100);
   }
 }
