@@ -27,10 +27,11 @@ import type { FirstRequestProbe } from './first-request-probe';
  * of its fetches (src/kafka/wire/worker-queue.ts, which kafkajs's bundle requires when it loads,
  * and empty-partitions.ts, which install.ts does); 399 since main.js loads the command line through
  * load-cli.js, from cli.js without the bundle. 401 with a source's fetch sessions by topic id
- * (src/kafka/wire/fetch-session.ts and fetch-by-topic-id.ts, which install.ts imports). Raise it
- * only for a module the run path needs.
+ * (src/kafka/wire/fetch-session.ts and fetch-by-topic-id.ts, which install.ts imports). 402 with
+ * forwarded admin requests waiting for their broker (src/kafka/wire/forwarded-apis.ts, which
+ * install.ts imports). Raise it only for a module the run path needs.
  */
-const RUN_PATH_MODULE_BUDGET = 401;
+const RUN_PATH_MODULE_BUDGET = 402;
 
 /**
  * Files loaded up to the first request with the CLI's bundle: 11 when this was set (main.js and the

@@ -27,6 +27,7 @@ import { untilTopicsServed } from './topic-readiness';
 import { deleteRecordsBefore, readPartitionOffsets } from './partition-offsets';
 import { defaultRetryConfig, retryWithBackoff } from '../../core/retry';
 import { kafkajsProtocolErrors } from '../wire/kafkajs-internals';
+import { notOfferedReason } from '../wire/forwarded-apis';
 import {
   INCREMENTAL_ALTER_CONFIGS_API_KEY,
   INCREMENTAL_ALTER_CONFIGS_V0,
@@ -273,6 +274,13 @@ export class KafkajsAdmin implements ClusterAdmin {
     const cluster = await this.connectedCluster();
     await cluster.refreshMetadataIfNecessary();
     const broker = await cluster.anyBroker();
+    const { offered, asked } = await broker.untilOffered('IncrementalAlterConfigs');
+    if (!offered && asked > 0)
+      throw new KafkaTransportError(
+        this.cluster,
+        notOfferedReason('IncrementalAlterConfigs', broker.nodeId === null ? 'the broker' : `broker ${broker.nodeId}`),
+        true,
+      );
     const api = broker.versions?.[INCREMENTAL_ALTER_CONFIGS_API_KEY];
     if (api === undefined || api.minVersion > INCREMENTAL_ALTER_CONFIGS_V0) {
       throw new KafkaTransportError(this.cluster, 'the cluster does not support IncrementalAlterConfigs (Kafka 2.3 or newer does)', false);

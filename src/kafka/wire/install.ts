@@ -4,8 +4,9 @@
  * place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
  * socket factory says (connection-behaviour.ts, fetch-ahead.ts, fetch-session.ts with
- * fetch-by-topic-id.ts, empty-partitions.ts), `Broker.disconnect` to close a fetch session, and
- * `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts).
+ * fetch-by-topic-id.ts, empty-partitions.ts), `Broker.disconnect` to close a fetch session, the
+ * Broker methods of forwarded admin requests to wait until the broker takes them
+ * (forwarded-apis.ts), and `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * ours are put in its place when its bundle is built (scripts/bundle-vendor.mjs, from
@@ -30,6 +31,7 @@ import { metadataV12Request } from './metadata-v12';
 import { connectionBehaviour, withBehaviour, type ConnectionBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
 import { installGroupJoinHook } from './group-join';
 import { withoutEmptyPartitions } from './empty-partitions';
+import { FORWARDING_BROKER_METHODS, notOfferedReason, untilOffered, type ApiVersionRanges, type VersionedBroker } from './forwarded-apis';
 
 /** Ours, by the key of `KAFKAJS_PATHS` each stands in for. */
 export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unknown>> = {
@@ -64,7 +66,9 @@ Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: 
 interface KafkajsBroker {
   readonly connectionPool?: { readonly socketFactory?: ISocketFactory };
   /** The broker's API versions by key, once connected. */
-  readonly versions?: Readonly<Record<number, { readonly maxVersion: number }>> | null;
+  readonly versions?: ApiVersionRanges | null;
+  /** `host:port`. */
+  readonly brokerAddress?: string;
 }
 type BrokerFetch = (this: KafkajsBroker, request: FetchRequest) => Promise<FetchResponse>;
 type BrokerDisconnect = (this: KafkajsBroker) => Promise<void>;
@@ -158,6 +162,26 @@ Broker.disconnect = async function disconnectClosingSession(this: KafkajsBroker)
   }
   return brokerDisconnect.call(this);
 };
+
+// A request the broker forwards to its controller goes out once the broker says it takes it
+// (forwarded-apis.ts): kafkajs keeps the versions of a client's first connection for good.
+type BrokerMethod = (this: KafkajsBroker & VersionedBroker, ...args: unknown[]) => Promise<unknown>;
+const BrokerMethods = Broker as unknown as Record<string, BrokerMethod>;
+for (const [method, api] of Object.entries(FORWARDING_BROKER_METHODS)) {
+  const forward = BrokerMethods[method];
+  if (typeof forward !== 'function') throw new Error(`kafkajs's Broker has no ${method}(): forwarded requests cannot wait for their broker.`);
+  BrokerMethods[method] = async function forwardOnceOffered(...args) {
+    const { offered, asked } = await untilOffered(this, api);
+    try {
+      return await forward.apply(this, args);
+    } catch (error) {
+      if (!offered && asked > 0 && error instanceof Error && error.name === 'KafkaJSServerDoesNotSupportApiKey') {
+        error.message = `${error.message}: ${notOfferedReason(api, this.brokerAddress ?? 'the broker')}`;
+      }
+      throw error;
+    }
+  };
+}
 
 installGroupJoinHook();
 

@@ -19,6 +19,7 @@
  */
 import type { Kafka } from 'kafkajs';
 import type { ProduceResponse } from './produce-response';
+import { untilOffered, type ApiVersionRanges, type ForwardedApi, type Offered } from './forwarded-apis';
 
 /** A request in kafkajs's protocol shape, as a broker connection sends it (metadata-v12.ts, incremental-alter-configs.ts make ours). */
 export interface KafkajsProtocolRequest<T> {
@@ -134,6 +135,8 @@ export interface RawBroker {
   readonly versions: Readonly<Record<number, { readonly minVersion: number; readonly maxVersion: number }>> | null;
   isConnected(): boolean;
   connect(): Promise<void>;
+  /** Resolves once the broker says it takes `api` (asking it again for a while, see forwarded-apis.ts), or when the time is up. */
+  untilOffered(api: ForwardedApi): Promise<Offered>;
   /** Sends a request in kafkajs's protocol shape through the broker's connections: ours, for APIs kafkajs does not have. */
   send<T>(request: KafkajsProtocolRequest<T>): Promise<T>;
   /** Metadata of these topics as this broker knows them; rejects when a topic or partition has an error. */
@@ -213,6 +216,7 @@ export const CLUSTER_METHODS = [
 export const BROKER_METHODS = [
   'isConnected',
   'connect',
+  'apiVersions',
   'metadata',
   'listOffsets',
   'offsetCommit',
@@ -241,7 +245,9 @@ export function rawCluster(kafka: Kafka): RawCluster {
 
 type CreateCluster = (options: { allowAutoTopicCreation: boolean }) => KafkajsCluster;
 
-interface KafkajsBroker extends Omit<RawBroker, 'send' | 'askCoordinator'> {
+interface KafkajsBroker extends Omit<RawBroker, 'send' | 'askCoordinator' | 'untilOffered' | 'versions'> {
+  readonly versions: ApiVersionRanges | null;
+  apiVersions(): Promise<ApiVersionRanges>;
   readonly connectionPool: { send<T>(request: KafkajsProtocolRequest<T>): Promise<T> };
   findGroupCoordinator(request: { readonly groupId: string; readonly coordinatorType: number }): Promise<unknown>;
 }
@@ -324,6 +330,10 @@ class Broker implements RawBroker {
 
   connect(): Promise<void> {
     return this.broker.connect();
+  }
+
+  untilOffered(api: ForwardedApi): Promise<Offered> {
+    return untilOffered(this.broker, api);
   }
 
   send<T>(request: KafkajsProtocolRequest<T>): Promise<T> {
