@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, lastValueFrom, of, type Observable } from '#rxjs';
+import { EMPTY, from, lastValueFrom, of, type Observable } from '#rxjs';
 import { FILLER_HEADER, OffsetPreservation } from './offset-preservation';
 import { PreservationStatus } from './preservation-status';
 import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../../core/ports/cluster-admin';
@@ -26,7 +26,13 @@ function fakeReader(content: (offset: number) => string | undefined = () => 'cop
   };
 }
 
-function fakeTarget(start: { earliest: number; latest: number }, markers: GroupOffset[] = [], readers = { source: fakeReader(), target: fakeReader() }) {
+function fakeTarget(
+  start: { earliest: number; latest: number },
+  markers: GroupOffset[] = [],
+  readers = { source: fakeReader(), target: fakeReader() },
+  /** While `held`, each commit is answered only once the test calls the release pushed for it. */
+  gate?: { held: boolean; readonly releases: (() => void)[] },
+) {
   const log = { ...start };
   const commits: GroupOffset[][] = [];
   const written: OutboundItem[] = [];
@@ -40,7 +46,8 @@ function fakeTarget(start: { earliest: number; latest: number }, markers: GroupO
     fetchGroupOffsets: (): Observable<readonly GroupOffset[]> => of(markers),
     commitGroupOffsets: (_group: string, offsets: readonly GroupOffset[]): Observable<void> => {
       commits.push([...offsets]);
-      return of(undefined);
+      if (gate?.held !== true) return of(undefined);
+      return from(new Promise<void>((release) => gate.releases.push(release)));
     },
   } as unknown as ClusterAdmin;
   const writer: RecordWriter = {
@@ -68,9 +75,9 @@ function fakeTarget(start: { earliest: number; latest: number }, markers: GroupO
 
 const sourceAt = (earliest: number) => async (): Promise<PartitionOffsets> => ({ partition: 0, earliest, latest: earliest + 100 });
 
-function records(offsets: readonly number[]): DecodedSourceBatch {
-  const list: KafkaRecord[] = offsets.map((offset) => ({ ...tp, offset, timestamp: 0, key: null, value: null, headers: [] }));
-  return { kind: 'records', ...tp, records: list, nextOffset: (offsets.at(-1) ?? 0) + 1, highWatermark: 100, bytes: 0 };
+function records(offsets: readonly number[], of = tp): DecodedSourceBatch {
+  const list: KafkaRecord[] = offsets.map((offset) => ({ ...of, offset, timestamp: 0, key: null, value: null, headers: [] }));
+  return { kind: 'records', ...of, records: list, nextOffset: (offsets.at(-1) ?? 0) + 1, highWatermark: 100, bytes: 0 };
 }
 
 function flowBatch(batch: DecodedSourceBatch): FlowBatch {
@@ -186,4 +193,38 @@ test('an acknowledgement at another offset than the source record had makes the 
   assert.ok(state !== undefined && !state.preserved);
   assert.equal(state.fromOffset, 3);
   assert.equal(state.reason, 'the target put source offset 3 at offset 4');
+});
+
+test("a partition that falls back while another partition's marker commit is out has its fallback committed by the next flush", async () => {
+  const gate = { held: true, releases: [] as (() => void)[] };
+  const { preservation, status, commits } = fakeTarget({ earliest: 0, latest: 0 }, [], undefined, gate);
+  const payments = { topic: 'payments', partition: 0 };
+  const paymentsRemote = 'primary.payments';
+  const until = async (done: () => boolean): Promise<void> => {
+    for (let turns = 0; !done() && turns < 100; turns++) await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.ok(done());
+  };
+  // Two partitions start at once, as an assignment starts them; payments' mark is still out when orders is marked.
+  const paymentsStarted = preservation.start(payments, paymentsRemote, undefined, sourceAt(0));
+  await until(() => gate.releases.length === 1);
+  const ordersStarted = preservation.start(tp, REMOTE, undefined, sourceAt(0));
+  await until(() => status.get(tp)?.preserved === true);
+  gate.releases.shift()!();
+  assert.equal(await paymentsStarted, 0);
+  // Its first fetch finds an offset without a record (a transaction marker): it falls back at once.
+  preservation.inspect(records([0, 1, 2, 4], payments), paymentsRemote);
+  assert.equal(status.get(payments)?.preserved, false);
+  gate.held = false;
+  for (const release of gate.releases.splice(0)) release();
+  assert.equal(await ordersStarted, 0);
+  await lastValueFrom(preservation.flush(), { defaultValue: undefined });
+  const last = commits
+    .flat()
+    .filter((o) => o.topic === paymentsRemote)
+    .at(-1);
+  assert.deepEqual(JSON.parse(last!.metadata), {
+    preserved: false,
+    reason: 'the source has no records at offsets 3 to 3 (compacted away, transaction markers, or records not written)',
+  });
+  assert.equal(last!.offset, 4);
 });

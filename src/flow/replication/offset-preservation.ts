@@ -84,6 +84,8 @@ export class OffsetPreservation {
   private readonly held = new Map<string, GroupOffset>();
   private readonly dirty = new Set<string>();
   private committedAt = 0;
+  /** The last marker commit asked for; the next one goes out after it. */
+  private committing: Promise<void> = Promise.resolve();
   /** Per preserved partition, the source offset its next fetched record should have. */
   private readonly expected = new Map<string, number>();
 
@@ -303,13 +305,27 @@ export class OffsetPreservation {
     if (!unchanged) this.dirty.add(key);
   }
 
-  private async commitMarkers(): Promise<void> {
+  /**
+   * Commits the changed markers after the commits asked for before (one at a time, so that the
+   * broker gets them in the order they were made): the partitions' starts and the flushes before
+   * writes ask at once. A marker changed while its commit was out stays to commit: a partition
+   * that falls back right after its start must not keep the start's mark.
+   */
+  private commitMarkers(): Promise<void> {
+    const commit = this.committing.catch(() => undefined).then(() => this.commitChanged());
+    this.committing = commit;
+    return commit;
+  }
+
+  private async commitChanged(): Promise<void> {
     const all = this.parts.now() - this.committedAt >= MARKER_REFRESH_MS;
     const keys = all ? [...this.held.keys()] : [...this.dirty];
     if (keys.length === 0) return;
     const offsets = keys.map((k) => this.held.get(k)!);
     await lastValueFrom(this.parts.targetAdmin.commitGroupOffsets(this.parts.markerGroup, offsets), { defaultValue: undefined });
-    for (const k of keys) this.dirty.delete(k);
+    keys.forEach((k, i) => {
+      if (this.held.get(k) === offsets[i]) this.dirty.delete(k);
+    });
     if (all) this.committedAt = this.parts.now();
   }
 
