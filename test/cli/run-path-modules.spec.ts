@@ -29,9 +29,11 @@ import type { FirstRequestProbe } from './first-request-probe';
  * load-cli.js, from cli.js without the bundle. 401 with a source's fetch sessions by topic id
  * (src/kafka/wire/fetch-session.ts and fetch-by-topic-id.ts, which install.ts imports). 402 with
  * forwarded admin requests waiting for their broker (src/kafka/wire/forwarded-apis.ts, which
- * install.ts imports). Raise it only for a module the run path needs.
+ * install.ts imports). 403 since offset-preservation.ts keeps its markers in a module of their
+ * own (preservation-markers.ts), under the 400-line rule. Raise it only for a module the run path
+ * needs.
  */
-const RUN_PATH_MODULE_BUDGET = 402;
+const RUN_PATH_MODULE_BUDGET = 403;
 
 /**
  * Files loaded up to the first request with the CLI's bundle: 11 when this was set (main.js and the

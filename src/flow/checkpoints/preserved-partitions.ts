@@ -3,7 +3,7 @@ import type { ClusterAdmin } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';
 import { describeError } from '../../core/errors';
-import { readPreservationMarkers } from '../replication/offset-preservation';
+import { readPreservationMarkers } from '../replication/preservation-markers';
 
 /** A partition that holds its source's offsets: the first offset preserved, and the target partition's end. */
 export interface PreservedRange {

@@ -1,19 +1,18 @@
 import { createHash } from 'node:crypto';
-import { firstValueFrom, lastValueFrom, type Observable, defer } from '#rxjs';
-import type { ClusterAdmin, GroupOffset, PartitionOffsets } from '../../core/ports/cluster-admin';
+import { firstValueFrom, type Observable, defer } from '#rxjs';
+import type { ClusterAdmin, PartitionOffsets } from '../../core/ports/cluster-admin';
 import type { OutboundRecord, RecordWriter } from '../../core/ports/record-writer';
 import type { Logger } from '../../core/ports/logger';
 import type { TopicReader } from '../../core/ports/record-source';
 import { topicPartitionKey, type FlowBatch, type KafkaRecord, type SourceBatch, type TopicPartition } from '../../core/record';
 import { MirrorflowError } from '../../core/errors';
 import type { PreservationStatus } from './preservation-status';
+import { PreservationMarkers, type PreservationMarker } from './preservation-markers';
 
 /** Header of the records written below a source's log start offset, deleted before anything is copied. */
 export const FILLER_HEADER = 'mirrorflow.filler';
 /** Filler records per write: tombstones of a few bytes each. */
 const FILLER_CHUNK = 10_000;
-/** Markers are committed again after this long, so the broker's offset retention (7 days by default) never drops them while the flow runs. */
-const MARKER_REFRESH_MS = 3_600_000;
 
 export interface OffsetPreservationParts {
   readonly targetAdmin: ClusterAdmin;
@@ -32,28 +31,6 @@ export interface OffsetPreservationParts {
   readonly status: PreservationStatus;
   readonly logger: Logger;
   readonly now: () => number;
-}
-
-/**
- * One partition's state as kept on the target, in the committed offsets of the flow's group
- * `<flow group>.preserved-offsets`, keyed by remote topic and partition: preserved from `offset`
- * on, or fallen back at source offset `offset`, for `reason`.
- */
-export interface PreservationMarker {
-  readonly preserved: boolean;
-  readonly offset: number;
-  readonly reason?: string;
-}
-type Marker = PreservationMarker;
-
-/** The markers of a flow's partitions on the target, by remote `topic-partition` (`topicPartitionKey`). */
-export async function readPreservationMarkers(admin: ClusterAdmin, group: string): Promise<Map<string, PreservationMarker>> {
-  const markers = new Map<string, PreservationMarker>();
-  for (const o of await firstValueFrom(admin.fetchGroupOffsets(group))) {
-    const marker = parseMarker(o);
-    if (marker !== undefined) markers.set(topicPartitionKey(o), marker);
-  }
-  return markers;
 }
 
 /**
@@ -77,23 +54,19 @@ export async function readPreservationMarkers(admin: ClusterAdmin, group: string
  * after a crash a partition resumes at the target's end only when it was preserved up to there.
  */
 export class OffsetPreservation {
-  private markers: Promise<ReadonlyMap<string, Marker>> | undefined;
   /** Target offsets per remote topic, read once per assignment. */
   private readonly targets = new Map<string, Promise<readonly PartitionOffsets[]>>();
-  /** Markers of the partitions this process holds, by remote topic and partition. */
-  private readonly held = new Map<string, GroupOffset>();
-  private readonly dirty = new Set<string>();
-  private committedAt = 0;
-  /** The last marker commit asked for; the next one goes out after it. */
-  private committing: Promise<void> = Promise.resolve();
+  private readonly markers: PreservationMarkers;
   /** Per preserved partition, the source offset its next fetched record should have. */
   private readonly expected = new Map<string, number>();
 
-  constructor(private readonly parts: OffsetPreservationParts) {}
+  constructor(private readonly parts: OffsetPreservationParts) {
+    this.markers = new PreservationMarkers(parts.targetAdmin, parts.markerGroup, parts.now);
+  }
 
   /** Reads the markers again at the next `start` (a new assignment: other processes may have written some). */
   reload(): void {
-    this.markers = undefined;
+    this.markers.reload();
     this.targets.clear();
   }
 
@@ -117,7 +90,7 @@ export class OffsetPreservation {
       reading.catch(() => this.targets.get(remote) === reading && this.targets.delete(remote));
     }
     const target = this.partitionOf(await offsets, remote, tp.partition);
-    const marker = (await this.loadMarkers()).get(topicPartitionKey({ topic: remote, partition: tp.partition }));
+    const marker = (await this.markers.load()).get(topicPartitionKey({ topic: remote, partition: tp.partition }));
     if (marker !== undefined && !marker.preserved) {
       const from = progress ?? (await source())?.earliest ?? 0;
       this.fallBack(tp, remote, marker.reason ?? 'it fell back in an earlier run', marker.offset, marker);
@@ -148,7 +121,7 @@ export class OffsetPreservation {
       }
       // Stored before the fill or the first record, so that a restart knows both are ours.
       this.preserve(tp, remote, from, marker);
-      await this.commitMarkers();
+      await this.markers.commit();
       if (from > 0) await this.fill(remote, tp.partition, 0, from);
       logger.info('Offsets preserved from the source log start.', { topic: tp.topic, partition: tp.partition, from });
       return from;
@@ -276,16 +249,16 @@ export class OffsetPreservation {
 
   /** Commits the markers that changed (and, once an hour, all of them): before the progress that passes them. */
   flush(): Observable<void> {
-    return defer(() => this.commitMarkers());
+    return defer(() => this.markers.commit());
   }
 
-  private preserve(tp: TopicPartition, remote: string, since: number, marker: Marker | undefined): void {
+  private preserve(tp: TopicPartition, remote: string, since: number, marker: PreservationMarker | undefined): void {
     this.parts.status.preserved(tp, since);
     this.expected.delete(topicPartitionKey(tp));
-    this.hold(remote, tp.partition, since, { preserved: true }, marker?.preserved === true && marker.offset === since);
+    this.markers.hold(remote, tp.partition, { preserved: true, offset: since }, marker?.preserved === true && marker.offset === since);
   }
 
-  private fallBack(tp: TopicPartition, remote: string, reason: string, fromOffset: number, marker: Marker | undefined): void {
+  private fallBack(tp: TopicPartition, remote: string, reason: string, fromOffset: number, marker: PreservationMarker | undefined): void {
     const known = marker !== undefined && !marker.preserved;
     this.parts.status.fellBack(tp, reason, fromOffset, this.parts.now(), !known);
     this.expected.delete(topicPartitionKey(tp));
@@ -296,46 +269,7 @@ export class OffsetPreservation {
         fromOffset,
         reason,
       });
-    this.hold(remote, tp.partition, fromOffset, { preserved: false, reason }, known);
-  }
-
-  private hold(topic: string, partition: number, offset: number, meta: object, unchanged: boolean): void {
-    const key = topicPartitionKey({ topic, partition });
-    this.held.set(key, { topic, partition, offset, metadata: JSON.stringify(meta) });
-    if (!unchanged) this.dirty.add(key);
-  }
-
-  /**
-   * Commits the changed markers after the commits asked for before (one at a time, so that the
-   * broker gets them in the order they were made): the partitions' starts and the flushes before
-   * writes ask at once. A marker changed while its commit was out stays to commit: a partition
-   * that falls back right after its start must not keep the start's mark.
-   */
-  private commitMarkers(): Promise<void> {
-    const commit = this.committing.catch(() => undefined).then(() => this.commitChanged());
-    this.committing = commit;
-    return commit;
-  }
-
-  private async commitChanged(): Promise<void> {
-    const all = this.parts.now() - this.committedAt >= MARKER_REFRESH_MS;
-    const keys = all ? [...this.held.keys()] : [...this.dirty];
-    if (keys.length === 0) return;
-    const offsets = keys.map((k) => this.held.get(k)!);
-    await lastValueFrom(this.parts.targetAdmin.commitGroupOffsets(this.parts.markerGroup, offsets), { defaultValue: undefined });
-    keys.forEach((k, i) => {
-      if (this.held.get(k) === offsets[i]) this.dirty.delete(k);
-    });
-    if (all) this.committedAt = this.parts.now();
-  }
-
-  private loadMarkers(): Promise<ReadonlyMap<string, Marker>> {
-    this.markers ??= readPreservationMarkers(this.parts.targetAdmin, this.parts.markerGroup);
-    const loading = this.markers;
-    loading.catch(() => {
-      if (this.markers === loading) this.markers = undefined;
-    });
-    return loading;
+    this.markers.hold(remote, tp.partition, { preserved: false, offset: fromOffset, reason }, known);
   }
 
   private async targetOffsets(topic: string, partition: number): Promise<PartitionOffsets> {
@@ -400,14 +334,4 @@ export function recordDigest(record: Pick<KafkaRecord, 'key' | 'value' | 'header
     part(h.value);
   }
   return hash.digest('hex');
-}
-
-function parseMarker(offset: GroupOffset): Marker | undefined {
-  try {
-    const meta = JSON.parse(offset.metadata) as { preserved?: unknown; reason?: unknown };
-    if (typeof meta.preserved !== 'boolean') return undefined;
-    return { preserved: meta.preserved, offset: offset.offset, ...(typeof meta.reason === 'string' ? { reason: meta.reason } : {}) };
-  } catch {
-    return undefined;
-  }
 }

@@ -15,7 +15,7 @@ import { firstValueFrom } from '#rxjs';
 import { describeError } from '../../core/errors';
 import type { ClusterAdmin, GroupOffset, GroupState } from '../../core/ports/cluster-admin';
 import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translation';
-import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
+import { readPreservationMarkers } from '../../flow/replication/preservation-markers';
 import { topicPartitionKey } from '../../core/record';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';
 import type { PipelineTools } from './pipeline-tools';

@@ -17,7 +17,7 @@ import type { TopicReader } from '../../core/ports/record-source';
 import { topicPartitionKey, type TopicPartition } from '../../core/record';
 import { MIRROR_SOURCE_CONNECTOR, RecordFormatError, decodeConnectOffsetKey, decodeConnectOffsetValue, decodeSourceOffsetKey } from '../../formats';
 import { DefaultGroupFilter, DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
-import { readPreservationMarkers, type PreservationMarker } from '../../flow/replication/offset-preservation';
+import { readPreservationMarkers, type PreservationMarker } from '../../flow/replication/preservation-markers';
 import { readMigrationState, type MigrationState } from '../../flow/migration-state';
 import { flowGroupId, flowProgressTopic, migrationTopicName, preservedOffsetsGroup } from '../flow-names';
 import type { DirectionRequest, FlowDirection, PipelineTools } from './pipeline-tools';

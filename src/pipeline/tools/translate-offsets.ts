@@ -1,7 +1,7 @@
 import { firstValueFrom } from '#rxjs';
 import type { PipelineTools, DirectionRequest, FlowDirection } from './pipeline-tools';
 import { DEFAULT_READ_TIMEOUT_MS, type TranslatedOffset } from './mirror-client';
-import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
+import { readPreservationMarkers } from '../../flow/replication/preservation-markers';
 import { renameTopicPartition } from '../../flow/checkpoints/checkpoint-translation';
 import { topicPartitionKey } from '../../core/record';
 import { flowGroupId, preservedOffsetsGroup } from '../flow-names';

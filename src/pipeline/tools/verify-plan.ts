@@ -21,7 +21,7 @@ import { silentLogger } from '../../core/ports/logger';
 import { DefaultTopicFilter, shouldReplicateTopic } from '../../policy';
 import { buildTransformChain, builtInTransforms, topicAfterTransforms, type PluginRegistry } from '../../plugins';
 import type { OffsetSyncStore } from '../../flow/checkpoints/offset-sync-store';
-import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
+import { readPreservationMarkers } from '../../flow/replication/preservation-markers';
 import { expectedDigest, type ComparedBy } from '../../flow/verify/expected-copy';
 import { flowGroupId, flowProgressTopic, preservedOffsetsGroup } from '../flow-names';
 import { flowReplicationPolicy } from '../wiring/flow-policy';

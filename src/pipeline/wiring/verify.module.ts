@@ -8,7 +8,7 @@ import { ReplicationPolicy } from '../../policy';
 import { PluginRegistry } from '../../plugins';
 import { FlowStatus } from '../../flow/status/flow-status';
 import { ProgressStore } from '../../flow/progress/progress-store';
-import { readPreservationMarkers } from '../../flow/replication/offset-preservation';
+import { readPreservationMarkers } from '../../flow/replication/preservation-markers';
 import { VerifyJob, VerifyJobParts } from '../../flow/verify/verify-job';
 import { bindParts } from './bind-parts';
 import { preservationMarkerGroup } from './settings/internal-topic-settings';
