@@ -157,6 +157,28 @@ describe('Pipeline', () => {
     });
   });
 
+  it('applies a change asked for while it waits for its clusters once it runs, and refuses one asked for once it stopped', async () => {
+    const clock = new VirtualClock();
+    const down = clientsWithDownCluster('backup');
+    const pipeline = newPipeline(yaml.replace(/\n  - \{ source: backup.*\n/, '\n'), down.clients, { clock });
+    const prepared = pipeline.prepare();
+    const config = pipeline.config;
+    // The REST API and the file watch are up while the pipeline waits for its clusters.
+    const reloaded = settled(pipeline.reload(config));
+    await clock.advance(5_000);
+    assert.equal(reloaded(), 'pending', 'waits for the start');
+    assert.equal(pipeline.applying, true);
+    down.reachable();
+    await clock.advance(10_000);
+    await prepared;
+    const running = pipeline.run();
+    await clock.advance(0);
+    assert.equal(reloaded(), 'resolved', 'applied once running');
+    pipeline.stop();
+    await running;
+    await assert.rejects(pipeline.reload(config), { message: 'The pipeline is stopping; the change was not applied.' });
+  });
+
   it('a stop while a cluster is waited for ends the wait', async () => {
     const clock = new VirtualClock();
     const pipeline = newPipeline(yaml, clientsWithDownCluster('primary').clients, { clock });

@@ -77,8 +77,13 @@ export class Pipeline {
   private readonly startupTimeoutMs: number | undefined;
   private current: PipelineConfig;
   private state: 'prepared' | 'running' | 'stopped' = 'prepared';
-  /** Reloads and restarts apply one at a time, in the order asked. */
-  private reloading: Promise<unknown> = Promise.resolve();
+  /** Lets the changes asked for while the pipeline starts go: called when `run()` begins, or `stop()` ends it first. */
+  private startedOrStopped!: () => void;
+  /**
+   * Reloads and restarts apply one at a time, in the order asked; those asked while the pipeline
+   * starts (the REST API and the file watch are up while it waits for its clusters) wait for it.
+   */
+  private reloading: Promise<unknown> = new Promise<void>((resolve) => (this.startedOrStopped = resolve));
   /** Reloads and restarts asked for and not yet done. */
   private pending = 0;
 
@@ -140,7 +145,8 @@ export class Pipeline {
   /** Runs every flow until `stop()` (resolves) or a flow fails (rejects); flows a reload adds run too. */
   async run(): Promise<void> {
     const stop$ = this.stop$.asObservable();
-    this.state = 'running';
+    if (this.state === 'prepared') this.state = 'running';
+    this.startedOrStopped();
     const flows$ = merge(from([...this.flows.values()]), this.started$).pipe(
       mergeMap((f) => unlessFinished(f.migration, merge(stop$, f.stop$).pipe(take(1)), (s$) => runFlow(f, s$, this.clients)).pipe(finalize(f.markEnded))),
     );
@@ -160,6 +166,7 @@ export class Pipeline {
    */
   stop(): void {
     this.state = 'stopped';
+    this.startedOrStopped();
     this.stop$.next();
     this.stop$.complete();
     this.started$.complete();
@@ -188,7 +195,7 @@ export class Pipeline {
    */
   restart(name: string): Promise<void> {
     return this.serialized(async () => {
-      if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); nothing was restarted.');
+      if (this.state !== 'running') throw new MirrorflowError('The pipeline is stopping; nothing was restarted.');
       const flow = this.flows.get(name);
       if (flow === undefined) return;
       await this.stopFlow(name);
@@ -208,7 +215,7 @@ export class Pipeline {
    */
   editProgress<T>(flow: FlowConfig, edit: (progress: ProgressStore) => Promise<T>): Promise<T> {
     return this.serialized(async () => {
-      if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); the progress was not changed.');
+      if (this.state !== 'running') throw new MirrorflowError('The pipeline is stopping; the progress was not changed.');
       if (this.flows.get(flow.name)?.replication !== undefined)
         throw new MirrorflowError(`The flow ${flow.name} replicates in this process; its progress can be changed only while it is stopped.`);
       const group = flowGroupId(this.current.name, flow);
@@ -252,7 +259,7 @@ export class Pipeline {
   }
 
   private async apply(next: PipelineConfig, registry: PluginRegistry | undefined): Promise<ReloadPlan> {
-    if (this.state !== 'running') throw new MirrorflowError('The pipeline is not running (starting or stopping); the change was not applied.');
+    if (this.state !== 'running') throw new MirrorflowError('The pipeline is stopping; the change was not applied.');
     const plan = planReload(
       this.current,
       next,
