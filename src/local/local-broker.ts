@@ -112,7 +112,8 @@ export function nodeFiles(dir: string): NodeFiles {
 }
 
 const START_ATTEMPTS = 3;
-const PROBE_INTERVAL_MS = 200;
+/** Between two readiness probes of a starting broker, and of a cluster whose nodes must list each other. */
+export const PROBE_INTERVAL_MS = 200;
 /** Between attempts to bind the same ports again after a restart found one still taken. */
 const REBIND_PAUSE_MS = 1_000;
 

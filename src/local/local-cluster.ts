@@ -9,7 +9,7 @@ import { findFreePorts } from './free-ports';
 import { javaCommand, type KafkaDistribution } from './kafka-distribution';
 import { probeKafka } from './kafka-probe';
 import { randomKafkaUuid } from './kafka-uuid';
-import { launchBroker, nodeFiles, PortTakenError, spawned, type BrokerHandle, type JvmProfile, type LocalNode } from './local-broker';
+import { launchBroker, nodeFiles, PortTakenError, PROBE_INTERVAL_MS, spawned, type BrokerHandle, type JvmProfile, type LocalNode } from './local-broker';
 import { prepareSecurity, type LocalClusterSecurity, type LocalSecurityOptions } from './local-security';
 import type { Watchdog } from './watchdog';
 
@@ -292,6 +292,6 @@ async function untilEveryNodeListsAll(alias: string, nodes: readonly BrokerHandl
       throw new LocalKafkaError(
         `Local Kafka cluster "${alias}": its nodes do not all list each other (${seen.map((ids, i) => `node ${nodes[i]!.node.id} lists ${ids.join(',') || 'none'}`).join('; ')}).`,
       );
-    await sleep(100);
+    await sleep(PROBE_INTERVAL_MS);
   }
 }

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../kafkajs';
-import { FORWARDED_API_KEYS, FORWARDING_BROKER_METHODS, untilOffered, type ApiVersionRanges, type OfferedWait } from './forwarded-apis';
-import { KAFKAJS_BROKER, kafkajsInternal } from './kafkajs-internals';
+import { FORWARDING_BROKER_METHODS, untilOffered, type ApiVersionRanges, type OfferedWait } from './forwarded-apis';
+import { KAFKAJS_BROKER, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 
-const { CreateTopics, IncrementalAlterConfigs } = FORWARDED_API_KEYS;
+const { CreateTopics, IncrementalAlterConfigs } = kafkajsApiKeys();
 const API_VERSIONS = 18;
 const METADATA = 3;
 const DESCRIBE_CLUSTER = 60;

@@ -13,20 +13,10 @@
  * client's shared versions object (which every broker of the client reads at each request).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { kafkajsApiKeys, type KafkajsApiKeys } from './kafkajs-internals';
 
-/** Kafka's forwardable API keys among the requests kafkajs's Broker or mirrorflow send. */
-export const FORWARDED_API_KEYS = {
-  CreateTopics: 19,
-  DeleteTopics: 20,
-  CreateAcls: 30,
-  DeleteAcls: 31,
-  AlterConfigs: 33,
-  CreatePartitions: 37,
-  IncrementalAlterConfigs: 44,
-  AlterPartitionReassignments: 45,
-} as const;
-
-export type ForwardedApi = keyof typeof FORWARDED_API_KEYS;
+/** Kafka's forwardable requests among those kafkajs's Broker or mirrorflow send, by their names in kafkajs's API key table. */
+export type ForwardedApi = Exclude<keyof KafkajsApiKeys, 'Produce' | 'Fetch' | 'Metadata'>;
 
 /** kafkajs's Broker methods that send a forwarded request, and which. */
 export const FORWARDING_BROKER_METHODS: Readonly<Record<string, ForwardedApi>> = {
@@ -75,7 +65,7 @@ export interface Offered {
  * request (the broker went away) rejects: the request would fail the same way.
  */
 export async function untilOffered(broker: VersionedBroker, api: ForwardedApi, wait: OfferedWait = OFFERED_WAIT): Promise<Offered> {
-  const key = FORWARDED_API_KEYS[api];
+  const key = kafkajsApiKeys()[api];
   const kept = broker.versions;
   // Not connected yet: kafkajs asks for the versions when it connects.
   if (kept === null || kept === undefined || kept[key] !== undefined) return { offered: true, asked: 0 };

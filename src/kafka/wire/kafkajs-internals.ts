@@ -137,7 +137,22 @@ export const kafkajsLookupCodec = lazy(
   () => (kafkajsInternal('kafkajs/src/protocol/message/compression') as { lookupCodec: (type: number) => KafkajsCodec }).lookupCodec,
 );
 
-export const kafkajsApiKeys = lazy(() => kafkajsInternal('kafkajs/src/protocol/requests/apiKeys') as { Produce: number; Fetch: number; Metadata: number });
+/** The API keys of kafkajs's table (protocol/requests/apiKeys.js) that mirrorflow names. */
+export interface KafkajsApiKeys {
+  readonly Produce: number;
+  readonly Fetch: number;
+  readonly Metadata: number;
+  readonly CreateTopics: number;
+  readonly DeleteTopics: number;
+  readonly CreateAcls: number;
+  readonly DeleteAcls: number;
+  readonly AlterConfigs: number;
+  readonly CreatePartitions: number;
+  readonly IncrementalAlterConfigs: number;
+  readonly AlterPartitionReassignments: number;
+}
+
+export const kafkajsApiKeys = lazy(() => kafkajsInternal('kafkajs/src/protocol/requests/apiKeys') as KafkajsApiKeys);
 
 /** kafkajs's parse of a Fetch answer (v11, as v1's and v0's): throws the first partition error, OFFSET_OUT_OF_RANGE as its own class. */
 export const kafkajsFetchResponseParse = lazy(
