@@ -81,7 +81,6 @@ describe('parsePipeline: the happy path', () => {
       buffer: { max_bytes: 16777216 },
       consumer: {
         isolation_level: 'read_committed',
-        max_bytes_per_partition: 1048576,
         max_wait_ms: 500,
         auto_offset_reset: 'earliest',
         min_bytes: 1,

@@ -168,8 +168,15 @@ export class KafkajsClients implements KafkaClients {
     const source = new KafkajsSource(
       cluster,
       // Its next Fetch goes out while the last one's records are handed over (wire/fetch-ahead.ts),
-      // in a fetch session: only what changed is sent and answered (wire/fetch-session.ts).
-      (forward) => this.kafka(cluster, options.role, 'consumer', { ...(forward === undefined ? {} : { forward }), fetchAhead: true, fetchSessions: true }),
+      // in a fetch session: only what changed is sent and answered (wire/fetch-session.ts); a
+      // Fetch of few partitions may ask each for more (wire/shared-fetch-bytes.ts).
+      (forward) =>
+        this.kafka(cluster, options.role, 'consumer', {
+          ...(forward === undefined ? {} : { forward }),
+          fetchAhead: true,
+          fetchSessions: true,
+          ...(options.sharedFetchBytes === undefined ? {} : { sharedFetchBytes: options.sharedFetchBytes }),
+        }),
       options,
       this.options.logger.child({ cluster }),
     );

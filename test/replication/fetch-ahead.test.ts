@@ -7,6 +7,8 @@
  * then stopped, more records written, and started again, so the new consumer's first requests
  * (from the flow's stored progress) are not the ones fetched ahead. The target must hold exactly
  * what a read_committed Java consumer reads from the source, and early answers must have been used.
+ * Then the size of a Fetch of one partition (src/kafka/wire/shared-fetch-bytes.ts): larger than
+ * kafkajs's when the file leaves it unset, exactly the file's when it sets it.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -16,7 +18,7 @@ import { caughtUp, startPipeline, writePipeline } from '../support/pipeline-harn
 import { useKits } from '../support/use-kits';
 import { JavaTools } from '../bench/java-tools';
 import { defaultKafkaVersion, ensureKafkaDistribution, mirrorflowCacheDir } from '../../src/local';
-import { fetchAheadTotals } from '../../src/kafka/wire/install';
+import { fetchAheadTotals, sharedFetchTotals } from '../../src/kafka/wire/install';
 
 const JAVA_TIMEOUT_MS = 120_000;
 const PARTITIONS = 3;
@@ -84,4 +86,45 @@ test('a flow that fetches ahead copies exactly what a read_committed consumer re
       `${topic}/${p}: the target must hold the ${want.count} committed records of the source, in offset order (count and content hash)`,
     );
   }
+});
+
+test('a lone partition is fetched up to 4 MiB at a time unless the file sets the size, and is copied exactly either way', async () => {
+  // One partition of 10 KiB records from Kafka's Java producer (lz4, 256 KiB batches): what the
+  // benchmark's `large` workload copies, where 1 MiB per Fetch bound the flow to round trips.
+  const topic = uniqueName('lone-partition');
+  await source.createTopic(topic, 1);
+  await java.produce({
+    ...{ bootstrap: bootstrap.primary, topic, partitions: 1, records: 600, keyBytes: 16, valueBytes: 10_240, headers: 2 },
+    ...{ producer: ['compression.type=lz4', 'batch.size=262144', 'linger.ms=5'], timeoutMs: JAVA_TIMEOUT_MS },
+  });
+  const want = (await java.digest(bootstrap.primary, [topic]))[topic]!['0']!;
+
+  const shared = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false }, replicate_heartbeats: false }] });
+  const before = sharedFetchTotals().widened;
+  await replicateToEnd(shared.file, topic);
+  assert.ok(sharedFetchTotals().widened > before, 'with the size unset, the lone partition must have asked for more than 1 MiB');
+  assert.deepEqual(
+    (await java.digest(bootstrap.backup, [`primary.${topic}`]))[`primary.${topic}`]!['0'],
+    want,
+    'the target must hold the source partition (count and content hash)',
+  );
+
+  // Set in the file (as an mm2.properties `max.partition.fetch.bytes` sets it): exactly that size.
+  const again = uniqueName('lone-partition-set');
+  await source.createTopic(again, 1);
+  await java.produce({
+    ...{ bootstrap: bootstrap.primary, topic: again, partitions: 1, records: 600, keyBytes: 16, valueBytes: 10_240, headers: 2 },
+    ...{ producer: ['compression.type=lz4', 'batch.size=262144', 'linger.ms=5'], timeoutMs: JAVA_TIMEOUT_MS },
+  });
+  const set = await writePipeline({
+    flows: [{ topics: [again], consumer: { max_bytes_per_partition: 1_048_576 }, checkpoints: { enabled: false }, replicate_heartbeats: false }],
+  });
+  const beforeSet = sharedFetchTotals().widened;
+  await replicateToEnd(set.file, again);
+  assert.equal(sharedFetchTotals().widened, beforeSet, 'a size the file sets must be asked for as it is');
+  assert.deepEqual(
+    (await java.digest(bootstrap.backup, [`primary.${again}`]))[`primary.${again}`]!['0'],
+    (await java.digest(bootstrap.primary, [again]))[again]!['0'],
+    'the target must hold the source partition (count and content hash)',
+  );
 });

@@ -26,6 +26,11 @@ export interface SourceOptions {
   readonly role: string;
   readonly isolationLevel: 'read_committed' | 'read_uncommitted';
   readonly maxBytesPerPartition: number;
+  /**
+   * A Fetch of fewer partitions than this many bytes allow at `maxBytesPerPartition` each asks each
+   * for an equal share of it instead; unset: every partition asks for `maxBytesPerPartition`.
+   */
+  readonly sharedFetchBytes?: number;
   readonly maxWaitMs: number;
   /** A fetch returns once this many bytes are there (or after maxWaitMs). */
   readonly minBytes?: number;

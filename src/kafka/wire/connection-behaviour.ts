@@ -25,6 +25,8 @@ export interface ConnectionBehaviour {
   readonly fetchAhead?: boolean;
   /** A consumer's Fetch requests go in a fetch session: only what changed is sent and answered (fetch-session.ts). */
   readonly fetchSessions?: boolean;
+  /** A consumer's Fetch of few partitions asks each for a share of this many bytes when that is more than its own size (shared-fetch-bytes.ts). */
+  readonly sharedFetchBytes?: number;
 }
 
 /** A request as kafkajs's `Connection.send` takes it: the encoder and the response's decode and parse. */

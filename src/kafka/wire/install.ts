@@ -4,7 +4,7 @@
  * place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
  * socket factory says (connection-behaviour.ts, fetch-ahead.ts, fetch-session.ts with
- * fetch-by-topic-id.ts, empty-partitions.ts), `Broker.disconnect` to close a fetch session, the
+ * fetch-by-topic-id.ts, empty-partitions.ts, shared-fetch-bytes.ts), `Broker.disconnect` to close a fetch session, the
  * Broker methods of forwarded admin requests to wait until the broker takes them
  * (forwarded-apis.ts), and `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts).
  *
@@ -26,6 +26,7 @@ import { createWorkerQueue } from './worker-queue';
 import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { FetchSession, type FetchSessionCounts } from './fetch-session';
+import { withSharedFetchBytes } from './shared-fetch-bytes';
 import { fetchByTopicIdRequest, fetchByTopicIdVersion, TopicIds, topicsOf, type FetchByTopicIdResponse } from './fetch-by-topic-id';
 import { metadataV12Request } from './metadata-v12';
 import { connectionBehaviour, withBehaviour, type ConnectionBehaviour, type KafkajsProtocolRequest } from './connection-behaviour';
@@ -96,6 +97,8 @@ const topicIdsOf = new WeakMap<ConnectionBehaviour, TopicIds>();
 /** Each broker's fetch session, and how many ids its client had forgotten when the session last went out. */
 const fetchSessions = new WeakMap<KafkajsBroker, { readonly session: FetchSession<FetchByTopicIdResponse>; forgotten: number }>();
 const fetchSessionCounts: FetchSessionCounts = { full: 0, incremental: 0, lost: 0, closed: 0 };
+/** Fetches whose partitions asked for a share of a larger size than kafkajs's (shared-fetch-bytes.ts). */
+const sharedFetchCounts = { widened: 0 };
 
 /**
  * One Fetch to `broker`: in its fetch session, by topic id (fetch-by-topic-id.ts), when the
@@ -135,8 +138,11 @@ async function fetchOnce(broker: KafkajsBroker, request: FetchRequest, behaviour
   return held.session.fetch(request);
 }
 
-Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, request: FetchRequest): Promise<FetchResponse> {
+Broker.fetch = function fetchWithBehaviour(this: KafkajsBroker, asked: FetchRequest): Promise<FetchResponse> {
   const behaviour = connectionBehaviour(this.connectionPool?.socketFactory);
+  const shared = behaviour?.sharedFetchBytes;
+  const request = shared === undefined ? asked : withSharedFetchBytes(asked, shared);
+  if (request !== asked) sharedFetchCounts.widened++;
   if (behaviour?.fetchAhead !== true) return fetchOnce(this, request, behaviour);
   let ahead = fetchingAhead.get(this);
   if (ahead === undefined) {
@@ -193,4 +199,9 @@ export function fetchAheadTotals(): FetchAheadCounts {
 /** What fetch sessions did in this process so far, every consumer together (specs, integration tests). */
 export function fetchSessionTotals(): FetchSessionCounts {
   return { ...fetchSessionCounts };
+}
+
+/** How many Fetches asked for a shared larger size in this process so far, every consumer together (integration tests). */
+export function sharedFetchTotals(): { readonly widened: number } {
+  return { ...sharedFetchCounts };
 }

@@ -1,7 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { flowWith } from './flow-config-fixture';
-import { TRANSACTION_TIMEOUT_MS, internalWriterOptions, replicationWriterOptions, sourceConsumerOptions, transactionsOptions } from './client-settings';
+import {
+  DEFAULT_MAX_BYTES_PER_PARTITION,
+  SHARED_FETCH_BYTES,
+  TRANSACTION_TIMEOUT_MS,
+  internalWriterOptions,
+  replicationWriterOptions,
+  sourceConsumerOptions,
+  transactionsOptions,
+} from './client-settings';
 
 describe('client settings', () => {
   it("the replication consumer takes consumer.*, under the flow's role", () => {
@@ -16,6 +24,19 @@ describe('client settings', () => {
         group: { sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000, rebalanceTimeoutMs: 60000 },
       },
     );
+  });
+
+  it('unset, a partition is fetched 1 MiB at a time, and a request of few partitions shares 4 MiB within a quarter of the buffer', () => {
+    const unset = sourceConsumerOptions(flowWith('consumer: {}'));
+    assert.equal(unset.maxBytesPerPartition, DEFAULT_MAX_BYTES_PER_PARTITION);
+    assert.equal(unset.sharedFetchBytes, SHARED_FETCH_BYTES);
+    assert.equal(sourceConsumerOptions(flowWith('buffer: { max_bytes: 8388608 }')).sharedFetchBytes, 2097152);
+    // A buffer of 4 MiB or less: a quarter of it is no more than 1 MiB, so nothing is shared.
+    assert.equal(sourceConsumerOptions(flowWith('buffer: { max_bytes: 4194304 }')).sharedFetchBytes, undefined);
+    // Set, every partition asks for exactly that.
+    const set = sourceConsumerOptions(flowWith('consumer: { max_bytes_per_partition: 1048576 }'));
+    assert.equal(set.maxBytesPerPartition, 1048576);
+    assert.equal(set.sharedFetchBytes, undefined);
   });
 
   it("the flow's group timings and rack reach the consumer", () => {

@@ -14,12 +14,32 @@ export function sourceConsumerOptions(flow: FlowConfig): SourceOptions {
   return {
     role: `${flow.name}|replication-consumer`,
     isolationLevel: flow.consumer.isolation_level,
-    maxBytesPerPartition: flow.consumer.max_bytes_per_partition,
+    ...fetchSizes(flow),
     maxWaitMs: flow.consumer.max_wait_ms,
     minBytes: flow.consumer.min_bytes,
     group: groupTimings(flow),
     ...(flow.consumer.client_rack === undefined ? {} : { rackId: flow.consumer.client_rack }),
   };
+}
+
+/** Most bytes a flow fetches from one partition per request, unless its file says otherwise: MM2's (Java's) default. */
+export const DEFAULT_MAX_BYTES_PER_PARTITION = 1_048_576;
+
+/** The most a request of few partitions shares among them when the file leaves the per-partition size unset (wire/shared-fetch-bytes.ts). */
+export const SHARED_FETCH_BYTES = 4 * 1_048_576;
+
+/**
+ * `consumer.max_bytes_per_partition` as the file sets it; unset, MM2's 1 MiB, and a request of few
+ * partitions shares 4 MiB among them, within a quarter of the flow's buffer so that one fetched
+ * partition never takes more of the budget than four did before.
+ */
+function fetchSizes(flow: FlowConfig): Pick<SourceOptions, 'maxBytesPerPartition' | 'sharedFetchBytes'> {
+  const set = flow.consumer.max_bytes_per_partition;
+  if (set !== undefined) return { maxBytesPerPartition: set };
+  const shared = Math.min(SHARED_FETCH_BYTES, Math.floor(flow.buffer.max_bytes / 4));
+  return shared > DEFAULT_MAX_BYTES_PER_PARTITION
+    ? { maxBytesPerPartition: DEFAULT_MAX_BYTES_PER_PARTITION, sharedFetchBytes: shared }
+    : { maxBytesPerPartition: DEFAULT_MAX_BYTES_PER_PARTITION };
 }
 
 /** The timings of the flow's groups: the source group that shares its partitions, and its election. */

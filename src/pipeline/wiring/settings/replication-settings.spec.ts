@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { BUSY_WAIT_MS } from '../../../flow/operators/write-batches';
 import { flowWith } from './flow-config-fixture';
 import { batchPolicy, forwardedBatches, replicationFlowSettings } from './replication-settings';
+import { sourceConsumerOptions } from './client-settings';
 
 describe('replicationFlowSettings', () => {
   it("turns the flow's keys into the replication flow's settings", () => {
@@ -56,7 +57,7 @@ describe('batchPolicy', () => {
     // Fewer bytes than a fetch brings split every fetch in two requests (the benchmark's `large`
     // workload: 1.8x the records/s with one); more than the broker's default `message.max.bytes`
     // (1048588) would have a joined batch refused as too large.
-    assert.ok(policy.maxPartitionBytes >= flow.consumer.max_bytes_per_partition);
+    assert.ok(policy.maxPartitionBytes >= sourceConsumerOptions(flow).maxBytesPerPartition);
     assert.ok(policy.maxPartitionBytes <= 1048588);
   });
 
