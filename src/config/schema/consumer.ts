@@ -18,7 +18,7 @@ export const consumerSchema = z
     max_bytes_per_partition: positiveInt()
       .optional()
       .describe(
-        "Most bytes fetched from one partition per request. Unset: 1048576 (1 MiB), and a request to a broker that leads fewer than four of the flow's partitions shares 4 MiB among them (at most a quarter of `buffer.max_bytes`): a partition is read one request after another, so one busy partition on a broker is bound by a request's round trip. In the benchmark's `large` workload (10 KiB records, one partition) that copied 1.15–1.19× the records per second; eight partitions keep 1 MiB each, which was faster for them. Set, every partition asks for exactly this. MM2: `consumer.max.partition.fetch.bytes` (1048576).",
+        "Most bytes fetched from one partition per request. Unset: 1048576 (1 MiB), and a request to a broker this process fetches fewer than four partitions from shares 4 MiB among them (at most a quarter of `buffer.max_bytes`): a partition is read one request after another, so one busy partition on a broker is bound by a request's round trip. In the benchmark's `large` workload (10 KiB records, one partition) that copied 1.16–1.34× the records per second once running; eight partitions keep 1 MiB each, which was faster for them. Set, every partition asks for exactly this. MM2: `consumer.max.partition.fetch.bytes` (1048576).",
       ),
     max_wait_ms: nonNegativeInt().default(500).describe('How long a fetch waits for data at the broker, ms. MM2: `consumer.fetch.max.wait.ms` (500).'),
     auto_offset_reset: z
