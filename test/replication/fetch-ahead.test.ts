@@ -88,43 +88,38 @@ test('a flow that fetches ahead copies exactly what a read_committed consumer re
   }
 });
 
-test('a lone partition is fetched up to 4 MiB at a time unless the file sets the size, and is copied exactly either way', async () => {
-  // One partition of 10 KiB records from Kafka's Java producer (lz4, 256 KiB batches): what the
-  // benchmark's `large` workload copies, where 1 MiB per Fetch bound the flow to round trips.
-  const topic = uniqueName('lone-partition');
+/** A one-partition topic of 600 × 10 KiB records from Kafka's Java producer (lz4, 256 KiB batches): what the benchmark's `large` workload copies. */
+async function lonePartition(prefix: string): Promise<string> {
+  const topic = uniqueName(prefix);
   await source.createTopic(topic, 1);
   await java.produce({
     ...{ bootstrap: bootstrap.primary, topic, partitions: 1, records: 600, keyBytes: 16, valueBytes: 10_240, headers: 2 },
     ...{ producer: ['compression.type=lz4', 'batch.size=262144', 'linger.ms=5'], timeoutMs: JAVA_TIMEOUT_MS },
   });
-  const want = (await java.digest(bootstrap.primary, [topic]))[topic]!['0']!;
+  return topic;
+}
 
-  const shared = await writePipeline({ flows: [{ topics: [topic], checkpoints: { enabled: false }, replicate_heartbeats: false }] });
+/** Replicates `topic` with `consumer` settings to its end; how many Fetches asked for a shared larger size meanwhile. */
+async function widenedWhileCopying(topic: string, consumer: object): Promise<number> {
+  const { file } = await writePipeline({ flows: [{ topics: [topic], consumer, checkpoints: { enabled: false }, replicate_heartbeats: false }] });
   const before = sharedFetchTotals().widened;
-  await replicateToEnd(shared.file, topic);
-  assert.ok(sharedFetchTotals().widened > before, 'with the size unset, the lone partition must have asked for more than 1 MiB');
+  await replicateToEnd(file, topic);
+  const widened = sharedFetchTotals().widened - before;
   assert.deepEqual(
     (await java.digest(bootstrap.backup, [`primary.${topic}`]))[`primary.${topic}`]!['0'],
-    want,
-    'the target must hold the source partition (count and content hash)',
+    (await java.digest(bootstrap.primary, [topic]))[topic]!['0'],
+    `${topic}: the target must hold the source partition (count and content hash)`,
   );
+  return widened;
+}
 
-  // Set in the file (as an mm2.properties `max.partition.fetch.bytes` sets it): exactly that size.
-  const again = uniqueName('lone-partition-set');
-  await source.createTopic(again, 1);
-  await java.produce({
-    ...{ bootstrap: bootstrap.primary, topic: again, partitions: 1, records: 600, keyBytes: 16, valueBytes: 10_240, headers: 2 },
-    ...{ producer: ['compression.type=lz4', 'batch.size=262144', 'linger.ms=5'], timeoutMs: JAVA_TIMEOUT_MS },
-  });
-  const set = await writePipeline({
-    flows: [{ topics: [again], consumer: { max_bytes_per_partition: 1_048_576 }, checkpoints: { enabled: false }, replicate_heartbeats: false }],
-  });
-  const beforeSet = sharedFetchTotals().widened;
-  await replicateToEnd(set.file, again);
-  assert.equal(sharedFetchTotals().widened, beforeSet, 'a size the file sets must be asked for as it is');
-  assert.deepEqual(
-    (await java.digest(bootstrap.backup, [`primary.${again}`]))[`primary.${again}`]!['0'],
-    (await java.digest(bootstrap.primary, [again]))[again]!['0'],
-    'the target must hold the source partition (count and content hash)',
+test('a lone partition is fetched up to 4 MiB at a time unless the file sets the size, and is copied exactly either way', async () => {
+  // Where 1 MiB per Fetch bound the flow to round trips.
+  assert.ok(
+    (await widenedWhileCopying(await lonePartition('lone-partition'), {})) > 0,
+    'with the size unset, the lone partition must have asked for more than 1 MiB',
   );
+  // Set in the file (as an mm2.properties `max.partition.fetch.bytes` sets it): exactly that size.
+  const set = await widenedWhileCopying(await lonePartition('lone-partition-set'), { max_bytes_per_partition: 1_048_576 });
+  assert.equal(set, 0, 'a size the file sets must be asked for as it is');
 });

@@ -14,7 +14,7 @@ export const producerSchema = z
     max_request_bytes: positiveInt()
       .default(1048576)
       .describe(
-        "Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. The default, 1 MiB as Java's producer (and within a broker's default `message.max.bytes`, 1048588), takes what one fetch of a partition brings at the default `consumer.max_bytes_per_partition` in one request: with 10 KiB records in 256 KiB source batches, 1000000 sent each such fetch as two requests (75 and 25 records), and the benchmark's `large` workload copied 1.8× as many records per second once running with one. MM2: `producer.max.request.size` (1048576).",
+        "Most bytes of one partition in a produce request; a larger fetched batch is re-encoded to fit, so a source that takes larger batches than the target stays copyable. The default, 1 MiB as Java's producer (and within a broker's default `message.max.bytes`, 1048588), takes what one fetch of a partition brings at 1 MiB per partition (`consumer.max_bytes_per_partition`'s own size) in one request: with 10 KiB records in 256 KiB source batches, 1000000 sent each such fetch as two requests (75 and 25 records), and the benchmark's `large` workload copied 1.8× as many records per second once running with one. MM2: `producer.max.request.size` (1048576).",
       ),
     idempotent: z
       .boolean()

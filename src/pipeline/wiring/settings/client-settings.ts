@@ -37,9 +37,7 @@ function fetchSizes(flow: FlowConfig): Pick<SourceOptions, 'maxBytesPerPartition
   const set = flow.consumer.max_bytes_per_partition;
   if (set !== undefined) return { maxBytesPerPartition: set };
   const shared = Math.min(SHARED_FETCH_BYTES, Math.floor(flow.buffer.max_bytes / 4));
-  return shared > DEFAULT_MAX_BYTES_PER_PARTITION
-    ? { maxBytesPerPartition: DEFAULT_MAX_BYTES_PER_PARTITION, sharedFetchBytes: shared }
-    : { maxBytesPerPartition: DEFAULT_MAX_BYTES_PER_PARTITION };
+  return { maxBytesPerPartition: DEFAULT_MAX_BYTES_PER_PARTITION, ...(shared > DEFAULT_MAX_BYTES_PER_PARTITION ? { sharedFetchBytes: shared } : {}) };
 }
 
 /** The timings of the flow's groups: the source group that shares its partitions, and its election. */
