@@ -23,7 +23,17 @@ import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { createWorkerQueue } from './worker-queue';
-import { KAFKAJS_BROKER, KAFKAJS_CONNECTION, KAFKAJS_PATHS, kafkajsApiKeys, kafkajsInternal } from './kafkajs-internals';
+import {
+  KAFKAJS_BROKER,
+  KAFKAJS_CLUSTER,
+  KAFKAJS_CONNECTION,
+  KAFKAJS_ERRORS,
+  KAFKAJS_PATHS,
+  KAFKAJS_REQUEST_QUEUE,
+  kafkajsApiKeys,
+  kafkajsConsumerGroup,
+  kafkajsInternal,
+} from './kafkajs-internals';
 import { FetchAhead, type FetchAheadCounts, type FetchRequest, type FetchResponse } from './fetch-ahead';
 import { FetchSession, type FetchSessionCounts } from './fetch-session';
 import { withSharedFetchBytes } from './shared-fetch-bytes';
@@ -33,6 +43,15 @@ import { connectionBehaviour, withBehaviour, type ConnectionBehaviour, type Kafk
 import { installGroupJoinHook } from './group-join';
 import { withoutEmptyPartitions } from './empty-partitions';
 import { FORWARDING_BROKER_METHODS, notOfferedReason, untilOffered, type ApiVersionRanges, type VersionedBroker } from './forwarded-apis';
+import { checkOnlyWhenPending, type KafkajsRequestQueue } from './pending-check';
+import {
+  readReplicaForPartitions,
+  topicPartitionMetadata,
+  type ClusterMetadata,
+  type InvalidMetadataError,
+  type PartitionMetadata,
+  type ReadReplicaGroup,
+} from './partition-lookups';
 
 /** Ours, by the key of `KAFKAJS_PATHS` each stands in for. */
 export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unknown>> = {
@@ -190,6 +209,33 @@ for (const [method, api] of Object.entries(FORWARDING_BROKER_METHODS)) {
 }
 
 installGroupJoinHook();
+
+// A connection's request queue arms its timer to check pending requests only while one waits (pending-check.ts).
+const RequestQueue = (kafkajsInternal(KAFKAJS_REQUEST_QUEUE) as { prototype: KafkajsRequestQueue }).prototype;
+RequestQueue.scheduleCheckPendingRequests = checkOnlyWhenPending(RequestQueue.scheduleCheckPendingRequests);
+
+// A consumer's fetch round finds its topics and partitions in indexes, not by search (partition-lookups.ts).
+type FindTopicPartitionMetadata = (
+  this: { readonly brokerPool: { readonly metadata?: ClusterMetadata | null } },
+  topic: string,
+) => readonly PartitionMetadata[];
+const Cluster = (kafkajsInternal(KAFKAJS_CLUSTER) as { prototype: { findTopicPartitionMetadata: FindTopicPartitionMetadata } }).prototype;
+const findTopicPartitionMetadata = Cluster.findTopicPartitionMetadata;
+Cluster.findTopicPartitionMetadata = function indexedTopicPartitionMetadata(topic) {
+  const { metadata } = this.brokerPool;
+  // No metadata yet: kafkajs's own throws its KafkaJSTopicMetadataNotLoaded.
+  if (!metadata?.topicMetadata) return findTopicPartitionMetadata.call(this, topic);
+  return topicPartitionMetadata(metadata, topic);
+};
+const { KafkaJSError } = kafkajsInternal(KAFKAJS_ERRORS) as { KafkaJSError: InvalidMetadataError };
+const ConsumerGroup = kafkajsConsumerGroup().prototype;
+const findReadReplicaForPartitions = ConsumerGroup.findReadReplicaForPartitions;
+ConsumerGroup.findReadReplicaForPartitions = function indexedReadReplicas(this: ReadReplicaGroup, topic, partitions) {
+  return readReplicaForPartitions(this, KafkaJSError, topic, partitions);
+};
+
+/** kafkajs's own lookups that install.ts replaced, for partition-lookups.spec.ts to compare ours with. */
+export const KAFKAJS_OWN_LOOKUPS = { findTopicPartitionMetadata, findReadReplicaForPartitions, KafkaJSError } as const;
 
 /** What fetching ahead did in this process so far, every consumer together (specs, integration tests). */
 export function fetchAheadTotals(): FetchAheadCounts {

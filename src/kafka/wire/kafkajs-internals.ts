@@ -69,6 +69,15 @@ export const KAFKAJS_CONNECTION = 'kafkajs/src/network/connection';
 /** kafkajs's broker class, whose `fetch` install.ts wraps (fetch-ahead.ts). */
 export const KAFKAJS_BROKER = 'kafkajs/src/broker';
 
+/** kafkajs's request queue of a connection, whose pending-request timer install.ts arms only while one waits (pending-check.ts). */
+export const KAFKAJS_REQUEST_QUEUE = 'kafkajs/src/network/requestQueue';
+
+/** kafkajs's cluster class, whose topic lookup install.ts replaces by an indexed one (partition-lookups.ts). */
+export const KAFKAJS_CLUSTER = 'kafkajs/src/cluster';
+
+/** kafkajs's error classes (`KafkaJSError`, which a partition without a leader throws in the read replica lookup). */
+export const KAFKAJS_ERRORS = 'kafkajs/src/errors';
+
 /**
  * Every private module of kafkajs that mirrorflow or its specs read, which the bundle therefore
  * exposes by its path (scripts/bundle-vendor.mjs reads this list): the replaced ones, the wrapped
@@ -78,6 +87,9 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   ...Object.values(KAFKAJS_PATHS),
   KAFKAJS_CONNECTION,
   KAFKAJS_BROKER,
+  KAFKAJS_REQUEST_QUEUE,
+  KAFKAJS_CLUSTER,
+  KAFKAJS_ERRORS,
   'kafkajs/src/consumer/consumerGroup',
   'kafkajs/src/protocol/error',
   'kafkajs/src/protocol/decoder',
@@ -160,7 +172,12 @@ export const kafkajsFetchResponseParse = lazy(
 );
 
 /** kafkajs's consumer group class, whose `joinAndSync` install.ts wraps (group-join.ts). Loaded only after install.ts placed our modules. */
-export const kafkajsConsumerGroup = lazy(() => kafkajsInternal('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync(): Promise<void> } });
+export const kafkajsConsumerGroup = lazy(
+  () =>
+    kafkajsInternal('kafkajs/src/consumer/consumerGroup') as {
+      prototype: { joinAndSync(): Promise<void>; findReadReplicaForPartitions(topic: string, partitions: readonly number[]): Record<number, number[]> };
+    },
+);
 
 /** kafkajs's socket factory when a client is given none: plain TCP, or TLS with `ssl`. */
 export const kafkajsDefaultSocketFactory = lazy(() => (kafkajsInternal('kafkajs/src/network/socketFactory') as () => ISocketFactory)());

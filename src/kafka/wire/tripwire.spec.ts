@@ -21,8 +21,10 @@ import { filterAbortedMessages } from './filter-aborted-messages';
 import { createWorkerQueue } from './worker-queue';
 import {
   KAFKAJS_INTERNAL_MODULES,
+  KAFKAJS_CLUSTER,
   KAFKAJS_PATHS,
   KAFKAJS_REPLACEMENTS,
+  KAFKAJS_REQUEST_QUEUE,
   kafkajsApiKeys,
   kafkajsConsumerGroup,
   kafkajsDefaultSocketFactory,
@@ -285,6 +287,27 @@ describe('kafkajs tripwire', () => {
       'await this.joinAndSync()',
     ]);
     stillHas('broker/index.js', ['async heartbeat({ groupId, groupGenerationId, memberId })']);
+  });
+
+  it("has the request queue's pending check and the consumer's two lookups in place, where kafkajs still calls them", () => {
+    const queue = (kafkajsInternal(KAFKAJS_REQUEST_QUEUE) as { prototype: { scheduleCheckPendingRequests: { name: string } } }).prototype;
+    assert.equal(queue.scheduleCheckPendingRequests.name, 'scheduleWhilePending');
+    stillHas('network/requestQueue/index.js', [
+      'this.pending = []',
+      'this.pending.push(socketRequest)\n    this.scheduleCheckPendingRequests()',
+      'scheduleCheckPendingRequests() {',
+    ]);
+    const cluster = (kafkajsInternal(KAFKAJS_CLUSTER) as { prototype: { findTopicPartitionMetadata: { name: string } } }).prototype;
+    assert.equal(cluster.findTopicPartitionMetadata.name, 'indexedTopicPartitionMetadata');
+    stillHas('cluster/index.js', ['const { metadata } = this.brokerPool', 'metadata.topicMetadata.find(t => t.topic === topic)']);
+    const group = kafkajsConsumerGroup().prototype as unknown as { findReadReplicaForPartitions: { name: string } };
+    assert.equal(group.findReadReplicaForPartitions.name, 'indexedReadReplicas');
+    stillHas('consumer/consumerGroup.js', [
+      'partitions: this.findReadReplicaForPartitions(topic, partitions)[nodeId] || []',
+      'this.preferredReadReplicasPerTopicPartition = {}',
+      'const partitionMetadata = this.cluster.findTopicPartitionMetadata(topic)',
+    ]);
+    stillHas('cluster/brokerPool.js', ['this.metadata = await broker.metadata(topics)']);
   });
 
   it('loads each kafkajs module the wire code reads, with what it uses of it', async () => {
