@@ -48,7 +48,7 @@ test("a flow's state is its own records, the newest per group and step; other fl
 function fakeTarget(log: KafkaRecord[], exists: () => boolean) {
   let reads = 0;
   const admin = {
-    listTopics: () => of(exists() ? [{ name: TOPIC, partitions: 1 }] : []),
+    describeTopics: (names: readonly string[]) => of(exists() && names.includes(TOPIC) ? [{ name: TOPIC, partitions: 1 }] : []),
     partitionOffsets: () => of([{ partition: 0, earliest: 0, latest: log.length }]),
   } as unknown as ClusterAdmin;
   const reader: TopicReader = {

@@ -110,7 +110,7 @@ function parseEntry(record: KafkaRecord): MigrationEntry | undefined {
 
 /** Reads the flow's migration state from the target; a target without the topic is not migrating. */
 export async function readMigrationState(admin: ClusterAdmin, reader: TopicReader, topic: string, flowGroup: string): Promise<MigrationState> {
-  const topics = await firstValueFrom(admin.listTopics());
+  const topics = await firstValueFrom(admin.describeTopics([topic]));
   if (!topics.some((t) => t.name === topic)) return NOT_MIGRATING;
   const batches = await lastValueFrom(reader.readToEnd(topic).pipe(toArray()), { defaultValue: [] });
   return foldMigration(
@@ -152,7 +152,8 @@ export class MigrationWatch {
 
   async refresh(): Promise<MigrationState> {
     const { targetAdmin, reader, topic, flowGroup } = this.parts;
-    const topics = await firstValueFrom(targetAdmin.listTopics());
+    // Asked about its own topic only: every `pollMs`, in every flow, on a target of any size.
+    const topics = await firstValueFrom(targetAdmin.describeTopics([topic]));
     if (!topics.some((t) => t.name === topic)) return (this.state = NOT_MIGRATING);
     const end = (await firstValueFrom(targetAdmin.partitionOffsets(topic))).find((p) => p.partition === 0)?.latest ?? 0;
     if (end === this.readEnd) return this.state;

@@ -5,7 +5,8 @@
  * from the admin's shared metadata, and CI once met the TypeError they then fail with when that
  * metadata lacks the topic ("Cannot destructure property 'partitions' of 'high.pop(...)'"), as an
  * active-active flow ending at start. This file proves the requests that replace them against a
- * real broker; the shared-metadata race itself was not reproduced on demand.
+ * real broker; the shared-metadata race itself was not reproduced on demand. And topics described
+ * by name (one Metadata request naming them), which a flow's migration watch asks every 5 s.
  */
 import assert from 'node:assert/strict';
 import { firstValueFrom } from '#rxjs';
@@ -85,4 +86,23 @@ test('records deleted through the port while other topics are read: the log star
       `${topic}: ${i % 2 === 0 ? 'records before 3 of partition 1 deleted' : 'untouched'}`,
     );
   }
+});
+
+test('topics described by name: those that exist as the listing gives them, a missing one left out and not created', async () => {
+  const prefix = uniqueName('admin-describe');
+  const [present, missing] = [`${prefix}.present`, `${prefix}.missing`];
+  await kit.createTopics([present], 3);
+
+  const described = await firstValueFrom(admin.describeTopics([missing, present]));
+  const listed = (await firstValueFrom(admin.listTopics())).find((t) => t.name === present);
+
+  assert.deepEqual(described, [listed], 'the present topic, described as listTopics describes it (partitions, id)');
+  assert.equal(described[0]?.partitions, 3);
+  assert.ok(described[0]?.topicId !== undefined, 'with its topic id');
+  assert.equal(
+    (await firstValueFrom(admin.listTopics())).some((t) => t.name === missing),
+    false,
+    'asking about a topic does not create it',
+  );
+  assert.deepEqual(await firstValueFrom(admin.describeTopics([])), []);
 });

@@ -87,6 +87,11 @@ export interface ClusterAdmin {
   readonly cluster: string;
   listTopics(): Observable<readonly TopicDescription[]>;
   /**
+   * Those of `names` that exist, as `listTopics` describes them, asking about those topics only:
+   * a check for one topic costs the same on a cluster of 50,000 topics as on one of ten.
+   */
+  describeTopics(names: readonly string[]): Observable<readonly TopicDescription[]>;
+  /**
    * Creates the topics that do not exist yet; emits the names it created, once their partitions'
    * leaders serve them (a while after the controller created them), unless `served` is false.
    */

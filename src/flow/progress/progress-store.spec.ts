@@ -28,7 +28,7 @@ function harness(records: KafkaRecord[], options: { partitions?: number; failWri
   const targetAdmin = {
     cluster: 'backup',
     createTopics: (topics: readonly NewTopic[]) => defer(() => (created.push(...topics), of([]))),
-    listTopics: () => of([{ name: TOPIC, partitions: options.partitions ?? 25 }]),
+    describeTopics: (names: readonly string[]) => of(names.includes(TOPIC) ? [{ name: TOPIC, partitions: options.partitions ?? 25 }] : []),
   } as unknown as ClusterAdmin;
   const reader = {
     cluster: 'backup',

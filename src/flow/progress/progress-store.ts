@@ -86,7 +86,7 @@ export class ProgressStore {
           },
         ]),
       );
-      const described = (await firstValueFrom(targetAdmin.listTopics())).find((t) => t.name === topic);
+      const described = (await firstValueFrom(targetAdmin.describeTopics([topic]))).find((t) => t.name === topic);
       this.partitions = described?.partitions ?? DEFAULT_OFFSETS_TOPIC_PARTITIONS;
       await this.readStored();
     });

@@ -41,7 +41,7 @@ export class DeadLetterSink {
     const { admin, topic, replicationFactor } = this.options;
     return defer(async () => {
       await firstValueFrom(admin.createTopics([{ name: topic, partitions: 1, replicationFactor, configs: {} }]));
-      const found = (await firstValueFrom(admin.listTopics())).find((t) => t.name === topic);
+      const found = (await firstValueFrom(admin.describeTopics([topic]))).find((t) => t.name === topic);
       this.partitions = Math.max(1, found?.partitions ?? 1);
     }).pipe(ignoreElements());
   }

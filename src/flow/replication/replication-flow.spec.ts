@@ -79,7 +79,7 @@ function harness(
   const admin = {
     cluster: 'backup',
     createTopics: (topics: readonly NewTopic[]) => defer(() => (created.push(...topics), of([]))),
-    listTopics: () => of([{ name: 'orders-dlq', partitions: 1 }]),
+    describeTopics: (names: readonly string[]) => of(names.includes('orders-dlq') ? [{ name: 'orders-dlq', partitions: 1 }] : []),
   } as unknown as ClusterAdmin;
   const status = new FlowStatus('primary', 'backup');
   const deadLetters =

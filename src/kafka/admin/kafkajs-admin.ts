@@ -154,16 +154,28 @@ export class KafkajsAdmin implements ClusterAdmin {
 
   /** Every topic, with its id where the cluster gives ids (see topic-metadata.ts); brokers before 3.1 are listed by kafkajs. */
   listTopics(): Observable<readonly TopicDescription[]> {
-    return this.request('Listing topics', async () => {
-      const withIds = await listTopicsWithIds(await this.connectedCluster());
+    return this.request('Listing topics', async () => (await listTopicsWithIds(await this.connectedCluster())) ?? (await this.listedByKafkajs()));
+  }
+
+  /** Those of `names` that exist, from a Metadata v12 request naming them; brokers before 3.1: kafkajs's listing, filtered. */
+  describeTopics(names: readonly string[]): Observable<readonly TopicDescription[]> {
+    return this.request('Describing topics', async () => {
+      if (names.length === 0) return [];
+      const withIds = await listTopicsWithIds(await this.connectedCluster(), names);
       if (withIds !== undefined) return withIds;
-      const metadata = await (await this.connect()).fetchTopicMetadata();
-      return metadata.topics.map((t): TopicDescription => ({
-        name: t.name,
-        partitions: t.partitions.length,
-        ...(t.partitions[0] === undefined ? {} : { replicationFactor: t.partitions[0].replicas.length }),
-      }));
+      const wanted = new Set(names);
+      return (await this.listedByKafkajs()).filter((t) => wanted.has(t.name));
     });
+  }
+
+  /** Every topic as kafkajs's admin lists them: a cluster whose brokers predate Metadata v12 (Kafka 3.1). */
+  private async listedByKafkajs(): Promise<TopicDescription[]> {
+    const metadata = await (await this.connect()).fetchTopicMetadata();
+    return metadata.topics.map((t): TopicDescription => ({
+      name: t.name,
+      partitions: t.partitions.length,
+      ...(t.partitions[0] === undefined ? {} : { replicationFactor: t.partitions[0].replicas.length }),
+    }));
   }
 
   /** Creates the topics that do not exist yet and waits until their leaders serve them (see topic-readiness.ts). */

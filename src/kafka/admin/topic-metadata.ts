@@ -14,13 +14,14 @@ function takesMetadataV12(broker: RawBroker): boolean {
 }
 
 /**
- * Every topic with its partition count and id, from one request to the broker `cluster`
- * connected first: kafkajs's own listing loads the cluster's metadata before it asks, two round
- * trips more on a distant link. Undefined when that broker predates Metadata v12, or lost its
- * connection and cannot be connected again (gone: kafkajs's listing asks any broker). A topic
- * the answer gives an error for (one still being created) is left out, as not there yet.
+ * Every topic (or those of `names` that exist) with its partition count and id, from one request
+ * to the broker `cluster` connected first: kafkajs's own listing loads the cluster's metadata
+ * before it asks, two round trips more on a distant link. Undefined when that broker predates
+ * Metadata v12, or lost its connection and cannot be connected again (gone: kafkajs's listing
+ * asks any broker). A topic the answer gives an error for (one still being created, or not
+ * there: the request never creates one) is left out, as not there yet.
  */
-export async function listTopicsWithIds(cluster: RawCluster): Promise<TopicDescription[] | undefined> {
+export async function listTopicsWithIds(cluster: RawCluster, names?: readonly string[]): Promise<TopicDescription[] | undefined> {
   const broker = cluster.seedBroker();
   if (broker === undefined) return undefined;
   if (!broker.isConnected()) {
@@ -31,7 +32,7 @@ export async function listTopicsWithIds(cluster: RawCluster): Promise<TopicDescr
     }
   }
   if (!takesMetadataV12(broker)) return undefined;
-  const response = await broker.send(metadataV12Request(undefined));
+  const response = await broker.send(metadataV12Request(names));
   return response.topics.flatMap((t): TopicDescription[] =>
     t.errorCode !== 0 || t.name === null
       ? []

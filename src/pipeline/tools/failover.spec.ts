@@ -84,6 +84,8 @@ function fakeClients(clusters: Record<string, FakeCluster>): KafkaClients {
     const made = {
       cluster: name,
       listTopics: () => of(Object.entries(c.topics ?? {}).map(([n, partitions]) => ({ name: n, partitions }))),
+      describeTopics: (names: readonly string[]) =>
+        of(Object.entries(c.topics ?? {}).flatMap(([n, partitions]) => (names.includes(n) ? [{ name: n, partitions }] : []))),
       describeGroups: (ids: readonly string[]) => {
         describes++;
         const state = describes > 1 && c.stateOnCommit ? c.stateOnCommit : (c.state ?? 'dead');

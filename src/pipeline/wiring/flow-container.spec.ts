@@ -35,6 +35,7 @@ function fakeAdmin(cluster: string, topics: TopicDescription[]): ClusterAdmin & 
     cluster,
     created,
     listTopics: () => defer(() => of([...topics])),
+    describeTopics: (names: readonly string[]) => defer(() => of(topics.filter((t) => names.includes(t.name)))),
     topicIds: () => of(new Map<string, string>()),
     describeTopicConfigs: (names: readonly string[]) => of(new Map(names.map((n) => [n, []]))),
     createTopics: (list: readonly NewTopic[]) =>
