@@ -19,7 +19,7 @@
  * dependencies of package.json: their types come from there (`types` of each `imports` entry),
  * and the licenses travel with them.
  *
- * kafkajs is bundled with eight of its private modules replaced by mirrorflow's (the table
+ * kafkajs is bundled with nine of its private modules replaced by mirrorflow's (the table
  * `KAFKAJS_REPLACEMENTS` of src/kafka/wire/kafkajs-internals.ts, read from its build in dist):
  * wherever kafkajs requires one of them, the bundle requires mirrorflow's module from dist
  * instead (`../kafka/wire/<file>.js`, beside the bundle), so kafkajs binds our codec when it loads,
@@ -106,7 +106,7 @@ const bundles = [
     packages: ['kafkajs'],
     entry: kafkajsEntry,
     plugins: [mirrorflowWire],
-    note: ' (MIT license) with eight of its modules replaced by src/kafka/wire; kafkajs.js and kafkajs-internal.js are its two modules',
+    note: ' (MIT license) with nine of its modules replaced by src/kafka/wire; kafkajs.js and kafkajs-internal.js are its two modules',
   },
 ];
 

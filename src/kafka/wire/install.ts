@@ -23,6 +23,7 @@ import { decodeMessages } from './fetch-decoder';
 import { produceResponseV3 } from './produce-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { createWorkerQueue } from './worker-queue';
+import { metadataResponseV5 } from './metadata-response';
 import {
   KAFKAJS_BROKER,
   KAFKAJS_CLUSTER,
@@ -63,6 +64,7 @@ export const KAFKAJS_REPLACED: Readonly<Record<keyof typeof KAFKAJS_PATHS, unkno
   produceResponseV3,
   filterAbortedMessages,
   workerQueue: createWorkerQueue,
+  metadataResponseV5,
 };
 
 for (const [name, path] of Object.entries(KAFKAJS_PATHS) as [keyof typeof KAFKAJS_PATHS, string][]) {

@@ -4,7 +4,7 @@
  *
  * kafkajs runs as one bundled file (scripts/bundle-vendor.mjs, issue 42 item 9): its private
  * modules are reached through the bundle (`kafkajsInternal`), never as files of the package, and
- * the eight of `KAFKAJS_PATHS` are ours inside the bundle, put there when it is built.
+ * the nine of `KAFKAJS_PATHS` are ours inside the bundle, put there when it is built.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type { ISocketFactory } from 'kafkajs';
@@ -46,6 +46,7 @@ export const KAFKAJS_PATHS = {
   produceResponseV3: 'kafkajs/src/protocol/requests/produce/v3/response',
   filterAbortedMessages: 'kafkajs/src/consumer/filterAbortedMessages',
   workerQueue: 'kafkajs/src/consumer/workerQueue',
+  metadataResponseV5: 'kafkajs/src/protocol/requests/metadata/v5/response',
 } as const;
 
 /**
@@ -61,6 +62,7 @@ export const KAFKAJS_REPLACEMENTS: Readonly<Record<keyof typeof KAFKAJS_PATHS, {
   produceResponseV3: { file: 'produce-response', export: 'produceResponseV3' },
   filterAbortedMessages: { file: 'filter-aborted-messages', export: 'filterAbortedMessages' },
   workerQueue: { file: 'worker-queue', export: 'createWorkerQueue' },
+  metadataResponseV5: { file: 'metadata-response', export: 'metadataResponseV5' },
 };
 
 /** kafkajs's connection class, whose `send` install.ts wraps (connection-behaviour.ts). */
@@ -74,6 +76,9 @@ export const KAFKAJS_REQUEST_QUEUE = 'kafkajs/src/network/requestQueue';
 
 /** kafkajs's cluster class, whose topic lookup install.ts replaces by an indexed one (partition-lookups.ts). */
 export const KAFKAJS_CLUSTER = 'kafkajs/src/cluster';
+
+/** kafkajs's v0 Metadata response, whose `parse` the later versions share (metadata-response.ts calls it). */
+export const KAFKAJS_METADATA_V0_RESPONSE = 'kafkajs/src/protocol/requests/metadata/v0/response';
 
 /** kafkajs's error classes (`KafkaJSError`, which a partition without a leader throws in the read replica lookup). */
 export const KAFKAJS_ERRORS = 'kafkajs/src/errors';
@@ -90,6 +95,7 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   KAFKAJS_REQUEST_QUEUE,
   KAFKAJS_CLUSTER,
   KAFKAJS_ERRORS,
+  KAFKAJS_METADATA_V0_RESPONSE,
   'kafkajs/src/consumer/consumerGroup',
   'kafkajs/src/protocol/error',
   'kafkajs/src/protocol/decoder',
@@ -100,6 +106,7 @@ export const KAFKAJS_INTERNAL_MODULES: readonly string[] = [
   'kafkajs/src/network/socketFactory',
   'kafkajs/src/protocol/requests/fetch/v11/response',
   // Read by the specs only.
+  'kafkajs/src/protocol/requests/metadata/v6/response',
   'kafkajs/src/network/connectionPool',
   'kafkajs/src/protocol/coordinatorTypes',
   'kafkajs/src/protocol/requests/produce/v7/response',

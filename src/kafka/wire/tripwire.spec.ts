@@ -19,6 +19,7 @@ import { frameRequest } from './request-frame';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { createWorkerQueue } from './worker-queue';
+import { metadataResponseV5 } from './metadata-response';
 import {
   KAFKAJS_INTERNAL_MODULES,
   KAFKAJS_CLUSTER,
@@ -80,6 +81,7 @@ describe('kafkajs tripwire', () => {
       produceResponseV3,
       filterAbortedMessages,
       workerQueue: createWorkerQueue,
+      metadataResponseV5,
     };
     assert.deepEqual(KAFKAJS_REPLACED, ours);
     const bundle = readFileSync(bundleFile, 'utf8');
@@ -308,6 +310,12 @@ describe('kafkajs tripwire', () => {
       'const partitionMetadata = this.cluster.findTopicPartitionMetadata(topic)',
     ]);
     stillHas('cluster/brokerPool.js', ['this.metadata = await broker.metadata(topics)']);
+  });
+
+  it("still decodes Metadata v6 with v5's decode and parses every version after v0 with v0's parse", () => {
+    stillHas('protocol/requests/metadata/v6/response.js', ["const { parse, decode: decodeV1 } = require('../v5/response')"]);
+    stillHas('protocol/requests/metadata/v5/response.js', ["const { parse: parseV0 } = require('../v0/response')"]);
+    stillHas('protocol/requests/metadata/index.js', ['6: ({ topics, allowAutoTopicCreation }) => {']);
   });
 
   it('loads each kafkajs module the wire code reads, with what it uses of it', async () => {
