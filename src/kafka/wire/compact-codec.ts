@@ -25,13 +25,19 @@ export function uvarint(value: number): number[] {
   return bytes;
 }
 
-/** Builds a flexible request body; every write appends. */
+/** Builds a request body, flexible (compact fields) or classic (`int16`-length strings); every write appends. */
 export class CompactWriter {
   private readonly parts: Buffer[] = [];
 
   int8(value: number): this {
     const b = Buffer.alloc(1);
     b.writeInt8(value);
+    return this.push(b);
+  }
+
+  int16(value: number): this {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(value);
     return this.push(b);
   }
 
@@ -49,6 +55,14 @@ export class CompactWriter {
 
   uvarint(value: number): this {
     return this.push(Buffer.from(uvarint(value)));
+  }
+
+  /** A classic STRING: INT16 byte length, then UTF-8; null as length −1. */
+  string(value: string | null): this {
+    if (value === null) return this.int16(-1);
+    const bytes = Buffer.from(value, 'utf8');
+    if (bytes.length > 0x7fff) throw new RangeError(`a string of ${bytes.length} bytes is longer than Kafka's 32767`);
+    return this.int16(bytes.length).push(bytes);
   }
 
   compactString(value: string): this {

@@ -17,6 +17,8 @@
  * Arrays are an INT32 count; STRING an INT16 byte length then UTF-8 (NULLABLE: -1 = null). The
  * broker applies each resource's operations together or not at all, and answers per resource.
  */
+import { CompactWriter } from './compact-codec';
+
 export const INCREMENTAL_ALTER_CONFIGS_API_KEY = 44;
 export const INCREMENTAL_ALTER_CONFIGS_V0 = 0;
 
@@ -52,46 +54,9 @@ export interface IncrementalAlterConfigsResponse {
   readonly responses: readonly AlterConfigsResourceResponse[];
 }
 
-class Writer {
-  private readonly parts: Buffer[] = [];
-
-  int8(value: number): this {
-    const b = Buffer.alloc(1);
-    b.writeInt8(value);
-    this.parts.push(b);
-    return this;
-  }
-
-  int32(value: number): this {
-    const b = Buffer.alloc(4);
-    b.writeInt32BE(value);
-    this.parts.push(b);
-    return this;
-  }
-
-  string(value: string | null): this {
-    if (value === null) {
-      const b = Buffer.alloc(2);
-      b.writeInt16BE(-1);
-      this.parts.push(b);
-      return this;
-    }
-    const bytes = Buffer.from(value, 'utf8');
-    if (bytes.length > 0x7fff) throw new RangeError(`IncrementalAlterConfigs: a string of ${bytes.length} bytes is longer than Kafka's 32767`);
-    const length = Buffer.alloc(2);
-    length.writeInt16BE(bytes.length);
-    this.parts.push(length, bytes);
-    return this;
-  }
-
-  build(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
-
 /** The v0 request body. */
 export function encodeIncrementalAlterConfigsV0(resources: readonly AlterConfigsResource[], validateOnly = false): Buffer {
-  const w = new Writer().int32(resources.length);
+  const w = new CompactWriter().int32(resources.length);
   for (const resource of resources) {
     w.int8(resource.resourceType).string(resource.resourceName).int32(resource.configs.length);
     for (const config of resource.configs) w.string(config.name).int8(CONFIG_OPERATION[config.operation]).string(config.value);

@@ -8,45 +8,18 @@ import assert from 'node:assert/strict';
 import './install';
 import { kafkajsInternal } from './kafkajs-internals';
 import { metadataResponseV5, type MetadataResponse } from './metadata-response';
+import { CompactWriter } from './compact-codec';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- kafkajs's own module, compared with ours
 const kafkajsV5 = require('kafkajs/src/protocol/requests/metadata/v5/response') as typeof metadataResponseV5;
 const bundledV6 = kafkajsInternal('kafkajs/src/protocol/requests/metadata/v6/response') as typeof metadataResponseV5;
 
-/** Writes a Metadata v5 answer as a broker does (INT32/INT16 big-endian, STRING as INT16 length and bytes, −1 for null). */
-class AnswerWriter {
-  private readonly parts: Buffer[] = [];
-  int32(value: number): this {
-    const b = Buffer.alloc(4);
-    b.writeInt32BE(value);
-    this.parts.push(b);
-    return this;
-  }
-  int16(value: number): this {
-    const b = Buffer.alloc(2);
-    b.writeInt16BE(value);
-    this.parts.push(b);
-    return this;
-  }
-  string(value: string | null): this {
-    if (value === null) return this.int16(-1);
-    this.int16(Buffer.byteLength(value));
-    this.parts.push(Buffer.from(value));
-    return this;
-  }
-  bool(value: boolean): this {
-    this.parts.push(Buffer.from([value ? 1 : 0]));
-    return this;
-  }
-  ids(ids: readonly number[] | null): this {
-    this.int32(ids === null ? -1 : ids.length);
-    for (const id of ids ?? []) this.int32(id);
-    return this;
-  }
-  bytes(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
+/** Broker ids as an INT32 array (−1 for null), as a Metadata answer lists replicas. */
+const ids = (w: CompactWriter, list: readonly number[] | null): CompactWriter => {
+  w.int32(list === null ? -1 : list.length);
+  for (const id of list ?? []) w.int32(id);
+  return w;
+};
 
 interface PartitionSpec {
   readonly error?: number;
@@ -55,34 +28,32 @@ interface PartitionSpec {
   readonly offline?: readonly number[];
 }
 
+/** A Metadata v5 answer as a broker writes it: three brokers, controller 2, `topics`. */
 function answer(topics: readonly { name: string; internal?: boolean; error?: number; partitions: readonly PartitionSpec[] }[]): Buffer {
-  const w = new AnswerWriter().int32(0).int32(3);
+  const w = new CompactWriter().int32(0).int32(3);
   for (const [id, rack] of [
     [1, 'rack-a'],
     [2, null],
     [3, 'rack-b'],
   ] as const)
     w.int32(id)
-      .string(`127.0.0.1`)
+      .string('127.0.0.1')
       .int32(9091 + id)
       .string(rack);
   w.string('cluster-id').int32(2).int32(topics.length);
   for (const t of topics) {
     w.int16(t.error ?? 0)
       .string(t.name)
-      .bool(t.internal ?? false)
+      .int8(t.internal === true ? 1 : 0)
       .int32(t.partitions.length);
-    t.partitions.forEach((p, id) =>
-      w
-        .int16(p.error ?? 0)
-        .int32(id)
-        .int32(p.replicas[0] ?? -1)
-        .ids(p.replicas)
-        .ids(p.isr)
-        .ids(p.offline ?? []),
-    );
+    t.partitions.forEach((p, partition) => {
+      w.int16(p.error ?? 0)
+        .int32(partition)
+        .int32(p.replicas[0] ?? -1);
+      for (const list of [p.replicas, p.isr, p.offline ?? []]) ids(w, list);
+    });
   }
-  return w.bytes();
+  return w.build();
 }
 
 const placements = [
