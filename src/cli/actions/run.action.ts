@@ -10,6 +10,7 @@ import { serveHttp } from './serve-http';
 import { reloadOnChange } from './reload-on-change';
 import { LiveTerminal, type LiveSample, RATE_WINDOW_MS, renderLiveView } from './live-view';
 import { MirrorflowError, formatConfigIssue } from '../../core/errors';
+import { HeapGrowth } from '../heap-growth';
 import type { Logger } from '../../core/ports/logger';
 
 export interface RunOptions {
@@ -39,6 +40,9 @@ export interface RunOptions {
 
 /** How often the live view is redrawn, ms. */
 const LIVE_INTERVAL_MS = 1000;
+
+/** How often the partitions the flows fetch are counted for V8's heap growth (heap-growth.ts), ms. */
+const HEAP_GROWTH_CHECK_MS = 1000;
 
 /**
  * `mirrorflow run FILE`: load and check everything, connect, replicate until SIGINT/SIGTERM,
@@ -185,10 +189,25 @@ async function replicate(pipeline: Pipeline, options: RunOptions, logger: Logger
             }
           }, options.statusIntervalMs)
         : undefined;
+  // While the flows fetch thousands of partitions, V8's heap grows to at most twice what it keeps.
+  const heapGrowth = new HeapGrowth();
+  let heapHeld = false;
+  const heapWatch = heapGrowth.applies
+    ? setInterval(() => {
+        const partitions = pipeline.statuses.reduce((sum, s) => sum + s.partitionsAssigned, 0);
+        if (heapGrowth.follow(partitions) === heapHeld) return;
+        heapHeld = !heapHeld;
+        logger.info(heapHeld ? 'Many partitions: the heap grows to at most twice what it keeps.' : "Fewer partitions: V8's own heap growth again.", {
+          partitions,
+        });
+      }, HEAP_GROWTH_CHECK_MS).unref()
+    : undefined;
   try {
     await Promise.race([pipeline.run(), gaveUp]);
   } finally {
     clearInterval(ticker);
+    clearInterval(heapWatch);
+    heapGrowth.release();
     live?.terminal.draw(renderLiveView(live.title, { at: Date.now(), flows: pipeline.snapshots() }, undefined));
     clearTimeout(deadline);
     process.off('SIGINT', onSignal);
