@@ -1,12 +1,15 @@
 /**
  * Checks that kafkajs's bundle has mirrorflow's record codec, fetch decoder, read_committed filter
- * and produce encoder (and a linear message grouping, a consumer's worker queue taken by index) in
- * place of kafkajs's own, then wraps
+ * and produce encoder (and a linear message grouping, a consumer's worker queue taken by index, a
+ * Metadata answer sharing its replica lists) in place of kafkajs's own, then wraps
  * kafkajs's `Connection.send` and `Broker.fetch` so that a client's connections behave as its
  * socket factory says (connection-behaviour.ts, fetch-ahead.ts, fetch-session.ts with
  * fetch-by-topic-id.ts, empty-partitions.ts, shared-fetch-bytes.ts), `Broker.disconnect` to close a fetch session, the
  * Broker methods of forwarded admin requests to wait until the broker takes them
- * (forwarded-apis.ts), and `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts).
+ * (forwarded-apis.ts), `ConsumerGroup.joinAndSync` for the consumer group hooks (group-join.ts),
+ * and `RequestQueue.scheduleCheckPendingRequests` to check only while a request waits
+ * (pending-check.ts); and replaces the consumer's two lookups of every fetch round by indexed ones
+ * (partition-lookups.ts).
  *
  * kafkajs binds its record decoder and produce request modules with `require` at load time, so
  * ours are put in its place when its bundle is built (scripts/bundle-vendor.mjs, from
