@@ -61,7 +61,7 @@ interface ListNode {
  * by its length and then its ids, read from the answer without allocating anything when the list
  * was seen before; a list not seen before is read again into a new array.
  */
-export class SharedLists {
+class SharedLists {
   private readonly byLength = new Map<number, ListNode>();
 
   /** Reads an INT32 array (length, then ids) as kafkajs's `readArray` does: a null array (−1) reads as empty. */

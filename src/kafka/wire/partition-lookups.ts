@@ -17,9 +17,9 @@
  *   `readReplicaForPartitions` gives the same object, pushing into one array per node, the
  *   partitions looked up in an index of the partition list kept as the topic's is.
  *
- * Both return what kafkajs's own return, for every input, the first entry winning where a name or
- * id is listed twice as `Array.find` does (partition-lookups.spec.ts compares them with kafkajs's
- * on the same inputs).
+ * Both return what kafkajs's own return, the first entry winning where a name or id is listed
+ * twice as `Array.find` does (partition-lookups.spec.ts compares them with kafkajs's on the same
+ * inputs: leaders, preferred replicas fresh, expired and offline, missing partitions, no leader).
  */
 
 /** A partition of kafkajs's metadata, as the consumer reads it. */
