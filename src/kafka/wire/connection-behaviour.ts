@@ -15,6 +15,7 @@ import type { ISocketFactory } from 'kafkajs';
 import { forwardBatchesOf, type ForwardPolicy } from './fetch-decoder';
 import { parsePartialProduceResponse } from './produce-response';
 import { kafkajsApiKeys } from './kafkajs-internals';
+import { gatherOnWrite } from './gathered-writes';
 
 export interface ConnectionBehaviour {
   /** Fetch responses hand over whole record batches where this allows. */
@@ -31,16 +32,19 @@ export interface ConnectionBehaviour {
 
 /** A request as kafkajs's `Connection.send` takes it: the encoder and the response's decode and parse. */
 export interface KafkajsProtocolRequest {
-  readonly request: { readonly apiKey: number };
+  readonly request: { readonly apiKey: number; encode?(headroom?: number, gather?: boolean): Promise<unknown> };
   readonly response: { decode(payload: Buffer): Promise<unknown>; parse(data: never): Promise<unknown> };
   readonly [option: string]: unknown;
 }
 
 const behaviours = new WeakMap<ISocketFactory, ConnectionBehaviour>();
 
-/** A socket factory like `socketFactory` whose connections have `behaviour`. */
+/**
+ * A socket factory like `socketFactory` whose connections have `behaviour`. Their sockets write
+ * gathered frames (gathered-writes.ts), so their produce requests are written gathered.
+ */
 export function withConnectionBehaviour(socketFactory: ISocketFactory, behaviour: ConnectionBehaviour): ISocketFactory {
-  const tagged: ISocketFactory = (options) => socketFactory(options);
+  const tagged: ISocketFactory = (options) => gatherOnWrite(socketFactory(options));
   behaviours.set(tagged, behaviour);
   return tagged;
 }
@@ -68,8 +72,12 @@ export function withBehaviour<P extends KafkajsProtocolRequest>(behaviour: Conne
       },
     };
   }
-  if (behaviour.partialProduceResults === true && protocol.request.apiKey === Produce) {
-    return { ...protocol, response: { decode: response.decode, parse: parsePartialProduceResponse } };
+  if (protocol.request.apiKey === Produce) {
+    const { request } = protocol;
+    // This connection's socket came from a factory of `withConnectionBehaviour`: it writes gathered frames.
+    const gathered = request.encode === undefined ? request : { ...request, encode: (headroom?: number) => request.encode!(headroom, true) };
+    const parsed = behaviour.partialProduceResults === true ? { response: { decode: response.decode, parse: parsePartialProduceResponse } } : {};
+    return { ...protocol, request: gathered, ...parsed };
   }
   return protocol;
 }

@@ -6,6 +6,7 @@ import { registerCodecs } from '../codecs';
 import { CompressionTypes } from '../kafkajs';
 import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
 import { joinForwardedBatches } from './record-batch-join';
+import { BodyWriter } from './gathered-writes';
 import { decodeMessages, decodeRecordBatch, isFetchedRecordBatch, forwardBatchesOf, type FetchedRecordBatch, type ForwardPolicy } from './fetch-decoder';
 import { kafkajsFetchDecoding, kafkajsLookupCodec } from './kafkajs-internals';
 import type { DecodedRecord } from './record-decoder';
@@ -125,7 +126,7 @@ test('forwarding inflates compressed batches below the size threshold: the same 
   assert.equal(inflated.readInt16BE(21) & 0x07, 0, 'no codec');
   assert.equal(inflated.readInt32BE(8), inflated.length - 12, 'its length field');
   const sent = Buffer.alloc(inflated.length);
-  writeForwardedBatch(inflated, sent, 0, { compression: 0, crc32c, producerId: 9, producerEpoch: 0, firstSequence: 0 });
+  writeForwardedBatch(inflated, new BodyWriter(sent, false), { compression: 0, crc32c, producerId: 9, producerEpoch: 0, firstSequence: 0 });
   assert.equal(sent.readUInt32BE(17), crc32c(sent.subarray(21)) >>> 0, 'its CRC once the writer has rewritten the producer fields');
   assert.deepEqual(inflated.subarray(0, 8), small.subarray(0, 8), 'base offset as fetched');
   assert.deepEqual(inflated.subarray(12, 17), small.subarray(12, 17), 'leader epoch and magic as fetched');
@@ -287,7 +288,10 @@ for (const [name, type] of Object.entries({
     };
     const expected = await encodeRecordBatch(records, options);
     const target = Buffer.alloc(fetched.length + 10, 0xee);
-    const end = writeForwardedBatch(fetched, target, 5, options);
+    const writer = new BodyWriter(target, false);
+    writer.offset = 5;
+    writeForwardedBatch(fetched, writer, options);
+    const end = writer.offset;
     assert.equal(end, 5 + fetched.length);
     assert.deepEqual(target.subarray(5, end), expected, 'base offset, leader epoch, producer fields, transactional flag and CRC rewritten; records untouched');
     assert.equal(target[4], 0xee);

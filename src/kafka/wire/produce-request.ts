@@ -25,12 +25,16 @@
  * The module keeps kafkajs's calling convention (same arguments, same request object), since
  * kafkajs's producer and its v4-v7 wrappers call it. The body is written into one buffer of the
  * exact size, after the headroom request-frame.ts asks for, so that the frame's header is
- * written in front of it in place: the records are copied into the request once, not twice.
+ * written in front of it in place: the records are copied into the request once, not twice. A
+ * connection whose socket gathers (gathered-writes.ts) asks for a gathered body instead: that
+ * buffer holds only what the request writes anew, and the long runs of fetched records (and
+ * encoded or compressed batches) are referred to where they are, never copied.
  */
 import { crc32c } from '@node-rs/crc32';
 import type { OutboundItem, RawRecordBatch } from '../../core/record';
 import { isRecordBatch } from '../../core/ports/record-writer';
-import { encodeRecordBatch, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { encodeRecordBatch, forwardedBatchOwnBytes, writeForwardedBatch, type BatchOptions, type OutgoingMessage } from './record-batch-encoder';
+import { BodyWriter } from './gathered-writes';
 import { compressJoinedBatch, planJoinedBatch, type CompressedJoinedBatch, type JoinedBatch } from './record-batch-join';
 import { kafkajsApiKeys, kafkajsLookupCodec } from './kafkajs-internals';
 import type { ProducerStamp } from '../producer/producer-sequences';
@@ -154,14 +158,22 @@ function recordSetSize(set: RecordSet): number {
   return set.forwarded.length;
 }
 
-function writeRecordSet(set: RecordSet, body: Buffer, offset: number): number {
-  if ('encoded' in set) return offset + set.encoded.copy(body, offset);
-  if ('joined' in set) return set.joined.writeTo(body, offset);
-  if ('compressed' in set) {
-    offset += set.compressed.header.copy(body, offset);
-    return offset + set.compressed.body.copy(body, offset);
-  }
-  return writeForwardedBatch(set.forwarded, body, offset, set.options);
+/** Bytes of a record set a body writer copies into its own buffer (BodyWriter: long runs are referred to when it gathers). */
+function recordSetOwnBytes(set: RecordSet, gather: boolean): number {
+  const placed = (bytes: number): number => (BodyWriter.refers(gather, bytes) ? 0 : bytes);
+  if ('encoded' in set) return placed(set.encoded.length);
+  if ('joined' in set) return set.joined.ownBytes(gather);
+  if ('compressed' in set) return set.compressed.header.length + placed(set.compressed.body.length);
+  return forwardedBatchOwnBytes(set.forwarded, gather);
+}
+
+function writeRecordSet(set: RecordSet, writer: BodyWriter): void {
+  if ('encoded' in set) writer.place(set.encoded, 0, set.encoded.length);
+  else if ('joined' in set) set.joined.writeTo(writer);
+  else if ('compressed' in set) {
+    writer.place(set.compressed.header, 0, set.compressed.header.length);
+    writer.place(set.compressed.body, 0, set.compressed.body.length);
+  } else writeForwardedBatch(set.forwarded, writer, set.options);
 }
 
 interface TopicData {
@@ -204,10 +216,11 @@ export function produceRequestV3(args: ProduceRequestArgs) {
     apiVersion: 3,
     apiName: 'Produce',
     expectResponse: () => args.acks !== 0,
-    encode: async (headroom = 0): Promise<EncodedRequest> => {
+    encode: async (headroom = 0, gather = false): Promise<EncodedRequest> => {
       const topics: { name: Buffer; partitions: { partition: number; set: RecordSet }[] }[] = [];
       const transactionalIdBytes = transactionalId === null ? null : Buffer.from(transactionalId, 'utf8');
       let size = 2 + (transactionalIdBytes?.length ?? 0) + 2 + 4 + 4;
+      let recordSetOwn = 0;
       for (const { topic, partitions } of args.topicData) {
         const name = Buffer.from(topic, 'utf8');
         const encoded: { partition: number; set: RecordSet }[] = [];
@@ -241,7 +254,8 @@ export function produceRequestV3(args: ProduceRequestArgs) {
               ? { encoded: await encodeRecordBatch(data.messages as readonly OutgoingMessage[], options) }
               : await forwardedRecordSet(forwarded, options);
           encoded.push({ partition: data.partition, set });
-          size += 4 + 4 + recordSetSize(set);
+          size += 4 + 4;
+          recordSetOwn += recordSetOwnBytes(set, gather);
         }
         topics.push({ name, partitions: encoded });
       }
@@ -250,23 +264,26 @@ export function produceRequestV3(args: ProduceRequestArgs) {
         await turn.before;
         turn.done();
       }
-      const body = Buffer.allocUnsafe(headroom + size);
+      const writer = new BodyWriter(Buffer.allocUnsafe(headroom + size + recordSetOwn), gather);
+      const body = writer.own;
       let offset = body.writeInt16BE(transactionalIdBytes === null ? -1 : transactionalIdBytes.length, headroom);
       if (transactionalIdBytes !== null) offset += transactionalIdBytes.copy(body, offset);
       offset = body.writeInt16BE(args.acks, offset);
       offset = body.writeInt32BE(args.timeout, offset);
       offset = body.writeInt32BE(topics.length, offset);
+      writer.offset = offset;
       for (const topic of topics) {
-        offset = body.writeInt16BE(topic.name.length, offset);
-        offset += topic.name.copy(body, offset);
-        offset = body.writeInt32BE(topic.partitions.length, offset);
+        writer.offset = body.writeInt16BE(topic.name.length, writer.offset);
+        writer.place(topic.name, 0, topic.name.length);
+        writer.offset = body.writeInt32BE(topic.partitions.length, writer.offset);
         for (const { partition, set } of topic.partitions) {
-          offset = body.writeInt32BE(partition, offset);
-          offset = body.writeInt32BE(recordSetSize(set), offset);
-          offset = writeRecordSet(set, body, offset);
+          writer.offset = body.writeInt32BE(partition, writer.offset);
+          writer.offset = body.writeInt32BE(recordSetSize(set), writer.offset);
+          writeRecordSet(set, writer);
         }
       }
-      return { buffer: body, headroom };
+      const { head, tail } = writer.finish();
+      return tail.length === 0 ? { buffer: head, headroom } : { buffer: head, headroom, tail };
     },
   };
 }

@@ -25,6 +25,7 @@
 import type { RecordHeader } from '../../core/record';
 import type { KafkajsCodec } from './kafkajs-internals';
 import { ATTRIBUTES_OFFSET, BATCH_HEADER_BYTES, CODEC_MASK, TRANSACTIONAL_FLAG } from './record-batch-layout';
+import { BodyWriter } from './gathered-writes';
 
 export interface OutgoingMessage {
   readonly key?: Buffer | string | null;
@@ -224,13 +225,16 @@ export async function encodeRecordBatch(messages: readonly OutgoingMessage[], op
 }
 
 /**
- * Copies a fetched v2 record batch into `target` at `offset` the way a producer would send it:
- * records, compression and timestamps stay byte for byte; the fields a producer owns are written
- * anew (base offset 0, no leader epoch, this producer's id, epoch and sequence, transactional
- * only if this producer is) and the CRC is computed again. Returns where the copy ends.
+ * Writes a fetched v2 record batch with `writer` the way a producer would send it: records,
+ * compression and timestamps stay byte for byte (placed by the writer: copied, or referred to
+ * where it gathers); the fields a producer owns are written anew into its copy of the header
+ * (base offset 0, no leader epoch, this producer's id, epoch and sequence, transactional only if
+ * this producer is) and the CRC is computed again.
  */
-export function writeForwardedBatch(fetched: Buffer, target: Buffer, offset: number, options: BatchOptions): number {
-  const end = offset + fetched.copy(target, offset);
+export function writeForwardedBatch(fetched: Buffer, writer: BodyWriter, options: BatchOptions): void {
+  const target = writer.own;
+  const offset = writer.offset;
+  writer.place(fetched, 0, HEADER_BYTES);
   const attributes = fetched.readInt16BE(21) & ~TRANSACTIONAL_FLAG;
   target.writeBigInt64BE(0n, offset);
   target.writeInt32BE(-1, offset + 12);
@@ -238,6 +242,12 @@ export function writeForwardedBatch(fetched: Buffer, target: Buffer, offset: num
   target.writeBigInt64BE(BigInt(options.producerId ?? -1), offset + 43);
   target.writeInt16BE(options.producerEpoch ?? -1, offset + 51);
   target.writeInt32BE(options.firstSequence ?? -1, offset + 53);
-  target.writeUInt32BE(options.crc32c(target.subarray(offset + CRC_START, end)) >>> 0, offset + 17);
-  return end;
+  const covered = writer.markAt(offset + CRC_START);
+  writer.place(fetched, HEADER_BYTES, fetched.length);
+  target.writeUInt32BE(writer.crc32cSince(covered, options.crc32c) >>> 0, offset + 17);
+}
+
+/** Bytes `writeForwardedBatch` copies of `fetched` into its writer's own buffer. */
+export function forwardedBatchOwnBytes(fetched: Buffer, gather: boolean): number {
+  return BodyWriter.refers(gather, fetched.length - HEADER_BYTES) ? HEADER_BYTES : fetched.length;
 }

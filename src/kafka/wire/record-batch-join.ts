@@ -7,6 +7,7 @@
  * (`compressJoinedBatch`). The batch layout is in record-batch-encoder.ts.
  */
 import type { KafkajsCodec } from './kafkajs-internals';
+import { BodyWriter } from './gathered-writes';
 import { ATTRIBUTES_OFFSET, BATCH_HEADER_BYTES, CODEC_MASK, TRANSACTIONAL_FLAG } from './record-batch-layout';
 import { varintSize, varlongSize, writeUnsignedVarint, zigzag32, zigzag64, type BatchOptions } from './record-batch-encoder';
 
@@ -61,8 +62,10 @@ function forEachJoinedRecord(
 export interface JoinedBatch {
   /** Bytes of the whole batch, header included. */
   readonly size: number;
-  /** Writes the batch into `target` at `offset`; returns where it ends. */
-  writeTo(target: Buffer, offset: number): number;
+  /** Bytes of it a writer copies into its own buffer (all but the records' long runs it refers to, when it gathers). */
+  ownBytes(gather: boolean): number;
+  /** Writes the batch with `writer`. */
+  writeTo(writer: BodyWriter): void;
 }
 
 /**
@@ -77,18 +80,23 @@ export function planJoinedBatch(fetched: readonly Buffer[], options: BatchOption
   const { baseTimestamp, maxTimestamp } = joinedTimestamps(fetched);
   let size = HEADER_BYTES;
   let count = 0;
+  /** Bytes of the records' key-value-headers runs long enough to be referred to by a writer that gathers. */
+  let longRuns = 0;
   forEachJoinedRecord(fetched, baseTimestamp, (_batch, restStart, recordEnd, timestampDelta, index) => {
     const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
     size += varintSize(body) + body;
+    if (BodyWriter.refers(true, recordEnd - restStart)) longRuns += recordEnd - restStart;
     count++;
   });
-  const writeTo = (joined: Buffer, start: number): number => {
-    writeJoinedRecords(fetched, baseTimestamp, joined, start + HEADER_BYTES);
-    writeJoinedHeader(joined, start, { length: size - 12, codecBits: 0, count, baseTimestamp, maxTimestamp }, options);
-    joined.writeUInt32BE(options.crc32c(joined.subarray(start + CRC_START, start + size)) >>> 0, start + 17);
-    return start + size;
+  const writeTo = (writer: BodyWriter): void => {
+    const start = writer.offset;
+    writeJoinedHeader(writer.own, start, { length: size - 12, codecBits: 0, count, baseTimestamp, maxTimestamp }, options);
+    writer.offset += HEADER_BYTES;
+    const covered = writer.markAt(start + CRC_START);
+    writeJoinedRecords(fetched, baseTimestamp, writer);
+    writer.own.writeUInt32BE(writer.crc32cSince(covered, options.crc32c) >>> 0, start + 17);
   };
-  return { size, writeTo };
+  return { size, ownBytes: (gather) => (gather ? size - longRuns : size), writeTo };
 }
 
 /** Smallest base timestamp and largest max timestamp of uncompressed fetched batches, and their record count. */
@@ -105,17 +113,21 @@ function joinedTimestamps(fetched: readonly Buffer[]): { baseTimestamp: number; 
   return { baseTimestamp, maxTimestamp, count };
 }
 
-/** Writes the records of `fetched` as the joined batch holds them into `joined` from `offset`; returns where they end. */
-function writeJoinedRecords(fetched: readonly Buffer[], baseTimestamp: number, joined: Buffer, offset: number): number {
+/**
+ * Writes the records of `fetched` as the joined batch holds them with `writer`: each record's
+ * framing anew into the writer's own buffer, its key, value and headers placed (copied, or
+ * referred to where the writer gathers).
+ */
+function writeJoinedRecords(fetched: readonly Buffer[], baseTimestamp: number, writer: BodyWriter): void {
+  const own = writer.own;
   forEachJoinedRecord(fetched, baseTimestamp, (batch, restStart, recordEnd, timestampDelta, index, attributes) => {
     const body = 1 + varlongSize(timestampDelta) + varintSize(index) + (recordEnd - restStart);
-    offset = writeUnsignedVarint(joined, offset, zigzag32(body));
-    joined[offset++] = attributes;
-    offset = writeUnsignedVarint(joined, offset, zigzag64(timestampDelta));
-    offset = writeUnsignedVarint(joined, offset, zigzag32(index));
-    offset += batch.copy(joined, offset, restStart, recordEnd);
+    let offset = writeUnsignedVarint(own, writer.offset, zigzag32(body));
+    own[offset++] = attributes;
+    offset = writeUnsignedVarint(own, offset, zigzag64(timestampDelta));
+    writer.offset = writeUnsignedVarint(own, offset, zigzag32(index));
+    writer.place(batch, restStart, recordEnd);
   });
-  return offset;
 }
 
 /** The header of a joined batch, all but its CRC, at `start` of `joined`. */
@@ -193,9 +205,10 @@ export async function compressJoinedBatch(
   const records = takeScratch(bound);
   let body: Buffer;
   try {
-    const end = writeJoinedRecords(fetched, baseTimestamp, records, 0);
-    if (end > bound) throw new RangeError('The records of a fetched record batch run past its end.');
-    body = await codec.compress({ buffer: records.subarray(0, end) });
+    const writer = new BodyWriter(records, false);
+    writeJoinedRecords(fetched, baseTimestamp, writer);
+    if (writer.offset > bound) throw new RangeError('The records of a fetched record batch run past its end.');
+    body = await codec.compress({ buffer: records.subarray(0, writer.offset) });
   } finally {
     // The codec has read the records once its promise settles, whichever way.
     giveScratch(records);
@@ -214,7 +227,7 @@ function crc32cOf(options: BatchOptions, first: Buffer, second: Buffer): number 
 /** `planJoinedBatch`'s batch in a buffer of its own. */
 export function joinForwardedBatches(fetched: readonly Buffer[], options: BatchOptions): Buffer {
   const plan = planJoinedBatch(fetched, options);
-  const joined = Buffer.allocUnsafe(plan.size);
-  plan.writeTo(joined, 0);
-  return joined;
+  const writer = new BodyWriter(Buffer.allocUnsafe(plan.size), false);
+  plan.writeTo(writer);
+  return writer.finish().head;
 }

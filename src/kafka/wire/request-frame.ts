@@ -12,12 +12,17 @@
  * 16 MB allocations and two copies. This writes the frame with one exact allocation and one copy;
  * a request that takes headroom (the produce request, produce-request.ts) writes its body behind
  * room for the header, which is then written in front of it: no copy at all. kafkajs's connection
- * only reads `.buffer` of the result.
+ * only reads `.buffer` of the result. A gathered body's tail is attached to the frame for the
+ * socket that writes it (gathered-writes.ts); the frame's size counts it.
  */
+import { attachTail } from './gathered-writes';
+
 export interface EncodedRequest {
   readonly buffer: Buffer;
   /** Bytes left free in front of the body, when the request honoured the headroom asked for. */
   readonly headroom?: number;
+  /** The rest of a gathered body (gathered-writes.ts), sent after `buffer`. */
+  readonly tail?: readonly Buffer[];
 }
 
 interface RequestDefinition {
@@ -41,7 +46,9 @@ export async function frameRequest({ correlationId, clientId, request }: FrameAr
   const headerSize = 2 + 2 + 4 + 2 + Math.max(clientIdLength, 0) + tagged;
   const encoded = await request.encode(4 + headerSize);
   const inPlace = encoded.headroom === 4 + headerSize;
-  const bodyLength = inPlace ? encoded.buffer.length - (4 + headerSize) : encoded.buffer.length;
+  const tail = encoded.tail ?? [];
+  let bodyLength = inPlace ? encoded.buffer.length - (4 + headerSize) : encoded.buffer.length;
+  for (const piece of tail) bodyLength += piece.length;
   const frame = inPlace ? encoded.buffer : Buffer.allocUnsafe(4 + headerSize + bodyLength);
   frame.writeInt32BE(headerSize + bodyLength, 0);
   frame.writeInt16BE(request.apiKey, 4);
@@ -51,5 +58,6 @@ export async function frameRequest({ correlationId, clientId, request }: FrameAr
   if (clientIdLength > 0) frame.write(clientId!, 14, 'utf8');
   if (tagged === 1) frame.writeUInt8(0, 14 + Math.max(clientIdLength, 0));
   if (!inPlace) encoded.buffer.copy(frame, 4 + headerSize);
+  attachTail(frame, tail);
   return { buffer: frame };
 }
