@@ -33,6 +33,7 @@ import { readTlsOptions, tlsSocketFactory, usesTls } from './tls/tls-connect';
 import { namingPrincipal, rolePrincipal } from './auth/role-principal';
 import { withConnectionBehaviour, type ConnectionBehaviour } from './wire/connection-behaviour';
 import { kafkajsDefaultSocketFactory } from './wire/kafkajs-internals';
+import { framedReadsSocketFactory } from './wire/framed-reads';
 
 /** Every write of mirrorflow's goes through a writer or a transaction port, which handle each partition's answer. */
 const WRITER: ConnectionBehaviour = { partialProduceResults: true };
@@ -306,7 +307,7 @@ function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOpti
     ssl: tls,
     ...(behaviour === undefined
       ? socketFactory && { socketFactory }
-      : { socketFactory: withConnectionBehaviour(socketFactory ?? kafkajsDefaultSocketFactory(), behaviour) }),
+      : { socketFactory: withConnectionBehaviour(socketFactory ?? framedReadsSocketFactory(kafkajsDefaultSocketFactory()), behaviour) }),
     sasl: security.sasl && saslOptions(login.key, connection.alias, security.sasl, tokenSources),
   };
 }

@@ -79,13 +79,27 @@ for (const [name, path] of Object.entries(KAFKAJS_PATHS) as [keyof typeof KAFKAJ
 
 interface KafkajsConnection {
   readonly socketFactory?: ISocketFactory;
+  /** What was read of the next response: kafkajs joins these when they are more than one. */
+  chunks: Buffer[];
 }
 type Send = (this: KafkajsConnection, protocol: KafkajsProtocolRequest) => Promise<unknown>;
+type ProcessData = (this: KafkajsConnection, rawData: Buffer) => void;
 
-const Connection = (kafkajsInternal(KAFKAJS_CONNECTION) as { prototype: { send: Send } }).prototype;
+const Connection = (kafkajsInternal(KAFKAJS_CONNECTION) as { prototype: { send: Send; processData: ProcessData } }).prototype;
 const send = Connection.send;
 Connection.send = function sendWithBehaviour(this: KafkajsConnection, protocol: KafkajsProtocolRequest): Promise<unknown> {
   return send.call(this, withBehaviour(connectionBehaviour(this.socketFactory), protocol));
+};
+
+// After each response kafkajs keeps what followed it as its chunk list, an empty buffer when
+// nothing did, so the next response's reads are always more than one chunk and joined by
+// `Buffer.concat`: every response after the first was copied once more, even one that arrived
+// whole (as every response does on the sockets of framed-reads.ts). Dropping the empty
+// remainder lets a response read whole be taken as it is.
+const processData = Connection.processData;
+Connection.processData = function processDataWithoutEmptyRemainder(this: KafkajsConnection, rawData: Buffer): void {
+  if (this.chunks.length === 1 && this.chunks[0]!.length === 0) this.chunks = [];
+  processData.call(this, rawData);
 };
 
 interface KafkajsBroker {

@@ -222,6 +222,16 @@ describe('kafkajs tripwire', () => {
     assert.equal(Connection.prototype.send.name, 'sendWithBehaviour', "install.ts's wrapper is not kafkajs's Connection.send");
     stillHas('network/connectionPool.js', ['this.socketFactory = options.socketFactory']);
   });
+  it('has Connection.processData wrapped to drop the empty remainder kafkajs keeps after a response, which its framing reads as a chunk', () => {
+    const Connection = kafkajsModule('kafkajs/src/network/connection') as { prototype: { processData: { name: string } } };
+    assert.equal(Connection.prototype.processData.name, 'processDataWithoutEmptyRemainder', "install.ts's wrapper is not kafkajs's Connection.processData");
+    stillHas('network/connection.js', [
+      'this.chunks.push(rawData)',
+      'const buffer = this.chunks.length > 1 ? Buffer.concat(this.chunks) : this.chunks[0]',
+      'this.chunks = [remainderBuffer]',
+      'this.bytesBuffered = Buffer.byteLength(remainderBuffer)',
+    ]);
+  });
 
   it('reaches the private cluster factory of a Kafka instance, whose cluster has every method raw-cluster.ts calls', () => {
     const cluster = privateFactory(offline())({ allowAutoTopicCreation: false });
