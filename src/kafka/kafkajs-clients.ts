@@ -295,6 +295,7 @@ function kafkaConfig(login: Login, clientId: string, options: KafkajsClientsOpti
     ? tlsSocketFactory(
         () => readTlsOptions(connection),
         (error) => describeTlsFailure(connection, error),
+        behaviour !== undefined,
       )
     : undefined;
   return {

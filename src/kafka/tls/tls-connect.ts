@@ -11,12 +11,13 @@
  * a connection error, which the flows retry as an outage until the files or the broker are fixed.
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { isIP, type OnReadOpts } from 'node:net';
 import { connect, type ConnectionOptions } from 'node:tls';
 import type { ClusterConnection, ClusterSecurity } from '../../core/cluster';
 import type { ISocketFactory } from '../kafkajs';
 import { normalizePem } from './pem';
 import { readTlsStores } from './tls-stores';
+import { readFramed } from '../wire/framed-reads';
 
 /** As kafkajs's own socket factory. */
 const KEEP_ALIVE_DELAY_MS = 60_000;
@@ -49,10 +50,13 @@ export function readTlsOptions(connection: ClusterConnection): ConnectionOptions
 /**
  * kafkajs's socket factory for TLS: options from `options()` at each connection, and a failed
  * handshake's error given the message `explain` makes of it (kafkajs reports `error.message`).
+ * `framed`: its sockets read each response whole into a buffer of its size (../wire/framed-reads.ts).
  */
-export function tlsSocketFactory(options: () => ConnectionOptions, explain: (error: Error) => string | undefined): ISocketFactory {
+export function tlsSocketFactory(options: () => ConnectionOptions, explain: (error: Error) => string | undefined, framed = false): ISocketFactory {
   return ({ host, port, onConnect }) => {
-    const socket = connect({ host, port, ...(isIP(host) === 0 && { servername: host }), ...options() }, onConnect);
+    const connectWith = (onread?: OnReadOpts) =>
+      connect({ host, port, ...(isIP(host) === 0 && { servername: host }), ...options(), ...(onread && { onread }) }, onConnect);
+    const socket = framed ? readFramed(connectWith) : connectWith();
     socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
     // Added before kafkajs's own listener, so that it reads the explained message.
     socket.on('error', (error: Error) => {

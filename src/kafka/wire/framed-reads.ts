@@ -13,7 +13,8 @@
  * the operating system then writes the rest of it directly. Each response reaches the connection
  * as one `data` event of exactly its bytes, which kafkajs's connection takes as it takes a chunk
  * (its own framing then finds one whole response). Kafka frames every message on the wire this
- * way, SASL tokens included: a 4-byte size, then that many bytes.
+ * way, SASL tokens included: a 4-byte size, then that many bytes. TLS sockets read the same way
+ * (`tls.connect` takes `onread` too; the framing is of the decrypted bytes).
  */
 import net from 'node:net';
 import type { ISocketFactory } from 'kafkajs';
@@ -72,32 +73,34 @@ export class ResponseFramer {
 }
 
 /**
- * kafkajs's socket factory for plain TCP, its sockets reading as above; sockets for TLS come from
- * `tlsFactory` (kafkajs's own factory by default).
+ * A socket made by `connect` with the `onread` it is given (Node's `net.connect` and
+ * `tls.connect` both take one), reading as above and handing each response over as a `data` event.
  */
-export function framedReadsSocketFactory(tlsFactory: ISocketFactory): ISocketFactory {
+export function readFramed<S extends net.Socket>(connect: (onread: net.OnReadOpts) => S): S {
+  const framer = new ResponseFramer((response) => socket.emit('data', response));
+  const socket: S = connect({
+    buffer: () => framer.next(),
+    callback: (nread, buffer) => {
+      try {
+        framer.read(nread, buffer as Buffer);
+      } catch (error) {
+        socket.destroy(error as Error);
+        return false;
+      }
+      return true;
+    },
+  });
+  return socket;
+}
+
+/**
+ * kafkajs's socket factory for plain TCP, its sockets reading as above; kafkajs's own factory
+ * makes a socket asked for TLS (the TLS factory of ../tls/tls-connect.ts reads framed itself).
+ */
+export function framedReadsSocketFactory(kafkajsFactory: ISocketFactory): ISocketFactory {
   return (options) => {
-    if (options.ssl) return tlsFactory(options);
-    const framer = new ResponseFramer((response) => socket.emit('data', response));
-    const socket: net.Socket = net.connect(
-      {
-        host: options.host,
-        port: options.port,
-        onread: {
-          buffer: () => framer.next(),
-          callback: (nread, buffer) => {
-            try {
-              framer.read(nread, buffer as Buffer);
-            } catch (error) {
-              socket.destroy(error as Error);
-              return false;
-            }
-            return true;
-          },
-        },
-      },
-      options.onConnect,
-    );
+    if (options.ssl) return kafkajsFactory(options);
+    const socket = readFramed((onread) => net.connect({ host: options.host, port: options.port, onread }, options.onConnect));
     socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
     return socket;
   };
