@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { KafkaKit } from '../support/kafka-kit';
 import { testClusters, uniqueName, waitFor } from '../support/clusters';
-import { compareReplica, keepProducing, numbered } from '../support/fault-load';
-import { httpAddress, scratchDir, spawnCli, spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
+import { compareReplica, jsonLogs, keepProducing, numbered } from '../support/fault-load';
+import { httpAddress, scratchDir, spawnCli, spawnPipeline, writePipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
 
 let primary: KafkaKit;
@@ -23,19 +23,6 @@ useKits(
   (c) => ({ primary: new KafkaKit(c.primary), backup: new KafkaKit(c.backup) }),
   (k) => ({ primary, backup } = k),
 );
-
-interface LogLine {
-  readonly message: string;
-  readonly [key: string]: unknown;
-}
-
-function logs(child: ChildPipeline): LogLine[] {
-  return child
-    .stderr()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine);
-}
 
 const count = (kit: KafkaKit, topic: string) => kit.count(topic).catch(() => 0);
 
@@ -98,7 +85,7 @@ describe('the Connect-style REST API takes writes on a running pipeline (http.co
 
       // The same change made in the file is the config already running: no flow changes.
       writeFileSync(file, JSON.stringify(config(`${orders}, ${returns}`), null, 2));
-      await waitFor(() => logs(child).some((l) => l.message === 'The pipeline file was read again; no flow changed.'), {
+      await waitFor(() => jsonLogs(child).some((l) => l.message === 'The pipeline file was read again; no flow changed.'), {
         what: 'the file reload finding nothing to change',
         timeoutMs: 30_000,
       });
@@ -128,7 +115,7 @@ describe('the Connect-style REST API takes writes on a running pipeline (http.co
       await waitFor(async () => (await count(backup, `primary.${orders}`)) >= sourceNow, { what: 'replication caught up after resume', timeoutMs: 60_000 });
 
       // 3. Restart: the flow stops (drained, progress stored) and starts again.
-      const stops = (): number => logs(child).filter((l) => l.message === 'Replication stopped.').length;
+      const stops = (): number => jsonLogs(child).filter((l) => l.message === 'Replication stopped.').length;
       const stoppedBefore = stops();
       const restarted = await call(base, 'POST', `${SOURCE}/restart`);
       assert.equal(restarted.status, 204, restarted.body);
@@ -160,7 +147,7 @@ describe('the Connect-style REST API takes writes on a running pipeline (http.co
           assert.equal(c.duplicates, 0, `primary.${topic} partition ${c.partition}: ${c.duplicates} records copied twice`);
         }
       }
-      assert.equal(logs(child).filter((l) => l.message === 'Serving metrics, health and status over HTTP.').length, 1, 'one process all along');
+      assert.equal(jsonLogs(child).filter((l) => l.message === 'Serving metrics, health and status over HTTP.').length, 1, 'one process all along');
     } finally {
       await producer.stop().catch(() => undefined);
       child.kill('SIGKILL');

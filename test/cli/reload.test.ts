@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { stringify } from '#yaml';
 import { KafkaKit } from '../support/kafka-kit';
 import { uniqueName, waitFor } from '../support/clusters';
-import { compareReplica, keepProducing, numbered } from '../support/fault-load';
+import { compareReplica, jsonLogs, keepProducing, numbered, type LogLine } from '../support/fault-load';
 import { spawnPipeline, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 import { useKits } from '../support/use-kits';
 
@@ -21,24 +21,10 @@ useKits(
   (k) => ({ primary, backup } = k),
 );
 
-interface LogLine {
-  readonly message: string;
-  readonly [key: string]: unknown;
-}
-
-/** mirrorflow's JSON log lines so far. */
-function logs(child: ChildPipeline): LogLine[] {
-  return child
-    .stderr()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine);
-}
-
 /** Waits for the `n`-th log line with `message` (1-based) and returns it. */
 async function nthLog(child: ChildPipeline, message: string, n: number): Promise<LogLine> {
-  await waitFor(() => logs(child).filter((l) => l.message === message).length >= n, { what: `log line ${n} "${message}"`, timeoutMs: 60_000 });
-  return logs(child).filter((l) => l.message === message)[n - 1]!;
+  await waitFor(() => jsonLogs(child).filter((l) => l.message === message).length >= n, { what: `log line ${n} "${message}"`, timeoutMs: 60_000 });
+  return jsonLogs(child).filter((l) => l.message === message)[n - 1]!;
 }
 
 const count = (kit: KafkaKit, topic: string) => kit.count(topic).catch(() => 0);
@@ -77,7 +63,7 @@ describe('mirrorflow run applies a changed pipeline file while it runs', () => {
       await waitFor(async () => (await count(primary, `backup.${stock}`)) >= 50, { what: `50 records in backup.${stock} on primary`, timeoutMs: 60_000 });
 
       // 3. An invalid file is reported with its problem and changes nothing.
-      const stops = (): number => logs(child).filter((l) => l.message === 'Replication stopped.').length;
+      const stops = (): number => jsonLogs(child).filter((l) => l.message === 'Replication stopped.').length;
       const stoppedBefore = stops();
       writeFileSync(
         pipeline.file,
@@ -97,7 +83,7 @@ describe('mirrorflow run applies a changed pipeline file while it runs', () => {
       child.kill('SIGHUP');
       const removed = await nthLog(child, 'The changed pipeline file was applied.', 3);
       assert.deepEqual([removed['removed'], removed['unchanged']], [['backup->primary'], ['primary->backup']]);
-      await waitFor(() => logs(child).some((l) => l.message === 'Replication stopped.' && l['flow'] === 'backup->primary'), {
+      await waitFor(() => jsonLogs(child).some((l) => l.message === 'Replication stopped.' && l['flow'] === 'backup->primary'), {
         what: 'the removed flow to stop',
         timeoutMs: 30_000,
       });
@@ -125,7 +111,7 @@ describe('mirrorflow run applies a changed pipeline file while it runs', () => {
           assert.equal(c.duplicates, 0, `${remote} partition ${c.partition}: ${c.duplicates} records copied twice`);
         }
       }
-      assert.equal(logs(child).filter((l) => l.message === 'Serving metrics, health and status over HTTP.').length, 1, 'one process all along');
+      assert.equal(jsonLogs(child).filter((l) => l.message === 'Serving metrics, health and status over HTTP.').length, 1, 'one process all along');
     } finally {
       await producer.stop().catch(() => undefined);
       child.kill('SIGKILL');

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { stringify } from '#yaml';
 import { uniqueName, waitFor } from '../support/clusters';
-import { numbered } from '../support/fault-load';
+import { jsonLogs, numbered, type LogLine } from '../support/fault-load';
 import { ownClusters } from '../support/own-clusters';
 import { spawnCli, writePipeline, type ChildPipeline } from '../support/pipeline-harness';
 
@@ -20,22 +20,9 @@ const WIDE_PARTITIONS = 1_998;
 const HELD = 'Many partitions: the heap grows to at most twice what it keeps.';
 const RELEASED = "Fewer partitions: V8's own heap growth again.";
 
-interface LogLine {
-  readonly message: string;
-  readonly partitions?: number;
-}
-
-function logs(child: ChildPipeline): LogLine[] {
-  return child
-    .stderr()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 async function firstLog(child: ChildPipeline, message: string): Promise<LogLine> {
-  await waitFor(() => logs(child).some((line) => line.message === message), { what: `the log line "${message}"`, timeoutMs: 90_000 });
-  return logs(child).find((line) => line.message === message)!;
+  await waitFor(() => jsonLogs(child).some((line) => line.message === message), { what: `the log line "${message}"`, timeoutMs: 90_000 });
+  return jsonLogs(child).find((line) => line.message === message)!;
 }
 
 test('2,000 partitions hold the heap growth, with every record copied; a file leaving fewer lets it go', async (t) => {
@@ -57,7 +44,7 @@ test('2,000 partitions hold the heap growth, with every record copied; a file le
   const child = spawnCli(['run', pipeline.file, '--status-interval', '0'], { env: { NODE_OPTIONS: nodeOptions } });
   try {
     const held = await firstLog(child, HELD);
-    assert.equal(held.partitions, WIDE_PARTITIONS + 2, 'counted over both topics');
+    assert.equal(held['partitions'], WIDE_PARTITIONS + 2, 'counted over both topics');
     phase('held');
     const count = (topic: string) => target.count(topic).catch(() => 0);
     await waitFor(async () => (await count(`primary.${wide}`)) >= 30 && (await count(`primary.${narrow}`)) >= 20, {
@@ -71,11 +58,12 @@ test('2,000 partitions hold the heap growth, with every record copied; a file le
     const flows = pipeline.document['flows'] as Record<string, unknown>[];
     writeFileSync(pipeline.file, stringify({ ...pipeline.document, flows: [{ ...flows[0], topics: [narrow] }] }));
     const released = await firstLog(child, RELEASED);
-    assert.equal(released.partitions, 2, 'only the narrow topic is fetched');
+    // The narrow topic's 2, or none while the flow is assembled again for the new file.
+    assert.ok(Number(released['partitions']) <= 2, `released at ${String(released['partitions'])} partitions`);
     phase('released');
     await source.produce(narrow, numbered('narrow', 20, 20, [0, 1]));
     await waitFor(async () => (await count(`primary.${narrow}`)) >= 40, { what: `40 records in primary.${narrow}`, timeoutMs: 60_000 });
-    assert.equal(logs(child).filter((line) => line.message === HELD).length, 1, 'held once, never again after the release');
+    assert.equal(jsonLogs(child).filter((line) => line.message === HELD).length, 1, 'held once, never again after the release');
 
     phase('narrow copied');
     child.kill('SIGTERM');

@@ -72,6 +72,26 @@ export interface Progress {
   readonly heapMb: number;
 }
 
+/** One JSON log line of a child `mirrorflow run`. */
+export interface LogLine {
+  readonly message: string;
+  readonly [field: string]: unknown;
+}
+
+/** The child's JSON log lines on stderr so far, in order; a last line still being written is left out. */
+export function jsonLogs(child: ChildPipeline): LogLine[] {
+  const lines: LogLine[] = [];
+  for (const line of child.stderr().split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      lines.push(JSON.parse(line) as LogLine);
+    } catch {
+      // the last line may still be incomplete
+    }
+  }
+  return lines;
+}
+
 /** The child's "Progress." log lines so far (JSON logs on stderr; needs a status interval), in order. */
 export function progressLines(child: ChildPipeline): Progress[] {
   const lines: Progress[] = [];
