@@ -17,10 +17,7 @@ import type { ClusterConnection, ClusterSecurity } from '../../core/cluster';
 import type { ISocketFactory } from '../kafkajs';
 import { normalizePem } from './pem';
 import { readTlsStores } from './tls-stores';
-import { readFramed } from '../wire/framed-reads';
-
-/** As kafkajs's own socket factory. */
-const KEEP_ALIVE_DELAY_MS = 60_000;
+import { KEEP_ALIVE_DELAY_MS, readFramed } from '../wire/framed-reads';
 
 /**
  * Node's TLS options of a login, read now: trusted CAs from the PEM file, the inline PEM and the

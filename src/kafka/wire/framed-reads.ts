@@ -21,8 +21,8 @@ import type { ISocketFactory } from 'kafkajs';
 
 /** The reused buffer reads go into between responses. */
 const SCRATCH_BYTES = 64 * 1024;
-/** kafkajs's keep-alive for the sockets it makes (network/socketFactory.js). */
-const KEEP_ALIVE_DELAY_MS = 60_000;
+/** kafkajs's keep-alive for the sockets it makes (network/socketFactory.js); the TLS factory's too. */
+export const KEEP_ALIVE_DELAY_MS = 60_000;
 
 /** Cuts a connection's reads into whole responses, handing each to `emit`. */
 export class ResponseFramer {

@@ -102,6 +102,17 @@ test('a gathered request is framed with its tail counted, and written after its 
   assert.ok(written, "the caller's callback follows the last piece");
 });
 
+test('a request that leaves no headroom is framed around a copy of its head, its tail still following', async () => {
+  const head = Buffer.from([1, 2, 3]);
+  const tail = [Buffer.alloc(GATHER_MIN_BYTES, 4), Buffer.from([5])];
+  const request = { apiKey: 0, apiVersion: 3, encode: async () => ({ buffer: head, tail }) };
+  const frame = (await frameRequest({ correlationId: 1, clientId: null, request })).buffer;
+  assert.equal(frame.length, 14 + head.length, 'the frame holds the size, the header and the head');
+  assert.equal(frame.readInt32BE(0), 10 + head.length + GATHER_MIN_BYTES + 1, 'its size counts the tail');
+  assert.deepEqual(frame.subarray(14), head);
+  assert.deepEqual(tailOf(frame), tail);
+});
+
 test('the connections of a client with a behaviour gather their produce requests, and no other request or connection does', async () => {
   const { Produce, Metadata } = kafkajsApiKeys();
   const asked: unknown[] = [];

@@ -47,9 +47,11 @@ export async function frameRequest({ correlationId, clientId, request }: FrameAr
   const encoded = await request.encode(4 + headerSize);
   const inPlace = encoded.headroom === 4 + headerSize;
   const tail = encoded.tail ?? [];
-  let bodyLength = inPlace ? encoded.buffer.length - (4 + headerSize) : encoded.buffer.length;
+  const headLength = inPlace ? encoded.buffer.length - (4 + headerSize) : encoded.buffer.length;
+  let bodyLength = headLength;
   for (const piece of tail) bodyLength += piece.length;
-  const frame = inPlace ? encoded.buffer : Buffer.allocUnsafe(4 + headerSize + bodyLength);
+  // The frame holds the body's head; its tail follows it on the wire.
+  const frame = inPlace ? encoded.buffer : Buffer.allocUnsafe(4 + headerSize + headLength);
   frame.writeInt32BE(headerSize + bodyLength, 0);
   frame.writeInt16BE(request.apiKey, 4);
   frame.writeInt16BE(request.apiVersion, 6);
