@@ -18,6 +18,7 @@ import { firstValueFrom } from '#rxjs';
 import { createKafkaClients, plaintextConnection } from '../../src/pipeline';
 import { MirrorClient } from '../../src/pipeline/tools';
 import { DefaultReplicationPolicy } from '../../src/policy';
+import { decodeOffsetSync } from '../../src/formats';
 import { silentLogger } from '../../src/core/ports/logger';
 import type { KafkaClients } from '../../src/core/ports/kafka-clients';
 import type { DrillReport } from '../../src/pipeline/tools/drill';
@@ -187,6 +188,52 @@ describe('mirrorflow drill', () => {
     } finally {
       await s.producer.stop();
       await s.run.stop();
+    }
+  });
+
+  test('a group committed exactly at an offset sync reads nothing again: the copy of its last record is just before the start', async () => {
+    // The checkpoint of an offset with a sync of its own is exact (MM2 translates it to the sync's
+    // downstream offset, not one past it): G's last record is then the one before the drill's start.
+    const topic = uniqueName('drill-exact');
+    const remote = `primary.${topic}`;
+    const group = uniqueName('drill-exact-app');
+    await primary.createTopic(topic, 1);
+    const producer = await startNumberedProducer({ bootstrap: clusters.primary, topic, partitions: 1, rate: 2000, label: 'drill-exact' });
+    await producer.writes(600);
+    await producer.stop();
+    const pipeline = await writePipeline({
+      flows: [{ topics: [topic], checkpoints: { interval_ms: 1000, refresh_groups_interval_ms: 1000, groups: [group] } }],
+    });
+    const run = await startPipeline(pipeline.file);
+    try {
+      const [end] = await primary.endOffsets(topic);
+      await run.until(async () => (await new KafkaKit(clusters.backup).endOffsets(remote))[0] === end, { what: `${remote} replicated`, timeoutMs: 120_000 });
+      const syncs = (await primary.readAllFlat('mm2-offset-syncs.backup.internal'))
+        .map((r) => decodeOffsetSync(r.key, r.value))
+        .filter((sync) => sync.topicPartition.topic === topic && sync.upstreamOffset > 0);
+      const sync = syncs.at(-1);
+      assert.ok(sync !== undefined, `an offset sync past offset 0 of ${topic}`);
+      await firstValueFrom(clients.admin('primary').commitGroupOffsets(group, [{ topic, partition: 0, offset: sync.upstreamOffset, metadata: '' }]));
+      const mirror = new MirrorClient({ admin: clients.admin('backup'), reader: clients.reader('backup'), policy: new DefaultReplicationPolicy() });
+      await run.until(
+        async () => (await mirror.remoteConsumerOffsets(group, 'primary').catch(() => [])).some((cp) => cp.upstreamOffset === sync.upstreamOffset),
+        { what: `the checkpoint of ${group} at ${sync.upstreamOffset}`, timeoutMs: 120_000 },
+      );
+
+      const result = await runCli(['drill', pipeline.file, '--group', group, '--json'], 240_000);
+      assert.equal(result.code, 0, result.stderr);
+      const [p] = (JSON.parse(result.stdout) as DrillReport).partitions;
+      assert.ok(p !== undefined);
+      assert.deepEqual(
+        { start: p.start, readAgain: p.readAgain, readAgainBy: p.readAgainBy, matchedAt: p.matchedAt },
+        { start: sync.downstreamOffset, readAgain: 0, readAgainBy: 'matched', matchedAt: sync.downstreamOffset - 1 },
+        JSON.stringify(p),
+      );
+      const onTarget = await clients.reader('backup').recordAt(remote, 0, p.matchedAt!);
+      const lastConsumed = await clients.reader('primary').recordAt(topic, 0, sync.upstreamOffset - 1);
+      assert.equal(onTarget?.key?.toString(), lastConsumed?.key?.toString(), 'the match is the copy of the last record G consumed');
+    } finally {
+      await run.stop();
     }
   });
 

@@ -236,6 +236,22 @@ export async function drill(tools: PipelineTools, request: DrillRequest): Promis
       });
     if (record !== undefined && record.offset === p.sourceOffset - 1) lastConsumed.set(`${s.topic}-${s.partition}`, recordDigest(record));
   }
+  // Where the checkpoint is exact (an offset sync at G's offset), the copy of G's last record is the
+  // one just before the start: G reads nothing of it again, and the drill consumer never sees it.
+  const matchedAt = new Map<string, number>();
+  for (const s of starts) {
+    const key = `${s.topic}-${s.partition}`;
+    const wanted = lastConsumed.get(key);
+    if (wanted === undefined || s.offset === 0 || s.offset - 1 < ends.get(key)!.earliest) continue;
+    const before = await tools
+      .reader(target)
+      .recordAt(s.topic, s.partition, s.offset - 1)
+      .catch((error: unknown) => {
+        warnings.push(`The record before the drill's start on ${s.topic}-${s.partition} could not be read on "${target}" (${describeError(error)}).`);
+        return undefined;
+      });
+    if (before !== undefined && before.offset === s.offset - 1 && recordDigest(before) === wanted) matchedAt.set(key, before.offset);
+  }
   const prepared = Date.now();
 
   // 3. The drill itself; the drill group is deleted whatever happens.
@@ -244,7 +260,6 @@ export async function drill(tools: PipelineTools, request: DrillRequest): Promis
       warnings.push(`The drill group "${g}" an interrupted drill left could not be deleted (${describeError(error)}).`);
     });
   const read = new Map<string, number>();
-  const matchedAt = new Map<string, number>();
   let commitMs = 0;
   let consumeMs = 0;
   let cleanup = 'deleted';
