@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isInstalled, missingPrerequisites } from './prerequisites';
+import { isInstalled, missingPrerequisites, npmPackageInstalled } from './prerequisites';
 
 describe('missingPrerequisites', () => {
   it('asks only for what the chosen test files need, with the line that installs it', () => {
@@ -15,7 +15,7 @@ describe('missingPrerequisites', () => {
         env,
       ),
       [
-        'The tests need programs this machine does not have:',
+        'The tests need what this machine does not have:',
         '  java      runs the Kafka brokers of the integration tests',
         "  mvn       fetches Kafka's jars from Maven Central",
         '  keytool   makes the JKS and PKCS12 stores of the keystore tests',
@@ -26,6 +26,23 @@ describe('missingPrerequisites', () => {
         '  apt-get install openjdk-17-jdk-headless maven openssl chromium bsdutils',
       ].join('\n'),
     );
+  });
+
+  it('asks for the kerberos npm package where it was not built, with what builds it', () => {
+    const programs = { PATH: process.env['PATH'] ?? '' };
+    const kerberosTest = ['dist/test/security/kerberos.test.js'];
+    const message = missingPrerequisites(kerberosTest, programs, (name) => name !== 'kerberos');
+    assert.ok(message !== undefined);
+    assert.match(message, /^ {2}kerberos +the npm package the Kerberos tests log in with/m);
+    assert.match(message, /^ {2}apt-get install (.+ )?libkrb5-dev g\+\+ make python3/m);
+    assert.match(message, /^then, for the npm packages above: npm ci$/m);
+    assert.doesNotMatch(missingPrerequisites(kerberosTest, programs, () => true) ?? '', /kerberos +the npm package/);
+    assert.doesNotMatch(missingPrerequisites(['dist/test/security/tls.test.js'], programs, () => false) ?? '', /kerberos/, 'only the Kerberos tests need it');
+  });
+
+  it('finds an npm package where the tests run', () => {
+    assert.ok(npmPackageInstalled('kafkajs'));
+    assert.ok(!npmPackageInstalled('mirrorflow-no-such-package'));
   });
 
   it('finds a program on PATH, or where an override says', () => {
