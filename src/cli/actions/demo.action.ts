@@ -42,7 +42,9 @@ export async function demoAction(options: DemoOptions): Promise<void> {
   let http: HttpServer | undefined;
   try {
     await seed(clients, 0, options.records);
-    say(`Wrote ${options.records.toLocaleString('en-US')} records to ${DEMO_TOPICS.map((t) => t.name).join(', ')} on primary.`);
+    say(
+      `Wrote ${options.records.toLocaleString('en-US')} records to each of ${DEMO_TOPICS.map((t) => t.name).join(' and ')} on primary; as many again follow while it replicates.`,
+    );
 
     const file = resolve(__dirname, '..', '..', '..', '..', 'pipelines', 'primary-to-backup.yaml');
     const { config, registry } = await loadPipeline(file, {
