@@ -307,7 +307,7 @@ async function spawnNode(launch: NodeLaunch, files: NodeFiles, abort?: AbortSign
     }
     await sleep(PROBE_INTERVAL_MS);
   }
-  logger.info('Local Kafka cluster is ready.', { bootstrapServers: `${host}:${port}`, pid, ms: Date.now() - started });
+  logger.info('Kafka is ready.', { bootstrapServers: `${host}:${port}`, pid, ms: Date.now() - started });
   return pid;
 }
 

@@ -26,6 +26,7 @@ test('local up starts clusters that outlive the command; status reports them; do
   const up = await mirrorflow('local', 'up', 'east', '--json');
   const addresses = JSON.parse(up.stdout) as Record<string, string>;
   assert.deepEqual(Object.keys(addresses), ['east']);
+  assert.match(up.stderr, /^east: Kafka is ready\.$/m);
   for (const address of Object.values(addresses)) {
     const [host, port] = address.split(':');
     assert.equal(await isBrokerReady(host!, Number(port)), true, `${address} answers after the command exited`);
@@ -54,6 +55,7 @@ test('local up --brokers 3 starts a cluster of three nodes; status shows every n
   const addresses = JSON.parse(up.stdout) as Record<string, string>;
   const brokers = addresses['trio']!.split(',');
   assert.equal(brokers.length, 3, `every node's address: ${addresses['trio']}`);
+  for (const id of [1, 2, 3]) assert.match(up.stderr, new RegExp(`^trio node ${id}: Kafka is ready\\.$`, 'm'), 'each node says it is ready, as itself');
   for (const address of brokers) {
     const [host, port] = address.split(':');
     assert.equal(await isBrokerReady(host!, Number(port)), true, `${address} answers after the command exited`);

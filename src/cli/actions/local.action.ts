@@ -182,21 +182,23 @@ function bootstrapMap(clusters: readonly DetachedCluster[]): Record<string, stri
   return Object.fromEntries(clusters.map((cluster) => [cluster.alias, cluster.bootstrapServers]));
 }
 
-/** Start-up can take a while the first time (jar download); say what is happening on stderr. */
-function progressLogger(err: NodeJS.WritableStream): Logger {
-  const logger: Logger = {
-    error: (message) => err.write(`${message}\n`),
-    warn: (message) => err.write(`${message}\n`),
-    info: (message, meta) => {
-      const cluster = typeof meta?.['cluster'] === 'string' ? `${meta['cluster']}: ` : '';
-      err.write(`${cluster}${message}\n`);
-    },
-    debug: () => undefined,
-    child: (meta) => ({
-      ...logger,
-      info: (message, more) => logger.info(message, { ...meta, ...more }),
-      warn: (message, more) => logger.warn(message, { ...meta, ...more }),
-    }),
+/**
+ * Start-up can take a while the first time (jar download); say what is happening on stderr, each
+ * line led by the cluster and, in a cluster of several, the node it is about.
+ */
+function progressLogger(err: NodeJS.WritableStream, context: Readonly<Record<string, unknown>> = {}): Logger {
+  const line = (message: string, meta: Readonly<Record<string, unknown>> | undefined): void => {
+    const { cluster, node } = { ...context, ...meta };
+    const about = [typeof cluster === 'string' ? cluster : undefined, node === undefined ? undefined : `node ${String(node)}`].filter(
+      (part) => part !== undefined,
+    );
+    err.write(`${about.length === 0 ? '' : `${about.join(' ')}: `}${message}\n`);
   };
-  return logger;
+  return {
+    error: (message, meta) => line(message, meta),
+    warn: (message, meta) => line(message, meta),
+    info: (message, meta) => line(message, meta),
+    debug: () => undefined,
+    child: (meta) => progressLogger(err, { ...context, ...meta }),
+  };
 }
