@@ -20,6 +20,8 @@ interface Options {
   /** Each refresh, by number from 0: what it lists (told before it creates anything), and how it ends. */
   readonly refresh?: (n: number, listed?: (topics: readonly ReplicatedTopic[]) => void) => Observable<readonly ReplicatedTopic[]>;
   readonly refreshTopics?: boolean;
+  /** Receives the flow's info lines. */
+  readonly info?: (message: string) => void;
 }
 
 function harness(options: Options = {}) {
@@ -42,7 +44,7 @@ function harness(options: Options = {}) {
     deadLetters: undefined,
     outages: replicationOutages({ source: 'primary', target: 'backup', offsetSyncsCluster: undefined, status, logger: silentLogger, scheduler }),
     scheduler,
-    logger: silentLogger,
+    logger: options.info === undefined ? silentLogger : { ...silentLogger, info: (message) => options.info!(message) },
     status,
   });
   const stopping$ = new Subject<void>();
@@ -88,6 +90,26 @@ describe('FlowStartup in virtual time', () => {
       { at: 2_000, topics: ['orders', 'payments'] },
     ]);
     assert.equal(h.status.topics, 2);
+  });
+
+  test('a list that matches nothing says so, and when topics created on the source are looked for', async () => {
+    for (const refreshTopics of [true, false]) {
+      const lines: string[] = [];
+      const h = harness({ refreshTopics, refresh: (n) => of(n === 0 ? [] : ORDERS), info: (line) => lines.push(line) });
+      h.finishLoading();
+      await h.clock.advanceTo(1_500);
+      if (refreshTopics) {
+        assert.match(
+          lines[0]!,
+          /^No source topic matches the flow's topics; topics created on the source are looked for every 1 s \(topic_sync\.refresh_interval_ms; in an MM2 file refresh\.topics\.interval\.seconds/,
+        );
+        assert.deepEqual(lines.slice(1), ['Replicating topics.'], 'then the topic found');
+      } else {
+        assert.deepEqual(lines, [
+          "No source topic matches the flow's topics, and topic refresh is off (topic_sync.refresh_enabled; in an MM2 file refresh.topics.enabled): topics created on the source are found at the next start.",
+        ]);
+      }
+    }
   });
 
   test('with refresh_enabled false, refreshes end with the first that succeeded', async () => {

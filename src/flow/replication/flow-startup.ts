@@ -134,7 +134,8 @@ export class FlowStartup {
       distinctUntilChanged(sameTopics),
       tap((topics) => {
         status.topics = topics.length;
-        logger.info('Replicating topics.', { count: topics.length, topics: topics.slice(0, 20).map((t) => `${t.source}→${t.target}`) });
+        if (topics.length > 0) logger.info('Replicating topics.', { count: topics.length, topics: topics.slice(0, 20).map((t) => `${t.source}→${t.target}`) });
+        else logger.info(nothingMatches(settings));
       }),
       takeUntil(stopping$),
     );
@@ -207,4 +208,11 @@ export class FlowStartup {
   private retrying<T>(tracker: OutageTracker): MonoTypeOperatorFunction<T> {
     return retryThroughOutage<T>({ tracker, scheduler: this.parts.scheduler });
   }
+}
+
+/** Where no source topic matches: when the flow looks again, since a topic created meanwhile waits for that. */
+function nothingMatches({ refreshTopics, refreshIntervalMs }: FlowStartupParts['settings']): string {
+  return refreshTopics
+    ? `No source topic matches the flow's topics; topics created on the source are looked for every ${refreshIntervalMs / 1000} s (topic_sync.refresh_interval_ms; in an MM2 file refresh.topics.interval.seconds, 600 by default).`
+    : "No source topic matches the flow's topics, and topic refresh is off (topic_sync.refresh_enabled; in an MM2 file refresh.topics.enabled): topics created on the source are found at the next start.";
 }
