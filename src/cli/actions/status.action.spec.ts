@@ -155,4 +155,6 @@ test("each consumer group's sync state, with how many partitions translate, sinc
   assert.match(text, /^ {2}late\s+not-translatable\s+0\/2\s+2s ago\s+none of its 2 partitions/m);
   assert.match(text, /^ {2}1 consumer group\(s\) left out by the groups filter$/m);
   assert.doesNotMatch(text, /console-consumer-1/);
+  assert.match(text, /^ {2}GROUP[^\n]*\n(?: {2}\S[^\n]*\n)+ {2}TOPIC\s+PARTITION\s+NEXT OFFSET/m, 'the partitions follow the groups, as indented');
+  assert.doesNotMatch(text, / +$/m, 'no line ends in spaces');
 });

@@ -168,15 +168,20 @@ export function renderStatus(document: StatusDocument, now: number = Date.now())
           g.since === null ? '-' : ago(Date.parse(g.since), now),
           g.reason,
         ]);
-      text += textTable(rows).replace(/^/gm, '  ');
+      text += indent(textTable(rows));
     }
     if (f.partitions.length > 0) {
       const rows = [['TOPIC', 'PARTITION', 'NEXT OFFSET', 'HIGH WATERMARK', 'LAG', 'RECORDS']];
       for (const p of f.partitions) rows.push([p.topic, String(p.partition), String(p.nextOffset), String(p.highWatermark), String(p.lag), String(p.records)]);
-      text += textTable(rows).replace(/^/gm, '  ');
+      text += indent(textTable(rows));
     }
   }
   return text;
+}
+
+/** A table's lines, each led by two spaces (not the end after its last line). */
+function indent(table: string): string {
+  return table.replace(/^(?=.)/gm, '  ');
 }
 
 /** Continuous verification: what it compared, and each partition where it found something. */
