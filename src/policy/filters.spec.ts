@@ -50,6 +50,13 @@ describe('DefaultGroupFilter', () => {
     for (const [group, want] of Object.entries(expected)) assert.equal(f.shouldReplicateGroup(group), want, group);
   });
 
+  it("never lets mirrorflow's own groups through, whatever its lists say", () => {
+    const everything = new DefaultGroupFilter({ include: ['.*'], exclude: [] });
+    for (const own of ['mirrorflow.p.a-b', 'mirrorflow.p.a-b.elected', 'mirrorflow.p.a-b.preserved-offsets', 'mirrorflow-drill.g.x1'])
+      assert.equal(everything.shouldReplicateGroup(own), false, own);
+    for (const user of ['mirrorflow', 'mirrorflow-app', 'my.mirrorflow.group']) assert.equal(everything.shouldReplicateGroup(user), true, user);
+  });
+
   it('matches groups like MirrorCheckpointConfigTest.testGroupMatching', () => {
     const f = new DefaultGroupFilter({ include: ['group1'] });
     assert.equal(f.shouldReplicateGroup('group1'), true);

@@ -12,6 +12,17 @@ export const DEFAULT_GROUPS_INCLUDE: readonly string[] = ['.*'];
 /** Console consumers, Connect workers and Kafka's own groups. */
 export const DEFAULT_GROUPS_EXCLUDE: readonly string[] = ['console-consumer-.*', 'connect-.*', '__.*'];
 
+/**
+ * mirrorflow's own groups: each flow's group on its source (`mirrorflow.<pipeline>.<source>-<target>`,
+ * with its `.elected` and `.preserved-offsets` groups) and the drill's (`mirrorflow-drill.<group>.…`).
+ * They are never checkpointed, whatever the filter says (as MM2's default leaves out Connect's
+ * own groups): their offsets mean nothing on another cluster, and with two flows between the same
+ * clusters each would copy the other's.
+ */
+export function isMirrorflowGroup(group: string): boolean {
+  return group.startsWith('mirrorflow.') || group.startsWith('mirrorflow-drill.');
+}
+
 export interface DefaultGroupFilterOptions {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
@@ -28,6 +39,6 @@ export class DefaultGroupFilter implements GroupFilter {
   }
 
   shouldReplicateGroup(group: string): boolean {
-    return this.include.matches(group) && !this.exclude.matches(group);
+    return !isMirrorflowGroup(group) && this.include.matches(group) && !this.exclude.matches(group);
   }
 }

@@ -9,7 +9,14 @@ export { createReplicationPolicy, type ReplicationPolicySpec } from './create-re
 export { compilePatternList, patternListProblems, InvalidPatternError, type PatternList } from './pattern-list';
 export { translateJavaRegex, JavaRegexError, type JavaRegexFlags, type TranslatedJavaRegex } from '../core/java-regex';
 export { type TopicFilter, DefaultTopicFilter, type DefaultTopicFilterOptions, DEFAULT_TOPICS_INCLUDE, DEFAULT_TOPICS_EXCLUDE } from './topic-filter';
-export { type GroupFilter, DefaultGroupFilter, type DefaultGroupFilterOptions, DEFAULT_GROUPS_INCLUDE, DEFAULT_GROUPS_EXCLUDE } from './group-filter';
+export {
+  type GroupFilter,
+  DefaultGroupFilter,
+  type DefaultGroupFilterOptions,
+  DEFAULT_GROUPS_INCLUDE,
+  DEFAULT_GROUPS_EXCLUDE,
+  isMirrorflowGroup,
+} from './group-filter';
 export {
   type ConfigPropertyFilter,
   DefaultConfigPropertyFilter,

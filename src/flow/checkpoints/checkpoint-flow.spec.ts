@@ -11,7 +11,7 @@ import { OutageStatus } from '../status/outage-status';
 import { CheckpointStatus } from './checkpoint-status';
 import { OffsetSyncStore } from './offset-sync-store';
 import { type Checkpoint, decodeCheckpoint, encodeCheckpointKey, encodeCheckpointValue, encodeOffsetSyncKey, encodeOffsetSyncValue } from '../../formats';
-import { DefaultGroupFilter, DefaultReplicationPolicy, DefaultTopicFilter } from '../../policy';
+import { DefaultGroupFilter, DefaultReplicationPolicy, DefaultTopicFilter, type GroupFilter } from '../../policy';
 import { silentLogger } from '../../core/ports/logger';
 import type { ClusterAdmin, GroupOffset, GroupState, NewTopic, ShareGroupDescription, ShareGroupStartOffset } from '../../core/ports/cluster-admin';
 import type { TopicFollowEvent, TopicReader } from '../../core/ports/record-source';
@@ -155,6 +155,7 @@ interface Harness {
 
 interface HarnessOptions {
   readonly settings?: Partial<CheckpointFlowSettings>;
+  readonly groupFilter?: GroupFilter;
   readonly groups?: readonly string[];
   /** Share groups the source lists. */
   readonly shareGroups?: readonly string[];
@@ -334,7 +335,7 @@ function harness(scheduler: TestScheduler, options: HarnessOptions = {}): Harnes
     checkpointsReader: reader,
     offsetSyncsReader: reader,
     writer,
-    groupFilter: new DefaultGroupFilter(),
+    groupFilter: options.groupFilter ?? new DefaultGroupFilter(),
     topicFilter: new DefaultTopicFilter(),
     policy,
     scheduler,
@@ -515,6 +516,30 @@ describe('CheckpointFlow in virtual time', () => {
           ['workers', 'share-group'],
         ],
       );
+    });
+  });
+
+  test("mirrorflow's own groups are never fetched, checkpointed nor listed, even where the filter lets everything through", () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      const own = [
+        'mirrorflow.p.source1-target2',
+        'mirrorflow.p.source1-target2.elected',
+        'mirrorflow.p.target2-source1.preserved-offsets',
+        'mirrorflow-drill.g1.1abc',
+      ];
+      const h = harness(scheduler, { groups: ['g1', ...own], shareGroups: ['mirrorflow.share'], groupFilter: new DefaultGroupFilter({ exclude: [] }) });
+      expectObservable(h.flow.run(cold('5ms s'))).toBe('5ms |');
+      flush();
+      assert.deepEqual(
+        h.calls.filter((c) => c.startsWith('fetch:') || c.startsWith('share:')),
+        ['fetch:g1@0'],
+      );
+      assert.deepEqual(
+        h.status.groupStates?.entries().map((e) => e.group),
+        ['g1'],
+      );
+      assert.equal(h.status.groupStates?.filteredOut, 0);
     });
   });
 

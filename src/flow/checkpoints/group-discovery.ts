@@ -1,7 +1,7 @@
 import { type Observable, EMPTY, catchError, from, map, merge, mergeMap, of, tap, toArray } from '#rxjs';
 import type { ClusterAdmin, GroupOffset } from '../../core/ports/cluster-admin';
 import type { Logger } from '../../core/ports/logger';
-import type { GroupFilter, TopicFilter } from '../../policy';
+import { isMirrorflowGroup, type GroupFilter, type TopicFilter } from '../../policy';
 import type { OutageStatus, OutageTracker } from '../status/outage-status';
 import { checkpointStepFailed, type CheckpointStatus } from './checkpoint-status';
 import type { GroupSyncStates } from './group-sync-states';
@@ -71,7 +71,10 @@ export class GroupDiscovery {
     const noReplicatedOffsets: string[] = [];
     let shareGroups: readonly string[] = [];
     return sourceAdmin.listGroupKinds().pipe(
-      mergeMap(({ consumer: consumers, share }) => {
+      mergeMap((listed) => {
+        // mirrorflow's own groups are neither checkpointed nor listed among the filtered out.
+        const consumers = listed.consumer.filter((g) => !isMirrorflowGroup(g));
+        const share = listed.share.filter((g) => !isMirrorflowGroup(g));
         filteredOut = [...consumers, ...share].filter((g) => !groupFilter.shouldReplicateGroup(g));
         // Share groups commit no offsets: never checkpointed; the group offset sync copies their start offsets.
         shareGroups = share.filter((g) => groupFilter.shouldReplicateGroup(g)).sort();
