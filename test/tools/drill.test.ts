@@ -141,6 +141,12 @@ describe('mirrorflow drill', () => {
 
       // RTO: the drill consumer read every partition from its start to the end at the drill point.
       assert.ok(report.rto !== undefined && report.rto.seconds > 0);
+      const { prepareMs, commitMs, consumeMs } = report.rto.phases;
+      assert.equal(
+        Math.round(report.rto.seconds * 1000),
+        prepareMs + commitMs + consumeMs,
+        'the RTO is its phases: deleting the drill group after is not in it',
+      );
       for (const p of report.partitions) {
         assert.equal(p.startFrom, committed.some((c) => c.partition === p.partition) ? 'checkpoint' : 'log-start');
         assert.equal(p.read, p.end - p.start, `${p.topic}-${p.partition}: read from ${p.start} to ${p.end}`);
