@@ -52,7 +52,7 @@ describe('DefaultGroupFilter', () => {
 
   it("never lets mirrorflow's own groups through, whatever its lists say", () => {
     const everything = new DefaultGroupFilter({ include: ['.*'], exclude: [] });
-    for (const own of ['mirrorflow.p.a-b', 'mirrorflow.p.a-b.elected', 'mirrorflow.p.a-b.preserved-offsets', 'mirrorflow-drill.g.x1'])
+    for (const own of ['mirrorflow.p.a-b', 'mirrorflow.p.a-b.elected', 'mirrorflow.p.a-b.preserved-offsets', 'mirrorflow-drill.g.x1', 'mirrorflow-reader-3f1c'])
       assert.equal(everything.shouldReplicateGroup(own), false, own);
     for (const user of ['mirrorflow', 'mirrorflow-app', 'my.mirrorflow.group']) assert.equal(everything.shouldReplicateGroup(user), true, user);
   });

@@ -14,13 +14,14 @@ export const DEFAULT_GROUPS_EXCLUDE: readonly string[] = ['console-consumer-.*',
 
 /**
  * mirrorflow's own groups: each flow's group on its source (`mirrorflow.<pipeline>.<source>-<target>`,
- * with its `.elected` and `.preserved-offsets` groups) and the drill's (`mirrorflow-drill.<group>.…`).
- * They are never checkpointed, whatever the filter says (as MM2's default leaves out Connect's
- * own groups): their offsets mean nothing on another cluster, and with two flows between the same
- * clusters each would copy the other's.
+ * with its `.elected` and `.preserved-offsets` groups), the drill's (`mirrorflow-drill.<group>.…`)
+ * and those its readers join for a moment (`mirrorflow-reader-<uuid>`). They are never
+ * checkpointed, whatever the filter says (as MM2's default leaves out Connect's own groups): their
+ * offsets mean nothing on another cluster, and with two flows between the same clusters each
+ * would copy the other's.
  */
 export function isMirrorflowGroup(group: string): boolean {
-  return group.startsWith('mirrorflow.') || group.startsWith('mirrorflow-drill.');
+  return group.startsWith('mirrorflow.') || group.startsWith('mirrorflow-drill.') || group.startsWith('mirrorflow-reader-');
 }
 
 export interface DefaultGroupFilterOptions {

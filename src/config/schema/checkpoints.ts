@@ -16,7 +16,7 @@ export const checkpointsSchema = z
       .describe('How often group offsets are translated and checkpointed, ms. MM2: `emit.checkpoints.interval.seconds` (60).'),
     groups: regexList('Consumer groups to checkpoint (regexes, full match). MM2: `groups`.').default(() => [...DEFAULT_GROUPS_INCLUDE]),
     groups_exclude: regexList(
-      "Consumer groups never checkpointed (regexes, full match); mirrorflow's own groups (`mirrorflow.…`, `mirrorflow-drill.…`) never are either. MM2: `groups.exclude`.",
+      "Consumer groups never checkpointed (regexes, full match); mirrorflow's own groups (`mirrorflow.…`, `mirrorflow-drill.…`, `mirrorflow-reader-…`) never are either. MM2: `groups.exclude`.",
     ).default(() => [...DEFAULT_GROUPS_EXCLUDE]),
     refresh_groups_enabled: z
       .boolean()
