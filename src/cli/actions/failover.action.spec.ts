@@ -50,6 +50,19 @@ describe('renderFailover', () => {
     );
   });
 
+  it("says when the newest checkpoint, however old, is at the group's offsets on the source now", () => {
+    const still: FailoverPlan = { ...plan, partitions: plan.partitions.map((p) => ({ ...p, sourceOffset: p.checkpointOffset! })) };
+    assert.match(
+      renderFailover(still, true, undefined, NOW),
+      /^ {2}newest checkpoint: 2026-01-01T00:00:00\.000Z \(60s ago\), at the group's offsets on primary now$/m,
+    );
+    assert.match(
+      renderFailover(plan, true, undefined, NOW),
+      /^ {2}newest checkpoint: 2026-01-01T00:00:00\.000Z \(60s ago\)$/m,
+      'not while the group is ahead of it',
+    );
+  });
+
   it('says what was committed after a real run', () => {
     const text = renderFailover(plan, false, { committed: [{ topic: 'primary.orders', partition: 0, offset: 99, metadata: '' }] }, NOW);
     assert.match(text, /^primary\.orders +0 +120 +100 +99 +- +committed 99$/m);

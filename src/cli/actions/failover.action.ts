@@ -41,7 +41,10 @@ export function renderFailover(plan: FailoverPlan, dryRun: boolean, result: Fail
     `  ${what} on ${plan.source}: ${plan.sourceState === undefined ? 'unknown (cluster not reachable)' : describeState(plan.sourceState)}`,
   ];
   const newest = Math.max(...plan.partitions.map((p) => p.checkpointedAt ?? 0));
-  if (newest > 0) lines.push(`  newest checkpoint: ${timeWithAge(newest, now)}`);
+  // An old checkpoint of a group that has not moved since is as good as a new one: say so.
+  const checkpointed = plan.partitions.filter((p) => p.checkpointOffset !== undefined && p.preserved === undefined);
+  const current = checkpointed.length > 0 && checkpointed.every((p) => p.sourceOffset === p.checkpointOffset);
+  if (newest > 0) lines.push(`  newest checkpoint: ${timeWithAge(newest, now)}${current ? `, at the group's offsets on ${plan.source} now` : ''}`);
   if (share) {
     lines.push(
       `  SOURCE: the share group's start offset on ${plan.source} now (every record before it is done with there); TRANSLATED: that`,
